@@ -1,0 +1,215 @@
+/*
+ * dtrace/provider.h: the provider plugin SDK, version 1.
+ *
+ * This header is the whole contract between the DTrace core and a provider
+ * plugin. It is plain C so that a plugin can be written in any language that
+ * can export a C function, and so that the core and a plugin built years apart
+ * still agree on every byte.
+ *
+ * Rules that keep the ABI growable:
+ *   - every struct that crosses the boundary starts with `struct_size` (and the
+ *     function tables also with `abi_version`); a reader only touches fields that
+ *     lie inside the size the writer declared, so fields can be appended later;
+ *   - plugins never link against core symbols: the host hands them a function
+ *     table (dtrace_host_ops) at load time;
+ *   - strings passed to the host are copied by the host before the call returns.
+ *
+ * A plugin is a shared object that exports one symbol:
+ *
+ *     const dtrace_plugin_ops *dtrace_plugin_entry(uint32_t host_abi_version);
+ *
+ * returning its function table (or NULL to decline). The host refuses a table
+ * whose abi_version it does not know, naming the plugin file.
+ */
+#ifndef DTRACE_SDK_PROVIDER_H
+#define DTRACE_SDK_PROVIDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DTRACE_SDK_ABI_VERSION 1u
+#define DTRACE_PLUGIN_ENTRY_SYMBOL "dtrace_plugin_entry"
+
+#if defined(__GNUC__)
+#define DTRACE_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define DTRACE_PLUGIN_EXPORT
+#endif
+
+/* Stability levels and dependency classes, as -lv prints them. */
+typedef enum dtrace_stability {
+    DTRACE_STABILITY_INTERNAL = 0,
+    DTRACE_STABILITY_PRIVATE,
+    DTRACE_STABILITY_OBSOLETE,
+    DTRACE_STABILITY_EXTERNAL,
+    DTRACE_STABILITY_UNSTABLE,
+    DTRACE_STABILITY_EVOLVING,
+    DTRACE_STABILITY_STABLE,
+    DTRACE_STABILITY_STANDARD
+} dtrace_stability;
+
+typedef enum dtrace_dependency_class {
+    DTRACE_CLASS_UNKNOWN = 0,
+    DTRACE_CLASS_CPU,
+    DTRACE_CLASS_PLATFORM,
+    DTRACE_CLASS_GROUP,
+    DTRACE_CLASS_ISA,
+    DTRACE_CLASS_COMMON
+} dtrace_dependency_class;
+
+typedef struct dtrace_attribute {
+    uint8_t name_stability; /* dtrace_stability */
+    uint8_t data_stability; /* dtrace_stability */
+    uint8_t dependency_class; /* dtrace_dependency_class */
+} dtrace_attribute;
+
+/* The five attribute groups of a provider (see the Guide's "Stability" chapter). */
+typedef struct dtrace_provider_attributes {
+    dtrace_attribute provider;
+    dtrace_attribute module;
+    dtrace_attribute function;
+    dtrace_attribute name;
+    dtrace_attribute args;
+} dtrace_provider_attributes;
+
+typedef struct dtrace_host dtrace_host; /* opaque: the core's handle */
+typedef uint32_t dtrace_provider_id;    /* 0 is never a valid id */
+typedef uint32_t dtrace_probe_id;       /* 0 is never a valid id */
+
+typedef struct dtrace_provider_info {
+    uint32_t struct_size;
+    const char *name; /* "syscall", "etw", ... */
+    dtrace_provider_attributes attributes;
+    /* Optional D source compiled before user programs: types, inlines,
+     * translators for this provider's translated argument types. May be NULL. */
+    const char *d_source;
+} dtrace_provider_info;
+
+/* One argument of a probe. */
+typedef struct dtrace_arg_desc {
+    uint32_t struct_size;
+    const char *native_type;     /* D type of argN as the plugin supplies it, e.g. "int" */
+    const char *translated_type; /* D type of args[i] after translation; NULL: same as native */
+    uint8_t native_index;        /* which argN args[i] is translated from */
+} dtrace_arg_desc;
+
+typedef struct dtrace_probe_desc {
+    uint32_t struct_size;
+    const char *module;
+    const char *function;
+    const char *name;
+    uint32_t nargs;               /* number of entries in args; may be 0 */
+    const dtrace_arg_desc *args;  /* may be NULL even when the probe takes
+                                     arguments: the host then asks arg_info */
+    uint64_t cookie;              /* the plugin's own value, handed back on enable */
+} dtrace_probe_desc;
+
+/* A probe description as the user wrote it: each field a glob pattern
+ * (* ? [...]) or empty, which matches anything. */
+typedef struct dtrace_probe_spec {
+    uint32_t struct_size;
+    const char *provider;
+    const char *module;
+    const char *function;
+    const char *name;
+} dtrace_probe_spec;
+
+/* Reads memory of the traced target (copyin and friends). Returns the number
+ * of bytes read, or -1 if the address is not readable. */
+typedef int64_t (*dtrace_memory_read_fn)(void *reader_state, uint64_t address, void *buffer, size_t length);
+
+/* Everything the core needs to know about one probe firing. The plugin fills
+ * it on its own stack and calls fire(); there is no global "current event". */
+typedef struct dtrace_event_ctx {
+    uint32_t struct_size;
+    uint32_t cpu;
+    uint64_t timestamp;     /* ns; monotonic clock live, trace clock when replaying */
+    uint64_t walltimestamp; /* ns since the Unix epoch; 0: the host derives it */
+    int64_t pid;            /* -1: unknown */
+    int64_t ppid;
+    int64_t tid;
+    int64_t uid;
+    int64_t gid;
+    const char *execname;   /* NULL: unknown */
+    uint32_t nargs;
+    const uint64_t *args;   /* arg0 .. arg(nargs-1); missing ones read as 0 */
+    const void *payload;    /* raw event payload for replayed events; may be NULL */
+    uint64_t payload_size;
+    const uint64_t *kernel_stack; /* program counters, innermost first; may be NULL */
+    uint32_t kernel_stack_depth;
+    const uint64_t *user_stack;
+    uint32_t user_stack_depth;
+    dtrace_memory_read_fn read_memory; /* NULL: no memory of the target is readable */
+    void *reader_state;
+    uint32_t flags; /* DTRACE_EVENT_* */
+} dtrace_event_ctx;
+
+#define DTRACE_EVENT_LIVE_TARGET 0x1u /* read_memory reads a live process */
+#define DTRACE_EVENT_REPLAYED 0x2u    /* the event comes from a trace file */
+
+/* Drop kinds a plugin reports (events lost before they reached the host). */
+typedef enum dtrace_drop_kind {
+    DTRACE_DROP_PRINCIPAL = 0, /* events the source lost (ring overflow, lost records) */
+    DTRACE_DROP_CORRUPT = 1    /* input skipped as corrupt (replay) */
+} dtrace_drop_kind;
+
+/* core -> plugin: the host's services. */
+typedef struct dtrace_host_ops {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    dtrace_provider_id (*register_provider)(dtrace_host *host, const dtrace_provider_info *info);
+    dtrace_probe_id (*register_probe)(dtrace_host *host, dtrace_provider_id provider, const dtrace_probe_desc *desc);
+    /* Looks up an existing probe; 0 if absent. */
+    dtrace_probe_id (*lookup_probe)(dtrace_host *host, dtrace_provider_id provider, const char *module,
+                                     const char *function, const char *name);
+    /* Runs the enabled clauses of the probe. Safe from any thread. */
+    void (*fire)(dtrace_host *host, dtrace_probe_id probe, const dtrace_event_ctx *ctx);
+    void (*report_drops)(dtrace_host *host, uint32_t cpu, uint64_t count, dtrace_drop_kind kind);
+    /* A message for the user, printed as "dtrace: <plugin>: <message>". */
+    void (*report_error)(dtrace_host *host, const char *message);
+    /* The value of a -x option (NULL if unset). Plugins may define their own options. */
+    const char *(*get_option)(dtrace_host *host, const char *name);
+    /* A replaying plugin says that its input is exhausted; the host then ends
+     * the session (END fires) as at exit(). */
+    void (*input_finished)(dtrace_host *host);
+} dtrace_host_ops;
+
+/* Capabilities a plugin declares. */
+#define DTRACE_PLUGIN_REPLAY 0x1u /* replays recorded events (trace time drives tick-N) */
+
+/* plugin -> core: the plugin's function table. Unused entries may be NULL. */
+typedef struct dtrace_plugin_ops {
+    uint32_t struct_size;
+    uint32_t abi_version;
+    const char *name;        /* short name used by -x plugins=..., e.g. "syscall" */
+    const char *description; /* one line */
+    uint32_t capabilities;   /* DTRACE_PLUGIN_* */
+
+    /* Called once after loading. Registers providers (and may register probes).
+     * Returns 0, or -1 after report_error() saying why the plugin cannot run. */
+    int (*init)(dtrace_host *host, const dtrace_host_ops *ops, void **state);
+    /* Registers the probes matching spec (spec NULL: every probe the plugin has). */
+    int (*provide)(void *state, const dtrace_probe_spec *spec);
+    /* Fills the argument descriptors of a probe registered without them. */
+    int (*arg_info)(void *state, dtrace_probe_id probe, uint64_t cookie, uint32_t index, dtrace_arg_desc *out);
+    /* Arms / disarms a probe. Returns 0, or -1 after report_error(). */
+    int (*enable)(void *state, dtrace_probe_id probe, uint64_t cookie);
+    void (*disable)(void *state, dtrace_probe_id probe, uint64_t cookie);
+    /* Starts delivering events (on the plugin's own threads) / stops and joins them.
+     * After stop() returns, the plugin no longer calls fire(). */
+    int (*start)(void *state);
+    void (*stop)(void *state);
+    void (*destroy)(void *state);
+} dtrace_plugin_ops;
+
+typedef const dtrace_plugin_ops *(*dtrace_plugin_entry_fn)(uint32_t host_abi_version);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DTRACE_SDK_PROVIDER_H */
