@@ -1,0 +1,36 @@
+// diagnostic.h: a compile error as DTrace reports it.
+//
+// DTrace's messages have the shape "[TAG] line N: text" (the tag only under
+// -xerrtags), or "[TAG] in REGION: text" when no line applies (for example
+// "in action list"). The CLI wraps the result in "failed to compile script F:"
+// or "invalid probe specifier S:".
+#pragma once
+
+#include <string>
+
+namespace dtrace::compiler {
+
+struct Diagnostic {
+    std::string tag;     // "D_SYNTAX", "D_IDENT_UNDEF", ... (empty for errors without one)
+    int line = 0;        // 0: no line applies
+    std::string region;  // used when line == 0, e.g. "action list"
+    std::string file;    // set by #line directives or the preprocessor; printed as "\"file\", line N: "
+    std::string message; // without trailing newline
+};
+
+// The text DTrace prints for a diagnostic, e.g. "[D_SYNTAX] line 1: syntax error near \"}\"".
+inline std::string format_diagnostic(const Diagnostic &d, bool with_tags) {
+    std::string out;
+    if (with_tags && !d.tag.empty())
+        out += "[" + d.tag + "] ";
+    if (!d.file.empty())
+        out += "\"" + d.file + "\", line " + std::to_string(d.line) + ": ";
+    else if (d.line != 0)
+        out += "line " + std::to_string(d.line) + ": ";
+    else if (!d.region.empty())
+        out += "in " + d.region + ": ";
+    out += d.message;
+    return out;
+}
+
+} // namespace dtrace::compiler

@@ -1,0 +1,50 @@
+// probe_sink.h: what the plugin host needs from the engine.
+//
+// The host translates the SDK's C function tables into calls on this
+// interface, so that the engine never sees a plugin's C structs other than the
+// event context, and plugins never see the engine. The engine implements it.
+#pragma once
+
+#include <dtrace/provider.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtrace::host {
+
+class LoadedPlugin; // one plugin instance (host-owned)
+
+struct ArgType {
+    std::string native_type;     // D type of argN
+    std::string translated_type; // D type of args[i]; equals native_type when not translated
+    uint8_t native_index = 0;
+};
+
+struct ProbeInfo {
+    std::string module, function, name;
+    std::vector<ArgType> args; // empty with args_known == false: ask the plugin (arg_info) when needed
+    bool args_known = true;
+    uint32_t nargs = 0;
+    uint64_t cookie = 0;
+};
+
+class ProbeSink {
+public:
+    virtual ~ProbeSink() = default;
+    // Returns 0 and fills `error` when a provider of that name already exists.
+    virtual dtrace_provider_id add_provider(LoadedPlugin &owner, const dtrace_provider_info &info,
+                                            std::string &error) = 0;
+    // Registers a probe (or returns the id of the identical one already there).
+    virtual dtrace_probe_id add_probe(dtrace_provider_id provider, const ProbeInfo &probe) = 0;
+    virtual dtrace_probe_id lookup_probe(dtrace_provider_id provider, std::string_view module,
+                                         std::string_view function, std::string_view name) const = 0;
+    virtual void fire(dtrace_probe_id probe, const dtrace_event_ctx &ctx) = 0;
+    virtual void report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) = 0;
+    // The value of a -x option, or nullptr. The pointer stays valid for the session.
+    virtual const char *option(std::string_view name) const = 0;
+    virtual void input_finished() = 0;
+};
+
+} // namespace dtrace::host
