@@ -1,0 +1,71 @@
+// program.h: what the compiler hands to the engine.
+//
+// A D program compiles to clauses; each clause to an optional predicate and a
+// list of actions, each action carrying the DIF objects it evaluates. This is
+// the shape DTrace itself uses (an enabling is a list of action descriptions
+// each with its own DIFO): recording actions then have a fixed record layout
+// per action, which the consumer reads back without re-parsing anything.
+// Clause-local variables (this->) live across the DIFOs of one clause.
+#pragma once
+
+#include "dif/difo.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtrace::compiler {
+
+enum class AggFunc : uint8_t { Count, Sum, Avg, Min, Max, Stddev, Quantize, Lquantize, Llquantize };
+
+struct AggregationDecl {
+    uint32_t id = 0;  // 1-based, in order of first appearance in the program
+    std::string name; // without '@'; "" for the anonymous aggregation
+    AggFunc func = AggFunc::Count;
+    std::vector<dif::TypeDesc> key_types;
+    // Constant parameters: lquantize (lo, hi, step); llquantize (factor, lo, hi, steps).
+    std::vector<int64_t> params;
+    int line = 0;
+};
+
+enum class ActionKind : uint8_t {
+    Expression, // evaluated for its side effects only (assignments, ++)
+    Trace,      // records `value`
+    Printf,     // records `args` formatted by `format`
+    Printa,     // prints aggregations `printa_aggs` with optional `format`
+    Exit,       // records `value` as the exit status and ends the session
+    Aggregate,  // @agg[args...] = func(agg_args...)
+    Default,    // a clause with no actions: records nothing, prints the probe line
+};
+
+struct Action {
+    ActionKind kind = ActionKind::Expression;
+    int line = 0;
+    std::optional<dif::Difo> value;
+    std::vector<dif::Difo> args;     // printf/printa arguments, or aggregation keys
+    std::string format;              // printf / printa format string (as decoded from the literal)
+    bool has_format = false;
+    uint32_t aggregation = 0;        // Aggregate: AggregationDecl::id
+    std::vector<dif::Difo> agg_args; // Aggregate: the aggregating function's non-constant arguments
+    std::vector<uint32_t> printa_aggs;
+};
+
+struct Clause {
+    std::vector<std::string> probes; // probe descriptions as written
+    std::optional<dif::Difo> predicate;
+    std::vector<Action> actions;
+    int line = 0;
+};
+
+struct Program {
+    std::vector<Clause> clauses;
+    std::vector<AggregationDecl> aggregations;
+    // Options set with #pragma D option name[=value], in order.
+    std::vector<std::pair<std::string, std::string>> pragma_options;
+    // Variables of every scope the program uses (ids as in the DIFOs).
+    std::vector<dif::Variable> variables;
+};
+
+} // namespace dtrace::compiler
