@@ -234,7 +234,7 @@ struct TopLevel {
     std::unique_ptr<Pragma> pragma;
 };
 
-struct Program {
+struct ProgramAst {
     std::vector<TopLevel> items;
 };
 
