@@ -1,0 +1,369 @@
+// engine.cpp: enabling clauses and running them when probes fire.
+#include "engine/engine.h"
+
+#include "engine/probe_context.h"
+
+#include <chrono>
+#include <thread>
+#include <unistd.h>
+
+namespace dtrace::engine {
+
+namespace {
+
+constexpr uint32_t kFirstUserEpid = 2; // epid 1 is the fault-reporting ECB, as in DTrace
+constexpr int64_t kNanosPerSecond = 1'000'000'000;
+
+uint32_t online_cpus() {
+    long n = sysconf(_SC_NPROCESSORS_CONF);
+    return n > 0 ? static_cast<uint32_t>(n) : 1;
+}
+
+bool records_anything(const compiler::Clause &clause) {
+    for (const compiler::Action &a : clause.actions) {
+        if (a.kind != compiler::ActionKind::Expression && a.kind != compiler::ActionKind::Aggregate)
+            return true;
+    }
+    return clause.actions.empty();
+}
+
+} // namespace
+
+Engine::Engine(Options &options) : options_(options) {}
+
+Engine::~Engine() = default;
+
+void Engine::set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_probe_id error) {
+    begin_probe_ = begin;
+    end_probe_ = end;
+    error_probe_ = error;
+}
+
+int Engine::enable(const compiler::Program &program, bool allow_zero_matches, std::string &error) {
+    int matched = 0;
+    for (const compiler::Clause &clause : program.clauses) {
+        for (const std::string &text : clause.probes) {
+            std::string parse_error;
+            std::optional<ProbeDescription> desc = parse_probe_description(text, SpecKind::Name, parse_error);
+            if (!desc) {
+                error = parse_error;
+                return -1;
+            }
+            int here = 0;
+            std::string hook_error;
+            probes_.for_each_match(*desc, [&](Probe &probe) {
+                if (!hook_error.empty())
+                    return;
+                if (probe.ecbs.empty() && enable_hook_ && !enable_hook_(probe, hook_error))
+                    return;
+                auto ecb = std::make_unique<Ecb>();
+                ecb->epid = kFirstUserEpid + static_cast<uint32_t>(ecbs_.size());
+                ecb->probe = &probe;
+                ecb->clause = &clause;
+                ecb->program = &program;
+                std::lock_guard guard(lock_);
+                probe.ecbs.push_back(ecb.get());
+                ecbs_.push_back(std::move(ecb));
+                here++;
+            });
+            if (!hook_error.empty()) {
+                error = hook_error;
+                return -1;
+            }
+            if (here == 0 && !allow_zero_matches) {
+                error = "probe description " + desc->to_string() + " does not match any probes";
+                return -1;
+            }
+            matched += here;
+        }
+    }
+    std::lock_guard guard(lock_);
+    aggregations_.add_program(program);
+    return matched;
+}
+
+void Engine::go() {
+    {
+        std::lock_guard guard(lock_);
+        dif::VmConfig config;
+        config.strsize = static_cast<uint32_t>(options_.number("strsize"));
+        config.dynvarsize = static_cast<size_t>(options_.number("dynvarsize"));
+        vm_ = std::make_unique<dif::Vm>(config);
+        buffers_.assign(online_cpus(), PrincipalBuffer());
+        for (PrincipalBuffer &b : buffers_)
+            b.set_capacity(static_cast<size_t>(options_.number("bufsize")));
+        aggregations_.set_limit(static_cast<size_t>(options_.number("aggsize")));
+    }
+    activity_.store(Activity::Warmup, std::memory_order_release);
+    fire_internal(begin_probe_, nullptr, 0);
+    Activity expected = Activity::Warmup;
+    activity_.compare_exchange_strong(expected, Activity::Active, std::memory_order_acq_rel);
+}
+
+void Engine::stop() {
+    Activity now = activity_.load(std::memory_order_acquire);
+    if (now == Activity::Stopped || now == Activity::Inactive)
+        return;
+    activity_.store(Activity::Cooldown, std::memory_order_release);
+    fire_internal(end_probe_, nullptr, 0);
+    activity_.store(Activity::Stopped, std::memory_order_release);
+}
+
+void Engine::fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t nargs) {
+    static const char kExecname[] = "dtrace";
+    dtrace_event_ctx ctx{};
+    ctx.struct_size = sizeof ctx;
+    int cpu = sched_getcpu();
+    ctx.cpu = cpu < 0 ? 0 : static_cast<uint32_t>(cpu);
+    ctx.pid = getpid();
+    ctx.ppid = getppid();
+    ctx.tid = gettid();
+    ctx.uid = getuid();
+    ctx.gid = getgid();
+    ctx.execname = kExecname;
+    ctx.args = args;
+    ctx.nargs = nargs;
+    fire(probe, ctx);
+}
+
+void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
+    Activity activity = activity_.load(std::memory_order_acquire);
+    if (activity == Activity::Inactive || activity == Activity::Stopped)
+        return;
+    Probe *probe = probes_.probe(id);
+    if (!probe || probe->ecbs.empty())
+        return;
+    std::lock_guard guard(lock_);
+    run_ecbs(*probe, ctx);
+}
+
+void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
+    const bool core_probe = probe.id == begin_probe_ || probe.id == end_probe_ || probe.id == error_probe_;
+    dtrace_event_ctx local = ctx;
+    if (local.timestamp == 0)
+        local.timestamp = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                    std::chrono::steady_clock::now().time_since_epoch())
+                                                    .count());
+    if (local.walltimestamp == 0)
+        local.walltimestamp = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                        std::chrono::system_clock::now().time_since_epoch())
+                                                        .count());
+    if (local.cpu >= buffers_.size())
+        local.cpu %= static_cast<uint32_t>(buffers_.size());
+    for (Ecb *ecb : probe.ecbs) {
+        // DTrace's activity rules: while not Active only the dtrace provider
+        // fires, and once a BEGIN clause called exit() later BEGIN clauses are skipped.
+        Activity activity = activity_.load(std::memory_order_relaxed);
+        if (activity != Activity::Active) {
+            if (!core_probe || activity == Activity::Stopped || activity == Activity::Inactive)
+                continue;
+            if (probe.id == begin_probe_ && activity != Activity::Warmup)
+                continue;
+        }
+        FaultRecord fault{};
+        if (!run_ecb(*ecb, local, fault))
+            record_fault(local, fault);
+    }
+}
+
+// Runs one clause. Returns false with `fault` filled when the clause faulted
+// (its record is then discarded).
+bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &fault) {
+    dif::Vm &vm = *vm_;
+    vm.begin_clause();
+    ProbeContext env(vm, *ecb.probe, ctx, ecb.epid);
+    dif::Fault f;
+    const compiler::Clause &clause = *ecb.clause;
+    auto faulted = [&](int32_t action) {
+        fault = FaultRecord{ecb.epid, action, f.pc, f.kind, f.address};
+        return false;
+    };
+    if (clause.predicate) {
+        uint64_t pass = vm.run(*clause.predicate, env, f);
+        if (f.kind != dif::FaultKind::None)
+            return faulted(0);
+        if (pass == 0)
+            return true;
+    }
+    PrincipalBuffer &buffer = buffers_[ctx.cpu];
+    const bool recording = records_anything(clause);
+    if (recording)
+        buffer.begin(ecb.epid, ctx.timestamp);
+    auto record_value = [&](const dif::Difo &difo, uint64_t value) {
+        switch (difo.rtype.kind) {
+        case dif::TypeDesc::Kind::Integer:
+            buffer.put_integer(value);
+            return true;
+        case dif::TypeDesc::Kind::String: {
+            std::string_view s;
+            if (!vm.load_string(value, s, f))
+                return false;
+            buffer.put_bytes(s.data(), static_cast<uint32_t>(s.size()));
+            return true;
+        }
+        case dif::TypeDesc::Kind::ByRef: {
+            std::string_view bytes;
+            if (!vm.load_bytes(value, difo.rtype.size, bytes, f))
+                return false;
+            buffer.put_bytes(bytes.data(), static_cast<uint32_t>(bytes.size()));
+            return true;
+        }
+        }
+        return true;
+    };
+    int32_t index = 0;
+    for (const compiler::Action &action : clause.actions) {
+        index++;
+        switch (action.kind) {
+        case compiler::ActionKind::Expression:
+        case compiler::ActionKind::Trace:
+        case compiler::ActionKind::Exit: {
+            uint64_t v = vm.run(*action.value, env, f);
+            if (f.kind != dif::FaultKind::None || (action.kind != compiler::ActionKind::Expression &&
+                                                    !record_value(*action.value, v))) {
+                buffer.abandon();
+                return faulted(index);
+            }
+            if (action.kind == compiler::ActionKind::Exit) {
+                Activity current = activity_.load(std::memory_order_relaxed);
+                if (current == Activity::Active || current == Activity::Warmup) {
+                    activity_.store(Activity::Draining, std::memory_order_release);
+                    exit_requested_.store(true, std::memory_order_release);
+                    notify();
+                } else if (current != Activity::Cooldown) {
+                    buffer.abandon(); // a second exit() while draining records nothing
+                    return true;
+                }
+            }
+            break;
+        }
+        case compiler::ActionKind::Printf:
+        case compiler::ActionKind::Printa:
+            for (const dif::Difo &arg : action.args) {
+                uint64_t v = vm.run(arg, env, f);
+                if (f.kind != dif::FaultKind::None || !record_value(arg, v)) {
+                    buffer.abandon();
+                    return faulted(index);
+                }
+            }
+            break;
+        case compiler::ActionKind::Aggregate:
+            if (!aggregations_.apply(*ecb.program, action, vm, env, f)) {
+                buffer.abandon();
+                return faulted(index);
+            }
+            break;
+        case compiler::ActionKind::Default:
+            break;
+        }
+    }
+    if (recording)
+        buffer.end();
+    return true;
+}
+
+void Engine::record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault) {
+    if (in_error_probe_)
+        return; // a fault in an ERROR clause is not reported again
+    PrincipalBuffer &buffer = buffers_[ctx.cpu];
+    buffer.begin(kErrorEpid, ctx.timestamp);
+    buffer.put_integer(fault.epid);
+    buffer.put_integer(static_cast<uint64_t>(fault.action));
+    buffer.put_integer(fault.pc);
+    buffer.put_integer(static_cast<uint64_t>(fault.kind));
+    buffer.put_integer(fault.address);
+    buffer.end();
+
+    Probe *error_probe = probes_.probe(error_probe_);
+    if (!error_probe || error_probe->ecbs.empty())
+        return;
+    // ERROR's arguments: arg1 epid, arg2 action index, arg3 DIF offset, arg4 fault, arg5 address.
+    const uint64_t args[] = {0,
+                             fault.epid,
+                             static_cast<uint64_t>(fault.action),
+                             uint64_t(fault.pc) * sizeof(uint64_t),
+                             static_cast<uint64_t>(fault.kind),
+                             fault.address};
+    dtrace_event_ctx error_ctx = ctx;
+    error_ctx.args = args;
+    error_ctx.nargs = sizeof args / sizeof args[0];
+    in_error_probe_ = true;
+    run_ecbs(*error_probe, error_ctx);
+    in_error_probe_ = false;
+}
+
+void Engine::notify() {
+    {
+        std::lock_guard guard(wake_lock_);
+        wake_pending_ = true;
+    }
+    wake_.notify_all();
+}
+
+void Engine::wait_for_work(int64_t timeout_ns) {
+    std::unique_lock guard(wake_lock_);
+    wake_.wait_for(guard, std::chrono::nanoseconds(timeout_ns), [this] { return wake_pending_; });
+    wake_pending_ = false;
+}
+
+std::vector<Engine::CpuData> Engine::take_buffers() {
+    std::vector<CpuData> out;
+    std::lock_guard guard(lock_);
+    for (uint32_t cpu = 0; cpu < buffers_.size(); cpu++) {
+        CpuData data{cpu, {}, 0};
+        buffers_[cpu].swap(data.records, data.drops);
+        if (cpu == 0) {
+            data.drops += external_drops_;
+            external_drops_ = 0;
+        }
+        out.push_back(std::move(data));
+    }
+    return out;
+}
+
+std::vector<AggregationStore::Snapshot> Engine::snapshot_aggregations() {
+    std::lock_guard guard(lock_);
+    return aggregations_.snapshot();
+}
+
+uint64_t Engine::take_dynvar_drops() {
+    std::lock_guard guard(lock_);
+    return vm_ ? vm_->variables().take_drops() : 0;
+}
+
+dtrace_provider_id Engine::add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info,
+                                        std::string &error) {
+    std::lock_guard guard(lock_);
+    return probes_.add_provider(&owner, info, error);
+}
+
+dtrace_probe_id Engine::add_probe(dtrace_provider_id provider, const host::ProbeInfo &probe) {
+    std::lock_guard guard(lock_);
+    return probes_.add_probe(provider, probe);
+}
+
+dtrace_probe_id Engine::lookup_probe(dtrace_provider_id provider, std::string_view module, std::string_view function,
+                                     std::string_view name) const {
+    std::lock_guard guard(lock_);
+    return probes_.lookup(provider, module, function, name);
+}
+
+void Engine::report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) {
+    std::lock_guard guard(lock_);
+    external_drops_ += count;
+}
+
+const char *Engine::option(std::string_view name) const {
+    const std::string *text = options_.text(name);
+    return text ? text->c_str() : nullptr;
+}
+
+void Engine::input_finished() {
+    Activity current = activity_.load(std::memory_order_acquire);
+    if (current == Activity::Active || current == Activity::Warmup)
+        activity_.store(Activity::Draining, std::memory_order_release);
+    exit_requested_.store(true, std::memory_order_release);
+    notify();
+}
+
+} // namespace dtrace::engine

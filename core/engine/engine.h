@@ -1,0 +1,144 @@
+// engine.h: the driver interface — probes, enablings and the firing path.
+//
+// This is the part of DTrace that would live in the kernel: it owns the probe
+// table, turns compiled clauses into enabled control blocks (ECBs) on the
+// probes they match, and runs them when a probe fires, writing records into
+// the per-CPU principal buffers and updating aggregations. Plugins reach it
+// only through host::ProbeSink (the host translates the SDK's C tables).
+//
+// Concurrency: plugins fire from their own threads. One lock serialises
+// probe context (clauses, variables, buffers, aggregations); the consumer
+// takes it briefly to swap buffers and snapshot aggregations. DTrace's
+// semantics do not promise more ordering than that, and one uncontended lock
+// costs a few nanoseconds per firing.
+#pragma once
+
+#include "compiler/program.h"
+#include "dif/vm.h"
+#include "engine/aggregation_store.h"
+#include "engine/buffer.h"
+#include "engine/options.h"
+#include "engine/probe_table.h"
+#include "host/probe_sink.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace dtrace::engine {
+
+// One clause enabled on one probe.
+struct Ecb {
+    uint32_t epid = 0;
+    Probe *probe = nullptr;
+    const compiler::Clause *clause = nullptr;
+    const compiler::Program *program = nullptr;
+};
+
+// The reserved enabled-probe id of the records that report faults.
+constexpr uint32_t kErrorEpid = 1;
+
+// The fields of a fault record (the consumer prints DTrace's error message).
+struct FaultRecord {
+    uint32_t epid;         // the ECB that faulted
+    int32_t action;        // 1-based action index; 0: the predicate
+    uint32_t pc;           // DIF instruction index
+    dif::FaultKind kind;
+    uint64_t address;
+};
+
+// The session's state, as DTrace's: BEGIN runs in Warmup (no other provider
+// fires yet), exit() moves Active/Warmup to Draining (only the dtrace
+// provider's END and ERROR still fire), END runs in Cooldown.
+enum class Activity : uint8_t { Inactive, Warmup, Active, Draining, Cooldown, Stopped };
+
+class Engine final : public host::ProbeSink {
+public:
+    explicit Engine(Options &options);
+    ~Engine() override;
+
+    ProbeTable &probes() { return probes_; }
+    const ProbeTable &probes() const { return probes_; }
+    Options &options() { return options_; }
+
+    // Hooks for the host: asked when a probe is first enabled / last disabled.
+    using EnableHook = std::function<bool(Probe &, std::string &error)>;
+    void set_enable_hook(EnableHook hook) { enable_hook_ = std::move(hook); }
+
+    // Enables every clause of `program` on the probes its descriptions match.
+    // Returns the number of probes matched, or -1 with `error` set.
+    int enable(const compiler::Program &program, bool allow_zero_matches, std::string &error);
+
+    // Starts tracing: sizes buffers from the options and fires BEGIN.
+    void go();
+    // Stops tracing: fires END (unless BEGIN never ran), then no more firings.
+    void stop();
+
+    Activity activity() const { return activity_.load(std::memory_order_acquire); }
+    bool exit_requested() const { return exit_requested_.load(std::memory_order_acquire); }
+    int exit_status() const { return exit_status_; }
+    // Wakes whoever waits in wait_for_work() (exit(), input end, a buffer
+    // filling up, a signal).
+    void notify();
+    void wait_for_work(int64_t timeout_ns);
+
+    // Consumer side.
+    struct CpuData {
+        uint32_t cpu;
+        std::vector<uint8_t> records;
+        uint64_t drops;
+    };
+    std::vector<CpuData> take_buffers();
+    std::vector<AggregationStore::Snapshot> snapshot_aggregations();
+    uint64_t take_dynvar_drops();
+    const Ecb *ecb(uint32_t epid) const { return epid >= 2 && epid - 2 < ecbs_.size() ? ecbs_[epid - 2].get() : nullptr; }
+    uint32_t cpu_count() const { return static_cast<uint32_t>(buffers_.size()); }
+
+    // host::ProbeSink
+    dtrace_provider_id add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info,
+                                    std::string &error) override;
+    dtrace_probe_id add_probe(dtrace_provider_id provider, const host::ProbeInfo &probe) override;
+    dtrace_probe_id lookup_probe(dtrace_provider_id provider, std::string_view module, std::string_view function,
+                                 std::string_view name) const override;
+    void fire(dtrace_probe_id probe, const dtrace_event_ctx &ctx) override;
+    void report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) override;
+    const char *option(std::string_view name) const override;
+    void input_finished() override;
+
+    // The ids of the dtrace provider's probes (registered first: 1, 2, 3).
+    void set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_probe_id error);
+
+private:
+    void run_ecbs(Probe &probe, const dtrace_event_ctx &ctx);
+    bool run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &fault);
+    void record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault);
+    void fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t nargs);
+    void request_exit(int status);
+
+    Options &options_;
+    ProbeTable probes_;
+    std::vector<std::unique_ptr<Ecb>> ecbs_;
+    EnableHook enable_hook_;
+    std::unique_ptr<dif::Vm> vm_;
+    AggregationStore aggregations_;
+    std::vector<PrincipalBuffer> buffers_;
+    dtrace_probe_id begin_probe_ = 0, end_probe_ = 0, error_probe_ = 0;
+    bool in_error_probe_ = false; // a fault inside an ERROR clause does not fire ERROR again
+
+    mutable std::mutex lock_; // probe context
+    std::atomic<Activity> activity_{Activity::Inactive};
+    std::atomic<bool> exit_requested_{false};
+    int exit_status_ = 0;
+    uint64_t external_drops_ = 0;
+
+    std::mutex wake_lock_;
+    std::condition_variable wake_;
+    bool wake_pending_ = false;
+};
+
+} // namespace dtrace::engine

@@ -1,0 +1,266 @@
+// options.cpp: the option table and the value parsers.
+#include "engine/options.h"
+
+#include <cctype>
+#include <charconv>
+#include <cstring>
+#include <strings.h>
+
+namespace dtrace::engine {
+
+namespace {
+
+constexpr int64_t kNanosPerSecond = 1'000'000'000;
+
+// Every option this implementation accepts. Names and defaults follow
+// DTrace's; options whose feature is not built yet are still accepted here
+// and say so where they are used.
+const OptionSpec kOptionTable[] = {
+    // compile-time
+    {"cpp", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"cpppath", OptionKind::String, OptionClass::Compile, nullptr},
+    {"defaultargs", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"define", OptionKind::List, OptionClass::Compile, nullptr},
+    {"empty", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"errtags", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"droptags", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"incdir", OptionKind::List, OptionClass::Compile, nullptr},
+    {"iregs", OptionKind::Integer, OptionClass::Compile, nullptr},
+    {"tregs", OptionKind::Integer, OptionClass::Compile, nullptr},
+    {"knodefs", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"undef", OptionKind::List, OptionClass::Compile, nullptr},
+    {"unodefs", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"verbose", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"version", OptionKind::String, OptionClass::Compile, nullptr},
+    {"zdefs", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"stdc", OptionKind::String, OptionClass::Compile, nullptr},
+    {"cpphdrs", OptionKind::Flag, OptionClass::Compile, nullptr},
+    // runtime (fixed once tracing starts)
+    {"aggsize", OptionKind::Size, OptionClass::Runtime, "4m"},
+    {"bufsize", OptionKind::Size, OptionClass::Runtime, "4m"},
+    {"bufpolicy", OptionKind::String, OptionClass::Runtime, "switch"},
+    {"bufresize", OptionKind::String, OptionClass::Runtime, "auto"},
+    {"cleanrate", OptionKind::Rate, OptionClass::Runtime, "101hz"},
+    {"cpu", OptionKind::Integer, OptionClass::Runtime, nullptr},
+    {"destructive", OptionKind::Flag, OptionClass::Runtime, nullptr},
+    {"dynvarsize", OptionKind::Size, OptionClass::Runtime, "1m"},
+    {"grabanon", OptionKind::Flag, OptionClass::Runtime, nullptr},
+    {"jstackframes", OptionKind::Integer, OptionClass::Runtime, "50"},
+    {"jstackstrsize", OptionKind::Size, OptionClass::Runtime, "512"},
+    {"nspec", OptionKind::Integer, OptionClass::Runtime, "1"},
+    {"specsize", OptionKind::Size, OptionClass::Runtime, "32k"},
+    {"stackframes", OptionKind::Integer, OptionClass::Runtime, "20"},
+    {"statusrate", OptionKind::Rate, OptionClass::Runtime, "1hz"},
+    {"strsize", OptionKind::Size, OptionClass::Runtime, "256"},
+    {"ustackframes", OptionKind::Integer, OptionClass::Runtime, "20"},
+    // dynamic (may change while tracing)
+    {"aggrate", OptionKind::Rate, OptionClass::Dynamic, "1hz"},
+    {"aggsortkey", OptionKind::Flag, OptionClass::Dynamic, nullptr},
+    {"aggsortkeypos", OptionKind::Integer, OptionClass::Dynamic, nullptr},
+    {"aggsortpos", OptionKind::Integer, OptionClass::Dynamic, nullptr},
+    {"aggsortrev", OptionKind::Flag, OptionClass::Dynamic, nullptr},
+    {"agghist", OptionKind::Flag, OptionClass::Dynamic, nullptr},
+    {"aggpack", OptionKind::Flag, OptionClass::Dynamic, nullptr},
+    {"aggzoom", OptionKind::Flag, OptionClass::Dynamic, nullptr},
+    {"flowindent", OptionKind::Flag, OptionClass::Dynamic, nullptr},
+    {"quiet", OptionKind::Flag, OptionClass::Dynamic, nullptr},
+    {"rawbytes", OptionKind::Flag, OptionClass::Dynamic, nullptr},
+    {"stackindent", OptionKind::Integer, OptionClass::Dynamic, "14"},
+    {"switchrate", OptionKind::Rate, OptionClass::Dynamic, "1hz"},
+    // this implementation's own: plugin selection (docs/plugins.md)
+    {"plugins", OptionKind::String, OptionClass::Plugin, nullptr},
+    {"plugin", OptionKind::List, OptionClass::Plugin, nullptr},
+    {"noplugins", OptionKind::Flag, OptionClass::Plugin, nullptr},
+};
+
+const std::vector<std::string> kEmptyList;
+
+bool iequals(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// Parses a leading unsigned number (decimal, or 0x hex / 0 octal as strtoull
+// with base 0 would) and returns it with the rest of the text.
+std::optional<std::pair<int64_t, std::string_view>> leading_number(std::string_view text) {
+    int base = 10;
+    std::string_view digits = text;
+    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+        base = 16;
+        digits.remove_prefix(2);
+    } else if (digits.size() > 1 && digits[0] == '0' && std::isdigit(static_cast<unsigned char>(digits[1]))) {
+        base = 8;
+        digits.remove_prefix(1);
+    }
+    uint64_t value = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value, base);
+    if (ec != std::errc() || value > uint64_t(INT64_MAX))
+        return std::nullopt;
+    return std::make_pair(int64_t(value), std::string_view(end, digits.data() + digits.size() - end));
+}
+
+} // namespace
+
+std::optional<int64_t> parse_size(std::string_view text) {
+    auto parsed = leading_number(text);
+    if (!parsed)
+        return std::nullopt;
+    auto [value, suffix] = *parsed;
+    int shift = 0;
+    if (suffix.size() == 1) {
+        switch (std::tolower(static_cast<unsigned char>(suffix[0]))) {
+        case 'k':
+            shift = 10;
+            break;
+        case 'm':
+            shift = 20;
+            break;
+        case 'g':
+            shift = 30;
+            break;
+        case 't':
+            shift = 40;
+            break;
+        default:
+            return std::nullopt;
+        }
+    } else if (!suffix.empty()) {
+        return std::nullopt;
+    }
+    if (shift && value > (INT64_MAX >> shift))
+        return std::nullopt;
+    return value << shift;
+}
+
+std::optional<int64_t> parse_rate(std::string_view text) {
+    struct Unit {
+        const char *name;
+        int64_t nanos; // 0: the number is a frequency in hz
+    };
+    static const Unit kUnits[] = {
+        {"", 1},
+        {"ns", 1},
+        {"nsec", 1},
+        {"us", 1000},
+        {"usec", 1000},
+        {"ms", 1000000},
+        {"msec", 1000000},
+        {"s", kNanosPerSecond},
+        {"sec", kNanosPerSecond},
+        {"m", 60 * kNanosPerSecond},
+        {"min", 60 * kNanosPerSecond},
+        {"h", 3600 * kNanosPerSecond},
+        {"hour", 3600 * kNanosPerSecond},
+        {"d", 86400 * kNanosPerSecond},
+        {"day", 86400 * kNanosPerSecond},
+        {"hz", 0},
+    };
+    auto parsed = leading_number(text);
+    if (!parsed)
+        return std::nullopt;
+    auto [value, suffix] = *parsed;
+    for (const Unit &unit : kUnits) {
+        if (!iequals(suffix, unit.name))
+            continue;
+        if (unit.nanos == 0)
+            return value == 0 ? 0 : kNanosPerSecond / value;
+        if (value > INT64_MAX / unit.nanos)
+            return std::nullopt;
+        return value * unit.nanos;
+    }
+    return std::nullopt;
+}
+
+Options::Options() : specs_(std::begin(kOptionTable), std::end(kOptionTable)) {
+    for (const OptionSpec &spec : specs_) {
+        if (spec.default_value)
+            set(spec.name, spec.default_value);
+    }
+}
+
+void Options::declare(const OptionSpec &spec) {
+    if (find(spec.name))
+        return;
+    OptionSpec copy = spec;
+    copy.name = owned_names_.emplace_back(spec.name).c_str();
+    specs_.push_back(copy);
+    if (spec.default_value)
+        set(spec.name, spec.default_value);
+}
+
+const OptionSpec *Options::find(std::string_view name) const {
+    for (const OptionSpec &spec : specs_) {
+        if (name == spec.name)
+            return &spec;
+    }
+    return nullptr;
+}
+
+std::optional<std::string> Options::set(std::string_view name, std::optional<std::string_view> value) {
+    static const std::string kBadName = "Invalid option name";
+    static const std::string kBadValue = "Invalid value for specified option";
+    const OptionSpec *spec = find(name);
+    if (!spec)
+        return kBadName;
+    OptionValue parsed;
+    switch (spec->kind) {
+    case OptionKind::Flag:
+        if (value && !value->empty())
+            return kBadValue;
+        parsed.number = 1;
+        break;
+    case OptionKind::Size:
+    case OptionKind::Rate:
+    case OptionKind::Integer: {
+        if (!value)
+            return kBadValue;
+        std::optional<int64_t> number = spec->kind == OptionKind::Size   ? parse_size(*value)
+                                        : spec->kind == OptionKind::Rate ? parse_rate(*value)
+                                                                         : std::nullopt;
+        if (spec->kind == OptionKind::Integer) {
+            auto leading = leading_number(*value);
+            if (leading && leading->second.empty())
+                number = leading->first;
+        }
+        if (!number)
+            return kBadValue;
+        parsed.number = *number;
+        break;
+    }
+    case OptionKind::String:
+        if (!value)
+            return kBadValue;
+        break;
+    case OptionKind::List: {
+        if (!value)
+            return kBadValue;
+        auto it = values_.find(name);
+        if (it != values_.end())
+            parsed.list = it->second.list;
+        parsed.list.emplace_back(*value);
+        break;
+    }
+    }
+    if (value)
+        parsed.text = std::string(*value);
+    values_.insert_or_assign(std::string(name), std::move(parsed));
+    return std::nullopt;
+}
+
+bool Options::is_set(std::string_view name) const { return values_.find(name) != values_.end(); }
+
+int64_t Options::number(std::string_view name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? 0 : it->second.number;
+}
+
+const std::string *Options::text(std::string_view name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? nullptr : &it->second.text;
+}
+
+const std::vector<std::string> &Options::list(std::string_view name) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? kEmptyList : it->second.list;
+}
+
+} // namespace dtrace::engine

@@ -1,0 +1,72 @@
+// options.h: the option table (-x name=value, #pragma D option, -b, -q, -F ...).
+//
+// DTrace keeps its options in one table that says, per option, how a value
+// is parsed (size with k/m/g/t suffix, rate or time with a unit, boolean
+// flag, integer, string) and when it takes effect (compile time, run time
+// before tracing starts, or dynamically). We do the same: every option this
+// implementation knows is a row in options.cpp; parsing and defaults live
+// nowhere else. Options owned by plugins are accepted when a plugin declares
+// them (see PluginOptions), so `-x` stays one namespace.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtrace::engine {
+
+enum class OptionKind : uint8_t {
+    Flag,    // set by presence; a value is rejected
+    Size,    // bytes: 4m, 512k, 1g, plain number
+    Rate,    // frequency or period: 10hz, 1s, 500ms, plain number = hz (as DTrace)
+    Integer, // plain non-negative integer
+    String,  // free text
+    List,    // repeatable string; values accumulate in order
+};
+
+enum class OptionClass : uint8_t { Compile, Runtime, Dynamic, Plugin };
+
+struct OptionSpec {
+    const char *name;
+    OptionKind kind;
+    OptionClass cls;
+    const char *default_value; // nullptr: unset by default
+};
+
+// The parsed value of one option.
+struct OptionValue {
+    std::string text;           // as given (after defaulting)
+    int64_t number = 0;         // Size: bytes; Rate: nanoseconds between events; Integer: value; Flag: 1
+    std::vector<std::string> list;
+};
+
+class Options {
+public:
+    Options();
+    // Sets an option; returns an error text ("Invalid option name", "Invalid value for specified option")
+    // as DTrace's libdtrace words it, or nullopt on success.
+    std::optional<std::string> set(std::string_view name, std::optional<std::string_view> value);
+    bool is_set(std::string_view name) const;
+    int64_t number(std::string_view name) const; // 0 when unset
+    const std::string *text(std::string_view name) const;
+    const std::vector<std::string> &list(std::string_view name) const;
+    // Plugins may add their own options before the command line is applied.
+    void declare(const OptionSpec &spec);
+
+private:
+    const OptionSpec *find(std::string_view name) const;
+    std::vector<OptionSpec> specs_;
+    std::map<std::string, OptionValue, std::less<>> values_;
+    std::deque<std::string> owned_names_; // stable storage for the names of declared plugin options
+};
+
+// "4m" -> 4194304; nullopt when malformed.
+std::optional<int64_t> parse_size(std::string_view text);
+// "10hz" -> 100000000 ns; "1s" -> 1000000000; a bare number is hz. nullopt when malformed.
+std::optional<int64_t> parse_rate(std::string_view text);
+
+} // namespace dtrace::engine

@@ -1,0 +1,96 @@
+// probe_context.cpp: builtin variables from the event context.
+#include "engine/probe_context.h"
+
+#include <cstring>
+
+namespace dtrace::engine {
+
+namespace {
+constexpr uint64_t kMaxArgs = 10; // arg0 .. arg9
+} // namespace
+
+uint64_t ProbeContext::string_address(const char *s) {
+    if (!s)
+        s = "";
+    vm_.add_readable(s, std::strlen(s) + 1);
+    return reinterpret_cast<uint64_t>(s);
+}
+
+uint64_t ProbeContext::builtin(dif::VarId id) {
+    using dif::VarId;
+    switch (id) {
+    case VarId::Arg0:
+    case VarId::Arg1:
+    case VarId::Arg2:
+    case VarId::Arg3:
+    case VarId::Arg4:
+    case VarId::Arg5:
+    case VarId::Arg6:
+    case VarId::Arg7:
+    case VarId::Arg8:
+    case VarId::Arg9:
+        return arg(static_cast<uint64_t>(id) - static_cast<uint64_t>(VarId::Arg0));
+    case VarId::Epid:
+        return epid_;
+    case VarId::Id:
+        return probe_.id;
+    case VarId::ProbeProv:
+        return string_address(probe_.provider->name.c_str());
+    case VarId::ProbeMod:
+        return string_address(probe_.module.c_str());
+    case VarId::ProbeFunc:
+        return string_address(probe_.function.c_str());
+    case VarId::ProbeName:
+        return string_address(probe_.name.c_str());
+    case VarId::Timestamp:
+    case VarId::Vtimestamp:
+        return ctx_.timestamp;
+    case VarId::Walltimestamp:
+        return ctx_.walltimestamp;
+    case VarId::Pid:
+        return static_cast<uint64_t>(ctx_.pid);
+    case VarId::Ppid:
+        return static_cast<uint64_t>(ctx_.ppid);
+    case VarId::Tid:
+        return static_cast<uint64_t>(ctx_.tid);
+    case VarId::Uid:
+        return static_cast<uint64_t>(ctx_.uid);
+    case VarId::Gid:
+        return static_cast<uint64_t>(ctx_.gid);
+    case VarId::Execname:
+        return string_address(ctx_.execname);
+    case VarId::Cpu:
+        return ctx_.cpu;
+    case VarId::Stackdepth:
+        return ctx_.kernel_stack_depth;
+    case VarId::Ustackdepth:
+        return ctx_.user_stack_depth;
+    case VarId::Caller:
+        return ctx_.kernel_stack_depth > 1 ? ctx_.kernel_stack[1] : 0;
+    case VarId::Ucaller:
+        return ctx_.user_stack_depth > 1 ? ctx_.user_stack[1] : 0;
+    case VarId::Zonename:
+        return string_address("global");
+    default:
+        return 0;
+    }
+}
+
+uint64_t ProbeContext::builtin_array(dif::VarId id, uint64_t index, dif::Fault &fault) {
+    if (id == dif::VarId::Args && index < kMaxArgs) {
+        // args[i] reads the native argument it is translated from.
+        if (index < probe_.args.size())
+            return arg(probe_.args[index].native_index);
+        return arg(index);
+    }
+    fault.kind = dif::FaultKind::IllOp;
+    return 0;
+}
+
+int64_t ProbeContext::read_target(uint64_t address, void *buffer, size_t length) {
+    if (!ctx_.read_memory)
+        return -1;
+    return ctx_.read_memory(ctx_.reader_state, address, buffer, length);
+}
+
+} // namespace dtrace::engine

@@ -1,0 +1,38 @@
+// probe_context.h: what a clause sees of the firing it runs in.
+//
+// The VM asks its Environment for builtin variables (arg0, pid, probefunc,
+// timestamp ...); this class answers from the explicit event context the
+// plugin passed to fire() and from the probe itself. Strings it hands out
+// (probe names, execname) are declared readable to the VM's checked
+// accessor for the duration of the clause.
+#pragma once
+
+#include "dif/vm.h"
+#include "engine/probe_table.h"
+
+#include <dtrace/provider.h>
+
+namespace dtrace::engine {
+
+class ProbeContext final : public dif::Environment {
+public:
+    ProbeContext(dif::Vm &vm, const Probe &probe, const dtrace_event_ctx &ctx, uint32_t epid)
+        : vm_(vm), probe_(probe), ctx_(ctx), epid_(epid) {}
+
+    uint64_t builtin(dif::VarId id) override;
+    uint64_t builtin_array(dif::VarId id, uint64_t index, dif::Fault &fault) override;
+    int64_t read_target(uint64_t address, void *buffer, size_t length) override;
+
+    void set_epid(uint32_t epid) { epid_ = epid; }
+
+private:
+    uint64_t arg(uint64_t index) const { return index < ctx_.nargs && ctx_.args ? ctx_.args[index] : 0; }
+    uint64_t string_address(const char *s);
+
+    dif::Vm &vm_;
+    const Probe &probe_;
+    const dtrace_event_ctx &ctx_;
+    uint32_t epid_;
+};
+
+} // namespace dtrace::engine
