@@ -3,6 +3,12 @@
 // The host translates the SDK's C function tables into calls on this
 // interface, so that the engine never sees a plugin's C structs other than the
 // event context, and plugins never see the engine. The engine implements it.
+//
+// Threading: plugins call their host ops from their own threads, so fire(),
+// report_drops() and report_error() arrive concurrently from any thread, and
+// a plugin may also register providers and probes from its threads (say, a
+// replay that meets a new provider mid-trace). Strings in the C structs passed
+// here are only valid during the call: copy what you keep.
 #pragma once
 
 #include <dtrace/provider.h>
@@ -31,7 +37,7 @@ struct ProbeInfo {
 };
 
 class ProbeSink {
-public:
+  public:
     virtual ~ProbeSink() = default;
     // Returns 0 and fills `error` when a provider of that name already exists.
     virtual dtrace_provider_id add_provider(LoadedPlugin &owner, const dtrace_provider_info &info,
@@ -45,6 +51,10 @@ public:
     // The value of a -x option, or nullptr. The pointer stays valid for the session.
     virtual const char *option(std::string_view name) const = 0;
     virtual void input_finished() = 0;
+    // A plugin's message for the user (report_error, or text it reported
+    // during a call that still succeeded). The default prints
+    // "dtrace: <plugin>: <message>" on stderr.
+    virtual void report_error(std::string_view plugin, std::string_view message);
 };
 
 } // namespace dtrace::host

@@ -1,0 +1,73 @@
+// host_ops.cpp: C trampolines from the SDK's host ops to LoadedPlugin.
+//
+// A null handle is a plugin bug that must not crash dtrace: every entry
+// checks it and answers with the "nothing" value of its return type.
+#include "host_ops.h"
+
+#include "loaded_plugin.h"
+
+namespace dtrace::host {
+
+namespace {
+
+LoadedPlugin *plugin_of(dtrace_host *host) {
+    return host == nullptr ? nullptr : host->plugin;
+}
+
+dtrace_provider_id register_provider(dtrace_host *host, const dtrace_provider_info *info) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr ? 0 : plugin->register_provider(info);
+}
+
+dtrace_probe_id register_probe(dtrace_host *host, dtrace_provider_id provider, const dtrace_probe_desc *desc) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr ? 0 : plugin->register_probe(provider, desc);
+}
+
+dtrace_probe_id lookup_probe(dtrace_host *host, dtrace_provider_id provider, const char *module, const char *function,
+                             const char *name) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr ? 0 : plugin->lookup_probe(provider, module, function, name);
+}
+
+void fire(dtrace_host *host, dtrace_probe_id probe, const dtrace_event_ctx *ctx) {
+    if (LoadedPlugin *plugin = plugin_of(host))
+        plugin->fire(probe, ctx);
+}
+
+void report_drops(dtrace_host *host, uint32_t cpu, uint64_t count, dtrace_drop_kind kind) {
+    if (LoadedPlugin *plugin = plugin_of(host))
+        plugin->sink().report_drops(cpu, count, kind);
+}
+
+void report_error(dtrace_host *host, const char *message) {
+    if (LoadedPlugin *plugin = plugin_of(host))
+        plugin->report_error(message == nullptr ? "(null message)" : message);
+}
+
+const char *get_option(dtrace_host *host, const char *name) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr || name == nullptr ? nullptr : plugin->sink().option(name);
+}
+
+void input_finished(dtrace_host *host) {
+    if (LoadedPlugin *plugin = plugin_of(host))
+        plugin->sink().input_finished();
+}
+
+} // namespace
+
+const dtrace_host_ops host_ops_table = {
+    .struct_size = sizeof(dtrace_host_ops),
+    .abi_version = DTRACE_SDK_ABI_VERSION,
+    .register_provider = register_provider,
+    .register_probe = register_probe,
+    .lookup_probe = lookup_probe,
+    .fire = fire,
+    .report_drops = report_drops,
+    .report_error = report_error,
+    .get_option = get_option,
+    .input_finished = input_finished,
+};
+
+} // namespace dtrace::host

@@ -1,0 +1,203 @@
+// loaded_plugin.cpp: calls into one plugin and the host ops it calls back.
+#include "loaded_plugin.h"
+
+#include "abi.h"
+#include "host_ops.h"
+
+#include <algorithm>
+
+namespace dtrace::host {
+
+namespace {
+
+// Messages a plugin reports on the thread that is inside one of our calls
+// into it. Thread-local because a plugin's own threads report concurrently,
+// and those messages must go straight to the user.
+struct ReportCapture {
+    const LoadedPlugin *plugin;
+    std::vector<std::string> messages;
+    ReportCapture *outer;
+};
+thread_local ReportCapture *current_capture = nullptr;
+
+std::string join(const std::vector<std::string> &messages) {
+    if (messages.empty())
+        return "it gave no reason";
+    std::string out = messages.front();
+    for (size_t i = 1; i < messages.size(); ++i)
+        out += "; " + messages[i];
+    return out;
+}
+
+std::string text_or_empty(const char *s) {
+    return s == nullptr ? std::string() : std::string(s);
+}
+
+Result<ArgType> to_arg_type(const dtrace_arg_desc *desc, uint32_t index) {
+    const std::string where = "argument " + std::to_string(index);
+    if (!abi::covers(desc, abi::kArgDescV1Size))
+        return Failure{where + " has a malformed descriptor"};
+    if (desc->native_type == nullptr || desc->native_type[0] == '\0')
+        return Failure{where + " has no type"};
+    ArgType type;
+    type.native_type = desc->native_type;
+    type.translated_type = desc->translated_type != nullptr && desc->translated_type[0] != '\0'
+                               ? std::string(desc->translated_type)
+                               : type.native_type;
+    type.native_index = desc->native_index;
+    return type;
+}
+
+} // namespace
+
+LoadedPlugin::LoadedPlugin(PluginModule module, ProbeSink &sink)
+    : module_(std::move(module)), sink_(sink), name_(module_.ops->name),
+      description_(text_or_empty(module_.ops->description)) {}
+
+template <typename Call> Status LoadedPlugin::call_plugin(Call &&call) {
+    ReportCapture capture{this, {}, current_capture};
+    current_capture = &capture;
+    const bool succeeded = call();
+    current_capture = capture.outer;
+    if (!succeeded)
+        return Failure{join(capture.messages)};
+    for (const std::string &message : capture.messages)
+        sink_.report_error(name_, message);
+    return {};
+}
+
+Result<std::unique_ptr<LoadedPlugin>> LoadedPlugin::create(PluginModule module, ProbeSink &sink) {
+    std::unique_ptr<LoadedPlugin> plugin(new LoadedPlugin(std::move(module), sink));
+    LoadedPlugin &p = *plugin;
+    Status status = p.call_plugin([&] { return p.module_.ops->init(&p.handle_, &host_ops_table, &p.state_) == 0; });
+    if (!status)
+        return Failure{"plugin's init failed: " + status.reason()};
+    p.initialised_ = true;
+    return plugin;
+}
+
+LoadedPlugin::~LoadedPlugin() {
+    stop();
+    if (initialised_ && module_.ops->destroy != nullptr)
+        module_.ops->destroy(state_);
+}
+
+bool LoadedPlugin::owns(dtrace_provider_id provider) const {
+    std::lock_guard lock(providers_mutex_);
+    return std::find(providers_.begin(), providers_.end(), provider) != providers_.end();
+}
+
+Status LoadedPlugin::provide(const dtrace_probe_spec *spec) {
+    if (module_.ops->provide == nullptr)
+        return {};
+    return call_plugin([&] { return module_.ops->provide(state_, spec) == 0; });
+}
+
+Result<ArgType> LoadedPlugin::arg_info(dtrace_probe_id probe, uint64_t cookie, uint32_t index) {
+    if (module_.ops->arg_info == nullptr)
+        return Failure{"the plugin does not describe probe arguments"};
+    dtrace_arg_desc desc{};
+    desc.struct_size = sizeof desc;
+    Status status = call_plugin([&] { return module_.ops->arg_info(state_, probe, cookie, index, &desc) == 0; });
+    if (!status)
+        return Failure{status.reason()};
+    return to_arg_type(&desc, index);
+}
+
+Status LoadedPlugin::enable(dtrace_probe_id probe, uint64_t cookie) {
+    if (module_.ops->enable == nullptr)
+        return {};
+    return call_plugin([&] { return module_.ops->enable(state_, probe, cookie) == 0; });
+}
+
+void LoadedPlugin::disable(dtrace_probe_id probe, uint64_t cookie) {
+    if (module_.ops->disable != nullptr)
+        module_.ops->disable(state_, probe, cookie);
+}
+
+Status LoadedPlugin::start() {
+    if (started_ || module_.ops->start == nullptr)
+        return {};
+    Status status = call_plugin([&] { return module_.ops->start(state_) == 0; });
+    started_ = status.ok();
+    return status;
+}
+
+void LoadedPlugin::stop() {
+    if (started_)
+        module_.ops->stop(state_);
+    started_ = false;
+}
+
+dtrace_provider_id LoadedPlugin::register_provider(const dtrace_provider_info *info) {
+    if (!abi::covers(info, abi::kProviderInfoV1Size) || info->name == nullptr || info->name[0] == '\0') {
+        report_error("register_provider: malformed provider description");
+        return 0;
+    }
+    std::string error;
+    const dtrace_provider_id id = sink_.add_provider(*this, *info, error);
+    if (id == 0) {
+        report_error("cannot register provider '" + std::string(info->name) + "': " + error);
+        return 0;
+    }
+    std::lock_guard lock(providers_mutex_);
+    providers_.push_back(id);
+    return id;
+}
+
+dtrace_probe_id LoadedPlugin::register_probe(dtrace_provider_id provider, const dtrace_probe_desc *desc) {
+    if (!owns(provider)) {
+        report_error("register_probe: provider id " + std::to_string(provider) + " is not one of this plugin's");
+        return 0;
+    }
+    if (!abi::covers(desc, abi::kProbeDescV1Size) || desc->name == nullptr || desc->name[0] == '\0') {
+        report_error("register_probe: malformed probe description");
+        return 0;
+    }
+    ProbeInfo probe;
+    probe.module = text_or_empty(desc->module);
+    probe.function = text_or_empty(desc->function);
+    probe.name = desc->name;
+    probe.nargs = desc->nargs;
+    probe.cookie = desc->cookie;
+    probe.args_known = desc->args != nullptr || desc->nargs == 0;
+    if (desc->args != nullptr) {
+        for (uint32_t i = 0; i < desc->nargs; ++i) {
+            Result<ArgType> type = to_arg_type(&desc->args[i], i);
+            if (!type) {
+                report_error("register_probe " + probe.module + ":" + probe.function + ":" + probe.name + ": " +
+                             type.reason());
+                return 0;
+            }
+            probe.args.push_back(std::move(type.value()));
+        }
+    }
+    return sink_.add_probe(provider, probe);
+}
+
+dtrace_probe_id LoadedPlugin::lookup_probe(dtrace_provider_id provider, const char *module, const char *function,
+                                           const char *name) {
+    if (!owns(provider))
+        return 0;
+    return sink_.lookup_probe(provider, text_or_empty(module), text_or_empty(function), text_or_empty(name));
+}
+
+void LoadedPlugin::fire(dtrace_probe_id probe, const dtrace_event_ctx *ctx) {
+    if (probe != 0 && abi::covers(ctx, abi::kEventCtxV1Size)) {
+        sink_.fire(probe, *ctx);
+        return;
+    }
+    // A plugin bug that would otherwise repeat at event rate: say it once.
+    if (!bad_ctx_reported_.exchange(true))
+        report_error("fire() called with probe id 0 or a malformed event context; such events are ignored");
+}
+
+void LoadedPlugin::report_error(std::string_view message) {
+    if (current_capture != nullptr && current_capture->plugin == this) {
+        current_capture->messages.emplace_back(message);
+        return;
+    }
+    sink_.report_error(name_, message);
+}
+
+} // namespace dtrace::host

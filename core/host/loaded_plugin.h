@@ -1,0 +1,102 @@
+// loaded_plugin.h: one initialised plugin instance and the calls into it.
+//
+// A LoadedPlugin owns everything of one plugin: its code (the shared object,
+// or nothing for a built-in), its ops table, the state its init returned and
+// the providers it registered. It is the only place that calls through the
+// plugin's ops table, so the ABI rules (optional entries, -1 meaning "see
+// report_error", copying strings before the call returns) live here once.
+//
+// It is also the target of the dtrace_host handle the plugin gets: host ops
+// arrive here (from any thread) and go on to the ProbeSink. A message the
+// plugin reports on the thread that is inside one of our calls becomes the
+// reason of that call's failure instead of being printed, so that "init
+// failed" says why.
+#pragma once
+
+#include "probe_sink.h"
+#include "result.h"
+#include "shared_object.h"
+
+#include <dtrace/provider.h>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtrace::host {
+class LoadedPlugin;
+}
+
+// The opaque handle of the SDK: the host hands its address to the plugin,
+// which passes it back with every host op.
+struct dtrace_host {
+    dtrace::host::LoadedPlugin *plugin;
+};
+
+namespace dtrace::host {
+
+// A plugin's code and validated ops table, not yet initialised.
+struct PluginModule {
+    std::filesystem::path file; // empty for a built-in plugin
+    SharedObject library;       // keeps the code mapped; empty for a built-in
+    const dtrace_plugin_ops *ops = nullptr;
+};
+
+class LoadedPlugin {
+  public:
+    // Calls the plugin's init with the host ops. The failure reason is what
+    // the plugin reported, prefixed "plugin's init failed".
+    static Result<std::unique_ptr<LoadedPlugin>> create(PluginModule module, ProbeSink &sink);
+
+    // Stops the plugin if it runs, destroys its state, then unmaps its code.
+    ~LoadedPlugin();
+    LoadedPlugin(const LoadedPlugin &) = delete;
+    LoadedPlugin &operator=(const LoadedPlugin &) = delete;
+
+    const std::string &name() const { return name_; }
+    const std::string &description() const { return description_; }
+    const std::filesystem::path &file() const { return module_.file; } // empty: built-in
+    uint32_t capabilities() const { return module_.ops->capabilities; }
+    bool owns(dtrace_provider_id provider) const;
+
+    // host -> plugin. Not thread-safe among themselves: the engine calls them
+    // from its control thread.
+    Status provide(const dtrace_probe_spec *spec); // spec nullptr: every probe
+    Result<ArgType> arg_info(dtrace_probe_id probe, uint64_t cookie, uint32_t index);
+    Status enable(dtrace_probe_id probe, uint64_t cookie);
+    void disable(dtrace_probe_id probe, uint64_t cookie);
+    Status start();
+    void stop(); // no-op unless start() succeeded
+
+    // plugin -> host (the dtrace_host_ops table lands here). Any thread.
+    dtrace_provider_id register_provider(const dtrace_provider_info *info);
+    dtrace_probe_id register_probe(dtrace_provider_id provider, const dtrace_probe_desc *desc);
+    dtrace_probe_id lookup_probe(dtrace_provider_id provider, const char *module, const char *function,
+                                 const char *name);
+    void fire(dtrace_probe_id probe, const dtrace_event_ctx *ctx);
+    void report_error(std::string_view message);
+    ProbeSink &sink() { return sink_; }
+
+  private:
+    LoadedPlugin(PluginModule module, ProbeSink &sink);
+    // Runs a call into the plugin; on `failed`, the messages it reported on
+    // this thread become the reason, otherwise they are passed on to the sink.
+    template <typename Call> Status call_plugin(Call &&call);
+
+    PluginModule module_;
+    ProbeSink &sink_;
+    std::string name_, description_;
+    dtrace_host handle_{this};
+    void *state_ = nullptr;
+    bool initialised_ = false;
+    bool started_ = false;
+    std::atomic<bool> bad_ctx_reported_{false};
+    mutable std::mutex providers_mutex_;
+    std::vector<dtrace_provider_id> providers_;
+};
+
+} // namespace dtrace::host

@@ -1,0 +1,234 @@
+// plugin_host.cpp: loading, selection and the session-wide plugin calls.
+//
+// Loading happens in two passes. The first opens every candidate (built-ins,
+// -x plugin files, each *.so of the search path) far enough to read its ops
+// table, because a plugin's name is only known from there. The second walks
+// the candidates in order and initialises the ones selected, skipping a name
+// already loaded. Modules not initialised are closed when the pass ends.
+#include "plugin_host.h"
+
+#include "plugin_loader.h"
+#include "plugin_search_path.h"
+
+#include <algorithm>
+#include <set>
+#include <system_error>
+
+namespace dtrace::host {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kBuiltinOrigin = "built-in";
+
+struct Candidate {
+    PluginModule module;
+    bool always_load; // built-in or named with -x plugin=
+};
+
+std::string origin_of(const LoadedPlugin &plugin) {
+    return plugin.file().empty() ? kBuiltinOrigin : plugin.file().string();
+}
+
+std::string origin_of(const PluginModule &module) {
+    return module.file.empty() ? kBuiltinOrigin : module.file.string();
+}
+
+PluginDiagnostic error(std::string message) {
+    return {Severity::Error, std::move(message)};
+}
+
+// Collects the candidates in precedence order, reporting the ones that cannot
+// be opened; a file reached twice (say, listed and also in a directory) counts once.
+class CandidateList {
+  public:
+    explicit CandidateList(std::vector<PluginDiagnostic> &diagnostics) : diagnostics_(diagnostics) {}
+
+    void add_builtin(const dtrace_plugin_ops *ops) {
+        Result<PluginModule> module = builtin_plugin(ops);
+        if (!module) {
+            const std::string name = ops != nullptr && ops->name != nullptr ? std::string(" '") + ops->name + "'" : "";
+            diagnostics_.push_back(error("failed to load built-in plugin" + name + ": " + module.reason()));
+            return;
+        }
+        candidates_.push_back({std::move(module.value()), true});
+    }
+
+    void add_file(const fs::path &file, bool always_load) {
+        std::error_code ec;
+        const fs::path absolute = fs::absolute(file, ec).lexically_normal();
+        const fs::path canonical = fs::weakly_canonical(absolute, ec);
+        if (!seen_.insert(ec ? absolute : canonical).second)
+            return;
+        Result<PluginModule> module = open_plugin(absolute);
+        if (!module) {
+            diagnostics_.push_back(error("failed to load plugin " + absolute.string() + ": " + module.reason()));
+            return;
+        }
+        candidates_.push_back({std::move(module.value()), always_load});
+    }
+
+    std::vector<Candidate> &candidates() { return candidates_; }
+
+  private:
+    std::vector<PluginDiagnostic> &diagnostics_;
+    std::vector<Candidate> candidates_;
+    std::set<fs::path> seen_;
+};
+
+// Every name a candidate has, for the -x plugins check (taken before any
+// module is closed, since the names live in the modules' memory).
+std::set<std::string> names_of(const std::vector<Candidate> &candidates) {
+    std::set<std::string> names;
+    for (const Candidate &c : candidates)
+        names.insert(c.module.ops->name);
+    return names;
+}
+
+std::string describe_available(const std::set<std::string> &names) {
+    if (names.empty())
+        return "no plugins are available";
+    std::string list;
+    for (const std::string &name : names)
+        list += (list.empty() ? "available: " : ", ") + name;
+    return list;
+}
+
+bool selected(const Candidate &c, const PluginConfig &config) {
+    if (c.always_load || !config.only)
+        return true;
+    const std::vector<std::string> &only = *config.only;
+    return std::find(only.begin(), only.end(), c.module.ops->name) != only.end();
+}
+
+} // namespace
+
+PluginHost::PluginHost(ProbeSink &sink) : sink_(sink) {}
+
+PluginHost::~PluginHost() {
+    destroy_all();
+}
+
+std::vector<PluginDiagnostic> PluginHost::load(const PluginConfig &config) {
+    std::vector<PluginDiagnostic> diagnostics;
+    CandidateList list(diagnostics);
+    for (const dtrace_plugin_ops *ops : config.builtins)
+        list.add_builtin(ops);
+    for (const fs::path &file : config.files)
+        list.add_file(file, true);
+    if (config.discover) {
+        for (const fs::path &dir : config.search_dirs)
+            for (const fs::path &file : plugin_files_in(dir))
+                list.add_file(file, false);
+    }
+
+    const std::set<std::string> available = names_of(list.candidates());
+    for (Candidate &c : list.candidates()) {
+        if (!selected(c, config))
+            continue;
+        const std::string origin = origin_of(c.module);
+        if (const LoadedPlugin *first = find(c.module.ops->name)) {
+            diagnostics.push_back({Severity::Note, "plugin '" + first->name() + "' in " + origin +
+                                                       " ignored: already loaded from " + origin_of(*first)});
+            continue;
+        }
+        Result<std::unique_ptr<LoadedPlugin>> plugin = LoadedPlugin::create(std::move(c.module), sink_);
+        if (!plugin) {
+            const std::string what = origin == kBuiltinOrigin ? "built-in plugin" : "plugin " + origin;
+            diagnostics.push_back(error("failed to load " + what + ": " + plugin.reason()));
+            continue;
+        }
+        plugins_.push_back(std::move(plugin.value()));
+    }
+
+    if (config.only) {
+        for (const std::string &name : *config.only)
+            if (!available.contains(name))
+                diagnostics.push_back(
+                    error("-x plugins: no plugin named '" + name + "' (" + describe_available(available) + ")"));
+    }
+    return diagnostics;
+}
+
+std::vector<PluginDiagnostic> PluginHost::provide_matching(const dtrace_probe_spec *spec) {
+    std::vector<PluginDiagnostic> diagnostics;
+    for (const auto &plugin : plugins_) {
+        Status status = plugin->provide(spec);
+        if (!status)
+            diagnostics.push_back(
+                error("plugin '" + plugin->name() + "' failed to provide probes: " + status.reason()));
+    }
+    return diagnostics;
+}
+
+std::vector<PluginDiagnostic> PluginHost::provide(const ProbeSpec &spec) {
+    dtrace_probe_spec c_spec{};
+    c_spec.struct_size = sizeof c_spec;
+    c_spec.provider = spec.provider.c_str();
+    c_spec.module = spec.module.c_str();
+    c_spec.function = spec.function.c_str();
+    c_spec.name = spec.name.c_str();
+    return provide_matching(&c_spec);
+}
+
+std::vector<PluginDiagnostic> PluginHost::provide_all() {
+    return provide_matching(nullptr);
+}
+
+Result<ArgType> PluginHost::arg_info(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie,
+                                     uint32_t index) {
+    LoadedPlugin *plugin = owner_of(provider);
+    if (plugin == nullptr)
+        return Failure{"no plugin registered provider id " + std::to_string(provider)};
+    return plugin->arg_info(probe, cookie, index);
+}
+
+Status PluginHost::enable(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie) {
+    LoadedPlugin *plugin = owner_of(provider);
+    if (plugin == nullptr)
+        return Failure{"no plugin registered provider id " + std::to_string(provider)};
+    return plugin->enable(probe, cookie);
+}
+
+void PluginHost::disable(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie) {
+    if (LoadedPlugin *plugin = owner_of(provider))
+        plugin->disable(probe, cookie);
+}
+
+std::vector<PluginDiagnostic> PluginHost::start_all() {
+    std::vector<PluginDiagnostic> diagnostics;
+    for (const auto &plugin : plugins_) {
+        Status status = plugin->start();
+        if (!status)
+            diagnostics.push_back(error("failed to start plugin '" + plugin->name() + "': " + status.reason()));
+    }
+    return diagnostics;
+}
+
+void PluginHost::stop_all() {
+    for (auto it = plugins_.rbegin(); it != plugins_.rend(); ++it)
+        (*it)->stop();
+}
+
+void PluginHost::destroy_all() {
+    stop_all();
+    while (!plugins_.empty())
+        plugins_.pop_back();
+}
+
+LoadedPlugin *PluginHost::find(std::string_view name) const {
+    for (const auto &plugin : plugins_)
+        if (plugin->name() == name)
+            return plugin.get();
+    return nullptr;
+}
+
+LoadedPlugin *PluginHost::owner_of(dtrace_provider_id provider) const {
+    for (const auto &plugin : plugins_)
+        if (plugin->owns(provider))
+            return plugin.get();
+    return nullptr;
+}
+
+} // namespace dtrace::host

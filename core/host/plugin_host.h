@@ -1,0 +1,85 @@
+// plugin_host.h: the set of plugins of a dtrace session.
+//
+// The engine and the CLI talk to plugins only through this class: it finds
+// and loads them (built-ins, -x plugin files, the search path), asks them for
+// probes, enables probes on the plugin that owns their provider, starts and
+// stops event delivery and tears everything down. A plugin that fails at any
+// step is reported and skipped; the others go on (design brief, Principle 1).
+//
+// Threading: every method here is for the engine's control thread. Plugins
+// call back through their host ops from any thread (fire() above all); those
+// calls go straight to the ProbeSink, which must accept them concurrently.
+// The sink must outlive the host, and nothing may use a LoadedPlugin& it was
+// given by add_provider after the host is destroyed.
+#pragma once
+
+#include "loaded_plugin.h"
+#include "plugin_config.h"
+#include "probe_sink.h"
+#include "result.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtrace::host {
+
+enum class Severity { Error, Note };
+
+// One line for the user; the CLI prints it as "dtrace: <message>".
+struct PluginDiagnostic {
+    Severity severity = Severity::Error;
+    std::string message;
+};
+
+// A probe description as the user wrote it; empty fields match anything,
+// the others are glob patterns the plugins match themselves.
+struct ProbeSpec {
+    std::string provider, module, function, name;
+};
+
+class PluginHost {
+  public:
+    explicit PluginHost(ProbeSink &sink);
+    ~PluginHost(); // destroy_all()
+    PluginHost(const PluginHost &) = delete;
+    PluginHost &operator=(const PluginHost &) = delete;
+
+    // Loads and initialises the plugins `config` selects, in order: built-ins,
+    // -x plugin files, then the search path (each directory by file name).
+    // Returns what went wrong with each plugin that could not be loaded,
+    // unknown -x plugins names, and notes for duplicate names (the first
+    // plugin of a name wins).
+    std::vector<PluginDiagnostic> load(const PluginConfig &config);
+
+    // Asks every plugin to register the probes matching `spec` / all probes.
+    std::vector<PluginDiagnostic> provide(const ProbeSpec &spec);
+    std::vector<PluginDiagnostic> provide_all();
+
+    // Per probe, routed to the plugin that registered the provider. Failure
+    // reasons are the plugin's own words; the caller names the probe.
+    Result<ArgType> arg_info(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie, uint32_t index);
+    Status enable(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie);
+    void disable(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie);
+
+    // Starts event delivery in load order; a plugin that fails to start is
+    // reported and the others are started all the same.
+    std::vector<PluginDiagnostic> start_all();
+    // Stops in reverse order; once it returns no plugin calls fire().
+    void stop_all();
+    // Stops, destroys and unloads every plugin, last loaded first.
+    void destroy_all();
+
+    const std::vector<std::unique_ptr<LoadedPlugin>> &plugins() const { return plugins_; }
+    LoadedPlugin *find(std::string_view name) const;
+    LoadedPlugin *owner_of(dtrace_provider_id provider) const;
+
+  private:
+    std::vector<PluginDiagnostic> provide_matching(const dtrace_probe_spec *spec);
+
+    ProbeSink &sink_;
+    std::vector<std::unique_ptr<LoadedPlugin>> plugins_;
+};
+
+} // namespace dtrace::host

@@ -1,0 +1,80 @@
+// fake_sink.cpp: recording ProbeSink for the host tests.
+#include "fake_sink.h"
+
+namespace dtrace::host::test {
+
+namespace {
+
+constexpr size_t kMaxLabel = 64;
+
+bool same_probe(const ProbeInfo &a, const ProbeInfo &b) {
+    return a.module == b.module && a.function == b.function && a.name == b.name;
+}
+
+} // namespace
+
+dtrace_provider_id FakeSink::add_provider(LoadedPlugin &owner, const dtrace_provider_info &info, std::string &error) {
+    std::lock_guard lock(mutex_);
+    for (const RecordedProvider &p : providers)
+        if (p.name == info.name) {
+            error = "provider name already in use";
+            return 0;
+        }
+    providers.push_back({info.name, info.d_source != nullptr ? info.d_source : "", &owner});
+    return static_cast<dtrace_provider_id>(providers.size());
+}
+
+dtrace_probe_id FakeSink::add_probe(dtrace_provider_id provider, const ProbeInfo &probe) {
+    std::lock_guard lock(mutex_);
+    for (size_t i = 0; i < probes.size(); ++i)
+        if (probes[i].provider == provider && same_probe(probes[i].info, probe))
+            return static_cast<dtrace_probe_id>(i + 1);
+    probes.push_back({provider, probe});
+    return static_cast<dtrace_probe_id>(probes.size());
+}
+
+dtrace_probe_id FakeSink::lookup_probe(dtrace_provider_id provider, std::string_view module, std::string_view function,
+                                       std::string_view name) const {
+    std::lock_guard lock(mutex_);
+    for (size_t i = 0; i < probes.size(); ++i) {
+        const ProbeInfo &p = probes[i].info;
+        if (probes[i].provider == provider && p.module == module && p.function == function && p.name == name)
+            return static_cast<dtrace_probe_id>(i + 1);
+    }
+    return 0;
+}
+
+void FakeSink::fire(dtrace_probe_id probe, const dtrace_event_ctx &ctx) {
+    RecordedFire f{probe,
+                   ctx.cpu,
+                   ctx.timestamp,
+                   ctx.pid,
+                   ctx.tid,
+                   ctx.execname ? ctx.execname : "",
+                   std::vector<uint64_t>(ctx.args, ctx.args + ctx.nargs),
+                   "",
+                   ctx.flags};
+    char label[kMaxLabel] = {};
+    if (ctx.nargs > 1 && ctx.read_memory != nullptr &&
+        ctx.read_memory(ctx.reader_state, ctx.args[1], label, sizeof label - 1) > 0)
+        f.arg1_string = label;
+    std::lock_guard lock(mutex_);
+    fires.push_back(std::move(f));
+}
+
+void FakeSink::report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) {
+    std::lock_guard lock(mutex_);
+    drops += count;
+}
+
+const char *FakeSink::option(std::string_view name) const {
+    auto it = options.find(std::string(name));
+    return it == options.end() ? nullptr : it->second.c_str();
+}
+
+void FakeSink::report_error(std::string_view plugin, std::string_view message) {
+    std::lock_guard lock(mutex_);
+    errors.push_back(std::string(plugin) + ": " + std::string(message));
+}
+
+} // namespace dtrace::host::test

@@ -1,0 +1,62 @@
+// fake_sink.h: a ProbeSink that records what plugins send, for the tests.
+//
+// Fires arrive on plugin threads, so recording is guarded by a mutex; the
+// tests read the records after stop_all(), which joins those threads. A fire's ctx is copied field by field
+// (and its label argument read through the ctx's memory reader at once),
+// since the ctx is only valid during the call.
+#pragma once
+
+#include "host/probe_sink.h"
+
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace dtrace::host::test {
+
+struct RecordedProvider {
+    std::string name, d_source;
+    const LoadedPlugin *owner;
+};
+
+struct RecordedProbe {
+    dtrace_provider_id provider;
+    ProbeInfo info;
+};
+
+struct RecordedFire {
+    dtrace_probe_id probe;
+    uint32_t cpu;
+    uint64_t timestamp;
+    int64_t pid, tid;
+    std::string execname;
+    std::vector<uint64_t> args;
+    std::string arg1_string; // arg1 read through read_memory, "" if unreadable
+    uint32_t flags;
+};
+
+class FakeSink : public ProbeSink {
+  public:
+    dtrace_provider_id add_provider(LoadedPlugin &owner, const dtrace_provider_info &info, std::string &error) override;
+    dtrace_probe_id add_probe(dtrace_provider_id provider, const ProbeInfo &probe) override;
+    dtrace_probe_id lookup_probe(dtrace_provider_id provider, std::string_view module, std::string_view function,
+                                 std::string_view name) const override;
+    void fire(dtrace_probe_id probe, const dtrace_event_ctx &ctx) override;
+    void report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) override;
+    const char *option(std::string_view name) const override;
+    void input_finished() override {}
+    void report_error(std::string_view plugin, std::string_view message) override;
+
+    std::map<std::string, std::string> options;
+    std::vector<RecordedProvider> providers; // id = index + 1
+    std::vector<RecordedProbe> probes;       // id = index + 1
+    std::vector<RecordedFire> fires;
+    std::vector<std::string> errors; // "plugin: message"
+    uint64_t drops = 0;
+
+  private:
+    mutable std::mutex mutex_;
+};
+
+} // namespace dtrace::host::test
