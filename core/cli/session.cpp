@@ -1,0 +1,300 @@
+// session.cpp: the dtrace command's main sequence.
+#include "cli/session.h"
+
+#include "cli/listing.h"
+#include "cli/tracing.h"
+#include "compiler/compile.h"
+#include "compiler/parser.h"
+#include "host/plugin_search_path.h"
+#include "providers/dtrace_provider.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace dtrace::cli {
+
+namespace {
+
+// What "-n 'BEGIN { x }'" is reported as: the text up to the first { / or ;.
+std::string crop_description(const std::string &text) {
+    size_t cut = text.find_first_of("{/;");
+    return cut == std::string::npos ? text : text.substr(0, cut);
+}
+
+std::optional<std::string> read_file(const std::string &path, std::string &error) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = "failed to open " + path + ": " + std::strerror(errno);
+        return std::nullopt;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+} // namespace
+
+Session::Session(CommandLine command_line, std::string program_name)
+    : cl_(std::move(command_line)), program_name_(std::move(program_name)) {}
+
+Session::~Session() {
+    // Plugins go first: their threads may still be calling into the engine.
+    host_.reset();
+    engine_.reset();
+    if (out_ && out_ != stdout)
+        std::fclose(out_);
+}
+
+void Session::error(const std::string &message) const {
+    std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), message.c_str());
+}
+
+void Session::notice(const std::string &message) const {
+    if (!options_.is_set("quiet"))
+        error(message);
+}
+
+int Session::run() {
+    if (cl_.mode == Mode::Version) {
+        std::printf("%s: Sun D 1.13\n", program_name_.c_str());
+        return kExitSuccess;
+    }
+    if (!apply_options() || !load_plugins() || !start_targets() || !compile_all())
+        return kExitError;
+    if (cl_.mode == Mode::List)
+        return list();
+    return execute();
+}
+
+bool Session::apply_options() {
+    for (const auto &[name, value] : cl_.options) {
+        if (auto failure = options_.set(name, value)) {
+            // dtrace names the option the way it was given on the command line.
+            std::string given = name == "bufsize" ? "-b " + value.value_or("") : "-x " + name;
+            error("failed to set " + given + ": " + *failure);
+            return false;
+        }
+    }
+    if (cl_.cpp || options_.is_set("cpp")) {
+        error("failed to compile script: the C preprocessor (-C) is not supported yet");
+        return false;
+    }
+    return true;
+}
+
+bool Session::load_plugins() {
+    engine_ = std::make_unique<engine::Engine>(options_);
+    host_ = std::make_unique<host::PluginHost>(*engine_);
+    host::PluginConfig config;
+    config.builtins = {providers::dtrace_provider_ops(), providers::profile_provider_ops()};
+    for (const std::string &file : options_.list("plugin"))
+        config.files.emplace_back(file);
+    config.search_dirs = host::standard_plugin_search_dirs();
+    config.discover = !options_.is_set("noplugins");
+    if (const std::string *only = options_.text("plugins"))
+        config.only = host::split_plugin_names(*only);
+    bool fatal = false;
+    for (const host::PluginDiagnostic &d : host_->load(config)) {
+        error(d.message);
+        // Plugins the user named explicitly must load; a bad discovered one is only reported.
+        if (d.severity == host::Severity::Error && (config.only || !config.files.empty()))
+            fatal = fatal || d.message.find("unknown plugin") != std::string::npos;
+    }
+    engine_->set_core_probes(1, 2, 3);
+    engine_->set_enable_hook([this](engine::Probe &probe, std::string &why) {
+        host::Status status = host_->enable(probe.provider->id, probe.id, probe.cookie);
+        if (!status.ok())
+            why = "failed to enable " + probe.provider->name + ":" + probe.module + ":" + probe.function + ":" +
+                  probe.name + ": " + status.reason();
+        return status.ok();
+    });
+    return !fatal;
+}
+
+bool Session::start_targets() {
+    for (const std::string &command : cl_.commands) {
+        std::string why;
+        TargetProcess t = TargetProcess::create(command, why);
+        if (!why.empty()) {
+            error(why);
+            return false;
+        }
+        targets_.push_back(std::move(t));
+    }
+    for (const std::string &pid : cl_.pids) {
+        std::string why;
+        TargetProcess t = TargetProcess::grab(pid, why);
+        if (!why.empty()) {
+            error(why);
+            return false;
+        }
+        targets_.push_back(std::move(t));
+    }
+    return true;
+}
+
+bool Session::compile_all() {
+    for (const ProgramSource &source : cl_.programs) {
+        Compiled compiled;
+        if (!compile_one(source, compiled))
+            return false;
+        compiled_.push_back(std::move(compiled));
+    }
+    return true;
+}
+
+bool Session::compile_one(const ProgramSource &source, Compiled &out) {
+    out.source = &source;
+    std::string text;
+    compiler::ParseOptions parse_options;
+    parse_options.macro_args = cl_.macro_args;
+    parse_options.default_args = options_.is_set("defaultargs");
+    parse_options.macro_vars = {{"pid", std::to_string(getpid())},   {"ppid", std::to_string(getppid())},
+                                {"uid", std::to_string(getuid())},   {"gid", std::to_string(getgid())},
+                                {"euid", std::to_string(geteuid())}, {"egid", std::to_string(getegid())},
+                                {"pgid", std::to_string(getpgrp())}, {"sid", std::to_string(getsid(0))}};
+    if (!targets_.empty())
+        parse_options.macro_vars["target"] = std::to_string(targets_.front().pid());
+    std::string failure_prefix;
+    if (source.kind == ProgramSource::Kind::File) {
+        std::string why;
+        std::optional<std::string> contents = read_file(source.text, why);
+        if (!contents) {
+            error(why);
+            return false;
+        }
+        text = std::move(*contents);
+        parse_options.macro_args[0] = source.text;
+        out.what = "script";
+        out.name = source.text;
+        failure_prefix = "failed to compile script " + source.text + ": ";
+    } else {
+        text = source.text;
+        out.what = "description";
+        out.name = crop_description(source.text);
+        failure_prefix = "invalid probe specifier " + source.text + ": ";
+    }
+    const bool errtags = options_.is_set("errtags");
+    compiler::ParseResult parsed = compiler::parse_program(text, parse_options);
+    if (!parsed.program) {
+        error(failure_prefix + compiler::format_diagnostic(*parsed.error, errtags));
+        return false;
+    }
+    compiler::CompileOptions compile_options;
+    compile_options.errtags = errtags;
+    compile_options.strsize = static_cast<uint32_t>(options_.number("strsize"));
+    compiler::CompileResult compiled = compiler::compile(*parsed.program, compile_options);
+    if (!compiled.program) {
+        error(failure_prefix + compiler::format_diagnostic(*compiled.error, errtags));
+        return false;
+    }
+    out.program = std::make_unique<compiler::Program>(std::move(*compiled.program));
+    // Descriptions given with -P/-m/-f name a field other than the probe
+    // name; rewrite them into the four-field form the engine matches.
+    if (source.kind == ProgramSource::Kind::Description && source.spec != engine::SpecKind::Name) {
+        for (compiler::Clause &clause : out.program->clauses) {
+            for (std::string &probe : clause.probes) {
+                std::string why;
+                auto desc = engine::parse_probe_description(probe, source.spec, why);
+                if (!desc) {
+                    error(failure_prefix + why);
+                    return false;
+                }
+                probe = desc->to_string();
+            }
+        }
+    }
+    for (const auto &[name, value] : out.program->pragma_options) {
+        std::optional<std::string_view> v;
+        if (!value.empty())
+            v = value;
+        if (auto failure = options_.set(name, v)) {
+            error(failure_prefix + "failed to set option '" + name + "': " + *failure);
+            return false;
+        }
+    }
+    provide_probes(out);
+    return true;
+}
+
+// Asks the plugins for the probes a program names (providers such as
+// profile create them on demand).
+void Session::provide_probes(const Compiled &compiled) {
+    for (const compiler::Clause &clause : compiled.program->clauses) {
+        for (const std::string &text : clause.probes) {
+            std::string why;
+            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name, why);
+            if (!desc || desc->probe_id != 0)
+                continue;
+            for (const host::PluginDiagnostic &d :
+                 host_->provide({desc->provider, desc->module, desc->function, desc->name}))
+                error(d.message);
+        }
+    }
+}
+
+bool Session::open_output() {
+    if (!cl_.output_file)
+        return true;
+    out_ = std::fopen(cl_.output_file->c_str(), "a");
+    if (!out_) {
+        out_ = stdout;
+        error("failed to open output file '" + *cl_.output_file + "': " + std::strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+int Session::list() {
+    if (!open_output())
+        return kExitError;
+    Listing listing(*engine_, *host_, out_, cl_.verbose > 0);
+    if (compiled_.empty()) {
+        for (const host::PluginDiagnostic &d : host_->provide_all())
+            error(d.message);
+        listing.list_all();
+        return kExitSuccess;
+    }
+    listing.print_header();
+    for (const Compiled &c : compiled_) {
+        for (const compiler::Clause &clause : c.program->clauses) {
+            for (const std::string &text : clause.probes) {
+                std::string failure;
+                if (!listing.list_matching(text, failure))
+                    error(failure);
+            }
+        }
+    }
+    return kExitSuccess;
+}
+
+int Session::execute() {
+    if (!open_output())
+        return kExitError;
+    int total = 0;
+    for (Compiled &c : compiled_) {
+        std::string why;
+        int matched = engine_->enable(*c.program, cl_.zero_matches_ok || options_.is_set("zdefs"), why);
+        if (matched < 0) {
+            error((c.what == "script" ? "failed to compile script " + c.name
+                                      : "invalid probe specifier " + c.source->text) +
+                  ": " + why);
+            return kExitError;
+        }
+        notice(c.what + " '" + c.name + "' matched " + std::to_string(matched) + " probe" + (matched == 1 ? "" : "s"));
+        total += matched;
+    }
+    if (cl_.compile_only)
+        return kExitSuccess;
+    if (total == 0 && !cl_.zero_matches_ok) {
+        error(compiled_.empty() ? "no probes specified" : "no probes matched");
+        return kExitError;
+    }
+    Tracing tracing(*engine_, *host_, options_, out_, program_name_, targets_);
+    return tracing.run();
+}
+
+} // namespace dtrace::cli

@@ -1,0 +1,67 @@
+// session.h: one run of the dtrace command, from options to exit status.
+//
+// The steps mirror dtrace(1): apply options, load plugins, compile every
+// program source (-s, -n, -P, -m, -f, -i), then either list the matching
+// probes (-l) or enable them, start tracing, consume until exit() / end of
+// input / ^C, and print the aggregations.
+#pragma once
+
+#include "cli/command_line.h"
+#include "cli/target_process.h"
+#include "compiler/program.h"
+#include "engine/engine.h"
+#include "engine/options.h"
+#include "host/plugin_host.h"
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dtrace::cli {
+
+// Exit statuses of dtrace(1).
+constexpr int kExitSuccess = 0;
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+
+class Session {
+public:
+    Session(CommandLine command_line, std::string program_name);
+    ~Session();
+    int run();
+
+private:
+    // A compiled program source and how it is reported ("description 'X'" / "script 'F'").
+    struct Compiled {
+        const ProgramSource *source;
+        std::string what; // "description" or "script"
+        std::string name; // the cropped description, or the file name
+        std::unique_ptr<compiler::Program> program;
+    };
+
+    bool apply_options();
+    bool load_plugins();
+    bool start_targets();
+    bool compile_all();
+    bool compile_one(const ProgramSource &source, Compiled &out);
+    void provide_probes(const Compiled &compiled);
+    int list();
+    int execute();
+    bool open_output();
+
+    // Messages on stderr, prefixed "dtrace: ".
+    void error(const std::string &message) const;
+    void notice(const std::string &message) const; // suppressed by -q / quiet
+
+    CommandLine cl_;
+    std::string program_name_;
+    engine::Options options_;
+    std::unique_ptr<engine::Engine> engine_;
+    std::unique_ptr<host::PluginHost> host_;
+    std::vector<Compiled> compiled_;
+    std::vector<TargetProcess> targets_;
+    FILE *out_ = stdout;
+};
+
+} // namespace dtrace::cli

@@ -1,0 +1,108 @@
+// tracing.cpp: the consume loop and its stopping conditions.
+#include "cli/tracing.h"
+
+#include "session/record_printer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+
+namespace dtrace::cli {
+
+namespace {
+
+// Signals only set flags; the loop polls them at least this often.
+constexpr int64_t kSignalPollNanos = 50'000'000;
+std::atomic<int> g_interrupts{0};
+
+void on_interrupt(int) { g_interrupts.fetch_add(1, std::memory_order_relaxed); }
+
+void install_signal_handlers() {
+    struct sigaction act {};
+    act.sa_handler = on_interrupt;
+    sigemptyset(&act.sa_mask);
+    for (int sig : {SIGINT, SIGTERM}) {
+        struct sigaction old {};
+        // A signal the parent ignores (nohup, background jobs) stays ignored.
+        if (sigaction(sig, nullptr, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sig, &act, nullptr);
+    }
+}
+
+} // namespace
+
+bool Tracing::targets_gone() {
+    if (targets_.empty())
+        return false;
+    bool all = true;
+    for (TargetProcess &t : targets_) {
+        std::string how;
+        bool was_running = !t.poll_exited(how) ? true : false;
+        if (!was_running && !how.empty() && !options_.is_set("quiet"))
+            std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), how.c_str());
+        all = all && !was_running;
+    }
+    return all;
+}
+
+int Tracing::run() {
+    session::RecordPrinter printer(engine_, out_, options_, program_name_);
+    auto report = [&](const std::string &message) {
+        std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), message.c_str());
+    };
+    for (const host::PluginDiagnostic &d : host_.start_all())
+        report(d.message);
+    install_signal_handlers();
+    engine_.go();
+    if (options_.is_set("destructive") && !options_.is_set("quiet"))
+        report("allowing destructive actions");
+    for (TargetProcess &t : targets_) {
+        std::string why;
+        if (!t.release(why)) {
+            report(why);
+            host_.stop_all();
+            engine_.stop();
+            return 1;
+        }
+    }
+    const int64_t switch_ns = std::max<int64_t>(options_.number("switchrate"), 1);
+    bool done = false;
+    bool newline_pending = false;
+    int seen_interrupts = 0;
+    auto next_switch = std::chrono::steady_clock::now() + std::chrono::nanoseconds(switch_ns);
+    do {
+        if (!engine_.exit_requested() && g_interrupts.load() == 0)
+            engine_.wait_for_work(std::min(switch_ns, kSignalPollNanos));
+        int interrupts = g_interrupts.load();
+        if (interrupts > seen_interrupts) {
+            newline_pending = seen_interrupts == 0; // the newline after ^C, even when quiet
+            seen_interrupts = interrupts;
+        }
+        if (newline_pending) {
+            std::fputc('\n', out_);
+            newline_pending = false;
+        }
+        if (engine_.exit_requested() || seen_interrupts > 0 || targets_gone()) {
+            done = true;
+            host_.stop_all();
+            engine_.stop();
+        }
+        // Buffers are switched at switchrate (or at the end), as DTrace does.
+        auto now = std::chrono::steady_clock::now();
+        if (done || now >= next_switch) {
+            next_switch = now + std::chrono::nanoseconds(switch_ns);
+            printer.consume(engine_.take_buffers());
+            std::fflush(out_);
+        }
+    } while (!done && seen_interrupts < 2);
+    // A second ^C means: stop now, print nothing more.
+    if (seen_interrupts >= 2)
+        return printer.exit_status();
+    std::fputc('\n', out_);
+    printer.print_aggregations();
+    std::fflush(out_);
+    return printer.exit_status();
+}
+
+} // namespace dtrace::cli

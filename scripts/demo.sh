@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Sets everything up, then runs a few D programs that show what dtrace does.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+d=build/dtrace
+run() { echo; echo "\$ dtrace $*"; "$d" "$@"; }
+run -qn 'BEGIN { printf("hello, %s %d\n", "world", 42); exit(0); }'
+run -n 'BEGIN { trace(probename); trace(1 + 2 * 3); exit(0); }'
+run -qn 'profile:::tick-10ms { @ticks[probename] = count(); @sum = sum(10); } tick-200ms { exit(0); }'
+run -l -P dtrace

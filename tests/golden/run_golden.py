@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Runs one golden test: a D script (or a command line) and its expected output.
+
+A test is a set of files sharing a stem in tests/golden/<chapter>/:
+  NAME.d       the D script (run as `dtrace -s NAME.d`, unless NAME.cmd exists)
+  NAME.cmd     optional: the command line, one line, shell syntax; `dtrace` is
+               replaced by the binary under test, `$DIR` by the test's folder
+  NAME.out     expected standard output, byte for byte
+  NAME.err     optional: expected standard error, byte for byte
+  NAME.status  optional: expected exit status (default 0)
+
+dtrace runs pinned to CPU 0 so that the CPU column of the default output is
+stable, with no standard input, and is killed if it runs longer than the
+timeout. Exit status 0: pass; 1: fail (with a diff); 77: skipped.
+"""
+import difflib
+import os
+import shlex
+import subprocess
+import sys
+
+TIMEOUT_SECONDS = 60
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def show_diff(what, expected, actual):
+    lines = difflib.unified_diff(
+        expected.decode(errors="replace").splitlines(keepends=True),
+        actual.decode(errors="replace").splitlines(keepends=True),
+        fromfile="expected " + what, tofile="actual " + what)
+    sys.stdout.write("".join(lines))
+    if not expected.endswith(b"\n") or not actual.endswith(b"\n"):
+        sys.stdout.write("\n(expected %r\n actual   %r)\n" % (expected[-80:], actual[-80:]))
+
+
+def main():
+    dtrace, script = sys.argv[1], sys.argv[2]
+    stem = os.path.splitext(script)[0]
+    folder = os.path.dirname(os.path.abspath(script))
+    if os.path.exists(stem + ".cmd"):
+        line = read(stem + ".cmd").decode().strip().replace("$DIR", folder)
+        argv = shlex.split(line)
+        argv = [dtrace if a == "dtrace" else a for a in argv]
+    else:
+        argv = [dtrace, "-s", script]
+    pin = ["taskset", "-c", "0"] if os.path.exists("/usr/bin/taskset") else []
+    try:
+        proc = subprocess.run(pin + argv, stdin=subprocess.DEVNULL, capture_output=True,
+                              timeout=TIMEOUT_SECONDS, cwd=folder)
+    except subprocess.TimeoutExpired:
+        print("FAIL: %s did not finish within %d s" % (" ".join(argv), TIMEOUT_SECONDS))
+        return 1
+    status = int(read(stem + ".status").decode().strip()) if os.path.exists(stem + ".status") else 0
+    ok = True
+    if proc.returncode != status:
+        print("FAIL: exit status %d, expected %d" % (proc.returncode, status))
+        ok = False
+    expected_out = read(stem + ".out") if os.path.exists(stem + ".out") else b""
+    if proc.stdout != expected_out:
+        show_diff("stdout", expected_out, proc.stdout)
+        ok = False
+    if os.path.exists(stem + ".err"):
+        expected_err = read(stem + ".err")
+        if proc.stderr != expected_err:
+            show_diff("stderr", expected_err, proc.stderr)
+            ok = False
+    if not ok:
+        print("command: " + " ".join(shlex.quote(a) for a in argv))
+        print("stderr was:\n" + proc.stderr.decode(errors="replace"))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
