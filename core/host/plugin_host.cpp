@@ -35,8 +35,8 @@ std::string origin_of(const PluginModule &module) {
     return module.file.empty() ? kBuiltinOrigin : module.file.string();
 }
 
-PluginDiagnostic error(std::string message) {
-    return {Severity::Error, std::move(message)};
+PluginDiagnostic error(std::string message, bool requested = false) {
+    return {Severity::Error, std::move(message), requested};
 }
 
 // Collects the candidates in precedence order, reporting the ones that cannot
@@ -49,7 +49,7 @@ class CandidateList {
         Result<PluginModule> module = builtin_plugin(ops);
         if (!module) {
             const std::string name = ops != nullptr && ops->name != nullptr ? std::string(" '") + ops->name + "'" : "";
-            diagnostics_.push_back(error("failed to load built-in plugin" + name + ": " + module.reason()));
+            diagnostics_.push_back(error("failed to load built-in plugin" + name + ": " + module.reason(), true));
             return;
         }
         candidates_.push_back({std::move(module.value()), true});
@@ -63,7 +63,8 @@ class CandidateList {
             return;
         Result<PluginModule> module = open_plugin(absolute);
         if (!module) {
-            diagnostics_.push_back(error("failed to load plugin " + absolute.string() + ": " + module.reason()));
+            diagnostics_.push_back(
+                error("failed to load plugin " + absolute.string() + ": " + module.reason(), always_load));
             return;
         }
         candidates_.push_back({std::move(module.value()), always_load});
@@ -136,7 +137,8 @@ std::vector<PluginDiagnostic> PluginHost::load(const PluginConfig &config) {
         Result<std::unique_ptr<LoadedPlugin>> plugin = LoadedPlugin::create(std::move(c.module), sink_);
         if (!plugin) {
             const std::string what = origin == kBuiltinOrigin ? "built-in plugin" : "plugin " + origin;
-            diagnostics.push_back(error("failed to load " + what + ": " + plugin.reason()));
+            diagnostics.push_back(
+                error("failed to load " + what + ": " + plugin.reason(), c.always_load || config.only.has_value()));
             continue;
         }
         plugins_.push_back(std::move(plugin.value()));
@@ -146,7 +148,7 @@ std::vector<PluginDiagnostic> PluginHost::load(const PluginConfig &config) {
         for (const std::string &name : *config.only)
             if (!available.contains(name))
                 diagnostics.push_back(
-                    error("-x plugins: no plugin named '" + name + "' (" + describe_available(available) + ")"));
+                    error("unknown plugin '" + name + "' in -x plugins (" + describe_available(available) + ")", true));
     }
     return diagnostics;
 }

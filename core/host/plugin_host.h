@@ -31,6 +31,9 @@ enum class Severity { Error, Note };
 struct PluginDiagnostic {
     Severity severity = Severity::Error;
     std::string message;
+    // The user asked for this plugin (built-in, -x plugin=FILE, or a name in
+    // -x plugins=...): the CLI treats its failure as fatal, not as a warning.
+    bool requested = false;
 };
 
 // A probe description as the user wrote it; empty fields match anything,

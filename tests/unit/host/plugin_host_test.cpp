@@ -77,8 +77,10 @@ TEST(PluginHost, LoadsADirectoryAndReportsEachBrokenPluginInFileOrder) {
     EXPECT_TRUE(got[3].starts_with(prefix + "not_elf.so: ")) << got[3];
     EXPECT_TRUE(got[4].starts_with(prefix + "small_table.so: its ops table is 8 bytes")) << got[4];
     EXPECT_EQ(got[5], prefix + "init_fails.so: plugin's init failed: no widgets here");
-    for (const PluginDiagnostic &d : diagnostics)
+    for (const PluginDiagnostic &d : diagnostics) {
         EXPECT_EQ(d.severity, Severity::Error);
+        EXPECT_FALSE(d.requested) << "discovered, not named by the user";
+    }
 }
 
 TEST(PluginHost, SelectsDiscoveredPluginsByName) {
@@ -87,10 +89,12 @@ TEST(PluginHost, SelectsDiscoveredPluginsByName) {
     PluginConfig config;
     config.search_dirs = {kPluginDir};
     config.only = std::vector<std::string>{"startfail", "nope", "good"};
-    const std::vector<std::string> got = messages(host.load(config));
+    const std::vector<PluginDiagnostic> diagnostics = host.load(config);
     EXPECT_EQ(names(host), (std::vector<std::string>{"good", "startfail"}));
-    EXPECT_TRUE(contains(got, "-x plugins: no plugin named 'nope' (available: good, init_fails, rogue, startfail)"))
-        << ::testing::PrintToString(got);
+    const auto unknown =
+        std::find_if(diagnostics.begin(), diagnostics.end(), [](const PluginDiagnostic &d) { return d.requested; });
+    ASSERT_NE(unknown, diagnostics.end());
+    EXPECT_EQ(unknown->message, "unknown plugin 'nope' in -x plugins (available: good, init_fails, rogue, startfail)");
 }
 
 TEST(PluginHost, NoPluginsStillLoadsExplicitFiles) {
@@ -100,6 +104,16 @@ TEST(PluginHost, NoPluginsStillLoadsExplicitFiles) {
     config.search_dirs = {kPluginDir};
     EXPECT_TRUE(host.load(config).empty());
     EXPECT_EQ(names(host), std::vector<std::string>{"rogue"});
+}
+
+TEST(PluginHost, AnExplicitFileThatFailsIsARequestedFailure) {
+    FakeSink sink;
+    PluginHost host(sink);
+    const std::vector<PluginDiagnostic> diagnostics = host.load(only_files({"not_elf.so", "init_fails.so"}));
+    ASSERT_EQ(diagnostics.size(), 2u);
+    EXPECT_TRUE(diagnostics[0].requested);
+    EXPECT_TRUE(diagnostics[1].requested);
+    EXPECT_TRUE(host.plugins().empty());
 }
 
 TEST(PluginHost, SelectionDoesNotApplyToExplicitFiles) {
