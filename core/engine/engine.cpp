@@ -4,7 +4,6 @@
 #include "engine/probe_context.h"
 
 #include <chrono>
-#include <thread>
 #include <unistd.h>
 
 namespace dtrace::engine {
@@ -12,7 +11,6 @@ namespace dtrace::engine {
 namespace {
 
 constexpr uint32_t kFirstUserEpid = 2; // epid 1 is the fault-reporting ECB, as in DTrace
-constexpr int64_t kNanosPerSecond = 1'000'000'000;
 
 uint32_t online_cpus() {
     long n = sysconf(_SC_NPROCESSORS_CONF);
@@ -40,6 +38,10 @@ void Engine::set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_
 }
 
 int Engine::enable(const compiler::Program &program, bool allow_zero_matches, std::string &error) {
+    {
+        std::lock_guard guard(lock_);
+        aggregations_.add_program(program);
+    }
     int matched = 0;
     for (const compiler::Clause &clause : program.clauses) {
         for (const std::string &text : clause.probes) {
@@ -61,6 +63,10 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
                 ecb->probe = &probe;
                 ecb->clause = &clause;
                 ecb->program = &program;
+                for (const compiler::Action &action : clause.actions)
+                    ecb->aggregations.push_back(action.kind == compiler::ActionKind::Aggregate
+                                                    ? aggregations_.resolve(program, action.aggregation)
+                                                    : nullptr);
                 std::lock_guard guard(lock_);
                 probe.ecbs.push_back(ecb.get());
                 ecbs_.push_back(std::move(ecb));
@@ -77,8 +83,6 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
             matched += here;
         }
     }
-    std::lock_guard guard(lock_);
-    aggregations_.add_program(program);
     return matched;
 }
 
@@ -248,7 +252,8 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
             }
             break;
         case compiler::ActionKind::Aggregate:
-            if (!aggregations_.apply(*ecb.program, action, vm, env, f)) {
+            if (!ecb.aggregations[index - 1] ||
+                !aggregations_.apply(*ecb.aggregations[index - 1], action, vm, env, f)) {
                 buffer.abandon();
                 return faulted(index);
             }
@@ -324,6 +329,11 @@ std::vector<Engine::CpuData> Engine::take_buffers() {
 std::vector<AggregationStore::Snapshot> Engine::snapshot_aggregations() {
     std::lock_guard guard(lock_);
     return aggregations_.snapshot();
+}
+
+uint64_t Engine::take_aggregation_drops() {
+    std::lock_guard guard(lock_);
+    return aggregations_.take_drops();
 }
 
 uint64_t Engine::take_dynvar_drops() {

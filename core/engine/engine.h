@@ -38,6 +38,8 @@ struct Ecb {
     Probe *probe = nullptr;
     const compiler::Clause *clause = nullptr;
     const compiler::Program *program = nullptr;
+    // Per action: its aggregation table (Aggregate actions), else nullptr.
+    std::vector<AggregationStore::Aggregation *> aggregations;
 };
 
 // The reserved enabled-probe id of the records that report faults.
@@ -96,6 +98,7 @@ public:
     std::vector<CpuData> take_buffers();
     std::vector<AggregationStore::Snapshot> snapshot_aggregations();
     uint64_t take_dynvar_drops();
+    uint64_t take_aggregation_drops();
     const Ecb *ecb(uint32_t epid) const { return epid >= 2 && epid - 2 < ecbs_.size() ? ecbs_[epid - 2].get() : nullptr; }
     uint32_t cpu_count() const { return static_cast<uint32_t>(buffers_.size()); }
 

@@ -1,0 +1,140 @@
+// aggregation_store.cpp: aggregation tables and their per-firing update.
+#include "engine/aggregation_store.h"
+
+#include "consumer/agg_data.h"
+
+#include <cstring>
+
+namespace dtrace::engine {
+
+namespace {
+// Rough per-entry bookkeeping of the hash table, charged against aggsize.
+constexpr size_t kEntryOverhead = 64;
+} // namespace
+
+void AggregationStore::add_program(const compiler::Program &program) {
+    for (const compiler::AggregationDecl &decl : program.aggregations) {
+        auto key = std::make_pair(&program, decl.id);
+        if (by_program_id_.count(key))
+            continue;
+        Aggregation &a = aggregations_.emplace_back();
+        a.decl = &decl;
+        a.order = static_cast<uint32_t>(aggregations_.size());
+        by_program_id_[key] = &a;
+    }
+}
+
+AggregationStore::Aggregation *AggregationStore::resolve(const compiler::Program &program, uint32_t id) {
+    auto it = by_program_id_.find(std::make_pair(&program, id));
+    return it == by_program_id_.end() ? nullptr : it->second;
+}
+
+bool AggregationStore::encode_key(const compiler::Action &action, dif::Vm &vm, dif::Environment &env,
+                                  dif::Fault &fault) {
+    key_.clear();
+    for (const dif::Difo &difo : action.args) {
+        uint64_t v = vm.run(difo, env, fault);
+        if (fault.kind != dif::FaultKind::None)
+            return false;
+        switch (difo.rtype.kind) {
+        case dif::TypeDesc::Kind::Integer:
+            key_.append(reinterpret_cast<const char *>(&v), sizeof v);
+            break;
+        case dif::TypeDesc::Kind::String: {
+            std::string_view s;
+            if (!vm.load_string(v, s, fault))
+                return false;
+            key_.append(s);
+            key_.push_back('\0');
+            break;
+        }
+        case dif::TypeDesc::Kind::ByRef: {
+            std::string_view bytes;
+            if (!vm.load_bytes(v, difo.rtype.size, bytes, fault))
+                return false;
+            key_.append(bytes);
+            break;
+        }
+        }
+    }
+    return true;
+}
+
+bool AggregationStore::apply(Aggregation &aggregation, const compiler::Action &action, dif::Vm &vm,
+                             dif::Environment &env, dif::Fault &fault) {
+    if (!encode_key(action, vm, env, fault))
+        return false;
+    int64_t value = 0, increment = 1;
+    if (!action.agg_args.empty()) {
+        value = static_cast<int64_t>(vm.run(action.agg_args[0], env, fault));
+        if (fault.kind != dif::FaultKind::None)
+            return false;
+    }
+    if (action.agg_args.size() > 1) {
+        increment = static_cast<int64_t>(vm.run(action.agg_args[1], env, fault));
+        if (fault.kind != dif::FaultKind::None)
+            return false;
+    }
+    const compiler::AggregationDecl &decl = *aggregation.decl;
+    auto it = aggregation.table.find(std::string_view(key_));
+    if (it == aggregation.table.end()) {
+        std::vector<int64_t> data = consumer::aggregate_init(decl.func, decl.params);
+        size_t cost = key_.size() + data.size() * sizeof(int64_t) + kEntryOverhead;
+        if (limit_ != 0 && used_ + cost > limit_) {
+            drops_++;
+            return true;
+        }
+        used_ += cost;
+        it = aggregation.table.emplace(key_, std::move(data)).first;
+    }
+    consumer::aggregate_update(decl.func, decl.params, it->second, value, increment);
+    return true;
+}
+
+std::vector<AggregationStore::Snapshot> AggregationStore::snapshot() const {
+    std::vector<Snapshot> out;
+    for (const Aggregation &a : aggregations_) {
+        Snapshot s{a.decl, {}};
+        s.entries.reserve(a.table.size());
+        for (const auto &[key, data] : a.table)
+            s.entries.emplace_back(key, data);
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+std::vector<DecodedKey> decode_key(const compiler::AggregationDecl &decl, std::string_view key) {
+    std::vector<DecodedKey> out;
+    size_t pos = 0;
+    for (const dif::TypeDesc &type : decl.key_types) {
+        DecodedKey k{DecodedKey::Kind::Integer};
+        switch (type.kind) {
+        case dif::TypeDesc::Kind::Integer:
+            if (pos + sizeof(uint64_t) > key.size())
+                return out;
+            std::memcpy(&k.integer, key.data() + pos, sizeof k.integer);
+            pos += sizeof(uint64_t);
+            break;
+        case dif::TypeDesc::Kind::String: {
+            size_t end = key.find('\0', pos);
+            if (end == std::string_view::npos)
+                return out;
+            k.kind = DecodedKey::Kind::String;
+            k.bytes = key.substr(pos, end - pos);
+            pos = end + 1;
+            break;
+        }
+        case dif::TypeDesc::Kind::ByRef:
+            if (pos + type.size > key.size())
+                return out;
+            k.kind = DecodedKey::Kind::Bytes;
+            k.bytes = key.substr(pos, type.size);
+            pos += type.size;
+            break;
+        }
+        out.push_back(k);
+    }
+    return out;
+}
+
+} // namespace dtrace::engine

@@ -1,0 +1,73 @@
+// aggregation_store.h: the aggregations of a tracing session, updated in
+// probe context and read by the consumer.
+//
+// Each aggregation is a hash table from its key tuple (encoded as bytes:
+// integers as 8 bytes, strings with a terminating NUL, other data by size)
+// to the data of its aggregating function (layouts in consumer/agg_data.h).
+// The engine resolves each aggregating action to its table once, at enable
+// time, so a firing costs one hash lookup. The table's memory is bounded by
+// the aggsize option; a new tuple that does not fit is dropped and counted.
+#pragma once
+
+#include "compiler/program.h"
+#include "dif/vm.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace dtrace::engine {
+
+class AggregationStore {
+public:
+    struct TransparentHash {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    struct Aggregation {
+        const compiler::AggregationDecl *decl = nullptr;
+        uint32_t order = 0; // printing order: by first appearance across programs
+        std::unordered_map<std::string, std::vector<int64_t>, TransparentHash, std::equal_to<>> table;
+    };
+    struct Snapshot {
+        const compiler::AggregationDecl *decl;
+        std::vector<std::pair<std::string, std::vector<int64_t>>> entries; // encoded key, data
+    };
+
+    // Registers the aggregations of a program (call before resolve()).
+    void add_program(const compiler::Program &program);
+    void set_limit(size_t bytes) { limit_ = bytes; }
+    Aggregation *resolve(const compiler::Program &program, uint32_t aggregation_id);
+
+    // Runs the action's key and argument DIFOs and aggregates. False: a fault.
+    bool apply(Aggregation &aggregation, const compiler::Action &action, dif::Vm &vm, dif::Environment &env,
+               dif::Fault &fault);
+
+    std::vector<Snapshot> snapshot() const;
+    uint64_t take_drops() { return std::exchange(drops_, 0); }
+
+private:
+    bool encode_key(const compiler::Action &action, dif::Vm &vm, dif::Environment &env, dif::Fault &fault);
+
+    std::deque<Aggregation> aggregations_;
+    std::map<std::pair<const compiler::Program *, uint32_t>, Aggregation *> by_program_id_;
+    std::string key_; // reused for every firing
+    size_t limit_ = 0;
+    size_t used_ = 0;
+    uint64_t drops_ = 0;
+};
+
+// Decodes an encoded key back into its values, by the declared key types.
+struct DecodedKey {
+    enum class Kind { Integer, String, Bytes } kind;
+    uint64_t integer = 0;
+    std::string_view bytes;
+};
+std::vector<DecodedKey> decode_key(const compiler::AggregationDecl &decl, std::string_view key);
+
+} // namespace dtrace::engine
