@@ -5,7 +5,7 @@ namespace dtrace::host::test {
 
 namespace {
 
-constexpr size_t kMaxLabel = 64;
+constexpr size_t kMaxString = 64;
 
 bool same_probe(const ProbeInfo &a, const ProbeInfo &b) {
     return a.module == b.module && a.function == b.function && a.name == b.name;
@@ -52,14 +52,21 @@ void FakeSink::fire(dtrace_probe_id probe, const dtrace_event_ctx &ctx) {
                    ctx.tid,
                    ctx.execname ? ctx.execname : "",
                    std::vector<uint64_t>(ctx.args, ctx.args + ctx.nargs),
-                   "",
+                   {},
                    ctx.flags};
-    char label[kMaxLabel] = {};
-    if (ctx.nargs > 1 && ctx.read_memory != nullptr &&
-        ctx.read_memory(ctx.reader_state, ctx.args[1], label, sizeof label - 1) > 0)
-        f.arg1_string = label;
+    for (uint64_t address : f.args) {
+        char text[kMaxString] = {};
+        const bool readable =
+            ctx.read_memory != nullptr && ctx.read_memory(ctx.reader_state, address, text, sizeof text - 1) > 0;
+        f.arg_strings.emplace_back(readable ? text : "");
+    }
     std::lock_guard lock(mutex_);
     fires.push_back(std::move(f));
+}
+
+size_t FakeSink::fire_count() const {
+    std::lock_guard lock(mutex_);
+    return fires.size();
 }
 
 void FakeSink::report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) {

@@ -2,7 +2,7 @@
 //
 // Fires arrive on plugin threads, so recording is guarded by a mutex; the
 // tests read the records after stop_all(), which joins those threads. A fire's ctx is copied field by field
-// (and its label argument read through the ctx's memory reader at once),
+// (and each argument read as a string through the ctx's memory reader),
 // since the ctx is only valid during the call.
 #pragma once
 
@@ -32,7 +32,7 @@ struct RecordedFire {
     int64_t pid, tid;
     std::string execname;
     std::vector<uint64_t> args;
-    std::string arg1_string; // arg1 read through read_memory, "" if unreadable
+    std::vector<std::string> arg_strings; // each arg read as a string through read_memory, "" if unreadable
     uint32_t flags;
 };
 
@@ -54,6 +54,8 @@ class FakeSink : public ProbeSink {
     std::vector<RecordedFire> fires;
     std::vector<std::string> errors; // "plugin: message"
     uint64_t drops = 0;
+
+    size_t fire_count() const;
 
   private:
     mutable std::mutex mutex_;

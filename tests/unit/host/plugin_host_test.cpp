@@ -302,7 +302,7 @@ TEST(PluginHost, DeliversFiresFromPluginThreadsAndTearsDownInOrder) {
         ASSERT_EQ(f.args.size(), 3u);
         EXPECT_EQ(f.args[0], 7u);
         EXPECT_EQ(f.args[2], 5u);
-        EXPECT_EQ(f.arg1_string, "hello");
+        EXPECT_EQ(f.arg_strings, (std::vector<std::string>{"", "hello", ""}));
         EXPECT_EQ(f.flags, DTRACE_EVENT_LIVE_TARGET);
         EXPECT_EQ(sink.drops, 2u);
         EXPECT_TRUE(contains(sink.errors, "good: from thread"));
