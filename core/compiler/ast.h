@@ -25,7 +25,7 @@ enum class ExprKind : uint8_t {
     IntLiteral,    // int_value, int_suffix
     CharLiteral,   // int_value (the character's value), text (as written, for messages)
     StringLiteral, // text (escapes already decoded)
-    Identifier,    // text; module scope in `module` for `mod`sym (backquoted) identifiers
+    Identifier,    // text; `mod`sym (backquoted) identifiers: scoped, module = text before the last backquote
     AggregationRef, // text = name without '@' ("" for the anonymous @); args = keys of @a[k1, k2]
     Unary,          // op, args[0]
     Postfix,        // op (Inc/Dec), args[0]
@@ -98,12 +98,17 @@ enum class IntSuffix : uint8_t { None, U, L, UL, LL, ULL };
 struct Expr {
     ExprKind kind;
     Op op = Op::None;
+    // The line DTrace gives the node: for operators whose end the grammar
+    // only knows by looking at the next token, that token's line.
     int line = 0;
     uint64_t int_value = 0;
     IntSuffix int_suffix = IntSuffix::None;
     bool int_from_octal_or_hex = false; // C's rules for the type of a literal differ for these
     std::string text;
     std::string module; // for `mod`sym identifiers
+    // Written with a backquote. module is then "" for `sym (any kernel module)
+    // and ends with '`' for user symbols (mod``sym, ``sym), as DTrace reads them.
+    bool scoped = false;
     std::vector<ExprPtr> args;
     std::unique_ptr<TypeName> type_name;
 
@@ -119,7 +124,7 @@ enum class StorageClass : uint8_t { None, Auto, Register, Static, Extern, Typede
 struct TypeSpecifier {
     enum class Kind : uint8_t {
         Builtin,    // keywords in `words` ("unsigned", "long", "long", "int"...)
-        TypedefName, // name (possibly scoped: module`name)
+        TypedefName, // name (possibly scoped: module`name); D's `string` keyword is TypedefName "string"
         Struct,
         Union,
         Enum,
@@ -137,6 +142,7 @@ struct TypeSpecifier {
 struct DeclSpecifiers {
     StorageClass storage = StorageClass::None;
     bool is_const = false, is_volatile = false, is_restrict = false;
+    bool is_userland = false; // D's `userland` type attribute
     TypeSpecifier type;
 };
 
@@ -149,9 +155,11 @@ struct DeclaratorStep {
     Kind kind = Kind::Pointer;
     bool is_const = false, is_volatile = false, is_restrict = false; // pointer qualifiers
     ExprPtr array_size;                          // Array: the size expression, or null for []
-    std::vector<std::unique_ptr<TypeName>> array_key_types; // Array: D's [type, type] associative form
-    std::vector<std::unique_ptr<Parameter>> params;          // Function
-    bool varargs = false;                                    // Function: ...
+    // Array: D's [type, type] associative form. A key may carry a parameter
+    // name (inline arrays: `inline int a[int x] = ...`) in declarator.name.
+    std::vector<std::unique_ptr<TypeName>> array_key_types;
+    std::vector<std::unique_ptr<Parameter>> params; // Function
+    bool varargs = false;                           // Function (or associative Array): ... was written
 };
 
 struct Declarator {
@@ -203,11 +211,17 @@ struct Stmt {
     int line = 0;
 };
 
-// A probe description as written (e.g. "syscall::read:entry", "BEGIN",
-// "profile-97", possibly with globs); fields are split by the engine.
+// A probe description (e.g. "syscall::read:entry", "BEGIN", "profile-97",
+// possibly with globs). `text` is the description as written with its macro
+// variables ($1, $target...) expanded; the four fields are split from the
+// right as DTrace does (empty when not given). A description written as a
+// number names a probe by id.
 struct ProbeSpecifier {
     std::string text;
     int line = 0;
+    std::string provider, module, function, name;
+    bool by_id = false;
+    uint32_t probe_id = 0;
 };
 
 struct ProbeClause {
@@ -215,27 +229,53 @@ struct ProbeClause {
     ExprPtr predicate; // null when absent
     std::vector<StmtPtr> statements;
     bool has_body = false; // `BEGIN` alone (no braces) is a clause with the default action
-    int line = 0;
+    int line = 0;          // the line of the first probe description
 };
 
-// #pragma D <name> <args...>
+// #pragma D <name> <args...>. The parser hands on the pragmas that act on
+// the compilation: option (one argument, "name" or "name=value" as written),
+// attributes, binding and depends_on (their arguments as written, strings
+// decoded). It applies #line / # N "file" itself, ignores #ident, and turns
+// #error into a diagnostic.
 struct Pragma {
-    std::string name; // option, attributes, binding, depends_on, error, ident, line
+    std::string name; // option, attributes, binding, depends_on
     std::vector<std::string> args;
     int line = 0;
 };
 
+// provider name { probe p(native types) [: (translated types)]; ... };
+// (USDT provider definitions, for -h / -G).
+struct ProviderProbe {
+    std::string name; // as written (DTrace turns "__" into "-")
+    std::vector<std::unique_ptr<Parameter>> params;
+    bool params_varargs = false;
+    bool has_xlated = false; // a ": (...)" translated argument list was given
+    std::vector<std::unique_ptr<Parameter>> xlated_params;
+    bool xlated_varargs = false;
+    int line = 0;
+};
+
+struct ProviderDef {
+    std::string name;
+    std::vector<ProviderProbe> probes;
+    int line = 0;
+};
+
 struct TopLevel {
-    enum class Kind : uint8_t { Clause, Declaration, Translator, Pragma };
+    enum class Kind : uint8_t { Clause, Declaration, Translator, Pragma, Provider };
     Kind kind;
     std::unique_ptr<ProbeClause> clause;
-    std::unique_ptr<Declaration> declaration;
+    std::unique_ptr<Declaration> declaration; // also `inline` definitions (storage Inline)
     std::unique_ptr<Translator> translator;
     std::unique_ptr<Pragma> pragma;
+    std::unique_ptr<ProviderDef> provider;
 };
 
 struct ProgramAst {
     std::vector<TopLevel> items;
+    // The file named by the last #line / # N "file" directive, if any:
+    // DTrace reports errors found after parsing against it.
+    std::string file_tag;
 };
 
 } // namespace dtrace::compiler
