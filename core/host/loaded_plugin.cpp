@@ -70,8 +70,11 @@ Result<std::unique_ptr<LoadedPlugin>> LoadedPlugin::create(PluginModule module, 
     std::unique_ptr<LoadedPlugin> plugin(new LoadedPlugin(std::move(module), sink));
     LoadedPlugin &p = *plugin;
     Status status = p.call_plugin([&] { return p.module_.ops->init(&p.handle_, &host_ops_table, &p.state_) == 0; });
-    if (!status)
+    if (!status) {
+        for (dtrace_provider_id provider : p.providers_)
+            sink.remove_provider(provider);
         return Failure{"plugin's init failed: " + status.reason()};
+    }
     p.initialised_ = true;
     return plugin;
 }

@@ -55,6 +55,10 @@ class ProbeSink {
     // during a call that still succeeded). The default prints
     // "dtrace: <plugin>: <message>" on stderr.
     virtual void report_error(std::string_view plugin, std::string_view message);
+    // Drops a provider, and its probes, that a plugin registered before its
+    // init failed: the LoadedPlugin given to add_provider no longer exists.
+    // The default keeps them (their owner must then never be used).
+    virtual void remove_provider(dtrace_provider_id provider) {}
 };
 
 } // namespace dtrace::host

@@ -47,12 +47,14 @@ class FakeSink : public ProbeSink {
     const char *option(std::string_view name) const override;
     void input_finished() override {}
     void report_error(std::string_view plugin, std::string_view message) override;
+    void remove_provider(dtrace_provider_id provider) override { removed_providers.push_back(provider); }
 
     std::map<std::string, std::string> options;
     std::vector<RecordedProvider> providers; // id = index + 1
     std::vector<RecordedProbe> probes;       // id = index + 1
     std::vector<RecordedFire> fires;
     std::vector<std::string> errors; // "plugin: message"
+    std::vector<dtrace_provider_id> removed_providers;
     uint64_t drops = 0;
 
     size_t fire_count() const;

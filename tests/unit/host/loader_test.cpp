@@ -68,6 +68,8 @@ TEST(Loader, InitFailureCarriesWhatThePluginReported) {
     ASSERT_FALSE(loaded.ok());
     EXPECT_EQ(loaded.reason(), "plugin's init failed: no widgets here");
     EXPECT_TRUE(sink.errors.empty()) << "a captured message must not also be printed";
+    ASSERT_EQ(sink.providers.size(), 1u);
+    EXPECT_EQ(sink.removed_providers, std::vector<dtrace_provider_id>{1}) << "its provider is withdrawn";
 }
 
 } // namespace

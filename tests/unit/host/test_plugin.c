@@ -7,7 +7,8 @@
  *                start() fires "hit" from its own thread with known ctx fields
  *   START_FAILS  plugin "startfail": start() reports "device busy" and fails
  *   ROGUE        plugin "rogue": misuses every host op it can
- *   INIT_FAILS, BAD_ABI, SMALL_TABLE, DECLINES, NO_ENTRY: refused at load
+ *   INIT_FAILS   registers its provider, then fails init
+ *   BAD_ABI, SMALL_TABLE, DECLINES, NO_ENTRY: refused at load
  *
  * Plugins append "<name> start", "<name> stop", "<name> destroy" to the file
  * named by the test_log option so the tests can check the order of teardown.
@@ -60,17 +61,16 @@ static int64_t read_label(void *state, uint64_t address, void *buffer, size_t le
 static int init(dtrace_host *host, const dtrace_host_ops *ops, void **state) {
     self.host = host;
     self.ops = ops;
-#if defined(TEST_PLUGIN_INIT_FAILS)
-    ops->report_error(host, "no widgets here");
-    return -1;
-#else
     const char *log = ops->get_option(host, "test_log");
     snprintf(self.log_path, sizeof self.log_path, "%s", log != NULL ? log : "");
     dtrace_provider_info info = {sizeof info, TEST_PLUGIN_NAME "prov", {{0}}, "typedef int good_t;"};
     self.provider = ops->register_provider(host, &info);
     *state = &self;
-    return self.provider != 0 ? 0 : -1;
+#if defined(TEST_PLUGIN_INIT_FAILS)
+    ops->report_error(host, "no widgets here");
+    return -1;
 #endif
+    return self.provider != 0 ? 0 : -1;
 }
 
 static int provide(void *state, const dtrace_probe_spec *spec) {
