@@ -185,6 +185,8 @@ dtrace_probe_id LoadedPlugin::lookup_probe(dtrace_provider_id provider, const ch
     return sink_.lookup_probe(provider, text_or_empty(module), text_or_empty(function), text_or_empty(name));
 }
 
+// The hot path: no lock and no ownership check of `probe` (the engine rejects
+// ids it does not know); only what would make the engine read bad memory.
 void LoadedPlugin::fire(dtrace_probe_id probe, const dtrace_event_ctx *ctx) {
     if (probe != 0 && abi::covers(ctx, abi::kEventCtxV1Size)) {
         sink_.fire(probe, *ctx);
