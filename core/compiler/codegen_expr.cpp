@@ -1,0 +1,362 @@
+// codegen_expr.cpp: constants, operators, conversions and subroutine calls
+// (see codegen_expr.h for the register conventions).
+#include "compiler/codegen_expr.h"
+
+#include "compiler/sema.h"
+
+namespace dtrace::compiler {
+
+namespace {
+
+using DOp = dif::Op;
+constexpr uint8_t kR0 = dif::kZeroRegister;
+constexpr unsigned kBitsPerByte = 8;
+constexpr uint64_t kRegisterBytes = 8;
+
+// The width a scalar occupies in a register-sized view: enums are ints,
+// pointers 64 bits.
+uint64_t scalar_size(const Type *t) {
+    const Type *r = resolve(t);
+    if (r->kind == TypeKind::Enum)
+        return 4;
+    if (r->kind == TypeKind::Pointer)
+        return kRegisterBytes;
+    return r->size;
+}
+
+// The size of what a pointer (or array) type points at, for pointer arithmetic.
+uint64_t referent_size(const Type *ptr) {
+    const Type *ref = resolve(resolve(ptr)->ref);
+    if (ref->kind == TypeKind::Array)
+        return resolve(ref->ref)->size * ref->count;
+    return ref->kind == TypeKind::Enum ? 4 : ref->size;
+}
+
+DOp load_op(const Type *t) {
+    uint64_t size = scalar_size(t);
+    bool s = is_signed(t);
+    switch (size) {
+    case 1:
+        return s ? DOp::Ldsb : DOp::Ldub;
+    case 2:
+        return s ? DOp::Ldsh : DOp::Lduh;
+    case 4:
+        return s ? DOp::Ldsw : DOp::Lduw;
+    default:
+        return DOp::Ldx;
+    }
+}
+
+} // namespace
+
+void ExprGen::reduce(uint8_t reg, const Type *t) {
+    if (!is_integer(t))
+        return;
+    uint64_t size = scalar_size(t);
+    if (size == 0 || size >= kRegisterBytes)
+        return;
+    b_.emit(is_signed(t) ? DOp::Sext : DOp::Zext, reg, reg, 0, uint32_t(size * kBitsPerByte));
+}
+
+void ExprGen::convert(uint8_t reg, const Type *from, const Type *to) {
+    if (!is_scalar(from) || !is_scalar(to))
+        return; // strings and by-reference values are addresses
+    uint64_t fsize = scalar_size(from), tsize = scalar_size(to);
+    if (tsize >= kRegisterBytes)
+        return; // every canonical value is already its 64-bit conversion
+    bool fs = is_signed(from), ts = is_signed(to);
+    if (fsize < tsize && (!fs || ts))
+        return; // widening that keeps the value
+    if (fsize == tsize && fs == ts)
+        return;
+    b_.emit(ts ? DOp::Sext : DOp::Zext, reg, reg, 0, uint32_t(tsize * kBitsPerByte));
+}
+
+uint8_t ExprGen::gen(const Node &n) {
+    switch (n.kind) {
+    case NodeKind::Const: {
+        uint8_t r = b_.alloc();
+        b_.setx(r, n.value);
+        return r;
+    }
+    case NodeKind::String: {
+        uint8_t r = b_.alloc();
+        b_.sets(r, n.str);
+        return r;
+    }
+    case NodeKind::Builtin: {
+        uint8_t r = b_.alloc();
+        b_.emit(DOp::Ldgv, r, 0, 0, n.id);
+        reduce(r, n.type);
+        return r;
+    }
+    case NodeKind::BuiltinArray: {
+        uint8_t r = gen(*n.kids[0]);
+        b_.emit(DOp::Ldga, r, r, 0, n.id);
+        reduce(r, n.type);
+        return r;
+    }
+    case NodeKind::Var:
+    case NodeKind::ArrayElem:
+        return load(n);
+    case NodeKind::Unary:
+        return gen_unary(n);
+    case NodeKind::Deref:
+        return gen_deref(n);
+    case NodeKind::Binary:
+        return gen_binary(n);
+    case NodeKind::Compare:
+        return gen_compare(n);
+    case NodeKind::Logical:
+        return gen_logical(n);
+    case NodeKind::Ternary:
+        return gen_ternary(n);
+    case NodeKind::Convert: {
+        uint8_t r = gen(*n.kids[0]);
+        convert(r, n.kids[0]->type, n.type);
+        return r;
+    }
+    case NodeKind::Assign:
+        return gen_assign(n);
+    case NodeKind::CompoundAssign:
+        return gen_compound(n);
+    case NodeKind::IncDec:
+        return gen_incdec(n);
+    case NodeKind::Call:
+        return gen_call(n);
+    case NodeKind::Comma: {
+        b_.free(gen(*n.kids[0]));
+        return gen(*n.kids[1]);
+    }
+    case NodeKind::AggRef:
+        raise_unsupported(n.line, "an aggregation used as a value");
+    case NodeKind::ActCall:
+        raise_error("D_CG_EXPR", n.line,
+                    std::string(ident_kind_name(n.act_kind)) + " " + n.str +
+                        "( ) may not be called from a D expression (D program context required)");
+    }
+    raise_error("D_UNKNOWN", n.line, "internal error -- unknown node kind");
+}
+
+uint8_t ExprGen::gen_unary(const Node &n) {
+    uint8_t r = gen(*n.kids[0]);
+    switch (n.op) {
+    case Op::Minus:
+        b_.emit(DOp::Sub, r, kR0, r);
+        reduce(r, n.type);
+        break;
+    case Op::BitNot:
+        b_.emit(DOp::Not, r, r);
+        reduce(r, n.type);
+        break;
+    case Op::LogNot:
+        b_.emit(DOp::Seq, r, r, kR0);
+        break;
+    default: // unary plus
+        break;
+    }
+    return r;
+}
+
+uint8_t ExprGen::gen_deref(const Node &n) {
+    uint8_t r = gen(*n.kids[0]);
+    b_.emit(load_op(n.type), r, r, 0, 0);
+    return r;
+}
+
+void ExprGen::scale_pointer_operand(uint8_t reg, const Type *ptr) {
+    uint64_t size = referent_size(ptr);
+    if (size <= 1)
+        return;
+    uint8_t t = b_.alloc();
+    b_.setx(t, size);
+    b_.emit(DOp::Mul, reg, reg, t);
+    b_.free(t);
+}
+
+void ExprGen::arith(Op op, uint8_t l, uint8_t r, const Type *t, const Type *left_type) {
+    bool s = is_signed(t);
+    DOp o = DOp::Nop;
+    switch (op) {
+    case Op::Add:
+        o = DOp::Add;
+        break;
+    case Op::Sub:
+        o = DOp::Sub;
+        break;
+    case Op::Mul:
+        o = DOp::Mul;
+        break;
+    case Op::Div:
+        o = s ? DOp::Sdiv : DOp::Udiv;
+        break;
+    case Op::Mod:
+        o = s ? DOp::Srem : DOp::Urem;
+        break;
+    case Op::BitAnd:
+        o = DOp::And;
+        break;
+    case Op::BitOr:
+        o = DOp::Or;
+        break;
+    case Op::BitXor:
+        o = DOp::Xor;
+        break;
+    case Op::Shl:
+        o = DOp::Shl;
+        break;
+    case Op::Shr:
+        o = is_signed(left_type) ? DOp::Sra : DOp::Srl;
+        break;
+    default:
+        break;
+    }
+    b_.emit(o, l, l, r);
+    reduce(l, t);
+}
+
+uint8_t ExprGen::gen_binary(const Node &n) {
+    const Node &ln = *n.kids[0], &rn = *n.kids[1];
+    bool lp = is_pointer(ln.type), rp = is_pointer(rn.type);
+    bool shift = n.op == Op::Shl || n.op == Op::Shr;
+    uint8_t l = gen(ln);
+    if (!shift && !lp && !rp)
+        convert(l, ln.type, n.type);
+    if (rp && !lp)
+        scale_pointer_operand(l, rn.type);
+    uint8_t r = gen(rn);
+    if (!shift && !lp && !rp)
+        convert(r, rn.type, n.type);
+    if (lp && !rp)
+        scale_pointer_operand(r, ln.type);
+    arith(n.op, l, r, n.type, ln.type);
+    if (lp && rp) { // pointer difference: in elements
+        uint64_t size = referent_size(ln.type);
+        if (size > 1) {
+            b_.setx(r, size);
+            b_.emit(DOp::Sdiv, l, l, r);
+        }
+    }
+    b_.free(r);
+    return l;
+}
+
+uint8_t ExprGen::gen_compare(const Node &n) {
+    const Node &ln = *n.kids[0], &rn = *n.kids[1];
+    bool strings = is_string(n.common);
+    uint8_t l = gen(ln);
+    if (!strings)
+        convert(l, ln.type, n.common);
+    uint8_t r = gen(rn);
+    if (!strings)
+        convert(r, rn.type, n.common);
+    if (strings) {
+        b_.emit(DOp::Scmp, l, l, r);
+        b_.free(r);
+        r = kR0; // compare strcmp's sign with zero
+    }
+    bool s = strings || is_signed(n.common);
+    DOp lt = s ? DOp::Slt : DOp::Sltu, le = s ? DOp::Sle : DOp::Sleu;
+    switch (n.op) {
+    case Op::Lt:
+        b_.emit(lt, l, l, r);
+        break;
+    case Op::Le:
+        b_.emit(le, l, l, r);
+        break;
+    case Op::Gt:
+        b_.emit(lt, l, r, l);
+        break;
+    case Op::Ge:
+        b_.emit(le, l, r, l);
+        break;
+    case Op::Eq:
+        b_.emit(DOp::Seq, l, l, r);
+        break;
+    default:
+        b_.emit(DOp::Sne, l, l, r);
+        break;
+    }
+    b_.free(r);
+    return l;
+}
+
+uint8_t ExprGen::gen_logical(const Node &n) {
+    uint8_t l = gen(*n.kids[0]);
+    if (n.op == Op::LogXor) { // both sides are always evaluated
+        b_.emit(DOp::Sne, l, l, kR0);
+        uint8_t r = gen(*n.kids[1]);
+        b_.emit(DOp::Sne, r, r, kR0);
+        b_.emit(DOp::Xor, l, l, r);
+        b_.free(r);
+        return l;
+    }
+    // && skips its right operand when the left is false, || when it is true.
+    bool is_and = n.op == Op::LogAnd;
+    int skip = b_.new_label(), done = b_.new_label();
+    b_.branch(is_and ? DOp::Bz : DOp::Bnz, l, skip);
+    b_.free(l);
+    uint8_t r = gen(*n.kids[1]);
+    b_.emit(DOp::Sne, r, r, kR0);
+    b_.branch(DOp::Ba, kR0, done);
+    b_.place(skip);
+    if (is_and)
+        b_.emit(DOp::Mov, r, kR0);
+    else
+        b_.setx(r, 1);
+    b_.place(done);
+    return r;
+}
+
+uint8_t ExprGen::gen_ternary(const Node &n) {
+    const Node &ln = *n.kids[1], &rn = *n.kids[2];
+    int other = b_.new_label(), done = b_.new_label();
+    uint8_t c = gen(*n.kids[0]);
+    b_.branch(DOp::Bz, c, other);
+    b_.free(c);
+    // The true arm moves its value into the register the false arm ends up
+    // in, which is only known after generating the false arm: patch it then.
+    uint8_t l = gen(ln);
+    convert(l, ln.type, n.type);
+    size_t move = b_.emit(DOp::Mov, l, l);
+    b_.free(l);
+    b_.branch(DOp::Ba, kR0, done);
+    b_.place(other);
+    uint8_t r = gen(rn);
+    convert(r, rn.type, n.type);
+    b_.patch(move, DOp::Mov, r, l);
+    b_.place(done);
+    return r;
+}
+
+void ExprGen::push_tuple(const std::vector<NodePtr> &args, const std::vector<const Type *> &params) {
+    // Evaluate everything first: an argument may itself use the tuple stack.
+    std::vector<uint8_t> regs;
+    for (size_t i = 0; i < args.size(); i++) {
+        uint8_t r = gen(*args[i]);
+        const Type *p = i < params.size() ? params[i] : nullptr;
+        if (p)
+            convert(r, args[i]->type, p);
+        regs.push_back(r);
+    }
+    b_.emit(DOp::Flushts);
+    for (size_t i = 0; i < args.size(); i++) {
+        const Type *t = args[i]->type;
+        const Type *p = i < params.size() && params[i] ? params[i] : t;
+        if (is_string(t) || (is_strcompat(p) && is_strcompat(t)))
+            b_.emit(DOp::Pushts, 0, regs[i]);
+        else
+            b_.emit(DOp::Pushtv, 0, regs[i], 0, uint32_t(is_scalar(p) ? scalar_size(p) : kRegisterBytes));
+        b_.free(regs[i]);
+    }
+}
+
+uint8_t ExprGen::gen_call(const Node &n) {
+    push_tuple(n.kids, n.params);
+    uint8_t r = b_.alloc();
+    b_.emit(DOp::Call, r, 0, 0, n.id);
+    reduce(r, n.type);
+    return r;
+}
+
+} // namespace dtrace::compiler

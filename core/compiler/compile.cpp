@@ -1,0 +1,67 @@
+// compile.cpp: the compiler's entry point (see compile.h).
+//
+// Clauses are analysed and generated one at a time in program order, as
+// DTrace does, so that each clause sees the variables and aggregations the
+// clauses before it created. Errors raised anywhere below (CompileError) end
+// here as the result's Diagnostic.
+#include "compiler/compile.h"
+
+#include "compiler/codegen_program.h"
+#include "compiler/sema.h"
+
+namespace dtrace::compiler {
+
+namespace {
+
+void add_pragma(const Pragma &p, Program &prog) {
+    if (p.name != "option")
+        return; // attributes, binding, depends_on: stability and versions are not modelled
+    for (const auto &arg : p.args) {
+        auto eq = arg.find('=');
+        if (eq == std::string::npos)
+            prog.pragma_options.emplace_back(arg, "");
+        else
+            prog.pragma_options.emplace_back(arg.substr(0, eq), arg.substr(eq + 1));
+    }
+}
+
+} // namespace
+
+CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
+    TypeTable types(opts.strsize);
+    Symbols symbols;
+    Sema sema(types, symbols, opts);
+    Program prog;
+    try {
+        for (const auto &item : ast.items) {
+            switch (item.kind) {
+            case TopLevel::Kind::Clause:
+                prog.clauses.push_back(generate_clause(sema.clause(*item.clause), types));
+                break;
+            case TopLevel::Kind::Declaration:
+                sema.declare(*item.declaration);
+                break;
+            case TopLevel::Kind::Pragma:
+                add_pragma(*item.pragma, prog);
+                break;
+            case TopLevel::Kind::Translator:
+                raise_unsupported(item.translator->line, "translator definitions");
+            case TopLevel::Kind::Provider:
+                raise_unsupported(item.provider->line, "provider definitions");
+            }
+        }
+    } catch (CompileError &err) {
+        if (err.diag.line != 0 && err.diag.file.empty())
+            err.diag.file = ast.file_tag;
+        return {std::nullopt, std::move(err.diag)};
+    }
+    for (const auto &a : symbols.aggs())
+        if (a.has_func)
+            prog.aggregations.push_back(aggregation_decl(a, opts.strsize));
+    for (const auto &v : symbols.vars())
+        if (v.type && !is_dynamic(v.type))
+            prog.variables.push_back(dif::Variable{v.id, v.scope, v.is_array, type_desc(v.type, opts.strsize), v.name});
+    return {std::move(prog), std::nullopt};
+}
+
+} // namespace dtrace::compiler

@@ -1,0 +1,60 @@
+// compile.h: the compiler's entry point, from the parser's AST to the
+// program the engine runs (program.h).
+//
+// compile() runs semantic analysis over every clause in order (DTrace's
+// "cook" pass: types, name resolution, DTrace's checks and error messages)
+// and then generates one DIF object per predicate, action argument and
+// aggregation key. The first error stops compilation and is returned as a
+// Diagnostic. Knowledge the compiler does not own (the argument types of the
+// probes a clause matches, printf format checking) comes in through hooks in
+// CompileOptions so that this library depends on nothing but dtrace_dif.
+#pragma once
+
+#include "compiler/ast.h"
+#include "compiler/diagnostic.h"
+#include "compiler/program.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtrace::compiler {
+
+// The D type of a printf() argument, as format checking needs it.
+struct ArgTypeInfo {
+    enum class Kind : uint8_t { Integer, String, Pointer, Other };
+    Kind kind = Kind::Integer;
+    uint32_t size = 0; // bytes (Integer, Pointer)
+    bool is_signed = false;
+    bool is_char_pointer = false; // char * / char[]: acceptable to %s
+    std::string type_name;        // as DTrace prints it: "int", "uint64_t", "string"
+};
+
+// What the args[] hook answers for a clause's probe descriptions.
+struct ProbeArgTypes {
+    std::vector<std::string> types;  // D type names of args[0..n-1], e.g. "int", "const char *"
+    std::optional<Diagnostic> error; // set when the descriptions cannot be typed
+};
+
+struct CompileOptions {
+    bool errtags = false;
+    uint32_t strsize = 256;
+    // Types of args[] for the probes a clause's descriptions match. Without
+    // it, args[n] is int64_t for every n.
+    std::function<ProbeArgTypes(const std::vector<std::string> &probes, int line)> probe_arg_types;
+    // Checks printf's format against its arguments (the consumer's
+    // printf_format check_args); returns the diagnostic to report, if any.
+    std::function<std::optional<Diagnostic>(const std::string &fmt, const std::vector<ArgTypeInfo> &args, int line)>
+        check_printf;
+};
+
+struct CompileResult {
+    std::optional<Program> program;
+    std::optional<Diagnostic> error;
+};
+
+CompileResult compile(const ProgramAst &ast, const CompileOptions &opts);
+
+} // namespace dtrace::compiler

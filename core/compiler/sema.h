@@ -1,0 +1,140 @@
+// sema.h: semantic analysis, DTrace's "cook" pass, over one program.
+//
+// Sema walks the AST clause by clause, in program order (a variable is
+// created by the first statement that assigns it, as in DTrace), and builds
+// the typed tree of sema_tree.h. It reports errors with DTrace's tags and
+// messages. The implementation is split by concern:
+//   sema_fold.cpp    integer constants: literal types, folding, casts of constants
+//   sema_vars.cpp    identifiers, self->/this->, associative arrays, args[]
+//   sema_ops.cpp     unary, binary, ternary, cast, sizeof, stringof operators
+//   sema_assign.cpp  assignment, compound assignment, ++ and --
+//   sema_call.cpp    subroutine calls and prototype checking
+//   sema_clause.cpp  clauses, statements, actions and aggregations
+//   sema_decl.cpp    declarations and type names
+// Errors are raised as CompileError and turned into a Diagnostic by compile().
+#pragma once
+
+#include "compiler/compile.h"
+#include "compiler/sema_tree.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtrace::compiler {
+
+struct CompileError {
+    Diagnostic diag;
+};
+
+[[noreturn]] void raise_error(const char *tag, int line, std::string message);
+// A construct this implementation does not compile yet.
+[[noreturn]] void raise_unsupported(int line, const std::string &what);
+
+// DTrace's reference flags: how the expression being analysed uses a variable.
+enum RefFlags : unsigned { kNoRef = 0, kRef = 1, kMod = 2 };
+
+class Sema {
+  public:
+    Sema(TypeTable &types, Symbols &symbols, const CompileOptions &opts);
+
+    SemaClause clause(const ProbeClause &c);
+    void declare(const Declaration &d);
+    const Type *type_of(const TypeName &tn);
+
+  private:
+    // Expressions (dispatch in sema_ops.cpp).
+    NodePtr cook(const Expr &e, unsigned flags);
+
+    // sema_fold.cpp
+    NodePtr int_literal(const Expr &e);
+    NodePtr make_const(uint64_t value, const Type *type, int line) const;
+    static uint64_t canonical(uint64_t value, const Type *type);
+    NodePtr fold_unary(Op op, NodePtr child, int line);
+    std::optional<uint64_t> fold_binary(Op op, const Node &l, const Node &r, const Type *&type) const;
+
+    // sema_vars.cpp
+    NodePtr cook_ident(const Expr &e, unsigned flags);
+    NodePtr cook_member(const Expr &e, unsigned flags);
+    NodePtr cook_index(const Expr &e, unsigned flags);
+    NodePtr cook_aggref(const Expr &e);
+    NodePtr var_node(UserVar *v, int line, unsigned flags);
+    void use_var(UserVar *v, int line, unsigned flags);
+    NodePtr args_elem(const Expr &e, const BuiltinIdent &b);
+    UserVar *scoped_var(const Expr &member, bool create);
+    void check_signature(std::vector<const Type *> &keys, bool &has_signature, const std::vector<NodePtr> &args,
+                         const std::string &prefix, const std::string &name, const char *kind_name, int line);
+    NodePtr resolve_global(const Expr &e, unsigned flags, bool create);
+    NodePtr index_as_pointer(const Expr &e, unsigned flags);
+    std::vector<NodePtr> cook_list(const std::vector<ExprPtr> &args, size_t from = 0);
+
+    // sema_ops.cpp
+    NodePtr cook_unary(const Expr &e);
+    NodePtr cook_binary(const Expr &e);
+    NodePtr cook_arith(Op op, int line, NodePtr l, NodePtr r);
+    NodePtr cook_compare(const Expr &e, NodePtr l, NodePtr r);
+    NodePtr cook_ternary(const Expr &e);
+    NodePtr cook_cast(const Expr &e);
+    NodePtr cook_sizeof(const Expr &e);
+    NodePtr cook_stringof(const Expr &e);
+    NodePtr cook_offsetof(const Expr &e);
+    NodePtr cook_deref(int line, NodePtr child);
+    bool arg_compatible(const Type *param, const Node &arg) const;
+    static bool ptr_compatible(const Type *l, bool l_zero, const Type *r, bool r_zero, const Type **out);
+    static bool is_zero_const(const Node &n) { return n.kind == NodeKind::Const && n.value == 0; }
+
+    // sema_assign.cpp
+    NodePtr cook_assign(const Expr &e);
+    NodePtr cook_compound(const Expr &e);
+    NodePtr cook_incdec(const Expr &e);
+    NodePtr cook_lvalue_target(const Expr &e, const char *op, bool create_int64);
+    void check_writable(const Node &lhs, const char *op, int line) const;
+
+    // sema_call.cpp
+    NodePtr cook_call(const Expr &e);
+    const BuiltinIdent &lookup_function(const Expr &call);
+    std::vector<NodePtr> cook_call_args(const Expr &call, const BuiltinIdent &b);
+    void check_prototype(const Signature &sig, const std::string &name, const std::vector<NodePtr> &args,
+                         const std::string &prefix, const std::string &suffix, int line) const;
+    const Signature &signature(const BuiltinIdent &b, int line);
+
+    // sema_clause.cpp
+    void cook_statements(const std::vector<StmtPtr> &stmts, std::vector<SemaAction> &out);
+    void cook_statement(const Stmt &s, std::vector<SemaAction> &out);
+    SemaAction cook_action_call(const Expr &call, const BuiltinIdent &b);
+    SemaAction cook_aggregation(const Expr &assign);
+    NodePtr cook_predicate(const Expr &pred);
+    // The checks DTrace makes when it builds each action, after cooking.
+    void finish_action(SemaAction &a);
+    void finish_printf(SemaAction &a);
+    void finish_printa(SemaAction &a);
+    void finish_aggregation(SemaAction &a);
+    void finish_lquantize(SemaAction &a);
+    void finish_llquantize(SemaAction &a);
+
+    // sema_decl.cpp
+    const Type *decl_type(const DeclSpecifiers &spec, const Declarator &d, int line);
+    const Type *base_type(const TypeSpecifier &spec, int line);
+    void define_members(Type *sou, const TypeSpecifier &spec, int line);
+    void define_enum(Type *e, const TypeSpecifier &spec, int line);
+    void declare_variable(const DeclSpecifiers &spec, const Declarator &d, int line);
+
+    // Messages.
+    std::string type_name(const Type *t) const { return TypeTable::name_of(t); }
+    std::string node_type_name(const Node &n) const;
+    static std::string op_name(Op op);
+
+    TypeTable &types_;
+    Symbols &symbols_;
+    const CompileOptions &opts_;
+    std::map<std::string, Signature> signatures_;
+    std::map<std::string, std::pair<int64_t, const Type *>> enumerators_;
+
+    // The clause being analysed.
+    const std::vector<std::string> *probes_ = nullptr;
+    int clause_line_ = 0;
+    std::optional<ProbeArgTypes> probe_args_;
+    bool probe_args_fetched_ = false;
+};
+
+} // namespace dtrace::compiler

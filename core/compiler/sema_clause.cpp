@@ -1,0 +1,245 @@
+// sema_clause.cpp: clauses, statements and the actions trace(), printf(),
+// printa() and exit().
+//
+// DTrace cooks a clause's action list before its predicate (assignments in
+// actions usually create what the predicate tests) and, if the action list
+// refers to something undefined, tries again with the predicate first. Errors
+// found while cooking carry the region "action list" or "predicate"; the
+// checks DTrace makes afterwards, while building each action (trace of a
+// void value, printf's format argument, aggregation parameters), carry none.
+#include "compiler/sema.h"
+
+namespace dtrace::compiler {
+
+namespace {
+
+constexpr const char *kRegionActions = "action list";
+constexpr const char *kRegionPredicate = "predicate";
+
+template <typename F> void in_region(const char *region, F &&f) {
+    try {
+        f();
+    } catch (CompileError &err) {
+        if (err.diag.region.empty())
+            err.diag.region = region;
+        throw;
+    }
+}
+
+bool is_agg_assignment(const Expr &e) {
+    return e.kind == ExprKind::Binary && e.op == Op::Assign && e.args[0]->kind == ExprKind::AggregationRef;
+}
+
+ArgTypeInfo arg_type_info(const Type *t) {
+    ArgTypeInfo info;
+    info.type_name = TypeTable::name_of(t);
+    const Type *r = resolve(t);
+    switch (r->kind) {
+    case TypeKind::Integer:
+    case TypeKind::Enum:
+        info.kind = ArgTypeInfo::Kind::Integer;
+        info.size = r->kind == TypeKind::Enum ? 4 : uint32_t(r->size);
+        info.is_signed = is_signed(r);
+        break;
+    case TypeKind::String:
+        info.kind = ArgTypeInfo::Kind::String;
+        break;
+    case TypeKind::Pointer:
+        info.kind = ArgTypeInfo::Kind::Pointer;
+        info.size = uint32_t(r->size);
+        info.is_char_pointer = is_strcompat(r);
+        break;
+    default:
+        info.kind = ArgTypeInfo::Kind::Other;
+        info.is_char_pointer = is_strcompat(r);
+        break;
+    }
+    return info;
+}
+
+} // namespace
+
+Sema::Sema(TypeTable &types, Symbols &symbols, const CompileOptions &opts)
+    : types_(types), symbols_(symbols), opts_(opts) {}
+
+SemaClause Sema::clause(const ProbeClause &c) {
+    SemaClause out;
+    for (const auto &p : c.probes)
+        out.probes.push_back(p.text);
+    out.line = c.line;
+    probes_ = &out.probes;
+    clause_line_ = c.probes.empty() ? c.line : c.probes.front().line;
+    probe_args_.reset();
+    probe_args_fetched_ = false;
+
+    auto cook_actions = [&] { in_region(kRegionActions, [&] { cook_statements(c.statements, out.actions); }); };
+    auto cook_pred = [&] {
+        if (c.predicate)
+            in_region(kRegionPredicate, [&] { out.predicate = cook_predicate(*c.predicate); });
+    };
+    Symbols::Snapshot before = symbols_.save();
+    try {
+        cook_actions();
+    } catch (CompileError &err) {
+        if (!c.predicate || (err.diag.tag != "D_IDENT_UNDEF" && err.diag.tag != "D_VAR_UNDEF"))
+            throw;
+        symbols_.restore(before);
+        out.actions.clear();
+        cook_pred();
+        cook_actions();
+        for (auto &a : out.actions)
+            finish_action(a);
+        return out;
+    }
+    cook_pred();
+    for (auto &a : out.actions)
+        finish_action(a);
+    return out;
+}
+
+NodePtr Sema::cook_predicate(const Expr &pred) {
+    NodePtr n = cook(pred, kRef);
+    if (!is_scalar(n->type))
+        raise_error("D_PRED_SCALAR", pred.line, "predicate result must be of scalar type");
+    return n;
+}
+
+void Sema::cook_statements(const std::vector<StmtPtr> &stmts, std::vector<SemaAction> &out) {
+    for (const auto &s : stmts)
+        cook_statement(*s, out);
+}
+
+void Sema::cook_statement(const Stmt &s, std::vector<SemaAction> &out) {
+    switch (s.kind) {
+    case Stmt::Kind::Empty:
+        return;
+    case Stmt::Kind::Block:
+        cook_statements(s.body, out);
+        return;
+    case Stmt::Kind::If:
+        raise_unsupported(s.line, "if statements");
+    case Stmt::Kind::Expr:
+        break;
+    }
+    const Expr &e = *s.expr;
+    if (e.kind == ExprKind::Call) {
+        const BuiltinIdent *b = find_builtin(e.text);
+        if (b && b->kind == IdentKind::ActFunc) {
+            out.push_back(cook_action_call(e, lookup_function(e)));
+            return;
+        }
+    }
+    if (is_agg_assignment(e)) {
+        out.push_back(cook_aggregation(e));
+        return;
+    }
+    SemaAction a;
+    a.line = e.line;
+    if (e.kind == ExprKind::AggregationRef) {
+        a.kind = ActionKind::Aggregate;
+        a.agg = cook_aggref(e)->agg;
+    } else {
+        a.kind = ActionKind::Expression;
+        a.value = cook(e, kRef);
+    }
+    out.push_back(std::move(a));
+}
+
+SemaAction Sema::cook_action_call(const Expr &call, const BuiltinIdent &b) {
+    SemaAction a;
+    a.line = call.line;
+    a.fn = &b;
+    a.call_args = cook_call_args(call, b);
+    switch (ActionFn(b.id)) {
+    case ActionFn::Trace:
+        a.kind = ActionKind::Trace;
+        break;
+    case ActionFn::Exit:
+        a.kind = ActionKind::Exit;
+        break;
+    case ActionFn::Printf:
+        a.kind = ActionKind::Printf;
+        break;
+    case ActionFn::Printa:
+        a.kind = ActionKind::Printa;
+        break;
+    case ActionFn::Other:
+        raise_unsupported(call.line, call.text + "( )");
+    }
+    return a;
+}
+
+void Sema::finish_action(SemaAction &a) {
+    switch (a.kind) {
+    case ActionKind::Trace: {
+        NodePtr v = std::move(a.call_args[0]);
+        if (is_void(v->type))
+            raise_error("D_TRACE_VOID", v->line, "trace( ) may not be applied to a void expression");
+        if (is_dynamic(v->type))
+            raise_error("D_TRACE_DYN", v->line, "trace( ) may not be applied to a dynamic expression");
+        a.value = std::move(v);
+        break;
+    }
+    case ActionKind::Exit:
+        a.value = std::move(a.call_args[0]);
+        break;
+    case ActionKind::Printf:
+        finish_printf(a);
+        break;
+    case ActionKind::Printa:
+        finish_printa(a);
+        break;
+    case ActionKind::Aggregate:
+        finish_aggregation(a);
+        break;
+    default:
+        break;
+    }
+    a.call_args.clear();
+}
+
+void Sema::finish_printf(SemaAction &a) {
+    const Node &fmt = *a.call_args[0];
+    if (fmt.kind != NodeKind::String)
+        raise_error(
+            "D_PRINTF_ARG_FMT", a.line,
+            "printf( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: " +
+                node_type_name(fmt));
+    a.format = fmt.str;
+    a.has_format = true;
+    std::vector<ArgTypeInfo> infos;
+    for (size_t i = 1; i < a.call_args.size(); i++) {
+        infos.push_back(arg_type_info(a.call_args[i]->type));
+        a.args.push_back(std::move(a.call_args[i]));
+    }
+    if (opts_.check_printf)
+        if (auto d = opts_.check_printf(a.format, infos, a.line))
+            throw CompileError{*d};
+}
+
+void Sema::finish_printa(SemaAction &a) {
+    size_t first = 0;
+    if (!a.call_args.empty() && a.call_args[0]->kind == NodeKind::String) {
+        a.format = a.call_args[0]->str;
+        a.has_format = true;
+        first = 1;
+    }
+    size_t argc = a.call_args.size(), argr = first + 1;
+    if (argc < argr)
+        raise_error("D_PRINTA_PROTO", a.line,
+                    "printa( ) prototype mismatch: " + std::to_string(argc) + " args passed, " + std::to_string(argr) +
+                        " expected");
+    for (size_t i = first; i < argc; i++) {
+        const Node &n = *a.call_args[i];
+        if (n.kind != NodeKind::AggRef || !n.kids.empty())
+            raise_error(
+                "D_PRINTA_AGGARG", a.line,
+                "printa( ) argument #" + std::to_string(i + 1) +
+                    " is incompatible with prototype:\n\tprototype: aggregation\n\t argument: " + node_type_name(n));
+        if (!n.agg->modified)
+            raise_error("D_PRINTA_AGGBAD", a.line, "undefined aggregation: @" + n.agg->name);
+        a.printa_aggs.push_back(n.agg);
+    }
+}
+
+} // namespace dtrace::compiler

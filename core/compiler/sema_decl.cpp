@@ -1,0 +1,267 @@
+// sema_decl.cpp: declarations and type names.
+//
+// Type names resolve against the shared TypeTable; struct, union and enum
+// definitions and typedefs add to it (members laid out as the C ABI does).
+// Variable declarations (`int x;`, `self string s;`, `int a[string, int];`)
+// give variables their type before first use, with DTrace's D_DECL_* checks.
+#include "compiler/sema.h"
+
+#include <algorithm>
+
+namespace dtrace::compiler {
+
+namespace {
+
+constexpr uint64_t kMaxAlign = 8;
+
+uint64_t align_of(const Type *t) {
+    const Type *r = resolve(t);
+    switch (r->kind) {
+    case TypeKind::Array:
+        return align_of(r->ref);
+    case TypeKind::Struct:
+    case TypeKind::Union: {
+        uint64_t a = 1;
+        for (const auto &m : r->members)
+            a = std::max(a, align_of(m.type));
+        return a;
+    }
+    case TypeKind::Enum:
+        return 4;
+    default:
+        return std::clamp<uint64_t>(r->size, 1, kMaxAlign);
+    }
+}
+
+uint64_t round_up(uint64_t v, uint64_t a) {
+    return (v + a - 1) / a * a;
+}
+
+} // namespace
+
+const Type *Sema::type_of(const TypeName &tn) {
+    return decl_type(tn.specifiers, tn.declarator, tn.line);
+}
+
+const Type *Sema::base_type(const TypeSpecifier &spec, int line) {
+    using K = TypeSpecifier::Kind;
+    switch (spec.kind) {
+    case K::Builtin: {
+        std::string name = canonical_intrinsic_name(spec.words);
+        const Type *t = name.empty() ? nullptr : types_.find_named(name);
+        if (!t)
+            raise_error("D_DECL_COMBO", line, "invalid type combination");
+        return t;
+    }
+    case K::TypedefName: {
+        const Type *t = types_.find_named(spec.name);
+        if (!t)
+            raise_error("D_TYPE_ERR", line, "failed to resolve type " + spec.name);
+        return t;
+    }
+    case K::Struct:
+    case K::Union:
+    case K::Enum: {
+        TypeKind kind = spec.kind == K::Struct  ? TypeKind::Struct
+                        : spec.kind == K::Union ? TypeKind::Union
+                                                : TypeKind::Enum;
+        Type *t = spec.name.empty() ? types_.anonymous(kind) : types_.tagged(kind, spec.name);
+        if (spec.has_body) {
+            if (t->complete && !spec.name.empty() && (!t->members.empty() || !t->enumerators.empty()))
+                raise_error("D_DECL_TYPERED", line, "type redeclared: " + TypeTable::name_of(t));
+            if (kind == TypeKind::Enum)
+                define_enum(t, spec, line);
+            else
+                define_members(t, spec, line);
+        }
+        return t;
+    }
+    }
+    raise_error("D_UNKNOWN", line, "internal error -- unknown type specifier");
+}
+
+const Type *Sema::decl_type(const DeclSpecifiers &spec, const Declarator &d, int line) {
+    const Type *t = base_type(spec.type, line);
+    if (spec.is_const)
+        t = types_.qualified(t, TypeKind::Const);
+    if (spec.is_volatile)
+        t = types_.qualified(t, TypeKind::Volatile);
+    // Steps are outermost first; build from the innermost.
+    for (auto it = d.steps.rbegin(); it != d.steps.rend(); ++it) {
+        switch (it->kind) {
+        case DeclaratorStep::Kind::Pointer:
+            t = types_.pointer_to(t);
+            if (it->is_const)
+                t = types_.qualified(t, TypeKind::Const);
+            if (it->is_volatile)
+                t = types_.qualified(t, TypeKind::Volatile);
+            break;
+        case DeclaratorStep::Kind::Array: {
+            if (!it->array_key_types.empty())
+                raise_unsupported(line, "an associative array type outside of a variable declaration");
+            uint64_t count = 0;
+            if (it->array_size) {
+                NodePtr n = cook(*it->array_size, kRef);
+                if (n->kind != NodeKind::Const)
+                    raise_error("D_DECL_ARRSUB", line, "positive integral constant expression expected as array size");
+                count = n->value;
+            }
+            t = types_.array_of(t, count);
+            break;
+        }
+        case DeclaratorStep::Kind::Function: {
+            std::vector<const Type *> params;
+            for (const auto &p : it->params)
+                params.push_back(decl_type(p->specifiers, p->declarator, line));
+            t = types_.function(t, std::move(params), it->varargs);
+            break;
+        }
+        }
+    }
+    return t;
+}
+
+void Sema::define_members(Type *sou, const TypeSpecifier &spec, int line) {
+    uint64_t offset = 0, size = 0;
+    for (const auto &decl : spec.members) {
+        for (const auto &d : decl->declarators) {
+            Member m;
+            m.name = d.name;
+            m.type = decl_type(decl->specifiers, d, decl->line ? decl->line : line);
+            if (d.bitfield_width) {
+                NodePtr w = cook(*d.bitfield_width, kRef);
+                m.bit_width = uint32_t(w->value);
+            }
+            uint64_t msize = types_.size_of(m.type);
+            if (sou->kind == TypeKind::Struct) {
+                offset = round_up(offset, align_of(m.type));
+                m.offset_bits = offset * 8;
+                offset += msize;
+                size = offset;
+            } else {
+                size = std::max(size, msize);
+            }
+            sou->members.push_back(std::move(m));
+        }
+    }
+    sou->size = round_up(size, align_of(sou));
+    sou->complete = true;
+}
+
+void Sema::define_enum(Type *e, const TypeSpecifier &spec, int line) {
+    int64_t next = 0;
+    for (const auto &[name, value] : spec.enumerators) {
+        if (value) {
+            NodePtr v = cook(*value, kRef);
+            if (v->kind != NodeKind::Const)
+                raise_error("D_DECL_ENCONST", line,
+                            "enumerator '" + name + "' must be assigned an integral constant expression");
+            next = int64_t(v->value);
+        }
+        if (enumerators_.count(name) || find_builtin(name))
+            raise_error("D_DECL_IDRED", line, "identifier redeclared: " + name);
+        e->enumerators.push_back({name, next});
+        enumerators_[name] = {next, e};
+        next++;
+    }
+    e->size = 4;
+    e->complete = true;
+}
+
+void Sema::declare(const Declaration &d) {
+    const DeclSpecifiers &spec = d.specifiers;
+    switch (spec.storage) {
+    case StorageClass::Auto:
+    case StorageClass::Register:
+    case StorageClass::Static:
+        raise_error("D_DECL_BADCLASS", d.line, "specified storage class not appropriate in D");
+    case StorageClass::Inline:
+        raise_unsupported(d.line, "inline definitions");
+    case StorageClass::Extern:
+        raise_unsupported(d.line, "extern declarations");
+    default:
+        break;
+    }
+    if (d.declarators.empty()) {
+        auto k = spec.type.kind;
+        base_type(spec.type, d.line);
+        if (k != TypeSpecifier::Kind::Struct && k != TypeSpecifier::Kind::Union && k != TypeSpecifier::Kind::Enum)
+            raise_error("D_DECL_USELESS", d.line, "useless declaration");
+        return;
+    }
+    for (const auto &decl : d.declarators) {
+        int line = decl.line ? decl.line : d.line;
+        if (spec.storage == StorageClass::Typedef) {
+            if (!types_.add_typedef(decl.name, decl_type(spec, decl, line)))
+                raise_error("D_DECL_IDRED", line, "identifier redeclared: " + decl.name);
+            continue;
+        }
+        declare_variable(spec, decl, line);
+    }
+}
+
+void Sema::declare_variable(const DeclSpecifiers &spec, const Declarator &d, int line) {
+    dif::Scope scope = spec.storage == StorageClass::Self   ? dif::Scope::ThreadLocal
+                       : spec.storage == StorageClass::This ? dif::Scope::ClauseLocal
+                                                            : dif::Scope::Global;
+    bool assoc = !d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array &&
+                 !d.steps.front().array_key_types.empty();
+    if (!d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array && !assoc &&
+        !d.steps.front().array_size)
+        raise_error("D_DECL_ARRNULL", line, "array declaration requires array dimension or tuple signature: " + d.name);
+    if (scope == dif::Scope::Global && find_builtin(d.name))
+        raise_error("D_DECL_IDRED", line, "built-in identifier redeclared: " + d.name);
+    if (assoc && scope == dif::Scope::ClauseLocal)
+        raise_error("D_DECL_LOCASSC", line, "associative arrays may not be declared as local variables: " + d.name);
+
+    std::vector<const Type *> keys;
+    const Type *type;
+    if (assoc) {
+        for (size_t i = 1; i < d.steps.size(); i++) {
+            const auto &s = d.steps[i];
+            if (s.kind == DeclaratorStep::Kind::Array || s.kind == DeclaratorStep::Kind::Function)
+                raise_unsupported(line, "this associative array value type");
+        }
+        Declarator rest;
+        rest.name = d.name;
+        for (size_t i = 1; i < d.steps.size(); i++)
+            rest.steps.push_back({d.steps[i].kind,
+                                  d.steps[i].is_const,
+                                  d.steps[i].is_volatile,
+                                  d.steps[i].is_restrict,
+                                  nullptr,
+                                  {},
+                                  {},
+                                  false});
+        type = decl_type(spec, rest, line);
+        for (const auto &k : d.steps.front().array_key_types)
+            keys.push_back(type_of(*k));
+    } else {
+        type = decl_type(spec, d, line);
+    }
+    if (is_void(type))
+        raise_error("D_DECL_VOIDOBJ", line, "cannot have void object: " + d.name);
+    const Type *r = resolve(type);
+    if ((r->kind == TypeKind::Struct || r->kind == TypeKind::Union || r->kind == TypeKind::Enum) && !r->complete)
+        raise_error("D_DECL_INCOMPLETE", line, "incomplete struct/union/enum " + type_name(type) + ": " + d.name);
+
+    if (UserVar *v = symbols_.find(scope, d.name)) {
+        bool same = v->is_array == assoc && v->type && types_compatible(v->type, type);
+        if (!same)
+            raise_error("D_DECL_IDRED", line,
+                        "identifier redeclared: " + d.name + "\n\t current: " +
+                            ident_kind_name(assoc ? IdentKind::Array : IdentKind::Scalar) + " " + type_name(type) +
+                            "\n\tprevious: " + ident_kind_name(v->is_array ? IdentKind::Array : IdentKind::Scalar) +
+                            " " + (v->type ? type_name(v->type) : std::string("<none>")));
+        return;
+    }
+    UserVar *v = symbols_.create(scope, d.name, assoc, line);
+    v->type = type;
+    v->declared = true;
+    if (assoc) {
+        v->keys = std::move(keys);
+        v->has_signature = true;
+    }
+}
+
+} // namespace dtrace::compiler

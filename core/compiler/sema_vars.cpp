@@ -1,0 +1,269 @@
+// sema_vars.cpp: names: global identifiers, self-> and this-> variables,
+// associative arrays, args[] and uregs[], and aggregations named as values.
+//
+// As in DTrace, a variable springs into existence where it is first
+// assigned (or incremented, or indexed), has no type until that assignment,
+// and reading it before then is D_VAR_UNDEF; a name nobody created is
+// D_IDENT_UNDEF. Builtins share the global namespace with user variables.
+#include "compiler/sema.h"
+
+#include "dif/isa.h"
+
+#include <algorithm>
+
+namespace dtrace::compiler {
+
+namespace {
+
+constexpr const char *kUndefinedVariable = "Unknown variable name";
+
+const char *scope_prefix(dif::Scope s) {
+    switch (s) {
+    case dif::Scope::ThreadLocal:
+        return "self->";
+    case dif::Scope::ClauseLocal:
+        return "this->";
+    default:
+        return "";
+    }
+}
+
+bool is_scope_member(const Expr &e) {
+    return e.kind == ExprKind::Member && e.op == Op::Arrow && e.args[0]->kind == ExprKind::Identifier &&
+           e.args[0]->module.empty() && (e.args[0]->text == "self" || e.args[0]->text == "this");
+}
+
+std::string plural_args(size_t n) {
+    return std::to_string(n) + (n == 1 ? " arg " : " args ");
+}
+
+} // namespace
+
+std::vector<NodePtr> Sema::cook_list(const std::vector<ExprPtr> &args, size_t from) {
+    std::vector<NodePtr> out;
+    for (size_t i = from; i < args.size(); i++)
+        out.push_back(cook(*args[i], kRef));
+    return out;
+}
+
+void Sema::use_var(UserVar *v, int line, unsigned flags) {
+    if ((flags & kRef) && v->unref())
+        raise_error("D_VAR_UNDEF", line,
+                    std::string(scope_prefix(v->scope)) + v->name + " has not yet been declared or assigned");
+    v->referenced |= (flags & kRef) != 0;
+    v->modified |= (flags & kMod) != 0;
+}
+
+NodePtr Sema::var_node(UserVar *v, int line, unsigned flags) {
+    use_var(v, line, flags);
+    auto n = std::make_unique<Node>();
+    n->kind = v->is_array ? NodeKind::ArrayElem : NodeKind::Var;
+    n->var = v;
+    n->type = v->type ? v->type : types_.dynamic_type();
+    n->line = line;
+    return n;
+}
+
+NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
+    if (!e.module.empty())
+        raise_unsupported(e.line, "external symbol " + e.module + "`" + e.text);
+    if (const BuiltinIdent *b = find_builtin(e.text)) {
+        if (b->kind != IdentKind::Scalar)
+            raise_error("D_IDENT_BADREF", e.line,
+                        std::string(ident_kind_name(b->kind)) + " '" + e.text + "' may not be referenced as scalar");
+        if (!b->supported)
+            raise_unsupported(e.line, "builtin variable " + e.text);
+        auto n = std::make_unique<Node>();
+        n->kind = NodeKind::Builtin;
+        n->id = b->id;
+        n->type = types_.lookup(b->proto);
+        n->line = e.line;
+        return n;
+    }
+    if (auto it = enumerators_.find(e.text); it != enumerators_.end())
+        return make_const(uint64_t(it->second.first), it->second.second, e.line);
+    if (UserVar *v = symbols_.find(dif::Scope::Global, e.text)) {
+        if (v->is_array)
+            raise_error("D_IDENT_BADREF", e.line, "associative array '" + e.text + "' may not be referenced as scalar");
+        return var_node(v, e.line, flags);
+    }
+    if (create)
+        return var_node(symbols_.create(dif::Scope::Global, e.text, false, e.line), e.line, flags);
+    raise_error("D_IDENT_UNDEF", e.line, "failed to resolve " + e.text + ": " + kUndefinedVariable);
+}
+
+NodePtr Sema::cook_ident(const Expr &e, unsigned flags) {
+    return resolve_global(e, flags, false);
+}
+
+UserVar *Sema::scoped_var(const Expr &member, bool create) {
+    dif::Scope scope = member.args[0]->text == "self" ? dif::Scope::ThreadLocal : dif::Scope::ClauseLocal;
+    if (UserVar *v = symbols_.find(scope, member.text))
+        return v;
+    return create ? symbols_.create(scope, member.text, false, member.line) : nullptr;
+}
+
+NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
+    if (is_scope_member(e)) {
+        UserVar *v = scoped_var(e, true);
+        if (v->is_array)
+            raise_error("D_IDENT_BADREF", e.line, "associative array '" + e.text + "' may not be referenced as scalar");
+        return var_node(v, e.line, flags);
+    }
+    NodePtr base = cook(*e.args[0], kRef);
+    const Type *t = resolve(base->type);
+    if (e.op == Op::Arrow) {
+        if (t->kind != TypeKind::Pointer)
+            raise_error("D_OP_PTR", e.line, "operator -> must be applied to a pointer");
+        t = resolve(t->ref);
+        if (t->kind != TypeKind::Struct && t->kind != TypeKind::Union)
+            raise_error("D_OP_SOU", e.line,
+                        "operator -> cannot be applied to pointer to type \"" + type_name(t) +
+                            "\"; must be applied to a struct or union pointer");
+    } else if (t->kind != TypeKind::Struct && t->kind != TypeKind::Union) {
+        raise_error("D_OP_SOU", e.line,
+                    "operator . cannot be applied to type \"" + type_name(t) +
+                        "\"; must be applied to a struct or union");
+    }
+    auto m = std::find_if(t->members.begin(), t->members.end(), [&](const Member &m) { return m.name == e.text; });
+    if (m == t->members.end())
+        raise_error("D_TYPE_MEMBER", e.line, e.text + " is not a member of " + type_name(t));
+    raise_unsupported(e.line, "struct and union member access");
+}
+
+void Sema::check_signature(std::vector<const Type *> &keys, bool &has_signature, const std::vector<NodePtr> &args,
+                           const std::string &prefix, const std::string &name, const char *kind_name, int line) {
+    if (has_signature) {
+        Signature sig;
+        sig.params = keys;
+        check_prototype(sig, name, args, prefix, "[ ]", line);
+        return;
+    }
+    keys.clear();
+    for (size_t i = 0; i < args.size(); i++) {
+        if (is_dynamic(args[i]->type) || is_void(args[i]->type))
+            raise_error("D_KEY_TYPE", args[i]->line,
+                        node_type_name(*args[i]) + " expression may not be used as " + kind_name + " index: key #" +
+                            std::to_string(i + 1));
+        keys.push_back(args[i]->type);
+    }
+    has_signature = true;
+}
+
+NodePtr Sema::index_as_pointer(const Expr &e, unsigned flags) {
+    // E1[E2] is *(E1 + E2) when E1 is not an associative array.
+    NodePtr base = cook(*e.args[0], kRef);
+    if (e.args.size() > 2) {
+        std::string what = base->kind == NodeKind::Var || base->kind == NodeKind::Builtin
+                               ? "scalar " + (base->var ? base->var->name : e.args[0]->text)
+                               : "operator [";
+        raise_error("D_ARR_BADREF", e.line, "cannot access " + what + " as an associative array");
+    }
+    NodePtr index = cook(*e.args[1], kRef);
+    return cook_deref(e.line, cook_arith(Op::Add, e.line, std::move(base), std::move(index)));
+}
+
+NodePtr Sema::cook_index(const Expr &e, unsigned flags) {
+    const Expr &base = *e.args[0];
+    UserVar *v = nullptr;
+    if (base.kind == ExprKind::AggregationRef) {
+        if (!base.args.empty())
+            raise_error("D_AGG_MDIM", e.line,
+                        "improper attempt to reference @" + base.text + " as a multi-dimensional array");
+        raise_unsupported(e.line, "indexing an aggregation outside of an aggregating statement");
+    } else if (base.kind == ExprKind::Identifier && base.module.empty()) {
+        if (const BuiltinIdent *b = find_builtin(base.text)) {
+            if (b->kind == IdentKind::Array)
+                return args_elem(e, *b);
+            if (b->kind == IdentKind::Scalar)
+                return index_as_pointer(e, flags);
+            raise_error("D_IDENT_BADREF", e.line,
+                        std::string(ident_kind_name(b->kind)) + " '" + base.text +
+                            "' may not be referenced as associative array");
+        }
+        v = symbols_.find(dif::Scope::Global, base.text);
+        if (v && !v->is_array) {
+            if (v->unref())
+                raise_error("D_IDENT_BADREF", e.line,
+                            "scalar '" + base.text + "' may not be referenced as associative array");
+            return index_as_pointer(e, flags);
+        }
+        if (!v)
+            v = symbols_.create(dif::Scope::Global, base.text, true, e.line);
+    } else if (is_scope_member(base)) {
+        v = scoped_var(base, true);
+        if (!v->is_array) {
+            if (!v->unref())
+                return index_as_pointer(e, flags);
+            if (v->scope == dif::Scope::ClauseLocal)
+                raise_error("D_ARR_LOCAL", e.line, "local variables may not be used as associative arrays: " + v->name);
+            v->is_array = true;
+        }
+    } else {
+        return index_as_pointer(e, flags);
+    }
+    std::vector<NodePtr> keys = cook_list(e.args, 1);
+    check_signature(v->keys, v->has_signature, keys, "", v->name, "associative array", e.line);
+    NodePtr n = var_node(v, e.line, flags);
+    n->kids = std::move(keys);
+    return n;
+}
+
+NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
+    size_t argc = e.args.size() - 1;
+    std::string name(b.name);
+    if (argc != 1)
+        raise_error("D_PROTO_LEN", e.line,
+                    name + "[ ] prototype mismatch: " + plural_args(argc) + "passed, 1 expected");
+    NodePtr index = cook(*e.args[1], kRef);
+    if (index->kind != NodeKind::Const)
+        raise_error(
+            "D_PROTO_ARG", e.line,
+            name + "[ ] argument #1 is incompatible with prototype:\n\tprototype: integer constant\n\t argument: " +
+                node_type_name(*index));
+    auto n = std::make_unique<Node>();
+    n->kind = NodeKind::BuiltinArray;
+    n->id = b.id;
+    n->line = e.line;
+    int64_t i = int64_t(index->value);
+    if (b.id == uint32_t(dif::VarId::Uregs)) {
+        if (is_signed(index->type) && i < 0)
+            raise_error("D_REGS_IDX", e.line, "index " + std::to_string(i) + " is out of range for array uregs");
+        n->type = types_.named("uint64_t");
+    } else {
+        n->type = types_.named("int64_t");
+        if (!probe_args_fetched_ && opts_.probe_arg_types && probes_) {
+            probe_args_ = opts_.probe_arg_types(*probes_, clause_line_);
+            probe_args_fetched_ = true;
+        }
+        if (probe_args_) {
+            if (probe_args_->error)
+                throw CompileError{*probe_args_->error};
+            const auto &names = probe_args_->types;
+            if (uint64_t(i) >= names.size())
+                raise_error("D_ARGS_IDX", e.line,
+                            "index " + std::to_string(i) + " is out of range for " +
+                                (probes_->empty() ? std::string() : probes_->front()) + " args[ ]");
+            n->type = types_.lookup(names[size_t(i)]);
+            if (!n->type)
+                raise_error("D_ARGS_TYPE", e.line, "failed to resolve native type for args[" + std::to_string(i) + "]");
+        }
+    }
+    n->kids.push_back(std::move(index));
+    return n;
+}
+
+NodePtr Sema::cook_aggref(const Expr &e) {
+    Aggregation *a = symbols_.find_agg(e.text);
+    if (!a)
+        raise_error("D_IDENT_UNDEF", e.line, "failed to resolve @" + e.text + ": " + kUndefinedVariable);
+    auto n = std::make_unique<Node>();
+    n->kind = NodeKind::AggRef;
+    n->agg = a;
+    n->type = types_.dynamic_type();
+    n->line = e.line;
+    n->kids = cook_list(e.args);
+    return n;
+}
+
+} // namespace dtrace::compiler
