@@ -1,0 +1,177 @@
+// agg_format.cpp: aggregation rows and printa() (see agg_format.h).
+#include "consumer/agg_format.h"
+
+#include "consumer/bytes_format.h"
+#include "consumer/cformat.h"
+#include "consumer/distribution_format.h"
+
+#include <algorithm>
+
+namespace dtrace::consumer {
+
+namespace {
+
+// Key columns: the width of an integer key by size (dt_print_datum()).
+constexpr int kKeyWidth8 = 16;
+constexpr int kKeyWidth4 = 8;
+constexpr int kKeyWidth2 = 5;
+constexpr int kKeyWidth1 = 3;
+
+uint64_t unsigned_normal(int64_t normal) {
+    return normal == 0 ? 1 : static_cast<uint64_t>(normal);
+}
+
+std::string key_column(const Value &key, const AggPrintOptions &print) {
+    if (key.kind == Value::Kind::Integer) {
+        switch (key.size) {
+        case sizeof(uint64_t):
+            return c_printf(" %*lld", kKeyWidth8, static_cast<long long>(key.as_signed()));
+        case sizeof(uint32_t):
+            return c_printf(" %*d", kKeyWidth4, static_cast<int>(static_cast<uint32_t>(key.as_unsigned())));
+        case sizeof(uint16_t):
+            return c_printf(" %*d", kKeyWidth2, static_cast<int>(key.as_unsigned()));
+        case sizeof(uint8_t):
+            return c_printf(" %*d", kKeyWidth1, static_cast<int>(key.as_unsigned()));
+        default:
+            break;
+        }
+    }
+    if (key.kind == Value::Kind::Stack || key.kind == Value::Kind::UserStack)
+        return format_stack(key, print.resolvers, print.stackindent);
+    return format_bytes(key.record(), kAggKeyStringWidth, false, print.rawbytes);
+}
+
+std::string value_column(const AggregationSnapshot &agg, std::span<const int64_t> data, const AggPrintOptions &print) {
+    const uint64_t normal = unsigned_normal(agg.normal);
+    switch (agg.decl.func) {
+    case AggFunc::Quantize:
+    case AggFunc::Lquantize:
+    case AggFunc::Llquantize:
+        return format_distribution(agg.decl.func, agg.decl.params, data, normal, print.zoom);
+    case AggFunc::Avg: {
+        const int64_t n = data.size() > 1 ? data[0] : 0;
+        const int64_t mean = n != 0 ? data[1] / static_cast<int64_t>(normal) / n : 0;
+        return c_printf(" %16lld", static_cast<long long>(mean));
+    }
+    case AggFunc::Stddev:
+        return c_printf(" %16llu", static_cast<unsigned long long>(stddev_value(data, normal)));
+    default:
+        // DTrace divides by the unsigned normal, so the division is unsigned.
+        return c_printf(" %16lld", static_cast<long long>(static_cast<uint64_t>(data.empty() ? 0 : data[0]) / normal));
+    }
+}
+
+std::string keys_columns(std::span<const Value> key, const AggPrintOptions &print) {
+    std::string out;
+    for (const Value &k : key)
+        out += key_column(k, print);
+    return out;
+}
+
+std::string rows_of(const AggregationSnapshot &agg, const AggSortOptions &sort, const AggPrintOptions &print) {
+    std::string out;
+    for (const size_t i : sorted_entries(agg, sort)) {
+        const AggEntry &e = agg.entries[i];
+        out += keys_columns(e.key, print) + value_column(agg, e.data, print) + "\n";
+    }
+    return out;
+}
+
+} // namespace
+
+AggValue aggregation_value(const AggregationSnapshot &agg, std::span<const int64_t> data,
+                           const AggPrintOptions &print) {
+    AggValue v;
+    const uint64_t normal = unsigned_normal(agg.normal);
+    const auto first = static_cast<uint64_t>(data.empty() ? 0 : data[0]);
+    switch (agg.decl.func) {
+    case AggFunc::Count:
+        v.scalar = Value::integer(first, sizeof(uint64_t), false);
+        v.normal = agg.normal;
+        break;
+    case AggFunc::Sum:
+    case AggFunc::Min:
+    case AggFunc::Max:
+        v.scalar = Value::integer(first, sizeof(uint64_t), true);
+        v.normal = agg.normal;
+        break;
+    case AggFunc::Avg: {
+        // printa() computes the average unsigned, unlike the default output.
+        const auto sum = static_cast<uint64_t>(data.size() > 1 ? data[1] : 0);
+        v.scalar = Value::integer(first != 0 ? sum / normal / first : 0, sizeof(uint64_t), true);
+        break;
+    }
+    case AggFunc::Stddev:
+        v.scalar = Value::integer(stddev_value(data, normal), sizeof(uint64_t), true);
+        break;
+    case AggFunc::Quantize:
+    case AggFunc::Lquantize:
+    case AggFunc::Llquantize:
+        v.text = format_distribution(agg.decl.func, agg.decl.params, data, normal, print.zoom);
+        break;
+    }
+    return v;
+}
+
+std::string print_aggregation(const AggregationSnapshot &agg, const AggSortOptions &sort,
+                              const AggPrintOptions &print) {
+    return "\n" + rows_of(agg, sort, print);
+}
+
+std::string print_aggregations(std::span<const AggregationSnapshot> aggs, const AggSortOptions &sort,
+                               const AggPrintOptions &print) {
+    if (aggs.size() == 1)
+        return print_aggregation(aggs[0], sort, print);
+    std::string out = "\n";
+    for (const JoinedRow &row : join_aggregations(aggs, sort)) {
+        out += keys_columns(row.key, print);
+        for (size_t i = 0; i < aggs.size(); ++i)
+            out += value_column(aggs[i], row.data[i], print);
+        out += "\n";
+    }
+    return out;
+}
+
+std::string print_at_exit(std::span<const AggregationSnapshot> aggs, const AggSortOptions &sort,
+                          const AggPrintOptions &print) {
+    std::vector<const AggregationSnapshot *> order;
+    for (const AggregationSnapshot &a : aggs)
+        order.push_back(&a);
+    std::stable_sort(order.begin(), order.end(), [&](const auto *l, const auto *r) {
+        return sort.sortrev ? l->decl.id > r->decl.id : l->decl.id < r->decl.id;
+    });
+    std::string out = "\n";
+    for (const AggregationSnapshot *a : order)
+        out += rows_of(*a, sort, print);
+    return out;
+}
+
+Expected<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
+                                    const AggSortOptions &sort, const AggPrintOptions &print) {
+    FormatContext context;
+    context.resolvers = print.resolvers;
+    std::string out;
+    if (aggs.size() == 1) {
+        const AggregationSnapshot &agg = aggs[0];
+        for (const size_t i : sorted_entries(agg, sort)) {
+            const AggValue value = aggregation_value(agg, agg.entries[i].data, print);
+            auto text = format_printa(format, agg.entries[i].key, std::span<const AggValue>(&value, 1), context);
+            if (!text)
+                return text.error();
+            out += text.value();
+        }
+        return out;
+    }
+    for (const JoinedRow &row : join_aggregations(aggs, sort)) {
+        std::vector<AggValue> values;
+        for (size_t i = 0; i < aggs.size(); ++i)
+            values.push_back(aggregation_value(aggs[i], row.data[i], print));
+        auto text = format_printa(format, row.key, values, context);
+        if (!text)
+            return text.error();
+        out += text.value();
+    }
+    return out;
+}
+
+} // namespace dtrace::consumer

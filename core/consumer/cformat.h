@@ -1,0 +1,36 @@
+// cformat.h: printf(3C) into a std::string.
+//
+// DTrace builds a printf(3C) format for each conversion at run time ("%-8lld")
+// and lets libc do the padding, rounding and digit work; doing the same here
+// is the surest way to print the same bytes. The formats are always built by
+// this library from parsed pieces, never taken from the user unchecked.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+namespace dtrace::consumer {
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+#pragma GCC diagnostic ignored "-Wformat-security"
+#endif
+
+// The text printf(3C) produces for `format` and `args` (embedded NULs kept,
+// as %c of 0 produces one). Empty if libc refuses the conversion.
+template <typename... Args> std::string c_printf(const std::string &format, Args... args) {
+    const int n = std::snprintf(nullptr, 0, format.c_str(), args...);
+    if (n <= 0)
+        return {};
+    std::string out(static_cast<size_t>(n) + 1, '\0');
+    std::snprintf(out.data(), out.size(), format.c_str(), args...);
+    out.resize(static_cast<size_t>(n));
+    return out;
+}
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+} // namespace dtrace::consumer

@@ -1,0 +1,200 @@
+// distribution_format.cpp: quantize art (see distribution_format.h).
+#include "consumer/distribution_format.h"
+
+#include "consumer/cformat.h"
+
+#include <algorithm>
+
+namespace dtrace::consumer {
+
+namespace {
+
+constexpr unsigned kBarWidth = 40;
+constexpr double kZoomMaxHeight = 0.95; // with aggzoom, the tallest bar fills 95% of the width
+constexpr long double kRound = 0.5L;
+constexpr int kLabelWidth = 16;
+
+// The rows shown: first..last inclusive.
+struct Range {
+    int first;
+    int last;
+};
+
+// From the first non-zero bucket to the last, widened by one zero row on each
+// side; `empty` when no bucket before `scan_limit` holds anything. (DTrace's
+// quantize() stops that scan short of its top bucket, so a lone count there
+// shows the rows around zero instead.)
+Range trimmed(std::span<const int64_t> data, Range empty, size_t scan_limit) {
+    const int n = static_cast<int>(data.size());
+    size_t first = 0;
+    while (first < scan_limit && data[first] == 0)
+        ++first;
+    if (first == scan_limit)
+        return empty;
+    int last = n - 1;
+    while (last > 0 && data[static_cast<size_t>(last)] == 0)
+        --last;
+    const int f = static_cast<int>(first);
+    return Range{f > 0 ? f - 1 : f, last < n - 1 ? last + 1 : last};
+}
+
+long double magnitude(int64_t v) {
+    const auto ld = static_cast<long double>(v);
+    return ld < 0 ? -ld : ld;
+}
+
+struct Scale {
+    long double total = 0;
+    bool positives = false;
+    bool negatives = false;
+};
+
+Scale scale_of(std::span<const int64_t> data, Range r, bool zoom) {
+    Scale s;
+    for (int i = r.first; i <= r.last; ++i) {
+        const int64_t v = data[static_cast<size_t>(i)];
+        s.positives |= v > 0;
+        s.negatives |= v < 0;
+        long double m = magnitude(v);
+        if (!zoom) {
+            s.total += m;
+            continue;
+        }
+        m *= static_cast<long double>(1 / kZoomMaxHeight);
+        if (s.total < m)
+            s.total = m;
+    }
+    return s;
+}
+
+std::string repeat(char c, unsigned n) {
+    return std::string(n, c);
+}
+
+// One bar and its count (dt_print_quantline()).
+std::string bar_line(int64_t value, uint64_t normal, const Scale &s) {
+    // DTrace divides the signed count by the unsigned normal: an unsigned
+    // division, printed back as signed.
+    const auto shown = static_cast<long long>(static_cast<uint64_t>(value) / (normal == 0 ? 1 : normal));
+    auto depth_of = [&](unsigned len) {
+        if (s.total == 0)
+            return 0U;
+        const long double f = (magnitude(value) * len) / s.total;
+        const auto d = static_cast<unsigned>(f + kRound);
+        return d > len ? len : d;
+    };
+    if (!s.negatives) {
+        const unsigned depth = s.positives ? depth_of(kBarWidth) : 0;
+        return "|" + repeat('@', depth) + repeat(' ', kBarWidth - depth) + c_printf(" %-9lld\n", shown);
+    }
+    if (!s.positives) {
+        const unsigned depth = depth_of(kBarWidth);
+        return repeat(' ', kBarWidth - depth) + repeat('@', depth) + c_printf("| %-9lld\n", shown);
+    }
+    const unsigned half = kBarWidth / 2;
+    const unsigned depth = depth_of(half);
+    if (value <= 0) {
+        return repeat(' ', half - depth) + repeat('@', depth) + "|" + repeat(' ', half) + c_printf(" %-9lld\n", shown);
+    }
+    return repeat(' ', half) + "|" + repeat('@', depth) + repeat(' ', half - depth) + c_printf(" %-9lld\n", shown);
+}
+
+std::string header() {
+    return c_printf("\n%*s %41s %-9s\n", kLabelWidth, "value", "------------- Distribution -------------", "count");
+}
+
+std::string label(const std::string &text) {
+    return c_printf("%*s ", kLabelWidth, text.c_str());
+}
+
+} // namespace
+
+std::string format_quantize(std::span<const int64_t> data, uint64_t normal, bool zoom) {
+    if (data.size() != static_cast<size_t>(kQuantizeBuckets))
+        return {};
+    // With no data at all (cleared, or negative increments summing to zero)
+    // DTrace shows the buckets around zero.
+    const Range shown =
+        trimmed(data, {kQuantizeZeroBucket - 1, kQuantizeZeroBucket + 1}, static_cast<size_t>(kQuantizeBuckets - 1));
+    const Scale s = scale_of(data, shown, zoom);
+    std::string out = header();
+    for (int i = shown.first; i <= shown.last; ++i) {
+        out += c_printf("%16lld ", static_cast<long long>(quantize_bucket_value(i)));
+        out += bar_line(data[static_cast<size_t>(i)], normal, s);
+    }
+    return out;
+}
+
+std::string format_lquantize(std::span<const int64_t> data, const LquantizeParams &p, uint64_t normal, bool zoom) {
+    const int buckets = p.levels + 2;
+    if (data.size() != static_cast<size_t>(buckets))
+        return {};
+    const Range r = trimmed(data, {0, std::min(2, buckets - 1)}, data.size());
+    const Scale s = scale_of(data, r, zoom);
+    std::string out = header();
+    for (int i = r.first; i <= r.last; ++i) {
+        if (i == 0)
+            out += label("< " + std::to_string(p.base));
+        else if (i == p.levels + 1)
+            out += label(">= " + std::to_string(p.base + p.levels * p.step));
+        else
+            out += c_printf("%16d ", p.base + (i - 1) * p.step);
+        out += bar_line(data[static_cast<size_t>(i)], normal, s);
+    }
+    return out;
+}
+
+std::string format_llquantize(std::span<const int64_t> data, const LlquantizeParams &p, uint64_t normal, bool zoom) {
+    const int levels = static_cast<int>(data.size());
+    if (p.factor < 2 || p.low >= p.high || p.steps == 0 || p.factor > p.steps || levels < 2)
+        return {};
+    const Range r = trimmed(data, {0, 1}, data.size());
+    const Scale s = scale_of(data, r, zoom);
+    std::string out = header();
+
+    int64_t value = 1;
+    int order = 0;
+    for (; order < p.low; ++order)
+        value *= p.factor;
+    int64_t next = value * p.factor;
+    int64_t step = next > p.steps ? next / p.steps : 1;
+
+    if (r.first == 0) {
+        out += label("< " + std::to_string(value));
+        out += bar_line(data[0], normal, s);
+    }
+    int bin = 1;
+    while (order <= p.high && bin < levels) {
+        if (bin >= r.first && bin <= r.last) {
+            out += c_printf("%16lld ", static_cast<long long>(value));
+            out += bar_line(data[static_cast<size_t>(bin)], normal, s);
+        }
+        ++bin;
+        if ((value += step) != next)
+            continue;
+        next = value * p.factor;
+        step = next > p.steps ? next / p.steps : 1;
+        ++order;
+    }
+    if (r.last < bin || bin >= levels)
+        return out;
+    out += label(">= " + std::to_string(value));
+    out += bar_line(data[static_cast<size_t>(bin)], normal, s);
+    return out;
+}
+
+std::string format_distribution(AggFunc func, std::span<const int64_t> params, std::span<const int64_t> data,
+                                uint64_t normal, bool zoom) {
+    switch (func) {
+    case AggFunc::Quantize:
+        return format_quantize(data, normal, zoom);
+    case AggFunc::Lquantize:
+        return format_lquantize(data, lquantize_params(params), normal, zoom);
+    case AggFunc::Llquantize:
+        return format_llquantize(data, llquantize_params(params), normal, zoom);
+    default:
+        return {};
+    }
+}
+
+} // namespace dtrace::consumer
