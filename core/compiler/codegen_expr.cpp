@@ -12,6 +12,9 @@ using DOp = dif::Op;
 constexpr uint8_t kR0 = dif::kZeroRegister;
 constexpr unsigned kBitsPerByte = 8;
 constexpr uint64_t kRegisterBytes = 8;
+// DTrace's tuple register count (DIF_DTR_NREGS): the most keys or arguments
+// one tuple may hold.
+constexpr size_t kTupleRegisters = 8;
 
 // The width a scalar occupies in a register-sized view: enums are ints,
 // pointers 64 bits.
@@ -330,6 +333,8 @@ uint8_t ExprGen::gen_ternary(const Node &n) {
 }
 
 void ExprGen::push_tuple(const std::vector<NodePtr> &args, const std::vector<const Type *> &params) {
+    if (args.size() > kTupleRegisters)
+        throw CompileError{Diagnostic{"", 0, "", "", "Insufficient tuple registers to generate code"}};
     // Evaluate everything first: an argument may itself use the tuple stack.
     std::vector<uint8_t> regs;
     for (size_t i = 0; i < args.size(); i++) {
