@@ -94,8 +94,9 @@ class Runner {
     uint64_t run(const dif::Difo &d, bool expect_fault = false) {
         dif::Fault f;
         uint64_t r = vm.run(d, env, f);
-        if (!expect_fault)
+        if (!expect_fault) {
             EXPECT_EQ(f.kind, dif::FaultKind::None) << "fault in DIFO";
+        }
         return r;
     }
 
