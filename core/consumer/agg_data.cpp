@@ -127,21 +127,26 @@ int lquantize_bucket(const LquantizeParams &p, int64_t value) {
     return level < p.levels ? static_cast<int>(level) + 1 : p.levels + 1;
 }
 
+int64_t times_factor(int64_t v, int64_t factor) {
+    int64_t out = 0;
+    return __builtin_mul_overflow(v, factor, &out) ? std::numeric_limits<int64_t>::max() : out;
+}
+
 int llquantize_bucket(const LlquantizeParams &p, int64_t value) {
     if (p.factor < 2 || p.steps == 0)
         return 0;
     int64_t power = 1;
     int order = 0;
     for (; order < p.low; ++order)
-        power *= p.factor;
+        power = times_factor(power, p.factor);
     int64_t last = power;
     if (value < last)
         return 0;
     int base = 1;
-    for (power *= p.factor; order <= p.high; ++order) {
+    for (power = times_factor(power, p.factor); order <= p.high; ++order) {
         const int64_t nbuckets = power > p.steps ? p.steps : power;
-        const int64_t next = power * p.factor;
-        if (next < power)
+        int64_t next = 0;
+        if (__builtin_mul_overflow(power, int64_t{p.factor}, &next))
             value = power - 1; // the next order would overflow: clamp, as DTrace does
         if (value < power)
             return base + static_cast<int>((value - last) / (power / nbuckets));

@@ -54,6 +54,9 @@ int64_t quantize_bucket_value(int bucket);
 int quantize_bucket(int64_t value);
 int lquantize_bucket(const LquantizeParams &p, int64_t value);
 int llquantize_bucket(const LlquantizeParams &p, int64_t value);
+// v * factor, saturating at INT64_MAX instead of overflowing (DTrace's
+// compiler keeps llquantize() parameters small enough never to get there).
+int64_t times_factor(int64_t v, int64_t factor);
 // Number of llquantize() buckets (including the two open-ended ones).
 int llquantize_buckets(const LlquantizeParams &p);
 

@@ -4,6 +4,7 @@
 #include "consumer/bytes_format.h"
 #include "consumer/cformat.h"
 #include "consumer/distribution_format.h"
+#include "consumer/packed_format.h"
 
 #include <algorithm>
 
@@ -16,29 +17,52 @@ constexpr int kKeyWidth8 = 16;
 constexpr int kKeyWidth4 = 8;
 constexpr int kKeyWidth2 = 5;
 constexpr int kKeyWidth1 = 3;
+// agghist/aggpack: other keys (strings) take 16 columns, right-aligned.
+constexpr int kPackedOtherWidth = 16;
 
 uint64_t unsigned_normal(int64_t normal) {
     return normal == 0 ? 1 : static_cast<uint64_t>(normal);
 }
 
-std::string key_column(const Value &key, const AggPrintOptions &print) {
+int integer_key_width(size_t size) {
+    switch (size) {
+    case sizeof(uint64_t):
+        return kKeyWidth8;
+    case sizeof(uint32_t):
+        return kKeyWidth4;
+    case sizeof(uint16_t):
+        return kKeyWidth2;
+    case sizeof(uint8_t):
+        return kKeyWidth1;
+    default:
+        return 0;
+    }
+}
+
+// The width agghist/aggpack headers give the keys: each column and its space.
+int packed_keys_width(std::span<const Value> key) {
+    int width = 0;
+    for (const Value &k : key) {
+        const int w = integer_key_width(k.record().size());
+        width += (w != 0 ? w : kPackedOtherWidth) + 1;
+    }
+    return width;
+}
+
+std::string key_column(const Value &key, const AggPrintOptions &print, bool packed) {
     if (key.kind == Value::Kind::Integer) {
-        switch (key.size) {
-        case sizeof(uint64_t):
-            return c_printf(" %*lld", kKeyWidth8, static_cast<long long>(key.as_signed()));
-        case sizeof(uint32_t):
-            return c_printf(" %*d", kKeyWidth4, static_cast<int>(static_cast<uint32_t>(key.as_unsigned())));
-        case sizeof(uint16_t):
-            return c_printf(" %*d", kKeyWidth2, static_cast<int>(key.as_unsigned()));
-        case sizeof(uint8_t):
-            return c_printf(" %*d", kKeyWidth1, static_cast<int>(key.as_unsigned()));
-        default:
-            break;
-        }
+        const int width = integer_key_width(key.size);
+        if (key.size == sizeof(uint64_t))
+            return c_printf(" %*lld", width, static_cast<long long>(key.as_signed()));
+        // A 4-byte key is handed to %d as is (a signed view); narrower ones zero-extended.
+        if (key.size == sizeof(uint32_t))
+            return c_printf(" %*d", width, static_cast<int>(static_cast<uint32_t>(key.as_unsigned())));
+        if (width != 0)
+            return c_printf(" %*d", width, static_cast<int>(key.as_unsigned()));
     }
     if (key.kind == Value::Kind::Stack || key.kind == Value::Kind::UserStack)
         return format_stack(key, print.resolvers, print.stackindent);
-    return format_bytes(key.record(), kAggKeyStringWidth, false, print.rawbytes);
+    return format_bytes(key.record(), packed ? kPackedOtherWidth : kAggKeyStringWidth, false, print.rawbytes);
 }
 
 std::string value_column(const AggregationSnapshot &agg, std::span<const int64_t> data, const AggPrintOptions &print) {
@@ -61,18 +85,72 @@ std::string value_column(const AggregationSnapshot &agg, std::span<const int64_t
     }
 }
 
-std::string keys_columns(std::span<const Value> key, const AggPrintOptions &print) {
+std::string keys_columns(std::span<const Value> key, const AggPrintOptions &print, bool packed = false) {
     std::string out;
     for (const Value &k : key)
-        out += key_column(k, print);
+        out += key_column(k, print, packed);
     return out;
 }
 
+// agghist: one scale for all of an aggregation's rows (dt_aggregate_total()).
+BarScale hist_scale(const AggregationSnapshot &agg, bool zoom) {
+    BarScale scale;
+    int64_t total = 0;
+    for (const AggEntry &e : agg.entries) {
+        int64_t v = e.data.empty() ? 0 : e.data[0];
+        scale.positives |= v > 0;
+        scale.negatives |= v < 0;
+        v = v < 0 ? -v : v;
+        if (zoom) {
+            v = static_cast<int64_t>(static_cast<long double>(v) * static_cast<long double>(1 / kZoomMaxHeight));
+            total = std::max(total, v);
+        } else {
+            total += v;
+        }
+    }
+    scale.total = static_cast<long double>(total);
+    return scale;
+}
+
 std::string rows_of(const AggregationSnapshot &agg, const AggSortOptions &sort, const AggPrintOptions &print) {
+    const AggFunc func = agg.decl.func;
+    const bool hist = print.hist && (func == AggFunc::Count || func == AggFunc::Sum);
+    const bool pack = print.pack && (func == AggFunc::Quantize || func == AggFunc::Lquantize);
+    const std::vector<size_t> order = sorted_entries(agg, sort);
+    if (order.empty())
+        return {};
+
     std::string out;
-    for (const size_t i : sorted_entries(agg, sort)) {
+    BarScale scale;
+    BinRange bins{kQuantizeZeroBucket, kQuantizeZeroBucket};
+    const LquantizeParams lparams = lquantize_params(agg.decl.params);
+    if (hist || pack) {
+        const int width = packed_keys_width(agg.entries[order[0]].key);
+        if (hist) {
+            scale = hist_scale(agg, print.zoom);
+            out += distribution_header(width);
+        } else if (func == AggFunc::Quantize) {
+            bins = quantize_used_bins(agg.entries[order[0]].data);
+            for (const AggEntry &e : agg.entries)
+                bins = merge_bins(bins, quantize_used_bins(e.data));
+            out += quantize_packed_header(width, bins);
+        } else {
+            out += lquantize_packed_header(width, lparams);
+        }
+    }
+
+    const uint64_t normal = unsigned_normal(agg.normal);
+    for (const size_t i : order) {
         const AggEntry &e = agg.entries[i];
-        out += keys_columns(e.key, print) + value_column(agg, e.data, print) + "\n";
+        out += keys_columns(e.key, print, hist || pack);
+        if (hist)
+            out += " " + distribution_bar(e.data.empty() ? 0 : e.data[0], normal, scale);
+        else if (pack && func == AggFunc::Quantize)
+            out += format_quantize_packed(e.data, bins, print.zoom, print.pack_utf8);
+        else if (pack)
+            out += format_lquantize_packed(e.data, lparams, print.zoom, print.pack_utf8);
+        else
+            out += value_column(agg, e.data, print) + "\n";
     }
     return out;
 }

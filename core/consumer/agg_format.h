@@ -3,6 +3,8 @@
 // Without a format, each entry is one row: the key elements as trace()
 // would show them in a table (integers right-aligned by size, strings in 50
 // columns after two spaces), then the value (" %16lld", or a distribution).
+// agghist and aggpack put a header above an aggregation's rows and narrow
+// string keys to 16 columns.
 // printa(@a) prints a newline first, then the rows; at exit dtrace(1M)
 // prints a newline and then every aggregation no printa() has printed.
 // With a format, each entry is one format_printa() of its keys and value.
@@ -21,6 +23,10 @@ namespace dtrace::consumer {
 
 struct AggPrintOptions {
     bool zoom = false;     // -x aggzoom: bars scaled to the tallest row
+    bool hist = false;     // -x agghist: count() and sum() rows as bars of one distribution
+    bool pack = false;     // -x aggpack: quantize() and lquantize() rows on one line each
+    bool pack_utf8 = true; // aggpack cells as UTF-8 blocks; DTrace uses ASCII when TERM is
+                           // sun, sun-color or dumb, or with -x encoding=ascii
     bool rawbytes = false; // -x rawbytes: non-integer keys as hex dumps
     int stackindent = kDefaultStackIndent;
     Resolvers resolvers; // symbol names for stack keys and %a/%k in formats

@@ -25,14 +25,17 @@ bool integer_record(size_t size) {
 }
 
 int compare_key_element(const Value &l, const Value &r) {
-    const std::string lrec = l.record();
-    const std::string rrec = r.record();
-    if (int c = three_way(lrec.size(), rrec.size()))
+    const size_t size = l.record_size();
+    if (int c = three_way(size, r.record_size()))
         return c;
-    if (integer_record(lrec.size()) && l.kind == Value::Kind::Integer && r.kind == Value::Kind::Integer)
+    if (integer_record(size) && l.kind == Value::Kind::Integer && r.kind == Value::Kind::Integer)
         return three_way(l.as_unsigned(), r.as_unsigned());
-    // Byte by byte, unsigned: strings therefore order as strcmp() would.
-    return sign(static_cast<long double>(std::memcmp(lrec.data(), rrec.data(), lrec.size())));
+    // Byte by byte, unsigned, over records of equal size: a string that is a
+    // prefix of the other is followed by its NUL padding and sorts first.
+    const size_t common = std::min(l.bytes.size(), r.bytes.size());
+    if (int c = common == 0 ? 0 : std::memcmp(l.bytes.data(), r.bytes.data(), common))
+        return c < 0 ? -1 : 1;
+    return three_way(l.bytes.size(), r.bytes.size());
 }
 
 // The quantities DTrace sorts distributions by: the sum of bucket values
@@ -84,16 +87,16 @@ Weighted weigh_llquantize(const LlquantizeParams &p, std::span<const int64_t> d)
     int64_t value = 1;
     int order = 0;
     for (; order < p.low; ++order)
-        value *= p.factor;
+        value = times_factor(value, p.factor);
     size_t bin = 0;
     w.total = static_cast<long double>(d[bin++]) * static_cast<long double>(value - 1);
-    int64_t next = value * p.factor;
+    int64_t next = times_factor(value, p.factor);
     int64_t step = next > p.steps ? next / p.steps : 1;
     while (order <= p.high && bin < d.size()) {
         w.total += static_cast<long double>(d[bin++]) * static_cast<long double>(value);
         if ((value += step) != next)
             continue;
-        next = value * p.factor;
+        next = times_factor(value, p.factor);
         step = next > p.steps ? next / p.steps : 1;
         ++order;
     }

@@ -10,7 +10,6 @@ namespace dtrace::consumer {
 namespace {
 
 constexpr unsigned kBarWidth = 40;
-constexpr double kZoomMaxHeight = 0.95; // with aggzoom, the tallest bar fills 95% of the width
 constexpr long double kRound = 0.5L;
 constexpr int kLabelWidth = 16;
 
@@ -43,27 +42,10 @@ long double magnitude(int64_t v) {
     return ld < 0 ? -ld : ld;
 }
 
-struct Scale {
-    long double total = 0;
-    bool positives = false;
-    bool negatives = false;
-};
-
-Scale scale_of(std::span<const int64_t> data, Range r, bool zoom) {
-    Scale s;
-    for (int i = r.first; i <= r.last; ++i) {
-        const int64_t v = data[static_cast<size_t>(i)];
-        s.positives |= v > 0;
-        s.negatives |= v < 0;
-        long double m = magnitude(v);
-        if (!zoom) {
-            s.total += m;
-            continue;
-        }
-        m *= static_cast<long double>(1 / kZoomMaxHeight);
-        if (s.total < m)
-            s.total = m;
-    }
+BarScale scale_of(std::span<const int64_t> data, Range r, bool zoom) {
+    BarScale s;
+    for (int i = r.first; i <= r.last; ++i)
+        add_to_scale(s, data[static_cast<size_t>(i)], zoom);
     return s;
 }
 
@@ -71,8 +53,32 @@ std::string repeat(char c, unsigned n) {
     return std::string(n, c);
 }
 
+std::string label(const std::string &text) {
+    return c_printf("%*s ", kLabelWidth, text.c_str());
+}
+
+} // namespace
+
+void add_to_scale(BarScale &s, int64_t value, bool zoom) {
+    s.positives |= value > 0;
+    s.negatives |= value < 0;
+    long double m = magnitude(value);
+    if (!zoom) {
+        s.total += m;
+        return;
+    }
+    m *= static_cast<long double>(1 / kZoomMaxHeight);
+    if (s.total < m)
+        s.total = m;
+}
+
+std::string distribution_header(int key_width) {
+    return c_printf("\n%*s %41s %-9s\n", key_width != 0 ? key_width : kLabelWidth, key_width != 0 ? "key" : "value",
+                    "------------- Distribution -------------", "count");
+}
+
 // One bar and its count (dt_print_quantline()).
-std::string bar_line(int64_t value, uint64_t normal, const Scale &s) {
+std::string distribution_bar(int64_t value, uint64_t normal, const BarScale &s) {
     // DTrace divides the signed count by the unsigned normal: an unsigned
     // division, printed back as signed.
     const auto shown = static_cast<long long>(static_cast<uint64_t>(value) / (normal == 0 ? 1 : normal));
@@ -99,16 +105,6 @@ std::string bar_line(int64_t value, uint64_t normal, const Scale &s) {
     return repeat(' ', half) + "|" + repeat('@', depth) + repeat(' ', half - depth) + c_printf(" %-9lld\n", shown);
 }
 
-std::string header() {
-    return c_printf("\n%*s %41s %-9s\n", kLabelWidth, "value", "------------- Distribution -------------", "count");
-}
-
-std::string label(const std::string &text) {
-    return c_printf("%*s ", kLabelWidth, text.c_str());
-}
-
-} // namespace
-
 std::string format_quantize(std::span<const int64_t> data, uint64_t normal, bool zoom) {
     if (data.size() != static_cast<size_t>(kQuantizeBuckets))
         return {};
@@ -116,11 +112,11 @@ std::string format_quantize(std::span<const int64_t> data, uint64_t normal, bool
     // DTrace shows the buckets around zero.
     const Range shown =
         trimmed(data, {kQuantizeZeroBucket - 1, kQuantizeZeroBucket + 1}, static_cast<size_t>(kQuantizeBuckets - 1));
-    const Scale s = scale_of(data, shown, zoom);
-    std::string out = header();
+    const BarScale s = scale_of(data, shown, zoom);
+    std::string out = distribution_header();
     for (int i = shown.first; i <= shown.last; ++i) {
         out += c_printf("%16lld ", static_cast<long long>(quantize_bucket_value(i)));
-        out += bar_line(data[static_cast<size_t>(i)], normal, s);
+        out += distribution_bar(data[static_cast<size_t>(i)], normal, s);
     }
     return out;
 }
@@ -130,8 +126,8 @@ std::string format_lquantize(std::span<const int64_t> data, const LquantizeParam
     if (data.size() != static_cast<size_t>(buckets))
         return {};
     const Range r = trimmed(data, {0, std::min(2, buckets - 1)}, data.size());
-    const Scale s = scale_of(data, r, zoom);
-    std::string out = header();
+    const BarScale s = scale_of(data, r, zoom);
+    std::string out = distribution_header();
     for (int i = r.first; i <= r.last; ++i) {
         if (i == 0)
             out += label("< " + std::to_string(p.base));
@@ -139,7 +135,7 @@ std::string format_lquantize(std::span<const int64_t> data, const LquantizeParam
             out += label(">= " + std::to_string(p.base + p.levels * p.step));
         else
             out += c_printf("%16d ", p.base + (i - 1) * p.step);
-        out += bar_line(data[static_cast<size_t>(i)], normal, s);
+        out += distribution_bar(data[static_cast<size_t>(i)], normal, s);
     }
     return out;
 }
@@ -149,37 +145,37 @@ std::string format_llquantize(std::span<const int64_t> data, const LlquantizePar
     if (p.factor < 2 || p.low >= p.high || p.steps == 0 || p.factor > p.steps || levels < 2)
         return {};
     const Range r = trimmed(data, {0, 1}, data.size());
-    const Scale s = scale_of(data, r, zoom);
-    std::string out = header();
+    const BarScale s = scale_of(data, r, zoom);
+    std::string out = distribution_header();
 
     int64_t value = 1;
     int order = 0;
     for (; order < p.low; ++order)
-        value *= p.factor;
-    int64_t next = value * p.factor;
+        value = times_factor(value, p.factor);
+    int64_t next = times_factor(value, p.factor);
     int64_t step = next > p.steps ? next / p.steps : 1;
 
     if (r.first == 0) {
         out += label("< " + std::to_string(value));
-        out += bar_line(data[0], normal, s);
+        out += distribution_bar(data[0], normal, s);
     }
     int bin = 1;
     while (order <= p.high && bin < levels) {
         if (bin >= r.first && bin <= r.last) {
             out += c_printf("%16lld ", static_cast<long long>(value));
-            out += bar_line(data[static_cast<size_t>(bin)], normal, s);
+            out += distribution_bar(data[static_cast<size_t>(bin)], normal, s);
         }
         ++bin;
         if ((value += step) != next)
             continue;
-        next = value * p.factor;
+        next = times_factor(value, p.factor);
         step = next > p.steps ? next / p.steps : 1;
         ++order;
     }
     if (r.last < bin || bin >= levels)
         return out;
     out += label(">= " + std::to_string(value));
-    out += bar_line(data[static_cast<size_t>(bin)], normal, s);
+    out += distribution_bar(data[static_cast<size_t>(bin)], normal, s);
     return out;
 }
 

@@ -16,6 +16,27 @@
 
 namespace dtrace::consumer {
 
+// How long bars are: the rows' total, and which signs occur among them.
+struct BarScale {
+    long double total = 0;
+    bool positives = false;
+    bool negatives = false;
+};
+
+inline constexpr double kZoomMaxHeight = 0.95; // with aggzoom, the tallest bar fills 95% of the width
+
+// Counts a row into a scale: the sum of magnitudes, or with aggzoom the
+// largest magnitude divided by kZoomMaxHeight.
+void add_to_scale(BarScale &scale, int64_t value, bool zoom);
+
+// "\n           value  ---- Distribution ---- count    \n"; with a non-zero
+// key width (agghist) the first column is "key" in that width.
+std::string distribution_header(int key_width = 0);
+
+// One row's bar and count: "|@@@@      " and " %-9lld\n", left of the axis
+// for negative rows, split in two halves when both signs occur.
+std::string distribution_bar(int64_t value, uint64_t normal, const BarScale &scale);
+
 std::string format_quantize(std::span<const int64_t> data, uint64_t normal, bool zoom);
 std::string format_lquantize(std::span<const int64_t> data, const LquantizeParams &params, uint64_t normal, bool zoom);
 std::string format_llquantize(std::span<const int64_t> data, const LlquantizeParams &params, uint64_t normal,

@@ -1,6 +1,7 @@
 // value.cpp: the record view of a Value (see value.h).
 #include "consumer/value.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dtrace::consumer {
@@ -42,10 +43,21 @@ Value Value::user_stack(uint64_t pid, std::span<const uint64_t> pcs) {
     return Value{Kind::UserStack, static_cast<uint32_t>(data.size()), false, 0, data};
 }
 
+size_t Value::record_size() const {
+    switch (kind) {
+    case Kind::Integer:
+        return size > 0 && size <= kMaxIntegerSize ? size : kMaxIntegerSize;
+    case Kind::String:
+        return size == 0 ? bytes.size() + 1 : std::max<size_t>(size, bytes.size());
+    default:
+        return bytes.size();
+    }
+}
+
 std::string Value::record() const {
     switch (kind) {
     case Kind::Integer: {
-        const uint32_t n = size > 0 && size <= kMaxIntegerSize ? size : kMaxIntegerSize;
+        const size_t n = record_size();
         std::string out(n, '\0');
         if (n == sizeof(uint8_t)) {
             const auto v = static_cast<uint8_t>(bits);
@@ -64,9 +76,7 @@ std::string Value::record() const {
     }
     case Kind::String: {
         std::string out = bytes;
-        const size_t field = size == 0 ? bytes.size() + 1 : size;
-        if (field > out.size())
-            out.resize(field, '\0');
+        out.resize(record_size(), '\0');
         return out;
     }
     case Kind::Bytes:

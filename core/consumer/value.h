@@ -7,6 +7,7 @@
 // the consumer decides how it looks.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -49,6 +50,7 @@ struct Value {
     // The bytes DTrace would have recorded for this value (integers in host
     // byte order, strings NUL-padded to their field size).
     std::string record() const;
+    size_t record_size() const;
     // The integer truncated to `size` bytes, then sign- or zero-extended.
     int64_t as_signed() const;
     uint64_t as_unsigned() const;

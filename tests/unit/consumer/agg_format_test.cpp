@@ -4,6 +4,7 @@
 #include "test_support.h"
 
 #include "consumer/agg_format.h"
+#include "consumer/bytes_format.h"
 
 namespace dtrace::consumer {
 namespace {
@@ -71,6 +72,18 @@ TEST(AggFormat, IntegerKeysByWidthAndUnsignedOrder) {
     const std::string expected = "\n" + spaces(1) + "200" + one + spaces(1) + "65529" + one + spaces(7) + "-7" + one +
                                  spaces(16) + "1" + one + spaces(15) + "-1" + one;
     EXPECT_EQ(print_aggregation(a, key), expected);
+}
+
+TEST(AggFormat, StringKeysSortByUnsignedBytes) {
+    const auto a =
+        make(1, AggFunc::Count, {{{str("b")}, {1}}, {{str("\xe9t\xe9")}, {1}}, {{str("ab")}, {1}}, {{str("a")}, {1}}});
+    AggSortOptions key;
+    key.sortkey = true;
+    // Bytes outside ASCII are not printable in the C locale: that key is dumped.
+    std::string record = "\xe9t\xe9";
+    record.resize(256, '\0');
+    EXPECT_EQ(print_aggregation(a, key),
+              "\n" + row("a", 1) + row("ab", 1) + row("b", 1) + format_hex_dump(record) + spaces(16) + "1\n");
 }
 
 TEST(AggFormat, SortKeyPosition) {
@@ -224,6 +237,44 @@ TEST(AggFormat, StackKeys) {
     AggPrintOptions print;
     print.resolvers.kernel_symbol = [](uint64_t) -> std::optional<std::string> { return "unix`idle"; };
     EXPECT_EQ(print_aggregation(a, {}, print), "\n\n" + spaces(14) + "unix`idle\n" + spaces(16) + "4\n");
+}
+
+TEST(AggFormat, AggHist) {
+    const auto a = make(1, AggFunc::Count, {{{str("b")}, {3}}, {{str("a")}, {1}}});
+    AggPrintOptions print;
+    print.hist = true;
+    // The header's first column spans the keys (16 + 1 for a string); string
+    // keys are right-aligned in 16 columns; one bar scale for all rows.
+    const std::string expected = "\n\n" + spaces(14) + "key  ------------- Distribution ------------- count    \n" +
+                                 spaces(16) + "a |" + std::string(10, '@') + spaces(30) + " 1        \n" + spaces(16) +
+                                 "b |" + std::string(30, '@') + spaces(10) + " 3        \n";
+    EXPECT_EQ(print_aggregation(a, {}, print), expected);
+}
+
+TEST(AggFormat, AggPackQuantize) {
+    std::vector<int64_t> q;
+    aggregate_update(AggFunc::Quantize, {}, q, 1, 1);
+    aggregate_update(AggFunc::Quantize, {}, q, 2, 7);
+    const auto a = make(1, AggFunc::Quantize, {{{str("k")}, q}});
+    AggPrintOptions print;
+    print.pack = true;
+    print.pack_utf8 = false;
+    const std::string header = "\n\n" + spaces(14) + "key  min .----. max  | count\n";
+    EXPECT_EQ(print_aggregation(a, {}, print), header + spaces(16) + "k    0 : _X : 4    | 8\n");
+    print.pack_utf8 = true;
+    EXPECT_EQ(print_aggregation(a, {}, print), header + spaces(16) + "k    0 : \xe2\x96\x82\xe2\x96\x87 : 4    | 8\n");
+}
+
+TEST(AggFormat, AggPackLquantize) {
+    const std::vector<int64_t> params{0, 10, 5};
+    std::vector<int64_t> d;
+    for (int64_t v : {-1, 3, 4, 100})
+        aggregate_update(AggFunc::Lquantize, params, d, v);
+    const auto a = make(1, AggFunc::Lquantize, {{{}, d}}, params);
+    AggPrintOptions print;
+    print.pack = true;
+    print.pack_utf8 = false;
+    EXPECT_EQ(print_aggregation(a, {}, print), "\n\n     min .----. max      | count\n     < 0 :xx x: >= 10    | 4\n");
 }
 
 } // namespace
