@@ -22,14 +22,14 @@
 
 namespace dtrace::compiler {
 
-// The D type of a printf() argument, as format checking needs it.
+// The D type of a printf()/printa() argument, as format checking needs it
+// (the kinds are those of the consumer's ArgType, so wiring is one switch).
 struct ArgTypeInfo {
-    enum class Kind : uint8_t { Integer, String, Pointer, Other };
+    enum class Kind : uint8_t { Integer, Pointer, String, CharArray, Float, Struct };
     Kind kind = Kind::Integer;
-    uint32_t size = 0; // bytes (Integer, Pointer)
+    uint32_t size = 0; // bytes
     bool is_signed = false;
-    bool is_char_pointer = false; // char * / char[]: acceptable to %s
-    std::string type_name;        // as DTrace prints it: "int", "uint64_t", "string"
+    std::string type_name; // as DTrace prints it: "int", "uint64_t", "string", "char *"
 };
 
 // What the args[] hook answers for a clause's probe descriptions.
@@ -48,6 +48,11 @@ struct CompileOptions {
     // printf_format check_args); returns the diagnostic to report, if any.
     std::function<std::optional<Diagnostic>(const std::string &fmt, const std::vector<ArgTypeInfo> &args, int line)>
         check_printf;
+    // Checks printa()'s format against the keys of the (first) aggregation;
+    // `is_count` when its aggregating function is count().
+    std::function<std::optional<Diagnostic>(const std::string &fmt, const std::vector<ArgTypeInfo> &keys, bool is_count,
+                                            int line)>
+        check_printa;
 };
 
 struct CompileResult {

@@ -31,30 +31,42 @@ bool is_agg_assignment(const Expr &e) {
 }
 
 ArgTypeInfo arg_type_info(const Type *t) {
+    using K = ArgTypeInfo::Kind;
     ArgTypeInfo info;
     info.type_name = TypeTable::name_of(t);
     const Type *r = resolve(t);
+    info.size = uint32_t(r->size);
     switch (r->kind) {
     case TypeKind::Integer:
     case TypeKind::Enum:
-        info.kind = ArgTypeInfo::Kind::Integer;
+        info.kind = K::Integer;
         info.size = r->kind == TypeKind::Enum ? 4 : uint32_t(r->size);
         info.is_signed = is_signed(r);
         break;
-    case TypeKind::String:
-        info.kind = ArgTypeInfo::Kind::String;
-        break;
     case TypeKind::Pointer:
-        info.kind = ArgTypeInfo::Kind::Pointer;
-        info.size = uint32_t(r->size);
-        info.is_char_pointer = is_strcompat(r);
+        info.kind = K::Pointer;
+        break;
+    case TypeKind::String:
+        info.kind = K::String;
+        break;
+    case TypeKind::Float:
+        info.kind = K::Float;
+        break;
+    case TypeKind::Array:
+        info.kind = is_strcompat(r) ? K::CharArray : K::Struct;
         break;
     default:
-        info.kind = ArgTypeInfo::Kind::Other;
-        info.is_char_pointer = is_strcompat(r);
+        info.kind = K::Struct;
         break;
     }
     return info;
+}
+
+// A diagnostic from a hook (format checking), placed on the action's line.
+[[noreturn]] void raise_hook_error(Diagnostic d, int line) {
+    if (d.line == 0)
+        d.line = line;
+    throw CompileError{std::move(d)};
 }
 
 } // namespace
@@ -214,7 +226,7 @@ void Sema::finish_printf(SemaAction &a) {
     }
     if (opts_.check_printf)
         if (auto d = opts_.check_printf(a.format, infos, a.line))
-            throw CompileError{*d};
+            raise_hook_error(std::move(*d), a.line);
 }
 
 void Sema::finish_printa(SemaAction &a) {
@@ -239,6 +251,14 @@ void Sema::finish_printa(SemaAction &a) {
         if (!n.agg->modified)
             raise_error("D_PRINTA_AGGBAD", a.line, "undefined aggregation: @" + n.agg->name);
         a.printa_aggs.push_back(n.agg);
+    }
+    if (a.has_format && opts_.check_printa) {
+        const Aggregation &first = *a.printa_aggs.front();
+        std::vector<ArgTypeInfo> keys;
+        for (const Type *k : first.keys)
+            keys.push_back(arg_type_info(k));
+        if (auto d = opts_.check_printa(a.format, keys, first.func == AggFunc::Count, a.line))
+            raise_hook_error(std::move(*d), a.line);
     }
 }
 
