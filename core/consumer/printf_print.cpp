@@ -134,9 +134,10 @@ Expected<std::string> print_int(const Job &job, const Value &v, int64_t normal, 
         append_utf8(text, code);
         return as_string(job, text);
     }
-    const bool wide = v.size == sizeof(uint64_t);
-    const bool numeric = conv != "c";
-    const std::string spec = spec_head(job.conv, job.width, job.precision) + (wide && numeric ? "ll" : "") + conv;
+    // "ll" only for 8-byte records; %c always takes an int (the checker keeps
+    // wider records away from it, the consumer must not trust that).
+    const bool wide = v.size == sizeof(uint64_t) && conv != "c";
+    const std::string spec = spec_head(job.conv, job.width, job.precision) + (wide ? "ll" : "") + conv;
     if (is_signed) {
         if (wide)
             return c_printf(spec, static_cast<long long>(divide_signed(v.as_signed(), normal)));

@@ -108,6 +108,7 @@ TEST(PrintfFormat, Characters) {
     EXPECT_EQ(printf_of("[%3c]", {i8('z')}), "[  z]");
     EXPECT_EQ(printf_of("%lc", {i32('B')}), "B");
     EXPECT_EQ(printf_of("%wc", {i32('C')}), "C");
+    EXPECT_EQ(printf_of("%c", {i64('D')}), "D"); // an unchecked 8-byte record still prints as a char
 }
 
 TEST(PrintfFormat, EscapedCharacters) {
