@@ -43,7 +43,7 @@ int integer_key_width(size_t size) {
 int packed_keys_width(std::span<const Value> key) {
     int width = 0;
     for (const Value &k : key) {
-        const int w = integer_key_width(k.record().size());
+        const int w = integer_key_width(k.record_size());
         width += (w != 0 ? w : kPackedOtherWidth) + 1;
     }
     return width;

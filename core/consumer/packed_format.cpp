@@ -3,6 +3,7 @@
 
 #include "consumer/cformat.h"
 #include "consumer/distribution_format.h"
+#include "consumer/utf8.h"
 
 #include <algorithm>
 #include <limits>
@@ -36,14 +37,6 @@ int ndigits(int64_t v) {
     return std::max(n, kMinDigits);
 }
 
-std::string utf8_of(uint32_t cp) {
-    std::string s;
-    s += static_cast<char>(0xE0 | (cp >> 12));
-    s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-    return s;
-}
-
 std::string cell(int64_t datum, long double total, bool utf8) {
     if (datum == 0)
         return " ";
@@ -53,8 +46,11 @@ std::string cell(int64_t datum, long double total, bool utf8) {
         v = (v < 0 ? -v : v) / total;
         return std::string(1, kNegativeLevels[static_cast<size_t>(v + kRound)]);
     }
-    if (utf8)
-        return utf8_of(kUtf8BlockBase + static_cast<uint32_t>((d * (kUtf8Levels - 1)) / total + kRound));
+    if (utf8) {
+        std::string block;
+        append_utf8(block, kUtf8BlockBase + static_cast<uint32_t>((d * (kUtf8Levels - 1)) / total + kRound));
+        return block;
+    }
     const long double v = (d * static_cast<long double>(kAsciiLevels.size() - 1)) / total;
     return std::string(1, kAsciiLevels[static_cast<size_t>(v + kRound)]);
 }

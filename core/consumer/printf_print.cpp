@@ -12,10 +12,9 @@
 #include "consumer/escape.h"
 #include "consumer/stack_format.h"
 #include "consumer/time_format.h"
+#include "consumer/utf8.h"
 
-#include <cstdlib>
 #include <cstring>
-#include <limits>
 
 namespace dtrace::consumer {
 
@@ -27,9 +26,7 @@ constexpr long long kMaxFieldWidth = 1 << 20;
 constexpr uint32_t kLongDoubleSize = 16;
 constexpr uint32_t kUserAddrWithPidSize = 2 * sizeof(uint64_t);
 constexpr uint32_t kWideCharSize = sizeof(uint32_t);
-constexpr uint32_t kUtf8TwoByteLimit = 0x800;
-constexpr uint32_t kUtf8ThreeByteLimit = 0x10000;
-constexpr uint32_t kUtf8OneByteLimit = 0x80;
+constexpr uint32_t kAsciiLimit = 0x80;
 
 ConsumerError mismatch() {
     return ConsumerError{std::string(kRecordMismatch)};
@@ -85,24 +82,6 @@ uint64_t divide_unsigned(uint64_t value, uint64_t divisor) {
     return divisor == 0 ? value : value / divisor;
 }
 
-void append_utf8(std::string &out, uint32_t cp) {
-    if (cp < kUtf8OneByteLimit) {
-        out += static_cast<char>(cp);
-    } else if (cp < kUtf8TwoByteLimit) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < kUtf8ThreeByteLimit) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | ((cp >> 18) & 0x07));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
-
 std::string until_nul(const std::string &record) {
     return record.substr(0, std::strlen(record.c_str()));
 }
@@ -128,7 +107,7 @@ Expected<std::string> print_int(const Job &job, const Value &v, int64_t normal, 
         conv.back() = 'u';
     if (conv == "lc") {
         const auto code = static_cast<uint32_t>(divide_signed(v.as_signed(), normal));
-        if (code < kUtf8OneByteLimit)
+        if (code < kAsciiLimit)
             return c_printf(spec_head(job.conv, job.width, job.precision) + "c", static_cast<int>(code));
         std::string text;
         append_utf8(text, code);

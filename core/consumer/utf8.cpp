@@ -1,0 +1,43 @@
+// utf8.cpp: one code point as UTF-8 (see utf8.h).
+#include "consumer/utf8.h"
+
+namespace dtrace::consumer {
+
+namespace {
+
+constexpr uint32_t kOneByteLimit = 0x80;
+constexpr uint32_t kTwoByteLimit = 0x800;
+constexpr uint32_t kThreeByteLimit = 0x10000;
+constexpr uint32_t kContinuationBits = 6;
+constexpr uint32_t kContinuationMask = 0x3F;
+constexpr uint32_t kContinuationTag = 0x80;
+constexpr uint32_t kTwoByteTag = 0xC0;
+constexpr uint32_t kThreeByteTag = 0xE0;
+constexpr uint32_t kFourByteTag = 0xF0;
+constexpr uint32_t kFourByteLeadMask = 0x07;
+
+char continuation(uint32_t cp, uint32_t shift) {
+    return static_cast<char>(kContinuationTag | ((cp >> shift) & kContinuationMask));
+}
+
+} // namespace
+
+void append_utf8(std::string &out, uint32_t cp) {
+    if (cp < kOneByteLimit) {
+        out += static_cast<char>(cp);
+    } else if (cp < kTwoByteLimit) {
+        out += static_cast<char>(kTwoByteTag | (cp >> kContinuationBits));
+        out += continuation(cp, 0);
+    } else if (cp < kThreeByteLimit) {
+        out += static_cast<char>(kThreeByteTag | (cp >> (2 * kContinuationBits)));
+        out += continuation(cp, kContinuationBits);
+        out += continuation(cp, 0);
+    } else {
+        out += static_cast<char>(kFourByteTag | ((cp >> (3 * kContinuationBits)) & kFourByteLeadMask));
+        out += continuation(cp, 2 * kContinuationBits);
+        out += continuation(cp, kContinuationBits);
+        out += continuation(cp, 0);
+    }
+}
+
+} // namespace dtrace::consumer
