@@ -106,6 +106,18 @@ uint8_t ExprGen::gen(const Node &n) {
         return gen_unary(n);
     case NodeKind::Deref:
         return gen_deref(n);
+    case NodeKind::Member: {
+        uint8_t r = gen(*n.kids[0]);
+        if (n.value != 0) {
+            uint8_t t = b_.alloc();
+            b_.setx(t, n.value);
+            b_.emit(DOp::Add, r, r, t);
+            b_.free(t);
+        }
+        if (is_scalar(n.type))
+            b_.emit(load_op(n.type), r, r, 0, 0);
+        return r;
+    }
     case NodeKind::Binary:
         return gen_binary(n);
     case NodeKind::Compare:
@@ -163,7 +175,8 @@ uint8_t ExprGen::gen_unary(const Node &n) {
 
 uint8_t ExprGen::gen_deref(const Node &n) {
     uint8_t r = gen(*n.kids[0]);
-    b_.emit(load_op(n.type), r, r, 0, 0);
+    if (is_scalar(n.type)) // a struct, union or array is used by its address
+        b_.emit(load_op(n.type), r, r, 0, 0);
     return r;
 }
 

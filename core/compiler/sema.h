@@ -118,6 +118,7 @@ class Sema {
     void define_members(Type *sou, const TypeSpecifier &spec, int line);
     void define_enum(Type *e, const TypeSpecifier &spec, int line);
     void declare_variable(const DeclSpecifiers &spec, const Declarator &d, int line);
+    void declare_inline(const DeclSpecifiers &spec, const Declarator &d, const Expr *init, int line);
 
     // Messages.
     std::string type_name(const Type *t) const { return TypeTable::name_of(t); }
@@ -128,7 +129,13 @@ class Sema {
     Symbols &symbols_;
     const CompileOptions &opts_;
     std::map<std::string, Signature> signatures_;
-    std::map<std::string, std::pair<int64_t, const Type *>> enumerators_;
+    // Named integer constants: enumerators and inlines whose value is constant.
+    std::map<std::string, std::pair<int64_t, const Type *>> constants_;
+    struct Inline {
+        const Type *type;
+        const Expr *expr;
+    };
+    std::map<std::string, Inline> inlines_;
 
     // The clause being analysed.
     const std::vector<std::string> *probes_ = nullptr;

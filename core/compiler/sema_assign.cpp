@@ -78,7 +78,7 @@ NodePtr Sema::cook_lvalue_target(const Expr &e, const char *op, bool create_int6
 
 void Sema::check_writable(const Node &lhs, const char *op, int line) const {
     bool lvalue = is_var(lhs) || lhs.kind == NodeKind::Builtin || lhs.kind == NodeKind::BuiltinArray ||
-                  lhs.kind == NodeKind::Deref;
+                  lhs.kind == NodeKind::Deref || lhs.kind == NodeKind::Member;
     if (!lvalue)
         raise_error("D_OP_LVAL", line, std::string("operator ") + op + " requires modifiable lvalue as an operand");
     if (!is_var(lhs))

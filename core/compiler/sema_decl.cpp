@@ -158,10 +158,10 @@ void Sema::define_enum(Type *e, const TypeSpecifier &spec, int line) {
                             "enumerator '" + name + "' must be assigned an integral constant expression");
             next = int64_t(v->value);
         }
-        if (enumerators_.count(name) || find_builtin(name))
+        if (constants_.count(name) || find_builtin(name))
             raise_error("D_DECL_IDRED", line, "identifier redeclared: " + name);
         e->enumerators.push_back({name, next});
-        enumerators_[name] = {next, e};
+        constants_[name] = {next, e};
         next++;
     }
     e->size = 4;
@@ -176,7 +176,10 @@ void Sema::declare(const Declaration &d) {
     case StorageClass::Static:
         raise_error("D_DECL_BADCLASS", d.line, "specified storage class not appropriate in D");
     case StorageClass::Inline:
-        raise_unsupported(d.line, "inline definitions");
+        for (size_t i = 0; i < d.declarators.size(); i++)
+            declare_inline(spec, d.declarators[i], i < d.initializers.size() ? d.initializers[i].get() : nullptr,
+                           d.declarators[i].line ? d.declarators[i].line : d.line);
+        return;
     case StorageClass::Extern:
         raise_unsupported(d.line, "extern declarations");
     default:
@@ -198,6 +201,35 @@ void Sema::declare(const Declaration &d) {
         }
         declare_variable(spec, decl, line);
     }
+}
+
+void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const Expr *init, int line) {
+    if (!d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array)
+        raise_unsupported(line, "inline associative arrays");
+    if (!init)
+        raise_error("D_DECL_USELESS", line, "inline declaration requires a value: " + d.name);
+    const BuiltinIdent *b = find_builtin(d.name);
+    UserVar *v = symbols_.find(dif::Scope::Global, d.name);
+    bool is_inline = constants_.count(d.name) || inlines_.count(d.name);
+    if (b || v || is_inline)
+        raise_error("D_DECL_IDRED", line,
+                    "identifier redefined: " + d.name + "\n\t current: inline definition\n\tprevious: " +
+                        (b                  ? ident_kind_name(b->kind)
+                         : v && v->is_array ? "associative array"
+                                            : "scalar") +
+                        " " + (is_inline ? "inline" : ""));
+    const Type *type = decl_type(spec, d, line);
+    if (is_void(type))
+        raise_error("D_DECL_VOIDOBJ", line, "cannot declare void inline: " + d.name);
+    NodePtr value = cook(*init, kRef);
+    if (!arg_compatible(type, *value))
+        raise_error("D_OP_INCOMPAT", line,
+                    "inline " + d.name + " definition uses incompatible types: \"" + type_name(type) + "\" = \"" +
+                        node_type_name(*value) + "\"");
+    if (value->kind == NodeKind::Const && is_integer(type))
+        constants_[d.name] = {int64_t(canonical(value->value, type)), type};
+    else
+        inlines_[d.name] = {type, init};
 }
 
 void Sema::declare_variable(const DeclSpecifiers &spec, const Declarator &d, int line) {

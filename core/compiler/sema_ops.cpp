@@ -171,7 +171,8 @@ NodePtr Sema::cook_deref(int line, NodePtr child) {
         raise_error("D_DEREF_VOID", line, "cannot dereference pointer to void");
     if (target->kind == TypeKind::Function)
         raise_error("D_DEREF_FUNC", line, "cannot dereference pointer to function");
-    if (!is_scalar(target))
+    if (!is_scalar(target) && target->kind != TypeKind::Struct && target->kind != TypeKind::Union &&
+        target->kind != TypeKind::Array)
         raise_unsupported(line, "dereferencing a pointer to " + type_name(t->ref));
     NodePtr n = make_node(NodeKind::Deref, t->ref, line);
     n->kids.push_back(std::move(child));
@@ -187,7 +188,7 @@ NodePtr Sema::cook_binary(const Expr &e) {
     std::string op = op_name(e.op);
 
     if (is_compare(e.op) && resolve(l->type)->kind == TypeKind::Enum && e.args[1]->kind == ExprKind::Identifier &&
-        e.args[1]->module.empty()) {
+        !e.args[1]->scoped) {
         const Type *et = resolve(l->type);
         auto it = std::find_if(et->enumerators.begin(), et->enumerators.end(),
                                [&](const Enumerator &en) { return en.name == e.args[1]->text; });

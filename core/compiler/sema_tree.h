@@ -61,7 +61,8 @@ enum class NodeKind : uint8_t {
     Var,            // var: a user scalar (global, self-> or this->)
     ArrayElem,      // var: a user associative array; kids = the keys
     Unary,          // op: Minus, Plus, BitNot, LogNot; kids[0]
-    Deref,          // *kids[0] (a pointer to an integer)
+    Deref,          // *kids[0]: loads a scalar; a struct, union or array stays an address
+    Member,         // the member at byte offset `value` of the struct kids[0] points at (or is, for .)
     Binary,         // op: arithmetic, bitwise or shift; kids[0], kids[1]
     Compare,        // op: Lt..Ne; kids[0], kids[1] compared as `common` (or as strings)
     Logical,        // op: LogAnd, LogOr, LogXor; kids[0], kids[1]

@@ -16,6 +16,7 @@ namespace dtrace::compiler {
 namespace {
 
 constexpr const char *kUndefinedVariable = "Unknown variable name";
+constexpr uint64_t kBitsPerByte = 8;
 
 const char *scope_prefix(dif::Scope s) {
     switch (s) {
@@ -30,7 +31,7 @@ const char *scope_prefix(dif::Scope s) {
 
 bool is_scope_member(const Expr &e) {
     return e.kind == ExprKind::Member && e.op == Op::Arrow && e.args[0]->kind == ExprKind::Identifier &&
-           e.args[0]->module.empty() && (e.args[0]->text == "self" || e.args[0]->text == "this");
+           !e.args[0]->scoped && (e.args[0]->text == "self" || e.args[0]->text == "this");
 }
 
 std::string plural_args(size_t n) {
@@ -65,7 +66,7 @@ NodePtr Sema::var_node(UserVar *v, int line, unsigned flags) {
 }
 
 NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
-    if (!e.module.empty())
+    if (e.scoped)
         raise_unsupported(e.line, "external symbol " + e.module + "`" + e.text);
     if (const BuiltinIdent *b = find_builtin(e.text)) {
         if (b->kind != IdentKind::Scalar)
@@ -80,8 +81,17 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
         n->line = e.line;
         return n;
     }
-    if (auto it = enumerators_.find(e.text); it != enumerators_.end())
+    if (auto it = constants_.find(e.text); it != constants_.end())
         return make_const(uint64_t(it->second.first), it->second.second, e.line);
+    if (auto it = inlines_.find(e.text); it != inlines_.end()) {
+        // An inline is its expression, converted to the declared type.
+        auto n = std::make_unique<Node>();
+        n->kind = NodeKind::Convert;
+        n->type = it->second.type;
+        n->line = e.line;
+        n->kids.push_back(cook(*it->second.expr, kRef));
+        return n;
+    }
     if (UserVar *v = symbols_.find(dif::Scope::Global, e.text)) {
         if (v->is_array)
             raise_error("D_IDENT_BADREF", e.line, "associative array '" + e.text + "' may not be referenced as scalar");
@@ -125,10 +135,25 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
                     "operator . cannot be applied to type \"" + type_name(t) +
                         "\"; must be applied to a struct or union");
     }
+    if (!t->complete)
+        raise_error("D_OP_INCOMPLETE", e.line,
+                    "operator " + op_name(e.op) + " cannot be applied to a forward declaration: no " + type_name(t) +
+                        " definition is available");
     auto m = std::find_if(t->members.begin(), t->members.end(), [&](const Member &m) { return m.name == e.text; });
     if (m == t->members.end())
         raise_error("D_TYPE_MEMBER", e.line, e.text + " is not a member of " + type_name(t));
-    raise_unsupported(e.line, "struct and union member access");
+    if (m->bit_width != 0)
+        raise_unsupported(e.line, "bit-field members");
+    // A struct value is only ever an address here: a member of one, or *p.
+    if (e.op == Op::Dot && base->kind != NodeKind::Member && base->kind != NodeKind::Deref)
+        raise_unsupported(e.line, "operator . on a struct-valued " + node_type_name(*base));
+    auto n = std::make_unique<Node>();
+    n->kind = NodeKind::Member;
+    n->type = m->type;
+    n->value = m->offset_bits / kBitsPerByte;
+    n->line = e.line;
+    n->kids.push_back(std::move(base));
+    return n;
 }
 
 void Sema::check_signature(std::vector<const Type *> &keys, bool &has_signature, const std::vector<NodePtr> &args,
@@ -171,7 +196,7 @@ NodePtr Sema::cook_index(const Expr &e, unsigned flags) {
             raise_error("D_AGG_MDIM", e.line,
                         "improper attempt to reference @" + base.text + " as a multi-dimensional array");
         raise_unsupported(e.line, "indexing an aggregation outside of an aggregating statement");
-    } else if (base.kind == ExprKind::Identifier && base.module.empty()) {
+    } else if (base.kind == ExprKind::Identifier && !base.scoped) {
         if (const BuiltinIdent *b = find_builtin(base.text)) {
             if (b->kind == IdentKind::Array)
                 return args_elem(e, *b);

@@ -1,0 +1,168 @@
+// source_test.cpp: end to end from D source: parse, compile, validate and
+// run on the DIF VM; and the errors DTrace reports for bad programs.
+#include "compiler/parser.h"
+#include "harness.h"
+
+using namespace dtrace::compiler;
+using harness::Runner;
+using harness::Value;
+
+namespace {
+
+std::optional<ProgramAst> parse(const std::string &src) {
+    ParseOptions po;
+    po.from_file = true;
+    auto r = parse_program(src, po);
+    if (r.error)
+        ADD_FAILURE() << "parse error: " << r.error->message << " in: " << src;
+    return std::move(r.program);
+}
+
+// Compiles `src` and runs its clauses in order; returns what they recorded.
+std::vector<Value> run(const std::string &src, Runner &r, const CompileOptions &opts = {}) {
+    auto ast = parse(src);
+    if (!ast)
+        return {};
+    auto prog = harness::compile_ok(*ast, opts);
+    std::vector<Value> out;
+    for (const auto &c : prog.clauses)
+        for (auto &v : r.run_clause(c))
+            out.push_back(v);
+    return out;
+}
+
+std::vector<Value> run(const std::string &src) {
+    Runner r;
+    return run(src, r);
+}
+
+// The single integer `BEGIN { trace(expr); }` records.
+int64_t eval(const std::string &expr) {
+    auto v = run("BEGIN { trace(" + expr + "); }");
+    return v.size() == 1 && !v[0].is_string ? v[0].i : INT64_MIN;
+}
+
+std::string eval_string(const std::string &expr) {
+    auto v = run("BEGIN { trace(" + expr + "); }");
+    return v.size() == 1 && v[0].is_string ? v[0].s : "<none>";
+}
+
+Diagnostic error(const std::string &src, const CompileOptions &opts = {}) {
+    auto ast = parse(src);
+    if (!ast)
+        return {};
+    return harness::compile_error(*ast, opts);
+}
+
+} // namespace
+
+TEST(Source, PrecedenceAndConstants) {
+    EXPECT_EQ(eval("1 + 2 * 3"), 7);
+    EXPECT_EQ(eval("(1 + 2) * 3"), 9);
+    EXPECT_EQ(eval("1 << 4 | 1"), 17);
+    EXPECT_EQ(eval("10 - 4 - 3"), 3);
+    EXPECT_EQ(eval("1 < 2 == 1"), 1);
+    EXPECT_EQ(eval("0x10 + 010"), 24);
+    EXPECT_EQ(eval("'a'"), 97);
+    EXPECT_EQ(eval("-2147483648"), -2147483648LL);
+    EXPECT_EQ(eval("sizeof (int) + sizeof (uint64_t)"), 12);
+    EXPECT_EQ(eval("!0 + ~0"), 0);
+}
+
+TEST(Source, ConversionsAtRunTime) {
+    auto v = run("BEGIN { x = 300; y = -6; trace((char)x); trace(y / 4U); trace(y < 1U); trace(y < 1); "
+                 "trace((uint8_t)x); trace((short)70000); }");
+    ASSERT_EQ(v.size(), 6u);
+    EXPECT_EQ(v[0].i, 44);
+    EXPECT_EQ(v[1].i, 1073741822);
+    EXPECT_EQ(v[2].i, 0);
+    EXPECT_EQ(v[3].i, 1);
+    EXPECT_EQ(v[4].i, 44);
+    EXPECT_EQ(v[5].i, 4464);
+}
+
+TEST(Source, StringsAndSubroutines) {
+    EXPECT_EQ(eval_string("strjoin(\"foo\", \"bar\")"), "foobar");
+    EXPECT_EQ(eval("strlen(\"hello\") == 5"), 1);
+    EXPECT_EQ(eval("\"abc\" < \"abd\""), 1);
+    EXPECT_EQ(eval_string("substr(\"hello world\", 6)"), "world");
+    EXPECT_EQ(eval("index(\"hello\", \"l\")"), 2);
+    EXPECT_EQ(eval_string("basename(\"/usr/lib/libc.so\")"), "libc.so");
+    EXPECT_EQ(eval("strtoll(\"123\") + 1"), 124);
+    EXPECT_EQ(eval_string("lltostr(-42)"), "-42");
+    EXPECT_EQ(eval("htons(0x1234)"), 0x3412);
+    auto v = run("BEGIN { s = \"x\"; s = strjoin(s, \"y\"); t = s == \"xy\" ? \"yes\" : \"no\"; trace(t); }");
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].s, "yes");
+}
+
+TEST(Source, VariablesAndArrays) {
+    auto v = run("BEGIN { self->n = 1; this->m = self->n + 1; a[\"k\", 3] = this->m * 10; a[\"k\", 4] = 7; "
+                 "a[\"k\", 4] = 0; trace(a[\"k\", 3]); trace(a[\"k\", 4]); self->n++; trace(self->n); "
+                 "s[1] = \"one\"; trace(s[1]); }");
+    ASSERT_EQ(v.size(), 4u);
+    EXPECT_EQ(v[0].i, 20);
+    EXPECT_EQ(v[1].i, 0);
+    EXPECT_EQ(v[2].i, 2);
+    EXPECT_EQ(v[3].s, "one");
+}
+
+TEST(Source, PredicatesAndClauses) {
+    Runner r;
+    r.env.values[dtrace::dif::VarId::Pid] = 7;
+    auto v = run("BEGIN { x = 1; } BEGIN /x == 1/ { trace(\"one\"); } BEGIN /x == 2/ { trace(\"two\"); } "
+                 "BEGIN /pid == 7 && x++ == 1/ { trace(x); }",
+                 r);
+    ASSERT_EQ(v.size(), 2u);
+    EXPECT_EQ(v[0].s, "one");
+    EXPECT_EQ(v[1].i, 2);
+}
+
+TEST(Source, DeclarationsAndInlines) {
+    auto v = run("inline int LIMIT = 10 * 2; int total; self string name; typedef unsigned char byte_t; "
+                 "enum color { RED, GREEN = 5, BLUE };\n"
+                 "BEGIN { total = LIMIT + BLUE; self->name = \"n\"; b = (byte_t)257; trace(total); trace(b); "
+                 "trace(self->name); trace(sizeof (byte_t)); }");
+    ASSERT_EQ(v.size(), 4u);
+    EXPECT_EQ(v[0].i, 26);
+    EXPECT_EQ(v[1].i, 1);
+    EXPECT_EQ(v[2].s, "n");
+    EXPECT_EQ(v[3].i, 1);
+}
+
+TEST(Source, AggregationsAndPrintf) {
+    auto ast = parse("BEGIN { @counts[execname, pid] = count(); @ = sum(10); @lat = quantize(5); "
+                     "@l = lquantize(5, 0, 100, 10); @ll = llquantize(5, 10, 0, 6, 20); "
+                     "@m = max(3); @s = stddev(1); @a = avg(2); @n = min(1); "
+                     "printf(\"%s %d\\n\", execname, pid); printa(@counts); exit(0); }");
+    ASSERT_TRUE(ast);
+    auto prog = harness::compile_ok(*ast);
+    ASSERT_EQ(prog.aggregations.size(), 9u);
+    EXPECT_EQ(prog.aggregations[0].name, "counts");
+    EXPECT_EQ(prog.aggregations[1].name, "");
+    EXPECT_EQ(prog.aggregations[4].params, (std::vector<int64_t>{10, 0, 6, 20}));
+    const auto &acts = prog.clauses.at(0).actions;
+    EXPECT_EQ(acts[9].kind, ActionKind::Printf);
+    EXPECT_EQ(acts[9].format, "%s %d\n");
+    EXPECT_EQ(acts[11].kind, ActionKind::Exit);
+}
+
+TEST(Source, ErrorsWithDTraceMessages) {
+    auto d = error("BEGIN\n{\n\ttrace(nosuch);\n}\n");
+    EXPECT_EQ(format_diagnostic(d, true), "[D_IDENT_UNDEF] line 3: failed to resolve nosuch: Unknown variable name");
+    d = error("BEGIN { x = 1; x = \"a\"; }");
+    EXPECT_EQ(d.tag, "D_OP_INCOMPAT");
+    d = error("BEGIN { @a = count(); @a = sum(1); }");
+    EXPECT_EQ(d.tag, "D_AGG_REDEF");
+    d = error("BEGIN { @a = lquantize(1, 10, 0); }");
+    EXPECT_EQ(d.tag, "D_LQUANT_MISMATCH");
+    d = error("BEGIN { trace(strlen(1)); }");
+    EXPECT_EQ(d.tag, "D_PROTO_ARG");
+    d = error("BEGIN { x = 1 / 0; }");
+    EXPECT_EQ(d.tag, "D_DIV_ZERO");
+    d = error("BEGIN { trace(curthread->t_procp); }");
+    EXPECT_EQ(d.tag, "D_OP_SOU");
+    d = error("BEGIN { a = b = c = d = e = f = g = h = i = j = k = l = 1;\n"
+              "trace(a + b * (c + d * (e + f * (g + h * (i + j * (k + l)))))); }");
+    EXPECT_EQ(d.tag, "D_NOREG");
+}
