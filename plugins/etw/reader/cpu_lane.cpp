@@ -1,0 +1,77 @@
+// cpu_lane.cpp: one CPU's records in order (see cpu_lane.h).
+#include "reader/cpu_lane.h"
+
+namespace dtrace::etw {
+
+bool CpuLane::advance(LaneContext &ctx) {
+    for (;;) {
+        if (has_buffer_) {
+            RecordFault fault = RecordFault::None;
+            switch (records_.next(head_, head_.timestamp, ctx.stats.skipped_records, fault)) {
+            case RecordCursor::Step::Record:
+                return true;
+            case RecordCursor::Step::Fault:
+                ctx.log.record_damaged(buffer_offset_, compressed_, records_.position(), fault);
+                break;
+            case RecordCursor::Step::End:
+                break;
+            }
+            has_buffer_ = false;
+        }
+        if (!load_next_buffer(ctx)) {
+            data_.give_back(ctx.budget);
+            return false;
+        }
+    }
+}
+
+bool CpuLane::load_next_buffer(LaneContext &ctx) {
+    for (;;) {
+        if (!wrapped_ && cursor_ > plan_.last) {
+            if (plan_.start == plan_.first) {
+                return false;
+            }
+            wrapped_ = true;
+            cursor_ = plan_.first;
+        }
+        if (wrapped_ && (cursor_ == plan_.start || cursor_ == kNoOffset)) {
+            return false;
+        }
+        const uint64_t here = cursor_;
+        ChainLink link = ctx.chain.link_at(here);
+        cursor_ = link.next;
+        if (link.kind != ChainLink::Kind::Buffer || link.header.cpu != plan_.cpu) {
+            continue;
+        }
+        const BufferHeader &h = link.header;
+        ++ctx.stats.buffers;
+        ctx.stats.compressed_buffers += h.compressed() ? 1 : 0;
+        ctx.stats.events_lost_buffers += (h.flags & buffer_flag::kEventsLost) ? 1 : 0;
+        ctx.stats.lost_buffers += (h.flags & buffer_flag::kBufferLost) ? 1 : 0;
+        std::string problem = ctx.loader.load(here, h, data_);
+        if (!problem.empty()) {
+            ctx.log.buffer_skipped(here, problem);
+            continue;
+        }
+        buffer_offset_ = here;
+        compressed_ = h.compressed();
+        records_.reset(data_.first(h.offset));
+        has_buffer_ = true;
+        return true;
+    }
+}
+
+bool CpuLane::take(LaneContext &ctx, Event &out) {
+    RecordFault fault = records_.parse(head_, ctx.default_pointer_size, out);
+    if (fault != RecordFault::None) {
+        ctx.log.record_damaged(buffer_offset_, compressed_, head_.at, fault);
+        has_buffer_ = false;
+        return false;
+    }
+    out.cpu = plan_.cpu;
+    out.buffer_offset = buffer_offset_;
+    out.time_ns = ctx.clock.to_unix_ns(out.timestamp);
+    return true;
+}
+
+} // namespace dtrace::etw

@@ -1,0 +1,63 @@
+// cpu_lane.h: the time-ordered stream of one CPU's records.
+//
+// ETW writes each CPU's events into that CPU's own buffers, in time order
+// within a CPU; buffers of different CPUs overlap in time and are interleaved
+// in the file in flush order. A lane visits its CPU's buffers in chain order,
+// starting at the one with the lowest sequence number and wrapping round to
+// the first when that is not the first in the file (a circular log that
+// wrapped), and holds exactly one loaded buffer at a time. The reader
+// merges the lanes by timestamp.
+#pragma once
+
+#include <cstdint>
+
+#include "reader/buffer_chain.h"
+#include "reader/buffer_loader.h"
+#include "reader/byte_buffer.h"
+#include "reader/event.h"
+#include "reader/problem_log.h"
+#include "reader/record_cursor.h"
+#include "reader/trace_clock.h"
+
+namespace dtrace::etw {
+
+// What all lanes share.
+struct LaneContext {
+    BufferChain &chain;
+    BufferLoader &loader;
+    MemoryBudget &budget;
+    ProblemLog &log;
+    ReaderStats &stats;
+    const TraceClock &clock;
+    uint8_t default_pointer_size;
+};
+
+class CpuLane {
+  public:
+    explicit CpuLane(const LanePlan &plan) : plan_(plan), cursor_(plan.start) {}
+
+    // Moves to the lane's next record; false when the lane is exhausted (its
+    // memory is then given back).
+    bool advance(LaneContext &ctx);
+    int64_t head_timestamp() const { return head_.timestamp; }
+    uint16_t cpu() const { return plan_.cpu; }
+
+    // Fills out from the current record. On a damaged record, reports it, ends
+    // the current buffer and returns false; advance() goes on from there.
+    bool take(LaneContext &ctx, Event &out);
+
+  private:
+    bool load_next_buffer(LaneContext &ctx);
+
+    LanePlan plan_;
+    uint64_t cursor_;      // the next chain link to look at
+    bool wrapped_ = false; // visiting the buffers before plan_.start
+    bool has_buffer_ = false;
+    uint64_t buffer_offset_ = 0;
+    bool compressed_ = false;
+    ByteBuffer data_;
+    RecordCursor records_;
+    RecordHead head_;
+};
+
+} // namespace dtrace::etw

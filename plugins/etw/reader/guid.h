@@ -1,0 +1,45 @@
+// guid.h: Windows GUIDs as ETW stores them.
+//
+// ETW identifies providers, event classes and activities by GUID. On disk a
+// GUID has the Windows memory layout (Data1 u32, Data2 u16, Data3 u16 little
+// endian, then 8 bytes as they are), which is not the byte order of the text
+// form; getting this wrong silently yields valid-looking but wrong GUIDs. The
+// text form here is lower case without braces, as the etw probe names use it.
+#pragma once
+
+#include <array>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace dtrace::etw {
+
+struct Guid {
+    static constexpr size_t kSize = 16;
+
+    uint32_t data1 = 0;
+    uint16_t data2 = 0;
+    uint16_t data3 = 0;
+    std::array<uint8_t, 8> data4{};
+
+    // Reads kSize bytes in the Windows layout.
+    static Guid from_bytes(const uint8_t *p);
+    // Writes kSize bytes in the Windows layout.
+    void to_bytes(uint8_t *p) const;
+    // "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", lower case.
+    std::string to_string() const;
+    // Accepts the text form, with or without braces, any case.
+    static std::optional<Guid> parse(std::string_view text);
+
+    bool is_zero() const { return *this == Guid{}; }
+    auto operator<=>(const Guid &) const = default;
+};
+
+struct GuidHash {
+    size_t operator()(const Guid &g) const;
+};
+
+} // namespace dtrace::etw

@@ -1,0 +1,101 @@
+// record_cursor.cpp: record framing and dispatch to the family parsers (see record_cursor.h).
+#include "reader/record_cursor.h"
+
+#include <algorithm>
+
+#include "reader/buffer_header.h"
+#include "reader/classic_record.h"
+#include "reader/event_header_record.h"
+#include "reader/le_bytes.h"
+#include "reader/message_record.h"
+#include "reader/system_record.h"
+
+namespace dtrace::etw {
+
+void RecordCursor::reset(std::span<const uint8_t> data) {
+    data_ = data;
+    pos_ = buffer_layout::kSize;
+}
+
+RecordCursor::Step RecordCursor::next(RecordHead &head, int64_t untimed_timestamp, uint64_t &skipped,
+                                      RecordFault &fault) {
+    const size_t end = data_.size();
+    while (end - pos_ >= kMarkerSize) {
+        const uint8_t *p = data_.data() + pos_;
+        uint32_t m = load_u32(p);
+        if (m == marker::kEndOfData || m == marker::kEmpty) {
+            return Step::End;
+        }
+        RecordShape shape = classify_marker(m);
+        if (shape.use == RecordShape::Use::Corrupt) {
+            fault = RecordFault::UnknownHeader;
+            return Step::Fault;
+        }
+        if (end - pos_ < shape.header_size) {
+            fault = RecordFault::SizePastEnd;
+            return Step::Fault;
+        }
+        uint32_t size = load_u16(p + shape.size_offset);
+        if (size < shape.header_size) {
+            fault = RecordFault::SizeTooSmall;
+            return Step::Fault;
+        }
+        if (size > end - pos_) {
+            fault = RecordFault::SizePastEnd;
+            return Step::Fault;
+        }
+        int64_t timestamp = untimed_timestamp;
+        if (shape.kind == RecordKind::Message && shape.use == RecordShape::Use::Event) {
+            MessageFields fields = message_fields(load_u16(p + message_layout::kOptionFlags));
+            if (size < fields.end) {
+                fault = RecordFault::MessageFieldsPastEnd;
+                return Step::Fault;
+            }
+            if (fields.timestamp) {
+                timestamp = load_i64(p + fields.timestamp);
+            }
+        } else if (shape.use == RecordShape::Use::Event) {
+            timestamp = load_i64(p + shape.timestamp_offset);
+        }
+        uint32_t at = pos_;
+        pos_ = static_cast<uint32_t>(std::min<uint64_t>(align8(uint64_t{pos_} + size), end));
+        if (shape.use == RecordShape::Use::Skip) {
+            ++skipped;
+            continue;
+        }
+        head.shape = shape;
+        head.at = at;
+        head.size = size;
+        head.timestamp = timestamp;
+        return Step::Record;
+    }
+    return Step::End;
+}
+
+RecordFault RecordCursor::parse(const RecordHead &head, uint8_t default_pointer_size, Event &out) const {
+    out = Event{};
+    std::span<const uint8_t> record = data_.subspan(head.at, head.size);
+    out.kind = head.shape.kind;
+    out.header_type = record[kHeaderTypeByte];
+    out.pointer_size = head.shape.pointer_size;
+    out.timestamp = head.timestamp;
+    out.record = record;
+    out.record_offset = head.at;
+    switch (head.shape.kind) {
+    case RecordKind::System:
+    case RecordKind::CompactSystem:
+        return parse_system_record(record, head.shape, out);
+    case RecordKind::PerfInfo:
+        return parse_perfinfo_record(record, head.shape, out);
+    case RecordKind::EventHeader:
+        return parse_event_header_record(record, head.shape, out);
+    case RecordKind::Classic:
+    case RecordKind::Instance:
+        return parse_classic_record(record, head.shape, out);
+    case RecordKind::Message:
+        return parse_message_record(record, default_pointer_size, out);
+    }
+    return RecordFault::UnknownHeader;
+}
+
+} // namespace dtrace::etw

@@ -1,0 +1,44 @@
+// trace_clock.h: raw event timestamps to nanoseconds since the Unix epoch.
+//
+// Events carry raw timestamps in the session's clock (logfile header
+// ClockType): QPC ticks (the usual case, PerfFreq per second), FILETIME (100
+// ns since 1601) or CPU cycles (CpuSpeedInMHz per microsecond). Wall time is
+// anchored where Windows' own consumer anchors it: StartTime is the wall time
+// of the header record's timestamp (etw-formats.md 1.7). The conversion runs
+// once per event, so the common frequencies that divide 1e9 take one
+// multiply; others use 128-bit arithmetic.
+#pragma once
+
+#include <cstdint>
+
+#include "reader/logfile_header.h"
+#include "reader/result.h"
+
+namespace dtrace::etw {
+
+// 100 ns intervals between 1601-01-01 (FILETIME) and 1970-01-01.
+inline constexpr int64_t kFiletimeUnixEpoch = 116444736000000000LL;
+inline constexpr int64_t kNanosPerFiletimeTick = 100;
+inline constexpr int64_t kNanosPerSecond = 1000000000LL;
+inline constexpr int64_t kHzPerMHz = 1000000LL;
+
+class TraceClock {
+  public:
+    // Fails when the header names a clock it cannot convert (no frequency).
+    static Result<TraceClock> from_header(const LogfileHeader &header);
+
+    int64_t to_unix_ns(int64_t raw) const;
+    // Nanoseconds since the header record (the trace's start).
+    int64_t since_start_ns(int64_t raw) const { return to_unix_ns(raw) - start_ns_; }
+    // FILETIME to nanoseconds since the Unix epoch.
+    static int64_t filetime_to_unix_ns(int64_t filetime);
+
+  private:
+    bool raw_is_filetime_ = false;
+    int64_t raw_base_ = 0;    // raw timestamp of the header record
+    int64_t start_ns_ = 0;    // its wall time
+    int64_t frequency_ = 0;   // raw ticks per second
+    int64_t ns_per_tick_ = 0; // 1e9 / frequency when exact, else 0
+};
+
+} // namespace dtrace::etw

@@ -1,0 +1,63 @@
+// utf16.cpp: UTF-16LE to UTF-8 (see utf16.h).
+#include "reader/utf16.h"
+
+#include "reader/le_bytes.h"
+
+namespace dtrace::etw {
+
+namespace {
+constexpr char32_t kReplacement = 0xFFFD;
+constexpr char32_t kHighSurrogateFirst = 0xD800;
+constexpr char32_t kLowSurrogateFirst = 0xDC00;
+constexpr char32_t kSurrogateEnd = 0xE000;
+constexpr char32_t kSupplementaryBase = 0x10000;
+constexpr int kSurrogateBits = 10;
+
+void append_utf8(std::string &out, char32_t c) {
+    if (c < 0x80) {
+        out.push_back(static_cast<char>(c));
+    } else if (c < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else if (c < 0x10000) {
+        out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+}
+} // namespace
+
+Utf16String read_utf16z(std::span<const uint8_t> bytes) {
+    Utf16String result;
+    size_t units = bytes.size() / 2;
+    size_t i = 0;
+    while (i < units) {
+        char32_t c = load_u16(bytes.data() + 2 * i);
+        ++i;
+        if (c == 0) {
+            result.terminated = true;
+            break;
+        }
+        if (c >= kHighSurrogateFirst && c < kLowSurrogateFirst) {
+            char32_t low = i < units ? load_u16(bytes.data() + 2 * i) : 0;
+            if (low >= kLowSurrogateFirst && low < kSurrogateEnd) {
+                ++i;
+                c = kSupplementaryBase + ((c - kHighSurrogateFirst) << kSurrogateBits) + (low - kLowSurrogateFirst);
+            } else {
+                c = kReplacement;
+            }
+        } else if (c >= kLowSurrogateFirst && c < kSurrogateEnd) {
+            c = kReplacement;
+        }
+        append_utf8(result.utf8, c);
+    }
+    result.bytes = 2 * i;
+    return result;
+}
+
+} // namespace dtrace::etw

@@ -1,0 +1,52 @@
+// zip_archive.h: the .etl inside a PerfView .etl.zip archive.
+//
+// PerfView ships traces as ZIP archives (System.IO.Compression: deflate, ZIP64
+// beyond 4 GiB). The reader finds the members through the central directory
+// at the end of the archive (local headers can lie when sizes come in data
+// descriptors), picks the first member named *.etl, and inflates it with
+// zlib into an unlinked temporary file under $TMPDIR (or /tmp): the ETL reader
+// needs random access, and memory use must not grow with the trace. The
+// extraction streams in fixed chunks (zlib's 32 KiB window plus two 64 KiB
+// I/O buffers), checks the CRC-32 and the declared size, and never writes more
+// than the declared size or the caller's limit.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "reader/byte_source.h"
+#include "reader/result.h"
+
+namespace dtrace::etw {
+
+namespace zip_method {
+inline constexpr uint16_t kStored = 0;
+inline constexpr uint16_t kDeflate = 8;
+} // namespace zip_method
+
+struct ZipMember {
+    std::string name;
+    uint16_t method = 0;
+    uint16_t flags = 0;
+    uint32_t crc32 = 0;
+    uint64_t compressed_size = 0;
+    uint64_t uncompressed_size = 0;
+    uint64_t local_header_offset = 0;
+};
+
+// True if the source starts with a ZIP local file header.
+bool looks_like_zip(ByteSource &source);
+
+// Reads the central directory. Errors name archive_name and the offset.
+Result<std::vector<ZipMember>> read_zip_directory(ByteSource &source, const std::string &archive_name);
+
+// The first member whose name ends in ".etl" (any case), or nullptr.
+const ZipMember *find_etl_member(const std::vector<ZipMember> &members);
+
+// Inflates (or copies) a member into an unlinked temporary file.
+Result<std::unique_ptr<ByteSource>> extract_zip_member(ByteSource &source, const ZipMember &member,
+                                                       const std::string &archive_name, uint64_t max_size);
+
+} // namespace dtrace::etw
