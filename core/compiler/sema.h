@@ -139,6 +139,7 @@ class Sema {
 
     // The clause being analysed.
     const std::vector<std::string> *probes_ = nullptr;
+    std::string probe_desc_; // the first description as DTrace prints it: "provider:module:function:name"
     int clause_line_ = 0;
     std::optional<ProbeArgTypes> probe_args_;
     bool probe_args_fetched_ = false;

@@ -81,6 +81,10 @@ SemaClause Sema::clause(const ProbeClause &c) {
     out.line = c.line;
     probes_ = &out.probes;
     clause_line_ = c.probes.empty() ? c.line : c.probes.front().line;
+    if (!c.probes.empty()) {
+        const ProbeSpecifier &p = c.probes.front();
+        probe_desc_ = p.by_id ? p.text : p.provider + ":" + p.module + ":" + p.function + ":" + p.name;
+    }
     probe_args_.reset();
     probe_args_fetched_ = false;
 

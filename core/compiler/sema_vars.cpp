@@ -267,8 +267,7 @@ NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
             const auto &names = probe_args_->types;
             if (uint64_t(i) >= names.size())
                 raise_error("D_ARGS_IDX", e.line,
-                            "index " + std::to_string(i) + " is out of range for " +
-                                (probes_->empty() ? std::string() : probes_->front()) + " args[ ]");
+                            "index " + std::to_string(i) + " is out of range for " + probe_desc_ + " args[ ]");
             n->type = types_.lookup(names[size_t(i)]);
             if (!n->type)
                 raise_error("D_ARGS_TYPE", e.line, "failed to resolve native type for args[" + std::to_string(i) + "]");

@@ -166,3 +166,31 @@ TEST(Source, ErrorsWithDTraceMessages) {
               "trace(a + b * (c + d * (e + f * (g + h * (i + j * (k + l)))))); }");
     EXPECT_EQ(d.tag, "D_NOREG");
 }
+
+TEST(Source, StructTypes) {
+    EXPECT_EQ(error("BEGIN { trace(sizeof (struct point)); }").tag, "D_SIZEOF_TYPE"); // only a forward declaration
+    auto v = run("struct point { char tag; int x; long y; };\n"
+                 "BEGIN { trace(sizeof (struct point)); trace(offsetof(struct point, x)); "
+                 "trace(offsetof(struct point, y)); }");
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_EQ(v[0].i, 16);
+    EXPECT_EQ(v[1].i, 4);
+    EXPECT_EQ(v[2].i, 8);
+    auto d = error("struct point { int x; };\nBEGIN { this->p = (struct point *)alloca(4); trace(this->p->z); }");
+    EXPECT_EQ(d.tag, "D_TYPE_MEMBER");
+    EXPECT_EQ(d.message, "z is not a member of struct point");
+    d = error("struct point { int x; };\nBEGIN { this->p = (struct point *)alloca(4); this->p->x = 1; }");
+    EXPECT_EQ(d.tag, "D_OP_WRITE");
+}
+
+TEST(Source, ArgsRangeFromHook) {
+    CompileOptions opts;
+    opts.probe_arg_types = [](const std::vector<std::string> &, int) { return ProbeArgTypes{{"int"}, std::nullopt}; };
+    auto d = error("syscall::read:entry { trace(args[1]); }", opts);
+    EXPECT_EQ(d.tag, "D_ARGS_IDX");
+    EXPECT_EQ(d.message, "index 1 is out of range for syscall::read:entry args[ ]");
+    d = error("syscall::read:entry { trace(args[arg0]); }", opts);
+    EXPECT_EQ(d.tag, "D_PROTO_ARG");
+    EXPECT_EQ(d.message, "args[ ] argument #1 is incompatible with prototype:\n\tprototype: integer constant\n\t "
+                         "argument: int64_t");
+}
