@@ -96,12 +96,11 @@ bool Session::load_plugins() {
     config.discover = !options_.is_set("noplugins");
     if (const std::string *only = options_.text("plugins"))
         config.only = host::split_plugin_names(*only);
+    // A plugin the user asked for must load; a bad discovered one is only reported.
     bool fatal = false;
     for (const host::PluginDiagnostic &d : host_->load(config)) {
         error(d.message);
-        // Plugins the user named explicitly must load; a bad discovered one is only reported.
-        if (d.severity == host::Severity::Error && (config.only || !config.files.empty()))
-            fatal = fatal || d.message.find("unknown plugin") != std::string::npos;
+        fatal = fatal || (d.severity == host::Severity::Error && d.requested);
     }
     engine_->set_core_probes(1, 2, 3);
     engine_->set_enable_hook([this](engine::Probe &probe, std::string &why) {

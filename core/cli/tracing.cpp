@@ -99,8 +99,7 @@ int Tracing::run() {
     // A second ^C means: stop now, print nothing more.
     if (seen_interrupts >= 2)
         return printer.exit_status();
-    std::fputc('\n', out_);
-    printer.print_aggregations();
+    printer.print_aggregations(); // the blank line, then what printa() did not print
     std::fflush(out_);
     return printer.exit_status();
 }

@@ -19,6 +19,7 @@ void AggregationStore::add_program(const compiler::Program &program) {
             continue;
         Aggregation &a = aggregations_.emplace_back();
         a.decl = &decl;
+        a.program = &program;
         a.order = static_cast<uint32_t>(aggregations_.size());
         by_program_id_[key] = &a;
     }
@@ -94,7 +95,7 @@ bool AggregationStore::apply(Aggregation &aggregation, const compiler::Action &a
 std::vector<AggregationStore::Snapshot> AggregationStore::snapshot() const {
     std::vector<Snapshot> out;
     for (const Aggregation &a : aggregations_) {
-        Snapshot s{a.decl, {}};
+        Snapshot s{a.decl, a.program, {}};
         s.entries.reserve(a.table.size());
         for (const auto &[key, data] : a.table)
             s.entries.emplace_back(key, data);

@@ -31,11 +31,13 @@ public:
     };
     struct Aggregation {
         const compiler::AggregationDecl *decl = nullptr;
+        const compiler::Program *program = nullptr;
         uint32_t order = 0; // printing order: by first appearance across programs
         std::unordered_map<std::string, std::vector<int64_t>, TransparentHash, std::equal_to<>> table;
     };
     struct Snapshot {
         const compiler::AggregationDecl *decl;
+        const compiler::Program *program;
         std::vector<std::pair<std::string, std::vector<int64_t>>> entries; // encoded key, data
     };
 

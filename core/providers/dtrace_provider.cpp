@@ -6,6 +6,8 @@
 //                    arg3 DIF offset, arg4 fault kind, arg5 faulting address
 #include "providers/dtrace_provider.h"
 
+#include <initializer_list>
+
 namespace dtrace::providers {
 
 namespace {
@@ -13,11 +15,6 @@ namespace {
 constexpr dtrace_attribute kStableCommon = {DTRACE_STABILITY_STABLE, DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON};
 constexpr dtrace_attribute kPrivateUnknown = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE,
                                               DTRACE_CLASS_UNKNOWN};
-
-struct State {
-    dtrace_host *host;
-    const dtrace_host_ops *ops;
-};
 
 int init(dtrace_host *host, const dtrace_host_ops *ops, void **state) {
     dtrace_provider_info info{};
@@ -36,11 +33,9 @@ int init(dtrace_host *host, const dtrace_host_ops *ops, void **state) {
         if (ops->register_probe(host, provider, &desc) == 0)
             return -1;
     }
-    *state = new State{host, ops};
+    *state = nullptr; // nothing to keep: the engine fires these probes itself
     return 0;
 }
-
-void destroy(void *state) { delete static_cast<State *>(state); }
 
 const dtrace_plugin_ops kOps = {
     sizeof(dtrace_plugin_ops),
@@ -55,7 +50,7 @@ const dtrace_plugin_ops kOps = {
     nullptr,
     nullptr, // start
     nullptr, // stop
-    destroy,
+    nullptr, // destroy
 };
 
 } // namespace

@@ -21,7 +21,8 @@ public:
     AggregationView(engine::Engine &engine, const engine::Options &options) : engine_(engine), options_(options) {}
 
     // printa(@a, @b ...): `format` null for the default layout.
-    std::string printa(const compiler::Action &action, const consumer::Format *format);
+    std::string printa(const compiler::Program &program, const compiler::Action &action,
+                       const consumer::Format *format);
     // Every aggregation printa() has not printed, in order of appearance.
     std::string unprinted();
 

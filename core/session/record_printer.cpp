@@ -103,8 +103,12 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
         switch (action.kind) {
         case compiler::ActionKind::Trace: {
             consumer::Value v;
+            consumer::TraceOptions trace_options;
+            trace_options.quiet = quiet;
+            trace_options.rawbytes = options_.is_set("rawbytes");
+            trace_options.stackindent = static_cast<int>(options_.number("stackindent"));
             if (read_value(reader, action.value->rtype, v))
-                std::fputs(consumer::format_trace(v, quiet, options_.is_set("rawbytes")).c_str(), out_);
+                std::fputs(consumer::format_trace(v, trace_options).c_str(), out_);
             break;
         }
         case compiler::ActionKind::Exit: {
@@ -129,7 +133,7 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
             break;
         }
         case compiler::ActionKind::Printa:
-            print_printa(action);
+            print_printa(*ecb->program, action);
             break;
         case compiler::ActionKind::Expression:
         case compiler::ActionKind::Aggregate:
@@ -163,8 +167,8 @@ void RecordPrinter::print_fault(const uint8_t *fields, size_t length) {
            details + " in " + where + " at DIF offset " + std::to_string(pc * sizeof(uint64_t)));
 }
 
-void RecordPrinter::print_printa(const compiler::Action &action) {
-    std::string text = aggregations_.printa(action, action.has_format ? format_of(action) : nullptr);
+void RecordPrinter::print_printa(const compiler::Program &program, const compiler::Action &action) {
+    std::string text = aggregations_.printa(program, action, action.has_format ? format_of(action) : nullptr);
     std::fwrite(text.data(), 1, text.size(), out_);
 }
 

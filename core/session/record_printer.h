@@ -33,7 +33,7 @@ public:
 private:
     void print_record(uint32_t cpu, const engine::RecordHeader &header, const uint8_t *fields, size_t length);
     void print_fault(const uint8_t *fields, size_t length);
-    void print_printa(const compiler::Action &action);
+    void print_printa(const compiler::Program &program, const compiler::Action &action);
     const consumer::Format *format_of(const compiler::Action &action);
     void report(const std::string &message) const;
 

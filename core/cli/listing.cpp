@@ -1,0 +1,67 @@
+// listing.cpp: probe rows and, with -v, their attributes and argument types.
+#include "cli/listing.h"
+
+#include "consumer/probe_list_format.h"
+
+namespace dtrace::cli {
+
+void Listing::print_header() { std::fputs(consumer::probe_list_heading().c_str(), out_); }
+
+void Listing::print_probe(engine::Probe &probe) {
+    consumer::ProbeListing row;
+    row.id = probe.id;
+    row.provider = probe.provider->name;
+    row.module = probe.module;
+    row.function = probe.function;
+    row.name = probe.name;
+    row.attributes = probe.provider->attributes;
+    std::fputs(consumer::probe_list_row(row).c_str(), out_);
+    if (!verbose_)
+        return;
+    if (!probe.args_known) {
+        // Typed lazily: ask the plugin once, then remember.
+        std::vector<host::ArgType> args;
+        bool complete = true;
+        for (uint32_t i = 0; i < probe.nargs && complete; i++) {
+            auto arg = host_.arg_info(probe.provider->id, probe.id, probe.cookie, i);
+            complete = arg.ok();
+            if (complete)
+                args.push_back(arg.value());
+        }
+        if (complete) {
+            probe.args = std::move(args);
+            probe.args_known = true;
+        }
+    }
+    for (const host::ArgType &arg : probe.args)
+        row.args.push_back({arg.translated_type.empty() ? arg.native_type : arg.translated_type, false});
+    std::fputs(consumer::probe_list_details(row).c_str(), out_);
+}
+
+void Listing::list_all() {
+    print_header();
+    engine::ProbeTable &table = engine_.probes();
+    for (size_t id = 1; id <= table.probe_count(); id++)
+        print_probe(*table.probe(static_cast<dtrace_probe_id>(id)));
+}
+
+bool Listing::list_matching(const std::string &description, std::string &error) {
+    std::string why;
+    auto desc = engine::parse_probe_description(description, engine::SpecKind::Name, why);
+    if (!desc) {
+        error = why;
+        return false;
+    }
+    int matched = 0;
+    engine_.probes().for_each_match(*desc, [&](engine::Probe &probe) {
+        print_probe(probe);
+        matched++;
+    });
+    if (matched == 0) {
+        error = "failed to match " + desc->to_string() + ": No probe matches description";
+        return false;
+    }
+    return true;
+}
+
+} // namespace dtrace::cli

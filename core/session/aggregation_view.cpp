@@ -1,0 +1,103 @@
+// aggregation_view.cpp: engine snapshots to consumer snapshots, and printing.
+#include "session/aggregation_view.h"
+
+#include "consumer/agg_format.h"
+#include "engine/aggregation_store.h"
+
+#include <algorithm>
+
+namespace dtrace::session {
+
+namespace {
+
+consumer::Value key_value(const dif::TypeDesc &type, const engine::DecodedKey &key) {
+    consumer::Value v;
+    v.size = type.size;
+    switch (key.kind) {
+    case engine::DecodedKey::Kind::Integer:
+        v.kind = consumer::Value::Kind::Integer;
+        v.is_signed = type.is_signed;
+        v.bits = key.integer;
+        break;
+    case engine::DecodedKey::Kind::String:
+        v.kind = consumer::Value::Kind::String;
+        v.bytes = std::string(key.bytes);
+        break;
+    case engine::DecodedKey::Kind::Bytes:
+        v.kind = consumer::Value::Kind::Bytes;
+        v.bytes = std::string(key.bytes);
+        break;
+    }
+    return v;
+}
+
+consumer::AggregationSnapshot convert(const engine::AggregationStore::Snapshot &s) {
+    consumer::AggregationSnapshot out;
+    out.decl = *s.decl;
+    out.entries.reserve(s.entries.size());
+    for (const auto &[key, data] : s.entries) {
+        consumer::AggEntry entry;
+        std::vector<engine::DecodedKey> decoded = engine::decode_key(*s.decl, key);
+        for (size_t i = 0; i < decoded.size(); i++)
+            entry.key.push_back(key_value(s.decl->key_types[i], decoded[i]));
+        entry.data = data;
+        out.entries.push_back(std::move(entry));
+    }
+    return out;
+}
+
+consumer::AggSortOptions sort_options(const engine::Options &o) {
+    consumer::AggSortOptions sort;
+    sort.sortkey = o.is_set("aggsortkey");
+    sort.sortkeypos = static_cast<int>(o.number("aggsortkeypos"));
+    sort.sortpos = static_cast<int>(o.number("aggsortpos"));
+    sort.sortrev = o.is_set("aggsortrev");
+    return sort;
+}
+
+consumer::AggPrintOptions print_options(const engine::Options &o) {
+    consumer::AggPrintOptions print;
+    print.zoom = o.is_set("aggzoom");
+    print.hist = o.is_set("agghist");
+    print.pack = o.is_set("aggpack");
+    print.rawbytes = o.is_set("rawbytes");
+    print.stackindent = static_cast<int>(o.number("stackindent"));
+    return print;
+}
+
+} // namespace
+
+std::string AggregationView::printa(const compiler::Program &program, const compiler::Action &action,
+                                    const consumer::Format *format) {
+    std::vector<engine::AggregationStore::Snapshot> all = engine_.snapshot_aggregations();
+    std::vector<consumer::AggregationSnapshot> chosen;
+    for (uint32_t id : action.printa_aggs) {
+        for (const auto &s : all) {
+            // printa names aggregations of its own program by id.
+            if (s.decl->id == id && s.program == &program) {
+                chosen.push_back(convert(s));
+                printed_.insert(s.decl);
+            }
+        }
+    }
+    if (chosen.empty())
+        return {};
+    if (format) {
+        auto text = consumer::printa_format(*format, chosen, sort_options(options_), print_options(options_));
+        return text.has_value() ? text.value() : std::string();
+    }
+    if (chosen.size() == 1)
+        return consumer::print_aggregation(chosen.front(), sort_options(options_), print_options(options_));
+    return consumer::print_aggregations(chosen, sort_options(options_), print_options(options_));
+}
+
+std::string AggregationView::unprinted() {
+    std::vector<consumer::AggregationSnapshot> left;
+    for (const auto &s : engine_.snapshot_aggregations()) {
+        if (!printed_.count(s.decl))
+            left.push_back(convert(s));
+    }
+    return consumer::print_at_exit(left, sort_options(options_), print_options(options_));
+}
+
+} // namespace dtrace::session

@@ -1,0 +1,63 @@
+// The option table: defaults, parsing of sizes and rates, and errors.
+#include "engine/options.h"
+
+#include <gtest/gtest.h>
+
+using namespace dtrace::engine;
+
+TEST(Options, DefaultsAreDTraces) {
+    Options o;
+    EXPECT_EQ(o.number("bufsize"), 4 << 20);
+    EXPECT_EQ(o.number("aggsize"), 4 << 20);
+    EXPECT_EQ(o.number("strsize"), 256);
+    EXPECT_EQ(o.number("nspec"), 1);
+    EXPECT_EQ(o.number("specsize"), 32 << 10);
+    EXPECT_EQ(o.number("stackframes"), 20);
+    EXPECT_EQ(o.number("switchrate"), 1'000'000'000);
+    EXPECT_FALSE(o.is_set("quiet"));
+}
+
+TEST(Options, Sizes) {
+    EXPECT_EQ(parse_size("512"), 512);
+    EXPECT_EQ(parse_size("4k"), 4096);
+    EXPECT_EQ(parse_size("2M"), 2 << 20);
+    EXPECT_EQ(parse_size("1g"), int64_t(1) << 30);
+    EXPECT_EQ(parse_size("0x10"), 16);
+    EXPECT_FALSE(parse_size("4q"));
+    EXPECT_FALSE(parse_size("k"));
+    EXPECT_FALSE(parse_size("99999999999999999999"));
+}
+
+TEST(Options, Rates) {
+    EXPECT_EQ(parse_rate("10hz"), 100'000'000);
+    EXPECT_EQ(parse_rate("1s"), 1'000'000'000);
+    EXPECT_EQ(parse_rate("250ms"), 250'000'000);
+    EXPECT_EQ(parse_rate("5us"), 5'000);
+    EXPECT_EQ(parse_rate("100"), 100); // a bare number is nanoseconds
+    EXPECT_EQ(parse_rate("2min"), 120'000'000'000);
+    EXPECT_FALSE(parse_rate("10furlongs"));
+}
+
+TEST(Options, SetReportsDTracesErrors) {
+    Options o;
+    EXPECT_EQ(o.set("nosuchoption", std::nullopt), "Invalid option name");
+    EXPECT_EQ(o.set("bufsize", "lots"), "Invalid value for specified option");
+    EXPECT_EQ(o.set("quiet", "yes"), "Invalid value for specified option");
+    EXPECT_EQ(o.set("bufsize", "1m"), std::nullopt);
+    EXPECT_EQ(o.number("bufsize"), 1 << 20);
+    EXPECT_EQ(o.set("quiet", std::nullopt), std::nullopt);
+    EXPECT_TRUE(o.is_set("quiet"));
+}
+
+TEST(Options, ListsAccumulateAndPluginsDeclareTheirOwn) {
+    Options o;
+    ASSERT_EQ(o.set("plugin", "/a.so"), std::nullopt);
+    ASSERT_EQ(o.set("plugin", "/b.so"), std::nullopt);
+    EXPECT_EQ(o.list("plugin"), (std::vector<std::string>{"/a.so", "/b.so"}));
+    EXPECT_EQ(o.set("etwmanifest", "x.man"), "Invalid option name");
+    std::string name = "etwmanifest";
+    o.declare({name.c_str(), OptionKind::List, OptionClass::Plugin, nullptr});
+    name = "clobbered"; // the table keeps its own copy of the name
+    EXPECT_EQ(o.set("etwmanifest", "x.man"), std::nullopt);
+    EXPECT_EQ(o.list("etwmanifest").size(), 1u);
+}

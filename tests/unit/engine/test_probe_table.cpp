@@ -1,0 +1,65 @@
+// The probe table: ids, deduplication, matching in id order.
+#include "engine/probe_table.h"
+
+#include <gtest/gtest.h>
+
+using namespace dtrace::engine;
+
+namespace {
+
+dtrace_provider_id add_provider(ProbeTable &t, const char *name) {
+    dtrace_provider_info info{};
+    info.struct_size = sizeof info;
+    info.name = name;
+    std::string error;
+    return t.add_provider(nullptr, info, error);
+}
+
+dtrace::host::ProbeInfo probe(const char *mod, const char *func, const char *name) {
+    dtrace::host::ProbeInfo p;
+    p.module = mod;
+    p.function = func;
+    p.name = name;
+    return p;
+}
+
+} // namespace
+
+TEST(ProbeTable, IdsAreDenseAndDuplicatesReuseTheirId) {
+    ProbeTable t;
+    dtrace_provider_id dt = add_provider(t, "dtrace");
+    EXPECT_EQ(t.add_probe(dt, probe("", "", "BEGIN")), 1u);
+    EXPECT_EQ(t.add_probe(dt, probe("", "", "END")), 2u);
+    EXPECT_EQ(t.add_probe(dt, probe("", "", "BEGIN")), 1u);
+    EXPECT_EQ(t.probe_count(), 2u);
+    EXPECT_EQ(t.lookup(dt, "", "", "END"), 2u);
+    EXPECT_EQ(t.lookup(dt, "", "", "nope"), 0u);
+}
+
+TEST(ProbeTable, DuplicateProviderNamesAreRefused) {
+    ProbeTable t;
+    EXPECT_NE(add_provider(t, "x"), 0u);
+    dtrace_provider_info info{};
+    info.struct_size = sizeof info;
+    info.name = "x";
+    std::string error;
+    EXPECT_EQ(t.add_provider(nullptr, info, error), 0u);
+    EXPECT_NE(error.find("already"), std::string::npos);
+}
+
+TEST(ProbeTable, MatchingVisitsInIdOrder) {
+    ProbeTable t;
+    dtrace_provider_id sys = add_provider(t, "syscall");
+    t.add_probe(sys, probe("", "read", "entry"));
+    t.add_probe(sys, probe("", "read", "return"));
+    t.add_probe(sys, probe("", "write", "entry"));
+    std::vector<dtrace_probe_id> seen;
+    std::string error;
+    auto desc = parse_probe_description("syscall::*:entry", SpecKind::Name, error);
+    t.for_each_match(*desc, [&](Probe &p) { seen.push_back(p.id); });
+    EXPECT_EQ(seen, (std::vector<dtrace_probe_id>{1, 3}));
+    seen.clear();
+    desc = parse_probe_description("2", SpecKind::Name, error);
+    t.for_each_match(*desc, [&](Probe &p) { seen.push_back(p.id); });
+    EXPECT_EQ(seen, (std::vector<dtrace_probe_id>{2}));
+}
