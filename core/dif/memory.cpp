@@ -1,0 +1,95 @@
+// memory.cpp: the checked accessor and the scratch arena.
+#include "dif/memory.h"
+
+#include <cstring>
+
+namespace dtrace::dif {
+
+const char kEmptyString[1] = "";
+
+namespace {
+// Regions kept across clauses so that the vector never reallocates in the
+// steady state.
+constexpr size_t kExpectedRegions = 32;
+} // namespace
+
+Memory::Memory(size_t scratch_size)
+    // Deliberately not value-initialised: the operating system supplies the
+    // pages only when a clause first uses them.
+    : scratch_(new uint8_t[scratch_size]), capacity_(scratch_size) {
+    regions_.reserve(kExpectedRegions);
+}
+
+void Memory::begin_clause() {
+    used_ = 0;
+    regions_.clear();
+}
+
+void Memory::add_readable(const void *base, size_t length) {
+    Region r{reinterpret_cast<uintptr_t>(base), length};
+    if (!regions_.empty() && regions_.back().base == r.base && regions_.back().length == r.length)
+        return;
+    regions_.push_back(r);
+}
+
+std::optional<Memory::Region> Memory::region_of(uint64_t address) const {
+    if (Region r = scratch_region(); r.contains(address, 1))
+        return r;
+    if (Region r = strtab_region(); r.contains(address, 1))
+        return r;
+    if (Region r{reinterpret_cast<uintptr_t>(kEmptyString), sizeof kEmptyString}; r.contains(address, 1))
+        return r;
+    for (auto it = regions_.rbegin(); it != regions_.rend(); ++it)
+        if (it->contains(address, 1))
+            return *it;
+    return std::nullopt;
+}
+
+const uint8_t *Memory::readable(uint64_t address, size_t length) const {
+    if (length == 0)
+        return reinterpret_cast<const uint8_t *>(kEmptyString);
+    if (scratch_region().contains(address, length) || strtab_region().contains(address, length))
+        return reinterpret_cast<const uint8_t *>(address);
+    for (auto it = regions_.rbegin(); it != regions_.rend(); ++it)
+        if (it->contains(address, length))
+            return reinterpret_cast<const uint8_t *>(address);
+    if (Region r{reinterpret_cast<uintptr_t>(kEmptyString), sizeof kEmptyString}; r.contains(address, length))
+        return reinterpret_cast<const uint8_t *>(address);
+    return nullptr;
+}
+
+uint8_t *Memory::writable(uint64_t address, size_t length) {
+    if (length == 0)
+        return scratch_.get();
+    return scratch_region().contains(address, length) ? reinterpret_cast<uint8_t *>(address) : nullptr;
+}
+
+std::optional<std::string_view> Memory::string_at(uint64_t address, size_t limit) const {
+    auto region = region_of(address);
+    if (!region)
+        return std::nullopt;
+    const char *s = reinterpret_cast<const char *>(address);
+    size_t available = region->length - (address - region->base);
+    size_t scan = available < limit ? available : limit;
+    if (const void *nul = std::memchr(s, 0, scan))
+        return std::string_view(s, static_cast<const char *>(nul) - s);
+    if (scan == limit)
+        return std::string_view(s, limit);
+    return std::nullopt; // the region ends before the string does
+}
+
+uint8_t *Memory::allocate(uint64_t length, size_t align) {
+    size_t start = (used_ + align - 1) & ~(align - 1);
+    if (start > capacity_ || length > capacity_ - start)
+        return nullptr;
+    used_ = start + length;
+    return scratch_.get() + start;
+}
+
+void Memory::trim(const uint8_t *block, size_t used) {
+    size_t start = static_cast<size_t>(block - scratch_.get());
+    if (start + used <= used_)
+        used_ = start + used;
+}
+
+} // namespace dtrace::dif

@@ -1,0 +1,78 @@
+// memory.h: the one checked accessor through which DIF touches memory, and
+// the scratch arena.
+//
+// D values that are strings or by-reference objects are host addresses. A
+// DIF program may read only what the VM can vouch for:
+//   - this clause's scratch allocations (subroutine results, alloca, copyin),
+//   - the running DIFO's string table,
+//   - regions declared readable for the clause: the environment's strings and
+//     event payload, and variable storage the VM handed out to the program,
+//   - the shared empty string that unset string variables read as.
+// Everything else is refused before it is touched, so a wild pointer becomes
+// a BadAddr fault instead of a crash. Stores may only target scratch.
+//
+// Scratch is a bump allocator reset at each clause start: allocation is a
+// pointer increment, and nothing is freed individually.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace dtrace::dif {
+
+// What every unset string variable reads as (a single NUL, always readable).
+extern const char kEmptyString[1];
+
+class Memory {
+  public:
+    explicit Memory(size_t scratch_size);
+
+    // Forgets the clause's scratch allocations and readable regions.
+    void begin_clause();
+    void add_readable(const void *base, size_t length);
+    void set_strtab(std::string_view strtab) { strtab_ = strtab; }
+
+    // The host pointer for [address, address + length) if all of it is
+    // readable, else nullptr. A zero-length range is always readable.
+    const uint8_t *readable(uint64_t address, size_t length) const;
+    // The same for stores: the range must lie in this clause's scratch.
+    uint8_t *writable(uint64_t address, size_t length);
+
+    // The NUL-terminated string at `address`, at most `limit` bytes long
+    // (a string that reaches `limit` without a NUL is cut there). nullopt
+    // when the string is not readable up to its NUL or the limit.
+    std::optional<std::string_view> string_at(uint64_t address, size_t limit) const;
+
+    // `length` bytes of scratch aligned to `align` (a power of two), not
+    // zeroed; nullptr when the arena cannot hold them.
+    uint8_t *allocate(uint64_t length, size_t align = 1);
+    // Shrinks the most recent allocation, which starts at `block`, to `used` bytes.
+    void trim(const uint8_t *block, size_t used);
+    size_t scratch_used() const { return used_; }
+
+  private:
+    struct Region {
+        uintptr_t base;
+        size_t length;
+        bool contains(uint64_t address, size_t n) const {
+            uint64_t offset = address - base;
+            return offset < length && n <= length - offset;
+        }
+    };
+    // The region holding `address`, if any.
+    std::optional<Region> region_of(uint64_t address) const;
+    Region scratch_region() const { return {reinterpret_cast<uintptr_t>(scratch_.get()), used_}; }
+    Region strtab_region() const { return {reinterpret_cast<uintptr_t>(strtab_.data()), strtab_.size()}; }
+
+    std::unique_ptr<uint8_t[]> scratch_;
+    size_t capacity_;
+    size_t used_ = 0;
+    std::string_view strtab_;
+    std::vector<Region> regions_;
+};
+
+} // namespace dtrace::dif

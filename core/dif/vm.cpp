@@ -1,0 +1,568 @@
+// vm.cpp: the interpreter loop and the operations it delegates to.
+//
+// The loop keeps the registers in a local array and handles the cheap
+// opcodes inline; memory, variable, tuple and subroutine operations are
+// member functions that return false after recording a fault.
+#include "dif/vm.h"
+
+#include "dif/builtins.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace dtrace::dif {
+
+namespace {
+
+static_assert((kRegisterCount & (kRegisterCount - 1)) == 0, "register fields are masked");
+constexpr unsigned kRegisterMask = kRegisterCount - 1;
+constexpr unsigned kShiftMask = 63; // shift counts are taken modulo 64, as amd64 does
+constexpr unsigned kWordBits = 64;
+constexpr size_t kAllocsAlignment = 8;
+// Key bytes per tuple entry beyond the value itself (tag, length, NUL).
+constexpr size_t kTupleEntryOverhead = 16;
+constexpr uint32_t kMinStrsize = 1;
+
+constexpr unsigned field_rd(uint64_t w) {
+    return (w >> 8) & kRegisterMask;
+}
+constexpr unsigned field_r1(uint64_t w) {
+    return (w >> 16) & kRegisterMask;
+}
+constexpr unsigned field_r2(uint64_t w) {
+    return (w >> 24) & kRegisterMask;
+}
+constexpr uint32_t field_imm(uint64_t w) {
+    return static_cast<uint32_t>(w >> 32);
+}
+// Loads and stores take a signed 32-bit displacement.
+constexpr uint64_t displacement(uint64_t w) {
+    return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(field_imm(w))));
+}
+
+uint64_t sign_extend(uint64_t v, size_t bytes) {
+    unsigned shift = kWordBits - static_cast<unsigned>(bytes) * 8;
+    return shift ? static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift) : v;
+}
+
+VmConfig normalised(VmConfig c) {
+    c.strsize = std::max(c.strsize, kMinStrsize);
+    return c;
+}
+
+} // namespace
+
+struct Vm::RunState {
+    const Difo &difo;
+    Environment &env;
+    Fault &fault;
+    uint32_t pc = 0;
+    bool tid_known = false;
+    uint64_t tid = 0;
+};
+
+Vm::Vm(const VmConfig &config)
+    : config_(normalised(config)), memory_(config_.scratch_size),
+      variables_(VariablesConfig{config_.strsize, config_.dynvarsize}),
+      tuples_(config_.tuple_stack_depth, config_.tuple_stack_depth * (config_.strsize + kTupleEntryOverhead)),
+      subr_state_(config_.strsize) {}
+
+void Vm::begin_clause() {
+    memory_.begin_clause();
+    variables_.begin_clause();
+}
+
+bool Vm::load_string(uint64_t address, std::string_view &out, Fault &fault) const {
+    auto s = memory_.string_at(address, config_.strsize);
+    if (!s) {
+        fault = Fault{FaultKind::BadAddr, address, 0};
+        return false;
+    }
+    out = *s;
+    return true;
+}
+
+bool Vm::load_bytes(uint64_t address, size_t size, std::string_view &out, Fault &fault) const {
+    const uint8_t *p = memory_.readable(address, size);
+    if (!p) {
+        fault = Fault{FaultKind::BadAddr, address, 0};
+        return false;
+    }
+    out = std::string_view(reinterpret_cast<const char *>(p), size);
+    return true;
+}
+
+bool Vm::declare_variables(const Difo &difo) {
+    for (const Variable &v : difo.vars) {
+        const VarDecl *d = variables_.find(v.scope, v.id);
+        if (!d ? !variables_.declare(v) : d->var.is_array != v.is_array || !(d->var.type == v.type))
+            return false;
+    }
+    return true;
+}
+
+bool Vm::fail(RunState &rs, FaultKind kind, uint64_t address) {
+    rs.fault = Fault{kind, address, rs.pc};
+    return false;
+}
+
+uint64_t Vm::tid(RunState &rs) {
+    if (!rs.tid_known) {
+        rs.tid = rs.env.builtin(VarId::Tid);
+        rs.tid_known = true;
+    }
+    return rs.tid;
+}
+
+// As DTrace does, a misaligned load faults before its address is checked.
+bool Vm::load(RunState &rs, uint64_t address, size_t size, bool is_signed, uint64_t &out) {
+    if (address & (size - 1))
+        return fail(rs, FaultKind::BadAlign, address);
+    const uint8_t *p = memory_.readable(address, size);
+    if (!p)
+        return fail(rs, FaultKind::BadAddr, address);
+    uint64_t v = 0;
+    std::memcpy(&v, p, size); // little-endian hosts: the low bytes
+    out = is_signed ? sign_extend(v, size) : v;
+    return true;
+}
+
+bool Vm::load_target(RunState &rs, uint64_t address, size_t size, bool is_signed, uint64_t &out) {
+    uint64_t v = 0;
+    int64_t n = rs.env.read_target(address, &v, size);
+    if (n == kTargetNoAccess)
+        return fail(rs, FaultKind::UPriv, address);
+    if (n != static_cast<int64_t>(size))
+        return fail(rs, FaultKind::BadAddr, address);
+    out = is_signed ? sign_extend(v, size) : v;
+    return true;
+}
+
+// As DTrace does, a store checks its address before its alignment.
+bool Vm::store(RunState &rs, uint64_t address, size_t size, uint64_t value) {
+    uint8_t *p = memory_.writable(address, size);
+    if (!p)
+        return fail(rs, FaultKind::BadAddr, address);
+    if (address & (size - 1))
+        return fail(rs, FaultKind::BadAlign, address);
+    std::memcpy(p, &value, size);
+    return true;
+}
+
+// A null pointer compares as the empty string, as in DTrace.
+bool Vm::compare_strings(RunState &rs, uint64_t a, uint64_t b, uint64_t &out) {
+    std::string_view sa, sb;
+    if (a && !load_string(a, sa, rs.fault))
+        return fail(rs, FaultKind::BadAddr, a);
+    if (b && !load_string(b, sb, rs.fault))
+        return fail(rs, FaultKind::BadAddr, b);
+    int c = sa.compare(sb);
+    out = static_cast<uint64_t>(c < 0 ? -1 : c > 0 ? 1 : 0);
+    return true;
+}
+
+bool Vm::load_variable(RunState &rs, Scope scope, bool array, uint32_t id, uint64_t &out) {
+    const VarDecl *d = variables_.find(scope, id);
+    if (!d || d->var.is_array != array)
+        return fail(rs, FaultKind::IllOp);
+    uint64_t thread = scope == Scope::ThreadLocal ? tid(rs) : 0;
+    VarValue v = array ? variables_.load_element(*d, thread, tuples_.key()) : variables_.load(*d, thread);
+    if (v.storage)
+        memory_.add_readable(v.storage, v.size);
+    out = v.value;
+    return true;
+}
+
+bool Vm::load_builtin_array(RunState &rs, uint32_t id, uint64_t index, uint64_t &out) {
+    const BuiltinInfo *b = builtin_info(id);
+    if (!b || !b->is_array)
+        return fail(rs, FaultKind::IllOp);
+    Fault f;
+    out = rs.env.builtin_array(b->id, index, f);
+    if (f.kind != FaultKind::None)
+        return fail(rs, f.kind, f.address);
+    return true;
+}
+
+bool Vm::store_variable(RunState &rs, Scope scope, bool array, uint32_t id, uint64_t value) {
+    const VarDecl *d = variables_.find(scope, id);
+    if (!d || d->var.is_array != array)
+        return fail(rs, FaultKind::IllOp);
+    StoreSource src{value};
+    if (value != 0 && d->var.type.kind == TypeDesc::Kind::String) {
+        auto s = memory_.string_at(value, config_.strsize);
+        if (!s)
+            return fail(rs, FaultKind::BadAddr, value);
+        src.bytes = reinterpret_cast<const uint8_t *>(s->data());
+        src.length = s->size();
+    } else if (value != 0 && d->var.type.kind == TypeDesc::Kind::ByRef) {
+        src.bytes = memory_.readable(value, d->var.type.size);
+        if (!src.bytes)
+            return fail(rs, FaultKind::BadAddr, value);
+        src.length = d->var.type.size;
+    }
+    uint64_t thread = scope == Scope::ThreadLocal ? tid(rs) : 0;
+    if (array)
+        variables_.store_element(*d, thread, tuples_.key(), src);
+    else
+        variables_.store(*d, thread, src);
+    return true;
+}
+
+// A null string is pushed as "" (strtok(NULL, ...) passes one).
+bool Vm::push_string(RunState &rs, uint64_t address) {
+    std::string_view s;
+    if (address && !load_string(address, s, rs.fault))
+        return fail(rs, FaultKind::BadAddr, address);
+    return tuples_.push_string(address, s) || fail(rs, FaultKind::TupleOverflow);
+}
+
+bool Vm::push_bytes(RunState &rs, uint64_t address, uint64_t size) {
+    const uint8_t *p = memory_.readable(address, size);
+    if (!p)
+        return fail(rs, FaultKind::BadAddr, address);
+    return tuples_.push_bytes(address, p, size) || fail(rs, FaultKind::TupleOverflow);
+}
+
+bool Vm::call(RunState &rs, uint32_t subr, uint64_t &out) {
+    const SubrInfo *info = subr_info(subr);
+    std::span<const uint64_t> args = tuples_.values();
+    if (!info || args.size() < info->min_args || args.size() > info->max_args)
+        return fail(rs, FaultKind::IllOp);
+    SubrContext ctx(memory_, rs.env, subr_state_, config_.strsize, rs.fault);
+    out = info->fn(ctx, args);
+    tuples_.clear();
+    if (ctx.failed()) {
+        rs.fault.pc = rs.pc;
+        return false;
+    }
+    return true;
+}
+
+bool Vm::allocate(RunState &rs, uint64_t size, uint64_t &out) {
+    uint8_t *p = memory_.allocate(size, kAllocsAlignment);
+    if (!p)
+        return fail(rs, FaultKind::NoScratch);
+    std::memset(p, 0, size);
+    out = reinterpret_cast<uint64_t>(p);
+    return true;
+}
+
+bool Vm::copy(RunState &rs, uint64_t dest, uint64_t src, uint64_t size) {
+    uint8_t *d = memory_.writable(dest, size);
+    if (!d)
+        return fail(rs, FaultKind::BadAddr, dest);
+    const uint8_t *s = memory_.readable(src, size);
+    if (!s)
+        return fail(rs, FaultKind::BadAddr, src);
+    std::memmove(d, s, size);
+    return true;
+}
+
+uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
+    RunState rs{difo, env, fault};
+    fault = Fault{};
+    if (!declare_variables(difo)) {
+        fail(rs, FaultKind::IllOp);
+        return 0;
+    }
+    memory_.set_strtab(difo.strtab);
+    tuples_.clear();
+
+    const uint64_t *code = difo.code.data();
+    const uint32_t length = static_cast<uint32_t>(difo.code.size());
+    uint64_t r[kRegisterCount] = {};
+
+    // Each case either continues with the next instruction, jumps, returns,
+    // or leaves the switch through `faulted`.
+    for (uint32_t &pc = rs.pc; pc < length; pc++, r[kZeroRegister] = 0) {
+        const uint64_t w = code[pc];
+        const unsigned rd = field_rd(w), r1 = field_r1(w), r2 = field_r2(w);
+        const uint32_t imm = field_imm(w);
+        switch (static_cast<Op>(static_cast<uint8_t>(w))) {
+        case Op::Nop:
+            break;
+        case Op::Or:
+            r[rd] = r[r1] | r[r2];
+            break;
+        case Op::Xor:
+            r[rd] = r[r1] ^ r[r2];
+            break;
+        case Op::And:
+            r[rd] = r[r1] & r[r2];
+            break;
+        case Op::Shl:
+            r[rd] = r[r1] << (r[r2] & kShiftMask);
+            break;
+        case Op::Srl:
+            r[rd] = r[r1] >> (r[r2] & kShiftMask);
+            break;
+        case Op::Sra:
+            r[rd] = static_cast<uint64_t>(static_cast<int64_t>(r[r1]) >> (r[r2] & kShiftMask));
+            break;
+        case Op::Sub:
+            r[rd] = r[r1] - r[r2];
+            break;
+        case Op::Add:
+            r[rd] = r[r1] + r[r2];
+            break;
+        case Op::Mul:
+            r[rd] = r[r1] * r[r2];
+            break;
+        case Op::Sdiv:
+        case Op::Srem: {
+            const int64_t a = static_cast<int64_t>(r[r1]), b = static_cast<int64_t>(r[r2]);
+            if (b == 0)
+                goto divide_by_zero;
+            const bool quotient = static_cast<Op>(static_cast<uint8_t>(w)) == Op::Sdiv;
+            // INT64_MIN / -1 overflows (and traps on amd64): it wraps here.
+            if (b == -1)
+                r[rd] = quotient ? 0 - r[r1] : 0;
+            else
+                r[rd] = static_cast<uint64_t>(quotient ? a / b : a % b);
+            break;
+        }
+        case Op::Udiv:
+            if (r[r2] == 0)
+                goto divide_by_zero;
+            r[rd] = r[r1] / r[r2];
+            break;
+        case Op::Urem:
+            if (r[r2] == 0)
+                goto divide_by_zero;
+            r[rd] = r[r1] % r[r2];
+            break;
+        case Op::Not:
+            r[rd] = ~r[r1];
+            break;
+        case Op::Mov:
+            r[rd] = r[r1];
+            break;
+        case Op::Seq:
+            r[rd] = r[r1] == r[r2];
+            break;
+        case Op::Sne:
+            r[rd] = r[r1] != r[r2];
+            break;
+        case Op::Slt:
+            r[rd] = static_cast<int64_t>(r[r1]) < static_cast<int64_t>(r[r2]);
+            break;
+        case Op::Sle:
+            r[rd] = static_cast<int64_t>(r[r1]) <= static_cast<int64_t>(r[r2]);
+            break;
+        case Op::Sltu:
+            r[rd] = r[r1] < r[r2];
+            break;
+        case Op::Sleu:
+            r[rd] = r[r1] <= r[r2];
+            break;
+        case Op::Scmp:
+            if (!compare_strings(rs, r[r1], r[r2], r[rd]))
+                return 0;
+            break;
+        case Op::Setx:
+            if (imm >= difo.inttab.size())
+                goto illegal;
+            r[rd] = difo.inttab[imm];
+            break;
+        case Op::Sets:
+            if (imm >= difo.strtab.size())
+                goto illegal;
+            r[rd] = reinterpret_cast<uint64_t>(difo.strtab.data() + imm);
+            break;
+        case Op::Sext:
+        case Op::Zext: {
+            if (imm == 0 || imm > kWordBits)
+                goto illegal;
+            const unsigned shift = kWordBits - imm;
+            const uint64_t high = r[r1] << shift;
+            r[rd] = static_cast<Op>(static_cast<uint8_t>(w)) == Op::Sext
+                        ? static_cast<uint64_t>(static_cast<int64_t>(high) >> shift)
+                        : high >> shift;
+            break;
+        }
+        case Op::Ba:
+            if (imm <= pc)
+                goto illegal;
+            pc = imm - 1;
+            break;
+        case Op::Bz:
+            if (imm <= pc)
+                goto illegal;
+            if (r[r1] == 0)
+                pc = imm - 1;
+            break;
+        case Op::Bnz:
+            if (imm <= pc)
+                goto illegal;
+            if (r[r1] != 0)
+                pc = imm - 1;
+            break;
+        case Op::Ret:
+            return r[r1];
+        case Op::Ldsb:
+            if (!load(rs, r[r1] + displacement(w), 1, true, r[rd]))
+                return 0;
+            break;
+        case Op::Ldsh:
+            if (!load(rs, r[r1] + displacement(w), 2, true, r[rd]))
+                return 0;
+            break;
+        case Op::Ldsw:
+            if (!load(rs, r[r1] + displacement(w), 4, true, r[rd]))
+                return 0;
+            break;
+        case Op::Ldx:
+            if (!load(rs, r[r1] + displacement(w), 8, false, r[rd]))
+                return 0;
+            break;
+        case Op::Ldub:
+            if (!load(rs, r[r1] + displacement(w), 1, false, r[rd]))
+                return 0;
+            break;
+        case Op::Lduh:
+            if (!load(rs, r[r1] + displacement(w), 2, false, r[rd]))
+                return 0;
+            break;
+        case Op::Lduw:
+            if (!load(rs, r[r1] + displacement(w), 4, false, r[rd]))
+                return 0;
+            break;
+        case Op::Ulsb:
+            if (!load_target(rs, r[r1] + displacement(w), 1, true, r[rd]))
+                return 0;
+            break;
+        case Op::Ulsh:
+            if (!load_target(rs, r[r1] + displacement(w), 2, true, r[rd]))
+                return 0;
+            break;
+        case Op::Ulsw:
+            if (!load_target(rs, r[r1] + displacement(w), 4, true, r[rd]))
+                return 0;
+            break;
+        case Op::Ulx:
+            if (!load_target(rs, r[r1] + displacement(w), 8, false, r[rd]))
+                return 0;
+            break;
+        case Op::Ulub:
+            if (!load_target(rs, r[r1] + displacement(w), 1, false, r[rd]))
+                return 0;
+            break;
+        case Op::Uluh:
+            if (!load_target(rs, r[r1] + displacement(w), 2, false, r[rd]))
+                return 0;
+            break;
+        case Op::Uluw:
+            if (!load_target(rs, r[r1] + displacement(w), 4, false, r[rd]))
+                return 0;
+            break;
+        case Op::Stb:
+            if (!store(rs, r[rd] + displacement(w), 1, r[r1]))
+                return 0;
+            break;
+        case Op::Sth:
+            if (!store(rs, r[rd] + displacement(w), 2, r[r1]))
+                return 0;
+            break;
+        case Op::Stw:
+            if (!store(rs, r[rd] + displacement(w), 4, r[r1]))
+                return 0;
+            break;
+        case Op::Stx:
+            if (!store(rs, r[rd] + displacement(w), 8, r[r1]))
+                return 0;
+            break;
+        case Op::Ldgv:
+            if (imm < kFirstUserVariable) {
+                if (imm >= static_cast<uint32_t>(VarId::Count))
+                    goto illegal;
+                r[rd] = env.builtin(static_cast<VarId>(imm));
+            } else if (!load_variable(rs, Scope::Global, false, imm, r[rd])) {
+                return 0;
+            }
+            break;
+        case Op::Stgv:
+            if (!store_variable(rs, Scope::Global, false, imm, r[r1]))
+                return 0;
+            break;
+        case Op::Ldlv:
+            if (!load_variable(rs, Scope::ClauseLocal, false, imm, r[rd]))
+                return 0;
+            break;
+        case Op::Stlv:
+            if (!store_variable(rs, Scope::ClauseLocal, false, imm, r[r1]))
+                return 0;
+            break;
+        case Op::Ldtv:
+            if (!load_variable(rs, Scope::ThreadLocal, false, imm, r[rd]))
+                return 0;
+            break;
+        case Op::Sttv:
+            if (!store_variable(rs, Scope::ThreadLocal, false, imm, r[r1]))
+                return 0;
+            break;
+        case Op::Ldga:
+            if (imm < kFirstUserVariable ? !load_builtin_array(rs, imm, r[r1], r[rd])
+                                         : !load_variable(rs, Scope::Global, true, imm, r[rd]))
+                return 0;
+            break;
+        case Op::Stga:
+            if (!store_variable(rs, Scope::Global, true, imm, r[r1]))
+                return 0;
+            break;
+        case Op::Ldta:
+            if (!load_variable(rs, Scope::ThreadLocal, true, imm, r[rd]))
+                return 0;
+            break;
+        case Op::Stta:
+            if (!store_variable(rs, Scope::ThreadLocal, true, imm, r[r1]))
+                return 0;
+            break;
+        case Op::Pushtv:
+            if (!tuples_.push_value(r[r1]))
+                goto tuple_overflow;
+            break;
+        case Op::Pushts:
+            if (!push_string(rs, r[r1]))
+                return 0;
+            break;
+        case Op::Pushtr:
+            if (!push_bytes(rs, r[r1], r[r2]))
+                return 0;
+            break;
+        case Op::Popts:
+            tuples_.pop();
+            break;
+        case Op::Flushts:
+            tuples_.clear();
+            break;
+        case Op::Call:
+            if (!call(rs, imm, r[rd]))
+                return 0;
+            break;
+        case Op::Allocs:
+            if (!allocate(rs, r[r1], r[rd]))
+                return 0;
+            break;
+        case Op::Copys:
+            if (!copy(rs, r[rd], r[r1], r[r2]))
+                return 0;
+            break;
+        default:
+            goto illegal;
+        }
+    }
+    return 0; // fell off the end (only an unvalidated DIFO can)
+
+illegal:
+    fail(rs, FaultKind::IllOp);
+    return 0;
+divide_by_zero:
+    fail(rs, FaultKind::DivZero);
+    return 0;
+tuple_overflow:
+    fail(rs, FaultKind::TupleOverflow);
+    return 0;
+}
+
+} // namespace dtrace::dif

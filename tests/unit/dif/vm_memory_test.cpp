@@ -1,0 +1,124 @@
+// VM memory: loads and stores through the checked accessor, scratch
+// allocation and copies, environment regions, traced-process loads and the
+// tuple stack.
+#include "dif_test_util.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+namespace dtrace::dif {
+namespace {
+
+using test::Runner;
+
+TEST(VmMemory, StoresAndLoadsInScratchWithEveryWidth) {
+    Runner r;
+    const char *text = "setx %r1, 16\nallocs %r2, %r1\n"
+                       "setx %r3, 0x8877665544332211\nstx [%r2], %r3\n"
+                       "setx %r3, 0xf0\nstb [%r2+8], %r3\n"
+                       "setx %r3, 0xfffe\nsth [%r2+10], %r3\n"
+                       "setx %r3, 0x80000001\nstw [%r2+12], %r3\n"
+                       "ldx %r4, [%r2]\n"
+                       "ldsb %r5, [%r2+8]\nldub %r6, [%r2+8]\n"
+                       "ldsh %r7, [%r2+10]\nadd %r4, %r4, %r7\n"
+                       "lduh %r7, [%r2+10]\nadd %r4, %r4, %r7\n"
+                       "ldsw %r7, [%r2+12]\nadd %r4, %r4, %r7\n"
+                       "lduw %r7, [%r2+12]\nadd %r4, %r4, %r7\n"
+                       "add %r4, %r4, %r5\nadd %r4, %r4, %r6\nret %r4";
+    uint64_t expected = 0x8877665544332211ull + uint64_t(-2) + 0xfffe + uint64_t(int64_t(int32_t(0x80000001))) +
+                        0x80000001ull + uint64_t(-16) + 0xf0;
+    EXPECT_EQ(r.run(text), expected);
+    EXPECT_EQ(r.fault.kind, FaultKind::None);
+}
+
+TEST(VmMemory, AllocsIsZeroedAndAligned) {
+    Runner r;
+    uint64_t a = r.run("setx %r1, 3\nallocs %r2, %r1\nsetx %r1, 24\nallocs %r3, %r1\nldx %r4, [%r3+16]\n"
+                       "bnz %r4, bad\nret %r3\nbad: ret %r0");
+    EXPECT_NE(a, 0u);
+    EXPECT_EQ(a % 8, 0u);
+}
+
+TEST(VmMemory, CopysCopiesIntoScratch) {
+    Runner r;
+    uint64_t a = r.run("DIFO returns string\nsets %r1, \"hello\"\nsetx %r2, 6\nallocs %r3, %r2\n"
+                       "copys %r3, %r1, %r2\nret %r3");
+    EXPECT_EQ(r.string_at(a), "hello");
+}
+
+TEST(VmMemory, LoadsFromTheStringTable) {
+    Runner r;
+    EXPECT_EQ(r.run("sets %r1, \"AB\"\nldub %r2, [%r1+1]\nret %r2"), uint64_t('B'));
+}
+
+TEST(VmMemory, LoadsFromDeclaredRegionsUntilTheClauseEnds) {
+    Runner r;
+    alignas(8) static const uint64_t payload[2] = {0x1111, 0x2222};
+    r.vm.add_readable(payload, sizeof payload);
+    std::string text =
+        "setx %r1, " + std::to_string(reinterpret_cast<uint64_t>(payload)) + "\nldx %r2, [%r1+8]\nret %r2";
+    EXPECT_EQ(r.run(text), 0x2222u);
+    r.vm.begin_clause();
+    EXPECT_EQ(r.run(text), 0u);
+    EXPECT_EQ(r.fault.kind, FaultKind::BadAddr);
+    EXPECT_EQ(r.fault.address, reinterpret_cast<uint64_t>(payload) + 8);
+}
+
+TEST(VmMemory, ScratchIsResetAtClauseStart) {
+    Runner r;
+    std::string alloc = "setx %r1, 8\nallocs %r2, %r1\nret %r2";
+    uint64_t first = r.run(alloc);
+    uint64_t second = r.run(alloc);
+    EXPECT_NE(first, second); // the same clause keeps its allocations
+    r.vm.begin_clause();
+    EXPECT_EQ(r.run(alloc), first);
+}
+
+TEST(VmMemory, LoadsFromTheTracedProcess) {
+    Runner r;
+    r.env.target = {0x01, 0x80, 0xff, 0xff, 0x44, 0x33, 0x22, 0x11, 0x88, 0x77, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11};
+    auto load = [&](const char *op, int offset) {
+        std::string text = "setx %r1, " + std::to_string(r.env.target_base) + "\n" + op + " %r2, [%r1+" +
+                           std::to_string(offset) + "]\nret %r2";
+        return r.run(text);
+    };
+    EXPECT_EQ(load("ulub", 1), 0x80u);
+    EXPECT_EQ(load("ulsb", 1), uint64_t(-128));
+    EXPECT_EQ(load("uluh", 2), 0xffffu);
+    EXPECT_EQ(load("ulsh", 2), uint64_t(-1));
+    EXPECT_EQ(load("uluw", 4), 0x11223344u);
+    EXPECT_EQ(load("ulsw", 0), uint64_t(int64_t(int32_t(0xffff8001))));
+    EXPECT_EQ(load("ulx", 8), 0x1122334455667788u);
+    // User loads have no alignment requirement.
+    EXPECT_EQ(load("uluh", 1), 0xff80u);
+}
+
+TEST(VmMemory, TupleKeysAndSubroutineArguments) {
+    Runner r;
+    // Pops and flushes shape the tuple: strlen sees only the last push.
+    uint64_t v = r.run("sets %r1, \"abc\"\nsets %r2, \"hello\"\npushts %r1\npopts\npopts\nflushts\n"
+                       "pushts %r1\nflushts\npushts %r2\ncall %r3, strlen\nret %r3");
+    EXPECT_EQ(v, 5u);
+    // Call empties the stack.
+    v = r.run("sets %r1, \"abc\"\npushts %r1\ncall %r3, strlen\npushts %r1\ncall %r4, strlen\n"
+              "add %r3, %r3, %r4\nret %r3");
+    EXPECT_EQ(v, 6u);
+}
+
+TEST(VmMemory, ReturnedValuesAreReadableThroughTheVm) {
+    Runner r;
+    uint64_t a = r.run("setx %r1, 4\nallocs %r2, %r1\nsetx %r3, 0x04030201\nstw [%r2], %r3\nret %r2");
+    std::string_view bytes;
+    Fault f;
+    ASSERT_TRUE(r.vm.load_bytes(a, 4, bytes, f));
+    EXPECT_EQ(bytes, std::string_view("\x01\x02\x03\x04", 4));
+    EXPECT_FALSE(r.vm.load_bytes(a, 4096, bytes, f));
+    EXPECT_EQ(f.kind, FaultKind::BadAddr);
+    std::string_view s;
+    EXPECT_FALSE(r.vm.load_string(0x10, s, f));
+    EXPECT_EQ(f.address, 0x10u);
+}
+
+} // namespace
+} // namespace dtrace::dif
