@@ -123,11 +123,16 @@ const Type *Sema::decl_type(const DeclSpecifiers &spec, const Declarator &d, int
 
 void Sema::define_members(Type *sou, const TypeSpecifier &spec, int line) {
     uint64_t offset = 0, size = 0;
+    sou->complete = false; // a struct cannot contain itself
     for (const auto &decl : spec.members) {
         for (const auto &d : decl->declarators) {
             Member m;
             m.name = d.name;
             m.type = decl_type(decl->specifiers, d, decl->line ? decl->line : line);
+            const Type *mt = resolve(m.type);
+            if ((mt->kind == TypeKind::Struct || mt->kind == TypeKind::Union) && !mt->complete)
+                raise_error("D_DECL_INCOMPLETE", line,
+                            "incomplete struct/union/enum " + type_name(m.type) + ": " + d.name);
             if (d.bitfield_width) {
                 NodePtr w = cook(*d.bitfield_width, kRef);
                 m.bit_width = uint32_t(w->value);

@@ -159,6 +159,8 @@ std::optional<uint64_t> Sema::fold_binary(Op op, const Node &l, const Node &r, c
         return result(a * b, common);
     case Op::Div:
     case Op::Mod: {
+        if (b == 0)
+            return std::nullopt; // left to fault at run time
         bool div = op == Op::Div;
         if (sign && int64_t(b) == -1) // INT64_MIN / -1 wraps
             return result(div ? -a : 0, common);

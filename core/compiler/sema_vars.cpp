@@ -178,7 +178,7 @@ void Sema::check_signature(std::vector<const Type *> &keys, bool &has_signature,
 NodePtr Sema::index_as_pointer(const Expr &e, unsigned flags) {
     // E1[E2] is *(E1 + E2) when E1 is not an associative array.
     NodePtr base = cook(*e.args[0], kRef);
-    if (e.args.size() > 2) {
+    if (e.args.size() != 2) {
         std::string what = base->kind == NodeKind::Var || base->kind == NodeKind::Builtin
                                ? "scalar " + (base->var ? base->var->name : e.args[0]->text)
                                : "operator [";

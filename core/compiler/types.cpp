@@ -402,8 +402,11 @@ const Type *TypeTable::lookup(std::string_view spelling) const {
         auto rb = text.find(']', lb);
         if (rb == std::string::npos)
             return nullptr;
-        std::string n = text.substr(lb + 1, rb - lb - 1);
-        array_count = n.empty() ? 0 : std::stoull(n);
+        for (char c : text.substr(lb + 1, rb - lb - 1)) {
+            if (c < '0' || c > '9')
+                return nullptr;
+            array_count = array_count * 10 + uint64_t(c - '0');
+        }
         is_array = true;
         text = text.substr(0, lb);
     }
