@@ -41,8 +41,6 @@ class DifoBuilder {
     // Appends `ret result`, resolves labels and returns the object.
     dif::Difo finish(uint8_t result, dif::TypeDesc rtype);
 
-    uint32_t strsize() const { return strsize_; }
-
   private:
     int line_;
     uint32_t strsize_;

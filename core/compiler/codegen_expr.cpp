@@ -10,22 +10,10 @@ namespace {
 
 using DOp = dif::Op;
 constexpr uint8_t kR0 = dif::kZeroRegister;
-constexpr unsigned kBitsPerByte = 8;
 constexpr uint64_t kRegisterBytes = 8;
 // DTrace's tuple register count (DIF_DTR_NREGS): the most keys or arguments
 // one tuple may hold.
 constexpr size_t kTupleRegisters = 8;
-
-// The width a scalar occupies in a register-sized view: enums are ints,
-// pointers 64 bits.
-uint64_t scalar_size(const Type *t) {
-    const Type *r = resolve(t);
-    if (r->kind == TypeKind::Enum)
-        return 4;
-    if (r->kind == TypeKind::Pointer)
-        return kRegisterBytes;
-    return r->size;
-}
 
 // The size of what a pointer (or array) type points at, for pointer arithmetic.
 uint64_t referent_size(const Type *ptr) {

@@ -124,6 +124,7 @@ class Sema {
     std::string type_name(const Type *t) const { return TypeTable::name_of(t); }
     std::string node_type_name(const Node &n) const;
     static std::string op_name(Op op);
+    static std::string args_passed(size_t n); // "1 arg " / "2 args ", as D_PROTO_LEN messages put it
 
     TypeTable &types_;
     Symbols &symbols_;

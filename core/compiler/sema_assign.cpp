@@ -15,14 +15,6 @@ bool is_var(const Node &n) {
     return n.kind == NodeKind::Var || n.kind == NodeKind::ArrayElem;
 }
 
-bool is_vfptr(const Type *t) {
-    const Type *r = resolve(t);
-    if (r->kind != TypeKind::Pointer)
-        return false;
-    auto k = resolve(r->ref)->kind;
-    return k == TypeKind::Void || k == TypeKind::Function;
-}
-
 // The arithmetic operator a compound assignment applies.
 Op base_op(Op op) {
     switch (op) {

@@ -5,14 +5,6 @@
 
 namespace dtrace::compiler {
 
-namespace {
-
-std::string plural_args(size_t n) {
-    return std::to_string(n) + (n == 1 ? " arg " : " args ");
-}
-
-} // namespace
-
 const Signature &Sema::signature(const BuiltinIdent &b, int line) {
     std::string name(b.name);
     if (auto it = signatures_.find(name); it != signatures_.end())
@@ -42,7 +34,7 @@ void Sema::check_prototype(const Signature &sig, const std::string &name, const 
     if (mismatch) {
         bool optional = sig.optional_from >= 0;
         raise_error("D_PROTO_LEN", line,
-                    who + " prototype mismatch: " + plural_args(argc) + "passed, " + (optional ? "at least " : "") +
+                    who + " prototype mismatch: " + args_passed(argc) + "passed, " + (optional ? "at least " : "") +
                         std::to_string(optional ? size_t(sig.optional_from) : limit) + " expected");
     }
     for (size_t i = 0; i < limit; i++) {

@@ -51,14 +51,13 @@ bool has_unsigned_suffix(IntSuffix s) {
     return s == IntSuffix::U || s == IntSuffix::UL || s == IntSuffix::ULL;
 }
 
-constexpr unsigned kBitsPerByte = 8;
 constexpr unsigned kRegisterBits = 64;
 
 } // namespace
 
 uint64_t Sema::canonical(uint64_t value, const Type *type) {
     const Type *r = resolve(type);
-    uint64_t size = r->kind == TypeKind::Enum ? 4 : r->kind == TypeKind::Pointer ? 8 : r->size;
+    uint64_t size = scalar_size(type);
     if (r->kind == TypeKind::String || size == 0 || size >= kRegisterBits / kBitsPerByte)
         return value;
     unsigned bits = unsigned(size * kBitsPerByte);

@@ -105,6 +105,10 @@ std::string Sema::op_name(Op op) {
     return "<?>";
 }
 
+std::string Sema::args_passed(size_t n) {
+    return std::to_string(n) + (n == 1 ? " arg " : " args ");
+}
+
 std::string Sema::node_type_name(const Node &n) const {
     if (n.kind == NodeKind::AggRef)
         return "aggregation";

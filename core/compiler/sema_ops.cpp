@@ -19,14 +19,6 @@ NodePtr make_node(NodeKind kind, const Type *type, int line, Op op = Op::None) {
     return n;
 }
 
-bool is_vfptr(const Type *t) {
-    const Type *r = resolve(t);
-    if (r->kind != TypeKind::Pointer)
-        return false;
-    auto k = resolve(r->ref)->kind;
-    return k == TypeKind::Void || k == TypeKind::Function;
-}
-
 bool is_compare(Op op) {
     return op == Op::Lt || op == Op::Le || op == Op::Gt || op == Op::Ge || op == Op::Eq || op == Op::Ne;
 }

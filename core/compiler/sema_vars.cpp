@@ -16,7 +16,6 @@ namespace dtrace::compiler {
 namespace {
 
 constexpr const char *kUndefinedVariable = "Unknown variable name";
-constexpr uint64_t kBitsPerByte = 8;
 
 const char *scope_prefix(dif::Scope s) {
     switch (s) {
@@ -32,10 +31,6 @@ const char *scope_prefix(dif::Scope s) {
 bool is_scope_member(const Expr &e) {
     return e.kind == ExprKind::Member && e.op == Op::Arrow && e.args[0]->kind == ExprKind::Identifier &&
            !e.args[0]->scoped && (e.args[0]->text == "self" || e.args[0]->text == "this");
-}
-
-std::string plural_args(size_t n) {
-    return std::to_string(n) + (n == 1 ? " arg " : " args ");
 }
 
 } // namespace
@@ -239,7 +234,7 @@ NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
     std::string name(b.name);
     if (argc != 1)
         raise_error("D_PROTO_LEN", e.line,
-                    name + "[ ] prototype mismatch: " + plural_args(argc) + "passed, 1 expected");
+                    name + "[ ] prototype mismatch: " + args_passed(argc) + "passed, 1 expected");
     NodePtr index = cook(*e.args[1], kRef);
     if (index->kind != NodeKind::Const)
         raise_error(

@@ -157,6 +157,23 @@ bool is_signed(const Type *t) {
     return r->kind == TypeKind::Enum || (r->kind == TypeKind::Integer && r->is_signed);
 }
 
+bool is_vfptr(const Type *t) {
+    const Type *r = resolve(t);
+    if (r->kind != TypeKind::Pointer)
+        return false;
+    auto k = resolve(r->ref)->kind;
+    return k == TypeKind::Void || k == TypeKind::Function;
+}
+
+uint64_t scalar_size(const Type *t) {
+    const Type *r = resolve(t);
+    if (r->kind == TypeKind::Enum)
+        return 4;
+    if (r->kind == TypeKind::Pointer)
+        return kPointerSize;
+    return r->size;
+}
+
 bool types_compatible(const Type *a, const Type *b) {
     a = resolve(a);
     b = resolve(b);

@@ -24,6 +24,8 @@
 
 namespace dtrace::compiler {
 
+constexpr unsigned kBitsPerByte = 8;
+
 enum class TypeKind : uint8_t {
     Void,
     Integer,
@@ -84,6 +86,9 @@ bool is_scalar(const Type *t);    // integers, enums, pointers
 bool is_pointer(const Type *t);   // pointers and arrays (not strings)
 bool is_strcompat(const Type *t); // string, char *, char[]
 bool is_signed(const Type *t);
+bool is_vfptr(const Type *t); // a pointer to void or to a function: no size to scale by
+// The bytes a scalar occupies in a register's view: enums are ints, pointers 64 bits.
+uint64_t scalar_size(const Type *t);
 
 // DTrace's notion of two types being the same (ctf_type_compat).
 bool types_compatible(const Type *a, const Type *b);
