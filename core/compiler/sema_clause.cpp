@@ -72,7 +72,10 @@ ArgTypeInfo arg_type_info(const Type *t) {
 } // namespace
 
 Sema::Sema(TypeTable &types, Symbols &symbols, const CompileOptions &opts)
-    : types_(types), symbols_(symbols), opts_(opts) {}
+    : types_(types), symbols_(symbols), opts_(opts) {
+    // DTrace defines NULL in every program, libraries or not: inline long NULL = 0.
+    constants_["NULL"] = {0, types_.named("long")};
+}
 
 SemaClause Sema::clause(const ProbeClause &c) {
     SemaClause out;

@@ -194,3 +194,19 @@ TEST(Source, ArgsRangeFromHook) {
     EXPECT_EQ(d.message, "args[ ] argument #1 is incompatible with prototype:\n\tprototype: integer constant\n\t "
                          "argument: int64_t");
 }
+
+TEST(Source, MoreSubroutines) {
+    EXPECT_EQ(eval_string("strchr(\"hello\", 'l')"), "llo");
+    EXPECT_EQ(eval_string("strrchr(\"hello\", 'l')"), "lo");
+    EXPECT_EQ(eval_string("strstr(\"hello\", \"el\")"), "ello");
+    EXPECT_EQ(eval_string("tolower(\"HeLLo\")"), "hello");
+    EXPECT_EQ(eval_string("dirname(\"/usr/lib/libc.so\")"), "/usr/lib");
+    EXPECT_EQ(eval_string("cleanpath(\"/usr//lib/../bin\")"), "/usr/bin");
+    EXPECT_EQ(eval("rindex(\"hello\", \"l\")"), 3);
+    EXPECT_EQ(eval_string("lltostr(255, 16)"), "0xff");
+    EXPECT_EQ(eval("ntohl(htonl(0x12345678))"), 0x12345678);
+    auto v = run("BEGIN { trace(strtok(\"a,b\", \",\")); trace(strtok(NULL, \",\")); }");
+    ASSERT_EQ(v.size(), 2u);
+    EXPECT_EQ(v[0].s, "a");
+    EXPECT_EQ(v[1].s, "b");
+}
