@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# check_tickprov.sh DTRACE PLUGIN [EXTRA_DTRACE_ARGS...]
+# check_tickprov.sh DTRACE PLUGIN [basic|translator]
 #
 # Runs a dtrace binary against the SDK's example provider (tickprov, provider
-# tick_example) and checks what a user sees: the -lv listing with the typed
-# and translated arguments, a one-tick trace, the label read with copyinstr
-# through the plugin's memory reader, and a member of the translated args[3].
+# tick_example) and checks what a user sees.
+#   basic       the -lv listing with typed and translated argument types, a
+#               one-tick trace, and the label read with copyinstr through the
+#               plugin's memory reader (the default)
+#   translator  a member of args[3], translated by the provider's d_source
 # Exits 77 (CTest's skip code here) when the dtrace binary does not exist yet.
 set -uo pipefail
 
@@ -12,8 +14,8 @@ readonly SKIP=77
 readonly RUN_TIMEOUT=30s
 dtrace=$1
 plugin=$2
-shift 2
-load=(-x "plugin=$plugin" "$@")
+checks=${3:-basic}
+load=(-x "plugin=$plugin")
 
 if [[ ! -x $dtrace ]]; then
     echo "SKIP: $dtrace does not exist yet (the dtrace CLI target has not been built)"
@@ -37,30 +39,49 @@ expect_match() {
     ((${#missing[@]} == 0)) || fail "$what: no line matches ${missing[*]}" "$output"
 }
 
-listing=$(timeout "$RUN_TIMEOUT" "$dtrace" "${load[@]}" -lv -n 'tick_example:::' 2>&1) ||
-    fail "dtrace -lv exited with status $?" "$listing"
-expect_match "-lv listing" "$listing" \
-    'tick_example +timer +fast +tick$' \
-    'tick_example +timer +slow +tick$' \
-    'args\[0\]: uint64_t$' \
-    'args\[1\]: int$' \
-    'args\[2\]: char \*$' \
-    'args\[3\]: tickinfo_t$'
-[[ $(grep -c 'args\[3\]: tickinfo_t' <<<"$listing") == 2 ]] ||
-    fail "both probes (typed at registration and through arg_info) must show args[3]" "$listing"
+check_basic() {
+    local listing trace label status
+    listing=$(timeout "$RUN_TIMEOUT" "$dtrace" "${load[@]}" -lv -n 'tick_example:::' 2>&1) ||
+        fail "dtrace -lv exited with status $?" "$listing"
+    expect_match "-lv listing" "$listing" \
+        'tick_example +timer +fast +tick$' \
+        'tick_example +timer +slow +tick$' \
+        'args\[0\]: uint64_t$' \
+        'args\[1\]: int$' \
+        'args\[2\]: char \*$' \
+        'args\[3\]: tickinfo_t$'
+    [[ $(grep -c 'args\[3\]: tickinfo_t' <<<"$listing") == 2 ]] ||
+        fail "both probes (typed at registration and through arg_info) must show args[3]" "$listing"
 
-trace=$(timeout "$RUN_TIMEOUT" "$dtrace" "${load[@]}" -qn 'tick_example:::tick { printf("%d\n", args[0]); exit(0); }')
-status=$?
-[[ $status == 0 && $trace == 1 ]] || fail "one-tick trace: status $status, expected the single line 1" "$trace"
+    trace=$(timeout "$RUN_TIMEOUT" "$dtrace" "${load[@]}" -qn 'tick_example:::tick { printf("%d\n", args[0]); exit(0); }')
+    status=$?
+    [[ $status == 0 && $trace == 1 ]] || fail "one-tick trace: status $status, expected the single line 1" "$trace"
 
-label=$(timeout "$RUN_TIMEOUT" "$dtrace" "${load[@]}" \
-    -qn 'tick_example::slow:tick { printf("%s|%d|%d\n", copyinstr(arg2), args[1], args[3].ti_in_lap); exit(0); }')
-status=$?
-[[ $status == 0 && $label == 'slow timer, 100 ms|100|1' ]] ||
-    fail "label and translated argument: status $status" "$label"
+    label=$(timeout "$RUN_TIMEOUT" "$dtrace" "${load[@]}" \
+        -qn 'tick_example::slow:tick { printf("%s|%d\n", copyinstr(arg2), args[1]); exit(0); }')
+    status=$?
+    [[ $status == 0 && $label == 'slow timer, 100 ms|100' ]] || fail "label read with copyinstr: status $status" "$label"
+}
+
+check_translator() {
+    local out status
+    out=$(timeout "$RUN_TIMEOUT" "$dtrace" "${load[@]}" \
+        -qn 'tick_example::slow:tick { printf("%d|%d\n", args[3].ti_count, args[3].ti_in_lap); exit(0); }' 2>&1)
+    status=$?
+    [[ $status == 0 && $out == '1|1' ]] || fail "args[3] through the provider's translator: status $status" "$out"
+}
+
+case $checks in
+basic) check_basic ;;
+translator) check_translator ;;
+*)
+    echo "unknown check set '$checks'"
+    exit 2
+    ;;
+esac
 
 if ((failures > 0)); then
-    echo "$failures check(s) failed for $plugin"
+    echo "$failures $checks check(s) failed for $plugin"
     exit 1
 fi
-echo "tickprov checks passed with $dtrace"
+echo "tickprov $checks checks passed with $dtrace"
