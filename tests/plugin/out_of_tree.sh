@@ -5,8 +5,8 @@
 # prefix, checks that pkg-config finds dtrace-sdk.pc (and that its flags are
 # enough to compile a plugin), builds sdk/examples/tickprov out of tree with
 # find_package(DTraceSDK) against that prefix, installs the plugin into the
-# prefix's plugin directory, and runs the installed dtrace on it: once by
-# path (-x plugin=) and once found in the default directory (-x plugins=).
+# prefix's plugin directory, and runs the installed dtrace on it: by path
+# (-x plugin=), then found in its default directory (-x plugins=).
 # Exits 77 (skip) while the dtrace binary has not been built.
 set -uo pipefail
 
@@ -53,10 +53,10 @@ step "compile the example with pkg-config's flags" \
 step "configure the example against the installed SDK" \
     cmake -S "$example" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix"
 step "build the example" cmake --build "$work/build"
+"$here/check_tickprov.sh" "$prefix/bin/dtrace" "$work/build/tickprov.so" basic || exit 1
+
 step "install the example into the plugin directory" cmake --install "$work/build"
 [[ -f $plugindir/tickprov.so ]] || { echo "FAIL: tickprov.so was not installed into $plugindir"; exit 1; }
-
-"$here/check_tickprov.sh" "$prefix/bin/dtrace" "$work/build/tickprov.so" || exit 1
 listing=$("$prefix/bin/dtrace" -x plugins=tickprov -l -n 'tick_example:::' 2>&1)
 grep -Eq 'tick_example +timer +fast +tick$' <<<"$listing" || {
     echo "FAIL: the installed dtrace did not discover tickprov in $plugindir"
