@@ -1,6 +1,7 @@
 // session.cpp: the dtrace command's main sequence.
 #include "cli/session.h"
 
+#include "cli/compile_hooks.h"
 #include "cli/listing.h"
 #include "cli/tracing.h"
 #include "compiler/compile.h"
@@ -185,6 +186,7 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
     compiler::CompileOptions compile_options;
     compile_options.errtags = errtags;
     compile_options.strsize = static_cast<uint32_t>(options_.number("strsize"));
+    install_compile_hooks(compile_options, *engine_, *host_);
     compiler::CompileResult compiled = compiler::compile(*parsed.program, compile_options);
     if (!compiled.program) {
         error(failure_prefix + compiler::format_diagnostic(*compiled.error, errtags));

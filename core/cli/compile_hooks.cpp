@@ -1,0 +1,114 @@
+// compile_hooks.cpp: args[] typing and format checks for the compiler.
+#include "cli/compile_hooks.h"
+
+#include "consumer/printf_format.h"
+
+namespace dtrace::cli {
+
+namespace {
+
+consumer::ArgType to_consumer(const compiler::ArgTypeInfo &info) {
+    using In = compiler::ArgTypeInfo::Kind;
+    using Out = consumer::ArgType::Kind;
+    consumer::ArgType t;
+    switch (info.kind) {
+    case In::Integer:
+        t.kind = Out::Integer;
+        break;
+    case In::Pointer:
+        t.kind = Out::Pointer;
+        break;
+    case In::String:
+        t.kind = Out::String;
+        break;
+    case In::CharArray:
+        t.kind = Out::CharArray;
+        break;
+    case In::Float:
+        t.kind = Out::Float;
+        break;
+    case In::Struct:
+        t.kind = Out::Struct;
+        break;
+    }
+    t.size = info.size;
+    t.is_signed = info.is_signed;
+    t.name = info.type_name;
+    return t;
+}
+
+std::vector<consumer::ArgType> to_consumer(const std::vector<compiler::ArgTypeInfo> &args) {
+    std::vector<consumer::ArgType> out;
+    for (const compiler::ArgTypeInfo &a : args)
+        out.push_back(to_consumer(a));
+    return out;
+}
+
+std::optional<compiler::Diagnostic> with_line(std::optional<compiler::Diagnostic> d, int line) {
+    if (d && d->line == 0)
+        d->line = line;
+    return d;
+}
+
+std::vector<std::string> arg_types_of(const engine::Probe &probe) {
+    std::vector<std::string> types;
+    for (const host::ArgType &a : probe.args)
+        types.push_back(a.translated_type.empty() ? a.native_type : a.translated_type);
+    return types;
+}
+
+} // namespace
+
+void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host) {
+    options.check_printf = [](const std::string &fmt, const std::vector<compiler::ArgTypeInfo> &args, int line) {
+        auto format = consumer::parse_format(fmt);
+        if (!format.has_value())
+            return with_line(format.error(), line);
+        std::vector<consumer::ArgType> types = to_consumer(args);
+        return with_line(consumer::check_args(format.value(), types), line);
+    };
+    options.check_printa = [](const std::string &fmt, const std::vector<compiler::ArgTypeInfo> &keys, bool is_count,
+                              int line) {
+        auto format = consumer::parse_format(fmt);
+        if (!format.has_value())
+            return with_line(format.error(), line);
+        consumer::CheckOptions check;
+        check.function = "printa";
+        check.aggregation = true;
+        check.aggregation_is_count = is_count;
+        check.exact_length = false;
+        std::vector<consumer::ArgType> types = to_consumer(keys);
+        return with_line(consumer::check_args(format.value(), types, check), line);
+    };
+    options.probe_arg_types = [&engine, &host](const std::vector<std::string> &probes, int line) {
+        compiler::ProbeArgTypes result;
+        bool first = true;
+        for (const std::string &text : probes) {
+            std::string why;
+            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name, why);
+            if (!desc)
+                continue;
+            if (desc->probe_id == 0)
+                (void)host.provide({desc->provider, desc->module, desc->function, desc->name});
+            bool unstable = false;
+            engine.probes().for_each_match(*desc, [&](engine::Probe &probe) {
+                std::vector<std::string> types = arg_types_of(probe);
+                if (first) {
+                    result.types = std::move(types);
+                    first = false;
+                } else if (types != result.types) {
+                    unstable = true;
+                }
+            });
+            if (unstable) {
+                result.error = compiler::Diagnostic{"D_ARGS_MULTI", line, "", "",
+                                                    "args[ ] may not be referenced because probe description " +
+                                                        desc->to_string() + " matches an unstable set of probes"};
+                return result;
+            }
+        }
+        return result;
+    };
+}
+
+} // namespace dtrace::cli
