@@ -85,12 +85,19 @@ std::vector<LanePlan> scan_chain(BufferChain &chain, ProblemLog &log) {
             const BufferHeader &h = link.header;
             uint32_t &index = plan_of[h.cpu];
             if (index == 0) {
-                plans.push_back(LanePlan{h.cpu, at, at, at, h.sequence});
+                plans.push_back(LanePlan{});
+                plans.back().cpu = h.cpu;
                 index = static_cast<uint32_t>(plans.size());
+            }
+            LanePlan &plan = plans[index - 1];
+            if (at == 0) {
+                plan.header = at;
             } else {
-                LanePlan &plan = plans[index - 1];
+                if (plan.first == kNoOffset) {
+                    plan.first = at;
+                }
                 plan.last = at;
-                if (h.sequence < plan.start_sequence) {
+                if (plan.start == kNoOffset || h.sequence < plan.start_sequence) {
                     plan.start = at;
                     plan.start_sequence = h.sequence;
                 }

@@ -14,9 +14,10 @@
 // ends it too. BufferSize 0 is the normal end of a preallocated file.
 //
 // scan_chain() walks the whole chain once at open: it reports the damaged
-// links and plans one lane per CPU (its first and last buffer, and where to
-// start: the buffer with the lowest sequence number, which is not the first in
-// the file when a circular log has wrapped).
+// links and plans one lane per CPU: the header buffer (the file's first) if
+// the CPU owns it, then its data buffers from the one with the lowest
+// sequence number (not the first in the file when a circular log has
+// wrapped) round to the one before it.
 #pragma once
 
 #include <array>
@@ -66,9 +67,11 @@ class BufferChain {
 
 struct LanePlan {
     uint16_t cpu = 0;
-    uint64_t first = 0; // first buffer of the CPU in the file
-    uint64_t last = 0;  // last buffer of the CPU in the file
-    uint64_t start = 0; // the buffer with the lowest sequence number
+    uint64_t header = kNoOffset; // the header buffer, if this CPU's
+    // Data buffers (kNoOffset: none).
+    uint64_t first = kNoOffset; // first in the file
+    uint64_t last = kNoOffset;  // last in the file
+    uint64_t start = kNoOffset; // lowest sequence number
     int64_t start_sequence = 0;
 };
 

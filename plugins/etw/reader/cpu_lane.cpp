@@ -26,39 +26,51 @@ bool CpuLane::advance(LaneContext &ctx) {
 }
 
 bool CpuLane::load_next_buffer(LaneContext &ctx) {
+    if (!header_visited_) {
+        header_visited_ = true;
+        if (plan_.header != kNoOffset && load_if_mine(ctx, plan_.header, ctx.chain.link_at(plan_.header))) {
+            return true;
+        }
+    }
     for (;;) {
-        if (!wrapped_ && cursor_ > plan_.last) {
-            if (plan_.start == plan_.first) {
+        if (cursor_ == kNoOffset || (!wrapped_ && cursor_ > plan_.last)) {
+            if (wrapped_ || plan_.start == plan_.first) {
                 return false;
             }
             wrapped_ = true;
             cursor_ = plan_.first;
         }
-        if (wrapped_ && (cursor_ == plan_.start || cursor_ == kNoOffset)) {
+        if (wrapped_ && cursor_ == plan_.start) {
             return false;
         }
         const uint64_t here = cursor_;
         ChainLink link = ctx.chain.link_at(here);
         cursor_ = link.next;
-        if (link.kind != ChainLink::Kind::Buffer || link.header.cpu != plan_.cpu) {
-            continue;
+        if (load_if_mine(ctx, here, link)) {
+            return true;
         }
-        const BufferHeader &h = link.header;
-        ++ctx.stats.buffers;
-        ctx.stats.compressed_buffers += h.compressed() ? 1 : 0;
-        ctx.stats.events_lost_buffers += (h.flags & buffer_flag::kEventsLost) ? 1 : 0;
-        ctx.stats.lost_buffers += (h.flags & buffer_flag::kBufferLost) ? 1 : 0;
-        std::string problem = ctx.loader.load(here, h, data_);
-        if (!problem.empty()) {
-            ctx.log.buffer_skipped(here, problem);
-            continue;
-        }
-        buffer_offset_ = here;
-        compressed_ = h.compressed();
-        records_.reset(data_.first(h.offset));
-        has_buffer_ = true;
-        return true;
     }
+}
+
+bool CpuLane::load_if_mine(LaneContext &ctx, uint64_t offset, const ChainLink &link) {
+    if (link.kind != ChainLink::Kind::Buffer || link.header.cpu != plan_.cpu) {
+        return false;
+    }
+    const BufferHeader &h = link.header;
+    ++ctx.stats.buffers;
+    ctx.stats.compressed_buffers += h.compressed() ? 1 : 0;
+    ctx.stats.events_lost_buffers += (h.flags & buffer_flag::kEventsLost) ? 1 : 0;
+    ctx.stats.lost_buffers += (h.flags & buffer_flag::kBufferLost) ? 1 : 0;
+    std::string problem = ctx.loader.load(offset, h, data_);
+    if (!problem.empty()) {
+        ctx.log.buffer_skipped(offset, problem);
+        return false;
+    }
+    buffer_offset_ = offset;
+    compressed_ = h.compressed();
+    records_.reset(data_.first(h.offset));
+    has_buffer_ = true;
+    return true;
 }
 
 bool CpuLane::take(LaneContext &ctx, Event &out) {

@@ -2,10 +2,10 @@
 //
 // ETW writes each CPU's events into that CPU's own buffers, in time order
 // within a CPU; buffers of different CPUs overlap in time and are interleaved
-// in the file in flush order. A lane visits its CPU's buffers in chain order,
-// starting at the one with the lowest sequence number and wrapping round to
-// the first when that is not the first in the file (a circular log that
-// wrapped), and holds exactly one loaded buffer at a time. The reader
+// in the file in flush order. A lane visits its CPU's buffers as planned by
+// scan_chain() (the header buffer, then the data buffers in chain order from
+// the lowest sequence number, wrapping round when a circular log wrapped),
+// and holds exactly one loaded buffer at a time. The reader
 // merges the lanes by timestamp.
 #pragma once
 
@@ -48,9 +48,12 @@ class CpuLane {
 
   private:
     bool load_next_buffer(LaneContext &ctx);
+    // Loads the buffer if the link is a usable buffer of this CPU.
+    bool load_if_mine(LaneContext &ctx, uint64_t offset, const ChainLink &link);
 
     LanePlan plan_;
-    uint64_t cursor_;      // the next chain link to look at
+    bool header_visited_ = false;
+    uint64_t cursor_;      // the next data buffer chain link to look at
     bool wrapped_ = false; // visiting the buffers before plan_.start
     bool has_buffer_ = false;
     uint64_t buffer_offset_ = 0;

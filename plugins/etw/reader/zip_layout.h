@@ -70,7 +70,8 @@ inline constexpr size_t kSize = 20;
 
 namespace zip64_end_record {
 inline constexpr uint32_t kSignature = 0x06064b50;
-inline constexpr size_t kRecordSize = 4; // u64: size of the rest of the record (kSize - 12)
+inline constexpr size_t kRecordSize = 4; // u64: size of the record after its first kLeadingBytes
+inline constexpr size_t kLeadingBytes = 12;
 inline constexpr size_t kVersionMadeBy = 12;
 inline constexpr size_t kVersionNeeded = 14;
 inline constexpr size_t kDisk = 16;
