@@ -53,6 +53,9 @@ class MemorySource final : public ByteSource {
         if (offset > bytes_.size() || out.size() > bytes_.size() - offset) {
             return false;
         }
+        if (out.empty()) {
+            return true; // an empty span may have no storage at all
+        }
         std::memcpy(out.data(), bytes_.data() + offset, out.size());
         return true;
     }

@@ -24,8 +24,7 @@ constexpr char kArchiveMemberSeparator = '!';
 struct EtlReader::Impl {
     Impl(std::unique_ptr<ByteSource> src, std::string file_name, const ReaderOptions &options)
         : source(std::move(src)), name(std::move(file_name)), log(name, stats), budget(options.max_buffer_memory),
-          chain(*source), loader(*source, budget),
-          heap(lanes), ctx{chain, loader, budget, log, stats, clock, sizeof(uint64_t)} {}
+          chain(*source), loader(*source, budget), ctx{chain, loader, budget, log, stats, clock, sizeof(uint64_t)} {}
 
     std::optional<Error> read_logfile_header();
     void start_lanes();
@@ -92,7 +91,7 @@ void EtlReader::Impl::start_lanes() {
     }
     for (uint32_t i = 0; i < lanes.size(); ++i) {
         if (lanes[i].advance(ctx)) {
-            heap.push(i);
+            heap.push(i, lanes[i].head_timestamp(), lanes[i].cpu());
         }
     }
 }
@@ -102,7 +101,7 @@ bool EtlReader::Impl::next(Event &out) {
         // The lane that delivered last is still on top: its buffer had to stay
         // loaded while the caller used the event's spans.
         if (lanes[pending].advance(ctx)) {
-            heap.top_changed();
+            heap.top_changed(lanes[pending].head_timestamp());
         } else {
             heap.pop();
         }
@@ -120,7 +119,7 @@ bool EtlReader::Impl::next(Event &out) {
             return true;
         }
         if (lanes[lane].advance(ctx)) {
-            heap.top_changed();
+            heap.top_changed(lanes[lane].head_timestamp());
         } else {
             heap.pop();
         }

@@ -11,22 +11,21 @@
 #include <utility>
 #include <vector>
 
-#include "reader/cpu_lane.h"
-
 namespace dtrace::etw {
 
 class LaneHeap {
   public:
-    explicit LaneHeap(std::vector<CpuLane> &lanes) : lanes_(lanes) {}
-
-    void push(uint32_t lane) {
-        heap_.push_back(lane);
+    void push(uint32_t lane, int64_t timestamp, uint16_t cpu) {
+        heap_.push_back(Entry{timestamp, cpu, lane});
         sift_up(heap_.size() - 1);
     }
     bool empty() const { return heap_.empty(); }
-    uint32_t top() const { return heap_.front(); }
-    // The top lane's key changed.
-    void top_changed() { sift_down(0); }
+    uint32_t top() const { return heap_.front().lane; }
+    // The top lane moved on to a record with this timestamp.
+    void top_changed(int64_t timestamp) {
+        heap_.front().timestamp = timestamp;
+        sift_down(0);
+    }
     void pop() {
         heap_.front() = heap_.back();
         heap_.pop_back();
@@ -36,18 +35,20 @@ class LaneHeap {
     }
 
   private:
-    bool before(uint32_t a, uint32_t b) const {
-        const CpuLane &x = lanes_[a];
-        const CpuLane &y = lanes_[b];
-        if (x.head_timestamp() != y.head_timestamp()) {
-            return x.head_timestamp() < y.head_timestamp();
+    // The key is kept in the entry so that ordering never touches the lanes.
+    struct Entry {
+        int64_t timestamp;
+        uint16_t cpu;
+        uint32_t lane;
+        bool operator<(const Entry &other) const {
+            return timestamp != other.timestamp ? timestamp < other.timestamp : cpu < other.cpu;
         }
-        return x.cpu() < y.cpu();
-    }
+    };
+
     void sift_up(size_t i) {
         while (i > 0) {
             size_t parent = (i - 1) / 2;
-            if (!before(heap_[i], heap_[parent])) {
+            if (!(heap_[i] < heap_[parent])) {
                 break;
             }
             std::swap(heap_[i], heap_[parent]);
@@ -60,10 +61,10 @@ class LaneHeap {
             size_t best = i;
             size_t left = 2 * i + 1;
             size_t right = left + 1;
-            if (left < n && before(heap_[left], heap_[best])) {
+            if (left < n && heap_[left] < heap_[best]) {
                 best = left;
             }
-            if (right < n && before(heap_[right], heap_[best])) {
+            if (right < n && heap_[right] < heap_[best]) {
                 best = right;
             }
             if (best == i) {
@@ -74,8 +75,7 @@ class LaneHeap {
         }
     }
 
-    std::vector<CpuLane> &lanes_;
-    std::vector<uint32_t> heap_;
+    std::vector<Entry> heap_;
 };
 
 } // namespace dtrace::etw

@@ -73,7 +73,8 @@ RecordCursor::Step RecordCursor::next(RecordHead &head, int64_t untimed_timestam
 }
 
 RecordFault RecordCursor::parse(const RecordHead &head, uint8_t default_pointer_size, Event &out) const {
-    out = Event{};
+    static const Event kBlank{};
+    out = kBlank; // copying a constant is cheaper than building a temporary
     std::span<const uint8_t> record = data_.subspan(head.at, head.size);
     out.kind = head.shape.kind;
     out.header_type = record[kHeaderTypeByte];

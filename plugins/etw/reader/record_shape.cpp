@@ -12,8 +12,6 @@ namespace dtrace::etw {
 
 namespace {
 
-constexpr size_t kHeaderTypeCount = 0x16;
-
 constexpr RecordShape event_shape(RecordKind kind, uint8_t pointer_size, size_t header_size, size_t size_offset,
                                   size_t timestamp_offset) {
     RecordShape s;
@@ -63,28 +61,13 @@ constexpr std::array<RecordShape, kHeaderTypeCount> make_table() {
     return t;
 }
 
-constexpr std::array<RecordShape, kHeaderTypeCount> kShapes = make_table();
-
-// The WPP shape; its pointer size comes from the option flags.
-constexpr RecordShape message_shape() {
-    return event_shape(RecordKind::Message, 0, message_layout::kHeaderSize, message_layout::kSize, 0);
-}
-
 } // namespace
 
-RecordShape classify_marker(uint32_t m) {
-    uint8_t flags = static_cast<uint8_t>(m >> marker::kFlagsShift);
-    uint8_t type = static_cast<uint8_t>((m >> marker::kTypeShift) & marker::kTypeMask);
-    // A message header may carry the typed-header bit too (user-mode and WoW64
-    // messages), so a typed header only counts when its type is known.
-    if ((flags & marker::kTypedHeader) == marker::kTypedHeader && type < kHeaderTypeCount &&
-        kShapes[type].use != RecordShape::Use::Corrupt) {
-        return kShapes[type];
-    }
-    if ((flags & marker::kMessageHeader) == marker::kMessageHeader) {
-        return message_shape();
-    }
-    return RecordShape{};
+constexpr std::array<RecordShape, kHeaderTypeCount> kRecordShapes = make_table();
+
+// The WPP shape; its pointer size comes from the option flags.
+RecordShape message_shape() {
+    return event_shape(RecordKind::Message, 0, message_layout::kHeaderSize, message_layout::kSize, 0);
 }
 
 std::string_view record_kind_name(RecordKind kind) {

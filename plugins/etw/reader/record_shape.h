@@ -8,6 +8,7 @@
 // different header layout). The table of types is in record_shape.cpp.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
@@ -67,7 +68,26 @@ struct RecordShape {
     uint8_t timestamp_offset = 0; // unused for WPP, whose timestamp is optional
 };
 
-RecordShape classify_marker(uint32_t marker);
+// The shape of each header type, indexed by type (record_shape.cpp).
+inline constexpr size_t kHeaderTypeCount = 0x16;
+extern const std::array<RecordShape, kHeaderTypeCount> kRecordShapes;
+RecordShape message_shape();
+
+// Inline: it runs once per record.
+inline RecordShape classify_marker(uint32_t m) {
+    uint8_t flags = static_cast<uint8_t>(m >> marker::kFlagsShift);
+    uint8_t type = static_cast<uint8_t>((m >> marker::kTypeShift) & marker::kTypeMask);
+    // A message header may carry the typed-header bit too (user-mode and WoW64
+    // messages), so a typed header only counts when its type is known.
+    if ((flags & marker::kTypedHeader) == marker::kTypedHeader && type < kHeaderTypeCount &&
+        kRecordShapes[type].use != RecordShape::Use::Corrupt) {
+        return kRecordShapes[type];
+    }
+    if ((flags & marker::kMessageHeader) == marker::kMessageHeader) {
+        return message_shape();
+    }
+    return RecordShape{};
+}
 
 // The Event::flags bit that says which pointer size the payload uses.
 inline uint16_t bitness_flag(uint8_t pointer_size) {
