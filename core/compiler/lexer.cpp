@@ -156,17 +156,13 @@ std::string char_text(char c) {
 Lexer::Lexer(std::string_view source, LexerConfig config, const TypeNameOracle &oracle)
     : src_(source.substr(0, source.find('\0'))), config_(std::move(config)), oracle_(oracle) {}
 
-Diagnostic Lexer::diagnostic(const char *tag, int line, std::string message) const {
+void Lexer::fail(const char *tag, int line, std::string message) const {
     Diagnostic d;
     d.tag = tag;
     d.line = line;
     d.file = file_;
     d.message = std::move(message);
-    return d;
-}
-
-void Lexer::fail(const char *tag, int line, std::string message) const {
-    throw FrontEndError{diagnostic(tag, line, std::move(message))};
+    throw FrontEndError{std::move(d)};
 }
 
 void Lexer::syntax_error(const Token &near) const {
@@ -365,29 +361,26 @@ Token Lexer::scan_operator(size_t start, int line) {
         return make(op.tok, start, line);
     }
     if (src_[start] == '/')
-        return scan_slash(start, line);
+        return scan_slash(start);
     pos_ = start + 1;
     fail("D_SYNTAX", line_, "syntax error near \"" + char_text(src_[start]) + "\"");
 }
 
 // '/' divides, unless the next word is the end of input, ';', '{' or '/':
 // then it closes a predicate (DTrace's lookahead; the line moves with it).
-Token Lexer::scan_slash(size_t start, int line) {
+Token Lexer::scan_slash(size_t start) {
     pos_ = start + 1;
     size_t p = pos_;
     while (is_blank(at(p)))
         ++p;
     const char next = at(p);
-    Token t = make(Tok::Slash, start, line);
+    Token t = make(Tok::Slash, start, line_of_next_nonblank());
     if (next == '\0' || next == ';' || next == '{' || next == '/') {
         t.kind = Tok::EndPred;
-        t.line = line_of_next_nonblank();
         if (parens_ != 0)
             fail("D_SYNTAX", t.line, "closing ) expected in predicate before /");
         if (brackets_ != 0)
             fail("D_SYNTAX", t.line, "closing ] expected in predicate before /");
-    } else {
-        t.line = line_of_next_nonblank();
     }
     return t;
 }

@@ -55,8 +55,9 @@ struct LexerConfig {
     std::vector<std::string> macro_args;           // $0, $1, ...
     std::map<std::string, std::string> macro_vars; // $pid, $target, ...
     bool default_args = false;                     // unset $n reads as 0 / ""
-    bool from_file = false;                        // DTrace's pcb_fileptr != NULL
-    bool probe_spec_words = false;                 // DTrace's DTRACE_C_PSPEC
+    // Outer-level words are always probe descriptions (DTrace's
+    // DTRACE_C_PSPEC, set for command-line programs).
+    bool probe_spec_words = false;
 };
 
 // A pragma the lexer read, with the number of tokens it had returned before
@@ -72,22 +73,17 @@ class Lexer {
 
     Token next();
     void set_mode(LexMode mode) { mode_ = mode; }
-    LexMode mode() const { return mode_; }
 
-    // A diagnostic at `line` as DTrace reports it (the current #line file).
-    Diagnostic diagnostic(const char *tag, int line, std::string message) const;
+    // Throws the error DTrace reports at `line` (naming the #line file if any).
     [[noreturn]] void fail(const char *tag, int line, std::string message) const;
     // "syntax error near ..." for a token DTrace's grammar rejects.
     [[noreturn]] void syntax_error(const Token &near) const;
 
-    int line() const { return line_; }
     const std::string &file_tag() const { return file_; }
-    size_t tokens_returned() const { return tokens_returned_; }
     std::vector<LexedPragma> &pragmas() { return pragmas_; }
     // Indices of the macro arguments ($n, $$n) the program referenced.
     const std::set<int> &referenced_args() const { return referenced_args_; }
     void mark_referenced(int index) { referenced_args_.insert(index); }
-    const LexerConfig &config() const { return config_; }
 
   private:
     // lexer.cpp: dispatch, whitespace, comments, operators, identifiers.
@@ -99,7 +95,7 @@ class Lexer {
     Token scan_identifier(size_t start, int line);
     Token classify_identifier(std::string name, std::string text, int line);
     Token scan_operator(size_t start, int line);
-    Token scan_slash(size_t start, int line);
+    Token scan_slash(size_t start);
     Token scan_probe_spec(size_t start, int line);
     int line_of_next_nonblank() const;
     char at(size_t pos) const { return pos < src_.size() ? src_[pos] : '\0'; }

@@ -91,6 +91,18 @@ TEST(ControlLines, LineDirectivesRenumberAndNameTheFile) {
     EXPECT_EQ(first_clause(*p.program).line, 7);
 }
 
+TEST(ControlLines, LineDirectiveInsideAClause) {
+    Parsed p = parse("BEGIN\n{\n# 100 \"x.d\"\n\ta = 1;\n\tb = c +;\n}\n");
+    EXPECT_EQ(p.error, "[D_SYNTAX] \"x.d\", line 101: syntax error near \";\"");
+    p = parse("BEGIN\n{\n# 100\n\ta = 1;\n}\n");
+    ASSERT_TRUE(p.program) << p.error;
+    EXPECT_EQ(first_clause(*p.program).statements[0]->line, 100);
+    // A comment does not hide a control line from the line that follows it,
+    // and a '#' inside a comment is not one.
+    p = parse("/* # not a directive\n */ BEGIN {}\n");
+    EXPECT_EQ(p.error, "");
+}
+
 TEST(ControlLines, ErrorDirective) {
     EXPECT_EQ(parse("BEGIN {}\n#error \"stop\" here 3 now\n").error, "[D_PRAGERR] line 2: #error: stop here now ");
     EXPECT_EQ(parse("#pragma error no\n").error, "[D_PRAGERR] line 1: #error: no ");

@@ -138,6 +138,10 @@ TEST(ParserProgram, ProbeDescriptionFields) {
     EXPECT_EQ(fields(ps[4]), "|||");
     EXPECT_EQ(fields(ps[5]), "a|b|c|d");
     EXPECT_EQ(fields(ps[6]), "||x|y");
+    p = parse(":::entry {}");
+    ASSERT_TRUE(p.program) << p.error;
+    EXPECT_EQ(p.program->items[0].clause->probes[0].text, ":::entry");
+    EXPECT_EQ(fields(p.program->items[0].clause->probes[0]), "|||entry");
     EXPECT_EQ(parse("a:b:c:d:e {}").error,
               "[D_PDESC_INVAL] line 1: invalid probe description \"a:b:c:d:e\": Overspecified probe description");
     // A leading ':' opens no field of its own.
