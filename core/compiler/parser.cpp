@@ -11,7 +11,8 @@
 #include "compiler/parser_impl.h"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
+#include <limits>
 #include <utility>
 
 namespace dtrace::compiler {
@@ -23,12 +24,12 @@ namespace {
 constexpr int kMaxDepth = 1000;
 
 // The typedefs DTrace defines in its "D" type container (LP64).
-constexpr std::array<std::string_view, 20> kBuiltinTypedefs = {
+constexpr std::string_view kBuiltinTypedefs[] = {
     "id_t",      "int16_t", "int32_t", "int64_t",      "int8_t",  "intptr_t", "pid_t",
     "ptrdiff_t", "size_t",  "ssize_t", "u_longlong_t", "uchar_t", "uint16_t", "uint32_t",
     "uint64_t",  "uint8_t", "uint_t",  "uintptr_t",    "ulong_t", "ushort_t",
 };
-static_assert(std::is_sorted(kBuiltinTypedefs.begin(), kBuiltinTypedefs.end()));
+static_assert(std::is_sorted(std::begin(kBuiltinTypedefs), std::end(kBuiltinTypedefs)));
 
 } // namespace
 
@@ -50,7 +51,8 @@ Parser::Parser(std::string_view source, const ParseOptions &opts)
       lexer_(source, LexerConfig{opts.macro_args, opts.macro_vars, opts.default_args, !opts.from_file}, *this) {}
 
 bool Parser::is_type_name(std::string_view name) const {
-    if (typedefs_.count(name) != 0 || std::binary_search(kBuiltinTypedefs.begin(), kBuiltinTypedefs.end(), name))
+    if (typedefs_.count(name) != 0 ||
+        std::binary_search(std::begin(kBuiltinTypedefs), std::end(kBuiltinTypedefs), name))
         return true;
     return opts_.is_type_name && opts_.is_type_name(name);
 }
@@ -104,7 +106,7 @@ ProgramAst Parser::parse() {
     ProgramAst prog;
     while (!at(Tok::End))
         parse_external_declaration(prog);
-    flush_pragmas(prog, consumed_ + 1);
+    flush_pragmas(prog, std::numeric_limits<size_t>::max());
     prog.file_tag = lexer_.file_tag();
     return prog;
 }
