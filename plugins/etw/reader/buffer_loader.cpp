@@ -24,7 +24,7 @@ std::string BufferLoader::load(uint64_t offset, const BufferHeader &header, Byte
     if (header.offset > header.buffer_size) {
         return "Offset " + hex_offset(header.offset) + " is beyond BufferSize " + hex_offset(header.buffer_size);
     }
-    if (!dest.reserve(header.offset, budget_)) {
+    if (!dest.reserve(header.offset)) {
         return out_of_memory(header.offset);
     }
     if (!source_.read_at(offset, dest.first(header.offset))) {
@@ -37,10 +37,10 @@ std::string BufferLoader::load_compressed(uint64_t offset, const BufferHeader &h
     if (header.offset > kMaxBufferSize) {
         return "decompressed size (Offset " + hex_offset(header.offset) + ") is larger than the 16 MiB ETW allows";
     }
-    if (!dest.reserve(header.offset, budget_)) {
+    if (!dest.reserve(header.offset)) {
         return out_of_memory(header.offset);
     }
-    if (!scratch_.reserve(header.buffer_size, budget_)) {
+    if (!scratch_.reserve(header.buffer_size)) {
         return out_of_memory(header.buffer_size);
     }
     if (!source_.read_at(offset, scratch_.first(header.buffer_size))) {

@@ -19,7 +19,7 @@ namespace dtrace::etw {
 
 class BufferLoader {
   public:
-    BufferLoader(ByteSource &source, MemoryBudget &budget) : source_(source), budget_(budget) {}
+    BufferLoader(ByteSource &source, MemoryBudget &budget) : source_(source), scratch_(budget) {}
 
     // Fills dest with the buffer's first header.offset bytes (decompressed).
     // Returns "" on success, else what is wrong with the buffer.
@@ -29,7 +29,6 @@ class BufferLoader {
     std::string load_compressed(uint64_t offset, const BufferHeader &header, ByteBuffer &dest);
 
     ByteSource &source_;
-    MemoryBudget &budget_;
     ByteBuffer scratch_;
 };
 

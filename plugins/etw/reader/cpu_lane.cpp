@@ -19,7 +19,7 @@ bool CpuLane::advance(LaneContext &ctx) {
             has_buffer_ = false;
         }
         if (!load_next_buffer(ctx)) {
-            data_.give_back(ctx.budget);
+            data_.release();
             return false;
         }
     }

@@ -25,7 +25,6 @@ namespace dtrace::etw {
 struct LaneContext {
     BufferChain &chain;
     BufferLoader &loader;
-    MemoryBudget &budget;
     ProblemLog &log;
     ReaderStats &stats;
     const TraceClock &clock;
@@ -34,7 +33,7 @@ struct LaneContext {
 
 class CpuLane {
   public:
-    explicit CpuLane(const LanePlan &plan) : plan_(plan), cursor_(plan.start) {}
+    CpuLane(const LanePlan &plan, MemoryBudget &budget) : plan_(plan), cursor_(plan.start), data_(budget) {}
 
     // Moves to the lane's next record; false when the lane is exhausted (its
     // memory is then given back).

@@ -24,7 +24,7 @@ constexpr char kArchiveMemberSeparator = '!';
 struct EtlReader::Impl {
     Impl(std::unique_ptr<ByteSource> src, std::string file_name, const ReaderOptions &options)
         : source(std::move(src)), name(std::move(file_name)), log(name, stats), budget(options.max_buffer_memory),
-          chain(*source), loader(*source, budget), ctx{chain, loader, budget, log, stats, clock, sizeof(uint64_t)} {}
+          chain(*source), loader(*source, budget), ctx{chain, loader, log, stats, clock, sizeof(uint64_t)} {}
 
     std::optional<Error> read_logfile_header();
     void start_lanes();
@@ -51,7 +51,7 @@ std::optional<Error> EtlReader::Impl::read_logfile_header() {
     if (link.kind != ChainLink::Kind::Buffer) {
         return Error{log.at_buffer(0) + (link.damage ? link.damage : "no buffer")};
     }
-    ByteBuffer first;
+    ByteBuffer first(budget);
     std::string problem = loader.load(0, link.header, first);
     if (!problem.empty()) {
         return Error{log.at_buffer(0) + problem};
@@ -64,11 +64,9 @@ std::optional<Error> EtlReader::Impl::read_logfile_header() {
     Event event;
     if (cursor.next(head, 0, skipped, fault) != RecordCursor::Step::Record || head.shape.kind != RecordKind::System ||
         cursor.parse(head, 0, event) != RecordFault::None || event.hook_id != kLogfileHeaderHook) {
-        first.give_back(budget);
         return Error{log.at_buffer(0) + "the first record is not the trace's logfile header (not an ETL file?)"};
     }
     Result<LogfileHeader> parsed = parse_logfile_header(event.payload, event.pointer_size);
-    first.give_back(budget);
     if (!parsed) {
         return Error{log.at_buffer(0) + parsed.error()};
     }
@@ -87,7 +85,7 @@ void EtlReader::Impl::start_lanes() {
     bool fixed_size = (header.log_file_mode & log_file_mode::kCompressed) == 0;
     chain.set_resync_size(fixed_size ? header.buffer_size : 0);
     for (const LanePlan &plan : scan_chain(chain, log)) {
-        lanes.emplace_back(plan);
+        lanes.emplace_back(plan, budget);
     }
     for (uint32_t i = 0; i < lanes.size(); ++i) {
         if (lanes[i].advance(ctx)) {

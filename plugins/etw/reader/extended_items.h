@@ -57,11 +57,6 @@ class ExtendedItems {
         iterator(std::span<const uint8_t> rest) : rest_(rest) {}
         ExtendedItem operator*() const;
         iterator &operator++();
-        iterator operator++(int) {
-            iterator old = *this;
-            ++*this;
-            return old;
-        }
         bool operator==(const iterator &other) const { return rest_.size() == other.rest_.size(); }
 
       private:

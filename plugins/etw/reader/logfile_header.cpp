@@ -40,7 +40,6 @@ Result<LogfileHeader> parse_logfile_header(std::span<const uint8_t> payload, uin
     Utf16String logger = read_utf16z(payload.subspan(tail.names));
     h.logger_name = std::move(logger.utf8);
     h.log_file_name = read_utf16z(payload.subspan(tail.names + logger.bytes)).utf8;
-    h.payload_size = static_cast<uint32_t>(payload.size());
     return h;
 }
 

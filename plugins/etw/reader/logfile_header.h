@@ -92,7 +92,6 @@ struct LogfileHeader {
     std::string logger_name;      // UTF-8
     std::string log_file_name;    // UTF-8
     int64_t header_timestamp = 0; // raw timestamp of the header record itself
-    uint32_t payload_size = 0;    // bytes of TRACE_LOGFILE_HEADER and names in the record
 };
 
 // Decodes the payload of the header record. pointer_size comes from the

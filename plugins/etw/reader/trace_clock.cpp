@@ -30,7 +30,9 @@ Result<TraceClock> TraceClock::from_header(const LogfileHeader &header) {
     case clock_type::kCpuCycles:
         clock.frequency_ = static_cast<int64_t>(header.cpu_speed_mhz) * kHzPerMHz;
         break;
-    default: // QPC, and raw (0), which Windows treats as QPC
+    case clock_type::kRaw: // Windows treats raw as QPC
+    case clock_type::kQpc:
+    default:
         clock.frequency_ = header.perf_freq;
         break;
     }

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <unordered_set>
 
 #include "byte_writer.h"
 #include "reader/guid.h"
@@ -32,6 +33,16 @@ TEST(Guid, ParsesTextWithOrWithoutBracesInAnyCase) {
     EXPECT_FALSE(Guid::parse("g13c0d23-ccbc-4e12-931b-d9cc2eee27e4"));
     EXPECT_TRUE(Guid{}.is_zero());
     EXPECT_FALSE(a->is_zero());
+}
+
+TEST(Guid, HashesForUnorderedContainers) {
+    std::unordered_set<Guid, GuidHash> set;
+    set.insert(*Guid::parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"));
+    set.insert(*Guid::parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e5")); // differs in the last byte
+    set.insert(*Guid::parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4"));
+    EXPECT_EQ(set.size(), 2u);
+    EXPECT_NE(GuidHash{}(*Guid::parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e4")),
+              GuidHash{}(*Guid::parse("e13c0d23-ccbc-4e12-931b-d9cc2eee27e5")));
 }
 
 TEST(Utf16, DecodesToUtf8AndStopsAtNul) {
