@@ -6,64 +6,53 @@
 
 namespace dtrace::dif {
 
-// Header, then the key bytes, then (8-byte aligned) the value bytes.
+// The header, then the tuple words, then (8-byte aligned) the value bytes.
 struct DynamicStore::Element {
     size_t size; // of the whole allocation
     uint64_t hash;
-    uint32_t key_length;
+    uint64_t variable;
+    uint64_t thread;
+    uint32_t tuple_words;
     uint32_t value_size;
 
-    char *key() { return reinterpret_cast<char *>(this + 1); }
-    std::string_view key_view() { return {key(), key_length}; }
-    uint8_t *value();
+    uint64_t *tuple() {
+        static_assert(sizeof(Element) % sizeof(uint64_t) == 0, "tuple words stay aligned");
+        return reinterpret_cast<uint64_t *>(this + 1);
+    }
+    uint8_t *value() { return reinterpret_cast<uint8_t *>(tuple() + tuple_words); }
+    bool matches(const DynamicKey &k) {
+        return variable == k.variable && thread == k.thread && tuple_words == k.tuple.size() &&
+               (k.tuple.empty() || std::memcmp(tuple(), k.tuple.data(), k.tuple.size_bytes()) == 0);
+    }
 };
 
 namespace {
 
-constexpr size_t kInitialSlots = 64;  // a power of two
+constexpr unsigned kInitialSlotBits = 6;
+constexpr unsigned kHashBits = 64;
 constexpr size_t kMaxLoadDivisor = 2; // grow beyond half full
 constexpr size_t kValueAlignment = 8;
+// Multiplicative (Fibonacci) hashing: each word is folded in with a multiply
+// by 2^64 / golden ratio, and slots are indexed by the top bits of the
+// result, which depend on every bit of the key.
+constexpr uint64_t kMultiplier = 0x9e3779b97f4a7c15ull;
 
 constexpr size_t round_up(size_t n, size_t to) {
     return (n + to - 1) / to * to;
 }
 
-uint64_t hash_key(std::string_view key) {
-    constexpr uint64_t kMultiplier = 0x9e3779b97f4a7c15ull;
-    constexpr size_t kWord = sizeof(uint64_t);
-    uint64_t h = key.size() * kMultiplier;
-    const char *p = key.data();
-    size_t n = key.size();
-    auto mix = [&](uint64_t word) {
+uint64_t hash_key(const DynamicKey &key) {
+    uint64_t h = (key.variable ^ key.tuple.size()) * kMultiplier;
+    h = (h ^ key.thread) * kMultiplier;
+    for (uint64_t word : key.tuple)
         h = (h ^ word) * kMultiplier;
-        h ^= h >> 29;
-    };
-    for (; n >= kWord; p += kWord, n -= kWord) {
-        uint64_t word;
-        std::memcpy(&word, p, kWord);
-        mix(word);
-    }
-    if (n) {
-        uint64_t word = 0;
-        std::memcpy(&word, p, n);
-        mix(word);
-    }
-    // Final avalanche (the 64-bit finaliser of MurmurHash3).
-    h ^= h >> 33;
-    h *= 0xff51afd7ed558ccdull;
-    h ^= h >> 33;
-    h *= 0xc4ceb9fe1a85ec53ull;
-    h ^= h >> 33;
     return h;
 }
 
 } // namespace
 
-uint8_t *DynamicStore::Element::value() {
-    return reinterpret_cast<uint8_t *>(key()) + round_up(key_length, kValueAlignment);
-}
-
-DynamicStore::DynamicStore(size_t budget) : slots_(kInitialSlots, Slot{0, nullptr}), budget_(budget) {}
+DynamicStore::DynamicStore(size_t budget)
+    : slots_(size_t(1) << kInitialSlotBits, Slot{0, nullptr}), shift_(kHashBits - kInitialSlotBits), budget_(budget) {}
 
 DynamicStore::~DynamicStore() {
     for (Slot &s : slots_)
@@ -76,29 +65,38 @@ DynamicStore::~DynamicStore() {
             ::operator delete(e);
 }
 
-size_t DynamicStore::slot_of(std::string_view key, uint64_t hash) const {
+size_t DynamicStore::slot_of(const DynamicKey &key, uint64_t hash) const {
     size_t mask = slots_.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    for (size_t i = home(hash);; i = (i + 1) & mask) {
         const Slot &s = slots_[i];
-        if (!s.element || (s.hash == hash && s.element->key_view() == key))
+        if (!s.element || (s.hash == hash && s.element->matches(key)))
             return i;
     }
 }
 
-uint8_t *DynamicStore::find(std::string_view key) const {
+uint8_t *DynamicStore::find(const DynamicKey &key) {
+    if (recent_ && recent_->matches(key))
+        return recent_->value();
     const Slot &s = slots_[slot_of(key, hash_key(key))];
-    return s.element ? s.element->value() : nullptr;
+    if (!s.element)
+        return nullptr;
+    recent_ = s.element;
+    return s.element->value();
 }
 
-uint8_t *DynamicStore::find_or_insert(std::string_view key, size_t value_size) {
+uint8_t *DynamicStore::find_or_insert(const DynamicKey &key, size_t value_size) {
+    if (recent_ && recent_->matches(key))
+        return recent_->value();
     uint64_t hash = hash_key(key);
     size_t i = slot_of(key, hash);
-    if (slots_[i].element)
-        return slots_[i].element->value();
-    size_t size = sizeof(Element) + round_up(key.size(), kValueAlignment) + round_up(value_size, kValueAlignment);
+    if (slots_[i].element) {
+        recent_ = slots_[i].element;
+        return recent_->value();
+    }
+    size_t size = sizeof(Element) + key.tuple.size_bytes() + round_up(value_size, kValueAlignment);
     // Charge the slots an element keeps occupied at the maximum load, too.
     size_t charge = size + kMaxLoadDivisor * sizeof(Slot);
-    if (charge > budget_ - used_ || used_ > budget_) {
+    if (used_ > budget_ || charge > budget_ - used_) {
         drops_++;
         return nullptr;
     }
@@ -108,30 +106,36 @@ uint8_t *DynamicStore::find_or_insert(std::string_view key, size_t value_size) {
     }
     Element *e = new_element(size);
     e->hash = hash;
-    e->key_length = static_cast<uint32_t>(key.size());
+    e->variable = key.variable;
+    e->thread = key.thread;
+    e->tuple_words = static_cast<uint32_t>(key.tuple.size());
     e->value_size = static_cast<uint32_t>(value_size);
-    std::memcpy(e->key(), key.data(), key.size());
+    if (!key.tuple.empty())
+        std::memcpy(e->tuple(), key.tuple.data(), key.tuple.size_bytes());
     std::memset(e->value(), 0, round_up(value_size, kValueAlignment));
     slots_[i] = Slot{hash, e};
     count_++;
     used_ += charge;
+    recent_ = e;
     return e->value();
 }
 
-void DynamicStore::erase(std::string_view key) {
+void DynamicStore::erase(const DynamicKey &key) {
     size_t mask = slots_.size() - 1;
     size_t hole = slot_of(key, hash_key(key));
     Element *e = slots_[hole].element;
     if (!e)
         return;
+    if (e == recent_)
+        recent_ = nullptr;
     retired_.push_back(e);
     used_ -= e->size + kMaxLoadDivisor * sizeof(Slot);
     count_--;
     // Backward-shift deletion: move later members of the probe run into the
     // hole when their home slot does not lie cyclically in (hole, j].
     for (size_t j = (hole + 1) & mask; slots_[j].element; j = (j + 1) & mask) {
-        size_t home = slots_[j].hash & mask;
-        bool home_after_hole = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
+        size_t h = home(slots_[j].hash);
+        bool home_after_hole = hole <= j ? (h > hole && h <= j) : (h > hole || h <= j);
         if (!home_after_hole) {
             slots_[hole] = slots_[j];
             hole = j;
@@ -143,11 +147,12 @@ void DynamicStore::erase(std::string_view key) {
 void DynamicStore::grow() {
     std::vector<Slot> old(slots_.size() * 2, Slot{0, nullptr});
     old.swap(slots_);
+    shift_--;
     size_t mask = slots_.size() - 1;
     for (const Slot &s : old) {
         if (!s.element)
             continue;
-        size_t i = s.hash & mask;
+        size_t i = home(s.hash);
         while (slots_[i].element)
             i = (i + 1) & mask;
         slots_[i] = s;

@@ -1,10 +1,10 @@
 // dynamic_store.h: the storage behind D's dynamic variables — thread-local
 // variables and associative array elements — under the dynvarsize budget.
 //
-// Elements are named by opaque key bytes (variable, thread and tuple, built
-// by Variables) and hold fixed-size values. It is an open-addressing hash
-// table (linear probing, backward-shift deletion) of pointers to
-// individually allocated elements, so that:
+// An element is named by a DynamicKey (which variable, which thread, which
+// tuple; built by Variables) and holds a fixed-size value. It is an
+// open-addressing hash table (linear probing, backward-shift deletion) of
+// pointers to individually allocated elements, so that:
 //   - a value's address is stable while the program holds it;
 //   - erasing an element retires it rather than freeing it: its memory stays
 //     valid until reclaim(), which the VM calls at the next clause start, so a
@@ -12,17 +12,26 @@
 //     read safely;
 //   - retired elements are pooled by size and reused, so the common
 //     "self->ts = timestamp ... self->ts = 0" cycle allocates nothing in the
-//     steady state, and lookups that hit never allocate.
+//     steady state, and lookups never allocate.
+// Keys are whole words end to end (the tuple stack writes them that way), so
+// hashing and comparing them are word operations; the element used last is
+// remembered, so a load and store of the same variable hash once.
 // A new element that would take the table over its budget is not created
 // and is counted as a drop (DTrace's "dynamic variable drops").
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
+#include <span>
 #include <vector>
 
 namespace dtrace::dif {
+
+struct DynamicKey {
+    uint64_t variable; // scope, kind and id
+    uint64_t thread;   // the thread for thread-local scopes, else 0
+    std::span<const uint64_t> tuple;
+};
 
 class DynamicStore {
   public:
@@ -32,11 +41,11 @@ class DynamicStore {
     DynamicStore &operator=(const DynamicStore &) = delete;
 
     // The value bytes of `key`, or nullptr when it has no element.
-    uint8_t *find(std::string_view key) const;
+    uint8_t *find(const DynamicKey &key);
     // The value bytes of `key`, created (zero-filled, `value_size` bytes)
     // when absent; nullptr when creating it would exceed the budget.
-    uint8_t *find_or_insert(std::string_view key, size_t value_size);
-    void erase(std::string_view key);
+    uint8_t *find_or_insert(const DynamicKey &key, size_t value_size);
+    void erase(const DynamicKey &key);
     // Frees (or pools) the elements erased since the last call.
     void reclaim();
 
@@ -55,14 +64,19 @@ class DynamicStore {
         std::vector<Element *> free;
     };
 
-    size_t slot_of(std::string_view key,
-                   uint64_t hash) const; // index of key's slot or of the empty slot ending its probe
+    // Index of key's slot, or of the empty slot that ends its probe.
+    size_t slot_of(const DynamicKey &key, uint64_t hash) const;
+    size_t home(uint64_t hash) const { return static_cast<size_t>(hash >> shift_); }
     void grow();
     Element *new_element(size_t size);
     void release(Element *element);
 
     std::vector<Slot> slots_;
+    unsigned shift_; // 64 - log2(slots_.size())
     size_t count_ = 0;
+    // The element found or created last: a load followed by a store of the
+    // same variable (self->x++) looks it up once.
+    Element *recent_ = nullptr;
     size_t budget_;
     size_t used_ = 0;
     size_t pooled_ = 0;

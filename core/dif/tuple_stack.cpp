@@ -1,4 +1,4 @@
-// tuple_stack.cpp: pushes append a typed encoding to the key buffer.
+// tuple_stack.cpp: pushes append whole-word encodings to the key buffer.
 #include "dif/tuple_stack.h"
 
 #include <cstring>
@@ -6,57 +6,49 @@
 namespace dtrace::dif {
 
 namespace {
-constexpr size_t kTagSize = 1;
+constexpr size_t kWord = sizeof(uint64_t);
+constexpr unsigned kLengthShift = 8;
+constexpr size_t words_for(size_t bytes) {
+    return (bytes + kWord - 1) / kWord;
+}
 } // namespace
 
-TupleStack::TupleStack(uint32_t depth, size_t key_capacity) : values_(depth), key_starts_(depth), key_(key_capacity) {}
+TupleStack::TupleStack(uint32_t depth, size_t key_capacity)
+    : values_(depth), key_starts_(depth), key_(words_for(key_capacity)) {}
 
-void TupleStack::clear() {
-    size_ = 0;
-    key_used_ = 0;
-}
-
-bool TupleStack::push(uint64_t value, Tag tag, const void *header, size_t header_length, const void *bytes,
-                      size_t length, bool nul) {
-    if (size_ == values_.size() || length > key_.size())
+bool TupleStack::push(uint64_t value, Kind kind, const void *payload, size_t length) {
+    if (size_ == values_.size() || length > key_.size() * kWord)
         return false;
-    size_t need = kTagSize + header_length + length + (nul ? 1 : 0);
-    if (need > key_.size() - key_used_)
+    const size_t words = 1 + words_for(length);
+    if (words > key_.size() - key_words_)
         return false;
-    uint8_t *out = key_.data() + key_used_;
-    *out++ = tag;
-    if (header_length)
-        std::memcpy(out, header, header_length);
-    out += header_length;
+    uint64_t *out = key_.data() + key_words_;
+    out[words - 1] = 0; // the padding of the last payload word
+    out[0] = kind | static_cast<uint64_t>(length) << kLengthShift;
     if (length)
-        std::memcpy(out, bytes, length);
-    if (nul)
-        out[length] = 0;
-    key_starts_[size_] = static_cast<uint32_t>(key_used_);
+        std::memcpy(out + 1, payload, length);
+    key_starts_[size_] = static_cast<uint32_t>(key_words_);
     values_[size_++] = value;
-    key_used_ += need;
+    key_words_ += words;
     return true;
 }
 
 bool TupleStack::push_value(uint64_t value) {
-    return push(value, kValueTag, nullptr, 0, &value, sizeof value, false);
+    return push(value, kValue, &value, sizeof value);
 }
 
 bool TupleStack::push_string(uint64_t address, std::string_view s) {
-    return push(address, kStringTag, nullptr, 0, s.data(), s.size(), true);
+    return push(address, kString, s.data(), s.size());
 }
 
 bool TupleStack::push_bytes(uint64_t address, const uint8_t *bytes, size_t length) {
-    if (length > UINT32_MAX)
-        return false;
-    uint32_t length32 = static_cast<uint32_t>(length);
-    return push(address, kBytesTag, &length32, sizeof length32, bytes, length, false);
+    return push(address, kBytes, bytes, length);
 }
 
 void TupleStack::pop() {
     if (size_ == 0)
         return;
-    key_used_ = key_starts_[--size_];
+    key_words_ = key_starts_[--size_];
 }
 
 } // namespace dtrace::dif

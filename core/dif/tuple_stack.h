@@ -3,13 +3,14 @@
 //
 // Each push records the register value (what a subroutine receives) and
 // appends a typed encoding of the value to a key buffer (what an associative
-// array is keyed by). The encoding is self-delimiting, so keys of different
-// shapes never collide:
-//   integer  tag, 8 bytes
-//   string   tag, the bytes, NUL
-//   by-ref   tag, 4-byte length, the bytes
-// (in host byte order: keys never leave the process).
-// Capacity is fixed at construction; nothing allocates while running.
+// array is keyed by). Every entry is whole 64-bit words, so that hashing a
+// key reads back exactly the words that were written:
+//   word 0       kind (low byte) and payload length in bytes (upper bits)
+//   words 1..n   the payload, zero-padded: an integer's 8 bytes, a
+//                string's characters (without the NUL), a by-ref object
+// The kind and length make the encoding self-delimiting, so keys of
+// different shapes never collide. Host byte order: keys never leave the
+// process. Capacity is fixed at construction; nothing allocates while running.
 #pragma once
 
 #include <cstddef>
@@ -24,7 +25,10 @@ class TupleStack {
   public:
     TupleStack(uint32_t depth, size_t key_capacity);
 
-    void clear();
+    void clear() {
+        size_ = 0;
+        key_words_ = 0;
+    }
     // Each returns false (and pushes nothing) when the stack or the key buffer is full.
     bool push_value(uint64_t value);
     bool push_string(uint64_t address, std::string_view s);
@@ -32,18 +36,17 @@ class TupleStack {
     void pop(); // no effect on an empty stack
 
     std::span<const uint64_t> values() const { return {values_.data(), size_}; }
-    std::string_view key() const { return {reinterpret_cast<const char *>(key_.data()), key_used_}; }
+    std::span<const uint64_t> key() const { return {key_.data(), key_words_}; }
 
   private:
-    enum Tag : uint8_t { kValueTag = 1, kStringTag, kBytesTag };
-    bool push(uint64_t value, Tag tag, const void *header, size_t header_length, const void *bytes, size_t length,
-              bool nul);
+    enum Kind : uint8_t { kValue = 1, kString, kBytes };
+    bool push(uint64_t value, Kind kind, const void *payload, size_t length);
 
     std::vector<uint64_t> values_;
-    std::vector<uint32_t> key_starts_;
-    std::vector<uint8_t> key_;
+    std::vector<uint32_t> key_starts_; // in words
+    std::vector<uint64_t> key_;
     uint32_t size_ = 0;
-    size_t key_used_ = 0;
+    size_t key_words_ = 0;
 };
 
 } // namespace dtrace::dif

@@ -11,9 +11,9 @@ namespace dtrace::dif {
 
 namespace {
 
-// First byte of a dynamic key: which kind of dynamic variable it names.
-enum KeyTag : uint8_t { kGlobalArrayKey = 1, kThreadScalarKey, kThreadArrayKey };
-constexpr size_t kExpectedKeyBytes = 256;
+// Which kind of dynamic variable a key names (above the id in DynamicKey::variable).
+enum KeyKind : uint64_t { kGlobalArrayKey = 1, kThreadScalarKey, kThreadArrayKey };
+constexpr unsigned kKeyKindShift = 32;
 
 bool usable_type(const TypeDesc &t) {
     switch (t.kind) {
@@ -27,15 +27,9 @@ bool usable_type(const TypeDesc &t) {
     return false;
 }
 
-template <typename T> void append_raw(std::string &out, const T &v) {
-    out.append(reinterpret_cast<const char *>(&v), sizeof v);
-}
-
 } // namespace
 
-Variables::Variables(const VariablesConfig &config) : strsize_(config.strsize), dynamic_(config.dynvarsize) {
-    key_.reserve(kExpectedKeyBytes);
-}
+Variables::Variables(const VariablesConfig &config) : strsize_(config.strsize), dynamic_(config.dynvarsize) {}
 
 bool Variables::declare(const Variable &var) {
     if (var.id < kFirstUserVariable || var.id > kMaxVariableId || !usable_type(var.type))
@@ -61,12 +55,6 @@ bool Variables::declare(const Variable &var) {
     if (var.type.kind != TypeDesc::Kind::Integer && !var.is_array && var.scope != Scope::ThreadLocal)
         t.slots[index].buffer = std::make_unique<uint8_t[]>(capacity);
     return true;
-}
-
-const VarDecl *Variables::find(Scope scope, uint32_t id) const {
-    const ScopeTable &t = table(scope);
-    size_t index = id - kFirstUserVariable;
-    return id >= kFirstUserVariable && index < t.decls.size() ? t.decls[index].get() : nullptr;
 }
 
 void Variables::begin_clause() {
@@ -125,16 +113,10 @@ VarValue Variables::unset(const VarDecl &decl) const {
     return {};
 }
 
-std::string_view Variables::dynamic_key(const VarDecl &decl, uint64_t tid, std::string_view tuple_key) {
+DynamicKey Variables::dynamic_key(const VarDecl &decl, uint64_t tid, TupleKey tuple) {
     bool thread = decl.var.scope == Scope::ThreadLocal;
-    KeyTag tag = !thread ? kGlobalArrayKey : decl.var.is_array ? kThreadArrayKey : kThreadScalarKey;
-    key_.clear();
-    key_.push_back(static_cast<char>(tag));
-    append_raw(key_, decl.var.id);
-    if (thread)
-        append_raw(key_, tid);
-    key_.append(tuple_key);
-    return key_;
+    KeyKind kind = !thread ? kGlobalArrayKey : decl.var.is_array ? kThreadArrayKey : kThreadScalarKey;
+    return DynamicKey{kind << kKeyKindShift | decl.var.id, thread ? tid : 0, tuple};
 }
 
 VarValue Variables::load(const VarDecl &decl, uint64_t tid) {
@@ -163,14 +145,13 @@ void Variables::store(const VarDecl &decl, uint64_t tid, const StoreSource &sour
         slot.value = source.value;
 }
 
-VarValue Variables::load_element(const VarDecl &decl, uint64_t tid, std::string_view tuple_key) {
-    const uint8_t *value = dynamic_.find(dynamic_key(decl, tid, tuple_key));
+VarValue Variables::load_element(const VarDecl &decl, uint64_t tid, TupleKey tuple) {
+    const uint8_t *value = dynamic_.find(dynamic_key(decl, tid, tuple));
     return value ? read(decl, value) : unset(decl);
 }
 
-void Variables::store_element(const VarDecl &decl, uint64_t tid, std::string_view tuple_key,
-                              const StoreSource &source) {
-    std::string_view key = dynamic_key(decl, tid, tuple_key);
+void Variables::store_element(const VarDecl &decl, uint64_t tid, TupleKey tuple, const StoreSource &source) {
+    DynamicKey key = dynamic_key(decl, tid, tuple);
     if (clears(decl, source)) {
         dynamic_.erase(key);
         return;

@@ -21,11 +21,11 @@
 
 #include "dif/difo.h"
 #include "dif/dynamic_store.h"
+#include "dif/isa.h"
 
 #include <cstdint>
 #include <memory>
-#include <string>
-#include <string_view>
+#include <span>
 #include <vector>
 
 namespace dtrace::dif {
@@ -71,7 +71,11 @@ class Variables {
     // when the id is out of range, the type unusable, or the id is already
     // declared in the same scope with a different kind or type.
     bool declare(const Variable &var);
-    const VarDecl *find(Scope scope, uint32_t id) const;
+    const VarDecl *find(Scope scope, uint32_t id) const {
+        const ScopeTable &t = table(scope);
+        size_t index = id - kFirstUserVariable;
+        return id >= kFirstUserVariable && index < t.decls.size() ? t.decls[index].get() : nullptr;
+    }
 
     // Starts a clause: clause-locals become unset, and dynamic elements
     // deleted during the previous clause are reclaimed.
@@ -81,8 +85,9 @@ class Variables {
     VarValue load(const VarDecl &decl, uint64_t tid);
     void store(const VarDecl &decl, uint64_t tid, const StoreSource &source);
     // Associative array elements (global or thread-local), keyed by a tuple key.
-    VarValue load_element(const VarDecl &decl, uint64_t tid, std::string_view tuple_key);
-    void store_element(const VarDecl &decl, uint64_t tid, std::string_view tuple_key, const StoreSource &source);
+    using TupleKey = std::span<const uint64_t>; // TupleStack::key()
+    VarValue load_element(const VarDecl &decl, uint64_t tid, TupleKey tuple);
+    void store_element(const VarDecl &decl, uint64_t tid, TupleKey tuple, const StoreSource &source);
 
     // Dynamic variable drops: in total, and since the previous take_drops().
     uint64_t drops() const { return dynamic_.drops(); }
@@ -109,12 +114,11 @@ class Variables {
     void write(const VarDecl &decl, uint8_t *buffer, const StoreSource &source) const;
     VarValue read(const VarDecl &decl, const uint8_t *buffer) const;
     VarValue unset(const VarDecl &decl) const;
-    std::string_view dynamic_key(const VarDecl &decl, uint64_t tid, std::string_view tuple_key);
+    static DynamicKey dynamic_key(const VarDecl &decl, uint64_t tid, TupleKey tuple);
 
     uint32_t strsize_;
     ScopeTable scopes_[3];
     DynamicStore dynamic_;
-    std::string key_; // scratch for building dynamic keys; keeps its capacity
     uint64_t drops_taken_ = 0;
 };
 

@@ -52,11 +52,11 @@ VmConfig normalised(VmConfig c) {
 
 } // namespace
 
+// What the operations of one run share. A fault's instruction index is
+// filled in by the loop, which knows it.
 struct Vm::RunState {
-    const Difo &difo;
     Environment &env;
     Fault &fault;
-    uint32_t pc = 0;
     bool tid_known = false;
     uint64_t tid = 0;
 };
@@ -102,7 +102,8 @@ bool Vm::declare_variables(const Difo &difo) {
 }
 
 bool Vm::fail(RunState &rs, FaultKind kind, uint64_t address) {
-    rs.fault = Fault{kind, address, rs.pc};
+    rs.fault.kind = kind;
+    rs.fault.address = address;
     return false;
 }
 
@@ -232,11 +233,7 @@ bool Vm::call(RunState &rs, uint32_t subr, uint64_t &out) {
     SubrContext ctx(memory_, rs.env, subr_state_, config_.strsize, rs.fault);
     out = info->fn(ctx, args);
     tuples_.clear();
-    if (ctx.failed()) {
-        rs.fault.pc = rs.pc;
-        return false;
-    }
-    return true;
+    return !ctx.failed();
 }
 
 bool Vm::allocate(RunState &rs, uint64_t size, uint64_t &out) {
@@ -260,9 +257,10 @@ bool Vm::copy(RunState &rs, uint64_t dest, uint64_t src, uint64_t size) {
 }
 
 uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
-    RunState rs{difo, env, fault};
+    RunState rs{env, fault};
     fault = Fault{};
-    if (!declare_variables(difo)) {
+    uint32_t pc = 0;
+    if (!difo.vars.empty() && !declare_variables(difo)) {
         fail(rs, FaultKind::IllOp);
         return 0;
     }
@@ -274,8 +272,8 @@ uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
     uint64_t r[kRegisterCount] = {};
 
     // Each case either continues with the next instruction, jumps, returns,
-    // or leaves the switch through `faulted`.
-    for (uint32_t &pc = rs.pc; pc < length; pc++, r[kZeroRegister] = 0) {
+    // or leaves through `faulted`.
+    for (; pc < length; pc++, r[kZeroRegister] = 0) {
         const uint64_t w = code[pc];
         const unsigned rd = field_rd(w), r1 = field_r1(w), r2 = field_r2(w);
         const uint32_t imm = field_imm(w);
@@ -358,7 +356,7 @@ uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
             break;
         case Op::Scmp:
             if (!compare_strings(rs, r[r1], r[r2], r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Setx:
             if (imm >= difo.inttab.size())
@@ -402,75 +400,75 @@ uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
             return r[r1];
         case Op::Ldsb:
             if (!load(rs, r[r1] + displacement(w), 1, true, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ldsh:
             if (!load(rs, r[r1] + displacement(w), 2, true, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ldsw:
             if (!load(rs, r[r1] + displacement(w), 4, true, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ldx:
             if (!load(rs, r[r1] + displacement(w), 8, false, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ldub:
             if (!load(rs, r[r1] + displacement(w), 1, false, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Lduh:
             if (!load(rs, r[r1] + displacement(w), 2, false, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Lduw:
             if (!load(rs, r[r1] + displacement(w), 4, false, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ulsb:
             if (!load_target(rs, r[r1] + displacement(w), 1, true, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ulsh:
             if (!load_target(rs, r[r1] + displacement(w), 2, true, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ulsw:
             if (!load_target(rs, r[r1] + displacement(w), 4, true, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ulx:
             if (!load_target(rs, r[r1] + displacement(w), 8, false, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ulub:
             if (!load_target(rs, r[r1] + displacement(w), 1, false, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Uluh:
             if (!load_target(rs, r[r1] + displacement(w), 2, false, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Uluw:
             if (!load_target(rs, r[r1] + displacement(w), 4, false, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Stb:
             if (!store(rs, r[rd] + displacement(w), 1, r[r1]))
-                return 0;
+                goto faulted;
             break;
         case Op::Sth:
             if (!store(rs, r[rd] + displacement(w), 2, r[r1]))
-                return 0;
+                goto faulted;
             break;
         case Op::Stw:
             if (!store(rs, r[rd] + displacement(w), 4, r[r1]))
-                return 0;
+                goto faulted;
             break;
         case Op::Stx:
             if (!store(rs, r[rd] + displacement(w), 8, r[r1]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ldgv:
             if (imm < kFirstUserVariable) {
@@ -478,45 +476,45 @@ uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
                     goto illegal;
                 r[rd] = env.builtin(static_cast<VarId>(imm));
             } else if (!load_variable(rs, Scope::Global, false, imm, r[rd])) {
-                return 0;
+                goto faulted;
             }
             break;
         case Op::Stgv:
             if (!store_variable(rs, Scope::Global, false, imm, r[r1]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ldlv:
             if (!load_variable(rs, Scope::ClauseLocal, false, imm, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Stlv:
             if (!store_variable(rs, Scope::ClauseLocal, false, imm, r[r1]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ldtv:
             if (!load_variable(rs, Scope::ThreadLocal, false, imm, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Sttv:
             if (!store_variable(rs, Scope::ThreadLocal, false, imm, r[r1]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ldga:
             if (imm < kFirstUserVariable ? !load_builtin_array(rs, imm, r[r1], r[rd])
                                          : !load_variable(rs, Scope::Global, true, imm, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Stga:
             if (!store_variable(rs, Scope::Global, true, imm, r[r1]))
-                return 0;
+                goto faulted;
             break;
         case Op::Ldta:
             if (!load_variable(rs, Scope::ThreadLocal, true, imm, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Stta:
             if (!store_variable(rs, Scope::ThreadLocal, true, imm, r[r1]))
-                return 0;
+                goto faulted;
             break;
         case Op::Pushtv:
             if (!tuples_.push_value(r[r1]))
@@ -524,11 +522,11 @@ uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
             break;
         case Op::Pushts:
             if (!push_string(rs, r[r1]))
-                return 0;
+                goto faulted;
             break;
         case Op::Pushtr:
             if (!push_bytes(rs, r[r1], r[r2]))
-                return 0;
+                goto faulted;
             break;
         case Op::Popts:
             tuples_.pop();
@@ -538,15 +536,15 @@ uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
             break;
         case Op::Call:
             if (!call(rs, imm, r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Allocs:
             if (!allocate(rs, r[r1], r[rd]))
-                return 0;
+                goto faulted;
             break;
         case Op::Copys:
             if (!copy(rs, r[rd], r[r1], r[r2]))
-                return 0;
+                goto faulted;
             break;
         default:
             goto illegal;
@@ -556,12 +554,14 @@ uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
 
 illegal:
     fail(rs, FaultKind::IllOp);
-    return 0;
+    goto faulted;
 divide_by_zero:
     fail(rs, FaultKind::DivZero);
-    return 0;
+    goto faulted;
 tuple_overflow:
     fail(rs, FaultKind::TupleOverflow);
+faulted:
+    fault.pc = pc;
     return 0;
 }
 

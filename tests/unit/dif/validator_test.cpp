@@ -96,7 +96,6 @@ TEST(Validator, VariablesMustBeDeclaredWithTheirScopeAndKind) {
     std::string v = kVars;
     expect_rejects("stgv DT_VAR(300), %r1\nret %r0\n" + v, 0, "variable 300 is not declared in the variable table");
     expect_rejects("ldtv %r1, DT_VAR(300)\nret %r1\n" + v, 0, "variable 300 is not declared in the variable table");
-    // g is global: a clause-local load of its id finds l (id 0x100) instead, so use 0x101.
     expect_rejects("ldlv %r1, DT_VAR(257)\nret %r1\n" + v, 0, "variable 257 is not declared in the variable table");
     expect_rejects("ldgv %r1, DT_VAR(257)\nret %r1\n" + v, 0, "variable a is an array");
     expect_rejects("stga DT_VAR(256), %r1\nret %r0\n" + v, 0, "variable g is not an array");

@@ -207,15 +207,16 @@ TEST(Variables, ByRefValuesAreCopied) {
     ASSERT_TRUE(v.declare(s));
     const VarDecl &d = *v.find(Scope::Global, 0x100);
     uint8_t bytes[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
-    v.store_element(d, 0, "k", StoreSource{1, bytes, sizeof bytes});
+    const uint64_t k[] = {1, 'k'}, other[] = {1, 'o'};
+    v.store_element(d, 0, k, StoreSource{1, bytes, sizeof bytes});
     bytes[0] = 99;
-    VarValue got = v.load_element(d, 0, "k");
+    VarValue got = v.load_element(d, 0, k);
     ASSERT_NE(got.storage, nullptr);
     EXPECT_EQ(got.size, 12u);
     EXPECT_EQ(got.storage[0], 1);
     EXPECT_EQ(got.storage[11], 12);
-    EXPECT_EQ(v.load_element(d, 0, "other").value, 0u); // unset by-ref reads as a null pointer
-    v.store_element(d, 0, "k", StoreSource{0});
+    EXPECT_EQ(v.load_element(d, 0, other).value, 0u); // unset by-ref reads as a null pointer
+    v.store_element(d, 0, k, StoreSource{0});
     EXPECT_EQ(v.dynamic_count(), 0u);
 }
 
@@ -224,7 +225,11 @@ TEST(Variables, ManyElementsSurviveGrowthAndDeletion) {
     Variable a{0x100, Scope::Global, true, {}, "a"};
     ASSERT_TRUE(v.declare(a));
     const VarDecl &d = *v.find(Scope::Global, 0x100);
-    auto key = [](uint64_t i) { return std::string(reinterpret_cast<const char *>(&i), sizeof i); };
+    uint64_t word;
+    auto key = [&](uint64_t i) {
+        word = i;
+        return Variables::TupleKey(&word, 1);
+    };
     constexpr uint64_t kCount = 5000;
     for (uint64_t i = 1; i <= kCount; i++)
         v.store_element(d, 0, key(i), StoreSource{i * 3});
