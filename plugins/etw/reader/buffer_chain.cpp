@@ -6,8 +6,7 @@
 namespace dtrace::etw {
 
 namespace {
-constexpr uint64_t kHashMultiplier = 0x9E3779B97F4A7C15ULL; // Fibonacci hashing of offsets
-constexpr unsigned kHashShift = 64 - 11;                    // log2(kCacheSlots) bits
+constexpr uint64_t kHashMultiplier = 0x9E3779B97F4A7C15ULL; // Fibonacci hashing: offsets are often 64 KiB apart
 } // namespace
 
 void BufferChain::set_resync_size(uint32_t nominal_size) {
@@ -17,8 +16,7 @@ void BufferChain::set_resync_size(uint32_t nominal_size) {
 }
 
 ChainLink BufferChain::link_at(uint64_t offset) {
-    static_assert(kCacheSlots == (size_t{1} << (64 - kHashShift)));
-    Slot &slot = cache_[(offset * kHashMultiplier) >> kHashShift];
+    Slot &slot = cache_[(offset * kHashMultiplier) >> (64 - kCacheBits)];
     if (slot.offset != offset) {
         slot.offset = offset;
         slot.link = read_link(offset);

@@ -55,7 +55,8 @@ class BufferChain {
   private:
     ChainLink read_link(uint64_t offset);
 
-    static constexpr size_t kCacheSlots = 2048;
+    static constexpr unsigned kCacheBits = 11;
+    static constexpr size_t kCacheSlots = size_t{1} << kCacheBits;
     struct Slot {
         uint64_t offset = kNoOffset;
         ChainLink link;

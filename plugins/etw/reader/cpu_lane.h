@@ -5,8 +5,8 @@
 // in the file in flush order. A lane visits its CPU's buffers as planned by
 // scan_chain() (the header buffer, then the data buffers in chain order from
 // the lowest sequence number, wrapping round when a circular log wrapped),
-// and holds exactly one loaded buffer at a time. The reader
-// merges the lanes by timestamp.
+// and holds exactly one loaded buffer at a time. The reader merges the lanes
+// by timestamp.
 #pragma once
 
 #include <cstdint>

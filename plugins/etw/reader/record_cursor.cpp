@@ -44,29 +44,28 @@ RecordCursor::Step RecordCursor::next(RecordHead &head, int64_t untimed_timestam
             fault = RecordFault::SizePastEnd;
             return Step::Fault;
         }
-        int64_t timestamp = untimed_timestamp;
-        if (shape.kind == RecordKind::Message && shape.use == RecordShape::Use::Event) {
+        const uint32_t following = static_cast<uint32_t>(std::min<uint64_t>(align8(uint64_t{pos_} + size), end));
+        if (shape.use == RecordShape::Use::Skip) {
+            ++skipped;
+            pos_ = following;
+            continue;
+        }
+        int64_t timestamp;
+        if (shape.kind == RecordKind::Message) {
             MessageFields fields = message_fields(load_u16(p + message_layout::kOptionFlags));
             if (size < fields.end) {
                 fault = RecordFault::MessageFieldsPastEnd;
                 return Step::Fault;
             }
-            if (fields.timestamp) {
-                timestamp = load_i64(p + fields.timestamp);
-            }
-        } else if (shape.use == RecordShape::Use::Event) {
+            timestamp = fields.timestamp ? load_i64(p + fields.timestamp) : untimed_timestamp;
+        } else {
             timestamp = load_i64(p + shape.timestamp_offset);
         }
-        uint32_t at = pos_;
-        pos_ = static_cast<uint32_t>(std::min<uint64_t>(align8(uint64_t{pos_} + size), end));
-        if (shape.use == RecordShape::Use::Skip) {
-            ++skipped;
-            continue;
-        }
         head.shape = shape;
-        head.at = at;
+        head.at = pos_;
         head.size = size;
         head.timestamp = timestamp;
+        pos_ = following;
         return Step::Record;
     }
     return Step::End;

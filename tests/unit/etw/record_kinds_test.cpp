@@ -303,6 +303,16 @@ TEST(SkippedRecords, WnodeErrorAndTimedRecordsAreCountedNotDelivered) {
     EXPECT_EQ(reader.value().stats().corrupt_buffers, 0u);
 }
 
+TEST(EveryKind, KindsHaveShortNames) {
+    EXPECT_EQ(record_kind_name(RecordKind::System), "system");
+    EXPECT_EQ(record_kind_name(RecordKind::CompactSystem), "compact");
+    EXPECT_EQ(record_kind_name(RecordKind::PerfInfo), "perfinfo");
+    EXPECT_EQ(record_kind_name(RecordKind::EventHeader), "event");
+    EXPECT_EQ(record_kind_name(RecordKind::Classic), "classic");
+    EXPECT_EQ(record_kind_name(RecordKind::Instance), "instance");
+    EXPECT_EQ(record_kind_name(RecordKind::Message), "message");
+}
+
 TEST(EveryKind, TheSampleTraceDeliversEachKindOnce) {
     Result<EtlReader> reader = test::open_bytes(sample_every_kind());
     ASSERT_TRUE(reader);
