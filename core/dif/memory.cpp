@@ -23,6 +23,13 @@ Memory::Memory(size_t scratch_size)
 void Memory::begin_clause() {
     used_ = 0;
     regions_.clear();
+    strtab_ = {};
+}
+
+void Memory::set_strtab(std::string_view strtab) {
+    if (!strtab_.empty() && strtab_.data() != strtab.data())
+        add_readable(strtab_.data(), strtab_.size());
+    strtab_ = strtab;
 }
 
 void Memory::add_readable(const void *base, size_t length) {

@@ -4,7 +4,8 @@
 // D values that are strings or by-reference objects are host addresses. A
 // DIF program may read only what the VM can vouch for:
 //   - this clause's scratch allocations (subroutine results, alloca, copyin),
-//   - the running DIFO's string table,
+//   - the string tables of the DIFOs run in this clause (the running one is
+//     checked first),
 //   - regions declared readable for the clause: the environment's strings and
 //     event payload, and variable storage the VM handed out to the program,
 //   - the shared empty string that unset string variables read as.
@@ -34,7 +35,9 @@ class Memory {
     // Forgets the clause's scratch allocations and readable regions.
     void begin_clause();
     void add_readable(const void *base, size_t length);
-    void set_strtab(std::string_view strtab) { strtab_ = strtab; }
+    // The running DIFO's string table. The previous one stays readable until
+    // the clause ends: the engine may read a DIFO's result after running the next.
+    void set_strtab(std::string_view strtab);
 
     // The host pointer for [address, address + length) if all of it is
     // readable, else nullptr. A zero-length range is always readable.

@@ -126,6 +126,15 @@ TEST_F(VariablesVm, AssociativeKeysOfMixedTypes) {
     EXPECT_EQ(load(x1_copy), 10u);
 }
 
+TEST_F(VariablesVm, ByRefKeys) {
+    // a[*p] where p points at 12 bytes: equal bytes are the same key.
+    std::string key = "setx %r1, 12\nallocs %r2, %r1\nsetx %r3, 5\nstw [%r2+8], %r3\npushtr %r2, %r1\n";
+    run(key + "setx %r4, 50\nstga a, %r4\nret %r0");
+    EXPECT_EQ(run(key + "ldga %r4, a\nret %r4"), 50u);
+    std::string other = "setx %r1, 12\nallocs %r2, %r1\nsetx %r3, 6\nstw [%r2+8], %r3\npushtr %r2, %r1\n";
+    EXPECT_EQ(run(other + "ldga %r4, a\nret %r4"), 0u);
+}
+
 TEST_F(VariablesVm, ThreadLocalArraysAreKeyedByThreadAndTuple) {
     std::string key = "setx %r2, 7\npushtv %r2, 8\n";
     r.env.builtins[VarId::Tid] = 1;

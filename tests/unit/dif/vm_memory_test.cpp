@@ -106,6 +106,28 @@ TEST(VmMemory, TupleKeysAndSubroutineArguments) {
     EXPECT_EQ(v, 6u);
 }
 
+TEST(VmMemory, EarlierResultsOfTheClauseStayReadable) {
+    Runner r;
+    uint64_t first = r.run("DIFO returns string\nsets %r1, \"first\"\nret %r1");
+    r.run("DIFO returns string\nsets %r1, \"second\"\nret %r1");
+    EXPECT_EQ(r.string_at(first), "first");
+    r.vm.begin_clause();
+    std::string_view s;
+    Fault f;
+    EXPECT_FALSE(r.vm.load_string(first, s, f));
+}
+
+TEST(VmMemory, ByRefVariablesAreCopiedIn) {
+    Runner r;
+    const char *vars = "NAME ID KND SCP FLAG TYPE\ng 100 scl glb byref:16\n";
+    // g = *(struct of 16 bytes in scratch); then overwrite the scratch copy.
+    uint64_t v = r.run(std::string("setx %r1, 16\nallocs %r2, %r1\nsetx %r3, 77\nstx [%r2+8], %r3\n"
+                                   "stgv g, %r2\nstx [%r2+8], %r0\nldgv %r4, g\nldx %r5, [%r4+8]\nret %r5\n") +
+                       vars);
+    EXPECT_EQ(v, 77u);
+    EXPECT_EQ(r.run(std::string("stgv g, %r0\nldgv %r4, g\nret %r4\n") + vars), 0u); // cleared: a null pointer
+}
+
 TEST(VmMemory, ReturnedValuesAreReadableThroughTheVm) {
     Runner r;
     uint64_t a = r.run("setx %r1, 4\nallocs %r2, %r1\nsetx %r3, 0x04030201\nstw [%r2], %r3\nret %r2");
