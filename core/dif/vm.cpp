@@ -8,6 +8,7 @@
 #include "dif/builtins.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 namespace dtrace::dif {
@@ -19,7 +20,8 @@ constexpr unsigned kRegisterMask = kRegisterCount - 1;
 constexpr unsigned kShiftMask = 63; // shift counts are taken modulo 64, as amd64 does
 constexpr unsigned kWordBits = 64;
 constexpr size_t kAllocsAlignment = 8;
-// Key bytes per tuple entry beyond the value itself (tag, length, NUL).
+// Key bytes per tuple entry beyond its payload: the kind-and-length word and
+// the padding of the last payload word.
 constexpr size_t kTupleEntryOverhead = 16;
 constexpr uint32_t kMinStrsize = 1;
 
@@ -43,6 +45,23 @@ constexpr uint64_t displacement(uint64_t w) {
 uint64_t sign_extend(uint64_t v, size_t bytes) {
     unsigned shift = kWordBits - static_cast<unsigned>(bytes) * 8;
     return shift ? static_cast<uint64_t>(static_cast<int64_t>(v << shift) >> shift) : v;
+}
+
+// An integer of `size` bytes in host byte order, zero-extended.
+uint64_t read_uint(const void *p, size_t size) {
+    uint64_t v = 0;
+    if constexpr (std::endian::native == std::endian::big)
+        std::memcpy(reinterpret_cast<uint8_t *>(&v) + sizeof v - size, p, size);
+    else
+        std::memcpy(&v, p, size);
+    return v;
+}
+
+void write_uint(void *p, size_t size, uint64_t v) {
+    if constexpr (std::endian::native == std::endian::big)
+        std::memcpy(p, reinterpret_cast<const uint8_t *>(&v) + sizeof v - size, size);
+    else
+        std::memcpy(p, &v, size);
 }
 
 VmConfig normalised(VmConfig c) {
@@ -122,19 +141,19 @@ bool Vm::load(RunState &rs, uint64_t address, size_t size, bool is_signed, uint6
     const uint8_t *p = memory_.readable(address, size);
     if (!p)
         return fail(rs, FaultKind::BadAddr, address);
-    uint64_t v = 0;
-    std::memcpy(&v, p, size); // little-endian hosts: the low bytes
+    uint64_t v = read_uint(p, size);
     out = is_signed ? sign_extend(v, size) : v;
     return true;
 }
 
 bool Vm::load_target(RunState &rs, uint64_t address, size_t size, bool is_signed, uint64_t &out) {
-    uint64_t v = 0;
-    int64_t n = rs.env.read_target(address, &v, size);
+    uint8_t bytes[sizeof(uint64_t)];
+    int64_t n = rs.env.read_target(address, bytes, size);
     if (n == kTargetNoAccess)
         return fail(rs, FaultKind::UPriv, address);
     if (n != static_cast<int64_t>(size))
         return fail(rs, FaultKind::BadAddr, address);
+    uint64_t v = read_uint(bytes, size);
     out = is_signed ? sign_extend(v, size) : v;
     return true;
 }
@@ -146,18 +165,19 @@ bool Vm::store(RunState &rs, uint64_t address, size_t size, uint64_t value) {
         return fail(rs, FaultKind::BadAddr, address);
     if (address & (size - 1))
         return fail(rs, FaultKind::BadAlign, address);
-    std::memcpy(p, &value, size);
+    write_uint(p, size, value);
     return true;
 }
 
 // A null pointer compares as the empty string, as in DTrace.
 bool Vm::compare_strings(RunState &rs, uint64_t a, uint64_t b, uint64_t &out) {
-    std::string_view sa, sb;
-    if (a && !load_string(a, sa, rs.fault))
+    auto sa = a ? memory_.string_at(a, config_.strsize) : std::string_view();
+    if (!sa)
         return fail(rs, FaultKind::BadAddr, a);
-    if (b && !load_string(b, sb, rs.fault))
+    auto sb = b ? memory_.string_at(b, config_.strsize) : std::string_view();
+    if (!sb)
         return fail(rs, FaultKind::BadAddr, b);
-    int c = sa.compare(sb);
+    int c = sa->compare(*sb);
     out = static_cast<uint64_t>(c < 0 ? -1 : c > 0 ? 1 : 0);
     return true;
 }
@@ -212,10 +232,10 @@ bool Vm::store_variable(RunState &rs, Scope scope, bool array, uint32_t id, uint
 
 // A null string is pushed as "" (strtok(NULL, ...) passes one).
 bool Vm::push_string(RunState &rs, uint64_t address) {
-    std::string_view s;
-    if (address && !load_string(address, s, rs.fault))
+    auto s = address ? memory_.string_at(address, config_.strsize) : std::string_view();
+    if (!s)
         return fail(rs, FaultKind::BadAddr, address);
-    return tuples_.push_string(address, s) || fail(rs, FaultKind::TupleOverflow);
+    return tuples_.push_string(address, *s) || fail(rs, FaultKind::TupleOverflow);
 }
 
 bool Vm::push_bytes(RunState &rs, uint64_t address, uint64_t size) {
