@@ -10,13 +10,16 @@ namespace {
 int64_t wrap_add(int64_t a, int64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
+int64_t wrap_sub(int64_t a, int64_t b) {
+    return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
 int64_t wrap_mul(int64_t a, int64_t b) {
     return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
 } // namespace
 
 int64_t TraceClock::filetime_to_unix_ns(int64_t filetime) {
-    return wrap_mul(wrap_add(filetime, -kFiletimeUnixEpoch), kNanosPerFiletimeTick);
+    return wrap_mul(wrap_sub(filetime, kFiletimeUnixEpoch), kNanosPerFiletimeTick);
 }
 
 Result<TraceClock> TraceClock::from_header(const LogfileHeader &header) {
@@ -51,7 +54,7 @@ int64_t TraceClock::to_unix_ns(int64_t raw) const {
     if (raw_is_filetime_) {
         return filetime_to_unix_ns(raw);
     }
-    int64_t delta = wrap_add(raw, -raw_base_);
+    int64_t delta = wrap_sub(raw, raw_base_);
     if (ns_per_tick_ != 0) {
         return wrap_add(start_ns_, wrap_mul(delta, ns_per_tick_));
     }

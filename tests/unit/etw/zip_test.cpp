@@ -112,6 +112,17 @@ TEST(Zip, AnArchiveWithoutAnEtlIsRefused) {
     EXPECT_EQ(reader.error(), "trace.etl.zip: the archive holds no .etl file");
 }
 
+TEST(Zip, AnEmptyCentralDirectoryHoldsNoEtl) {
+    Bytes archive = build_zip({{"x.etl", sample_every_kind(), true}});
+    size_t end = archive.size() - zip_layout::end_record::kSize;
+    put_at(archive, end + zip_layout::end_record::kDiskEntries, uint16_t{0});
+    put_at(archive, end + zip_layout::end_record::kTotalEntries, uint16_t{0});
+    put_at(archive, end + zip_layout::end_record::kDirectorySize, uint32_t{0});
+    Result<EtlReader> reader = open_zip(archive);
+    ASSERT_FALSE(reader);
+    EXPECT_EQ(reader.error(), "trace.etl.zip: the archive holds no .etl file");
+}
+
 TEST(Zip, DamagedDeflateDataIsLocated) {
     Bytes archive = build_zip({{"x.etl", sample_multi_cpu(2, 200, 0x400), true}});
     size_t data = zip_member_data_offset(archive, 0);
