@@ -55,7 +55,6 @@ class Memory {
     uint8_t *allocate(uint64_t length, size_t align = 1);
     // Shrinks the most recent allocation, which starts at `block`, to `used` bytes.
     void trim(const uint8_t *block, size_t used);
-    size_t scratch_used() const { return used_; }
 
   private:
     struct Region {

@@ -94,7 +94,6 @@ class Variables {
     uint64_t take_drops();
     size_t dynamic_bytes_used() const { return dynamic_.bytes_used(); }
     size_t dynamic_count() const { return dynamic_.size(); }
-    uint32_t strsize() const { return strsize_; }
 
   private:
     struct Slot {
