@@ -45,7 +45,11 @@ Result<std::vector<ZipMember>> read_zip_directory(ByteSource &source, const std:
 // The first member whose name ends in ".etl" (any case), or nullptr.
 const ZipMember *find_etl_member(const std::vector<ZipMember> &members);
 
-// Inflates (or copies) a member into an unlinked temporary file.
+// "<archive>: <what>", the form of every archive error.
+Error zip_error(const std::string &archive, const std::string &what);
+
+// Inflates (or copies) a member into an unlinked temporary file
+// (zip_extract.cpp).
 Result<std::unique_ptr<ByteSource>> extract_zip_member(ByteSource &source, const ZipMember &member,
                                                        const std::string &archive_name, uint64_t max_size);
 
