@@ -1,6 +1,7 @@
 // compile_hooks.cpp: args[] typing and format checks for the compiler.
 #include "cli/compile_hooks.h"
 
+#include "cli/probe_args.h"
 #include "consumer/printf_format.h"
 
 namespace dtrace::cli {
@@ -92,6 +93,7 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
                 (void)host.provide({desc->provider, desc->module, desc->function, desc->name});
             bool unstable = false;
             engine.probes().for_each_match(*desc, [&](engine::Probe &probe) {
+                ensure_arg_types(probe, host);
                 std::vector<std::string> types = arg_types_of(probe);
                 if (first) {
                     result.types = std::move(types);

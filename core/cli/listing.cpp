@@ -1,6 +1,7 @@
 // listing.cpp: probe rows and, with -v, their attributes and argument types.
 #include "cli/listing.h"
 
+#include "cli/probe_args.h"
 #include "consumer/probe_list_format.h"
 
 namespace dtrace::cli {
@@ -18,21 +19,7 @@ void Listing::print_probe(engine::Probe &probe) {
     std::fputs(consumer::probe_list_row(row).c_str(), out_);
     if (!verbose_)
         return;
-    if (!probe.args_known) {
-        // Typed lazily: ask the plugin once, then remember.
-        std::vector<host::ArgType> args;
-        bool complete = true;
-        for (uint32_t i = 0; i < probe.nargs && complete; i++) {
-            auto arg = host_.arg_info(probe.provider->id, probe.id, probe.cookie, i);
-            complete = arg.ok();
-            if (complete)
-                args.push_back(arg.value());
-        }
-        if (complete) {
-            probe.args = std::move(args);
-            probe.args_known = true;
-        }
-    }
+    ensure_arg_types(probe, host_);
     for (const host::ArgType &arg : probe.args)
         row.args.push_back({arg.translated_type.empty() ? arg.native_type : arg.translated_type, false});
     std::fputs(consumer::probe_list_details(row).c_str(), out_);

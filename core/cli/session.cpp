@@ -6,6 +6,7 @@
 #include "cli/tracing.h"
 #include "compiler/compile.h"
 #include "compiler/parser.h"
+#include "dif/disassembler.h"
 #include "host/plugin_search_path.h"
 #include "providers/dtrace_provider.h"
 
@@ -18,6 +19,20 @@
 namespace dtrace::cli {
 
 namespace {
+
+compiler::ProbeSpecKind probe_spec_kind(engine::SpecKind kind) {
+    switch (kind) {
+    case engine::SpecKind::Provider:
+        return compiler::ProbeSpecKind::Provider;
+    case engine::SpecKind::Module:
+        return compiler::ProbeSpecKind::Module;
+    case engine::SpecKind::Function:
+        return compiler::ProbeSpecKind::Function;
+    case engine::SpecKind::Name:
+        break;
+    }
+    return compiler::ProbeSpecKind::Name;
+}
 
 // What "-n 'BEGIN { x }'" is reported as: the text up to the first { / or ;.
 std::string crop_description(const std::string &text) {
@@ -168,31 +183,38 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
         }
         text = std::move(*contents);
         parse_options.macro_args[0] = source.text;
+        parse_options.from_file = true;
         out.what = "script";
         out.name = source.text;
         failure_prefix = "failed to compile script " + source.text + ": ";
     } else {
         text = source.text;
+        parse_options.probe_spec = probe_spec_kind(source.spec);
         out.what = "description";
         out.name = crop_description(source.text);
         failure_prefix = "invalid probe specifier " + source.text + ": ";
     }
     const bool errtags = options_.is_set("errtags");
-    compiler::ParseResult parsed = compiler::parse_program(text, parse_options);
-    if (!parsed.program) {
-        error(failure_prefix + compiler::format_diagnostic(*parsed.error, errtags));
+    // DTrace reports no line numbers in programs given on the command line.
+    auto report = [&](compiler::Diagnostic d) {
+        if (source.kind == ProgramSource::Kind::Description)
+            d.line = 0;
+        error(failure_prefix + compiler::format_diagnostic(d, errtags));
         return false;
-    }
+    };
+    compiler::ParseResult parsed = compiler::parse_program(text, parse_options);
+    if (!parsed.program)
+        return report(*parsed.error);
     compiler::CompileOptions compile_options;
     compile_options.errtags = errtags;
     compile_options.strsize = static_cast<uint32_t>(options_.number("strsize"));
     install_compile_hooks(compile_options, *engine_, *host_);
     compiler::CompileResult compiled = compiler::compile(*parsed.program, compile_options);
-    if (!compiled.program) {
-        error(failure_prefix + compiler::format_diagnostic(*compiled.error, errtags));
-        return false;
-    }
+    if (!compiled.program)
+        return report(*compiled.error);
     out.program = std::make_unique<compiler::Program>(std::move(*compiled.program));
+    if (cl_.print_dif)
+        print_dif(*out.program);
     // Descriptions given with -P/-m/-f name a field other than the probe
     // name; rewrite them into the four-field form the engine matches.
     if (source.kind == ProgramSource::Kind::Description && source.spec != engine::SpecKind::Name) {
@@ -219,6 +241,28 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
     }
     provide_probes(out);
     return true;
+}
+
+// -S: the DIF of every predicate and action, on stderr as dtrace prints it.
+void Session::print_dif(const compiler::Program &program) const {
+    for (const compiler::Clause &clause : program.clauses) {
+        std::string where;
+        for (const std::string &p : clause.probes)
+            where += (where.empty() ? "" : ",") + p;
+        if (clause.predicate)
+            std::fputs(dif::disassemble(*clause.predicate, "predicate of " + where).c_str(), stderr);
+        int index = 0;
+        for (const compiler::Action &action : clause.actions) {
+            index++;
+            std::string label = "action #" + std::to_string(index) + " of " + where;
+            if (action.value)
+                std::fputs(dif::disassemble(*action.value, label).c_str(), stderr);
+            for (const dif::Difo &arg : action.args)
+                std::fputs(dif::disassemble(arg, label).c_str(), stderr);
+            for (const dif::Difo &arg : action.agg_args)
+                std::fputs(dif::disassemble(arg, label).c_str(), stderr);
+        }
+    }
 }
 
 // Asks the plugins for the probes a program names (providers such as

@@ -46,6 +46,7 @@ private:
     bool compile_all();
     bool compile_one(const ProgramSource &source, Compiled &out);
     void provide_probes(const Compiled &compiled);
+    void print_dif(const compiler::Program &program) const;
     int list();
     int execute();
     bool open_output();

@@ -51,10 +51,11 @@ int Tracing::run() {
     auto report = [&](const std::string &message) {
         std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), message.c_str());
     };
-    for (const host::PluginDiagnostic &d : host_.start_all())
-        report(d.message);
+    // BEGIN fires before any plugin delivers an event, as in DTrace.
     install_signal_handlers();
     engine_.go();
+    for (const host::PluginDiagnostic &d : host_.start_all())
+        report(d.message);
     if (options_.is_set("destructive") && !options_.is_set("quiet"))
         report("allowing destructive actions");
     for (TargetProcess &t : targets_) {

@@ -368,6 +368,11 @@ const char *Engine::option(std::string_view name) const {
     return text ? text->c_str() : nullptr;
 }
 
+void Engine::remove_provider(dtrace_provider_id provider) {
+    std::lock_guard guard(lock_);
+    probes_.withdraw_provider(provider);
+}
+
 void Engine::input_finished() {
     Activity current = activity_.load(std::memory_order_acquire);
     if (current == Activity::Active || current == Activity::Warmup)

@@ -112,6 +112,7 @@ public:
     void report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) override;
     const char *option(std::string_view name) const override;
     void input_finished() override;
+    void remove_provider(dtrace_provider_id provider) override;
 
     // The ids of the dtrace provider's probes (registered first: 1, 2, 3).
     void set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_probe_id error);

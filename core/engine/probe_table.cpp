@@ -15,10 +15,18 @@ std::string ProbeTable::key(dtrace_provider_id provider, std::string_view module
 
 const Provider *ProbeTable::find_provider(std::string_view name) const {
     for (const Provider &p : providers_) {
-        if (p.name == name)
+        if (p.name == name && !p.withdrawn)
             return &p;
     }
     return nullptr;
+}
+
+void ProbeTable::withdraw_provider(dtrace_provider_id provider) {
+    if (provider == 0 || provider > providers_.size())
+        return;
+    Provider &p = providers_[provider - 1];
+    p.withdrawn = true;
+    p.owner = nullptr;
 }
 
 dtrace_provider_id ProbeTable::add_provider(host::LoadedPlugin *owner, const dtrace_provider_info &info,
@@ -70,12 +78,12 @@ dtrace_probe_id ProbeTable::lookup(dtrace_provider_id provider, std::string_view
 
 void ProbeTable::for_each_match(const ProbeDescription &desc, const std::function<void(Probe &)> &visit) {
     if (desc.probe_id != 0) {
-        if (Probe *p = probe(desc.probe_id))
+        if (Probe *p = probe(desc.probe_id); p && !p->provider->withdrawn)
             visit(*p);
         return;
     }
     for (Probe &p : probes_) {
-        if (field_matches(desc.provider, p.provider->name) && field_matches(desc.module, p.module) &&
+        if (!p.provider->withdrawn && field_matches(desc.provider, p.provider->name) && field_matches(desc.module, p.module) &&
             field_matches(desc.function, p.function) && field_matches(desc.name, p.name))
             visit(p);
     }

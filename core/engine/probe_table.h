@@ -28,6 +28,7 @@ struct Provider {
     dtrace_provider_attributes attributes{};
     std::string d_source;
     host::LoadedPlugin *owner = nullptr;
+    bool withdrawn = false; // its plugin failed to initialise: its probes match nothing
 };
 
 struct Probe {
@@ -56,6 +57,7 @@ public:
     size_t probe_count() const { return probes_.size(); }
     const std::deque<Provider> &providers() const { return providers_; }
     const Provider *find_provider(std::string_view name) const;
+    void withdraw_provider(dtrace_provider_id provider);
 
     // Calls `visit` for every probe matching `desc`, in id order.
     void for_each_match(const ProbeDescription &desc, const std::function<void(Probe &)> &visit);
