@@ -127,14 +127,15 @@ public:
         : host_(host), ops_(ops), provider_(provider) {}
     ~ProfileProvider() { stop(); }
 
+    void add_defaults() {
+        for (const char *name : kDefaultProbes)
+            add(name);
+    }
+
+    // The common rates exist from the start; a plain name may create another
+    // (profile-1234, tick-3s). A glob names no new probe.
     int provide(const dtrace_probe_spec *spec) {
-        if (!spec) {
-            for (const char *name : kDefaultProbes)
-                add(name);
-            return 0;
-        }
-        // A glob names no new probe; a plain name may (profile-1234, tick-3s).
-        if (spec->name && std::strpbrk(spec->name, "*?[") == nullptr && parse_timer_name(spec->name))
+        if (spec && spec->name && std::strpbrk(spec->name, "*?[") == nullptr && parse_timer_name(spec->name))
             add(spec->name);
         return 0;
     }
@@ -247,7 +248,9 @@ int init(dtrace_host *host, const dtrace_host_ops *ops, void **state) {
     dtrace_provider_id provider = ops->register_provider(host, &info);
     if (provider == 0)
         return -1;
-    *state = new ProfileProvider(host, ops, provider);
+    auto *profile = new ProfileProvider(host, ops, provider);
+    profile->add_defaults();
+    *state = profile;
     return 0;
 }
 

@@ -4,10 +4,13 @@
 A test is a set of files sharing a stem in tests/golden/<chapter>/:
   NAME.d       the D script (run as `dtrace -s NAME.d`, unless NAME.cmd exists)
   NAME.cmd     optional: the command line, one line, shell syntax; `dtrace` is
-               replaced by the binary under test, `$DIR` by the test's folder
+               the binary under test (also on PATH for `sh -c`), `$DIR` the test's folder
   NAME.out     expected standard output, byte for byte
   NAME.err     optional: expected standard error, byte for byte
   NAME.status  optional: expected exit status (default 0)
+
+With --bless as a third argument, the actual output is written as the
+expectation instead (review every blessed file before committing it).
 
 dtrace runs pinned to CPU 0 so that the CPU column of the default output is
 stable, with no standard input, and is killed if it runs longer than the
@@ -44,16 +47,29 @@ def main():
     if os.path.exists(stem + ".cmd"):
         line = read(stem + ".cmd").decode().strip().replace("$DIR", folder)
         argv = shlex.split(line)
-        argv = [dtrace if a == "dtrace" else a for a in argv]
+        if argv and argv[0] == "dtrace":
+            argv[0] = dtrace
     else:
-        argv = [dtrace, "-s", script]
+        argv = [dtrace, "-s", os.path.basename(stem) + ".d"]  # relative: messages name it so
     pin = ["taskset", "-c", "0"] if os.path.exists("/usr/bin/taskset") else []
+    # `dtrace` inside a shell command line resolves to the binary under test too.
+    env = dict(os.environ)
+    env["PATH"] = os.path.dirname(os.path.abspath(dtrace)) + os.pathsep + env.get("PATH", "")
     try:
         proc = subprocess.run(pin + argv, stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=TIMEOUT_SECONDS, cwd=folder)
+                              timeout=TIMEOUT_SECONDS, cwd=folder, env=env)
     except subprocess.TimeoutExpired:
         print("FAIL: %s did not finish within %d s" % (" ".join(argv), TIMEOUT_SECONDS))
         return 1
+    if len(sys.argv) > 3 and sys.argv[3] == "--bless":
+        with open(stem + ".out", "wb") as f:
+            f.write(proc.stdout)
+        with open(stem + ".err", "wb") as f:
+            f.write(proc.stderr)
+        if proc.returncode != 0:
+            with open(stem + ".status", "w") as f:
+                f.write("%d\n" % proc.returncode)
+        return 0
     status = int(read(stem + ".status").decode().strip()) if os.path.exists(stem + ".status") else 0
     ok = True
     if proc.returncode != status:

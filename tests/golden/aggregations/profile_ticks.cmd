@@ -1,0 +1,1 @@
+dtrace -q -n 'tick-10ms { @n = count(); } tick-10ms /++i == 10/ { exit(0); }'

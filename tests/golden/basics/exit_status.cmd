@@ -1,0 +1,1 @@
+dtrace -qn 'BEGIN { exit(7); }'

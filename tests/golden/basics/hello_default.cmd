@@ -1,0 +1,1 @@
+dtrace -n 'BEGIN { printf("hello, %s %d\n", "world", 42); exit(0); }'

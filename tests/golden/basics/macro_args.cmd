@@ -1,0 +1,1 @@
+dtrace -q -s $DIR/macro_args.d 42 hello

@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { @a = count(); @a = sum(1); }'

@@ -1,0 +1,1 @@
+dtrace -x nosuchoption=1 -n BEGIN

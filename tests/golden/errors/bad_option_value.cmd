@@ -1,0 +1,1 @@
+dtrace -x bufsize=lots -n BEGIN

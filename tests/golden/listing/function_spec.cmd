@@ -1,0 +1,1 @@
+dtrace -l -f ':BEGIN'

@@ -1,0 +1,1 @@
+dtrace -l -n nosuch:::

@@ -1,0 +1,1 @@
+dtrace -lv -n dtrace:::BEGIN

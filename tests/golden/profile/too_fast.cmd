@@ -1,0 +1,1 @@
+dtrace -n 'profile-10000 { exit(0); }'
