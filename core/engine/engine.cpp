@@ -63,6 +63,7 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
                 ecb->probe = &probe;
                 ecb->clause = &clause;
                 ecb->program = &program;
+                ecb->records = records_anything(clause);
                 for (const compiler::Action &action : clause.actions)
                     ecb->aggregations.push_back(action.kind == compiler::ActionKind::Aggregate
                                                     ? aggregations_.resolve(program, action.aggregation)
@@ -143,17 +144,23 @@ void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
 
 void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
     const bool core_probe = probe.id == begin_probe_ || probe.id == end_probe_ || probe.id == error_probe_;
-    dtrace_event_ctx local = ctx;
-    if (local.timestamp == 0)
-        local.timestamp = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                    std::chrono::steady_clock::now().time_since_epoch())
-                                                    .count());
-    if (local.walltimestamp == 0)
-        local.walltimestamp = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                                        std::chrono::system_clock::now().time_since_epoch())
-                                                        .count());
-    if (local.cpu >= buffers_.size())
-        local.cpu %= static_cast<uint32_t>(buffers_.size());
+    // Fill in what the plugin left to the host; copy the context only then.
+    dtrace_event_ctx filled;
+    const dtrace_event_ctx *event = &ctx;
+    if (ctx.timestamp == 0 || ctx.walltimestamp == 0 || ctx.cpu >= buffers_.size()) {
+        filled = ctx;
+        if (filled.timestamp == 0)
+            filled.timestamp = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                         std::chrono::steady_clock::now().time_since_epoch())
+                                                         .count());
+        if (filled.walltimestamp == 0)
+            filled.walltimestamp = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                             std::chrono::system_clock::now().time_since_epoch())
+                                                             .count());
+        if (filled.cpu >= buffers_.size())
+            filled.cpu %= static_cast<uint32_t>(buffers_.size());
+        event = &filled;
+    }
     for (Ecb *ecb : probe.ecbs) {
         // DTrace's activity rules: while not Active only the dtrace provider
         // fires, and once a BEGIN clause called exit() later BEGIN clauses are skipped.
@@ -165,8 +172,8 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
                 continue;
         }
         FaultRecord fault{};
-        if (!run_ecb(*ecb, local, fault))
-            record_fault(local, fault);
+        if (!run_ecb(*ecb, *event, fault))
+            record_fault(*event, fault);
     }
 }
 
@@ -190,7 +197,7 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
             return true;
     }
     PrincipalBuffer &buffer = buffers_[ctx.cpu];
-    const bool recording = records_anything(clause);
+    const bool recording = ecb.records;
     if (recording)
         buffer.begin(ecb.epid, ctx.timestamp);
     auto record_value = [&](const dif::Difo &difo, uint64_t value) {

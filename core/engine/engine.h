@@ -6,11 +6,11 @@
 // the per-CPU principal buffers and updating aggregations. Plugins reach it
 // only through host::ProbeSink (the host translates the SDK's C tables).
 //
-// Concurrency: plugins fire from their own threads. One lock serialises
-// probe context (clauses, variables, buffers, aggregations); the consumer
-// takes it briefly to swap buffers and snapshot aggregations. DTrace's
-// semantics do not promise more ordering than that, and one uncontended lock
-// costs a few nanoseconds per firing.
+// Concurrency: plugins fire from their own threads. One spin lock
+// serialises probe context (clauses, variables, buffers, aggregations); the
+// consumer takes it briefly to swap buffers and snapshot aggregations.
+// DTrace's semantics do not promise more ordering than that, and one
+// uncontended lock costs a few nanoseconds per firing.
 #pragma once
 
 #include "compiler/program.h"
@@ -19,6 +19,7 @@
 #include "engine/buffer.h"
 #include "engine/options.h"
 #include "engine/probe_table.h"
+#include "engine/spin_lock.h"
 #include "host/probe_sink.h"
 
 #include <atomic>
@@ -40,6 +41,7 @@ struct Ecb {
     const compiler::Program *program = nullptr;
     // Per action: its aggregation table (Aggregate actions), else nullptr.
     std::vector<AggregationStore::Aggregation *> aggregations;
+    bool records = false; // whether a firing writes a record (else only variables/aggregations change)
 };
 
 // The reserved enabled-probe id of the records that report faults.
@@ -134,7 +136,7 @@ private:
     dtrace_probe_id begin_probe_ = 0, end_probe_ = 0, error_probe_ = 0;
     bool in_error_probe_ = false; // a fault inside an ERROR clause does not fire ERROR again
 
-    mutable std::mutex lock_; // probe context
+    mutable SpinLock lock_; // probe context
     std::atomic<Activity> activity_{Activity::Inactive};
     std::atomic<bool> exit_requested_{false};
     int exit_status_ = 0;

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Builds the benchmarks in build-bench/ (Release) and prints the figures the
+# issues ask for. Numbers vary with the machine; run on an idle one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=build-bench
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDTRACE_BUILD_TESTS=OFF -DDTRACE_BUILD_BENCH=ON >/dev/null
+cmake --build "$build" -j "$(nproc)" >/dev/null
+dtrace="$build/dtrace"
+
+# Mean wall time of a command over N runs, in milliseconds.
+mean_ms() {
+  local n=$1; shift
+  python3 - "$n" "$@" <<'PY'
+import subprocess, sys, time
+n = int(sys.argv[1]); cmd = sys.argv[2:]
+subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)  # warm the page cache
+times = []
+for _ in range(n):
+    t = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    times.append((time.perf_counter() - t) * 1000)
+times.sort()
+print("%.1f ms mean, %.1f ms median, %.1f ms min (%d runs)" % (sum(times) / n, times[n // 2], times[0], n))
+PY
+}
+
+echo "== startup: dtrace -qn 'BEGIN { exit(0); }' with every plugin in $build/plugins discovered (target <= 20 ms)"
+echo "   plugins discovered: $(ls "$build"/plugins/*.so 2>/dev/null | wc -l)"
+mean_ms 30 "$dtrace" -qn 'BEGIN { exit(0); }'
+
+echo "== listing 100,000 probes from a plugin: dtrace -l (target <= 0.5 s)"
+BENCH_PROBES=100000 mean_ms 5 "$dtrace" -x plugin="$build/bench/bench_probes.so" -l
+echo "   rows printed: $(BENCH_PROBES=100000 "$dtrace" -x plugin="$build/bench/bench_probes.so" -l | wc -l)"
+
+echo "== cost per firing (target <= 50 ns for /arg0 > 10/ { @[probefunc] = count(); })"
+"$build/bench/engine_bench" --benchmark_min_time=1 2>/dev/null | grep -E '^(BM_|Benchmark|-)'
