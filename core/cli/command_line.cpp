@@ -129,7 +129,7 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                     cl.options.emplace_back("define", value);
                     break;
                 case 'E':
-                    cl.replay_file = value;
+                    cl.options.emplace_back("replay", value);
                     break;
                 case 'f':
                     cl.programs.push_back({ProgramSource::Kind::Description, engine::SpecKind::Function, false, value});

@@ -34,7 +34,6 @@ struct CommandLine {
     std::vector<std::string> commands;   // -c
     std::vector<std::string> pids;       // -p
     std::optional<std::string> output_file;
-    std::optional<std::string> replay_file; // -E
     std::vector<std::string> symbol_paths;  // -y
     int verbose = 0;
     bool compile_only = false; // -e

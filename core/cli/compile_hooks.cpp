@@ -45,9 +45,12 @@ std::vector<consumer::ArgType> to_consumer(const std::vector<compiler::ArgTypeIn
     return out;
 }
 
+// Format errors belong to the action list, as DTrace reports them.
 std::optional<compiler::Diagnostic> with_line(std::optional<compiler::Diagnostic> d, int line) {
     if (d && d->line == 0)
         d->line = line;
+    if (d && d->region.empty())
+        d->region = "action list";
     return d;
 }
 

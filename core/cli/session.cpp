@@ -112,11 +112,23 @@ bool Session::load_plugins() {
     config.discover = !options_.is_set("noplugins");
     if (const std::string *only = options_.text("plugins"))
         config.only = host::split_plugin_names(*only);
+    const bool replaying = options_.is_set("replay");
+    if (replaying)
+        config.required_capabilities = DTRACE_PLUGIN_REPLAY;
     // A plugin the user asked for must load; a bad discovered one is only reported.
     bool fatal = false;
     for (const host::PluginDiagnostic &d : host_->load(config)) {
         error(d.message);
         fatal = fatal || (d.severity == host::Severity::Error && d.requested);
+    }
+    if (replaying && !fatal) {
+        bool any = false;
+        for (const auto &plugin : host_->plugins())
+            any = any || (plugin->capabilities() & DTRACE_PLUGIN_REPLAY) != 0;
+        if (!any) {
+            error("failed to replay " + *options_.text("replay") + ": no loaded plugin replays trace files");
+            fatal = true;
+        }
     }
     engine_->set_core_probes(1, 2, 3);
     engine_->set_enable_hook([this](engine::Probe &probe, std::string &why) {

@@ -9,14 +9,14 @@ void PrincipalBuffer::set_capacity(size_t bytes) {
     used_ = mark_ = 0;
 }
 
-void PrincipalBuffer::begin(uint32_t epid, uint64_t timestamp) {
+void PrincipalBuffer::begin(uint32_t epid, uint64_t timestamp, uint64_t sequence) {
     mark_ = used_;
     overflow_ = false;
     if (!fits(sizeof(RecordHeader))) {
         overflow_ = true;
         return;
     }
-    RecordHeader h{epid, 0, timestamp};
+    RecordHeader h{epid, 0, timestamp, sequence};
     std::memcpy(data_.data() + used_, &h, sizeof h);
     used_ += sizeof h;
 }

@@ -7,7 +7,7 @@
 // counted; the consumer reports the count as DTrace does.
 //
 // Record layout (all fields 8-byte aligned):
-//   RecordHeader { epid, size (bytes, header included), timestamp }
+//   RecordHeader { epid, size (bytes, header included), timestamp, sequence }
 //   then one field per recorded value, in action order:
 //     integer: 8 bytes (the value, sign- or zero-extended from its type)
 //     string:  uint32 length, then the bytes (no NUL), padded to 8
@@ -26,8 +26,9 @@ struct RecordHeader {
     uint32_t epid;
     uint32_t size;
     uint64_t timestamp;
+    uint64_t sequence; // order of the firing across all CPUs (the consumer prints in this order)
 };
-static_assert(sizeof(RecordHeader) == 16);
+static_assert(sizeof(RecordHeader) == 24);
 
 constexpr size_t kRecordAlign = 8;
 constexpr size_t align_up(size_t n) { return (n + kRecordAlign - 1) & ~(kRecordAlign - 1); }
@@ -40,7 +41,7 @@ public:
     // Writing one record. begin() reserves the header; put_*() append fields;
     // end() finishes it (false: it did not fit and was dropped); abandon()
     // forgets it (the clause faulted).
-    void begin(uint32_t epid, uint64_t timestamp);
+    void begin(uint32_t epid, uint64_t timestamp, uint64_t sequence);
     void put_integer(uint64_t value);
     void put_bytes(const void *data, uint32_t length);
     bool end();

@@ -136,10 +136,51 @@ void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
     if (activity == Activity::Inactive || activity == Activity::Stopped)
         return;
     Probe *probe = probes_.probe(id);
-    if (!probe || probe->ecbs.empty())
+    const bool replayed =
+        (ctx.flags & DTRACE_EVENT_REPLAYED) != 0 && has_trace_timers_.load(std::memory_order_acquire);
+    if (!probe || (probe->ecbs.empty() && !replayed))
         return;
     std::lock_guard guard(lock_);
-    run_ecbs(*probe, ctx);
+    if (replayed)
+        advance_trace_time(ctx);
+    if (!probe->ecbs.empty())
+        run_ecbs(*probe, ctx);
+}
+
+int Engine::add_trace_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
+    if (!options_.is_set("replay") || interval_ns == 0 || !probes_.probe(probe))
+        return -1;
+    std::lock_guard guard(lock_);
+    trace_timers_.push_back({probe, interval_ns, (flags & DTRACE_TIMER_PER_CPU) != 0, 0});
+    has_trace_timers_.store(true, std::memory_order_release);
+    return 0;
+}
+
+// Fires every trace timer whose time has come, at its own timestamp, before
+// the event at ctx.timestamp runs: replayed ticks interleave with the events
+// as they would have live.
+void Engine::advance_trace_time(const dtrace_event_ctx &ctx) {
+    trace_cpus_ = std::max(trace_cpus_, ctx.cpu + 1);
+    for (TraceTimer &timer : trace_timers_) {
+        if (timer.next == 0)
+            timer.next = ctx.timestamp + timer.interval;
+        Probe *probe = probes_.probe(timer.probe);
+        while (timer.next <= ctx.timestamp) {
+            dtrace_event_ctx tick{};
+            tick.struct_size = sizeof tick;
+            tick.timestamp = timer.next;
+            tick.walltimestamp = ctx.walltimestamp - ctx.timestamp + timer.next;
+            tick.pid = tick.ppid = tick.tid = 0; // no thread was interrupted: report the idle one
+            tick.execname = "";
+            tick.flags = DTRACE_EVENT_REPLAYED;
+            for (uint32_t cpu = 0; cpu < (timer.per_cpu ? trace_cpus_ : 1u); cpu++) {
+                tick.cpu = timer.per_cpu ? cpu : ctx.cpu;
+                if (probe && !probe->ecbs.empty())
+                    run_ecbs(*probe, tick);
+            }
+            timer.next += timer.interval;
+        }
+    }
 }
 
 void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
@@ -199,7 +240,7 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
     PrincipalBuffer &buffer = buffers_[ctx.cpu];
     const bool recording = ecb.records;
     if (recording)
-        buffer.begin(ecb.epid, ctx.timestamp);
+        buffer.begin(ecb.epid, ctx.timestamp, sequence_++);
     auto record_value = [&](const dif::Difo &difo, uint64_t value) {
         switch (difo.rtype.kind) {
         case dif::TypeDesc::Kind::Integer:
@@ -278,7 +319,7 @@ void Engine::record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault)
     if (in_error_probe_)
         return; // a fault in an ERROR clause is not reported again
     PrincipalBuffer &buffer = buffers_[ctx.cpu];
-    buffer.begin(kErrorEpid, ctx.timestamp);
+    buffer.begin(kErrorEpid, ctx.timestamp, sequence_++);
     buffer.put_integer(fault.epid);
     buffer.put_integer(static_cast<uint64_t>(fault.action));
     buffer.put_integer(fault.pc);

@@ -115,6 +115,7 @@ public:
     const char *option(std::string_view name) const override;
     void input_finished() override;
     void remove_provider(dtrace_provider_id provider) override;
+    int add_trace_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) override;
 
     // The ids of the dtrace provider's probes (registered first: 1, 2, 3).
     void set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_probe_id error);
@@ -124,7 +125,7 @@ private:
     bool run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &fault);
     void record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault);
     void fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t nargs);
-    void request_exit(int status);
+    void advance_trace_time(const dtrace_event_ctx &ctx);
 
     Options &options_;
     ProbeTable probes_;
@@ -136,11 +137,24 @@ private:
     dtrace_probe_id begin_probe_ = 0, end_probe_ = 0, error_probe_ = 0;
     bool in_error_probe_ = false; // a fault inside an ERROR clause does not fire ERROR again
 
+    // Timers on trace time (tick-N while replaying a file): the replayed
+    // events' timestamps drive them.
+    struct TraceTimer {
+        dtrace_probe_id probe;
+        uint64_t interval;
+        bool per_cpu;
+        uint64_t next; // 0 until the first replayed event starts the clock
+    };
+    std::vector<TraceTimer> trace_timers_;
+    std::atomic<bool> has_trace_timers_{false};
+    uint32_t trace_cpus_ = 0; // CPUs seen in the replayed events
+
     mutable SpinLock lock_; // probe context
     std::atomic<Activity> activity_{Activity::Inactive};
     std::atomic<bool> exit_requested_{false};
     int exit_status_ = 0;
     uint64_t external_drops_ = 0;
+    uint64_t sequence_ = 0; // next record's sequence number
 
     std::mutex wake_lock_;
     std::condition_variable wake_;

@@ -71,6 +71,7 @@ const OptionSpec kOptionTable[] = {
     {"plugins", OptionKind::String, OptionClass::Plugin, nullptr},
     {"plugin", OptionKind::List, OptionClass::Plugin, nullptr},
     {"noplugins", OptionKind::Flag, OptionClass::Plugin, nullptr},
+    {"replay", OptionKind::String, OptionClass::Plugin, nullptr}, // -E: the trace file to replay
 };
 
 const std::vector<std::string> kEmptyList;

@@ -55,6 +55,11 @@ void input_finished(dtrace_host *host) {
         plugin->sink().input_finished();
 }
 
+int add_trace_timer(dtrace_host *host, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr ? -1 : plugin->sink().add_trace_timer(probe, interval_ns, flags);
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -68,6 +73,7 @@ const dtrace_host_ops host_ops_table = {
     .report_error = report_error,
     .get_option = get_option,
     .input_finished = input_finished,
+    .add_trace_timer = add_trace_timer,
 };
 
 } // namespace dtrace::host

@@ -24,6 +24,9 @@ struct PluginConfig {
     std::vector<std::filesystem::path> search_dirs;  // where plugins are discovered, in order of precedence
     bool discover = true;                            // false: -x noplugins
     std::optional<std::vector<std::string>> only;    // -x plugins=a,b: discovered plugins to load, by name
+    // Capabilities (DTRACE_PLUGIN_*) a plugin file must declare to be loaded;
+    // -E sets DTRACE_PLUGIN_REPLAY so that live plugins stay off. Built-ins always load.
+    uint32_t required_capabilities = 0;
 };
 
 // The names of "-x plugins=a, b,c": comma-separated, blanks trimmed, empty

@@ -97,6 +97,9 @@ std::string describe_available(const std::set<std::string> &names) {
 }
 
 bool selected(const Candidate &c, const PluginConfig &config) {
+    const bool builtin = c.module.file.empty();
+    if (!builtin && (c.module.ops->capabilities & config.required_capabilities) != config.required_capabilities)
+        return false;
     if (c.always_load || !config.only)
         return true;
     const std::vector<std::string> &only = *config.only;

@@ -51,6 +51,8 @@ class ProbeSink {
     // The value of a -x option, or nullptr. The pointer stays valid for the session.
     virtual const char *option(std::string_view name) const = 0;
     virtual void input_finished() = 0;
+    // See dtrace_host_ops::add_trace_timer. Returns 0, or -1 when not replaying.
+    virtual int add_trace_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) { return -1; }
     // A plugin's message for the user (report_error, or text it reported
     // during a call that still succeeded). The default prints
     // "dtrace: <plugin>: <message>" on stderr.

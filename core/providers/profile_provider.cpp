@@ -10,7 +10,11 @@
 // of rates is listed up front; any other valid name is created on demand
 // when a description names it.
 //
-// This backend runs portable timer threads (one per CPU for profile-N,
+// When a trace file is replayed (-E) the timers run on trace time instead:
+// the provider hands them to the host (add_trace_timer), which fires them as
+// the replayed events' timestamps pass each deadline.
+//
+// Live, this backend runs portable timer threads (one per CPU for profile-N,
 // pinned where the OS allows): the firing thread is dtrace's own, so pid,
 // tid and execname describe dtrace, not the interrupted thread, and arg0/arg1
 // (the interrupted kernel/user PC) are 0. Sampling the running thread needs
@@ -155,6 +159,15 @@ public:
         std::vector<std::pair<dtrace_probe_id, TimerProbe>> timers(enabled_.begin(), enabled_.end());
         if (timers.empty())
             return 0;
+        // Replaying a trace file: the timers run on trace time, driven by the host.
+        if (ops_->get_option(host_, "replay") != nullptr) {
+            for (auto &[probe, timer] : timers) {
+                if (ops_->add_trace_timer(host_, probe, uint64_t(timer.interval_ns),
+                                          timer.per_cpu ? DTRACE_TIMER_PER_CPU : 0) != 0)
+                    return -1;
+            }
+            return 0;
+        }
         stopping_ = false;
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         for (auto &[probe, timer] : timers) {

@@ -4,6 +4,7 @@
 #include "consumer/record_format.h"
 #include "session/aggregation_view.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dtrace::session {
@@ -49,18 +50,33 @@ void RecordPrinter::report(const std::string &message) const {
     std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), message.c_str());
 }
 
+// Records are printed in firing order across CPUs (each CPU's buffer is
+// already in order), so that a replayed trace prints the same bytes however
+// the buffer switches fall.
 void RecordPrinter::consume(const std::vector<engine::Engine::CpuData> &buffers) {
+    struct Located {
+        engine::RecordHeader header;
+        uint32_t cpu;
+        const uint8_t *fields;
+    };
+    std::vector<Located> records;
     for (const engine::Engine::CpuData &cpu : buffers) {
         const uint8_t *p = cpu.records.data();
         const uint8_t *end = p + cpu.records.size();
         while (end - p >= static_cast<std::ptrdiff_t>(sizeof(engine::RecordHeader))) {
-            engine::RecordHeader header;
-            std::memcpy(&header, p, sizeof header);
-            if (header.size < sizeof header || header.size > static_cast<size_t>(end - p))
+            Located r{{}, cpu.cpu, p + sizeof(engine::RecordHeader)};
+            std::memcpy(&r.header, p, sizeof r.header);
+            if (r.header.size < sizeof r.header || r.header.size > static_cast<size_t>(end - p))
                 break; // cannot happen with our own writer; never read past the data
-            print_record(cpu.cpu, header, p + sizeof header, header.size - sizeof header);
-            p += header.size;
+            records.push_back(r);
+            p += r.header.size;
         }
+    }
+    std::sort(records.begin(), records.end(),
+              [](const Located &a, const Located &b) { return a.header.sequence < b.header.sequence; });
+    for (const Located &r : records)
+        print_record(r.cpu, r.header, r.fields, r.header.size - sizeof r.header);
+    for (const engine::Engine::CpuData &cpu : buffers) {
         if (cpu.drops != 0)
             report(std::to_string(cpu.drops) + " drop" + (cpu.drops == 1 ? "" : "s") + " on CPU " +
                    std::to_string(cpu.cpu));

@@ -176,7 +176,14 @@ typedef struct dtrace_host_ops {
     /* A replaying plugin says that its input is exhausted; the host then ends
      * the session (END fires) as at exit(). */
     void (*input_finished)(dtrace_host *host);
+    /* While a trace file is replayed (-E), fires `probe` every `interval_ns`
+     * of trace time, as the replayed events' timestamps advance; with
+     * DTRACE_TIMER_PER_CPU once for each CPU seen in the trace. Returns 0, or
+     * -1 when nothing is being replayed. (For timer providers such as profile.) */
+    int (*add_trace_timer)(dtrace_host *host, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
 } dtrace_host_ops;
+
+#define DTRACE_TIMER_PER_CPU 0x1u
 
 /* Capabilities a plugin declares. */
 #define DTRACE_PLUGIN_REPLAY 0x1u /* replays recorded events (trace time drives tick-N) */

@@ -8,7 +8,7 @@ using namespace dtrace::engine;
 TEST(PrincipalBuffer, RecordsRoundTrip) {
     PrincipalBuffer b;
     b.set_capacity(1024);
-    b.begin(7, 123);
+    b.begin(7, 123, 9);
     b.put_integer(42);
     b.put_bytes("hello", 5);
     ASSERT_TRUE(b.end());
@@ -21,6 +21,7 @@ TEST(PrincipalBuffer, RecordsRoundTrip) {
     std::memcpy(&h, data.data(), sizeof h);
     EXPECT_EQ(h.epid, 7u);
     EXPECT_EQ(h.timestamp, 123u);
+    EXPECT_EQ(h.sequence, 9u);
     EXPECT_EQ(h.size, data.size());
     RecordReader r(data.data() + sizeof h, h.size - sizeof h);
     uint64_t v = 0;
@@ -35,10 +36,10 @@ TEST(PrincipalBuffer, RecordsRoundTrip) {
 TEST(PrincipalBuffer, FullBufferDropsWholeRecordsAndCountsThem) {
     PrincipalBuffer b;
     b.set_capacity(sizeof(RecordHeader) + 8);
-    b.begin(2, 0);
+    b.begin(2, 0, 0);
     b.put_integer(1);
     EXPECT_TRUE(b.end());
-    b.begin(2, 0);
+    b.begin(2, 0, 0);
     b.put_integer(2);
     EXPECT_FALSE(b.end());
     std::vector<uint8_t> data;
@@ -47,7 +48,7 @@ TEST(PrincipalBuffer, FullBufferDropsWholeRecordsAndCountsThem) {
     EXPECT_EQ(drops, 1u);
     EXPECT_EQ(data.size(), sizeof(RecordHeader) + 8);
     // After the swap the buffer is empty again and the counter restarts.
-    b.begin(2, 0);
+    b.begin(2, 0, 0);
     b.put_integer(3);
     EXPECT_TRUE(b.end());
     b.swap(data, drops);
@@ -57,7 +58,7 @@ TEST(PrincipalBuffer, FullBufferDropsWholeRecordsAndCountsThem) {
 TEST(PrincipalBuffer, AbandonForgetsTheRecord) {
     PrincipalBuffer b;
     b.set_capacity(256);
-    b.begin(2, 0);
+    b.begin(2, 0, 0);
     b.put_integer(1);
     b.abandon();
     std::vector<uint8_t> data;
