@@ -59,6 +59,13 @@ constexpr std::array<Guid, kGroupCount> kGroupGuids = {
     /* 0x1E HypervisorX  */ make_guid(0x2ce9a149, 0xeffe, 0x42f0, {0xa6, 0x35, 0xa1, 0xd3, 0x9e, 0x26, 0xc8, 0xf2}),
 };
 
+// The MOF class name of each group, as wmicore.mof and PerfView name them.
+constexpr std::array<std::string_view, kGroupCount> kGroupNames = {
+    "EventTrace", "DiskIo",   "PageFault", "Process",      "FileIo",     "Thread",     "TcpIp",      "Job",
+    "UdpIp",      "Registry", "DbgPrint",  "SystemConfig", "Spare1",     "Wnf",        "Pool",       "PerfInfo",
+    "Heap",       "Object",   "Power",     "ModBound",     "Image",      "Dpc",        "Cc",         "CritSec",
+    "StackWalk",  "Ums",      "Alpc",      "SplitIo",      "ThreadPool", "Hypervisor", "HypervisorX"};
+
 constexpr Guid kNoGuid{};
 
 } // namespace
@@ -73,6 +80,15 @@ const Guid &kernel_class_guid(uint16_t hook_id) {
         group = kImageGroup;
     }
     return group < kGroupCount ? kGroupGuids[group] : kNoGuid;
+}
+
+std::string_view kernel_class_name(const Guid &class_guid) {
+    for (size_t group = 0; group < kGroupCount; ++group) {
+        if (kGroupGuids[group] == class_guid) {
+            return kGroupNames[group];
+        }
+    }
+    return {};
 }
 
 } // namespace dtrace::etw

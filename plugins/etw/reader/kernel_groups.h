@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "reader/guid.h"
 
@@ -17,6 +18,10 @@ namespace dtrace::etw {
 
 // The class GUID for a hook id; the zero GUID for groups without one.
 const Guid &kernel_class_guid(uint16_t hook_id);
+
+// The class name of a kernel event class GUID ("Process", "DiskIo"); empty
+// for other GUIDs. For consumers that name providers (the etw plugin).
+std::string_view kernel_class_name(const Guid &class_guid);
 
 // Classes the reader itself needs to recognise.
 extern const Guid kEventTraceGuid; // group 0: the logfile header and its extensions

@@ -1,0 +1,50 @@
+// etw_plugin.cpp: the plugin's state through the host's calls (see etw_plugin.h).
+#include "etw_plugin.h"
+
+#include "replay_source.h"
+
+namespace dtrace::etw::plugin {
+
+int EtwPlugin::init() {
+    const char *path = ops_->get_option(host_, kReplayOption);
+    if (path == nullptr) {
+        return 0;
+    }
+    path_ = path;
+    Result<EtlReader> reader = open_replay(path_);
+    if (!reader) {
+        ops_->report_error(host_, reader.error().c_str());
+        return -1;
+    }
+    catalog_ = TraceCatalog::scan(reader.value());
+    registry_ = std::make_unique<ProbeRegistry>(host_, ops_, *catalog_);
+    return registry_->register_all() ? 0 : -1;
+}
+
+int EtwPlugin::provide(const dtrace_probe_spec *spec) {
+    return !replaying() || registry_->provide(spec) ? 0 : -1;
+}
+
+int EtwPlugin::set_enabled(uint64_t cookie, bool enabled) {
+    if (!replaying() || !registry_->set_enabled(cookie, enabled)) {
+        ops_->report_error(host_, "no such etw probe");
+        return -1;
+    }
+    return 0;
+}
+
+int EtwPlugin::start() {
+    if (!replaying()) {
+        return 0;
+    }
+    replay_ = std::make_unique<ReplayThread>(host_, ops_, path_, *catalog_, *registry_);
+    return replay_->start();
+}
+
+void EtwPlugin::stop() {
+    if (replay_) {
+        replay_->stop();
+    }
+}
+
+} // namespace dtrace::etw::plugin

@@ -1,0 +1,95 @@
+// etw_plugin.h: the etw plugin, D scripts over ETW trace files (dtrace -E).
+//
+// Windows records ETW events into .etl files (xperf, WPR, PerfView, logman);
+// with this plugin `dtrace -s script.d -E trace.etl` (or trace.etl.zip) runs
+// a script over such a file on any system. -E sets the option "replay"; the
+// plugin declares DTRACE_PLUGIN_REPLAY, so it is loaded when replaying and
+// the live plugins are not. Without -E it registers nothing and does nothing.
+//
+// init() opens the file (a missing file is an error that says recording
+// live ETW needs Windows), reads it once to learn its providers and event
+// ids (trace_catalog.h) and registers their probes, so `dtrace -l -E file`
+// lists them. start() replays the file on one thread in timestamp order
+// (replay_thread.h); at its end the host fires END. tick-N fires on trace
+// time (the host does that from the events' timestamps).
+//
+// Events to probes (the conventions of the two Windows ports; lower case):
+//
+// | probe                                   | fires for                           | arguments                     |
+// |-----------------------------------------|-------------------------------------|-------------------------------|
+// | diag:::events                           | every record in the file, the trace | arg0 provider name (string),  |
+// |                                         | header and kernel rundown included  | arg1 event id, arg2 opcode,   |
+// |                                         |                                     | arg3 payload length, arg4     |
+// |                                         |                                     | payload (prefixed, see below) |
+// | diag:::lostevent                        | RT_LostEvent records                | as diag:::events              |
+// | diag:::missed-stack                     | kernel StackWalk/Stack events: the  | arg0 timestamp of the stack's |
+// |                                         | stack is in stack()/ustack(), pid   | event (ns since the epoch)    |
+// |                                         | and tid are the stack's thread's    |                               |
+// | etw:<guid>:0xff_0xffffffffffffffff:<id> | events of provider <guid> with      | arg0 EVENT_HEADER followed by |
+// |                                         | event id <id>                       | the payload, arg1 its size    |
+// | etw:<guid>:0xff_0xffffffffffffffff:     | every event of provider <guid>      | as above                      |
+// |   generic_event                         |                                     |                               |
+// | etw:<guid>:0xLL_0xKKKKKKKKKKKKKKKK:     | as the two above, for events that   | as above                      |
+// |   <id>|generic_event                    | pass ETW's level/keyword filter     |                               |
+// |                                         | (made on demand from the script)    |                               |
+// | <provider-name>:::events                | every event of a named provider     | arg0 event id, arg1 opcode,   |
+// |                                         |                                     | arg2 payload (prefixed), arg3 |
+// |                                         |                                     | payload length                |
+//
+// <guid> is the provider GUID; NT kernel events have their event class's GUID
+// (Process, Thread, DiskIo ...) with the hook type as opcode, and event id 0,
+// as Windows presents them; classic events have id 0 too. Providers are named
+// as provider_names.h says. "Prefixed" payloads are preceded by 4 bytes, as the
+// Dtrace-ETW port lays them out: u16 event id, u8 version, u8 1 for a 64-bit
+// logger (0 for 32-bit); so `*(uint8_t *)(arg2 - 1)` is the logger's bitness.
+// Pointer arguments are read with copyin()/copyinstr() (event_memory.h).
+//
+// Every firing has: timestamp and walltimestamp = the event's time in ns
+// since the Unix epoch; cpu, pid and tid from the record (-1 when the record
+// has none); execname and ppid from the Process events seen earlier
+// (process_table.h), else "" and -1.
+//
+// Corrupt buffers the reader skips are reported as drops (kind CORRUPT) with
+// the reader's message naming the file and offset; the replay goes on.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <dtrace/provider.h>
+
+#include "probe_registry.h"
+#include "replay_thread.h"
+#include "trace_catalog.h"
+
+namespace dtrace::etw::plugin {
+
+// The plugin's state between the host's calls. Empty (replaying() false)
+// when -E was not given.
+class EtwPlugin {
+  public:
+    EtwPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops) {}
+
+    dtrace_host *host() const { return host_; }
+    const dtrace_host_ops *ops() const { return ops_; }
+
+    // Returns 0, or -1 after report_error.
+    int init();
+    int provide(const dtrace_probe_spec *spec);
+    int set_enabled(uint64_t cookie, bool enabled);
+    int start();
+    void stop();
+
+  private:
+    bool replaying() const { return registry_ != nullptr; }
+
+    dtrace_host *host_;
+    const dtrace_host_ops *ops_;
+    std::string path_;
+    std::optional<TraceCatalog> catalog_;
+    std::unique_ptr<ProbeRegistry> registry_;
+    std::unique_ptr<ReplayThread> replay_;
+};
+
+} // namespace dtrace::etw::plugin

@@ -1,0 +1,120 @@
+// event_dispatch.cpp: event context and firing of the matching probes.
+#include "event_dispatch.h"
+
+#include <array>
+
+#include "reader/kernel_groups.h"
+
+namespace dtrace::etw::plugin {
+
+namespace {
+
+int64_t known_or_minus_one(uint32_t id) {
+    return id == kUnknownId ? -1 : static_cast<int64_t>(id);
+}
+
+} // namespace
+
+dtrace_event_ctx EventDispatch::context(const Event &event, uint32_t pid, uint32_t tid) {
+    dtrace_event_ctx ctx{};
+    ctx.struct_size = sizeof ctx;
+    ctx.cpu = event.cpu;
+    ctx.timestamp = static_cast<uint64_t>(event.time_ns);
+    ctx.walltimestamp = ctx.timestamp;
+    ctx.pid = known_or_minus_one(pid);
+    ctx.ppid = -1;
+    ctx.tid = known_or_minus_one(tid);
+    ctx.uid = -1;
+    ctx.gid = -1;
+    ctx.execname = "";
+    if (const ProcessInfo *process = pid == kUnknownId ? nullptr : processes_.find(pid)) {
+        ctx.execname = process->execname.c_str();
+        ctx.ppid = process->ppid;
+    }
+    ctx.payload = event.payload.data();
+    ctx.payload_size = event.payload.size();
+    ctx.read_memory = &EventMemory::read;
+    ctx.reader_state = &memory_;
+    ctx.flags = DTRACE_EVENT_REPLAYED;
+    return ctx;
+}
+
+void EventDispatch::fire(dtrace_probe_id probe, dtrace_event_ctx ctx, std::span<const uint64_t> args) {
+    ctx.args = args.data();
+    ctx.nargs = static_cast<uint32_t>(args.size());
+    ops_->fire(host_, probe, &ctx);
+}
+
+size_t EventDispatch::provider_index(const Guid &guid) {
+    // Events of one provider tend to come in runs.
+    if (guid != last_guid_ || last_index_ == TraceCatalog::kNotFound) {
+        last_guid_ = guid;
+        last_index_ = catalog_.index_of(guid);
+    }
+    return last_index_;
+}
+
+const std::string &EventDispatch::provider_label(const Event &event, size_t index) {
+    if (index != TraceCatalog::kNotFound) {
+        return catalog_.providers()[index].label();
+    }
+    uncatalogued_label_ = event.provider.to_string();
+    return uncatalogued_label_;
+}
+
+void EventDispatch::dispatch(const Event &event) {
+    registry_.refresh(enabled_, generation_);
+    memory_.begin(event);
+    const dtrace_event_ctx ctx = context(event, event.pid, event.tid);
+    const size_t index = provider_index(event.provider);
+    const uint64_t payload_size = event.payload.size();
+
+    const bool lost = event.provider == kLostEventGuid && enabled_.diag_lost_event != 0;
+    if (enabled_.diag_events != 0 || lost) {
+        const std::array<uint64_t, 5> args = {memory_.string(provider_label(event, index)), event.id, event.opcode,
+                                              payload_size, memory_.prefixed_payload()};
+        if (enabled_.diag_events != 0) {
+            fire(enabled_.diag_events, ctx, args);
+        }
+        if (lost) {
+            fire(enabled_.diag_lost_event, ctx, args);
+        }
+    }
+    if (enabled_.diag_events == 0) {
+        fire(registry_.diag_events_probe(), ctx, {});
+    }
+
+    if (index != TraceCatalog::kNotFound) {
+        const EnabledProbes::ProviderProbes &probes = enabled_.providers[index];
+        for (const ProbeBinding &b : probes.etw) {
+            if ((b.event_id == kAnyEventId || b.event_id == event.id) && b.filter.passes(event.level, event.keyword)) {
+                const std::array<uint64_t, 2> args = {memory_.header_and_payload(), memory_.header_and_payload_size()};
+                fire(b.id, ctx, args);
+            }
+        }
+        if (probes.events != 0) {
+            const std::array<uint64_t, 4> args = {event.id, event.opcode, memory_.prefixed_payload(), payload_size};
+            fire(probes.events, ctx, args);
+        }
+    }
+
+    if (enabled_.diag_missed_stack != 0 && is_stack_walk(event)) {
+        fire_missed_stack(event);
+    }
+    processes_.note(event);
+}
+
+void EventDispatch::fire_missed_stack(const Event &event) {
+    if (!decode_stack_walk(event, stack_)) {
+        return;
+    }
+    dtrace_event_ctx ctx = context(event, stack_.pid, stack_.tid);
+    ctx.kernel_stack = stack_.kernel().data();
+    ctx.kernel_stack_depth = static_cast<uint32_t>(stack_.kernel().size());
+    ctx.user_stack = stack_.user().data();
+    ctx.user_stack_depth = static_cast<uint32_t>(stack_.user().size());
+    const std::array<uint64_t, 1> args = {static_cast<uint64_t>(clock_.to_unix_ns(stack_.event_timestamp))};
+    fire(enabled_.diag_missed_stack, ctx, args);
+}
+
+} // namespace dtrace::etw::plugin

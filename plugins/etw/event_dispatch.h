@@ -1,0 +1,59 @@
+// event_dispatch.h: one replayed event, fired on the probes it matches.
+//
+// The replay thread hands each event here in timestamp order. The event
+// becomes a dtrace_event_ctx (time, CPU, ids, execname from the process
+// table, the memory reader over the event) and is fired on every enabled
+// probe it matches, in a fixed order so that a replay prints the same bytes
+// every time: diag:::events, diag:::lostevent, the provider's etw probes in
+// the order they were registered, <provider-name>:::events,
+// diag:::missed-stack. diag:::events is fired even when not enabled, with no
+// arguments: the host advances trace time (tick-N) on every firing.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include <dtrace/provider.h>
+
+#include "event_memory.h"
+#include "probe_registry.h"
+#include "process_table.h"
+#include "reader/event.h"
+#include "reader/trace_clock.h"
+#include "stack_walk.h"
+#include "trace_catalog.h"
+
+namespace dtrace::etw::plugin {
+
+class EventDispatch {
+  public:
+    EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const TraceCatalog &catalog,
+                  const ProbeRegistry &registry, const TraceClock &clock)
+        : host_(host), ops_(ops), catalog_(catalog), registry_(registry), clock_(clock) {}
+
+    void dispatch(const Event &event);
+
+  private:
+    dtrace_event_ctx context(const Event &event, uint32_t pid, uint32_t tid);
+    void fire(dtrace_probe_id probe, dtrace_event_ctx ctx, std::span<const uint64_t> args);
+    size_t provider_index(const Guid &guid);
+    const std::string &provider_label(const Event &event, size_t index);
+    void fire_missed_stack(const Event &event);
+
+    dtrace_host *host_;
+    const dtrace_host_ops *ops_;
+    const TraceCatalog &catalog_;
+    const ProbeRegistry &registry_;
+    TraceClock clock_;
+    EnabledProbes enabled_;
+    uint64_t generation_ = 0;
+    EventMemory memory_;
+    ProcessTable processes_;
+    WalkedStack stack_;
+    Guid last_guid_;
+    size_t last_index_ = TraceCatalog::kNotFound;
+    std::string uncatalogued_label_; // a provider init() did not see
+};
+
+} // namespace dtrace::etw::plugin

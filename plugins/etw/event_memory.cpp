@@ -1,0 +1,83 @@
+// event_memory.cpp: per-event readable regions and the memory reader over them.
+#include "event_memory.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "event_header_image.h"
+
+namespace dtrace::etw::plugin {
+
+namespace {
+
+constexpr size_t kPrefixId = 0;
+constexpr size_t kPrefixVersion = 2;
+constexpr size_t kPrefixArch = 3;
+constexpr uint8_t kPointerSize64 = 8;
+
+} // namespace
+
+void EventMemory::begin(const Event &event) {
+    event_ = &event;
+    prefixed_address_ = 0;
+    header_address_ = 0;
+    region_count_ = 0;
+}
+
+uint64_t EventMemory::add_region(const uint8_t *base, size_t size) {
+    const auto end = regions_.begin() + static_cast<std::ptrdiff_t>(region_count_);
+    const bool known = std::find_if(regions_.begin(), end, [&](const Region &r) { return r.base == base; }) != end;
+    if (!known && region_count_ < kMaxRegions) {
+        regions_[region_count_++] = {base, size};
+    }
+    return reinterpret_cast<uint64_t>(base);
+}
+
+uint64_t EventMemory::prefixed_payload() {
+    if (prefixed_address_ == 0) {
+        const std::span<const uint8_t> payload = event_->payload;
+        prefixed_.resize(kPayloadPrefixSize + payload.size());
+        prefixed_[kPrefixId] = static_cast<uint8_t>(event_->id);
+        prefixed_[kPrefixId + 1] = static_cast<uint8_t>(event_->id >> 8);
+        prefixed_[kPrefixVersion] = event_->version;
+        prefixed_[kPrefixArch] = event_->pointer_size == kPointerSize64 ? 1 : 0;
+        std::copy(payload.begin(), payload.end(), prefixed_.begin() + kPayloadPrefixSize);
+        prefixed_address_ = add_region(prefixed_.data(), prefixed_.size()) + kPayloadPrefixSize;
+    }
+    return prefixed_address_;
+}
+
+uint64_t EventMemory::header_and_payload() {
+    if (header_address_ == 0) {
+        const std::span<const uint8_t> payload = event_->payload;
+        header_.resize(kEventHeaderImageSize + payload.size());
+        write_event_header_image(*event_, header_.data());
+        std::copy(payload.begin(), payload.end(), header_.begin() + kEventHeaderImageSize);
+        header_address_ = add_region(header_.data(), header_.size());
+    }
+    return header_address_;
+}
+
+uint64_t EventMemory::header_and_payload_size() const {
+    return kEventHeaderImageSize + event_->payload.size();
+}
+
+uint64_t EventMemory::string(const std::string &s) {
+    return add_region(reinterpret_cast<const uint8_t *>(s.c_str()), s.size() + 1);
+}
+
+int64_t EventMemory::read(void *state, uint64_t address, void *buffer, size_t length) {
+    const EventMemory &memory = *static_cast<const EventMemory *>(state);
+    for (size_t i = 0; i < memory.region_count_; ++i) {
+        const Region &r = memory.regions_[i];
+        const uint64_t base = reinterpret_cast<uint64_t>(r.base);
+        if (address >= base && address - base < r.size) {
+            const size_t n = std::min<size_t>(length, r.size - (address - base));
+            std::memcpy(buffer, r.base + (address - base), n);
+            return static_cast<int64_t>(n);
+        }
+    }
+    return -1;
+}
+
+} // namespace dtrace::etw::plugin

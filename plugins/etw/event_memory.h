@@ -1,0 +1,65 @@
+// event_memory.h: the memory D reads through the pointers an event hands it.
+//
+// Replayed events have no process to read from: what a script reaches with
+// copyin/copyinstr is what the plugin hands out as arguments, laid out as the
+// Windows ports lay it out:
+//   - the payload behind 4 bytes (u16 event id, u8 version, u8 1 if the
+//     logger was 64-bit else 0), the Dtrace-ETW convention for
+//     <provider-name>:::events' arg2 and diag:::events' arg4;
+//   - the event as Windows' consumer API presents it: the 0x50-byte
+//     EVENT_HEADER (evntcons.h) followed by the payload, Microsoft's
+//     convention for etw probes' arg0;
+//   - the provider name (diag's arg0), a string that outlives the event.
+// Each is built on first use for the current event, in buffers reused from
+// event to event, and registered as a readable region. The reader function
+// serves exactly those regions and refuses any other address, so a script
+// cannot read outside them whatever number it passes.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reader/event.h"
+
+namespace dtrace::etw::plugin {
+
+// Bytes before the payload in the prefixed layout.
+inline constexpr size_t kPayloadPrefixSize = 4;
+
+class EventMemory {
+  public:
+    // Forgets the regions of the previous event.
+    void begin(const Event &event);
+
+    // Addresses of the layouts above, for the current event.
+    uint64_t prefixed_payload();
+    uint64_t header_and_payload();
+    uint64_t header_and_payload_size() const;
+    // s must outlive the event.
+    uint64_t string(const std::string &s);
+
+    // dtrace_memory_read_fn over an EventMemory.
+    static int64_t read(void *state, uint64_t address, void *buffer, size_t length);
+
+  private:
+    struct Region {
+        const uint8_t *base = nullptr;
+        size_t size = 0;
+    };
+    static constexpr size_t kMaxRegions = 3;
+
+    uint64_t add_region(const uint8_t *base, size_t size);
+
+    const Event *event_ = nullptr;
+    std::vector<uint8_t> prefixed_;
+    std::vector<uint8_t> header_;
+    uint64_t prefixed_address_ = 0;
+    uint64_t header_address_ = 0;
+    std::array<Region, kMaxRegions> regions_{};
+    size_t region_count_ = 0;
+};
+
+} // namespace dtrace::etw::plugin

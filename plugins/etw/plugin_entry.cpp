@@ -1,0 +1,92 @@
+// plugin_entry.cpp: the SDK entry points of the etw plugin (etw.so).
+//
+// The SDK's entry points are C functions over an opaque state; each one
+// catches what the C++ code below it may throw (memory exhaustion), reports
+// it and fails the call, so that no exception crosses into the host.
+#include <exception>
+#include <memory>
+
+#include <dtrace/provider.h>
+
+#include "etw_plugin.h"
+
+namespace dtrace::etw::plugin {
+
+namespace {
+
+// Runs an entry point's body; an exception becomes a reported error.
+template <typename Body> int guarded(dtrace_host *host, const dtrace_host_ops *ops, Body body) {
+    try {
+        return body();
+    } catch (const std::exception &e) {
+        ops->report_error(host, e.what());
+        return -1;
+    }
+}
+
+EtwPlugin &plugin_of(void *state) {
+    return *static_cast<EtwPlugin *>(state);
+}
+
+int etw_init(dtrace_host *host, const dtrace_host_ops *ops, void **state) {
+    return guarded(host, ops, [&] {
+        auto plugin = std::make_unique<EtwPlugin>(host, ops);
+        if (plugin->init() != 0) {
+            return -1;
+        }
+        *state = plugin.release();
+        return 0;
+    });
+}
+
+int etw_provide(void *state, const dtrace_probe_spec *spec) {
+    EtwPlugin &p = plugin_of(state);
+    return guarded(p.host(), p.ops(), [&] { return p.provide(spec); });
+}
+
+int etw_enable(void *state, dtrace_probe_id, uint64_t cookie) {
+    EtwPlugin &p = plugin_of(state);
+    return guarded(p.host(), p.ops(), [&] { return p.set_enabled(cookie, true); });
+}
+
+void etw_disable(void *state, dtrace_probe_id, uint64_t cookie) {
+    EtwPlugin &p = plugin_of(state);
+    guarded(p.host(), p.ops(), [&] { return p.set_enabled(cookie, false); });
+}
+
+int etw_start(void *state) {
+    EtwPlugin &p = plugin_of(state);
+    return guarded(p.host(), p.ops(), [&] { return p.start(); });
+}
+
+void etw_stop(void *state) {
+    plugin_of(state).stop();
+}
+
+void etw_destroy(void *state) {
+    delete static_cast<EtwPlugin *>(state);
+}
+
+const dtrace_plugin_ops kEtwOps = {
+    .struct_size = sizeof(dtrace_plugin_ops),
+    .abi_version = DTRACE_SDK_ABI_VERSION,
+    .name = "etw",
+    .description = "ETW trace files (-E): etw, diag and provider-name probes",
+    .capabilities = DTRACE_PLUGIN_REPLAY,
+    .init = etw_init,
+    .provide = etw_provide,
+    .arg_info = nullptr,
+    .enable = etw_enable,
+    .disable = etw_disable,
+    .start = etw_start,
+    .stop = etw_stop,
+    .destroy = etw_destroy,
+};
+
+} // namespace
+
+} // namespace dtrace::etw::plugin
+
+extern "C" DTRACE_PLUGIN_EXPORT const dtrace_plugin_ops *dtrace_plugin_entry(uint32_t) {
+    return &dtrace::etw::plugin::kEtwOps;
+}

@@ -1,0 +1,215 @@
+// probe_registry.cpp: registration, bindings and enablings of the etw plugin's probes.
+#include "probe_registry.h"
+
+#include <array>
+#include <span>
+
+namespace dtrace::etw::plugin {
+
+namespace {
+
+constexpr dtrace_attribute kEvolving = {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON};
+constexpr dtrace_attribute kPrivate = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN};
+
+// The argument conventions of the Windows ports (see etw_plugin.h).
+constexpr dtrace_arg_desc arg(const char *native_type, uint8_t index) {
+    return {sizeof(dtrace_arg_desc), native_type, nullptr, index};
+}
+constexpr std::array<dtrace_arg_desc, 2> kEtwArgs = {arg("uintptr_t", 0), arg("uint32_t", 1)};
+constexpr std::array<dtrace_arg_desc, 4> kProviderEventArgs = {arg("uint16_t", 0), arg("uint8_t", 1),
+                                                               arg("uintptr_t", 2), arg("uint32_t", 3)};
+constexpr std::array<dtrace_arg_desc, 5> kDiagRecordArgs = {arg("char *", 0), arg("uint16_t", 1), arg("uint8_t", 2),
+                                                            arg("uint32_t", 3), arg("uintptr_t", 4)};
+constexpr std::array<dtrace_arg_desc, 1> kMissedStackArgs = {arg("uint64_t", 0)};
+
+std::span<const dtrace_arg_desc> args_of(ProbeKind kind) {
+    switch (kind) {
+    case ProbeKind::DiagEvents:
+    case ProbeKind::DiagLostEvent:
+        return kDiagRecordArgs;
+    case ProbeKind::DiagMissedStack:
+        return kMissedStackArgs;
+    case ProbeKind::EtwEvent:
+        return kEtwArgs;
+    case ProbeKind::ProviderEvents:
+        return kProviderEventArgs;
+    }
+    return {};
+}
+
+// Providers a trace's provider name must not take over.
+bool reserved(const std::string &name) {
+    return name == kEtwProvider || name == kDiagProvider || name == "dtrace" || name == "profile";
+}
+
+} // namespace
+
+dtrace_provider_id ProbeRegistry::add_provider(const std::string &name) {
+    // The GUID and level/keyword fields of etw probes, and the empty module
+    // and function of the others, are implementation details of ETW.
+    const dtrace_provider_info info = {
+        .struct_size = sizeof info,
+        .name = name.c_str(),
+        .attributes = {kEvolving, kPrivate, kPrivate, kEvolving, kEvolving},
+        .d_source = nullptr,
+    };
+    return ops_->register_provider(host_, &info);
+}
+
+dtrace_probe_id ProbeRegistry::add_probe(dtrace_provider_id provider, const std::string &module,
+                                         const std::string &function, const std::string_view name,
+                                         ProbeBinding binding) {
+    const std::string probe_name(name);
+    std::span<const dtrace_arg_desc> args = args_of(binding.kind);
+    std::lock_guard lock(mutex_);
+    const uint64_t cookie = bindings_.size();
+    const dtrace_probe_desc desc = {
+        .struct_size = sizeof desc,
+        .module = module.c_str(),
+        .function = function.c_str(),
+        .name = probe_name.c_str(),
+        .nargs = static_cast<uint32_t>(args.size()),
+        .args = args.data(),
+        .cookie = cookie,
+    };
+    const dtrace_probe_id id = ops_->register_probe(host_, provider, &desc);
+    if (id != 0 && cookie_of_.emplace(id, cookie).second) {
+        binding.id = id;
+        bindings_.push_back(binding);
+        enabled_.push_back(false);
+    }
+    return id;
+}
+
+bool ProbeRegistry::add_etw_probes(size_t provider, const std::string &function, const LevelKeywordFilter &filter,
+                                   const char *name_pattern) {
+    const CatalogProvider &p = catalog_.providers()[provider];
+    ProbeBinding binding{.kind = ProbeKind::EtwEvent, .provider = provider, .filter = filter};
+    const std::string generic(kGenericEvent);
+    if (spec_field_matches(name_pattern, generic) &&
+        add_probe(etw_provider_, p.guid_text, function, generic, binding) == 0) {
+        return false;
+    }
+    for (uint16_t id : p.event_ids) {
+        const std::string name = event_id_name(id);
+        binding.event_id = id;
+        if (spec_field_matches(name_pattern, name) &&
+            add_probe(etw_provider_, p.guid_text, function, name, binding) == 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ProbeRegistry::register_named_provider(size_t provider) {
+    const std::string name = provider_probe_name(catalog_.providers()[provider].name);
+    if (name.empty() || reserved(name)) {
+        return true;
+    }
+    auto [it, inserted] = named_providers_.try_emplace(name, 0);
+    if (inserted) {
+        it->second = add_provider(name);
+    }
+    if (it->second == 0) {
+        return true; // the host has said why; the provider stays reachable through etw and diag
+    }
+    const std::string empty;
+    events_probe_of_[provider] =
+        add_probe(it->second, empty, empty, kProviderEvents, ProbeBinding{.kind = ProbeKind::ProviderEvents});
+    return events_probe_of_[provider] != 0;
+}
+
+bool ProbeRegistry::register_all() {
+    etw_provider_ = add_provider(std::string(kEtwProvider));
+    diag_provider_ = add_provider(std::string(kDiagProvider));
+    if (etw_provider_ == 0 || diag_provider_ == 0) {
+        return false;
+    }
+    const std::string empty;
+    diag_events_probe_ = add_probe(diag_provider_, empty, empty, kDiagEvents, {.kind = ProbeKind::DiagEvents});
+    if (diag_events_probe_ == 0 ||
+        add_probe(diag_provider_, empty, empty, kDiagLostEvent, {.kind = ProbeKind::DiagLostEvent}) == 0 ||
+        add_probe(diag_provider_, empty, empty, kDiagMissedStack, {.kind = ProbeKind::DiagMissedStack}) == 0) {
+        return false;
+    }
+    const std::string every = format_filter(kMatchEverything);
+    for (size_t i = 0; i < catalog_.providers().size(); ++i) {
+        if (!add_etw_probes(i, every, kMatchEverything, nullptr)) {
+            return false;
+        }
+    }
+    for (size_t i = 0; i < catalog_.providers().size(); ++i) {
+        if (!register_named_provider(i)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ProbeRegistry::provide(const dtrace_probe_spec *spec) {
+    if (spec == nullptr || !spec_field_matches(spec->provider, std::string(kEtwProvider)) ||
+        spec->function == nullptr) {
+        return true;
+    }
+    std::optional<LevelKeywordFilter> filter = parse_filter(spec->function);
+    if (!filter) {
+        return true;
+    }
+    for (size_t i = 0; i < catalog_.providers().size(); ++i) {
+        if (spec_field_matches(spec->module, catalog_.providers()[i].guid_text) &&
+            !add_etw_probes(i, spec->function, *filter, spec->name)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool ProbeRegistry::set_enabled(uint64_t cookie, bool enabled) {
+    std::lock_guard lock(mutex_);
+    if (cookie >= enabled_.size()) {
+        return false;
+    }
+    enabled_[cookie] = enabled;
+    generation_.fetch_add(1, std::memory_order_release);
+    return true;
+}
+
+void ProbeRegistry::refresh(EnabledProbes &out, uint64_t &generation) const {
+    if (generation_.load(std::memory_order_acquire) == generation) {
+        return;
+    }
+    std::lock_guard lock(mutex_);
+    generation = generation_.load(std::memory_order_relaxed);
+    out = EnabledProbes{};
+    out.providers.resize(catalog_.providers().size());
+    for (uint64_t cookie = 0; cookie < bindings_.size(); ++cookie) {
+        if (!enabled_[cookie]) {
+            continue;
+        }
+        const ProbeBinding &b = bindings_[cookie];
+        switch (b.kind) {
+        case ProbeKind::DiagEvents:
+            out.diag_events = b.id;
+            break;
+        case ProbeKind::DiagLostEvent:
+            out.diag_lost_event = b.id;
+            break;
+        case ProbeKind::DiagMissedStack:
+            out.diag_missed_stack = b.id;
+            break;
+        case ProbeKind::EtwEvent:
+            out.providers[b.provider].etw.push_back(b);
+            break;
+        case ProbeKind::ProviderEvents:
+            // Providers that share a name share the probe.
+            for (size_t i = 0; i < events_probe_of_.size(); ++i) {
+                if (events_probe_of_[i] == b.id) {
+                    out.providers[i].events = b.id;
+                }
+            }
+            break;
+        }
+    }
+}
+
+} // namespace dtrace::etw::plugin

@@ -1,0 +1,61 @@
+// replay_thread.h: the thread that replays the trace through the host.
+//
+// One thread reads the file a second time, in timestamp order, and hands
+// each event to the dispatcher; a single thread keeps the firing order, and
+// so the output, the same on every run. It checks a stop flag before each
+// event so that stop() (after exit(), ^C or an error) returns promptly, and
+// at the end of the file it tells the host, which then fires END.
+//
+// Damage does not stop a replay: the reader skips a corrupt buffer and goes
+// on. Each newly skipped buffer is reported as it is met, as a drop of kind
+// CORRUPT, with the reader's message naming the file and offset; the events
+// the logger itself lost (the logfile header's EventsLost) are reported as
+// drops at the end.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include <dtrace/provider.h>
+
+#include "probe_registry.h"
+#include "reader/etl_reader.h"
+#include "trace_catalog.h"
+
+namespace dtrace::etw::plugin {
+
+class ReplayThread {
+  public:
+    ReplayThread(dtrace_host *host, const dtrace_host_ops *ops, std::string path, const TraceCatalog &catalog,
+                 const ProbeRegistry &registry)
+        : host_(host), ops_(ops), path_(std::move(path)), catalog_(catalog), registry_(registry) {}
+    ~ReplayThread() { stop(); }
+    ReplayThread(const ReplayThread &) = delete;
+    ReplayThread &operator=(const ReplayThread &) = delete;
+
+    // Opens the file and starts the thread. Returns 0, or -1 after report_error.
+    int start();
+    // Stops the thread and joins it; harmless when it never started.
+    void stop();
+
+  private:
+    void run(EtlReader reader);
+    void replay(EtlReader &reader);
+    void report_damage(const ReaderStats &stats, uint32_t cpu);
+
+    dtrace_host *host_;
+    const dtrace_host_ops *ops_;
+    std::string path_;
+    const TraceCatalog &catalog_;
+    const ProbeRegistry &registry_;
+    std::atomic<bool> stopping_{false};
+    std::thread thread_;
+    uint64_t reported_problems_ = 0;
+    uint64_t reported_corrupt_buffers_ = 0;
+};
+
+} // namespace dtrace::etw::plugin

@@ -1,0 +1,50 @@
+// stack_walk.cpp: decoding StackWalk/Stack events.
+#include "stack_walk.h"
+
+#include "reader/kernel_groups.h"
+#include "reader/le_bytes.h"
+
+namespace dtrace::etw::plugin {
+
+namespace {
+
+constexpr uint16_t kStackWalkHook = 0x1820; // StackWalk group, opcode 32 (Stack)
+constexpr uint8_t kStackOpcode = 32;
+constexpr size_t kTimestampAt = 0;
+constexpr size_t kProcessAt = 8;
+constexpr size_t kThreadAt = 12;
+constexpr size_t kFramesAt = 16;
+constexpr uint8_t kPointerSize32 = 4;
+// The lowest kernel address of x64 (canonical upper half) and of x86 (2 GB split).
+constexpr uint64_t kKernelBase64 = 0xFFFF800000000000ull;
+constexpr uint64_t kKernelBase32 = 0x80000000ull;
+
+} // namespace
+
+bool is_stack_walk(const Event &event) {
+    static const Guid stack_walk_class = kernel_class_guid(kStackWalkHook);
+    return event.opcode == kStackOpcode && event.provider == stack_walk_class;
+}
+
+bool decode_stack_walk(const Event &event, WalkedStack &out) {
+    const std::span<const uint8_t> p = event.payload;
+    if (p.size() < kFramesAt) {
+        return false;
+    }
+    out.event_timestamp = load_i64(p.data() + kTimestampAt);
+    out.pid = load_u32(p.data() + kProcessAt);
+    out.tid = load_u32(p.data() + kThreadAt);
+    const bool narrow = event.pointer_size == kPointerSize32;
+    const size_t pointer = narrow ? sizeof(uint32_t) : sizeof(uint64_t);
+    const uint64_t kernel_base = narrow ? kKernelBase32 : kKernelBase64;
+    out.frames.clear();
+    out.kernel_depth = 0;
+    for (size_t at = kFramesAt; at + pointer <= p.size(); at += pointer) {
+        const uint64_t pc = narrow ? load_u32(p.data() + at) : load_u64(p.data() + at);
+        out.frames.push_back(pc);
+        out.kernel_depth += pc >= kernel_base && out.kernel_depth + 1 == out.frames.size() ? 1 : 0;
+    }
+    return true;
+}
+
+} // namespace dtrace::etw::plugin

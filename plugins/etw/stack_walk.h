@@ -1,0 +1,40 @@
+// stack_walk.h: the kernel's StackWalk events, for diag:::missed-stack.
+//
+// A kernel session that walks stacks logs each stack as a separate event
+// (StackWalk group, opcode 32 Stack) right after the event it belongs to,
+// naming that event by timestamp and thread: u64 EventTimeStamp, u32
+// StackProcess, u32 StackThread, then the frames, pointer-sized, innermost
+// first, kernel frames before user ones (etw-formats.md 1.9). The Dtrace-ETW
+// port fires diag:::missed-stack with such a stack when it could not attach
+// it to its event; until stacks are attached to their events, every stack is
+// such a one. The frames are split where the addresses leave the kernel's
+// half of the address space.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "reader/event.h"
+
+namespace dtrace::etw::plugin {
+
+struct WalkedStack {
+    int64_t event_timestamp = 0; // raw, in the session clock
+    uint32_t pid = 0;
+    uint32_t tid = 0;
+    std::vector<uint64_t> frames; // kernel frames, then user frames
+    size_t kernel_depth = 0;      // frames[0 .. kernel_depth) are kernel frames
+
+    std::span<const uint64_t> kernel() const { return {frames.data(), kernel_depth}; }
+    std::span<const uint64_t> user() const { return std::span<const uint64_t>(frames).subspan(kernel_depth); }
+};
+
+// True for StackWalk/Stack events.
+bool is_stack_walk(const Event &event);
+// Decodes a StackWalk/Stack payload into out (reusing its storage); false if
+// the payload is too short.
+bool decode_stack_walk(const Event &event, WalkedStack &out);
+
+} // namespace dtrace::etw::plugin

@@ -1,0 +1,53 @@
+// trace_catalog.h: the providers and events present in a trace.
+//
+// Probes must exist before a script is matched against them, and `dtrace -l
+// -E file` lists what the file holds, so init() reads the whole file once
+// (streaming: the reader holds one buffer per CPU) and notes each provider
+// in the order it first appears, with its name and the event ids it logs.
+// The catalog is immutable afterwards: the replay thread reads it without
+// locks, and the provider names it keeps are the strings diag:::events
+// hands to D (their addresses stay put).
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "reader/etl_reader.h"
+#include "reader/guid.h"
+
+namespace dtrace::etw::plugin {
+
+struct CatalogProvider {
+    Guid guid;
+    std::string guid_text; // lower case, as in etw probe modules
+    std::string name;      // empty when nothing names the provider
+    std::set<uint16_t> event_ids;
+    uint64_t events = 0;
+
+    // What diag:::events reports as the provider: its name, else its GUID.
+    const std::string &label() const { return name.empty() ? guid_text : name; }
+};
+
+class TraceCatalog {
+  public:
+    static constexpr size_t kNotFound = SIZE_MAX;
+
+    // Reads every remaining event of the reader.
+    static TraceCatalog scan(EtlReader &reader);
+
+    const std::vector<CatalogProvider> &providers() const { return providers_; }
+    size_t index_of(const Guid &guid) const;
+    uint64_t events() const { return events_; }
+
+  private:
+    void note(const Event &event);
+
+    std::vector<CatalogProvider> providers_;
+    std::unordered_map<Guid, size_t, GuidHash> by_guid_;
+    uint64_t events_ = 0;
+};
+
+} // namespace dtrace::etw::plugin

@@ -1,0 +1,35 @@
+// replay_traces.h: the traces the etw plugin's tests replay.
+//
+// The end-to-end tests (tests/plugin/etw, through the dtrace binary) and the
+// unit tests (tests/unit/etw_plugin, through a recording host) replay the
+// same traces, made with the test tree's ETL writer, so their content is
+// fixed in one place: replay.etl's events are listed in replay_traces.cpp.
+#pragma once
+
+#include <cstdint>
+
+#include "byte_writer.h"
+#include "reader/guid.h"
+
+namespace dtrace::etw::fixture {
+
+// Providers of replay_trace() besides the kernel classes.
+extern const Guid kDotNetRuntime;
+extern const Guid kFixtureProvider; // TraceLogging, named "Fixture.Provider"
+extern const Guid kImageId;         // classic KernelTraceControl-ImageID events
+
+// Two CPUs, 13 records after the logfile header: kernel process rundown,
+// .NET runtime events of several ids, levels and keywords, a TraceLogging
+// event, a classic event, a profile sample and its stack, a lost-event record.
+inline constexpr uint64_t kReplayRecords = 14; // the logfile header included
+Bytes replay_trace();
+
+// kCorruptCpus x kCorruptPerCpu events in small buffers, the one at
+// kCorruptBufferOffset damaged: the reader skips it and goes on.
+inline constexpr uint16_t kCorruptCpus = 4;
+inline constexpr uint32_t kCorruptPerCpu = 60;
+inline constexpr uint32_t kCorruptBufferSize = 0x400;
+inline constexpr uint64_t kCorruptBufferOffset = 3 * kCorruptBufferSize;
+Bytes corrupt_trace();
+
+} // namespace dtrace::etw::fixture
