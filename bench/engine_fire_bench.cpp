@@ -93,7 +93,9 @@ void BM_FireEmptyPredicateFalse(benchmark::State &state) {
 }
 BENCHMARK(BM_FireEmptyPredicateFalse);
 
-void BM_FireQuantize(benchmark::State &state) { fire_loop(state, "synthetic:::fire { @[probefunc] = quantize(arg0); }"); }
+void BM_FireQuantize(benchmark::State &state) {
+    fire_loop(state, "synthetic:::fire { @[probefunc] = quantize(arg0); }");
+}
 BENCHMARK(BM_FireQuantize);
 
 } // namespace

@@ -25,9 +25,8 @@ std::string usage_text(const std::string &name) {
                     "\t[-I path] [-L path] [-o output] [-p pid] [-s script] [-U name]\n"
                     "\t[-x opt[=val]] [-X a|c|s|t] [-E tracefile] [-y sympath]\n\n"
                     "\t[-P provider " +
-                    predact + "]\n\t[-m [ provider: ] module " + predact +
-                    "]\n\t[-f [[ provider: ] module: ] func " + predact +
-                    "]\n\t[-n [[[ provider: ] module: ] func: ] name " + predact + "]\n\t[-i probe-id " +
+                    predact + "]\n\t[-m [ provider: ] module " + predact + "]\n\t[-f [[ provider: ] module: ] func " +
+                    predact + "]\n\t[-n [[[ provider: ] module: ] func: ] name " + predact + "]\n\t[-i probe-id " +
                     predact + "] [ args ... ]\n\n";
     s += "\tpredicate -> '/' D-expression '/'\n";
     s += "\t   action -> '{' D-statements '}'\n\n";
@@ -156,8 +155,7 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                     cl.pids.push_back(value);
                     break;
                 case 'P':
-                    cl.programs.push_back(
-                        {ProgramSource::Kind::Description, engine::SpecKind::Provider, false, value});
+                    cl.programs.push_back({ProgramSource::Kind::Description, engine::SpecKind::Provider, false, value});
                     break;
                 case 's':
                     cl.programs.push_back({ProgramSource::Kind::File, engine::SpecKind::Name, false, value});

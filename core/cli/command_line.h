@@ -30,11 +30,11 @@ struct CommandLine {
     Mode mode = Mode::Exec;
     std::vector<ProgramSource> programs;
     std::vector<std::pair<std::string, std::optional<std::string>>> options; // -x and the flags that map to options
-    std::vector<std::string> macro_args; // [0] is argv[0]
-    std::vector<std::string> commands;   // -c
-    std::vector<std::string> pids;       // -p
+    std::vector<std::string> macro_args;                                     // [0] is argv[0]
+    std::vector<std::string> commands;                                       // -c
+    std::vector<std::string> pids;                                           // -p
     std::optional<std::string> output_file;
-    std::vector<std::string> symbol_paths;  // -y
+    std::vector<std::string> symbol_paths; // -y
     int verbose = 0;
     bool compile_only = false; // -e
     bool print_dif = false;    // -S

@@ -6,7 +6,9 @@
 
 namespace dtrace::cli {
 
-void Listing::print_header() { std::fputs(consumer::probe_list_heading().c_str(), out_); }
+void Listing::print_header() {
+    std::fputs(consumer::probe_list_heading().c_str(), out_);
+}
 
 void Listing::print_probe(engine::Probe &probe) {
     consumer::ProbeListing row;

@@ -10,7 +10,7 @@
 namespace dtrace::cli {
 
 class Listing {
-public:
+  public:
     Listing(engine::Engine &engine, host::PluginHost &host, FILE *out, bool verbose)
         : engine_(engine), host_(host), out_(out), verbose_(verbose) {}
 
@@ -20,7 +20,7 @@ public:
     // Every probe matching one description; false with `error` when none does.
     bool list_matching(const std::string &description, std::string &error);
 
-private:
+  private:
     void print_probe(engine::Probe &probe);
 
     engine::Engine &engine_;

@@ -26,12 +26,12 @@ constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;
 
 class Session {
-public:
+  public:
     Session(CommandLine command_line, std::string program_name);
     ~Session();
     int run();
 
-private:
+  private:
     // A compiled program source and how it is reported ("description 'X'" / "script 'F'").
     struct Compiled {
         const ProgramSource *source;

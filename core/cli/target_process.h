@@ -13,7 +13,7 @@
 namespace dtrace::cli {
 
 class TargetProcess {
-public:
+  public:
     // Forks `command` (split at blanks) held before exec. Empty error on success.
     static TargetProcess create(const std::string &command, std::string &error);
     // Checks that `pid_text` names a live process.
@@ -29,7 +29,7 @@ public:
     // True once the process is gone; `how` says how ("pid 12 has exited").
     bool poll_exited(std::string &how);
 
-private:
+  private:
     TargetProcess() = default;
     pid_t pid_ = -1;
     bool created_ = false;

@@ -16,7 +16,9 @@ namespace {
 constexpr int64_t kSignalPollNanos = 50'000'000;
 std::atomic<int> g_interrupts{0};
 
-void on_interrupt(int) { g_interrupts.fetch_add(1, std::memory_order_relaxed); }
+void on_interrupt(int) {
+    g_interrupts.fetch_add(1, std::memory_order_relaxed);
+}
 
 void install_signal_handlers() {
     struct sigaction act {};

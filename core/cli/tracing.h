@@ -21,7 +21,7 @@
 namespace dtrace::cli {
 
 class Tracing {
-public:
+  public:
     Tracing(engine::Engine &engine, host::PluginHost &host, engine::Options &options, FILE *out,
             std::string program_name, std::vector<TargetProcess> &targets)
         : engine_(engine), host_(host), options_(options), out_(out), program_name_(std::move(program_name)),
@@ -30,7 +30,7 @@ public:
     // Returns dtrace's exit status.
     int run();
 
-private:
+  private:
     bool targets_gone();
 
     engine::Engine &engine_;

@@ -12,6 +12,23 @@ namespace {
 constexpr size_t kEntryOverhead = 64;
 } // namespace
 
+size_t AggregationStore::TransparentHash::operator()(std::string_view s) const {
+    constexpr uint64_t kSeed = 0x9e3779b97f4a7c15ull, kMul1 = 0xbf58476d1ce4e5b9ull, kMul2 = 0x94d049bb133111ebull;
+    uint64_t h = kSeed ^ s.size();
+    const char *p = s.data();
+    size_t n = s.size();
+    for (; n >= sizeof(uint64_t); p += sizeof(uint64_t), n -= sizeof(uint64_t)) {
+        uint64_t word;
+        std::memcpy(&word, p, sizeof word);
+        h = (h ^ word) * kMul1;
+        h ^= h >> 31;
+    }
+    uint64_t tail = 0;
+    std::memcpy(&tail, p, n);
+    h = (h ^ tail) * kMul2;
+    return h ^ (h >> 29);
+}
+
 void AggregationStore::add_program(const compiler::Program &program) {
     for (const compiler::AggregationDecl &decl : program.aggregations) {
         auto key = std::make_pair(&program, decl.id);

@@ -31,10 +31,12 @@ struct RecordHeader {
 static_assert(sizeof(RecordHeader) == 24);
 
 constexpr size_t kRecordAlign = 8;
-constexpr size_t align_up(size_t n) { return (n + kRecordAlign - 1) & ~(kRecordAlign - 1); }
+constexpr size_t align_up(size_t n) {
+    return (n + kRecordAlign - 1) & ~(kRecordAlign - 1);
+}
 
 class PrincipalBuffer {
-public:
+  public:
     void set_capacity(size_t bytes);
     size_t capacity() const { return capacity_; }
 
@@ -51,7 +53,7 @@ public:
     // drops counted since then; the buffer starts empty again.
     void swap(std::vector<uint8_t> &out, uint64_t &drops);
 
-private:
+  private:
     bool fits(size_t more) const { return !overflow_ && used_ + more <= capacity_; }
     std::vector<uint8_t> data_;
     size_t capacity_ = 0;
@@ -63,12 +65,12 @@ private:
 
 // Reads the fields of one record back.
 class RecordReader {
-public:
+  public:
     RecordReader(const uint8_t *fields, size_t length) : p_(fields), end_(fields + length) {}
     bool integer(uint64_t &out);
     bool bytes(std::string_view &out);
 
-private:
+  private:
     const uint8_t *p_;
     const uint8_t *end_;
 };

@@ -136,8 +136,7 @@ void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
     if (activity == Activity::Inactive || activity == Activity::Stopped)
         return;
     Probe *probe = probes_.probe(id);
-    const bool replayed =
-        (ctx.flags & DTRACE_EVENT_REPLAYED) != 0 && has_trace_timers_.load(std::memory_order_acquire);
+    const bool replayed = (ctx.flags & DTRACE_EVENT_REPLAYED) != 0 && has_trace_timers_.load(std::memory_order_acquire);
     if (!probe || (probe->ecbs.empty() && !replayed))
         return;
     std::lock_guard guard(lock_);
@@ -271,8 +270,8 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
         case compiler::ActionKind::Trace:
         case compiler::ActionKind::Exit: {
             uint64_t v = vm.run(*action.value, env, f);
-            if (f.kind != dif::FaultKind::None || (action.kind != compiler::ActionKind::Expression &&
-                                                    !record_value(*action.value, v))) {
+            if (f.kind != dif::FaultKind::None ||
+                (action.kind != compiler::ActionKind::Expression && !record_value(*action.value, v))) {
                 buffer.abandon();
                 return faulted(index);
             }

@@ -49,9 +49,9 @@ constexpr uint32_t kErrorEpid = 1;
 
 // The fields of a fault record (the consumer prints DTrace's error message).
 struct FaultRecord {
-    uint32_t epid;         // the ECB that faulted
-    int32_t action;        // 1-based action index; 0: the predicate
-    uint32_t pc;           // DIF instruction index
+    uint32_t epid;  // the ECB that faulted
+    int32_t action; // 1-based action index; 0: the predicate
+    uint32_t pc;    // DIF instruction index
     dif::FaultKind kind;
     uint64_t address;
 };
@@ -62,7 +62,7 @@ struct FaultRecord {
 enum class Activity : uint8_t { Inactive, Warmup, Active, Draining, Cooldown, Stopped };
 
 class Engine final : public host::ProbeSink {
-public:
+  public:
     explicit Engine(Options &options);
     ~Engine() override;
 
@@ -101,7 +101,9 @@ public:
     std::vector<AggregationStore::Snapshot> snapshot_aggregations();
     uint64_t take_dynvar_drops();
     uint64_t take_aggregation_drops();
-    const Ecb *ecb(uint32_t epid) const { return epid >= 2 && epid - 2 < ecbs_.size() ? ecbs_[epid - 2].get() : nullptr; }
+    const Ecb *ecb(uint32_t epid) const {
+        return epid >= 2 && epid - 2 < ecbs_.size() ? ecbs_[epid - 2].get() : nullptr;
+    }
     uint32_t cpu_count() const { return static_cast<uint32_t>(buffers_.size()); }
 
     // host::ProbeSink
@@ -120,7 +122,7 @@ public:
     // The ids of the dtrace provider's probes (registered first: 1, 2, 3).
     void set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_probe_id error);
 
-private:
+  private:
     void run_ecbs(Probe &probe, const dtrace_event_ctx &ctx);
     bool run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &fault);
     void record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault);

@@ -1,16 +1,15 @@
 // options.cpp: the option table and the value parsers.
 #include "engine/options.h"
 
+#include "common/time_units.h"
+
 #include <cctype>
 #include <charconv>
 #include <cstring>
-#include <strings.h>
 
 namespace dtrace::engine {
 
 namespace {
-
-constexpr int64_t kNanosPerSecond = 1'000'000'000;
 
 // Every option this implementation accepts. Names and defaults follow
 // DTrace's; options whose feature is not built yet are still accepted here
@@ -76,10 +75,6 @@ const OptionSpec kOptionTable[] = {
 
 const std::vector<std::string> kEmptyList;
 
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
-}
-
 // Parses a leading unsigned number (decimal, or 0x hex / 0 octal as strtoull
 // with base 0 would) and returns it with the rest of the text.
 std::optional<std::pair<int64_t, std::string_view>> leading_number(std::string_view text) {
@@ -133,42 +128,18 @@ std::optional<int64_t> parse_size(std::string_view text) {
 }
 
 std::optional<int64_t> parse_rate(std::string_view text) {
-    struct Unit {
-        const char *name;
-        int64_t nanos; // 0: the number is a frequency in hz
-    };
-    static const Unit kUnits[] = {
-        {"", 1},
-        {"ns", 1},
-        {"nsec", 1},
-        {"us", 1000},
-        {"usec", 1000},
-        {"ms", 1000000},
-        {"msec", 1000000},
-        {"s", kNanosPerSecond},
-        {"sec", kNanosPerSecond},
-        {"m", 60 * kNanosPerSecond},
-        {"min", 60 * kNanosPerSecond},
-        {"h", 3600 * kNanosPerSecond},
-        {"hour", 3600 * kNanosPerSecond},
-        {"d", 86400 * kNanosPerSecond},
-        {"day", 86400 * kNanosPerSecond},
-        {"hz", 0},
-    };
     auto parsed = leading_number(text);
     if (!parsed)
         return std::nullopt;
     auto [value, suffix] = *parsed;
-    for (const Unit &unit : kUnits) {
-        if (!iequals(suffix, unit.name))
-            continue;
-        if (unit.nanos == 0)
-            return value == 0 ? 0 : kNanosPerSecond / value;
-        if (value > INT64_MAX / unit.nanos)
-            return std::nullopt;
-        return value * unit.nanos;
-    }
-    return std::nullopt;
+    // A bare number is nanoseconds, as in DTrace's option parser.
+    constexpr int64_t kBareIsNanoseconds = 1;
+    std::optional<int64_t> unit = common::nanos_per_unit(suffix, kBareIsNanoseconds);
+    if (!unit)
+        return std::nullopt;
+    if (*unit == common::kHertz && value == 0)
+        return 0;
+    return common::interval_nanos(value, *unit);
 }
 
 Options::Options() : specs_(std::begin(kOptionTable), std::end(kOptionTable)) {
@@ -247,7 +218,9 @@ std::optional<std::string> Options::set(std::string_view name, std::optional<std
     return std::nullopt;
 }
 
-bool Options::is_set(std::string_view name) const { return values_.find(name) != values_.end(); }
+bool Options::is_set(std::string_view name) const {
+    return values_.find(name) != values_.end();
+}
 
 int64_t Options::number(std::string_view name) const {
     auto it = values_.find(name);

@@ -39,13 +39,13 @@ struct OptionSpec {
 
 // The parsed value of one option.
 struct OptionValue {
-    std::string text;           // as given (after defaulting)
-    int64_t number = 0;         // Size: bytes; Rate: nanoseconds between events; Integer: value; Flag: 1
+    std::string text;   // as given (after defaulting)
+    int64_t number = 0; // Size: bytes; Rate: nanoseconds between events; Integer: value; Flag: 1
     std::vector<std::string> list;
 };
 
 class Options {
-public:
+  public:
     Options();
     // Sets an option; returns an error text ("Invalid option name", "Invalid value for specified option")
     // as DTrace's libdtrace words it, or nullopt on success.
@@ -57,7 +57,7 @@ public:
     // Plugins may add their own options before the command line is applied.
     void declare(const OptionSpec &spec);
 
-private:
+  private:
     const OptionSpec *find(std::string_view name) const;
     std::vector<OptionSpec> specs_;
     std::map<std::string, OptionValue, std::less<>> values_;

@@ -16,6 +16,11 @@ uint64_t ProbeContext::string_address(const char *s) {
     return reinterpret_cast<uint64_t>(s);
 }
 
+uint64_t ProbeContext::string_address(const std::string &s) {
+    vm_.add_readable(s.c_str(), s.size() + 1);
+    return reinterpret_cast<uint64_t>(s.c_str());
+}
+
 uint64_t ProbeContext::builtin(dif::VarId id) {
     using dif::VarId;
     switch (id) {
@@ -35,13 +40,13 @@ uint64_t ProbeContext::builtin(dif::VarId id) {
     case VarId::Id:
         return probe_.id;
     case VarId::ProbeProv:
-        return string_address(probe_.provider->name.c_str());
+        return string_address(probe_.provider->name);
     case VarId::ProbeMod:
-        return string_address(probe_.module.c_str());
+        return string_address(probe_.module);
     case VarId::ProbeFunc:
-        return string_address(probe_.function.c_str());
+        return string_address(probe_.function);
     case VarId::ProbeName:
-        return string_address(probe_.name.c_str());
+        return string_address(probe_.name);
     case VarId::Timestamp:
     case VarId::Vtimestamp:
         return ctx_.timestamp;

@@ -15,7 +15,7 @@
 namespace dtrace::engine {
 
 class ProbeContext final : public dif::Environment {
-public:
+  public:
     ProbeContext(dif::Vm &vm, const Probe &probe, const dtrace_event_ctx &ctx, uint32_t epid)
         : vm_(vm), probe_(probe), ctx_(ctx), epid_(epid) {}
 
@@ -25,9 +25,10 @@ public:
 
     void set_epid(uint32_t epid) { epid_ = epid; }
 
-private:
+  private:
     uint64_t arg(uint64_t index) const { return index < ctx_.nargs && ctx_.args ? ctx_.args[index] : 0; }
     uint64_t string_address(const char *s);
+    uint64_t string_address(const std::string &s);
 
     dif::Vm &vm_;
     const Probe &probe_;

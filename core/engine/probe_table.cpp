@@ -83,8 +83,9 @@ void ProbeTable::for_each_match(const ProbeDescription &desc, const std::functio
         return;
     }
     for (Probe &p : probes_) {
-        if (!p.provider->withdrawn && field_matches(desc.provider, p.provider->name) && field_matches(desc.module, p.module) &&
-            field_matches(desc.function, p.function) && field_matches(desc.name, p.name))
+        if (!p.provider->withdrawn && field_matches(desc.provider, p.provider->name) &&
+            field_matches(desc.module, p.module) && field_matches(desc.function, p.function) &&
+            field_matches(desc.name, p.name))
             visit(p);
     }
 }

@@ -43,7 +43,7 @@ struct Probe {
 };
 
 class ProbeTable {
-public:
+  public:
     // Returns 0 and sets `error` if a provider of that name exists.
     dtrace_provider_id add_provider(host::LoadedPlugin *owner, const dtrace_provider_info &info, std::string &error);
     dtrace_probe_id add_probe(dtrace_provider_id provider, const host::ProbeInfo &info);
@@ -51,9 +51,7 @@ public:
                            std::string_view name) const;
 
     Probe *probe(dtrace_probe_id id) { return id == 0 || id > probes_.size() ? nullptr : &probes_[id - 1]; }
-    const Probe *probe(dtrace_probe_id id) const {
-        return id == 0 || id > probes_.size() ? nullptr : &probes_[id - 1];
-    }
+    const Probe *probe(dtrace_probe_id id) const { return id == 0 || id > probes_.size() ? nullptr : &probes_[id - 1]; }
     size_t probe_count() const { return probes_.size(); }
     const std::deque<Provider> &providers() const { return providers_; }
     const Provider *find_provider(std::string_view name) const;
@@ -62,7 +60,7 @@ public:
     // Calls `visit` for every probe matching `desc`, in id order.
     void for_each_match(const ProbeDescription &desc, const std::function<void(Probe &)> &visit);
 
-private:
+  private:
     static std::string key(dtrace_provider_id provider, std::string_view module, std::string_view function,
                            std::string_view name);
     std::deque<Provider> providers_;

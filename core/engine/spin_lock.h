@@ -12,7 +12,7 @@
 namespace dtrace::engine {
 
 class SpinLock {
-public:
+  public:
     void lock() noexcept {
         for (unsigned spins = 0;; spins++) {
             if (!locked_.exchange(true, std::memory_order_acquire))
@@ -27,7 +27,7 @@ public:
     }
     void unlock() noexcept { locked_.store(false, std::memory_order_release); }
 
-private:
+  private:
     static constexpr unsigned kSpinsBeforeYield = 1000;
     static void relax() noexcept {
 #if defined(__x86_64__) || defined(__i386__)

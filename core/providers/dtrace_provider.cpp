@@ -13,8 +13,7 @@ namespace dtrace::providers {
 namespace {
 
 constexpr dtrace_attribute kStableCommon = {DTRACE_STABILITY_STABLE, DTRACE_STABILITY_STABLE, DTRACE_CLASS_COMMON};
-constexpr dtrace_attribute kPrivateUnknown = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE,
-                                              DTRACE_CLASS_UNKNOWN};
+constexpr dtrace_attribute kPrivateUnknown = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN};
 
 int init(dtrace_host *host, const dtrace_host_ops *ops, void **state) {
     dtrace_provider_info info{};
@@ -55,6 +54,8 @@ const dtrace_plugin_ops kOps = {
 
 } // namespace
 
-const dtrace_plugin_ops *dtrace_provider_ops() { return &kOps; }
+const dtrace_plugin_ops *dtrace_provider_ops() {
+    return &kOps;
+}
 
 } // namespace dtrace::providers

@@ -21,6 +21,8 @@
 // the kernel's cpu-clock events, which a platform plugin supplies.
 #include "providers/dtrace_provider.h"
 
+#include "common/time_units.h"
+
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -33,7 +35,6 @@
 #include <sched.h>
 #include <string>
 #include <string_view>
-#include <strings.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -42,22 +43,20 @@ namespace dtrace::providers {
 
 namespace {
 
-constexpr int64_t kNanosPerSecond = 1'000'000'000;
-constexpr int64_t kMinimumInterval = kNanosPerSecond / 5000;
+constexpr int64_t kMinimumInterval = common::kNanosPerSecond / 5000;
 constexpr std::string_view kProfilePrefix = "profile-";
 constexpr std::string_view kTickPrefix = "tick-";
 constexpr uint64_t kPerCpuFlag = 1ull << 63; // cookie bit: profile-N (else tick-N)
 
-const char *const kDefaultProbes[] = {"profile-97",  "profile-199", "profile-499", "profile-997", "profile-1999",
+const char *const kDefaultProbes[] = {"profile-97",   "profile-199",  "profile-499", "profile-997", "profile-1999",
                                       "profile-4001", "profile-4999", "tick-1",      "tick-10",     "tick-100",
-                                      "tick-500",    "tick-1000",   "tick-5000"};
+                                      "tick-500",     "tick-1000",    "tick-5000"};
 
 constexpr dtrace_attribute kEvolvingCommon = {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING,
                                               DTRACE_CLASS_COMMON};
 constexpr dtrace_attribute kUnstableUnknown = {DTRACE_STABILITY_UNSTABLE, DTRACE_STABILITY_UNSTABLE,
                                                DTRACE_CLASS_UNKNOWN};
-constexpr dtrace_attribute kPrivateUnknown = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE,
-                                              DTRACE_CLASS_UNKNOWN};
+constexpr dtrace_attribute kPrivateUnknown = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN};
 
 struct TimerProbe {
     bool per_cpu;
@@ -79,54 +78,33 @@ std::optional<TimerProbe> parse_timer_name(std::string_view name) {
     size_t digits = 0;
     int64_t value = 0;
     while (digits < name.size() && name[digits] >= '0' && name[digits] <= '9') {
-        if (value > kNanosPerSecond * 1000)
+        if (value > common::kNanosPerSecond * 1000)
             return std::nullopt;
         value = value * 10 + (name[digits] - '0');
         digits++;
     }
     if (digits == 0 || value == 0)
         return std::nullopt;
-    std::string unit(name.substr(digits));
-    struct Unit {
-        const char *name;
-        int64_t nanos; // 0: hertz
-    };
-    static const Unit kUnits[] = {
-        {"", 0},
-        {"hz", 0},
-        {"ns", 1},
-        {"nsec", 1},
-        {"us", 1000},
-        {"usec", 1000},
-        {"ms", 1000000},
-        {"msec", 1000000},
-        {"s", kNanosPerSecond},
-        {"sec", kNanosPerSecond},
-        {"m", 60 * kNanosPerSecond},
-        {"min", 60 * kNanosPerSecond},
-        {"h", 3600 * kNanosPerSecond},
-        {"hour", 3600 * kNanosPerSecond},
-        {"d", 86400 * kNanosPerSecond},
-        {"day", 86400 * kNanosPerSecond},
-    };
-    for (const Unit &u : kUnits) {
-        if (strcasecmp(unit.c_str(), u.name) != 0)
-            continue;
-        probe.interval_ns = u.nanos == 0 ? kNanosPerSecond / value : value * u.nanos;
-        if (probe.interval_ns < kMinimumInterval)
-            return std::nullopt;
-        return probe;
-    }
-    return std::nullopt;
+    // A bare number is a frequency in hertz, as in DTrace's profile provider.
+    std::optional<int64_t> unit = common::nanos_per_unit(name.substr(digits), common::kHertz);
+    if (!unit)
+        return std::nullopt;
+    std::optional<int64_t> interval = common::interval_nanos(value, *unit);
+    if (!interval || *interval < kMinimumInterval)
+        return std::nullopt;
+    probe.interval_ns = *interval;
+    return probe;
 }
 
-uint64_t cookie_of(const TimerProbe &t) { return uint64_t(t.interval_ns) | (t.per_cpu ? kPerCpuFlag : 0); }
+uint64_t cookie_of(const TimerProbe &t) {
+    return uint64_t(t.interval_ns) | (t.per_cpu ? kPerCpuFlag : 0);
+}
 TimerProbe timer_of(uint64_t cookie) {
     return TimerProbe{(cookie & kPerCpuFlag) != 0, static_cast<int64_t>(cookie & ~kPerCpuFlag)};
 }
 
 class ProfileProvider {
-public:
+  public:
     ProfileProvider(dtrace_host *host, const dtrace_host_ops *ops, dtrace_provider_id provider)
         : host_(host), ops_(ops), provider_(provider) {}
     ~ProfileProvider() { stop(); }
@@ -192,7 +170,7 @@ public:
         threads_.clear();
     }
 
-private:
+  private:
     void add(const char *name) {
         std::optional<TimerProbe> timer = parse_timer_name(name);
         if (!timer)
@@ -267,7 +245,9 @@ int init(dtrace_host *host, const dtrace_host_ops *ops, void **state) {
     return 0;
 }
 
-ProfileProvider &self(void *state) { return *static_cast<ProfileProvider *>(state); }
+ProfileProvider &self(void *state) {
+    return *static_cast<ProfileProvider *>(state);
+}
 
 const dtrace_plugin_ops kOps = {
     sizeof(dtrace_plugin_ops),
@@ -287,6 +267,8 @@ const dtrace_plugin_ops kOps = {
 
 } // namespace
 
-const dtrace_plugin_ops *profile_provider_ops() { return &kOps; }
+const dtrace_plugin_ops *profile_provider_ops() {
+    return &kOps;
+}
 
 } // namespace dtrace::providers

@@ -17,7 +17,7 @@
 namespace dtrace::session {
 
 class AggregationView {
-public:
+  public:
     AggregationView(engine::Engine &engine, const engine::Options &options) : engine_(engine), options_(options) {}
 
     // printa(@a, @b ...): `format` null for the default layout.
@@ -26,7 +26,7 @@ public:
     // Every aggregation printa() has not printed, in order of appearance.
     std::string unprinted();
 
-private:
+  private:
     engine::Engine &engine_;
     const engine::Options &options_;
     std::set<const compiler::AggregationDecl *> printed_;

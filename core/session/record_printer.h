@@ -20,7 +20,7 @@
 namespace dtrace::session {
 
 class RecordPrinter {
-public:
+  public:
     RecordPrinter(engine::Engine &engine, FILE *out, const engine::Options &options, std::string program_name);
 
     // Prints the records taken from the buffers (one entry per CPU) and
@@ -30,7 +30,7 @@ public:
     void print_aggregations();
     int exit_status() const { return exit_status_; }
 
-private:
+  private:
     void print_record(uint32_t cpu, const engine::RecordHeader &header, const uint8_t *fields, size_t length);
     void print_fault(const uint8_t *fields, size_t length);
     void print_printa(const compiler::Program &program, const compiler::Action &action);
