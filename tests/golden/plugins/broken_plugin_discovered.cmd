@@ -1,0 +1,1 @@
+sh -c 'rm -rf /tmp/dtrace-golden-plugins && mkdir -p /tmp/dtrace-golden-plugins && printf "junk" > /tmp/dtrace-golden-plugins/junk.so && DTRACE_PLUGIN_PATH=/tmp/dtrace-golden-plugins dtrace -qn "BEGIN { printf(\"still running\\n\"); exit(0); }"'

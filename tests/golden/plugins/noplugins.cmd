@@ -1,0 +1,1 @@
+dtrace -x noplugins -l -P profile -n BEGIN

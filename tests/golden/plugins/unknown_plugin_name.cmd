@@ -1,0 +1,1 @@
+dtrace -x plugins=nosuchplugin -qn 'BEGIN { exit(0); }'
