@@ -10,7 +10,9 @@ namespace dtrace::etw::plugin {
 
 namespace {
 
-// Drops not tied to an event's CPU are reported on CPU 0.
+// The reader does not say which CPU a damaged buffer belonged to (its CPU
+// field may be the damage), and the logger's losses are trace-wide: drops
+// are reported on CPU 0.
 constexpr uint32_t kTraceWideCpu = 0;
 
 } // namespace
@@ -39,9 +41,10 @@ void ReplayThread::stop() {
     }
 }
 
-void ReplayThread::report_damage(const ReaderStats &stats, uint32_t cpu) {
+void ReplayThread::report_damage(const ReaderStats &stats) {
     if (stats.corrupt_buffers > reported_corrupt_buffers_) {
-        ops_->report_drops(host_, cpu, stats.corrupt_buffers - reported_corrupt_buffers_, DTRACE_DROP_CORRUPT);
+        ops_->report_drops(host_, kTraceWideCpu, stats.corrupt_buffers - reported_corrupt_buffers_,
+                           DTRACE_DROP_CORRUPT);
         reported_corrupt_buffers_ = stats.corrupt_buffers;
     }
     for (; reported_problems_ < stats.problem_count; ++reported_problems_) {
@@ -67,14 +70,14 @@ void ReplayThread::replay(EtlReader &reader) {
     Event event;
     while (!stopping_.load(std::memory_order_relaxed) && reader.next(event)) {
         if (stats.problem_count != reported_problems_ || stats.corrupt_buffers != reported_corrupt_buffers_) {
-            report_damage(stats, event.cpu);
+            report_damage(stats);
         }
         dispatch.dispatch(event);
     }
     if (stopping_.load()) {
         return;
     }
-    report_damage(stats, kTraceWideCpu);
+    report_damage(stats);
     if (reader.logfile().events_lost != 0) {
         ops_->report_drops(host_, kTraceWideCpu, reader.logfile().events_lost, DTRACE_DROP_PRINCIPAL);
     }

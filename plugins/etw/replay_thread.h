@@ -45,7 +45,7 @@ class ReplayThread {
   private:
     void run(EtlReader reader);
     void replay(EtlReader &reader);
-    void report_damage(const ReaderStats &stats, uint32_t cpu);
+    void report_damage(const ReaderStats &stats);
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;

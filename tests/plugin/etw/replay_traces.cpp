@@ -34,7 +34,10 @@ namespace {
 //   1040  1    RT_LostEvent (classic)                                 0    0
 //   1045  1    DotNETRuntime id 10, level 5, keyword 0x8001          100  102
 //   1050  0    DotNETRuntime id 4 (GCHeapStats), level 4, kw 0x1      200  201
+//   2.5 s  0   DotNETRuntime id 3 (GCRestartEEStop), level 4, kw 0x1  200  201
+//              (25001000: trace time for tick-N to pass)
 constexpr uint32_t kBufferSize = 0x1000;
+constexpr int64_t kLateTimestamp = 25001000; // 2.5 s after 1000, in 100 ns ticks
 
 constexpr uint16_t kProcessDcStart = 0x0303;
 constexpr uint16_t kThreadStart = 0x0501;
@@ -161,7 +164,8 @@ Bytes replay_trace() {
                     clr(1, 1010, 4, 0x1, 100, 101, 1),
                     clr(10, 1020, 5, 0x1, 100, 101, 1000),
                     tracelogging(1030),
-                    clr(4, 1050, 4, 0x1, 200, 201, 3)};
+                    clr(4, 1050, 4, 0x1, 200, 201, 3),
+                    clr(3, kLateTimestamp, 4, 0x1, 200, 201, 4)};
     BufferSpec cpu1{.cpu = 1};
     cpu1.records = {kernel(kThreadStart, 1005, 100, 101, Bytes(8, 0)),
                     clr(2, 1015, 4, 0x1, 100, 101, 1),

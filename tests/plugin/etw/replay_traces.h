@@ -18,10 +18,11 @@ extern const Guid kDotNetRuntime;
 extern const Guid kFixtureProvider; // TraceLogging, named "Fixture.Provider"
 extern const Guid kImageId;         // classic KernelTraceControl-ImageID events
 
-// Two CPUs, 13 records after the logfile header: kernel process rundown,
+// Two CPUs, 14 records after the logfile header: kernel process rundown,
 // .NET runtime events of several ids, levels and keywords, a TraceLogging
-// event, a classic event, a profile sample and its stack, a lost-event record.
-inline constexpr uint64_t kReplayRecords = 14; // the logfile header included
+// event, a classic event, a profile sample and its stack, a lost-event
+// record, and 2.5 s later a last event.
+inline constexpr uint64_t kReplayRecords = 15; // the logfile header included
 Bytes replay_trace();
 
 // kCorruptCpus x kCorruptPerCpu events in small buffers, the one at

@@ -117,14 +117,14 @@ TEST_F(Replay, RegistersTheProvidersAndProbesOfTheFile) {
     for (const char *name : {"events", "lostevent", "missed-stack"}) {
         EXPECT_NE(id("diag", "", "", name), 0u) << name;
     }
-    for (const char *name : {"generic_event", "1", "2", "4", "10"}) {
+    for (const char *name : {"generic_event", "1", "2", "3", "4", "10"}) {
         EXPECT_NE(id("etw", kClr, kEverything, name), 0u) << name;
     }
-    EXPECT_EQ(id("etw", kClr, kEverything, "3"), 0u);
+    EXPECT_EQ(id("etw", kClr, kEverything, "5"), 0u);
     EXPECT_NE(id("microsoft-windows-dotnetruntime", "", "", "events"), 0u);
     EXPECT_NE(id("fixture.provider", "", "", "events"), 0u);
-    // 3 diag + (generic + ids) per provider: 2+2+2+5+2+2+2+2+2 + 9 named providers' events.
-    EXPECT_EQ(host.probes.size(), 3u + 21u + 9u);
+    // 3 diag + (generic + ids) per provider: 2+2+2+6+2+2+2+2+2 + 9 named providers' events.
+    EXPECT_EQ(host.probes.size(), 3u + 22u + 9u);
     EXPECT_TRUE(host.errors.empty());
 }
 
@@ -184,7 +184,7 @@ TEST_F(Replay, EtwProbesByIdAndGenericEventHandOutTheEventHeader) {
     run({alloc, generic});
     const std::vector<Firing> ticks = host.firings_of(alloc);
     ASSERT_EQ(ticks.size(), 2u);
-    EXPECT_EQ(host.firings_of(generic).size(), 5u);
+    EXPECT_EQ(host.firings_of(generic).size(), 6u);
     const Firing &f = ticks[1];
     EXPECT_EQ(f.args[1], kEventHeaderImageSize + 6);
     const std::vector<uint8_t> &image = f.memory[0];
@@ -218,7 +218,7 @@ TEST_F(Replay, SpecsWithALevelAndKeywordMakeFilteredProbes) {
     EXPECT_EQ(host.firings_of(exceptions).size(), 1u);   // the AllocationTick with keyword 0x8001
     EXPECT_EQ(host.firings_of(tracelogging).size(), 1u); // keyword 0 passes any mask
     EXPECT_EQ(host.firings_of(gc_alloc).size(), 0u);     // both AllocationTicks are level 5
-    EXPECT_EQ(host.firings_of(gc_all).size(), 3u);       // GCStart, GCEnd, GCHeapStats
+    EXPECT_EQ(host.firings_of(gc_all).size(), 4u);       // GCStart, GCEnd, GCHeapStats, GCRestartEEStop
 }
 
 TEST_F(Replay, ProviderNameProbesFollowTheDtraceEtwConvention) {
@@ -227,7 +227,7 @@ TEST_F(Replay, ProviderNameProbesFollowTheDtraceEtwConvention) {
     const dtrace_probe_id tl = id("fixture.provider", "", "", "events");
     run({clr, tl});
     const std::vector<Firing> fired = host.firings_of(clr);
-    ASSERT_EQ(fired.size(), 5u);
+    ASSERT_EQ(fired.size(), 6u);
     EXPECT_EQ(fired[1].args[0], 2u); // GCEnd
     EXPECT_EQ(fired[1].args[1], 2u);
     EXPECT_EQ(fired[1].args[3], 6u);

@@ -37,8 +37,8 @@ TEST(TraceCatalog, EventIdsAndCountsPerProvider) {
     ASSERT_NE(clr, TraceCatalog::kNotFound);
     const CatalogProvider &p = c.providers()[clr];
     EXPECT_EQ(p.guid_text, "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4");
-    EXPECT_EQ(p.event_ids, (std::set<uint16_t>{1, 2, 4, 10}));
-    EXPECT_EQ(p.events, 5u);
+    EXPECT_EQ(p.event_ids, (std::set<uint16_t>{1, 2, 3, 4, 10}));
+    EXPECT_EQ(p.events, 6u);
     EXPECT_EQ(c.providers()[c.index_of(fixture::kFixtureProvider)].event_ids, std::set<uint16_t>{0});
     EXPECT_EQ(c.index_of(*Guid::parse("00000000-0000-0000-0000-000000000001")), TraceCatalog::kNotFound);
 }

@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_FIXTURES/replay.etl.zip" -n "diag:::events { @[stringof(copyinstr(arg0))] = count(); }"'

@@ -1,0 +1,1 @@
+sh -c 'dtrace -l -n "etw:::" -E "$ETW_FIXTURES/replay.etl"'

@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_DATA/AMSITrace.etl" -s counts.d'

@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_DATA/powershell.etl" -s counts.d'

@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_DATA/SelfDescribingSingleEvent.etl" -s counts.d'

@@ -1,0 +1,1 @@
+sh -c 'dtrace -l -n "etw:::" -n "microsoft-windows-dotnetruntime:::" -E "$ETW_DATA/gcevents.etl.zip"'
