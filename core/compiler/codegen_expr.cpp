@@ -10,7 +10,7 @@ namespace {
 
 using DOp = dif::Op;
 constexpr uint8_t kR0 = dif::kZeroRegister;
-constexpr uint64_t kRegisterBytes = 8;
+constexpr uint64_t kRegisterBytes = 8; // DIF registers are 64-bit
 // DTrace's tuple register count (DIF_DTR_NREGS): the most keys or arguments
 // one tuple may hold.
 constexpr size_t kTupleRegisters = 8;
@@ -40,27 +40,19 @@ DOp load_op(const Type *t) {
 
 } // namespace
 
-void ExprGen::reduce(uint8_t reg, const Type *t) {
-    if (!is_integer(t))
-        return;
+void ExprGen::extend(uint8_t reg, const Type *t) {
     uint64_t size = scalar_size(t);
-    if (size == 0 || size >= kRegisterBytes)
+    if (!is_integer(t) || size == 0 || size >= kRegisterBytes)
         return;
     b_.emit(is_signed(t) ? DOp::Sext : DOp::Zext, reg, reg, 0, uint32_t(size * kBitsPerByte));
 }
 
 void ExprGen::convert(uint8_t reg, const Type *from, const Type *to) {
-    if (!is_scalar(from) || !is_scalar(to))
-        return; // strings and by-reference values are addresses
-    uint64_t fsize = scalar_size(from), tsize = scalar_size(to);
-    if (tsize >= kRegisterBytes)
-        return; // every canonical value is already its 64-bit conversion
-    bool fs = is_signed(from), ts = is_signed(to);
-    if (fsize < tsize && (!fs || ts))
-        return; // widening that keeps the value
-    if (fsize == tsize && fs == ts)
-        return;
-    b_.emit(ts ? DOp::Sext : DOp::Zext, reg, reg, 0, uint32_t(tsize * kBitsPerByte));
+    RegisterCast c = register_cast(from, to);
+    if (c.sign_from_bits)
+        b_.emit(DOp::Sext, reg, reg, 0, c.sign_from_bits);
+    if (c.zero_from_bits)
+        b_.emit(DOp::Zext, reg, reg, 0, c.zero_from_bits);
 }
 
 uint8_t ExprGen::gen(const Node &n) {
@@ -78,13 +70,15 @@ uint8_t ExprGen::gen(const Node &n) {
     case NodeKind::Builtin: {
         uint8_t r = b_.alloc();
         b_.emit(DOp::Ldgv, r, 0, 0, n.id);
-        reduce(r, n.type);
         return r;
     }
     case NodeKind::BuiltinArray: {
         uint8_t r = gen(*n.kids[0]);
         b_.emit(DOp::Ldga, r, r, 0, n.id);
-        reduce(r, n.type);
+        // DTrace drops the bits of an args[] value above its type's size:
+        // an argument narrower than 64 bits may come with junk above it.
+        if (n.id == uint32_t(dif::VarId::Args))
+            extend(r, n.type);
         return r;
     }
     case NodeKind::Var:
@@ -146,11 +140,9 @@ uint8_t ExprGen::gen_unary(const Node &n) {
     switch (n.op) {
     case Op::Minus:
         b_.emit(DOp::Sub, r, kR0, r);
-        reduce(r, n.type);
         break;
     case Op::BitNot:
         b_.emit(DOp::Not, r, r);
-        reduce(r, n.type);
         break;
     case Op::LogNot:
         b_.emit(DOp::Seq, r, r, kR0);
@@ -216,44 +208,35 @@ void ExprGen::arith(Op op, uint8_t l, uint8_t r, const Type *t, const Type *left
         break;
     }
     b_.emit(o, l, l, r);
-    reduce(l, t);
 }
 
 uint8_t ExprGen::gen_binary(const Node &n) {
     const Node &ln = *n.kids[0], &rn = *n.kids[1];
     bool lp = is_pointer(ln.type), rp = is_pointer(rn.type);
-    bool shift = n.op == Op::Shl || n.op == Op::Shr;
     uint8_t l = gen(ln);
-    if (!shift && !lp && !rp)
-        convert(l, ln.type, n.type);
     if (rp && !lp)
         scale_pointer_operand(l, rn.type);
     uint8_t r = gen(rn);
-    if (!shift && !lp && !rp)
-        convert(r, rn.type, n.type);
     if (lp && !rp)
         scale_pointer_operand(r, ln.type);
     arith(n.op, l, r, n.type, ln.type);
-    if (lp && rp) { // pointer difference: in elements
+    if (lp && rp) { // pointer difference: in elements (DTrace divides unsigned)
         uint64_t size = referent_size(ln.type);
         if (size > 1) {
             b_.setx(r, size);
-            b_.emit(DOp::Sdiv, l, l, r);
+            b_.emit(DOp::Udiv, l, l, r);
         }
     }
     b_.free(r);
     return l;
 }
 
+// Operands are compared as they are, all 64 bits, signed or unsigned as
+// their common type says (strings by strcmp's sign).
 uint8_t ExprGen::gen_compare(const Node &n) {
-    const Node &ln = *n.kids[0], &rn = *n.kids[1];
     bool strings = is_string(n.common);
-    uint8_t l = gen(ln);
-    if (!strings)
-        convert(l, ln.type, n.common);
-    uint8_t r = gen(rn);
-    if (!strings)
-        convert(r, rn.type, n.common);
+    uint8_t l = gen(*n.kids[0]);
+    uint8_t r = gen(*n.kids[1]);
     if (strings) {
         b_.emit(DOp::Scmp, l, l, r);
         b_.free(r);
@@ -321,13 +304,11 @@ uint8_t ExprGen::gen_ternary(const Node &n) {
     // The true arm moves its value into the register the false arm ends up
     // in, which is only known after generating the false arm: patch it then.
     uint8_t l = gen(ln);
-    convert(l, ln.type, n.type);
     size_t move = b_.emit(DOp::Mov, l, l);
     b_.free(l);
     b_.branch(DOp::Ba, kR0, done);
     b_.place(other);
     uint8_t r = gen(rn);
-    convert(r, rn.type, n.type);
     b_.patch(move, DOp::Mov, r, l);
     b_.place(done);
     return r;
@@ -361,7 +342,6 @@ uint8_t ExprGen::gen_call(const Node &n) {
     push_tuple(n.kids, n.params);
     uint8_t r = b_.alloc();
     b_.emit(DOp::Call, r, 0, 0, n.id);
-    reduce(r, n.type);
     return r;
 }
 

@@ -1,12 +1,15 @@
 // codegen_expr.h: DIF code for the typed expressions of sema_tree.h.
 //
-// gen() leaves a node's value in a fresh register, in canonical form for the
-// node's type: integers narrower than 64 bits sign- or zero-extended from
-// their width, so that 64-bit DIF arithmetic and comparisons give C's
-// results; strings and by-reference values as addresses. Operands are
-// converted to the type the node computes in (the usual arithmetic
-// conversions), results of narrow arithmetic are reduced to their width, and
-// && || ?: branch forward around the operand they may skip.
+// gen() leaves a node's value in a fresh register. As in DTrace, registers
+// hold full 64-bit values: arithmetic is done in 64 bits whatever the
+// operands' types, and nothing is reduced to a type's width except where
+// DTrace does it: loads from memory (by the loaded type's size and sign),
+// args[] elements, casts, and arguments converted to the parameter types of
+// subroutines and the key types of associative arrays (register_cast). A
+// recorded value is cut to its type's size when it is recorded, so
+// `(2147483647 + 1) > 0` is true while trace(2147483647 + 1) prints
+// -2147483648. Strings and by-reference values are addresses. && || ?:
+// branch forward around the operand they may skip.
 //   codegen_expr.cpp   constants, operators, conversions, calls
 //   codegen_vars.cpp   variable loads and stores, assignment, ++ and --
 #pragma once
@@ -23,12 +26,13 @@ class ExprGen {
     explicit ExprGen(DifoBuilder &b) : b_(b) {}
 
     uint8_t gen(const Node &n);
-    // Converts the value in `reg` from type `from` to type `to` in place.
+    // Converts the value in `reg` from type `from` to type `to` in place
+    // (register_cast: narrowing, signedness, sign-extension).
     void convert(uint8_t reg, const Type *from, const Type *to);
 
   private:
     // codegen_expr.cpp
-    void reduce(uint8_t reg, const Type *t); // to canonical form after narrow arithmetic
+    void extend(uint8_t reg, const Type *t); // keeps only t's bits, sign- or zero-extended
     uint8_t gen_unary(const Node &n);
     uint8_t gen_deref(const Node &n);
     uint8_t gen_binary(const Node &n);

@@ -66,26 +66,20 @@ void ExprGen::store(const Node &lv, uint8_t value) {
 
 uint8_t ExprGen::gen_assign(const Node &n) {
     const Node &lhs = *n.kids[0], &rhs = *n.kids[1];
-    uint8_t v = gen(rhs);
-    convert(v, rhs.type, lhs.type);
+    uint8_t v = gen(rhs); // stored as it is: variables hold full registers
     store(lhs, v);
     return v;
 }
 
+// The operation is signed or unsigned as the left-hand side's type is.
 uint8_t ExprGen::gen_compound(const Node &n) {
     const Node &lhs = *n.kids[0], &rhs = *n.kids[1];
-    bool shift = n.op == Op::Shl || n.op == Op::Shr;
-    bool pointer = is_pointer(lhs.type);
     uint8_t cur = load(lhs);
-    convert(cur, lhs.type, n.common);
     uint8_t r = gen(rhs);
-    if (pointer)
+    if (is_pointer(lhs.type))
         scale_pointer_operand(r, lhs.type);
-    else if (!shift)
-        convert(r, rhs.type, n.common);
-    arith(n.op, cur, r, n.common, lhs.type);
+    arith(n.op, cur, r, lhs.type, lhs.type);
     b_.free(r);
-    convert(cur, n.common, lhs.type);
     store(lhs, cur);
     return cur;
 }
@@ -100,7 +94,6 @@ uint8_t ExprGen::gen_incdec(const Node &n) {
     if (is_pointer(lhs.type))
         scale_pointer_operand(next, lhs.type);
     b_.emit(inc ? DOp::Add : DOp::Sub, next, cur, next);
-    reduce(next, lhs.type);
     store(lhs, next);
     if (post) {
         b_.free(next);

@@ -2,7 +2,8 @@
 //
 // Clauses are analysed and generated one at a time in program order, as
 // DTrace does, so that each clause sees the variables and aggregations the
-// clauses before it created. Errors raised anywhere below (CompileError) end
+// clauses before it created; a clause with if statements is split into
+// parts first (clause_split.h). Errors raised anywhere below (CompileError) end
 // here as the result's Diagnostic.
 #include "compiler/compile.h"
 
@@ -25,6 +26,23 @@ void add_pragma(const Pragma &p, Program &prog) {
     }
 }
 
+// A clause, or the parts of one with if statements (clause_split.h). As in
+// DTrace, the clause that sets the error flag comes first, once per program,
+// and only when a split gives more than one part.
+void add_clause(const ProbeClause &c, Sema &sema, const TypeTable &types, bool &error_flag_set, Program &prog) {
+    if (!has_if(c)) {
+        prog.clauses.push_back(generate_clause(sema.clause(c), types));
+        return;
+    }
+    std::vector<ClausePart> parts = split_clause(c);
+    if (!error_flag_set && parts.size() > 1) {
+        error_flag_set = true;
+        prog.clauses.push_back(generate_clause(sema.clause_part(c, ClausePart{ClausePart::Kind::SetErrorFlag}), types));
+    }
+    for (const ClausePart &part : parts)
+        prog.clauses.push_back(generate_clause(sema.clause_part(c, part), types));
+}
+
 } // namespace
 
 CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
@@ -32,11 +50,12 @@ CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
     Symbols symbols;
     Sema sema(types, symbols, opts);
     Program prog;
+    bool error_flag_set = false;
     try {
         for (const auto &item : ast.items) {
             switch (item.kind) {
             case TopLevel::Kind::Clause:
-                prog.clauses.push_back(generate_clause(sema.clause(*item.clause), types));
+                add_clause(*item.clause, sema, types, error_flag_set, prog);
                 break;
             case TopLevel::Kind::Declaration:
                 sema.declare(*item.declaration);

@@ -10,10 +10,12 @@
 //   sema_assign.cpp  assignment, compound assignment, ++ and --
 //   sema_call.cpp    subroutine calls and prototype checking
 //   sema_clause.cpp  clauses, statements, actions and aggregations
+//   sema_split.cpp   the parts of a clause split at its if statements
 //   sema_decl.cpp    declarations and type names
 // Errors are raised as CompileError and turned into a Diagnostic by compile().
 #pragma once
 
+#include "compiler/clause_split.h"
 #include "compiler/compile.h"
 #include "compiler/sema_tree.h"
 
@@ -34,11 +36,28 @@ struct CompileError {
 // DTrace's reference flags: how the expression being analysed uses a variable.
 enum RefFlags : unsigned { kNoRef = 0, kRef = 1, kMod = 2 };
 
+// The regions DTrace names in errors found while cooking a clause.
+inline constexpr const char *kRegionActions = "action list";
+inline constexpr const char *kRegionPredicate = "predicate";
+
+// Runs f(), giving an error it raises without a region this one.
+template <typename F> void in_region(const char *region, F &&f) {
+    try {
+        f();
+    } catch (CompileError &err) {
+        if (err.diag.region.empty())
+            err.diag.region = region;
+        throw;
+    }
+}
+
 class Sema {
   public:
     Sema(TypeTable &types, Symbols &symbols, const CompileOptions &opts);
 
     SemaClause clause(const ProbeClause &c);
+    // One part of a clause that has if statements (clause_split.h).
+    SemaClause clause_part(const ProbeClause &c, const ClausePart &part);
     void declare(const Declaration &d);
     const Type *type_of(const TypeName &tn);
 
@@ -49,7 +68,7 @@ class Sema {
     // sema_fold.cpp
     NodePtr int_literal(const Expr &e);
     NodePtr make_const(uint64_t value, const Type *type, int line) const;
-    static uint64_t canonical(uint64_t value, const Type *type);
+    static uint64_t cast_constant(uint64_t value, const Type *from, const Type *to);
     NodePtr fold_unary(Op op, NodePtr child, int line);
     std::optional<uint64_t> fold_binary(Op op, const Node &l, const Node &r, const Type *&type) const;
 
@@ -72,6 +91,7 @@ class Sema {
     NodePtr cook_unary(const Expr &e);
     NodePtr cook_binary(const Expr &e);
     NodePtr cook_arith(Op op, int line, NodePtr l, NodePtr r);
+    NodePtr cook_logical(Op op, int line, NodePtr l, NodePtr r);
     NodePtr cook_compare(const Expr &e, NodePtr l, NodePtr r);
     NodePtr cook_ternary(const Expr &e);
     NodePtr cook_cast(const Expr &e);
@@ -99,6 +119,7 @@ class Sema {
     const Signature &signature(const BuiltinIdent &b, int line);
 
     // sema_clause.cpp
+    void enter_clause(const std::vector<ProbeSpecifier> &probes, int line, SemaClause &out);
     void cook_statements(const std::vector<StmtPtr> &stmts, std::vector<SemaAction> &out);
     void cook_statement(const Stmt &s, std::vector<SemaAction> &out);
     SemaAction cook_action_call(const Expr &call, const BuiltinIdent &b);
@@ -111,6 +132,12 @@ class Sema {
     void finish_aggregation(SemaAction &a);
     void finish_lquantize(SemaAction &a);
     void finish_llquantize(SemaAction &a);
+
+    // sema_split.cpp
+    NodePtr hidden_ref(dif::Scope scope, const std::string &name, int line);
+    NodePtr hidden_assign(dif::Scope scope, const std::string &name, NodePtr value, int line);
+    NodePtr error_flag_clear(int line);
+    SemaAction expression_action(NodePtr value);
 
     // sema_decl.cpp
     const Type *decl_type(const DeclSpecifiers &spec, const Declarator &d, int line);

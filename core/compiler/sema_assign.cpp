@@ -146,9 +146,6 @@ NodePtr Sema::cook_compound(const Expr &e) {
     n->kind = NodeKind::CompoundAssign;
     n->op = base_op(e.op);
     n->type = lhs->type;
-    n->common = both_int && n->op != Op::Shl && n->op != Op::Shr
-                    ? usual_conversion(lhs->type, rhs->type, types_.int_type())
-                    : lhs->type;
     n->line = e.line;
     n->kids.push_back(std::move(lhs));
     n->kids.push_back(std::move(rhs));

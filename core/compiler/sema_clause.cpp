@@ -13,19 +13,6 @@ namespace dtrace::compiler {
 
 namespace {
 
-constexpr const char *kRegionActions = "action list";
-constexpr const char *kRegionPredicate = "predicate";
-
-template <typename F> void in_region(const char *region, F &&f) {
-    try {
-        f();
-    } catch (CompileError &err) {
-        if (err.diag.region.empty())
-            err.diag.region = region;
-        throw;
-    }
-}
-
 bool is_agg_assignment(const Expr &e) {
     return e.kind == ExprKind::Binary && e.op == Op::Assign && e.args[0]->kind == ExprKind::AggregationRef;
 }
@@ -77,19 +64,23 @@ Sema::Sema(TypeTable &types, Symbols &symbols, const CompileOptions &opts)
     constants_["NULL"] = {0, types_.named("long")};
 }
 
-SemaClause Sema::clause(const ProbeClause &c) {
-    SemaClause out;
-    for (const auto &p : c.probes)
+void Sema::enter_clause(const std::vector<ProbeSpecifier> &probes, int line, SemaClause &out) {
+    for (const auto &p : probes)
         out.probes.push_back(p.text);
-    out.line = c.line;
+    out.line = line;
     probes_ = &out.probes;
-    clause_line_ = c.probes.empty() ? c.line : c.probes.front().line;
-    if (!c.probes.empty()) {
-        const ProbeSpecifier &p = c.probes.front();
+    clause_line_ = probes.empty() ? line : probes.front().line;
+    if (!probes.empty()) {
+        const ProbeSpecifier &p = probes.front();
         probe_desc_ = p.by_id ? p.text : p.provider + ":" + p.module + ":" + p.function + ":" + p.name;
     }
     probe_args_.reset();
     probe_args_fetched_ = false;
+}
+
+SemaClause Sema::clause(const ProbeClause &c) {
+    SemaClause out;
+    enter_clause(c.probes, c.line, out);
 
     auto cook_actions = [&] { in_region(kRegionActions, [&] { cook_statements(c.statements, out.actions); }); };
     auto cook_pred = [&] {
@@ -135,8 +126,8 @@ void Sema::cook_statement(const Stmt &s, std::vector<SemaAction> &out) {
     case Stmt::Kind::Block:
         cook_statements(s.body, out);
         return;
-    case Stmt::Kind::If:
-        raise_unsupported(s.line, "if statements");
+    case Stmt::Kind::If: // split off by clause_split.h before analysis
+        raise_error("D_UNKNOWN", s.line, "internal error -- unsplit if statement");
     case Stmt::Kind::Expr:
         break;
     }

@@ -232,7 +232,7 @@ void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const
                     "inline " + d.name + " definition uses incompatible types: \"" + type_name(type) + "\" = \"" +
                         node_type_name(*value) + "\"");
     if (value->kind == NodeKind::Const && is_integer(type))
-        constants_[d.name] = {int64_t(canonical(value->value, type)), type};
+        constants_[d.name] = {int64_t(apply_cast(register_cast(value->type, type), value->value)), type};
     else
         inlines_[d.name] = {type, init};
 }

@@ -4,10 +4,9 @@
 // types, chosen by suffix and radix, that can represent it) and folds
 // operators whose operands are all constants while it parses, so that a
 // folded expression is itself a constant: lquantize() parameters, args[]
-// indices and division-by-zero checks see folded values. Folded values are
-// kept in canonical form for their type (see sema_tree.h), which is the value
-// C gives; DTrace keeps the unreduced 64-bit value and truncates only when it
-// records, so the two can differ where an intermediate overflows its type.
+// indices and division-by-zero checks see folded values. Like DTrace, folding
+// keeps full 64-bit values and never reduces them to their type's width: the
+// value is cut only when it is recorded, so `(2147483647 + 1) > 0` folds to 1.
 #include "compiler/sema.h"
 
 #include <cinttypes>
@@ -55,16 +54,19 @@ constexpr unsigned kRegisterBits = 64;
 
 } // namespace
 
-uint64_t Sema::canonical(uint64_t value, const Type *type) {
-    const Type *r = resolve(type);
-    uint64_t size = scalar_size(type);
-    if (r->kind == TypeKind::String || size == 0 || size >= kRegisterBits / kBitsPerByte)
-        return value;
-    unsigned bits = unsigned(size * kBitsPerByte);
-    uint64_t mask = (uint64_t(1) << bits) - 1;
-    value &= mask;
-    if (is_signed(type) && (value >> (bits - 1)) & 1)
-        value |= ~mask;
+// DTrace's cast of an integer constant (dt_cast), which differs from the
+// run-time conversion: narrowing keeps the low bits zero-extended even for a
+// signed type, so (char)255 stays 255 (and (char)-1 < 0 is false) while a
+// run-time (char) sign-extends; widening extends from the source's width.
+uint64_t Sema::cast_constant(uint64_t value, const Type *from, const Type *to) {
+    uint64_t fsize = scalar_size(from), tsize = scalar_size(to);
+    if (tsize < fsize)
+        return zero_extend(value, unsigned(tsize * kBitsPerByte));
+    if (tsize > fsize) {
+        if (!is_signed(from))
+            return zero_extend(value, unsigned(fsize * kBitsPerByte));
+        return zero_extend(sign_extend(value, unsigned(fsize * kBitsPerByte)), unsigned(tsize * kBitsPerByte));
+    }
     return value;
 }
 
@@ -72,7 +74,7 @@ NodePtr Sema::make_const(uint64_t value, const Type *type, int line) const {
     auto n = std::make_unique<Node>();
     n->kind = NodeKind::Const;
     n->type = type;
-    n->value = canonical(value, type);
+    n->value = value;
     n->line = line;
     return n;
 }
@@ -97,6 +99,9 @@ NodePtr Sema::fold_unary(Op op, NodePtr child, int line) {
     switch (op) {
     case Op::Minus:
         v = -v;
+        // Negating an unsigned constant keeps it within its type's width.
+        if (!is_signed(child->type))
+            v = zero_extend(v, unsigned(scalar_size(child->type) * kBitsPerByte));
         break;
     case Op::BitNot:
         v = ~v;
@@ -110,24 +115,27 @@ NodePtr Sema::fold_unary(Op op, NodePtr child, int line) {
     return make_const(v, child->type, line);
 }
 
+// The result type is the usual conversion of the operands' types (the left
+// operand's for shifts, int for comparisons and logical operators); only
+// ordering comparisons, division and remainder look at its signedness.
 std::optional<uint64_t> Sema::fold_binary(Op op, const Node &l, const Node &r, const Type *&type) const {
     const Type *common = usual_conversion(l.type, r.type, types_.int_type());
-    uint64_t a = canonical(l.value, common), b = canonical(r.value, common);
+    const Type *int_t = types_.int_type();
+    uint64_t a = l.value, b = r.value;
     bool sign = is_signed(common);
     auto slt = [](uint64_t x, uint64_t y) { return int64_t(x) < int64_t(y); };
     auto result = [&](uint64_t v, const Type *t) -> std::optional<uint64_t> {
         type = t;
-        return canonical(v, t);
+        return v;
     };
-    const Type *int_t = types_.int_type();
-    unsigned shift = unsigned(r.value & (kRegisterBits - 1));
+    unsigned shift = unsigned(b & (kRegisterBits - 1));
     switch (op) {
     case Op::LogOr:
-        return result(l.value || r.value, int_t);
+        return result(a || b, int_t);
     case Op::LogXor:
-        return result((l.value != 0) != (r.value != 0), int_t);
+        return result((a != 0) != (b != 0), int_t);
     case Op::LogAnd:
-        return result(l.value && r.value, int_t);
+        return result(a && b, int_t);
     case Op::BitOr:
         return result(a | b, common);
     case Op::BitXor:
@@ -147,9 +155,9 @@ std::optional<uint64_t> Sema::fold_binary(Op op, const Node &l, const Node &r, c
     case Op::Ge:
         return result(sign ? !slt(a, b) : a >= b, int_t);
     case Op::Shl:
-        return result(l.value << shift, l.type);
-    case Op::Shr:
-        return result(is_signed(l.type) ? uint64_t(int64_t(l.value) >> shift) : l.value >> shift, l.type);
+        return result(a << shift, l.type);
+    case Op::Shr: // a logical shift whatever the type, as DTrace folds it
+        return result(a >> shift, l.type);
     case Op::Add:
         return result(a + b, common);
     case Op::Sub:

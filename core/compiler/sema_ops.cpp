@@ -211,18 +211,8 @@ NodePtr Sema::cook_binary(const Expr &e) {
     }
     case Op::LogAnd:
     case Op::LogOr:
-    case Op::LogXor: {
-        if (!is_scalar(l->type) || !is_scalar(r->type))
-            raise_error("D_OP_SCALAR", e.line, "operator " + op + " requires operands of scalar type");
-        const Type *t = nullptr;
-        if (l->kind == NodeKind::Const && r->kind == NodeKind::Const)
-            if (auto v = fold_binary(e.op, *l, *r, t))
-                return make_const(*v, t, e.line);
-        NodePtr n = make_node(NodeKind::Logical, types_.int_type(), e.line, e.op);
-        n->kids.push_back(std::move(l));
-        n->kids.push_back(std::move(r));
-        return n;
-    }
+    case Op::LogXor:
+        return cook_logical(e.op, e.line, std::move(l), std::move(r));
     default:
         break;
     }
@@ -286,6 +276,19 @@ NodePtr Sema::cook_arith(Op opcode, int line, NodePtr l, NodePtr r) {
             return make_const(*v, folded, line);
     }
     NodePtr n = make_node(NodeKind::Binary, type, line, opcode);
+    n->kids.push_back(std::move(l));
+    n->kids.push_back(std::move(r));
+    return n;
+}
+
+NodePtr Sema::cook_logical(Op opcode, int line, NodePtr l, NodePtr r) {
+    if (!is_scalar(l->type) || !is_scalar(r->type))
+        raise_error("D_OP_SCALAR", line, "operator " + op_name(opcode) + " requires operands of scalar type");
+    const Type *t = nullptr;
+    if (l->kind == NodeKind::Const && r->kind == NodeKind::Const)
+        if (auto v = fold_binary(opcode, *l, *r, t))
+            return make_const(*v, t, line);
+    NodePtr n = make_node(NodeKind::Logical, types_.int_type(), line, opcode);
     n->kids.push_back(std::move(l));
     n->kids.push_back(std::move(r));
     return n;
@@ -356,7 +359,7 @@ NodePtr Sema::cook_cast(const Expr &e) {
         raise_error("D_CAST_INVAL", e.line,
                     "invalid cast expression: \"" + node_type_name(*child) + "\" to \"" + type_name(to) + "\"");
     if (child->kind == NodeKind::Const && is_integer(to))
-        return make_const(child->value, to, e.line);
+        return make_const(cast_constant(child->value, from, to), to, e.line);
     NodePtr n = make_node(NodeKind::Convert, to, e.line);
     n->kids.push_back(std::move(child));
     return n;

@@ -3,11 +3,10 @@
 // The parser's AST says what was written; this tree says what it means: every
 // node has a resolved type, identifiers are bound to variables or builtins,
 // integer constants are folded the way DTrace folds them while parsing, and
-// self->x / this->x / a[k] / args[n] are distinct node kinds. Implicit
-// conversions are left to code generation, which converts each operand to the
-// type the node records (`type`, or `common` for comparisons and compound
-// assignments) so that every register holds its value in canonical form
-// (sign- or zero-extended from its type's width).
+// self->x / this->x / a[k] / args[n] are distinct node kinds. As in DTrace,
+// constants keep their full 64-bit values (a folded int may exceed an int's
+// range), and there are no implicit conversions: code generation computes in
+// 64 bits and converts only where DTrace does (see codegen_expr.h).
 #pragma once
 
 #include "compiler/ast.h"
@@ -64,12 +63,12 @@ enum class NodeKind : uint8_t {
     Deref,          // *kids[0]: loads a scalar; a struct, union or array stays an address
     Member,         // the member at byte offset `value` of the struct kids[0] points at (or is, for .)
     Binary,         // op: arithmetic, bitwise or shift; kids[0], kids[1]
-    Compare,        // op: Lt..Ne; kids[0], kids[1] compared as `common` (or as strings)
+    Compare,        // op: Lt..Ne; kids[0], kids[1] compared signed or not as `common` says (or as strings)
     Logical,        // op: LogAnd, LogOr, LogXor; kids[0], kids[1]
     Ternary,        // kids[0] ? kids[1] : kids[2]
     Convert,        // kids[0] converted to `type` (casts, stringof)
     Assign,         // kids[0] (Var or ArrayElem) = kids[1]
-    CompoundAssign, // op (the arithmetic op): kids[0] op= kids[1], computed as `common`
+    CompoundAssign, // op (the arithmetic op): kids[0] op= kids[1], signed or not as kids[0]
     IncDec,         // op: PreInc, PreDec, PostInc, PostDec; kids[0] (Var or ArrayElem)
     Call,           // id: subroutine (dif::Subr); kids = arguments; params = their types
     Comma,          // kids[0], kids[1]

@@ -12,6 +12,8 @@ namespace dtrace::compiler {
 namespace {
 
 constexpr uint64_t kPointerSize = 8;
+constexpr uint64_t kRegisterBytes = 8; // DIF registers are 64-bit
+constexpr unsigned kRegisterBits = 64;
 
 struct IntrinsicSpec {
     const char *name;
@@ -172,6 +174,45 @@ uint64_t scalar_size(const Type *t) {
     if (r->kind == TypeKind::Pointer)
         return kPointerSize;
     return r->size;
+}
+
+uint64_t zero_extend(uint64_t value, unsigned bits) {
+    return bits >= kRegisterBits ? value : value & ((uint64_t(1) << bits) - 1);
+}
+
+uint64_t sign_extend(uint64_t value, unsigned bits) {
+    if (bits >= kRegisterBits)
+        return value;
+    unsigned shift = kRegisterBits - bits;
+    return uint64_t(int64_t(value << shift) >> shift);
+}
+
+RegisterCast register_cast(const Type *from, const Type *to) {
+    RegisterCast c;
+    if (!is_scalar(from) || !is_scalar(to))
+        return c;
+    uint64_t fsize = scalar_size(from), tsize = scalar_size(to);
+    bool fs = is_signed(from), ts = is_signed(to);
+    if (fsize == tsize && fs == ts)
+        return c;
+    if (tsize > fsize) {
+        if (fs) {
+            c.sign_from_bits = unsigned(fsize * kBitsPerByte);
+            if (!ts && tsize < kRegisterBytes)
+                c.zero_from_bits = unsigned(tsize * kBitsPerByte);
+        }
+    } else if (tsize < kRegisterBytes) {
+        (ts ? c.sign_from_bits : c.zero_from_bits) = unsigned(tsize * kBitsPerByte);
+    }
+    return c;
+}
+
+uint64_t apply_cast(const RegisterCast &cast, uint64_t value) {
+    if (cast.sign_from_bits)
+        value = sign_extend(value, cast.sign_from_bits);
+    if (cast.zero_from_bits)
+        value = zero_extend(value, cast.zero_from_bits);
+    return value;
 }
 
 bool types_compatible(const Type *a, const Type *b) {

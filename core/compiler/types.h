@@ -90,6 +90,23 @@ bool is_vfptr(const Type *t); // a pointer to void or to a function: no size to 
 // The bytes a scalar occupies in a register's view: enums are ints, pointers 64 bits.
 uint64_t scalar_size(const Type *t);
 
+// How DTrace converts a value held in a 64-bit register from scalar type
+// `from` to scalar type `to` (casts, arguments to their parameter types,
+// keys to their signature, inlines to their declared type): registers keep
+// full 64-bit values, and a conversion narrows, changes signedness or
+// sign-extends a widened signed value, but leaves a widened unsigned value
+// as it is. Apply sign-extension from `sign_from_bits`, then zero-extension
+// from `zero_from_bits` (0: that step is not needed).
+struct RegisterCast {
+    unsigned sign_from_bits = 0;
+    unsigned zero_from_bits = 0;
+};
+RegisterCast register_cast(const Type *from, const Type *to);
+uint64_t apply_cast(const RegisterCast &cast, uint64_t value);
+// The low `bits` bits of `value`, zero- or sign-extended to 64 bits.
+uint64_t zero_extend(uint64_t value, unsigned bits);
+uint64_t sign_extend(uint64_t value, unsigned bits);
+
 // DTrace's notion of two types being the same (ctf_type_compat).
 bool types_compatible(const Type *a, const Type *b);
 

@@ -1,60 +1,11 @@
 // source_test.cpp: end to end from D source: parse, compile, validate and
 // run on the DIF VM; and the errors DTrace reports for bad programs.
-#include "compiler/parser.h"
-#include "harness.h"
+#include "source_harness.h"
 
 using namespace dtrace::compiler;
 using harness::Runner;
 using harness::Value;
-
-namespace {
-
-std::optional<ProgramAst> parse(const std::string &src) {
-    ParseOptions po;
-    po.from_file = true;
-    auto r = parse_program(src, po);
-    if (r.error)
-        ADD_FAILURE() << "parse error: " << r.error->message << " in: " << src;
-    return std::move(r.program);
-}
-
-// Compiles `src` and runs its clauses in order; returns what they recorded.
-std::vector<Value> run(const std::string &src, Runner &r, const CompileOptions &opts = {}) {
-    auto ast = parse(src);
-    if (!ast)
-        return {};
-    auto prog = harness::compile_ok(*ast, opts);
-    std::vector<Value> out;
-    for (const auto &c : prog.clauses)
-        for (auto &v : r.run_clause(c))
-            out.push_back(v);
-    return out;
-}
-
-std::vector<Value> run(const std::string &src) {
-    Runner r;
-    return run(src, r);
-}
-
-// The single integer `BEGIN { trace(expr); }` records.
-int64_t eval(const std::string &expr) {
-    auto v = run("BEGIN { trace(" + expr + "); }");
-    return v.size() == 1 && !v[0].is_string ? v[0].i : INT64_MIN;
-}
-
-std::string eval_string(const std::string &expr) {
-    auto v = run("BEGIN { trace(" + expr + "); }");
-    return v.size() == 1 && v[0].is_string ? v[0].s : "<none>";
-}
-
-Diagnostic error(const std::string &src, const CompileOptions &opts = {}) {
-    auto ast = parse(src);
-    if (!ast)
-        return {};
-    return harness::compile_error(*ast, opts);
-}
-
-} // namespace
+using namespace source_harness;
 
 TEST(Source, PrecedenceAndConstants) {
     EXPECT_EQ(eval("1 + 2 * 3"), 7);
@@ -74,7 +25,7 @@ TEST(Source, ConversionsAtRunTime) {
                  "trace((uint8_t)x); trace((short)70000); }");
     ASSERT_EQ(v.size(), 6u);
     EXPECT_EQ(v[0].i, 44);
-    EXPECT_EQ(v[1].i, 1073741822);
+    EXPECT_EQ(v[1].i, 4294967294); // 64-bit unsigned division, as DTrace (C: 1073741822)
     EXPECT_EQ(v[2].i, 0);
     EXPECT_EQ(v[3].i, 1);
     EXPECT_EQ(v[4].i, 44);
@@ -209,4 +160,33 @@ TEST(Source, MoreSubroutines) {
     ASSERT_EQ(v.size(), 2u);
     EXPECT_EQ(v[0].s, "a");
     EXPECT_EQ(v[1].s, "b");
+}
+
+TEST(Source, RegistersKeepSixtyFourBits) {
+    // DTrace computes in 64-bit registers and narrows only when it records,
+    // casts, or converts an argument or key.
+    EXPECT_EQ(eval("(2147483647 + 1) > 0"), 1);
+    EXPECT_EQ(eval("2147483647 + 1"), -2147483648LL);
+    auto v = run("BEGIN { x = 2147483647; x++; trace(x > 0); trace(x); trace((long)x); trace(x == -2147483648); }");
+    ASSERT_EQ(v.size(), 4u);
+    EXPECT_EQ(v[0].i, 1);
+    EXPECT_EQ(v[1].i, -2147483648LL);
+    EXPECT_EQ(v[2].i, -2147483648LL); // a cast sign-extends from int
+    EXPECT_EQ(v[3].i, 0);
+    // Shifting a negative constant right folds as a logical shift.
+    EXPECT_EQ(eval("(-8 >> 1) < 0"), 0);
+    EXPECT_EQ(eval("-8 >> 1"), -4);
+    // Negating an unsigned constant stays within its width.
+    EXPECT_EQ(eval("-1U == 4294967295"), 1);
+}
+
+TEST(Source, ConstantCastsDifferFromRunTimeCasts) {
+    // DTrace narrows a constant by zero-extension (dt_cast), a run-time value
+    // by its type's signedness.
+    EXPECT_EQ(eval("(char)-1 < 0"), 0);
+    auto v = run("BEGIN { y = -1; trace((char)y < 0); trace((unsigned char)y); trace((unsigned int)(char)y); }");
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_EQ(v[0].i, 1);
+    EXPECT_EQ(v[1].i, 255);
+    EXPECT_EQ(v[2].i, 4294967295LL);
 }
