@@ -12,23 +12,6 @@ namespace {
 constexpr size_t kEntryOverhead = 64;
 } // namespace
 
-size_t AggregationStore::TransparentHash::operator()(std::string_view s) const {
-    constexpr uint64_t kSeed = 0x9e3779b97f4a7c15ull, kMul1 = 0xbf58476d1ce4e5b9ull, kMul2 = 0x94d049bb133111ebull;
-    uint64_t h = kSeed ^ s.size();
-    const char *p = s.data();
-    size_t n = s.size();
-    for (; n >= sizeof(uint64_t); p += sizeof(uint64_t), n -= sizeof(uint64_t)) {
-        uint64_t word;
-        std::memcpy(&word, p, sizeof word);
-        h = (h ^ word) * kMul1;
-        h ^= h >> 31;
-    }
-    uint64_t tail = 0;
-    std::memcpy(&tail, p, n);
-    h = (h ^ tail) * kMul2;
-    return h ^ (h >> 29);
-}
-
 void AggregationStore::add_program(const compiler::Program &program) {
     for (const compiler::AggregationDecl &decl : program.aggregations) {
         auto key = std::make_pair(&program, decl.id);
@@ -94,8 +77,9 @@ bool AggregationStore::apply(Aggregation &aggregation, const compiler::Action &a
             return false;
     }
     const compiler::AggregationDecl &decl = *aggregation.decl;
-    auto it = aggregation.table.find(std::string_view(key_));
-    if (it == aggregation.table.end()) {
+    const uint64_t hash = AggregationTable::hash(key_);
+    AggregationTable::Entry *entry = aggregation.table.find(key_, hash);
+    if (!entry) {
         std::vector<int64_t> data = consumer::aggregate_init(decl.func, decl.params);
         size_t cost = key_.size() + data.size() * sizeof(int64_t) + kEntryOverhead;
         if (limit_ != 0 && used_ + cost > limit_) {
@@ -103,9 +87,9 @@ bool AggregationStore::apply(Aggregation &aggregation, const compiler::Action &a
             return true;
         }
         used_ += cost;
-        it = aggregation.table.emplace(key_, std::move(data)).first;
+        entry = &aggregation.table.insert(key_, hash, std::move(data));
     }
-    consumer::aggregate_update(decl.func, decl.params, it->second, value, increment);
+    consumer::aggregate_update(decl.func, decl.params, entry->data, value, increment);
     return true;
 }
 
@@ -114,8 +98,8 @@ std::vector<AggregationStore::Snapshot> AggregationStore::snapshot() const {
     for (const Aggregation &a : aggregations_) {
         Snapshot s{a.decl, a.program, {}};
         s.entries.reserve(a.table.size());
-        for (const auto &[key, data] : a.table)
-            s.entries.emplace_back(key, data);
+        for (const AggregationTable::Entry &e : a.table.entries())
+            s.entries.emplace_back(e.key, e.data);
         out.push_back(std::move(s));
     }
     return out;

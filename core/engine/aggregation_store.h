@@ -11,13 +11,13 @@
 
 #include "compiler/program.h"
 #include "dif/vm.h"
+#include "engine/aggregation_table.h"
 
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -25,17 +25,11 @@ namespace dtrace::engine {
 
 class AggregationStore {
   public:
-    // Keys are short (a few 8-byte words): a word-at-a-time multiply-xorshift
-    // hash costs a fraction of a general-purpose byte hash.
-    struct TransparentHash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const;
-    };
     struct Aggregation {
         const compiler::AggregationDecl *decl = nullptr;
         const compiler::Program *program = nullptr;
         uint32_t order = 0; // printing order: by first appearance across programs
-        std::unordered_map<std::string, std::vector<int64_t>, TransparentHash, std::equal_to<>> table;
+        AggregationTable table;
     };
     struct Snapshot {
         const compiler::AggregationDecl *decl;

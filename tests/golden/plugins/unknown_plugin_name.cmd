@@ -1,1 +1,1 @@
-dtrace -x plugins=nosuchplugin -qn 'BEGIN { exit(0); }'
+dtrace -x noplugins -x plugins=nosuchplugin -qn 'BEGIN { exit(0); }'

@@ -1,0 +1,69 @@
+// aggregation_table.cpp: open addressing with linear probing.
+#include "engine/aggregation_table.h"
+
+#include <cstring>
+
+namespace dtrace::engine {
+
+namespace {
+constexpr size_t kInitialSlots = 64;
+} // namespace
+
+uint64_t AggregationTable::hash(std::string_view s) {
+    constexpr uint64_t kSeed = 0x9e3779b97f4a7c15ull, kMul1 = 0xbf58476d1ce4e5b9ull, kMul2 = 0x94d049bb133111ebull;
+    uint64_t h = kSeed ^ s.size();
+    const char *p = s.data();
+    size_t n = s.size();
+    for (; n >= sizeof(uint64_t); p += sizeof(uint64_t), n -= sizeof(uint64_t)) {
+        uint64_t word;
+        std::memcpy(&word, p, sizeof word);
+        h = (h ^ word) * kMul1;
+        h ^= h >> 31;
+    }
+    uint64_t tail = 0;
+    std::memcpy(&tail, p, n);
+    h = (h ^ tail) * kMul2;
+    return h ^ (h >> 29);
+}
+
+AggregationTable::Entry *AggregationTable::find(std::string_view key, uint64_t hash) {
+    if (slots_.empty())
+        return nullptr;
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        const Slot &slot = slots_[i];
+        if (!slot.entry)
+            return nullptr;
+        if (slot.hash == hash && slot.entry->key == key)
+            return slot.entry;
+    }
+}
+
+AggregationTable::Entry &AggregationTable::insert(std::string_view key, uint64_t hash, std::vector<int64_t> data) {
+    // Keep the index at most half full so that probe sequences stay short.
+    if ((entries_.size() + 1) * 2 > slots_.size())
+        grow();
+    Entry &entry = entries_.emplace_back(Entry{std::string(key), std::move(data)});
+    const size_t mask = slots_.size() - 1;
+    size_t i = hash & mask;
+    while (slots_[i].entry)
+        i = (i + 1) & mask;
+    slots_[i] = Slot{hash, &entry};
+    return entry;
+}
+
+void AggregationTable::grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? kInitialSlots : old.size() * 2, Slot{});
+    const size_t mask = slots_.size() - 1;
+    for (const Slot &slot : old) {
+        if (!slot.entry)
+            continue;
+        size_t i = slot.hash & mask;
+        while (slots_[i].entry)
+            i = (i + 1) & mask;
+        slots_[i] = slot;
+    }
+}
+
+} // namespace dtrace::engine

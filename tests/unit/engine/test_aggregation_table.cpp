@@ -1,0 +1,41 @@
+// The aggregation table: lookups across growth, stable entries, exact keys.
+#include "engine/aggregation_table.h"
+
+#include <gtest/gtest.h>
+
+using dtrace::engine::AggregationTable;
+
+TEST(AggregationTable, FindsWhatWasInsertedAcrossGrowth) {
+    AggregationTable t;
+    std::vector<AggregationTable::Entry *> entries;
+    for (int i = 0; i < 10000; i++) {
+        std::string key = "key" + std::to_string(i);
+        ASSERT_EQ(t.find(key, AggregationTable::hash(key)), nullptr);
+        entries.push_back(&t.insert(key, AggregationTable::hash(key), {i}));
+    }
+    EXPECT_EQ(t.size(), 10000u);
+    for (int i = 0; i < 10000; i++) {
+        std::string key = "key" + std::to_string(i);
+        AggregationTable::Entry *e = t.find(key, AggregationTable::hash(key));
+        ASSERT_NE(e, nullptr);
+        EXPECT_EQ(e, entries[i]) << "entries never move";
+        EXPECT_EQ(e->data.front(), i);
+    }
+}
+
+TEST(AggregationTable, EqualHashesStillCompareKeys) {
+    AggregationTable t;
+    t.insert("a", 42, {1});
+    t.insert("b", 42, {2}); // a forced collision
+    ASSERT_NE(t.find("a", 42), nullptr);
+    ASSERT_NE(t.find("b", 42), nullptr);
+    EXPECT_EQ(t.find("a", 42)->data.front(), 1);
+    EXPECT_EQ(t.find("b", 42)->data.front(), 2);
+    EXPECT_EQ(t.find("c", 42), nullptr);
+}
+
+TEST(AggregationTable, HashDependsOnEveryByteAndLength) {
+    EXPECT_NE(AggregationTable::hash("abcdefgh1"), AggregationTable::hash("abcdefgh2"));
+    EXPECT_NE(AggregationTable::hash(std::string_view("a\0", 2)), AggregationTable::hash("a"));
+    EXPECT_NE(AggregationTable::hash("12345678"), AggregationTable::hash("12345679"));
+}
