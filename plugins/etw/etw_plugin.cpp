@@ -11,13 +11,20 @@ int EtwPlugin::init() {
         return 0;
     }
     path_ = path;
+    const char *manifest_paths = ops_->get_option(host_, kManifestOption);
+    Result<ManifestSet> manifests = ManifestSet::load(manifest_paths ? manifest_paths : "");
+    if (!manifests) {
+        ops_->report_error(host_, manifests.error().c_str());
+        return -1;
+    }
+    manifests_ = std::move(manifests.value());
     Result<EtlReader> reader = open_replay(path_);
     if (!reader) {
         ops_->report_error(host_, reader.error().c_str());
         return -1;
     }
-    catalog_ = TraceCatalog::scan(reader.value());
-    registry_ = std::make_unique<ProbeRegistry>(host_, ops_, *catalog_);
+    catalog_ = TraceCatalog::scan(reader.value(), manifests_);
+    registry_ = std::make_unique<ProbeRegistry>(host_, ops_, *catalog_, manifests_);
     return registry_->register_all() ? 0 : -1;
 }
 
@@ -37,7 +44,7 @@ int EtwPlugin::start() {
     if (!replaying()) {
         return 0;
     }
-    replay_ = std::make_unique<ReplayThread>(host_, ops_, path_, *catalog_, *registry_);
+    replay_ = std::make_unique<ReplayThread>(host_, ops_, path_, ReplayInputs{*catalog_, manifests_, *registry_});
     return replay_->start();
 }
 

@@ -59,6 +59,7 @@
 
 #include <dtrace/provider.h>
 
+#include "manifest_set.h"
 #include "probe_registry.h"
 #include "replay_thread.h"
 #include "trace_catalog.h"
@@ -87,6 +88,7 @@ class EtwPlugin {
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
     std::string path_;
+    ManifestSet manifests_;
     std::optional<TraceCatalog> catalog_;
     std::unique_ptr<ProbeRegistry> registry_;
     std::unique_ptr<ReplayThread> replay_;

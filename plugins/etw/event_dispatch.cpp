@@ -63,6 +63,7 @@ const std::string &EventDispatch::provider_label(const Event &event, size_t inde
 }
 
 void EventDispatch::dispatch(const Event &event) {
+    ++event_serial_;
     registry_.refresh(enabled_, generation_);
     memory_.begin(event);
     const dtrace_event_ctx ctx = context(event, event.pid, event.tid);
@@ -88,13 +89,19 @@ void EventDispatch::dispatch(const Event &event) {
         const EnabledProbes::ProviderProbes &probes = enabled_.providers[index];
         for (const ProbeBinding &b : probes.etw) {
             if ((b.event_id == kAnyEventId || b.event_id == event.id) && b.filter.passes(event.level, event.keyword)) {
-                const std::array<uint64_t, 2> args = {memory_.header_and_payload(), memory_.header_and_payload_size()};
-                fire(b.id, ctx, args);
+                fire_etw(event, b, ctx);
             }
         }
-        if (probes.events != 0) {
+        if (probes.events != 0 || !probes.keywords.empty()) {
             const std::array<uint64_t, 4> args = {event.id, event.opcode, memory_.prefixed_payload(), payload_size};
-            fire(probes.events, ctx, args);
+            if (probes.events != 0) {
+                fire(probes.events, ctx, args);
+            }
+            for (const ProbeBinding &b : probes.keywords) {
+                if ((event.keyword & b.keyword_mask) != 0) {
+                    fire(b.id, ctx, args);
+                }
+            }
         }
     }
 
@@ -102,6 +109,24 @@ void EventDispatch::dispatch(const Event &event) {
         fire_missed_stack(event);
     }
     processes_.note(event);
+}
+
+void EventDispatch::fire_etw(const Event &event, const ProbeBinding &binding, const dtrace_event_ctx &ctx) {
+    std::array<uint64_t, kEtwNativeArgs + kMaxDecodedArgs> args = {memory_.header_and_payload(),
+                                                                   memory_.header_and_payload_size()};
+    if (binding.decoded_args != 0) {
+        if (decoded_serial_ != event_serial_) { // once per event, whatever the number of probes
+            const ManifestEvent *schema = manifests_.event(event.provider, event.id, event.version);
+            decode_payload(event.payload, schema->fields, event.pointer_size, decoded_);
+            decoded_serial_ = event_serial_;
+        }
+        const uint64_t base = memory_.bytes(decoded_.bytes);
+        for (size_t i = 0; i < binding.decoded_args && i < decoded_.fields.size(); ++i) {
+            const DecodedField &f = decoded_.fields[i];
+            args[kEtwNativeArgs + i] = f.by_address ? base + f.value : f.value;
+        }
+    }
+    fire(binding.id, ctx, std::span(args).first(kEtwNativeArgs + binding.decoded_args));
 }
 
 void EventDispatch::fire_missed_stack(const Event &event) {

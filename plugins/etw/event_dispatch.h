@@ -17,6 +17,8 @@
 #include <dtrace/provider.h>
 
 #include "event_memory.h"
+#include "manifest_set.h"
+#include "payload_decoder.h"
 #include "probe_registry.h"
 #include "process_table.h"
 #include "reader/event.h"
@@ -26,11 +28,18 @@
 
 namespace dtrace::etw::plugin {
 
+// What init() learned, which the replay reads and never changes.
+struct ReplayInputs {
+    const TraceCatalog &catalog;
+    const ManifestSet &manifests;
+    const ProbeRegistry &registry;
+};
+
 class EventDispatch {
   public:
-    EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const TraceCatalog &catalog,
-                  const ProbeRegistry &registry, const TraceClock &clock)
-        : host_(host), ops_(ops), catalog_(catalog), registry_(registry), clock_(clock) {}
+    EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const ReplayInputs &inputs, const TraceClock &clock)
+        : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
+          clock_(clock) {}
 
     void dispatch(const Event &event);
 
@@ -40,10 +49,12 @@ class EventDispatch {
     size_t provider_index(const Guid &guid);
     const std::string &provider_label(const Event &event, size_t index);
     void fire_missed_stack(const Event &event);
+    void fire_etw(const Event &event, const ProbeBinding &binding, const dtrace_event_ctx &ctx);
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
     const TraceCatalog &catalog_;
+    const ManifestSet &manifests_;
     const ProbeRegistry &registry_;
     TraceClock clock_;
     EnabledProbes enabled_;
@@ -51,6 +62,9 @@ class EventDispatch {
     EventMemory memory_;
     ProcessTable processes_;
     WalkedStack stack_;
+    DecodedPayload decoded_;
+    uint64_t event_serial_ = 0;   // events dispatched
+    uint64_t decoded_serial_ = 0; // the event decoded_ holds
     Guid last_guid_;
     size_t last_index_ = TraceCatalog::kNotFound;
     std::string uncatalogued_label_; // a provider init() did not see

@@ -66,6 +66,10 @@ uint64_t EventMemory::string(const std::string &s) {
     return add_region(reinterpret_cast<const uint8_t *>(s.c_str()), s.size() + 1);
 }
 
+uint64_t EventMemory::bytes(const std::vector<uint8_t> &b) {
+    return add_region(b.data(), b.size());
+}
+
 int64_t EventMemory::read(void *state, uint64_t address, void *buffer, size_t length) {
     const EventMemory &memory = *static_cast<const EventMemory *>(state);
     for (size_t i = 0; i < memory.region_count_; ++i) {

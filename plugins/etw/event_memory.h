@@ -9,7 +9,9 @@
 //   - the event as Windows' consumer API presents it: the 0x50-byte
 //     EVENT_HEADER (evntcons.h) followed by the payload, Microsoft's
 //     convention for etw probes' arg0;
-//   - the provider name (diag's arg0), a string that outlives the event.
+//   - the provider name (diag's arg0), a string that outlives the event;
+//   - the strings and other by-address values of decoded fields
+//     (payload_decoder.h).
 // Each is built on first use for the current event, in buffers reused from
 // event to event, and registered as a readable region. The reader function
 // serves exactly those regions and refuses any other address, so a script
@@ -40,6 +42,8 @@ class EventMemory {
     uint64_t header_and_payload_size() const;
     // s must outlive the event.
     uint64_t string(const std::string &s);
+    // Bytes the caller keeps unchanged until the next event (decoded fields).
+    uint64_t bytes(const std::vector<uint8_t> &b);
 
     // dtrace_memory_read_fn over an EventMemory.
     static int64_t read(void *state, uint64_t address, void *buffer, size_t length);
@@ -49,7 +53,7 @@ class EventMemory {
         const uint8_t *base = nullptr;
         size_t size = 0;
     };
-    static constexpr size_t kMaxRegions = 3;
+    static constexpr size_t kMaxRegions = 4; // the three layouts and decoded fields
 
     uint64_t add_region(const uint8_t *base, size_t size);
 

@@ -2,6 +2,7 @@
 #include "probe_registry.h"
 
 #include <array>
+#include <optional>
 #include <span>
 
 namespace dtrace::etw::plugin {
@@ -32,6 +33,7 @@ std::span<const dtrace_arg_desc> args_of(ProbeKind kind) {
     case ProbeKind::EtwEvent:
         return kEtwArgs;
     case ProbeKind::ProviderEvents:
+    case ProbeKind::ProviderKeyword:
         return kProviderEventArgs;
     }
     return {};
@@ -59,8 +61,13 @@ dtrace_provider_id ProbeRegistry::add_provider(const std::string &name) {
 dtrace_probe_id ProbeRegistry::add_probe(dtrace_provider_id provider, const std::string &module,
                                          const std::string &function, const std::string_view name,
                                          ProbeBinding binding) {
+    return add_probe(provider, module, function, name, binding, args_of(binding.kind));
+}
+
+dtrace_probe_id ProbeRegistry::add_probe(dtrace_provider_id provider, const std::string &module,
+                                         const std::string &function, const std::string_view name, ProbeBinding binding,
+                                         std::span<const dtrace_arg_desc> args) {
     const std::string probe_name(name);
-    std::span<const dtrace_arg_desc> args = args_of(binding.kind);
     std::lock_guard lock(mutex_);
     const uint64_t cookie = bindings_.size();
     const dtrace_probe_desc desc = {
@@ -81,20 +88,40 @@ dtrace_probe_id ProbeRegistry::add_probe(dtrace_provider_id provider, const std:
     return id;
 }
 
+// An etw probe of one event id takes the types of the fields of the latest
+// version of the event its provider's manifest describes, if any.
+dtrace_probe_id ProbeRegistry::add_etw_probe(size_t provider, const std::string &function, const std::string &name,
+                                             ProbeBinding binding) {
+    const CatalogProvider &p = catalog_.providers()[provider];
+    const ManifestEvent *event =
+        p.manifest && binding.event_id != kAnyEventId ? manifests_.latest(p.guid, binding.event_id) : nullptr;
+    if (event == nullptr) {
+        return add_probe(etw_provider_, p.guid_text, function, name, binding);
+    }
+    std::vector<dtrace_arg_desc> args(kEtwArgs.begin(), kEtwArgs.end());
+    for (const ManifestField &f : event->fields) {
+        const TypeInfo *type = f.opaque ? nullptr : type_info(f.type);
+        if (!type || args.size() == kEtwNativeArgs + kMaxDecodedArgs) {
+            break;
+        }
+        args.push_back(arg(f.is_array ? "uintptr_t" : type->d_type.data(), static_cast<uint8_t>(args.size())));
+    }
+    binding.decoded_args = args.size() - kEtwNativeArgs;
+    return add_probe(etw_provider_, p.guid_text, function, name, binding, args);
+}
+
 bool ProbeRegistry::add_etw_probes(size_t provider, const std::string &function, const LevelKeywordFilter &filter,
                                    const char *name_pattern) {
     const CatalogProvider &p = catalog_.providers()[provider];
     ProbeBinding binding{.kind = ProbeKind::EtwEvent, .provider = provider, .filter = filter};
     const std::string generic(kGenericEvent);
-    if (spec_field_matches(name_pattern, generic) &&
-        add_probe(etw_provider_, p.guid_text, function, generic, binding) == 0) {
+    if (spec_field_matches(name_pattern, generic) && add_etw_probe(provider, function, generic, binding) == 0) {
         return false;
     }
     for (uint16_t id : p.event_ids) {
         const std::string name = event_id_name(id);
         binding.event_id = id;
-        if (spec_field_matches(name_pattern, name) &&
-            add_probe(etw_provider_, p.guid_text, function, name, binding) == 0) {
+        if (spec_field_matches(name_pattern, name) && add_etw_probe(provider, function, name, binding) == 0) {
             return false;
         }
     }
@@ -116,7 +143,20 @@ bool ProbeRegistry::register_named_provider(size_t provider) {
     const std::string empty;
     events_probe_of_[provider] =
         add_probe(it->second, empty, empty, kProviderEvents, ProbeBinding{.kind = ProbeKind::ProviderEvents});
-    return events_probe_of_[provider] != 0;
+    if (events_probe_of_[provider] == 0) {
+        return false;
+    }
+    const ManifestProvider *manifest = catalog_.providers()[provider].manifest;
+    if (manifest == nullptr) {
+        return true;
+    }
+    for (const ManifestKeyword &k : manifest->keywords) {
+        const ProbeBinding binding{.kind = ProbeKind::ProviderKeyword, .provider = provider, .keyword_mask = k.mask};
+        if (add_probe(it->second, empty, empty, provider_probe_name(k.name), binding) == 0) {
+            return false;
+        }
+    }
+    return true;
 }
 
 bool ProbeRegistry::register_all() {
@@ -199,6 +239,9 @@ void ProbeRegistry::refresh(EnabledProbes &out, uint64_t &generation) const {
             break;
         case ProbeKind::EtwEvent:
             out.providers[b.provider].etw.push_back(b);
+            break;
+        case ProbeKind::ProviderKeyword:
+            out.providers[b.provider].keywords.push_back(b);
             break;
         case ProbeKind::ProviderEvents:
             // Providers that share a name share the probe.

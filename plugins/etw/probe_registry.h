@@ -2,7 +2,9 @@
 //
 // Every probe the plugin registers is bound (through its cookie) to what it
 // fires on: all records (diag), one provider's events (by id, or all of them,
-// through a level/keyword filter), or one named provider's events. The
+// through a level/keyword filter), or one named provider's events (all, or
+// those of a keyword its manifest names). etw probes of an event id that a
+// manifest describes are typed: args[0..] are its fields. The
 // control thread registers probes and enables them; the replay thread fires
 // them. They share nothing but a generation counter: the replay thread keeps
 // its own copy of the enabled probes, grouped by provider, and copies it
@@ -14,28 +16,43 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include <dtrace/provider.h>
 
+#include "manifest_set.h"
 #include "probe_naming.h"
 #include "trace_catalog.h"
 
 namespace dtrace::etw::plugin {
 
-enum class ProbeKind : uint8_t { DiagEvents, DiagLostEvent, DiagMissedStack, EtwEvent, ProviderEvents };
+enum class ProbeKind : uint8_t {
+    DiagEvents,
+    DiagLostEvent,
+    DiagMissedStack,
+    EtwEvent,
+    ProviderEvents,
+    ProviderKeyword
+};
 
 // EtwEvent bindings of generic_event match any event id.
 inline constexpr int32_t kAnyEventId = -1;
+// etw probes of a manifest event: arg0 and arg1 as always, then the decoded
+// fields, as many as the host's arg0..arg9 hold.
+inline constexpr size_t kEtwNativeArgs = 2;
+inline constexpr size_t kMaxDecodedArgs = 8;
 
 struct ProbeBinding {
     ProbeKind kind = ProbeKind::DiagEvents;
     dtrace_probe_id id = 0;
-    size_t provider = 0;            // catalog index (EtwEvent)
+    size_t provider = 0;            // catalog index (EtwEvent, ProviderKeyword)
     int32_t event_id = kAnyEventId; // EtwEvent
     LevelKeywordFilter filter;      // EtwEvent
+    size_t decoded_args = 0;        // EtwEvent: fields decoded into arg2...
+    uint64_t keyword_mask = 0;      // ProviderKeyword
 };
 
 // The enabled probes, shaped for the replay thread's lookups. A probe id of 0
@@ -43,7 +60,8 @@ struct ProbeBinding {
 struct EnabledProbes {
     struct ProviderProbes {
         std::vector<ProbeBinding> etw;
-        dtrace_probe_id events = 0; // <provider-name>:::events
+        dtrace_probe_id events = 0;         // <provider-name>:::events
+        std::vector<ProbeBinding> keywords; // <provider-name>:::<keyword>
     };
     dtrace_probe_id diag_events = 0;
     dtrace_probe_id diag_lost_event = 0;
@@ -53,8 +71,10 @@ struct EnabledProbes {
 
 class ProbeRegistry {
   public:
-    ProbeRegistry(dtrace_host *host, const dtrace_host_ops *ops, const TraceCatalog &catalog)
-        : host_(host), ops_(ops), catalog_(catalog), events_probe_of_(catalog.providers().size(), 0) {}
+    ProbeRegistry(dtrace_host *host, const dtrace_host_ops *ops, const TraceCatalog &catalog,
+                  const ManifestSet &manifests)
+        : host_(host), ops_(ops), catalog_(catalog), manifests_(manifests),
+          events_probe_of_(catalog.providers().size(), 0) {}
 
     // Registers the etw and diag providers, and the probes of every provider
     // in the catalog. False when the host refused (it has said why).
@@ -75,7 +95,11 @@ class ProbeRegistry {
   private:
     dtrace_provider_id add_provider(const std::string &name);
     dtrace_probe_id add_probe(dtrace_provider_id provider, const std::string &module, const std::string &function,
+                              const std::string_view name, ProbeBinding binding, std::span<const dtrace_arg_desc> args);
+    dtrace_probe_id add_probe(dtrace_provider_id provider, const std::string &module, const std::string &function,
                               const std::string_view name, ProbeBinding binding);
+    dtrace_probe_id add_etw_probe(size_t provider, const std::string &function, const std::string &name,
+                                  ProbeBinding binding);
     bool add_etw_probes(size_t provider, const std::string &function, const LevelKeywordFilter &filter,
                         const char *name_pattern);
     bool register_named_provider(size_t provider);
@@ -83,6 +107,7 @@ class ProbeRegistry {
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
     const TraceCatalog &catalog_;
+    const ManifestSet &manifests_;
     dtrace_provider_id etw_provider_ = 0;
     dtrace_provider_id diag_provider_ = 0;
     dtrace_probe_id diag_events_probe_ = 0;

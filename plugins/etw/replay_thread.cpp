@@ -65,7 +65,7 @@ void ReplayThread::run(EtlReader reader) {
 }
 
 void ReplayThread::replay(EtlReader &reader) {
-    EventDispatch dispatch(host_, ops_, catalog_, registry_, reader.clock());
+    EventDispatch dispatch(host_, ops_, inputs_, reader.clock());
     const ReaderStats &stats = reader.stats();
     Event event;
     while (!stopping_.load(std::memory_order_relaxed) && reader.next(event)) {

@@ -22,17 +22,15 @@
 
 #include <dtrace/provider.h>
 
-#include "probe_registry.h"
+#include "event_dispatch.h"
 #include "reader/etl_reader.h"
-#include "trace_catalog.h"
 
 namespace dtrace::etw::plugin {
 
 class ReplayThread {
   public:
-    ReplayThread(dtrace_host *host, const dtrace_host_ops *ops, std::string path, const TraceCatalog &catalog,
-                 const ProbeRegistry &registry)
-        : host_(host), ops_(ops), path_(std::move(path)), catalog_(catalog), registry_(registry) {}
+    ReplayThread(dtrace_host *host, const dtrace_host_ops *ops, std::string path, ReplayInputs inputs)
+        : host_(host), ops_(ops), path_(std::move(path)), inputs_(inputs) {}
     ~ReplayThread() { stop(); }
     ReplayThread(const ReplayThread &) = delete;
     ReplayThread &operator=(const ReplayThread &) = delete;
@@ -50,8 +48,7 @@ class ReplayThread {
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
     std::string path_;
-    const TraceCatalog &catalog_;
-    const ProbeRegistry &registry_;
+    ReplayInputs inputs_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;
     uint64_t reported_problems_ = 0;

@@ -5,11 +5,14 @@
 
 namespace dtrace::etw::plugin {
 
-TraceCatalog TraceCatalog::scan(EtlReader &reader) {
+TraceCatalog TraceCatalog::scan(EtlReader &reader, const ManifestSet &manifests) {
     TraceCatalog catalog;
     Event event;
     while (reader.next(event)) {
-        catalog.note(event);
+        catalog.note(event, manifests);
+    }
+    for (const ManifestProvider &m : manifests.providers()) {
+        catalog.provider(m.guid, manifests);
     }
     return catalog;
 }
@@ -19,16 +22,27 @@ size_t TraceCatalog::index_of(const Guid &guid) const {
     return it == by_guid_.end() ? kNotFound : it->second;
 }
 
-void TraceCatalog::note(const Event &event) {
-    ++events_;
-    auto [it, inserted] = by_guid_.try_emplace(event.provider, providers_.size());
+CatalogProvider &TraceCatalog::provider(const Guid &guid, const ManifestSet &manifests) {
+    auto [it, inserted] = by_guid_.try_emplace(guid, providers_.size());
     if (inserted) {
         CatalogProvider &added = providers_.emplace_back();
-        added.guid = event.provider;
-        added.guid_text = event.provider.to_string();
-        added.name = known_provider_name(event.provider);
+        added.guid = guid;
+        added.guid_text = guid.to_string();
+        added.manifest = manifests.provider(guid);
+        added.name = known_provider_name(guid);
+        if (added.manifest) {
+            added.name = added.manifest->name;
+            for (const ManifestEvent &e : added.manifest->events) {
+                added.event_ids.insert(e.id);
+            }
+        }
     }
-    CatalogProvider &provider = providers_[it->second];
+    return providers_[it->second];
+}
+
+void TraceCatalog::note(const Event &event, const ManifestSet &manifests) {
+    ++events_;
+    CatalogProvider &provider = this->provider(event.provider, manifests);
     ++provider.events;
     provider.event_ids.insert(event.id);
     if (provider.name.empty()) {

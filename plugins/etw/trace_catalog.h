@@ -4,6 +4,9 @@
 // -E file` lists what the file holds, so init() reads the whole file once
 // (streaming: the reader holds one buffer per CPU) and notes each provider
 // in the order it first appears, with its name and the event ids it logs.
+// Providers of registered manifests that the file does not hold follow, so
+// that their probes are listed too (issue 5: "the providers and events
+// present in the file and in registered manifests").
 // The catalog is immutable afterwards: the replay thread reads it without
 // locks, and the provider names it keeps are the strings diag:::events
 // hands to D (their addresses stay put).
@@ -15,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "manifest_set.h"
 #include "reader/etl_reader.h"
 #include "reader/guid.h"
 
@@ -24,7 +28,8 @@ struct CatalogProvider {
     Guid guid;
     std::string guid_text; // lower case, as in etw probe modules
     std::string name;      // empty when nothing names the provider
-    std::set<uint16_t> event_ids;
+    const ManifestProvider *manifest = nullptr;
+    std::set<uint16_t> event_ids; // in the file or the manifest
     uint64_t events = 0;
 
     // What diag:::events reports as the provider: its name, else its GUID.
@@ -35,15 +40,17 @@ class TraceCatalog {
   public:
     static constexpr size_t kNotFound = SIZE_MAX;
 
-    // Reads every remaining event of the reader.
-    static TraceCatalog scan(EtlReader &reader);
+    // Reads every remaining event of the reader; the manifests name
+    // providers and add theirs.
+    static TraceCatalog scan(EtlReader &reader, const ManifestSet &manifests);
 
     const std::vector<CatalogProvider> &providers() const { return providers_; }
     size_t index_of(const Guid &guid) const;
     uint64_t events() const { return events_; }
 
   private:
-    void note(const Event &event);
+    CatalogProvider &provider(const Guid &guid, const ManifestSet &manifests);
+    void note(const Event &event, const ManifestSet &manifests);
 
     std::vector<CatalogProvider> providers_;
     std::unordered_map<Guid, size_t, GuidHash> by_guid_;

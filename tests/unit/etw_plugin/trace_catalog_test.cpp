@@ -12,7 +12,7 @@ namespace {
 TraceCatalog catalog_of(fixture::Bytes bytes) {
     Result<EtlReader> reader = EtlReader::open_source(make_memory_source(std::move(bytes)), "test.etl");
     EXPECT_TRUE(reader) << reader.error();
-    return TraceCatalog::scan(reader.value());
+    return TraceCatalog::scan(reader.value(), ManifestSet{});
 }
 
 std::vector<std::string> labels(const TraceCatalog &c) {
