@@ -125,6 +125,15 @@ uint8_t ExprGen::gen(const Node &n) {
         b_.free(gen(*n.kids[0]));
         return gen(*n.kids[1]);
     }
+    case NodeKind::XlateInput: {
+        uint8_t r = b_.alloc();
+        b_.emit(DOp::Mov, r, xlate_inputs_.at(n.id));
+        return r;
+    }
+    case NodeKind::Translate:
+        return gen_translate(n);
+    case NodeKind::Xlated:
+        raise_unsupported(n.line, "a translated struct used as a whole value");
     case NodeKind::AggRef:
         raise_unsupported(n.line, "an aggregation used as a value");
     case NodeKind::ActCall:
@@ -311,6 +320,17 @@ uint8_t ExprGen::gen_ternary(const Node &n) {
     uint8_t r = gen(rn);
     b_.patch(move, DOp::Mov, r, l);
     b_.place(done);
+    return r;
+}
+
+// The input is evaluated once; the member's expression reads copies of it.
+uint8_t ExprGen::gen_translate(const Node &n) {
+    uint8_t input = gen(*n.kids[0]);
+    xlate_inputs_[n.id] = input;
+    uint8_t r = gen(*n.kids[1]);
+    xlate_inputs_.erase(n.id);
+    b_.free(input);
+    convert(r, n.kids[1]->type, n.type);
     return r;
 }
 

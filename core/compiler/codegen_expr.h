@@ -18,6 +18,7 @@
 #include "compiler/sema_tree.h"
 
 #include <cstdint>
+#include <map>
 
 namespace dtrace::compiler {
 
@@ -42,6 +43,7 @@ class ExprGen {
     uint8_t gen_logical(const Node &n);
     uint8_t gen_ternary(const Node &n);
     uint8_t gen_call(const Node &n);
+    uint8_t gen_translate(const Node &n);
     void push_tuple(const std::vector<NodePtr> &args, const std::vector<const Type *> &params);
 
     // codegen_vars.cpp
@@ -52,6 +54,7 @@ class ExprGen {
     uint8_t gen_incdec(const Node &n);
 
     DifoBuilder &b_;
+    std::map<uint32_t, uint8_t> xlate_inputs_; // translation id -> the register holding its input
 };
 
 } // namespace dtrace::compiler

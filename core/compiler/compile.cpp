@@ -3,12 +3,16 @@
 // Clauses are analysed and generated one at a time in program order, as
 // DTrace does, so that each clause sees the variables and aggregations the
 // clauses before it created; a clause with if statements is split into
-// parts first (clause_split.h). Errors raised anywhere below (CompileError) end
-// here as the result's Diagnostic.
+// parts first (clause_split.h). The D libraries come before the program, as
+// DTrace loads its libraries before compiling a program. Errors raised
+// anywhere below (CompileError) end here as the result's Diagnostic.
 #include "compiler/compile.h"
 
 #include "compiler/codegen_program.h"
+#include "compiler/parser.h"
 #include "compiler/sema.h"
+
+#include <algorithm>
 
 namespace dtrace::compiler {
 
@@ -43,7 +47,75 @@ void add_clause(const ProbeClause &c, Sema &sema, const TypeTable &types, bool &
         prog.clauses.push_back(generate_clause(sema.clause_part(c, part), types));
 }
 
+ParseResult parse_library(const LibrarySource &lib, std::function<bool(std::string_view)> is_type_name) {
+    ParseOptions po;
+    po.from_file = true;
+    po.is_type_name = std::move(is_type_name);
+    return parse_program(lib.second, po);
+}
+
+// Runs f(), naming the library in the diagnostic of an error it raises.
+template <typename F> void in_library(const LibrarySource &lib, F &&f) {
+    try {
+        f();
+    } catch (CompileError &err) {
+        if (err.diag.file.empty())
+            err.diag.file = lib.first;
+        throw;
+    }
+}
+
+// Libraries bring declarations, inlines and translators. Their syntax trees
+// must outlive compilation (translators keep their member expressions): they
+// are kept in `trees`.
+void compile_libraries(const std::vector<LibrarySource> &libs, Sema &sema, const TypeTable &types,
+                       std::vector<ProgramAst> &trees) {
+    auto known_type = [&types](std::string_view name) { return types.find_named(std::string(name)) != nullptr; };
+    for (const LibrarySource &lib : libs) {
+        in_library(lib, [&] {
+            ParseResult parsed = parse_library(lib, known_type);
+            if (!parsed.program)
+                throw CompileError{*parsed.error};
+            trees.push_back(std::move(*parsed.program));
+            for (const auto &item : trees.back().items) {
+                switch (item.kind) {
+                case TopLevel::Kind::Declaration:
+                    sema.declare(*item.declaration);
+                    break;
+                case TopLevel::Kind::Translator:
+                    sema.declare_translator(*item.translator);
+                    break;
+                case TopLevel::Kind::Pragma: // depends_on and the like: nothing to check here
+                    break;
+                case TopLevel::Kind::Clause:
+                    raise_error("D_UNKNOWN", item.clause->line, "a D library may not contain probe clauses");
+                case TopLevel::Kind::Provider:
+                    raise_unsupported(item.provider->line, "provider definitions");
+                }
+            }
+        });
+    }
+}
+
 } // namespace
+
+std::vector<std::string> library_type_names(const std::vector<LibrarySource> &libraries) {
+    std::vector<std::string> names;
+    auto known = [&names](std::string_view name) { return std::find(names.begin(), names.end(), name) != names.end(); };
+    for (const LibrarySource &lib : libraries) {
+        ParseResult parsed = parse_library(lib, known);
+        if (!parsed.program)
+            continue; // compile() reports it
+        for (const auto &item : parsed.program->items) {
+            if (item.kind != TopLevel::Kind::Declaration ||
+                item.declaration->specifiers.storage != StorageClass::Typedef)
+                continue;
+            for (const auto &d : item.declaration->declarators)
+                names.push_back(d.name);
+        }
+    }
+    return names;
+}
 
 CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
     TypeTable types(opts.strsize);
@@ -51,7 +123,9 @@ CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
     Sema sema(types, symbols, opts);
     Program prog;
     bool error_flag_set = false;
+    std::vector<ProgramAst> library_trees;
     try {
+        compile_libraries(opts.library_sources, sema, types, library_trees);
         for (const auto &item : ast.items) {
             switch (item.kind) {
             case TopLevel::Kind::Clause:
@@ -64,7 +138,8 @@ CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
                 add_pragma(*item.pragma, prog);
                 break;
             case TopLevel::Kind::Translator:
-                raise_unsupported(item.translator->line, "translator definitions");
+                sema.declare_translator(*item.translator);
+                break;
             case TopLevel::Kind::Provider:
                 raise_unsupported(item.provider->line, "provider definitions");
             }

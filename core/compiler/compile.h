@@ -36,7 +36,16 @@ struct ArgTypeInfo {
 struct ProbeArgTypes {
     std::vector<std::string> types;  // D type names of args[0..n-1], e.g. "int", "const char *"
     std::optional<Diagnostic> error; // set when the descriptions cannot be typed
+    // The native type (the plugin's argN type) each args[i] comes from, when
+    // it is translated: types[i] is then the translated type, and args[i]
+    // is the provider translator's output for the native argument. Parallel
+    // to `types`; may be shorter, and "" means not translated.
+    std::vector<std::string> native_types;
 };
+
+// A D library: a name for messages and its source. Providers ship their
+// types, inlines and translators this way (dtrace_provider_info.d_source).
+using LibrarySource = std::pair<std::string, std::string>;
 
 struct CompileOptions {
     bool errtags = false;
@@ -53,6 +62,9 @@ struct CompileOptions {
     std::function<std::optional<Diagnostic>(const std::string &fmt, const std::vector<ArgTypeInfo> &keys, bool is_count,
                                             int line)>
         check_printa;
+    // Compiled, in order, before the program: their declarations, inlines
+    // and translators are the program's (probe clauses are not allowed).
+    std::vector<LibrarySource> library_sources;
 };
 
 struct CompileResult {
@@ -61,5 +73,9 @@ struct CompileResult {
 };
 
 CompileResult compile(const ProgramAst &ast, const CompileOptions &opts);
+
+// The type names the libraries define with typedef, which the parser must
+// know to parse a program compiled with them (ParseOptions::is_type_name).
+std::vector<std::string> library_type_names(const std::vector<LibrarySource> &libraries);
 
 } // namespace dtrace::compiler

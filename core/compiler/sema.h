@@ -12,6 +12,7 @@
 //   sema_clause.cpp  clauses, statements, actions and aggregations
 //   sema_split.cpp   the parts of a clause split at its if statements
 //   sema_decl.cpp    declarations and type names
+//   sema_xlate.cpp   translators, xlate, translated args[]
 // Errors are raised as CompileError and turned into a Diagnostic by compile().
 #pragma once
 
@@ -59,6 +60,7 @@ class Sema {
     // One part of a clause that has if statements (clause_split.h).
     SemaClause clause_part(const ProbeClause &c, const ClausePart &part);
     void declare(const Declaration &d);
+    void declare_translator(const Translator &t);
     const Type *type_of(const TypeName &tn);
 
   private:
@@ -139,6 +141,25 @@ class Sema {
     NodePtr error_flag_clear(int line);
     SemaAction expression_action(NodePtr value);
 
+    // sema_xlate.cpp
+    struct TranslatorDef {
+        const Type *output = nullptr; // the struct or union (as declared)
+        const Type *input = nullptr;
+        const Translator *ast = nullptr; // the input's name and the members' expressions
+    };
+    struct XlateParam {
+        std::string name;
+        const Type *type;
+        uint32_t id;
+    };
+    NodePtr xlate_param(const std::string &name, int line);
+    const TranslatorDef *find_translator(const Node &input, const Type *output, bool exact) const;
+    NodePtr cook_translator_member(const TranslatorDef &x, const Expr &value, uint32_t id);
+    NodePtr translated(const TranslatorDef &x, NodePtr input, bool pointer, int line);
+    NodePtr cook_xlate(const Expr &e);
+    NodePtr cook_translated_member(const Expr &e, NodePtr base);
+    NodePtr translated_arg(NodePtr arg, const Type *native, const Type *xlated, int64_t index, int line);
+
     // sema_decl.cpp
     const Type *decl_type(const DeclSpecifiers &spec, const Declarator &d, int line);
     const Type *base_type(const TypeSpecifier &spec, int line);
@@ -164,6 +185,9 @@ class Sema {
         const Expr *expr;
     };
     std::map<std::string, Inline> inlines_;
+    std::vector<TranslatorDef> translators_;
+    std::vector<XlateParam> xlate_params_; // translator inputs in scope, innermost last
+    uint32_t next_xlate_id_ = 0;
 
     // The clause being analysed.
     const std::vector<std::string> *probes_ = nullptr;

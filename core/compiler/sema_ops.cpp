@@ -110,7 +110,7 @@ NodePtr Sema::cook(const Expr &e, unsigned flags) {
     case ExprKind::Stringof:
         return cook_stringof(e);
     case ExprKind::Xlate:
-        raise_unsupported(e.line, "the xlate operator");
+        return cook_xlate(e);
     case ExprKind::Call:
         return cook_call(e);
     case ExprKind::Index:

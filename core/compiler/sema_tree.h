@@ -72,6 +72,9 @@ enum class NodeKind : uint8_t {
     IncDec,         // op: PreInc, PreDec, PostInc, PostDec; kids[0] (Var or ArrayElem)
     Call,           // id: subroutine (dif::Subr); kids = arguments; params = their types
     Comma,          // kids[0], kids[1]
+    XlateInput,     // id: the input of the translation `id` (see Translate)
+    Xlated,         // value: translator index; kids[0] = its input; op Arrow for xlate<T *> (dynamic type)
+    Translate,      // id: a translation: kids[1] (using XlateInput `id`) with kids[0] as the input
     AggRef,         // agg: an aggregation named as a value (printa's arguments)
     ActCall,        // str: an action or aggregating function used as a value (an error to generate)
 };

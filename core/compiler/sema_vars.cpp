@@ -63,6 +63,8 @@ NodePtr Sema::var_node(UserVar *v, int line, unsigned flags) {
 NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
     if (e.scoped)
         raise_unsupported(e.line, "external symbol " + e.module + "`" + e.text);
+    if (NodePtr input = xlate_param(e.text, e.line))
+        return input;
     if (const BuiltinIdent *b = find_builtin(e.text)) {
         if (b->kind != IdentKind::Scalar)
             raise_error("D_IDENT_BADREF", e.line,
@@ -116,6 +118,8 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
         return var_node(v, e.line, flags);
     }
     NodePtr base = cook(*e.args[0], kRef);
+    if (base->kind == NodeKind::Xlated)
+        return cook_translated_member(e, std::move(base));
     const Type *t = resolve(base->type);
     if (e.op == Op::Arrow) {
         if (t->kind != TypeKind::Pointer)
@@ -263,9 +267,22 @@ NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
             if (uint64_t(i) >= names.size())
                 raise_error("D_ARGS_IDX", e.line,
                             "index " + std::to_string(i) + " is out of range for " + probe_desc_ + " args[ ]");
-            n->type = types_.lookup(names[size_t(i)]);
+            size_t at = size_t(i);
+            bool is_translated = at < probe_args_->native_types.size() && !probe_args_->native_types[at].empty();
+            n->type = types_.lookup(names[at]);
             if (!n->type)
-                raise_error("D_ARGS_TYPE", e.line, "failed to resolve native type for args[" + std::to_string(i) + "]");
+                raise_error("D_ARGS_TYPE", e.line,
+                            std::string("failed to resolve ") + (is_translated ? "translated" : "native") +
+                                " type for args[" + std::to_string(i) + "]");
+            if (is_translated) {
+                const Type *native = types_.lookup(probe_args_->native_types[at]);
+                if (!native)
+                    raise_error("D_ARGS_TYPE", e.line,
+                                "failed to resolve native type for args[" + std::to_string(i) + "]");
+                const Type *xlated = n->type;
+                n->kids.push_back(std::move(index));
+                return translated_arg(std::move(n), native, xlated, i, e.line);
+            }
         }
     }
     n->kids.push_back(std::move(index));
