@@ -108,7 +108,24 @@ ProgramAst Parser::parse() {
         parse_external_declaration(prog);
     flush_pragmas(prog, std::numeric_limits<size_t>::max());
     prog.file_tag = lexer_.file_tag();
+    check_translation_unit(prog, cur().line);
     return prog;
+}
+
+// The checks DTrace makes once the whole input is parsed, reported at its
+// end: the last macro argument must be referenced (unless -x argref; only
+// the last is checked, as DTrace does), and there must be something besides
+// pragmas (unless -x empty: DTrace handles pragmas as it reads them).
+void Parser::check_translation_unit(const ProgramAst &prog, int end_line) const {
+    size_t argc = opts_.macro_args.size();
+    if (argc > 1 && !opts_.allow_unreferenced_args && referenced_args().count(int(argc - 1)) == 0)
+        fail("D_MACRO_UNUSED", end_line,
+             "extraneous argument '" + opts_.macro_args[argc - 1] + "' ($" + std::to_string(argc - 1) +
+                 " is not referenced)");
+    bool empty = std::all_of(prog.items.begin(), prog.items.end(),
+                             [](const TopLevel &item) { return item.kind == TopLevel::Kind::Pragma; });
+    if (empty && !opts_.allow_empty)
+        fail("D_EMPTY", end_line, "empty D program translation unit");
 }
 
 void Parser::parse_external_declaration(ProgramAst &prog) {

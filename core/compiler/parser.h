@@ -42,6 +42,10 @@ struct ParseOptions {
     // Type names beyond D's built-in ones and the program's typedefs (for
     // instance those of loaded D libraries), so that `(foo_t)x` is a cast.
     std::function<bool(std::string_view)> is_type_name;
+    // -x argref: the last macro argument need not be referenced (else D_MACRO_UNUSED).
+    bool allow_unreferenced_args = false;
+    // -x empty: a program with no clauses or declarations compiles (else D_EMPTY).
+    bool allow_empty = false;
 };
 
 struct ParseResult {

@@ -23,10 +23,32 @@ std::vector<std::string> body(std::string_view source) {
 }
 
 TEST(ParserProgram, EmptyProgram) {
-    Parsed p = parse("");
+    // DTrace reports an empty program at the end of its input (D_EMPTY),
+    // pragmas alone included, unless -x empty allows it.
+    EXPECT_EQ(parse("").error, "[D_EMPTY] line 1: empty D program translation unit");
+    EXPECT_EQ(parse("  /* nothing */ \n\n").error, "[D_EMPTY] line 3: empty D program translation unit");
+    EXPECT_EQ(parse("#pragma D option quiet\n").error, "[D_EMPTY] line 2: empty D program translation unit");
+    ParseOptions o = script_options();
+    o.allow_empty = true;
+    Parsed p = parse("", o);
     ASSERT_TRUE(p.program);
     EXPECT_TRUE(p.program->items.empty());
-    EXPECT_TRUE(parse("  /* nothing */ \n").program->items.empty());
+    EXPECT_TRUE(parse("  /* nothing */ \n", o).program->items.empty());
+    EXPECT_EQ(parse("int x;").error, "") << "a declaration is not empty";
+}
+
+TEST(ParserProgram, LastMacroArgumentMustBeReferenced) {
+    ParseOptions o = script_options();
+    o.macro_args = {"s.d", "one", "two"};
+    EXPECT_EQ(parse("BEGIN { trace($2); }", o).error, "");
+    EXPECT_EQ(parse("BEGIN\n{ trace($1); }\n", o).error,
+              "[D_MACRO_UNUSED] line 3: extraneous argument 'two' ($2 is not referenced)");
+    EXPECT_EQ(parse("BEGIN { trace($$2); }", o).error, "");
+    o.allow_unreferenced_args = true;
+    EXPECT_EQ(parse("BEGIN { trace($1); }", o).error, "");
+    o.macro_args = {"s.d"};
+    o.allow_unreferenced_args = false;
+    EXPECT_EQ(parse("BEGIN { }", o).error, "") << "$0 alone is never extraneous";
 }
 
 TEST(ParserProgram, ClauseShapes) {
