@@ -52,6 +52,7 @@ class Vm {
   private:
     struct RunState;
 
+    static bool run_builtin_load(const Difo &difo, Environment &env, uint64_t &out);
     bool declare_variables(const Difo &difo);
     uint64_t tid(RunState &rs);
     bool fail(RunState &rs, FaultKind kind, uint64_t address = 0);

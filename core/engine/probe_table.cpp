@@ -56,7 +56,7 @@ dtrace_probe_id ProbeTable::add_probe(dtrace_provider_id provider, const host::P
     auto [it, inserted] = by_key_.try_emplace(std::move(k), 0);
     if (!inserted)
         return it->second;
-    Probe &p = probes_.emplace_back();
+    Probe &p = *probes_.emplace_back(std::make_unique<Probe>());
     p.id = static_cast<dtrace_probe_id>(probes_.size());
     p.provider = &providers_[provider - 1];
     p.module = info.module;
@@ -82,11 +82,11 @@ void ProbeTable::for_each_match(const ProbeDescription &desc, const std::functio
             visit(*p);
         return;
     }
-    for (Probe &p : probes_) {
-        if (!p.provider->withdrawn && field_matches(desc.provider, p.provider->name) &&
-            field_matches(desc.module, p.module) && field_matches(desc.function, p.function) &&
-            field_matches(desc.name, p.name))
-            visit(p);
+    for (const std::unique_ptr<Probe> &p : probes_) {
+        if (!p->provider->withdrawn && field_matches(desc.provider, p->provider->name) &&
+            field_matches(desc.module, p->module) && field_matches(desc.function, p->function) &&
+            field_matches(desc.name, p->name))
+            visit(*p);
     }
 }
 

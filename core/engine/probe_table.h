@@ -2,8 +2,8 @@
 //
 // Probe ids are dense and start at 1 in registration order; the core
 // registers the dtrace provider first so that BEGIN, END and ERROR are ids
-// 1, 2 and 3 as in DTrace. Probes never move once registered (they live in a
-// deque), so the engine keeps plain pointers to them in its enablings.
+// 1, 2 and 3 as in DTrace. Probes never move once registered (each is owned
+// by its own allocation), so the engine keeps plain pointers to them.
 #pragma once
 
 #include "engine/probe_match.h"
@@ -50,8 +50,10 @@ class ProbeTable {
     dtrace_probe_id lookup(dtrace_provider_id provider, std::string_view module, std::string_view function,
                            std::string_view name) const;
 
-    Probe *probe(dtrace_probe_id id) { return id == 0 || id > probes_.size() ? nullptr : &probes_[id - 1]; }
-    const Probe *probe(dtrace_probe_id id) const { return id == 0 || id > probes_.size() ? nullptr : &probes_[id - 1]; }
+    Probe *probe(dtrace_probe_id id) { return id == 0 || id > probes_.size() ? nullptr : probes_[id - 1].get(); }
+    const Probe *probe(dtrace_probe_id id) const {
+        return id == 0 || id > probes_.size() ? nullptr : probes_[id - 1].get();
+    }
     size_t probe_count() const { return probes_.size(); }
     const std::deque<Provider> &providers() const { return providers_; }
     const Provider *find_provider(std::string_view name) const;
@@ -64,7 +66,9 @@ class ProbeTable {
     static std::string key(dtrace_provider_id provider, std::string_view module, std::string_view function,
                            std::string_view name);
     std::deque<Provider> providers_;
-    std::deque<Probe> probes_;
+    // Indexed by id on every firing: a vector of owned probes (a deque's
+    // index needs a division when the element size is not a power of two).
+    std::vector<std::unique_ptr<Probe>> probes_;
     std::unordered_map<std::string, dtrace_probe_id> by_key_;
 };
 

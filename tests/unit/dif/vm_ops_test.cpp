@@ -168,3 +168,24 @@ TEST(VmOps, PredicateArg0GreaterThanTen) {
 
 } // namespace
 } // namespace dtrace::dif
+
+namespace dtrace::dif {
+namespace {
+
+// The builtin-load shortcut must give exactly what the interpreter gives.
+TEST(VmBuiltinLoad, LoneBuiltinLoadReturnsTheBuiltin) {
+    test::Runner r;
+    r.env.builtins[VarId::Pid] = 4242;
+    EXPECT_EQ(r.run("ldgv %r1, pid\nret %r1"), 4242u);
+    EXPECT_EQ(r.fault.kind, FaultKind::None);
+    EXPECT_EQ(r.env.builtin_calls, 1);
+}
+
+TEST(VmBuiltinLoad, ReturningAnotherRegisterIsNotTheShortcut) {
+    test::Runner r;
+    r.env.builtins[VarId::Pid] = 4242;
+    EXPECT_EQ(r.run("ldgv %r1, pid\nret %r2"), 0u); // %r2 was never written
+}
+
+} // namespace
+} // namespace dtrace::dif
