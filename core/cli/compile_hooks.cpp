@@ -54,16 +54,31 @@ std::optional<compiler::Diagnostic> with_line(std::optional<compiler::Diagnostic
     return d;
 }
 
-std::vector<std::string> arg_types_of(const engine::Probe &probe) {
-    std::vector<std::string> types;
-    for (const host::ArgType &a : probe.args)
-        types.push_back(a.translated_type.empty() ? a.native_type : a.translated_type);
-    return types;
+// args[] types of a probe: the translated type where there is one, with the
+// native type it is translated from alongside ("" when not translated).
+std::pair<std::vector<std::string>, std::vector<std::string>> arg_types_of(const engine::Probe &probe) {
+    std::vector<std::string> types, natives;
+    for (const host::ArgType &a : probe.args) {
+        const bool translated = !a.translated_type.empty() && a.translated_type != a.native_type;
+        types.push_back(translated ? a.translated_type : a.native_type);
+        natives.push_back(translated ? a.native_type : "");
+    }
+    return {types, natives};
 }
 
 } // namespace
 
+std::vector<compiler::LibrarySource> provider_libraries(const engine::Engine &engine) {
+    std::vector<compiler::LibrarySource> libraries;
+    for (const engine::Provider &p : engine.probes().providers()) {
+        if (!p.d_source.empty() && !p.withdrawn)
+            libraries.emplace_back(p.name + " provider", p.d_source);
+    }
+    return libraries;
+}
+
 void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host) {
+    options.library_sources = provider_libraries(engine);
     options.check_printf = [](const std::string &fmt, const std::vector<compiler::ArgTypeInfo> &args, int line) {
         auto format = consumer::parse_format(fmt);
         if (!format.has_value())
@@ -97,9 +112,10 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
             bool unstable = false;
             engine.probes().for_each_match(*desc, [&](engine::Probe &probe) {
                 ensure_arg_types(probe, host);
-                std::vector<std::string> types = arg_types_of(probe);
+                auto [types, natives] = arg_types_of(probe);
                 if (first) {
                     result.types = std::move(types);
+                    result.native_types = std::move(natives);
                     first = false;
                 } else if (types != result.types) {
                     unstable = true;

@@ -10,6 +10,7 @@
 #include "host/plugin_search_path.h"
 #include "providers/dtrace_provider.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -179,6 +180,13 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
     compiler::ParseOptions parse_options;
     parse_options.macro_args = cl_.macro_args;
     parse_options.default_args = options_.is_set("defaultargs");
+    parse_options.allow_unreferenced_args = options_.is_set("argref");
+    parse_options.allow_empty = options_.is_set("empty");
+    // Type names the providers' D libraries define parse as types (casts, declarations).
+    std::vector<std::string> library_types = compiler::library_type_names(provider_libraries(*engine_));
+    parse_options.is_type_name = [library_types](std::string_view name) {
+        return std::find(library_types.begin(), library_types.end(), name) != library_types.end();
+    };
     parse_options.macro_vars = {{"pid", std::to_string(getpid())},   {"ppid", std::to_string(getppid())},
                                 {"uid", std::to_string(getuid())},   {"gid", std::to_string(getgid())},
                                 {"euid", std::to_string(geteuid())}, {"egid", std::to_string(getegid())},

@@ -16,6 +16,7 @@ namespace {
 // and say so where they are used.
 const OptionSpec kOptionTable[] = {
     // compile-time
+    {"argref", OptionKind::Flag, OptionClass::Compile, nullptr},
     {"cpp", OptionKind::Flag, OptionClass::Compile, nullptr},
     {"cpppath", OptionKind::String, OptionClass::Compile, nullptr},
     {"defaultargs", OptionKind::Flag, OptionClass::Compile, nullptr},
