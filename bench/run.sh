@@ -33,5 +33,23 @@ echo "== listing 100,000 probes from a plugin: dtrace -l (target <= 0.5 s)"
 BENCH_PROBES=100000 mean_ms 5 "$dtrace" -x plugin="$build/bench/bench_probes.so" -l
 echo "   rows printed: $(BENCH_PROBES=100000 "$dtrace" -x plugin="$build/bench/bench_probes.so" -l | wc -l)"
 
+echo "== compile time of a 2,000-line D script: dtrace -e -s (target <= 100 ms)"
+script=$(mktemp --suffix=.d)
+python3 - "$script" <<'PY'
+import sys
+lines = []
+i = 0
+while len(lines) < 2000:
+    lines += ["tick-%dms" % (i % 50 + 1), "/arg0 > %d && self->n%d < 10/" % (i, i % 7), "{",
+              "\tself->n%d++;" % (i % 7), "\tthis->v = (arg0 * %d + %d) %% 97;" % (i, i + 3),
+              "\t@counts[probename, this->v] = count();", "\t@sums[probename] = sum(this->v);",
+              "\tprintf(\"%%s %%d %%d\\n\", probename, this->v, self->n%d);" % (i % 7), "}", ""]
+    i += 1
+open(sys.argv[1], "w").write("\n".join(lines[:2000]) + "\n")
+PY
+echo "   lines: $(wc -l < "$script")"
+mean_ms 10 "$dtrace" -e -s "$script"
+rm -f "$script"
+
 echo "== cost per firing (target <= 50 ns for /arg0 > 10/ { @[probefunc] = count(); })"
 "$build/bench/engine_bench" --benchmark_min_time=1 2>/dev/null | grep -E '^(BM_|Benchmark|-)'
