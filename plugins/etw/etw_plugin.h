@@ -29,12 +29,16 @@
 // |                                         | event id <id>                       | the payload, arg1 its size    |
 // | etw:<guid>:0xff_0xffffffffffffffff:     | every event of provider <guid>      | as above                      |
 // |   generic_event                         |                                     |                               |
-// | etw:<guid>:0xLL_0xKKKKKKKKKKKKKKKK:     | as the two above, for events that   | as above                      |
-// |   <id>|generic_event                    | pass ETW's level/keyword filter     |                               |
+// | etw:<guid>:0xff_0xffffffffffffffff:     | TraceLogging events of that name    | as above; args[0..7] fields   |
+// |   <event-name>                          |                                     | from the event's own schema   |
+// | etw:<guid>:0xLL_0xKKKKKKKKKKKKKKKK:     | as the three above, for events that | as above                      |
+// |   <id>|<event-name>|generic_event       | pass ETW's level/keyword filter     |                               |
 // |                                         | (made on demand from the script)    |                               |
 // | <provider-name>:::events                | every event of a named provider     | arg0 event id, arg1 opcode,   |
 // |                                         |                                     | arg2 payload (prefixed), arg3 |
 // |                                         |                                     | payload length                |
+// | <provider-name>:::<keyword-name>        | its events with a keyword that a    | as above                      |
+// |                                         | registered manifest names           |                               |
 //
 // <guid> is the provider GUID; NT kernel events have their event class's GUID
 // (Process, Thread, DiskIo ...) with the hook type as opcode, and event id 0,
@@ -42,7 +46,11 @@
 // as provider_names.h says. "Prefixed" payloads are preceded by 4 bytes, as the
 // Dtrace-ETW port lays them out: u16 event id, u8 version, u8 1 for a 64-bit
 // logger (0 for 32-bit); so `*(uint8_t *)(arg2 - 1)` is the logger's bitness.
-// Pointer arguments are read with copyin()/copyinstr() (event_memory.h).
+// Pointer arguments are uintptr_t, read with copyin()/copyinstr()
+// (event_memory.h). With a manifest (-x etwmanifest, manifest_set.h), the
+// etw probes of an event id have typed args[]: args[i] is field i, decoded
+// into arg(i+2) (payload_decoder.h); TraceLogging events likewise from their
+// own schema (tracelogging_schema.h).
 //
 // Every firing has: timestamp and walltimestamp = the event's time in ns
 // since the Unix epoch; cpu, pid and tid from the record (-1 when the record

@@ -88,7 +88,7 @@ void EventDispatch::dispatch(const Event &event) {
     if (index != TraceCatalog::kNotFound) {
         const EnabledProbes::ProviderProbes &probes = enabled_.providers[index];
         for (const ProbeBinding &b : probes.etw) {
-            if ((b.event_id == kAnyEventId || b.event_id == event.id) && b.filter.passes(event.level, event.keyword)) {
+            if (etw_matches(event, b)) {
                 fire_etw(event, b, ctx);
             }
         }
@@ -111,13 +111,43 @@ void EventDispatch::dispatch(const Event &event) {
     processes_.note(event);
 }
 
+const TraceLoggingSchema *EventDispatch::tracelogging_schema(const Event &event) {
+    if (tracelogging_serial_ != event_serial_) { // once per event, whatever the number of probes
+        std::optional<std::span<const uint8_t>> metadata = tracelogging_metadata(event);
+        std::optional<TraceLoggingSchema> schema = metadata ? parse_tracelogging_schema(*metadata) : std::nullopt;
+        has_tracelogging_schema_ = schema.has_value();
+        if (schema) {
+            tracelogging_schema_ = std::move(*schema);
+        }
+        tracelogging_serial_ = event_serial_;
+    }
+    return has_tracelogging_schema_ ? &tracelogging_schema_ : nullptr;
+}
+
+bool EventDispatch::etw_matches(const Event &event, const ProbeBinding &binding) {
+    if (binding.event_id != kAnyEventId && binding.event_id != event.id) {
+        return false;
+    }
+    if (!binding.filter.passes(event.level, event.keyword)) {
+        return false;
+    }
+    if (binding.tracelogging_name.empty()) {
+        return true;
+    }
+    const TraceLoggingSchema *schema = tracelogging_schema(event);
+    return schema != nullptr && schema->name == binding.tracelogging_name;
+}
+
 void EventDispatch::fire_etw(const Event &event, const ProbeBinding &binding, const dtrace_event_ctx &ctx) {
     std::array<uint64_t, kEtwNativeArgs + kMaxDecodedArgs> args = {memory_.header_and_payload(),
                                                                    memory_.header_and_payload_size()};
     if (binding.decoded_args != 0) {
         if (decoded_serial_ != event_serial_) { // once per event, whatever the number of probes
-            const ManifestEvent *schema = manifests_.event(event.provider, event.id, event.version);
-            decode_payload(event.payload, schema->fields, event.pointer_size, decoded_);
+            // A TraceLogging event by its own schema; else by its manifest.
+            const std::vector<ManifestField> &fields =
+                binding.tracelogging_name.empty() ? manifests_.event(event.provider, event.id, event.version)->fields
+                                                  : tracelogging_schema(event)->fields;
+            decode_payload(event.payload, fields, event.pointer_size, decoded_);
             decoded_serial_ = event_serial_;
         }
         const uint64_t base = memory_.bytes(decoded_.bytes);

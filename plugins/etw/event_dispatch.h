@@ -25,6 +25,7 @@
 #include "reader/trace_clock.h"
 #include "stack_walk.h"
 #include "trace_catalog.h"
+#include "tracelogging_schema.h"
 
 namespace dtrace::etw::plugin {
 
@@ -49,7 +50,10 @@ class EventDispatch {
     size_t provider_index(const Guid &guid);
     const std::string &provider_label(const Event &event, size_t index);
     void fire_missed_stack(const Event &event);
+    bool etw_matches(const Event &event, const ProbeBinding &binding);
     void fire_etw(const Event &event, const ProbeBinding &binding, const dtrace_event_ctx &ctx);
+    // The event's TraceLogging schema (parsed once per event), or nullptr.
+    const TraceLoggingSchema *tracelogging_schema(const Event &event);
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
@@ -65,6 +69,9 @@ class EventDispatch {
     DecodedPayload decoded_;
     uint64_t event_serial_ = 0;   // events dispatched
     uint64_t decoded_serial_ = 0; // the event decoded_ holds
+    TraceLoggingSchema tracelogging_schema_;
+    bool has_tracelogging_schema_ = false;
+    uint64_t tracelogging_serial_ = 0; // the event tracelogging_schema_ describes
     Guid last_guid_;
     size_t last_index_ = TraceCatalog::kNotFound;
     std::string uncatalogued_label_; // a provider init() did not see

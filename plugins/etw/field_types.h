@@ -6,8 +6,9 @@
 // the next field starts. Each type also has the D type its value has as
 // args[i]: integers as themselves, strings, GUIDs, SIDs, SYSTEMTIMEs and
 // arrays as the address of their bytes (strings made UTF-8 and
-// NUL-terminated), which copyin()/copyinstr() read. Values: winmeta.xml and
-// tdh.h (etw-formats.md 5.1).
+// NUL-terminated), a uintptr_t that copyin()/copyinstr() read (it is the
+// replayed event's memory, not the kernel's). Values: winmeta.xml and tdh.h
+// (etw-formats.md 5.1).
 #pragma once
 
 #include <cstddef>
@@ -46,6 +47,9 @@ enum class InType : uint16_t {
     AnsiChar = 307,
     SizeT = 308, // pointer-sized
     HexDump = 309,
+    // TraceLogging's binary (its InTypes 14 and 25): a u16 byte count, then
+    // the bytes. TDH has no number for it; this one is ours.
+    CountedBinary = 400,
 };
 
 // "win:UInt32", "trace:SizeT" ...; nothing for a name it does not know.
@@ -58,6 +62,7 @@ enum class Layout : uint8_t {
     Ansiz,           // bytes, NUL-terminated (or `length` bytes)
     Counted16,       // u16 byte count, then UTF-16
     CountedAnsi,     // u16 byte count, then bytes
+    CountedBytes,    // u16 byte count, then bytes (binary)
     LengthBytes,     // `length` bytes (Binary)
     Sid,             // 8 bytes + 4 per sub-authority
     U32CountedBytes, // u32 count, then bytes (HexDump)

@@ -33,6 +33,7 @@ struct ManifestField {
     uint32_t length = 0;
     std::optional<size_t> length_field;
     bool is_array = false;
+    bool count_in_data = false; // the count is a u16 before the elements (TraceLogging)
     // A <struct>, or a type payload decoding does not know: its size is
     // unknown, so neither it nor any field after it is decoded.
     bool opaque = false;

@@ -68,6 +68,7 @@ std::optional<size_t> Walker::element_size(const TypeInfo &type, uint32_t length
     }
     case Layout::Counted16:
     case Layout::CountedAnsi:
+    case Layout::CountedBytes:
         if (rest_.size() < kCountPrefix16) {
             return std::nullopt;
         }
@@ -114,6 +115,8 @@ uint64_t Walker::keep_text(std::span<const uint8_t> element, const TypeInfo &typ
         }
         return keep(text.first(n), true);
     }
+    case Layout::CountedBytes:
+        return keep(element.subspan(kCountPrefix16), false);
     default:
         return keep(element, false);
     }
@@ -137,6 +140,13 @@ bool Walker::field(const ManifestField &f) {
     std::optional<uint64_t> length = size_value(f.length, f.length_field);
     if (!type || !count || !length) {
         return false;
+    }
+    if (f.count_in_data) {
+        if (rest_.size() < kCountPrefix16) {
+            return false;
+        }
+        count = load_u16(rest_.data());
+        rest_ = rest_.subspan(kCountPrefix16);
     }
     // Walk the elements to find where the field ends.
     size_t total = 0;

@@ -13,13 +13,15 @@ constexpr dtrace_attribute kEvolving = {DTRACE_STABILITY_EVOLVING, DTRACE_STABIL
 constexpr dtrace_attribute kPrivate = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN};
 
 // The argument conventions of the Windows ports (see etw_plugin.h).
+// Addresses are uintptr_t: copyin()/copyinstr() read the replayed event's
+// memory.
 constexpr dtrace_arg_desc arg(const char *native_type, uint8_t index) {
     return {sizeof(dtrace_arg_desc), native_type, nullptr, index};
 }
 constexpr std::array<dtrace_arg_desc, 2> kEtwArgs = {arg("uintptr_t", 0), arg("uint32_t", 1)};
 constexpr std::array<dtrace_arg_desc, 4> kProviderEventArgs = {arg("uint16_t", 0), arg("uint8_t", 1),
                                                                arg("uintptr_t", 2), arg("uint32_t", 3)};
-constexpr std::array<dtrace_arg_desc, 5> kDiagRecordArgs = {arg("char *", 0), arg("uint16_t", 1), arg("uint8_t", 2),
+constexpr std::array<dtrace_arg_desc, 5> kDiagRecordArgs = {arg("uintptr_t", 0), arg("uint16_t", 1), arg("uint8_t", 2),
                                                             arg("uint32_t", 3), arg("uintptr_t", 4)};
 constexpr std::array<dtrace_arg_desc, 1> kMissedStackArgs = {arg("uint64_t", 0)};
 
@@ -88,6 +90,28 @@ dtrace_probe_id ProbeRegistry::add_probe(dtrace_provider_id provider, const std:
     return id;
 }
 
+// args[i] is field i (native arg 2 + i: arg0 and arg1 keep their meaning),
+// as many as the host's arguments hold. Without a decodable field the probe
+// keeps the untyped arguments.
+dtrace_probe_id ProbeRegistry::add_typed_etw_probe(size_t provider, const std::string &function,
+                                                   const std::string &name, ProbeBinding binding,
+                                                   std::span<const ManifestField> fields) {
+    std::vector<dtrace_arg_desc> args;
+    for (const ManifestField &f : fields) {
+        const TypeInfo *type = f.opaque ? nullptr : type_info(f.type);
+        if (!type || args.size() == kMaxDecodedArgs) {
+            break;
+        }
+        args.push_back(
+            arg(f.is_array ? "uintptr_t" : type->d_type.data(), static_cast<uint8_t>(kEtwNativeArgs + args.size())));
+    }
+    binding.decoded_args = args.size();
+    if (args.empty()) {
+        return add_probe(etw_provider_, catalog_.providers()[provider].guid_text, function, name, binding);
+    }
+    return add_probe(etw_provider_, catalog_.providers()[provider].guid_text, function, name, binding, args);
+}
+
 // An etw probe of one event id takes the types of the fields of the latest
 // version of the event its provider's manifest describes, if any.
 dtrace_probe_id ProbeRegistry::add_etw_probe(size_t provider, const std::string &function, const std::string &name,
@@ -98,16 +122,7 @@ dtrace_probe_id ProbeRegistry::add_etw_probe(size_t provider, const std::string 
     if (event == nullptr) {
         return add_probe(etw_provider_, p.guid_text, function, name, binding);
     }
-    std::vector<dtrace_arg_desc> args(kEtwArgs.begin(), kEtwArgs.end());
-    for (const ManifestField &f : event->fields) {
-        const TypeInfo *type = f.opaque ? nullptr : type_info(f.type);
-        if (!type || args.size() == kEtwNativeArgs + kMaxDecodedArgs) {
-            break;
-        }
-        args.push_back(arg(f.is_array ? "uintptr_t" : type->d_type.data(), static_cast<uint8_t>(args.size())));
-    }
-    binding.decoded_args = args.size() - kEtwNativeArgs;
-    return add_probe(etw_provider_, p.guid_text, function, name, binding, args);
+    return add_typed_etw_probe(provider, function, name, binding, event->fields);
 }
 
 bool ProbeRegistry::add_etw_probes(size_t provider, const std::string &function, const LevelKeywordFilter &filter,
@@ -122,6 +137,14 @@ bool ProbeRegistry::add_etw_probes(size_t provider, const std::string &function,
         const std::string name = event_id_name(id);
         binding.event_id = id;
         if (spec_field_matches(name_pattern, name) && add_etw_probe(provider, function, name, binding) == 0) {
+            return false;
+        }
+    }
+    binding.event_id = kAnyEventId;
+    for (const auto &[name, fields] : p.tracelogging_events) {
+        binding.tracelogging_name = name;
+        if (spec_field_matches(name_pattern, name) &&
+            add_typed_etw_probe(provider, function, name, binding, fields) == 0) {
             return false;
         }
     }

@@ -2,9 +2,10 @@
 //
 // Every probe the plugin registers is bound (through its cookie) to what it
 // fires on: all records (diag), one provider's events (by id, or all of them,
-// through a level/keyword filter), or one named provider's events (all, or
-// those of a keyword its manifest names). etw probes of an event id that a
-// manifest describes are typed: args[0..] are its fields. The
+// through a level/keyword filter, or its TraceLogging events of one name), or
+// one named provider's events (all, or those of a keyword its manifest
+// names). etw probes of an event id that a manifest describes, and of a
+// TraceLogging event name, are typed: args[0..] are the fields. The
 // control thread registers probes and enables them; the replay thread fires
 // them. They share nothing but a generation counter: the replay thread keeps
 // its own copy of the enabled probes, grouped by provider, and copies it
@@ -40,8 +41,9 @@ enum class ProbeKind : uint8_t {
 
 // EtwEvent bindings of generic_event match any event id.
 inline constexpr int32_t kAnyEventId = -1;
-// etw probes of a manifest event: arg0 and arg1 as always, then the decoded
-// fields, as many as the host's arg0..arg9 hold.
+// etw probes of a manifest or TraceLogging event: arg0 and arg1 as always,
+// then the decoded fields as arg2.. (args[0..]), as many as the host's
+// arg0..arg9 hold.
 inline constexpr size_t kEtwNativeArgs = 2;
 inline constexpr size_t kMaxDecodedArgs = 8;
 
@@ -50,6 +52,7 @@ struct ProbeBinding {
     dtrace_probe_id id = 0;
     size_t provider = 0;            // catalog index (EtwEvent, ProviderKeyword)
     int32_t event_id = kAnyEventId; // EtwEvent
+    std::string tracelogging_name;  // EtwEvent: a TraceLogging event's name instead of an id
     LevelKeywordFilter filter;      // EtwEvent
     size_t decoded_args = 0;        // EtwEvent: fields decoded into arg2...
     uint64_t keyword_mask = 0;      // ProviderKeyword
@@ -100,6 +103,8 @@ class ProbeRegistry {
                               const std::string_view name, ProbeBinding binding);
     dtrace_probe_id add_etw_probe(size_t provider, const std::string &function, const std::string &name,
                                   ProbeBinding binding);
+    dtrace_probe_id add_typed_etw_probe(size_t provider, const std::string &function, const std::string &name,
+                                        ProbeBinding binding, std::span<const ManifestField> fields);
     bool add_etw_probes(size_t provider, const std::string &function, const LevelKeywordFilter &filter,
                         const char *name_pattern);
     bool register_named_provider(size_t provider);

@@ -2,6 +2,7 @@
 #include "trace_catalog.h"
 
 #include "provider_names.h"
+#include "tracelogging_schema.h"
 
 namespace dtrace::etw::plugin {
 
@@ -47,6 +48,14 @@ void TraceCatalog::note(const Event &event, const ManifestSet &manifests) {
     provider.event_ids.insert(event.id);
     if (provider.name.empty()) {
         provider.name = name_carried_by(event);
+    }
+    if (std::optional<std::span<const uint8_t>> metadata = tracelogging_metadata(event)) {
+        std::optional<std::string_view> name = tracelogging_event_name(*metadata);
+        if (name && provider.tracelogging_events.find(*name) == provider.tracelogging_events.end()) {
+            if (std::optional<TraceLoggingSchema> schema = parse_tracelogging_schema(*metadata)) {
+                provider.tracelogging_events.emplace(std::string(*name), std::move(schema->fields));
+            }
+        }
     }
 }
 

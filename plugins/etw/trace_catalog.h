@@ -3,7 +3,8 @@
 // Probes must exist before a script is matched against them, and `dtrace -l
 // -E file` lists what the file holds, so init() reads the whole file once
 // (streaming: the reader holds one buffer per CPU) and notes each provider
-// in the order it first appears, with its name and the event ids it logs.
+// in the order it first appears, with its name, the event ids it logs and
+// the names (and schemas) of its TraceLogging events.
 // Providers of registered manifests that the file does not hold follow, so
 // that their probes are listed too (issue 5: "the providers and events
 // present in the file and in registered manifests").
@@ -13,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <unordered_map>
@@ -30,6 +32,8 @@ struct CatalogProvider {
     std::string name;      // empty when nothing names the provider
     const ManifestProvider *manifest = nullptr;
     std::set<uint16_t> event_ids; // in the file or the manifest
+    // TraceLogging events by name, with the fields of the first one met.
+    std::map<std::string, std::vector<ManifestField>, std::less<>> tracelogging_events;
     uint64_t events = 0;
 
     // What diag:::events reports as the provider: its name, else its GUID.

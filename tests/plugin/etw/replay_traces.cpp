@@ -2,6 +2,7 @@
 #include "replay_traces.h"
 
 #include <string_view>
+#include <utility>
 
 #include "etl_file_builder.h"
 #include "reader/buffer_header.h"
@@ -28,7 +29,8 @@ namespace {
 //   1015  1    DotNETRuntime id 2 (GCEnd), level 4, keyword 0x1       100  101
 //   1020  0    DotNETRuntime id 10 (AllocationTick), level 5, kw 0x1  100  101
 //   1025  1    classic KernelTraceControl-ImageID, type 0             200  201
-//   1030  0    TraceLogging "Fixture.Provider" id 0, payload "hello"   200  201
+//   1030  0    TraceLogging "Fixture.Provider" Greeting: "hello", 7,  200  201
+//              {300, 400}, b3e675d7-...
 //   1035  1    PerfInfo/SampledProfile (PERFINFO: no pid, tid)         -    -
 //   1036  1    StackWalk/Stack of the sample: 2 kernel + 1 user frame 100  101
 //   1040  1    RT_LostEvent (classic)                                 0    0
@@ -106,6 +108,26 @@ Bytes clr(uint16_t id, int64_t t, uint8_t level, uint64_t keyword, uint32_t pid,
     return encode(e);
 }
 
+// The TraceLogging event "Greeting": text (AnsiString), count (UInt32),
+// values (UInt16, a u16 count before them in the payload), id (GUID).
+Bytes greeting_schema() {
+    constexpr uint8_t kAnsiString = 2, kUInt16 = 6, kUInt32 = 8, kGuid = 15, kVariableCount = 0x40;
+    Bytes body;
+    body.push_back(0); // no tags
+    put_text(body, "Greeting");
+    for (auto [name, type] : {std::pair<const char *, uint8_t>{"text", kAnsiString},
+                              {"count", kUInt32},
+                              {"values", static_cast<uint8_t>(kUInt16 | kVariableCount)},
+                              {"id", kGuid}}) {
+        put_text(body, name);
+        body.push_back(type);
+    }
+    Bytes schema;
+    put(schema, static_cast<uint16_t>(sizeof(uint16_t) + body.size()));
+    append(schema, body);
+    return schema;
+}
+
 Bytes tracelogging(int64_t t) {
     EventHeaderSpec e;
     e.provider = kFixtureProvider;
@@ -119,8 +141,15 @@ Bytes tracelogging(int64_t t) {
     put_text(name, "Fixture.Provider");
     put(traits, static_cast<uint16_t>(sizeof(uint16_t) + name.size()));
     append(traits, name);
-    e.items = {{ext_type::kProvTraits, traits}};
+    e.items = {{ext_type::kProvTraits, traits}, {ext_type::kEventSchemaTl, greeting_schema()}};
     put_text(e.payload, "hello");
+    put(e.payload, uint32_t{7});
+    put(e.payload, uint16_t{2});
+    put(e.payload, uint16_t{300});
+    put(e.payload, uint16_t{400});
+    Bytes id(Guid::kSize);
+    kImageId.to_bytes(id.data());
+    append(e.payload, id);
     return encode(e);
 }
 

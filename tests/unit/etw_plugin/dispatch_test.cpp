@@ -123,8 +123,10 @@ TEST_F(Replay, RegistersTheProvidersAndProbesOfTheFile) {
     EXPECT_EQ(id("etw", kClr, kEverything, "5"), 0u);
     EXPECT_NE(id("microsoft-windows-dotnetruntime", "", "", "events"), 0u);
     EXPECT_NE(id("fixture.provider", "", "", "events"), 0u);
-    // 3 diag + (generic + ids) per provider: 2+2+2+6+2+2+2+2+2 + 9 named providers' events.
-    EXPECT_EQ(host.probes.size(), 3u + 22u + 9u);
+    // 3 diag + (generic + ids) per provider: 2+2+2+6+2+2+2+2+2, the TraceLogging
+    // event name, and the 9 named providers' events.
+    EXPECT_EQ(host.probes.size(), 3u + 22u + 1u + 9u);
+    EXPECT_NE(id("etw", "4f50731a-89cf-4782-b3e0-dce8c90476ba", kEverything, "Greeting"), 0u);
     EXPECT_TRUE(host.errors.empty());
 }
 
@@ -234,9 +236,27 @@ TEST_F(Replay, ProviderNameProbesFollowTheDtraceEtwConvention) {
     EXPECT_EQ(fired[1].memory[2], (std::vector<uint8_t>{1, 0, 0, 0, 7, 0}));
     const std::vector<Firing> hello = host.firings_of(tl);
     ASSERT_EQ(hello.size(), 1u);
+    EXPECT_EQ(hello[0].args[3], 32u); // "hello", 7, {300, 400} and a GUID
     EXPECT_EQ(text_at(hello[0], 2), "hello");
     EXPECT_EQ(hello[0].execname, "tool.exe");
     EXPECT_EQ(hello[0].ppid, 100);
+}
+
+TEST_F(Replay, TraceLoggingEventsAreTypedAndDecodedFromTheirOwnSchema) {
+    ASSERT_EQ(plugin.init(), 0);
+    const dtrace_probe_id greeting = id("etw", "4f50731a-89cf-4782-b3e0-dce8c90476ba", kEverything, "Greeting");
+    ASSERT_NE(greeting, 0u);
+    EXPECT_EQ(host.probes[greeting - 1].nargs, 4u); // text, count, values, id
+    run({greeting});
+    const std::vector<Firing> fired = host.firings_of(greeting);
+    ASSERT_EQ(fired.size(), 1u);
+    const Firing &f = fired[0];
+    ASSERT_EQ(f.args.size(), 2u + 4u);
+    EXPECT_EQ(text_at(f, 2), "hello");
+    EXPECT_EQ(f.args[3], 7u);
+    EXPECT_EQ(f.memory[4].size() >= 4 ? load_u16(f.memory[4].data() + 2) : 0, 400);
+    ASSERT_GE(f.memory[5].size(), Guid::kSize);
+    EXPECT_EQ(Guid::from_bytes(f.memory[5].data()), fixture::kImageId);
 }
 
 TEST_F(Replay, LostEventsAndMissedStacks) {

@@ -1,7 +1,8 @@
-// real_manifest_test.cpp: .NET runtime events of a real trace decoded with
-// the runtime's manifest, against PerfView's decoded baseline.
+// real_decoding_test.cpp: payloads of real traces decoded, against PerfView's
+// decoded baselines: .NET runtime events with the runtime's manifest, and
+// TraceLogging events with their own schemas.
 //
-// gcevents.etl.zip and ClrEtwAll.man are in ../shared/data, not in the
+// The traces and ClrEtwAll.man are in ../shared/data, not in the
 // repository: the tests skip with a message when they are absent.
 #include <gtest/gtest.h>
 
@@ -18,6 +19,8 @@ namespace {
 const std::string kDataDir = ETW_SHARED_DATA_DIR;
 const std::string kTrace = kDataDir + "/etl/gcevents.etl.zip";
 const std::string kBaseline = kDataDir + "/etl/gcevents.baseline.txt";
+const std::string kPrimitiveTrace = kDataDir + "/etl/primitive-types.etl.zip";
+const std::string kPrimitiveBaseline = kDataDir + "/etl/primitive-types.baseline.txt";
 const std::string kManifest = kDataDir + "/manifests/ClrEtwAll.man";
 const std::string kClr = "e13c0d23-ccbc-4e12-931b-d9cc2eee27e4";
 const std::string kEverything = "0xff_0xffffffffffffffff";
@@ -28,9 +31,10 @@ const std::string kEverything = "0xff_0xffffffffffffffff";
     }
 
 // The fields of PerfView's "EVENT ...: <type> A=1; B=x; ..." lines of one type.
-std::vector<std::map<std::string, std::string>> baseline_events(const std::string &type) {
+std::vector<std::map<std::string, std::string>> baseline_events(const std::string &type,
+                                                                const std::string &file = kBaseline) {
     std::vector<std::map<std::string, std::string>> out;
-    std::ifstream in(kBaseline);
+    std::ifstream in(file);
     for (std::string line; std::getline(in, line);) {
         size_t at = line.find(": " + type + " ");
         if (line.rfind("EVENT ", 0) != 0 || at == std::string::npos) {
@@ -87,7 +91,7 @@ TEST_F(GcEvents, AllocationTickFieldsMatchPerfViewsBaseline) {
     ASSERT_EQ(plugin.init(), 0) << (host.errors.empty() ? "" : host.errors[0]);
     const dtrace_probe_id tick = host.probe("etw", kClr, kEverything, "10");
     ASSERT_NE(tick, 0u);
-    EXPECT_EQ(host.probes[tick - 1].nargs, 10u) << "arg0, arg1 and the template's eight fields";
+    EXPECT_EQ(host.probes[tick - 1].nargs, 8u) << "args[] are the template's eight fields";
     replay({tick});
     const std::vector<test::Firing> fired = host.firings_of(tick);
     const auto baseline = baseline_events("Microsoft-Windows-DotNETRuntime/GC/AllocationTick");
@@ -124,6 +128,41 @@ TEST_F(GcEvents, ManifestsNameKeywordsAndTheirProviders) {
     EXPECT_EQ(host.firings_of(exceptions).size(), 0u);
     // Every GC event has the GC keyword; Runtime/Start (187) does not.
     EXPECT_EQ(host.firings_of(gc).size(), 68u);
+}
+
+TEST(PrimitiveTypes, TraceLoggingFieldsMatchPerfViewsBaseline) {
+    if (!std::filesystem::exists(kPrimitiveTrace)) {
+        GTEST_SKIP() << "no sample trace " << kPrimitiveTrace;
+    }
+    test::RecordingHost host;
+    host.options["replay"] = kPrimitiveTrace;
+    EtwPlugin plugin(host.host(), host.ops());
+    ASSERT_EQ(plugin.init(), 0);
+    const dtrace_probe_id probe =
+        host.probe("etw", "d3dd3dd4-aac2-4e2a-8dd4-a8fb61b77615", kEverything, "PrimitiveTypesTest");
+    ASSERT_NE(probe, 0u);
+    ASSERT_EQ(plugin.set_enabled(host.probes.at(probe - 1).cookie, true), 0);
+    ASSERT_EQ(plugin.start(), 0);
+    ASSERT_TRUE(host.wait_finished());
+    plugin.stop();
+    const std::vector<test::Firing> fired = host.firings_of(probe);
+    const auto baseline = baseline_events("solar_system/PrimitiveTypesTest", kPrimitiveBaseline);
+    ASSERT_EQ(fired.size(), baseline.size());
+    ASSERT_EQ(fired.size(), 5u);
+    for (size_t i = 0; i < fired.size(); ++i) {
+        const auto &b = baseline[i];
+        const test::Firing &f = fired[i];
+        // args[0..7]: string, boolean (UInt8), char (UInt8), int16, int32, uint16,
+        // uint32, int64 (logged as UInt64 by this test program: compare the bits).
+        EXPECT_EQ(text_at(f, 2), b.at("string_type"));
+        EXPECT_EQ(f.args[3], b.at("boolean_type") == "True" ? 1u : 0u);
+        EXPECT_EQ(f.args[4], number(b.at("char_type")));
+        EXPECT_EQ(static_cast<int16_t>(f.args[5]), std::stoi(b.at("int16_type")));
+        EXPECT_EQ(static_cast<int32_t>(f.args[6]), std::stoi(b.at("int32_type")));
+        EXPECT_EQ(f.args[7], number(b.at("uint16_type")));
+        EXPECT_EQ(f.args[8], number(b.at("uint32_type")));
+        EXPECT_EQ(static_cast<int64_t>(f.args[9]), std::stoll(b.at("int64_type")));
+    }
 }
 
 TEST(ManifestOption, ABadManifestFailsInitNamingTheFile) {

@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_FIXTURES/replay.etl" -s tracelogging.d'
