@@ -26,7 +26,9 @@
 // |                                         | stack is in stack()/ustack(), pid   | event (ns since the epoch)    |
 // |                                         | and tid are the stack's thread's    |                               |
 // | etw:<guid>:0xff_0xffffffffffffffff:<id> | events of provider <guid> with      | arg0 EVENT_HEADER followed by |
-// |                                         | event id <id>                       | the payload, arg1 its size    |
+// |                                         | event id <id>                       | the payload, arg1 its size;   |
+// |                                         |                                     | with a manifest, args[0..7]   |
+// |                                         |                                     | the event's fields            |
 // | etw:<guid>:0xff_0xffffffffffffffff:     | every event of provider <guid>      | as above                      |
 // |   generic_event                         |                                     |                               |
 // | etw:<guid>:0xff_0xffffffffffffffff:     | TraceLogging events of that name    | as above; args[0..7] fields   |
@@ -45,7 +47,8 @@
 // as Windows presents them; classic events have id 0 too. Providers are named
 // as provider_names.h says. "Prefixed" payloads are preceded by 4 bytes, as the
 // Dtrace-ETW port lays them out: u16 event id, u8 version, u8 1 for a 64-bit
-// logger (0 for 32-bit); so `*(uint8_t *)(arg2 - 1)` is the logger's bitness.
+// logger (0 for 32-bit); so `*(uint8_t *)copyin(arg2 - 1, 1)` is the logger's
+// bitness.
 // Pointer arguments are uintptr_t, read with copyin()/copyinstr()
 // (event_memory.h). With a manifest (-x etwmanifest, manifest_set.h), the
 // etw probes of an event id have typed args[]: args[i] is field i, decoded
