@@ -1,6 +1,7 @@
 // engine.cpp: enabling clauses and running them when probes fire.
 #include "engine/engine.h"
 
+#include "dif/validator.h"
 #include "engine/probe_context.h"
 
 #include <chrono>
@@ -37,7 +38,39 @@ void Engine::set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_
     error_probe_ = error;
 }
 
+namespace {
+
+// Every DIF object is validated before any of it can run: the VM is safe on
+// any input, but only validated code is guaranteed to mean what it says.
+bool validate_program(const compiler::Program &program, std::string &error) {
+    auto check = [&](const dif::Difo &difo) {
+        dif::ValidationResult result = dif::validate(difo);
+        if (!result.ok())
+            error = "DIF validation failed: " + result.errors.front().to_string();
+        return result.ok();
+    };
+    for (const compiler::Clause &clause : program.clauses) {
+        if (clause.predicate && !check(*clause.predicate))
+            return false;
+        for (const compiler::Action &action : clause.actions) {
+            if (action.value && !check(*action.value))
+                return false;
+            for (const dif::Difo &d : action.args)
+                if (!check(d))
+                    return false;
+            for (const dif::Difo &d : action.agg_args)
+                if (!check(d))
+                    return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 int Engine::enable(const compiler::Program &program, bool allow_zero_matches, std::string &error) {
+    if (!validate_program(program, error))
+        return -1;
     {
         std::lock_guard guard(lock_);
         aggregations_.add_program(program);

@@ -104,3 +104,24 @@ TEST(TraceTimers, RefusedWhenNotReplaying) {
     engine::Engine engine{options};
     EXPECT_EQ(engine.add_trace_timer(1, 100, 0), -1);
 }
+
+TEST(EngineEnable, InvalidDifIsRefusedBeforeAnythingRuns) {
+    engine::Options options;
+    engine::Engine engine{options};
+    dtrace_provider_info info{};
+    info.struct_size = sizeof info;
+    info.name = "dtrace";
+    std::string error;
+    dtrace_provider_id core = engine.probes().add_provider(nullptr, info, error);
+    host::ProbeInfo begin;
+    begin.name = "BEGIN";
+    engine.probes().add_probe(core, begin);
+    compiler::Program program;
+    compiler::Clause &clause = program.clauses.emplace_back();
+    clause.probes = {"dtrace:::BEGIN"};
+    dif::Difo bad;
+    bad.code = {dif::encode({dif::Op::Ba, 0, 0, 0, 0})}; // a branch to itself: never terminates
+    clause.predicate = bad;
+    EXPECT_EQ(engine.enable(program, false, error), -1);
+    EXPECT_NE(error.find("DIF validation failed"), std::string::npos) << error;
+}
