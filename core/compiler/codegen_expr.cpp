@@ -3,6 +3,7 @@
 #include "compiler/codegen_expr.h"
 
 #include "compiler/sema.h"
+#include "compiler/type_layout.h"
 
 namespace dtrace::compiler {
 
@@ -11,6 +12,7 @@ namespace {
 using DOp = dif::Op;
 constexpr uint8_t kR0 = dif::kZeroRegister;
 constexpr uint64_t kRegisterBytes = 8; // DIF registers are 64-bit
+constexpr uint64_t kRegisterBits = 64;
 // DTrace's tuple register count (DIF_DTR_NREGS): the most keys or arguments
 // one tuple may hold.
 constexpr size_t kTupleRegisters = 8;
@@ -23,9 +25,7 @@ uint64_t referent_size(const Type *ptr) {
     return ref->kind == TypeKind::Enum ? 4 : ref->size;
 }
 
-DOp load_op(const Type *t) {
-    uint64_t size = scalar_size(t);
-    bool s = is_signed(t);
+DOp load_op(uint64_t size, bool s) {
     switch (size) {
     case 1:
         return s ? DOp::Ldsb : DOp::Ldub;
@@ -89,15 +89,11 @@ uint8_t ExprGen::gen(const Node &n) {
     case NodeKind::Deref:
         return gen_deref(n);
     case NodeKind::Member: {
-        uint8_t r = gen(*n.kids[0]);
-        if (n.value != 0) {
-            uint8_t t = b_.alloc();
-            b_.setx(t, n.value);
-            b_.emit(DOp::Add, r, r, t);
-            b_.free(t);
-        }
-        if (is_scalar(n.type))
-            b_.emit(load_op(n.type), r, r, 0, 0);
+        uint8_t r = member_address(n);
+        if (n.bit_width != 0)
+            load_bitfield(r, n);
+        else if (is_scalar(n.type))
+            b_.emit(load_op(scalar_size(n.type), is_signed(n.type)), r, r, 0, 0);
         return r;
     }
     case NodeKind::Binary:
@@ -144,7 +140,47 @@ uint8_t ExprGen::gen(const Node &n) {
     raise_error("D_UNKNOWN", n.line, "internal error -- unknown node kind");
 }
 
+// A bit-field is loaded as the bytes that hold it (type_layout.h); then, as
+// DTrace does on a little-endian machine (the field's first bit lowest), a
+// signed field is shifted up to the top of the register and arithmetically
+// back down, an unsigned one shifted down and masked.
+void ExprGen::load_bitfield(uint8_t reg, const Node &n) {
+    bool s = is_signed(n.type);
+    b_.emit(load_op(bitfield_bytes(n.bit_width), s), reg, reg, 0, 0);
+    uint8_t t = b_.alloc();
+    if (s) {
+        b_.setx(t, kRegisterBits - n.bit_offset - n.bit_width);
+        b_.emit(DOp::Shl, reg, reg, t);
+        b_.setx(t, kRegisterBits - n.bit_width);
+        b_.emit(DOp::Sra, reg, reg, t);
+    } else {
+        if (n.bit_offset != 0) {
+            b_.setx(t, n.bit_offset);
+            b_.emit(DOp::Srl, reg, reg, t);
+        }
+        b_.setx(t, (uint64_t(1) << n.bit_width) - 1);
+        b_.emit(DOp::And, reg, reg, t);
+    }
+    b_.free(t);
+}
+
+// The address of a member: its struct's address (or pointer) plus its offset.
+uint8_t ExprGen::member_address(const Node &n) {
+    uint8_t r = gen(*n.kids[0]);
+    if (n.value != 0) {
+        uint8_t t = b_.alloc();
+        b_.setx(t, n.value);
+        b_.emit(DOp::Add, r, r, t);
+        b_.free(t);
+    }
+    return r;
+}
+
 uint8_t ExprGen::gen_unary(const Node &n) {
+    if (n.op == Op::AddrOf) { // &*p is p; &s.m the member's address
+        const Node &target = *n.kids[0];
+        return target.kind == NodeKind::Deref ? gen(*target.kids[0]) : member_address(target);
+    }
     uint8_t r = gen(*n.kids[0]);
     switch (n.op) {
     case Op::Minus:
@@ -165,7 +201,7 @@ uint8_t ExprGen::gen_unary(const Node &n) {
 uint8_t ExprGen::gen_deref(const Node &n) {
     uint8_t r = gen(*n.kids[0]);
     if (is_scalar(n.type)) // a struct, union or array is used by its address
-        b_.emit(load_op(n.type), r, r, 0, 0);
+        b_.emit(load_op(scalar_size(n.type), is_signed(n.type)), r, r, 0, 0);
     return r;
 }
 

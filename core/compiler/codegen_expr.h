@@ -36,6 +36,8 @@ class ExprGen {
     void extend(uint8_t reg, const Type *t); // keeps only t's bits, sign- or zero-extended
     uint8_t gen_unary(const Node &n);
     uint8_t gen_deref(const Node &n);
+    uint8_t member_address(const Node &n);
+    void load_bitfield(uint8_t reg, const Node &n);
     uint8_t gen_binary(const Node &n);
     void arith(Op op, uint8_t l, uint8_t r, const Type *t, const Type *left_type);
     void scale_pointer_operand(uint8_t reg, const Type *ptr);

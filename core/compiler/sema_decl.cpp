@@ -1,10 +1,11 @@
 // sema_decl.cpp: declarations and type names.
 //
 // Type names resolve against the shared TypeTable; struct, union and enum
-// definitions and typedefs add to it (members laid out as the C ABI does).
+// definitions and typedefs add to it (members laid out as DTrace lays them out, type_layout.h).
 // Variable declarations (`int x;`, `self string s;`, `int a[string, int];`)
 // give variables their type before first use, with DTrace's D_DECL_* checks.
 #include "compiler/sema.h"
+#include "compiler/type_layout.h"
 
 #include <algorithm>
 
@@ -12,29 +13,9 @@ namespace dtrace::compiler {
 
 namespace {
 
-constexpr uint64_t kMaxAlign = 8;
-
-uint64_t align_of(const Type *t) {
-    const Type *r = resolve(t);
-    switch (r->kind) {
-    case TypeKind::Array:
-        return align_of(r->ref);
-    case TypeKind::Struct:
-    case TypeKind::Union: {
-        uint64_t a = 1;
-        for (const auto &m : r->members)
-            a = std::max(a, align_of(m.type));
-        return a;
-    }
-    case TypeKind::Enum:
-        return 4;
-    default:
-        return std::clamp<uint64_t>(r->size, 1, kMaxAlign);
-    }
-}
-
-uint64_t round_up(uint64_t v, uint64_t a) {
-    return (v + a - 1) / a * a;
+// DTrace's dt_node_is_posconst: a nonzero integer constant, positive if signed.
+bool is_positive_constant(const Node &n) {
+    return n.kind == NodeKind::Const && n.value != 0 && (!is_signed(n.type) || int64_t(n.value) > 0);
 }
 
 } // namespace
@@ -100,10 +81,16 @@ const Type *Sema::decl_type(const DeclSpecifiers &spec, const Declarator &d, int
             if (!it->array_key_types.empty())
                 raise_unsupported(line, "an associative array type outside of a variable declaration");
             uint64_t count = 0;
+            if (is_void(t))
+                raise_error("D_DECL_VOIDOBJ", line, "cannot declare array of void");
             if (it->array_size) {
                 NodePtr n = cook(*it->array_size, kRef);
-                if (n->kind != NodeKind::Const)
-                    raise_error("D_DECL_ARRSUB", line, "positive integral constant expression expected as array size");
+                if (!is_positive_constant(*n))
+                    raise_error("D_DECL_ARRSUB", line,
+                                "positive integral constant expression or tuple signature expected as array "
+                                "declaration subscript");
+                if (n->value > UINT32_MAX)
+                    raise_error("D_DECL_ARRBIG", line, "array dimension too big");
                 count = n->value;
             }
             t = types_.array_of(t, count);
@@ -121,59 +108,83 @@ const Type *Sema::decl_type(const DeclSpecifiers &spec, const Declarator &d, int
     return t;
 }
 
+// Members are laid out as DTrace lays out a D declaration (type_layout.h),
+// with DTrace's checks of each member.
 void Sema::define_members(Type *sou, const TypeSpecifier &spec, int line) {
-    uint64_t offset = 0, size = 0;
+    MemberLayout layout(sou->kind == TypeKind::Union);
     sou->complete = false; // a struct cannot contain itself
     for (const auto &decl : spec.members) {
+        int mline = decl->line ? decl->line : line;
+        if (decl->declarators.empty())
+            raise_error("D_DECL_MNAME", mline, "member declaration requires a name");
         for (const auto &d : decl->declarators) {
             Member m;
             m.name = d.name;
-            m.type = decl_type(decl->specifiers, d, decl->line ? decl->line : line);
+            m.type = decl_type(decl->specifiers, d, mline);
             const Type *mt = resolve(m.type);
-            if ((mt->kind == TypeKind::Struct || mt->kind == TypeKind::Union) && !mt->complete)
-                raise_error("D_DECL_INCOMPLETE", line,
+            if (is_dynamic(mt))
+                raise_error("D_DECL_DYNOBJ", mline, "cannot have dynamic member: " + d.name);
+            if ((mt->kind == TypeKind::Struct || mt->kind == TypeKind::Union || mt->kind == TypeKind::Enum) &&
+                !mt->complete)
+                raise_error("D_DECL_INCOMPLETE", mline,
                             "incomplete struct/union/enum " + type_name(m.type) + ": " + d.name);
+            uint64_t msize = types_.size_of(m.type);
+            if (msize == 0)
+                raise_error("D_DECL_VOIDOBJ", mline, "cannot have void member: " + d.name);
             if (d.bitfield_width) {
                 NodePtr w = cook(*d.bitfield_width, kRef);
+                // An unnamed zero-width field ends a storage unit in C;
+                // fields are never packed together here, so it is dropped.
+                if (d.name.empty() && w->kind == NodeKind::Const && w->value == 0)
+                    continue;
+                std::string name = d.name.empty() ? "(anon)" : d.name;
+                if (!is_positive_constant(*w))
+                    raise_error("D_DECL_BFCONST", mline,
+                                "positive integral constant expression expected as bit-field size");
+                if (mt->kind != TypeKind::Integer)
+                    raise_error("D_DECL_BFTYPE", mline, "invalid type for bit-field: " + name);
+                if (w->value > msize * kBitsPerByte)
+                    raise_error("D_DECL_BFSIZE", mline, "bit-field too big for type: " + name);
                 m.bit_width = uint32_t(w->value);
+                msize = bitfield_bytes(m.bit_width);
             }
-            uint64_t msize = types_.size_of(m.type);
-            if (sou->kind == TypeKind::Struct) {
-                offset = round_up(offset, align_of(m.type));
-                m.offset_bits = offset * 8;
-                offset += msize;
-                size = offset;
-            } else {
-                size = std::max(size, msize);
-            }
+            m.offset_bits = layout.add(m.type, msize, m.bit_width);
             sou->members.push_back(std::move(m));
         }
     }
-    sou->size = round_up(size, align_of(sou));
+    sou->size = layout.size();
     sou->complete = true;
 }
 
+// Enumerators are ints: each is the previous one plus one unless given a
+// constant that fits an int, and each becomes a global name of its own.
 void Sema::define_enum(Type *e, const TypeSpecifier &spec, int line) {
-    int64_t next = 0;
+    int32_t next = 0;
     for (const auto &[name, value] : spec.enumerators) {
         if (value) {
             NodePtr v = cook(*value, kRef);
             if (v->kind != NodeKind::Const)
                 raise_error("D_DECL_ENCONST", line,
-                            "enumerator '" + name + "' must be assigned an integral constant expression");
-            next = int64_t(v->value);
+                            "enumerator '" + name + "' must be assigned to an integral constant expression");
+            int64_t x = int64_t(v->value);
+            if (x > INT32_MAX || x < INT32_MIN)
+                raise_error("D_DECL_ENOFLOW", line,
+                            "enumerator '" + name + "' value overflows INT_MAX (" + std::to_string(INT32_MAX) + ")");
+            next = int32_t(x);
         }
-        if (constants_.count(name) || find_builtin(name))
+        if (constants_.count(name) || inlines_.count(name) || find_builtin(name) ||
+            symbols_.find(dif::Scope::Global, name))
             raise_error("D_DECL_IDRED", line, "identifier redeclared: " + name);
         e->enumerators.push_back({name, next});
         constants_[name] = {next, e};
-        next++;
+        next = int32_t(uint32_t(next) + 1); // wraps as DTrace's int does
     }
     e->size = 4;
     e->complete = true;
 }
 
 void Sema::declare(const Declaration &d) {
+    probes_ = nullptr; // outside of any clause
     const DeclSpecifiers &spec = d.specifiers;
     switch (spec.storage) {
     case StorageClass::Auto:

@@ -128,9 +128,7 @@ NodePtr Sema::cook_unary(const Expr &e) {
     case Op::Deref:
         return cook_deref(e.line, std::move(child));
     case Op::AddrOf:
-        if (child->kind == NodeKind::Var || child->kind == NodeKind::ArrayElem || child->kind == NodeKind::AggRef)
-            raise_error("D_ADDROF_VAR", e.line, "cannot take address of dynamic variable");
-        raise_unsupported(e.line, "the address-of operator &");
+        return cook_addrof(e.line, std::move(child));
     case Op::Plus:
     case Op::Minus:
         if (!is_arith(child->type))
@@ -150,6 +148,30 @@ NodePtr Sema::cook_unary(const Expr &e) {
     if (child->kind == NodeKind::Const)
         return fold_unary(e.op, std::move(child), e.line);
     NodePtr n = make_node(NodeKind::Unary, e.op == Op::LogNot ? types_.int_type() : child->type, e.line, e.op);
+    n->kids.push_back(std::move(child));
+    return n;
+}
+
+// &x: only memory has an address (what * or a member access designates).
+NodePtr Sema::cook_addrof(int line, NodePtr child) {
+    switch (child->kind) {
+    case NodeKind::Var:
+    case NodeKind::ArrayElem:
+    case NodeKind::Builtin:
+    case NodeKind::BuiltinArray:
+    case NodeKind::AggRef:
+        raise_error("D_ADDROF_VAR", line, "cannot take address of dynamic variable");
+    case NodeKind::Deref:
+    case NodeKind::Member:
+        break;
+    default:
+        if (is_dynamic(child->type))
+            raise_error("D_ADDROF_VAR", line, "cannot take address of dynamic object");
+        raise_error("D_ADDROF_LVAL", line, "unacceptable operand for unary & operator");
+    }
+    if (child->bit_width != 0)
+        raise_error("D_ADDROF_BITFIELD", line, "cannot take address of bit-field");
+    NodePtr n = make_node(NodeKind::Unary, types_.pointer_to(child->type), line, Op::AddrOf);
     n->kids.push_back(std::move(child));
     return n;
 }
@@ -371,8 +393,12 @@ NodePtr Sema::cook_sizeof(const Expr &e) {
         size = types_.size_of(type_of(*e.type_name));
     else if (e.args[0]->kind == ExprKind::StringLiteral)
         size = e.args[0]->text.size() + 1;
-    else
-        size = types_.size_of(cook(*e.args[0], kRef)->type);
+    else {
+        NodePtr operand = cook(*e.args[0], kRef);
+        if (operand->bit_width != 0)
+            raise_error("D_SIZEOF_BITFIELD", e.line, "cannot apply sizeof to a bit-field");
+        size = types_.size_of(operand->type);
+    }
     if (size == 0)
         raise_error("D_SIZEOF_TYPE", e.line, "cannot apply sizeof to an operand of unknown size");
     return make_const(size, types_.named("size_t"), e.line);

@@ -59,7 +59,7 @@ enum class NodeKind : uint8_t {
     BuiltinArray,   // id: args[] or uregs[]; kids[0] = the index
     Var,            // var: a user scalar (global, self-> or this->)
     ArrayElem,      // var: a user associative array; kids = the keys
-    Unary,          // op: Minus, Plus, BitNot, LogNot; kids[0]
+    Unary,          // op: Minus, Plus, BitNot, LogNot, AddrOf (of a Deref or Member); kids[0]
     Deref,          // *kids[0]: loads a scalar; a struct, union or array stays an address
     Member,         // the member at byte offset `value` of the struct kids[0] points at (or is, for .)
     Binary,         // op: arithmetic, bitwise or shift; kids[0], kids[1]
@@ -96,6 +96,9 @@ struct Node {
     std::vector<const Type *> params; // Call: parameter types (null: any)
     std::vector<NodePtr> kids;
     IdentKind act_kind = IdentKind::ActFunc; // ActCall: action or aggregating function
+    // Member of a bit-field: its width, and its first bit within the bytes
+    // loaded from offset `value` (0: not a bit-field).
+    uint8_t bit_width = 0, bit_offset = 0;
 };
 
 // An action, in the shape program.h's Action will take.

@@ -141,8 +141,6 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
     auto m = std::find_if(t->members.begin(), t->members.end(), [&](const Member &m) { return m.name == e.text; });
     if (m == t->members.end())
         raise_error("D_TYPE_MEMBER", e.line, e.text + " is not a member of " + type_name(t));
-    if (m->bit_width != 0)
-        raise_unsupported(e.line, "bit-field members");
     // A struct value is only ever an address here: a member of one, or *p.
     if (e.op == Op::Dot && base->kind != NodeKind::Member && base->kind != NodeKind::Deref)
         raise_unsupported(e.line, "operator . on a struct-valued " + node_type_name(*base));
@@ -150,6 +148,8 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
     n->kind = NodeKind::Member;
     n->type = m->type;
     n->value = m->offset_bits / kBitsPerByte;
+    n->bit_width = uint8_t(m->bit_width);
+    n->bit_offset = uint8_t(m->offset_bits % kBitsPerByte);
     n->line = e.line;
     n->kids.push_back(std::move(base));
     return n;
@@ -255,6 +255,8 @@ NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
             raise_error("D_REGS_IDX", e.line, "index " + std::to_string(i) + " is out of range for array uregs");
         n->type = types_.named("uint64_t");
     } else {
+        if (!probes_)
+            raise_error("D_ARGS_NONE", e.line, name + "[ ] may not be referenced outside of a probe clause");
         n->type = types_.named("int64_t");
         if (!probe_args_fetched_ && opts_.probe_arg_types && probes_) {
             probe_args_ = opts_.probe_arg_types(*probes_, clause_line_);

@@ -71,6 +71,7 @@ const Sema::TranslatorDef *Sema::find_translator(const Node &input, const Type *
 }
 
 void Sema::declare_translator(const Translator &t) {
+    probes_ = nullptr; // outside of any clause
     TranslatorDef x;
     x.output = type_of(*t.output_type);
     x.input = type_of(*t.input_type);

@@ -69,6 +69,9 @@ class Runner {
   public:
     FakeEnv env;
     dif::Vm vm;
+    // Memory the clauses may read (declared at each clause start, as the
+    // engine declares an event's payload).
+    std::vector<std::pair<const void *, size_t>> readable;
 
     Value record(const dif::Difo &d, uint64_t raw) {
         Value v;
@@ -105,6 +108,8 @@ class Runner {
     std::vector<Value> run_clause(const compiler::Clause &c) {
         std::vector<Value> out;
         vm.begin_clause();
+        for (auto [base, length] : readable)
+            vm.add_readable(base, length);
         if (c.predicate && run(*c.predicate) == 0)
             return out;
         for (const auto &a : c.actions) {
