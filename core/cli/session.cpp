@@ -117,9 +117,10 @@ bool Session::load_plugins() {
     if (replaying)
         config.required_capabilities = DTRACE_PLUGIN_REPLAY;
     // A plugin the user asked for must load; a bad discovered one is only reported.
-    bool fatal = false;
+    bool fatal = false, any_error = false;
     for (const host::PluginDiagnostic &d : host_->load(config)) {
         error(d.message);
+        any_error = any_error || d.severity == host::Severity::Error;
         fatal = fatal || (d.severity == host::Severity::Error && d.requested);
     }
     if (replaying && !fatal) {
@@ -127,7 +128,9 @@ bool Session::load_plugins() {
         for (const auto &plugin : host_->plugins())
             any = any || (plugin->capabilities() & DTRACE_PLUGIN_REPLAY) != 0;
         if (!any) {
-            error("failed to replay " + *options_.text("replay") + ": no loaded plugin replays trace files");
+            // When a replaying plugin failed to load, its own message said why.
+            if (!any_error)
+                error("failed to replay " + *options_.text("replay") + ": no loaded plugin replays trace files");
             fatal = true;
         }
     }

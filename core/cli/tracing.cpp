@@ -93,7 +93,7 @@ int Tracing::run() {
         }
         // Buffers are switched at switchrate (or at the end), as DTrace does.
         auto now = std::chrono::steady_clock::now();
-        if (done || now >= next_switch) {
+        if (done || now >= next_switch || engine_.drain_wanted()) {
             next_switch = now + std::chrono::nanoseconds(switch_ns);
             printer.consume(engine_.take_buffers());
             std::fflush(out_);

@@ -5,11 +5,13 @@ namespace dtrace::engine {
 
 void PrincipalBuffer::set_capacity(size_t bytes) {
     capacity_ = bytes;
-    data_.assign(bytes, 0);
+    data_.clear(); // memory is taken at the first record: CPUs that never trace cost nothing
     used_ = mark_ = 0;
 }
 
 void PrincipalBuffer::begin(uint32_t epid, uint64_t timestamp, uint64_t sequence) {
+    if (data_.size() != capacity_)
+        data_.resize(capacity_);
     mark_ = used_;
     overflow_ = false;
     if (!fits(sizeof(RecordHeader))) {

@@ -39,6 +39,7 @@ class PrincipalBuffer {
   public:
     void set_capacity(size_t bytes);
     size_t capacity() const { return capacity_; }
+    size_t used() const { return used_; }
 
     // Writing one record. begin() reserves the header; put_*() append fields;
     // end() finishes it (false: it did not fit and was dropped); abandon()

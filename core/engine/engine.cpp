@@ -11,7 +11,9 @@ namespace dtrace::engine {
 
 namespace {
 
-constexpr uint32_t kFirstUserEpid = 2; // epid 1 is the fault-reporting ECB, as in DTrace
+constexpr uint32_t kFirstUserEpid = 2;   // epid 1 is the fault-reporting ECB, as in DTrace
+constexpr uint32_t kMaxTraceCpus = 1024; // CPU numbers of replayed traces kept as they are
+constexpr auto kDrainWait = std::chrono::seconds(2);
 
 uint32_t online_cpus() {
     long n = sysconf(_SC_NPROCESSORS_CONF);
@@ -151,6 +153,12 @@ void Engine::fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t
     static const char kExecname[] = "dtrace";
     dtrace_event_ctx ctx{};
     ctx.struct_size = sizeof ctx;
+    {
+        // While replaying, END happens at the trace's last moment, not now.
+        std::lock_guard guard(lock_);
+        ctx.timestamp = last_trace_time_;
+        ctx.walltimestamp = last_trace_wall_;
+    }
     int cpu = sched_getcpu();
     ctx.cpu = cpu < 0 ? 0 : static_cast<uint32_t>(cpu);
     ctx.pid = getpid();
@@ -169,14 +177,47 @@ void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
     if (activity == Activity::Inactive || activity == Activity::Stopped)
         return;
     Probe *probe = probes_.probe(id);
-    const bool replayed = (ctx.flags & DTRACE_EVENT_REPLAYED) != 0 && has_trace_timers_.load(std::memory_order_acquire);
-    if (!probe || (probe->ecbs.empty() && !replayed))
+    const bool replayed = (ctx.flags & DTRACE_EVENT_REPLAYED) != 0;
+    const bool timers = replayed && has_trace_timers_.load(std::memory_order_acquire);
+    if (!probe || (probe->ecbs.empty() && !timers))
         return;
-    std::lock_guard guard(lock_);
-    if (replayed)
-        advance_trace_time(ctx);
-    if (!probe->ecbs.empty())
-        run_ecbs(*probe, ctx);
+    uint64_t wait_for_generation = 0;
+    bool must_wait = false;
+    {
+        std::lock_guard guard(lock_);
+        if (replayed) {
+            last_trace_time_ = ctx.timestamp;
+            last_trace_wall_ = ctx.walltimestamp;
+        }
+        if (timers)
+            advance_trace_time(ctx);
+        if (!probe->ecbs.empty())
+            run_ecbs(*probe, ctx);
+        // A replay can outrun the consumer; rather than drop records it
+        // waits for a buffer switch when a buffer is three quarters full.
+        if (replayed) {
+            for (const PrincipalBuffer &b : buffers_) {
+                if (b.used() * 4 >= b.capacity() * 3) {
+                    must_wait = true;
+                    wait_for_generation = drain_generation_;
+                    break;
+                }
+            }
+        }
+    }
+    if (must_wait)
+        wait_for_drain(wait_for_generation);
+}
+
+void Engine::wait_for_drain(uint64_t generation) {
+    drain_wanted_.store(true, std::memory_order_release);
+    notify();
+    std::unique_lock guard(drain_lock_);
+    // A consumer that never comes (it stopped) releases us after a while;
+    // the records that then do not fit are counted as drops.
+    drained_.wait_for(guard, kDrainWait, [&] {
+        return drain_generation_seen_ != generation || activity_.load(std::memory_order_acquire) == Activity::Stopped;
+    });
 }
 
 int Engine::add_trace_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
@@ -230,6 +271,14 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
             filled.walltimestamp = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                                              std::chrono::system_clock::now().time_since_epoch())
                                                              .count());
+        // A replayed trace keeps its own CPU numbers (up to a bound); live
+        // CPUs beyond the configured ones fold onto them.
+        if (filled.cpu >= buffers_.size() && (ctx.flags & DTRACE_EVENT_REPLAYED) && filled.cpu < kMaxTraceCpus) {
+            size_t old = buffers_.size();
+            buffers_.resize(filled.cpu + 1);
+            for (size_t i = old; i < buffers_.size(); i++)
+                buffers_[i].set_capacity(static_cast<size_t>(options_.number("bufsize")));
+        }
         if (filled.cpu >= buffers_.size())
             filled.cpu %= static_cast<uint32_t>(buffers_.size());
         event = &filled;
@@ -394,6 +443,13 @@ void Engine::wait_for_work(int64_t timeout_ns) {
 std::vector<Engine::CpuData> Engine::take_buffers() {
     std::vector<CpuData> out;
     std::lock_guard guard(lock_);
+    drain_generation_++;
+    {
+        std::lock_guard drained(drain_lock_);
+        drain_generation_seen_ = drain_generation_;
+    }
+    drain_wanted_.store(false, std::memory_order_release);
+    drained_.notify_all();
     for (uint32_t cpu = 0; cpu < buffers_.size(); cpu++) {
         CpuData data{cpu, {}, 0};
         buffers_[cpu].swap(data.records, data.drops);
@@ -440,7 +496,12 @@ dtrace_probe_id Engine::lookup_probe(dtrace_provider_id provider, std::string_vi
 
 void Engine::report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) {
     std::lock_guard guard(lock_);
-    external_drops_ += count;
+    (kind == DTRACE_DROP_CORRUPT ? corrupt_drops_ : external_drops_) += count;
+}
+
+uint64_t Engine::take_corrupt_drops() {
+    std::lock_guard guard(lock_);
+    return std::exchange(corrupt_drops_, 0);
 }
 
 const char *Engine::option(std::string_view name) const {

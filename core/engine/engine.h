@@ -101,6 +101,9 @@ class Engine final : public host::ProbeSink {
     std::vector<AggregationStore::Snapshot> snapshot_aggregations();
     uint64_t take_dynvar_drops();
     uint64_t take_aggregation_drops();
+    uint64_t take_corrupt_drops(); // input a replaying plugin skipped as corrupt
+    // A replay waits for the consumer to switch buffers rather than drop records.
+    bool drain_wanted() const { return drain_wanted_.load(std::memory_order_acquire); }
     const Ecb *ecb(uint32_t epid) const {
         return epid >= 2 && epid - 2 < ecbs_.size() ? ecbs_[epid - 2].get() : nullptr;
     }
@@ -128,6 +131,7 @@ class Engine final : public host::ProbeSink {
     void record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault);
     void fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t nargs);
     void advance_trace_time(const dtrace_event_ctx &ctx);
+    void wait_for_drain(uint64_t generation);
 
     Options &options_;
     ProbeTable probes_;
@@ -157,6 +161,15 @@ class Engine final : public host::ProbeSink {
     int exit_status_ = 0;
     uint64_t external_drops_ = 0;
     uint64_t sequence_ = 0; // next record's sequence number
+    uint64_t corrupt_drops_ = 0;
+    uint64_t last_trace_time_ = 0, last_trace_wall_ = 0; // of the last replayed event
+
+    // Replay backpressure: buffer switches counted, and waited for.
+    std::atomic<bool> drain_wanted_{false};
+    uint64_t drain_generation_ = 0; // under lock_
+    std::mutex drain_lock_;
+    std::condition_variable drained_;
+    uint64_t drain_generation_seen_ = 0; // under drain_lock_
 
     std::mutex wake_lock_;
     std::condition_variable wake_;

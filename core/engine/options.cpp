@@ -71,7 +71,8 @@ const OptionSpec kOptionTable[] = {
     {"plugins", OptionKind::String, OptionClass::Plugin, nullptr},
     {"plugin", OptionKind::List, OptionClass::Plugin, nullptr},
     {"noplugins", OptionKind::Flag, OptionClass::Plugin, nullptr},
-    {"replay", OptionKind::String, OptionClass::Plugin, nullptr}, // -E: the trace file to replay
+    {"replay", OptionKind::String, OptionClass::Plugin, nullptr},    // -E: the trace file to replay
+    {"etwmanifest", OptionKind::List, OptionClass::Plugin, nullptr}, // the etw plugin's manifests
 };
 
 const std::vector<std::string> kEmptyList;
@@ -215,6 +216,12 @@ std::optional<std::string> Options::set(std::string_view name, std::optional<std
     }
     if (value)
         parsed.text = std::string(*value);
+    // A list reads as text (plugins' get_option) with its values joined by ':'.
+    if (spec->kind == OptionKind::List) {
+        parsed.text.clear();
+        for (const std::string &v : parsed.list)
+            parsed.text += (parsed.text.empty() ? "" : ":") + v;
+    }
     values_.insert_or_assign(std::string(name), std::move(parsed));
     return std::nullopt;
 }

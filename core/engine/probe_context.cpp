@@ -5,10 +5,6 @@
 
 namespace dtrace::engine {
 
-namespace {
-constexpr uint64_t kMaxArgs = 10; // arg0 .. arg9
-} // namespace
-
 uint64_t ProbeContext::string_address(const char *s) {
     if (!s)
         s = "";
@@ -82,7 +78,7 @@ uint64_t ProbeContext::builtin(dif::VarId id) {
 }
 
 uint64_t ProbeContext::builtin_array(dif::VarId id, uint64_t index, dif::Fault &fault) {
-    if (id == dif::VarId::Args && index < kMaxArgs) {
+    if (id == dif::VarId::Args) {
         // args[i] reads the native argument it is translated from.
         if (index < probe_.args.size())
             return arg(probe_.args[index].native_index);

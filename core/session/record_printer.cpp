@@ -83,6 +83,8 @@ void RecordPrinter::consume(const std::vector<engine::Engine::CpuData> &buffers)
     }
     if (uint64_t drops = engine_.take_aggregation_drops())
         report(std::to_string(drops) + " aggregation drop" + (drops == 1 ? "" : "s") + " on CPU 0");
+    if (uint64_t drops = engine_.take_corrupt_drops())
+        report(std::to_string(drops) + " drop" + (drops == 1 ? "" : "s") + " of corrupt input skipped by the replay");
     if (uint64_t drops = engine_.take_dynvar_drops())
         report(std::to_string(drops) + " dynamic variable drop" + (drops == 1 ? "" : "s"));
 }

@@ -54,10 +54,12 @@ TEST(Options, ListsAccumulateAndPluginsDeclareTheirOwn) {
     ASSERT_EQ(o.set("plugin", "/a.so"), std::nullopt);
     ASSERT_EQ(o.set("plugin", "/b.so"), std::nullopt);
     EXPECT_EQ(o.list("plugin"), (std::vector<std::string>{"/a.so", "/b.so"}));
-    EXPECT_EQ(o.set("etwmanifest", "x.man"), "Invalid option name");
-    std::string name = "etwmanifest";
+    EXPECT_EQ(o.set("myprovider_opt", "x"), "Invalid option name");
+    std::string name = "myprovider_opt";
     o.declare({name.c_str(), OptionKind::List, OptionClass::Plugin, nullptr});
     name = "clobbered"; // the table keeps its own copy of the name
-    EXPECT_EQ(o.set("etwmanifest", "x.man"), std::nullopt);
-    EXPECT_EQ(o.list("etwmanifest").size(), 1u);
+    EXPECT_EQ(o.set("myprovider_opt", "x"), std::nullopt);
+    EXPECT_EQ(o.set("myprovider_opt", "y"), std::nullopt);
+    EXPECT_EQ(o.list("myprovider_opt").size(), 2u);
+    EXPECT_EQ(*o.text("myprovider_opt"), "x:y"); // how plugins read a list
 }
