@@ -9,3 +9,7 @@ run -qn 'BEGIN { printf("hello, %s %d\n", "world", 42); exit(0); }'
 run -n 'BEGIN { trace(probename); trace(1 + 2 * 3); exit(0); }'
 run -qn 'profile:::tick-10ms { @ticks[probename] = count(); @sum = sum(10); } tick-200ms { exit(0); }'
 run -l -P dtrace
+# A small ETW trace made by the project's own ETL writer (tests/fixtures/etl_writer),
+# replayed with -E: every record counted by provider, then the .NET events.
+run -qE examples/traces/demo.etl -n 'diag:::events { @[stringof(copyinstr(arg0))] = count(); }'
+run -qE examples/traces/demo.etl -n 'microsoft-windows-dotnetruntime:::events { printf("%s pid %d event %d\n", execname, pid, arg0); }'
