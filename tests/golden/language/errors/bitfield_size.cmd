@@ -1,0 +1,1 @@
+dtrace -xerrtags -s bitfield_size.d

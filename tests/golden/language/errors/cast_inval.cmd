@@ -1,0 +1,1 @@
+dtrace -xerrtags -s cast_inval.d

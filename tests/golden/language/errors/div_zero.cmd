@@ -1,0 +1,1 @@
+dtrace -xerrtags -s div_zero.d

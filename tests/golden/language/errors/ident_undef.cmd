@@ -1,0 +1,1 @@
+dtrace -xerrtags -s ident_undef.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s if_scalar.d

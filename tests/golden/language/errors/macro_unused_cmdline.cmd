@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { exit(0); }' extra

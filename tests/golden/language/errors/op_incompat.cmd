@@ -1,0 +1,1 @@
+dtrace -xerrtags -s op_incompat.d

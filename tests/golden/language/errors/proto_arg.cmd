@@ -1,0 +1,1 @@
+dtrace -xerrtags -s proto_arg.d

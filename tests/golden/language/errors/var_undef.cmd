@@ -1,0 +1,1 @@
+dtrace -xerrtags -s var_undef.d
