@@ -1,6 +1,7 @@
 // engine.cpp: enabling clauses and running them when probes fire.
 #include "engine/engine.h"
 
+#include "common/own_process.h"
 #include "dif/validator.h"
 #include "engine/probe_context.h"
 
@@ -150,23 +151,13 @@ void Engine::stop() {
 }
 
 void Engine::fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t nargs) {
-    static const char kExecname[] = "dtrace";
-    dtrace_event_ctx ctx{};
-    ctx.struct_size = sizeof ctx;
+    dtrace_event_ctx ctx = common::own_process_context();
     {
         // While replaying, END happens at the trace's last moment, not now.
         std::lock_guard guard(lock_);
         ctx.timestamp = last_trace_time_;
         ctx.walltimestamp = last_trace_wall_;
     }
-    int cpu = sched_getcpu();
-    ctx.cpu = cpu < 0 ? 0 : static_cast<uint32_t>(cpu);
-    ctx.pid = getpid();
-    ctx.ppid = getppid();
-    ctx.tid = gettid();
-    ctx.uid = getuid();
-    ctx.gid = getgid();
-    ctx.execname = kExecname;
     ctx.args = args;
     ctx.nargs = nargs;
     fire(probe, ctx);

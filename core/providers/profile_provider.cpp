@@ -21,6 +21,7 @@
 // the kernel's cpu-clock events, which a platform plugin supplies.
 #include "providers/dtrace_provider.h"
 
+#include "common/own_process.h"
 #include "common/time_units.h"
 
 #include <algorithm>
@@ -192,23 +193,15 @@ class ProfileProvider {
             CPU_SET(cpu, &set);
             pthread_setaffinity_np(pthread_self(), sizeof set, &set);
         }
-        static const char kExecname[] = "dtrace";
         const uint64_t args[2] = {0, 0};
         auto interval = std::chrono::nanoseconds(interval_ns);
         auto next = std::chrono::steady_clock::now() + interval;
         std::unique_lock guard(lock_);
         while (!wake_.wait_until(guard, next, [this] { return stopping_; })) {
             guard.unlock();
-            dtrace_event_ctx ctx{};
-            ctx.struct_size = sizeof ctx;
-            int here = sched_getcpu();
-            ctx.cpu = cpu >= 0 ? uint32_t(cpu) : uint32_t(here < 0 ? 0 : here);
-            ctx.pid = getpid();
-            ctx.ppid = getppid();
-            ctx.tid = gettid();
-            ctx.uid = getuid();
-            ctx.gid = getgid();
-            ctx.execname = kExecname;
+            dtrace_event_ctx ctx = common::own_process_context();
+            if (cpu >= 0)
+                ctx.cpu = uint32_t(cpu);
             ctx.args = args;
             ctx.nargs = 2;
             ops_->fire(host_, probe, &ctx);
