@@ -215,7 +215,8 @@ NodePtr Sema::cook_binary(const Expr &e) {
                 raise_error("D_IDENT_AMBIG", e.line,
                             "ambiguous use of operator " + op + ": " + tag + " is both a " + type_name(l->type) +
                                 " enum tag and a global " + kind);
-            return cook_compare(e, std::move(l), make_const(uint64_t(it->value), l->type, e.line));
+            NodePtr tag_value = make_const(uint64_t(it->value), l->type, e.line);
+            return cook_compare(e, std::move(l), std::move(tag_value));
         }
     }
     NodePtr r = cook(*e.args[1], kRef);

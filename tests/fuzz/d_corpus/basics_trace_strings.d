@@ -1,0 +1,11 @@
+BEGIN
+{
+	trace("hello");
+	trace(probeprov);
+	trace(probename);
+}
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,5 @@
+/* Only an lvalue has an address. */
+BEGIN
+{
+	y = &(1 + 2);
+}

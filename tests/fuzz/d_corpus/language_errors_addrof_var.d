@@ -1,0 +1,6 @@
+/* D variables have no address. */
+BEGIN
+{
+	x = 1;
+	y = &x;
+}

@@ -1,0 +1,2 @@
+/* args[] only has a meaning inside a probe clause. */
+inline int FIRST = args[0];

@@ -1,0 +1,3 @@
+/* A variable declared twice with different types. */
+int x;
+string x;

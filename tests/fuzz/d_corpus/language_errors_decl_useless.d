@@ -1,0 +1,2 @@
+/* A declaration that declares nothing. */
+int;

@@ -1,0 +1,4 @@
+/* Enumerators are ints. */
+enum e {
+	BIG = 0x100000000
+};

@@ -1,0 +1,5 @@
+/* Reading a name nobody defined. */
+BEGIN
+{
+	trace(nosuch);
+}

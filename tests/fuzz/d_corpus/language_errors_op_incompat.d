@@ -1,0 +1,5 @@
+/* A string and an integer do not add. */
+BEGIN
+{
+	x = "a" + 1;
+}

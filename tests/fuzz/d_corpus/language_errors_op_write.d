@@ -1,0 +1,5 @@
+/* Builtin variables are read-only. */
+BEGIN
+{
+	execname = "other";
+}

@@ -1,0 +1,2 @@
+/* An empty program: only a pragma. */
+#pragma D option quiet

@@ -1,0 +1,5 @@
+/* A subroutine argument of the wrong type. */
+BEGIN
+{
+	trace(strlen(1));
+}

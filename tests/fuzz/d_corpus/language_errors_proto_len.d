@@ -1,0 +1,5 @@
+/* A subroutine called with the wrong number of arguments. */
+BEGIN
+{
+	trace(strlen());
+}

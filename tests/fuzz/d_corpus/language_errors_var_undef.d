@@ -1,0 +1,5 @@
+/* A thread-local variable read before any assignment. */
+BEGIN
+{
+	trace(self->never);
+}

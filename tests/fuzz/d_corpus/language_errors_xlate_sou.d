@@ -1,0 +1,2 @@
+/* Translators produce structs or unions. */
+translator int < int x > { a = x; };
