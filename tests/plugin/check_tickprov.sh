@@ -72,8 +72,9 @@ check_basic() {
 
 check_pending() {
     local out status
+    # args[2] is a char *: D passes it to copyinstr() only through a cast, as in DTrace.
     out=$(timeout "$RUN_TIMEOUT" "$dtrace" "${load[@]}" \
-        -qn 'tick_example::slow:tick { printf("%s|%d\n", copyinstr(args[2]), args[1]); exit(0); }' 2>&1)
+        -qn 'tick_example::slow:tick { printf("%s|%d\n", copyinstr((uintptr_t)args[2]), args[1]); exit(0); }' 2>&1)
     status=$?
     [[ $status == 0 && $out == 'slow timer, 100 ms|100' ]] ||
         fail "args[] of a probe typed through arg_info: status $status" "$out"
