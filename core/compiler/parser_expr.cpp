@@ -138,32 +138,6 @@ ExprPtr identifier(const Token &t) {
     return e;
 }
 
-bool starts_type_name(Tok kind) {
-    switch (kind) {
-    case Tok::KwVoid:
-    case Tok::KwChar:
-    case Tok::KwShort:
-    case Tok::KwInt:
-    case Tok::KwLong:
-    case Tok::KwFloat:
-    case Tok::KwDouble:
-    case Tok::KwSigned:
-    case Tok::KwUnsigned:
-    case Tok::KwUserland:
-    case Tok::KwString:
-    case Tok::TypeName:
-    case Tok::KwStruct:
-    case Tok::KwUnion:
-    case Tok::KwEnum:
-    case Tok::KwConst:
-    case Tok::KwRestrict:
-    case Tok::KwVolatile:
-        return true;
-    default:
-        return false;
-    }
-}
-
 } // namespace
 
 ExprPtr Parser::parse_expression() {

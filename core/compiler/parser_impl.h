@@ -31,6 +31,8 @@
 
 namespace dtrace::compiler {
 
+bool starts_type_name(Tok kind);
+
 class Parser final : public TypeNameOracle {
   public:
     Parser(std::string_view source, const ParseOptions &opts);

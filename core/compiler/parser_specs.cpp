@@ -49,17 +49,9 @@ void set_type_name(TypeSpecifier &ts, const std::string &spelled) {
 
 } // namespace
 
-bool Parser::starts_specifier(Tok kind, SpecContext context, bool first) const {
+// The tokens that can begin a type name (a cast, sizeof, xlate, a declaration).
+bool starts_type_name(Tok kind) {
     switch (kind) {
-    case Tok::KwAuto:
-    case Tok::KwRegister:
-    case Tok::KwStatic:
-    case Tok::KwExtern:
-    case Tok::KwTypedef:
-        return context != SpecContext::TypeName;
-    case Tok::KwSelf:
-    case Tok::KwThis:
-        return context == SpecContext::Declaration || (context == SpecContext::Parameter && !first);
     case Tok::KwVoid:
     case Tok::KwChar:
     case Tok::KwShort:
@@ -81,6 +73,22 @@ bool Parser::starts_specifier(Tok kind, SpecContext context, bool first) const {
         return true;
     default:
         return false;
+    }
+}
+
+bool Parser::starts_specifier(Tok kind, SpecContext context, bool first) const {
+    switch (kind) {
+    case Tok::KwAuto:
+    case Tok::KwRegister:
+    case Tok::KwStatic:
+    case Tok::KwExtern:
+    case Tok::KwTypedef:
+        return context != SpecContext::TypeName;
+    case Tok::KwSelf:
+    case Tok::KwThis:
+        return context == SpecContext::Declaration || (context == SpecContext::Parameter && !first);
+    default:
+        return starts_type_name(kind);
     }
 }
 
