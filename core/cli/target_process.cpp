@@ -3,6 +3,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sstream>
@@ -19,6 +20,21 @@ std::vector<std::string> split_words(const std::string &text) {
     for (std::string w; in >> w;)
         words.push_back(w);
     return words;
+}
+
+// Whether execvp() would find `program` (errno when not), checked before
+// forking so that a bad command fails before anything is compiled or enabled.
+int find_executable(const std::string &program) {
+    if (program.find('/') != std::string::npos)
+        return access(program.c_str(), X_OK) == 0 ? 0 : errno;
+    const char *path = std::getenv("PATH");
+    std::istringstream dirs(path ? path : "/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+        if (access(candidate.c_str(), X_OK) == 0)
+            return 0;
+    }
+    return ENOENT;
 }
 
 } // namespace
@@ -46,6 +62,10 @@ TargetProcess TargetProcess::create(const std::string &command, std::string &err
     std::vector<std::string> words = split_words(command);
     if (words.empty()) {
         error = "failed to execute '': no command given";
+        return t;
+    }
+    if (int e = find_executable(words[0])) {
+        error = "failed to execute " + words[0] + ": " + std::strerror(e);
         return t;
     }
     int go[2], err[2];

@@ -1,0 +1,1 @@
+dtrace -c /nonexistent/prog -n 'BEGIN { }'
