@@ -190,7 +190,7 @@ class Sema {
     std::vector<XlateParam> xlate_params_; // translator inputs in scope, innermost last
     uint32_t next_xlate_id_ = 0;
 
-    // The clause being analysed.
+    // The clause being analysed (probes_ is null outside of any clause).
     const std::vector<std::string> *probes_ = nullptr;
     std::string probe_desc_; // the first description as DTrace prints it: "provider:module:function:name"
     int clause_line_ = 0;
