@@ -57,8 +57,11 @@ bool Variables::declare(const Variable &var) {
     return true;
 }
 
-void Variables::begin_clause() {
+void Variables::begin_firing() {
     table(Scope::ClauseLocal).generation++;
+}
+
+void Variables::begin_clause() {
     dynamic_.reclaim();
 }
 

@@ -77,8 +77,11 @@ class Variables {
         return id >= kFirstUserVariable && index < t.decls.size() ? t.decls[index].get() : nullptr;
     }
 
-    // Starts a clause: clause-locals become unset, and dynamic elements
-    // deleted during the previous clause are reclaimed.
+    // Starts a probe firing: clause-locals (this->) become unset. They live
+    // across the clauses of one firing, as D defines them.
+    void begin_firing();
+    // Starts a clause: dynamic elements deleted during the previous clause
+    // are reclaimed.
     void begin_clause();
 
     // Scalars (global, clause-local, thread-local; `tid` matters only for the last).

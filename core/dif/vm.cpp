@@ -86,6 +86,11 @@ Vm::Vm(const VmConfig &config)
       tuples_(config_.tuple_stack_depth, config_.tuple_stack_depth * (config_.strsize + kTupleEntryOverhead)),
       subr_state_(config_.strsize) {}
 
+void Vm::begin_firing() {
+    variables_.begin_firing();
+    begin_clause();
+}
+
 void Vm::begin_clause() {
     memory_.begin_clause();
     variables_.begin_clause();

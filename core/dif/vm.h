@@ -31,6 +31,9 @@ class Vm {
     explicit Vm(const VmConfig &config = {});
 
     // Clause-local variables, scratch and readable regions are reset.
+    // Clause-local variables (this->) are reset at each firing, scratch and
+    // readable regions at each clause.
+    void begin_firing();
     void begin_clause();
     // Runs `difo`; returns its value (an address for strings and by-ref
     // values, valid until the next begin_clause()). On a fault returns 0

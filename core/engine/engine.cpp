@@ -274,6 +274,7 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
             filled.cpu %= static_cast<uint32_t>(buffers_.size());
         event = &filled;
     }
+    vm_->begin_firing(); // this-> variables live across the clauses of one firing
     for (Ecb *ecb : probe.ecbs) {
         // DTrace's activity rules: while not Active only the dtrace provider
         // fires, and once a BEGIN clause called exit() later BEGIN clauses are skipped.

@@ -144,13 +144,16 @@ TEST_F(VariablesVm, ThreadLocalArraysAreKeyedByThreadAndTuple) {
     EXPECT_EQ(run(key + "ldta %r1, ta\nret %r1"), 0u);
 }
 
-TEST_F(VariablesVm, ClauseLocalsResetAtEachClause) {
+TEST_F(VariablesVm, ClauseLocalsLiveAcrossClausesAndResetAtEachFiring) {
     EXPECT_EQ(run("setx %r1, 3\nstlv l, %r1\nldlv %r2, l\nret %r2"), 3u);
     EXPECT_EQ(run("ldlv %r2, l\nret %r2"), 3u); // another DIFO of the same clause
     r.vm.begin_clause();
-    EXPECT_EQ(run("ldlv %r2, l\nret %r2"), 0u);
+    EXPECT_EQ(run("ldlv %r2, l\nret %r2"), 3u); // the next clause of the same firing
     run("sets %r1, \"s\"\nstlv ls, %r1\nret %r0");
     r.vm.begin_clause();
+    EXPECT_EQ(run_string("ldlv %r2, ls\nret %r2"), "s");
+    r.vm.begin_firing();
+    EXPECT_EQ(run("ldlv %r2, l\nret %r2"), 0u);
     EXPECT_EQ(run_string("ldlv %r2, ls\nret %r2"), "");
 }
 
