@@ -1,5 +1,7 @@
 #pragma D option quiet
 
+this int v;
+
 /*
  * Clause-local (this->) variables live across the clauses of one probe
  * firing (the Guide's clause.d example), and start unset at the next firing.
