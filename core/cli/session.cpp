@@ -243,6 +243,10 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
     if (source.kind == ProgramSource::Kind::Description && source.spec != engine::SpecKind::Name) {
         for (compiler::Clause &clause : out.program->clauses) {
             for (std::string &probe : clause.probes) {
+                // Four fields already (the compiler's own clauses, e.g. the
+                // dtrace:::ERROR clause of if/else): nothing to rewrite.
+                if (std::count(probe.begin(), probe.end(), ':') == 3)
+                    continue;
                 std::string why;
                 auto desc = engine::parse_probe_description(probe, source.spec, why);
                 if (!desc) {
