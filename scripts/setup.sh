@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build ccache pkg-config python3
           libboost-dev libelf-dev libdwarf-dev zlib1g-dev libtinyxml2-dev
-          libgtest-dev libgmock-dev libbenchmark-dev clang util-linux)
+          libgtest-dev libgmock-dev libbenchmark-dev util-linux)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
