@@ -37,15 +37,17 @@ void install_signal_handlers() {
 bool Tracing::targets_gone() {
     if (targets_.empty())
         return false;
-    bool all = true;
+    bool all_gone = true;
     for (TargetProcess &t : targets_) {
-        std::string how;
-        bool was_running = !t.poll_exited(how) ? true : false;
-        if (!was_running && !how.empty() && !options_.is_set("quiet"))
+        std::string how; // set only the first time the exit is seen
+        if (!t.poll_exited(how)) {
+            all_gone = false;
+            continue;
+        }
+        if (!how.empty() && !options_.is_set("quiet"))
             std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), how.c_str());
-        all = all && !was_running;
     }
-    return all;
+    return all_gone;
 }
 
 int Tracing::run() {

@@ -68,7 +68,6 @@ class Engine final : public host::ProbeSink {
 
     ProbeTable &probes() { return probes_; }
     const ProbeTable &probes() const { return probes_; }
-    Options &options() { return options_; }
 
     // Hooks for the host: asked when a probe is first enabled / last disabled.
     using EnableHook = std::function<bool(Probe &, std::string &error)>;
@@ -85,7 +84,6 @@ class Engine final : public host::ProbeSink {
 
     Activity activity() const { return activity_.load(std::memory_order_acquire); }
     bool exit_requested() const { return exit_requested_.load(std::memory_order_acquire); }
-    int exit_status() const { return exit_status_; }
     // Wakes whoever waits in wait_for_work() (exit(), input end, a buffer
     // filling up, a signal).
     void notify();
@@ -107,7 +105,6 @@ class Engine final : public host::ProbeSink {
     const Ecb *ecb(uint32_t epid) const {
         return epid >= 2 && epid - 2 < ecbs_.size() ? ecbs_[epid - 2].get() : nullptr;
     }
-    uint32_t cpu_count() const { return static_cast<uint32_t>(buffers_.size()); }
 
     // host::ProbeSink
     dtrace_provider_id add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info,
@@ -158,7 +155,6 @@ class Engine final : public host::ProbeSink {
     mutable SpinLock lock_; // probe context
     std::atomic<Activity> activity_{Activity::Inactive};
     std::atomic<bool> exit_requested_{false};
-    int exit_status_ = 0;
     uint64_t external_drops_ = 0;
     uint64_t sequence_ = 0; // next record's sequence number
     uint64_t corrupt_drops_ = 0;
