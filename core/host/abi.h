@@ -21,6 +21,9 @@ inline constexpr uint32_t kSupportedVersion = DTRACE_SDK_ABI_VERSION;
 // Byte size of each struct as ABI version 1 defined it (offset of its last
 // v1 field plus that field's size).
 inline constexpr uint32_t kPluginOpsV1Size = offsetof(dtrace_plugin_ops, destroy) + sizeof(dtrace_plugin_ops::destroy);
+// Entries appended to version 1 tables: present when the size covers them.
+inline constexpr uint32_t kPluginOpsLookupSymbolSize =
+    offsetof(dtrace_plugin_ops, lookup_symbol) + sizeof(dtrace_plugin_ops::lookup_symbol);
 inline constexpr uint32_t kProviderInfoV1Size =
     offsetof(dtrace_provider_info, d_source) + sizeof(dtrace_provider_info::d_source);
 inline constexpr uint32_t kProbeDescV1Size = offsetof(dtrace_probe_desc, cookie) + sizeof(dtrace_probe_desc::cookie);

@@ -132,6 +132,24 @@ void LoadedPlugin::stop() {
     started_ = false;
 }
 
+std::optional<Symbol> LoadedPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address) {
+    const dtrace_plugin_ops &ops = *module_.ops;
+    if (ops.struct_size < abi::kPluginOpsLookupSymbolSize || ops.lookup_symbol == nullptr)
+        return std::nullopt;
+    dtrace_symbol found{};
+    found.struct_size = sizeof found;
+    if (ops.lookup_symbol(state_, space, pid, address, &found) != 0 || found.module == nullptr ||
+        found.module[0] == '\0')
+        return std::nullopt;
+    Symbol symbol;
+    symbol.module = found.module;
+    if (found.function != nullptr && found.function[0] != '\0') {
+        symbol.function = found.function;
+        symbol.offset = found.offset;
+    }
+    return symbol;
+}
+
 dtrace_provider_id LoadedPlugin::register_provider(const dtrace_provider_info *info) {
     if (!abi::covers(info, abi::kProviderInfoV1Size) || info->name == nullptr || info->name[0] == '\0') {
         report_error("register_provider: malformed provider description");

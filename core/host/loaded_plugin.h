@@ -13,6 +13,7 @@
 // failed" says why.
 #pragma once
 
+#include "common/symbol.h"
 #include "probe_sink.h"
 #include "result.h"
 #include "shared_object.h"
@@ -23,6 +24,7 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +73,9 @@ class LoadedPlugin {
     void disable(dtrace_probe_id probe, uint64_t cookie);
     Status start();
     void stop(); // no-op unless start() succeeded
+    // The plugin's lookup_symbol (DTRACE_SYMBOL_* space); nothing when the
+    // plugin has no such entry or does not know the address.
+    std::optional<Symbol> lookup_symbol(uint32_t space, int64_t pid, uint64_t address);
 
     // plugin -> host (the dtrace_host_ops table lands here). Any thread.
     dtrace_provider_id register_provider(const dtrace_provider_info *info);

@@ -201,6 +201,25 @@ void PluginHost::disable(dtrace_provider_id provider, dtrace_probe_id probe, uin
         plugin->disable(probe, cookie);
 }
 
+std::optional<Symbol> PluginHost::lookup_symbol(LoadedPlugin *recorder, uint32_t space, int64_t pid,
+                                                uint64_t address) const {
+    if (recorder != nullptr) {
+        if (auto symbol = recorder->lookup_symbol(space, pid, address))
+            return symbol;
+    }
+    // A user address means something only to the plugin that saw its process;
+    // when that is unknown (an aggregation key), any plugin may know it.
+    if (space != DTRACE_SYMBOL_KERNEL && recorder != nullptr)
+        return std::nullopt;
+    for (const auto &plugin : plugins_) {
+        if (plugin.get() == recorder)
+            continue;
+        if (auto symbol = plugin->lookup_symbol(space, pid, address))
+            return symbol;
+    }
+    return std::nullopt;
+}
+
 std::vector<PluginDiagnostic> PluginHost::start_all() {
     std::vector<PluginDiagnostic> diagnostics;
     for (const auto &plugin : plugins_) {

@@ -19,6 +19,7 @@
 #include "result.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,12 @@ class PluginHost {
     Result<ArgType> arg_info(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie, uint32_t index);
     Status enable(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie);
     void disable(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie);
+
+    // Resolves an address (DTRACE_SYMBOL_* space) recorded by a probe of
+    // `recorder`: that plugin answers first, then, for kernel addresses,
+    // every other plugin in load order. With no recorder (an aggregation key
+    // gathered from many probes), every plugin is asked, in load order.
+    std::optional<Symbol> lookup_symbol(LoadedPlugin *recorder, uint32_t space, int64_t pid, uint64_t address) const;
 
     // Starts event delivery in load order; a plugin that fails to start is
     // reported and the others are started all the same.

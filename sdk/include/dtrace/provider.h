@@ -188,6 +188,21 @@ typedef struct dtrace_host_ops {
 /* Capabilities a plugin declares. */
 #define DTRACE_PLUGIN_REPLAY 0x1u /* replays recorded events (trace time drives tick-N) */
 
+/* Address spaces of lookup_symbol. */
+#define DTRACE_SYMBOL_KERNEL 0x0u /* a kernel address; pid is -1 */
+#define DTRACE_SYMBOL_USER 0x1u   /* a user address of process `pid` */
+
+/* What lookup_symbol found at an address: the containing module and, when
+ * the plugin knows it, the containing function. The core formats it as
+ * DTrace does: "module`function+0xoffset", "module`function" at offset 0,
+ * "module`0xaddress" without a function. */
+typedef struct dtrace_symbol {
+    uint32_t struct_size; /* set by the host; write no field beyond it */
+    const char *module;   /* e.g. "ntdll.dll" or "genunix"; required when found */
+    const char *function; /* NULL: only the module is known */
+    uint64_t offset;      /* address minus the function's start (ignored without function) */
+} dtrace_symbol;
+
 /* plugin -> core: the plugin's function table. Unused entries may be NULL. */
 typedef struct dtrace_plugin_ops {
     uint32_t struct_size;
@@ -211,6 +226,21 @@ typedef struct dtrace_plugin_ops {
     int (*start)(void *state);
     void (*stop)(void *state);
     void (*destroy)(void *state);
+
+    /* Appended in ABI 1 (read only when struct_size covers it). */
+
+    /* Resolves a program counter of a stack (or the address of sym(), %a,
+     * usym(), %A...) in address space `space` (DTRACE_SYMBOL_*; `pid` is the
+     * process for DTRACE_SYMBOL_USER, -1 for the kernel). Returns 0 with
+     * *out filled (module set), or -1 when the address is unknown (no
+     * report_error needed). The strings must stay valid until the next
+     * lookup_symbol call or destroy; the host copies them at once. Called
+     * from the consumer's thread, never concurrently with itself, possibly
+     * while the plugin's own threads fire and after stop(). The core asks
+     * the plugin whose probe recorded the address first and, for kernel
+     * addresses, then every other plugin in load order; an address of an
+     * aggregation key (recorded by any probe) is asked of every plugin. */
+    int (*lookup_symbol)(void *state, uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
 } dtrace_plugin_ops;
 
 typedef const dtrace_plugin_ops *(*dtrace_plugin_entry_fn)(uint32_t host_abi_version);
