@@ -55,6 +55,10 @@ int Tracing::run() {
     auto report = [&](const std::string &message) {
         std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), message.c_str());
     };
+    if (std::optional<std::string> refused = engine_.refuse_start()) {
+        report("could not enable tracing: " + *refused);
+        return 1;
+    }
     // BEGIN fires before any plugin delivers an event, as in DTrace.
     install_signal_handlers();
     engine_.go();
@@ -72,10 +76,12 @@ int Tracing::run() {
         }
     }
     const int64_t switch_ns = std::max<int64_t>(options_.number("switchrate"), 1);
+    const int64_t status_ns = std::max<int64_t>(options_.number("statusrate"), 1);
     bool done = false;
     bool newline_pending = false;
     int seen_interrupts = 0;
     auto next_switch = std::chrono::steady_clock::now() + std::chrono::nanoseconds(switch_ns);
+    auto next_status = std::chrono::steady_clock::now() + std::chrono::nanoseconds(status_ns);
     do {
         if (!engine_.exit_requested() && g_interrupts.load() == 0)
             engine_.wait_for_work(std::min(switch_ns, kSignalPollNanos));
@@ -85,10 +91,10 @@ int Tracing::run() {
             seen_interrupts = interrupts;
         }
         if (newline_pending) {
-            std::fputc('\n', out_);
+            std::fputc('\n', printer.output());
             newline_pending = false;
         }
-        if (engine_.exit_requested() || seen_interrupts > 0 || targets_gone()) {
+        if (engine_.exit_requested() || engine_.buffer_filled() || seen_interrupts > 0 || targets_gone()) {
             done = true;
             host_.stop_all();
             engine_.stop();
@@ -98,14 +104,19 @@ int Tracing::run() {
         if (done || now >= next_switch || engine_.drain_wanted()) {
             next_switch = now + std::chrono::nanoseconds(switch_ns);
             printer.consume(engine_.take_buffers());
-            std::fflush(out_);
+            std::fflush(printer.output());
+        }
+        // The status drops: every statusrate, and once more when stopped.
+        if (done || now >= next_status) {
+            next_status = now + std::chrono::nanoseconds(status_ns);
+            printer.report_status();
         }
     } while (!done && seen_interrupts < 2);
     // A second ^C means: stop now, print nothing more.
     if (seen_interrupts >= 2)
         return printer.exit_status();
     printer.print_aggregations(); // the blank line, then what printa() did not print
-    std::fflush(out_);
+    std::fflush(printer.output());
     return printer.exit_status();
 }
 

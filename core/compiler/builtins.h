@@ -35,6 +35,16 @@ enum class ActionFn : uint8_t {
     Printf,
     Printa,
     Exit,
+    // Speculation, program control and the destructive actions (action_traits.h).
+    Speculate,
+    Commit,
+    Discard,
+    Freopen,
+    Ftruncate,
+    System,
+    Raise,
+    Stop,
+    Chill,
     Other, // known to DTrace, not supported here yet
 };
 

@@ -41,9 +41,16 @@ Clause generate_clause(const SemaClause &c, const TypeTable &types) {
             act.value = difo(*a.value, c.line, strsize);
             break;
         case ActionKind::Exit:
+        case ActionKind::Speculate:
+        case ActionKind::Commit:
+        case ActionKind::Discard:
+        case ActionKind::Raise:
+        case ActionKind::Chill:
             act.value = difo(*a.value, c.line, strsize, types.int_type());
             break;
         case ActionKind::Printf:
+        case ActionKind::System:
+        case ActionKind::Freopen:
             act.format = a.format;
             act.has_format = true;
             for (const auto &arg : a.args)
@@ -63,6 +70,8 @@ Clause generate_clause(const SemaClause &c, const TypeTable &types) {
                 act.agg_args.push_back(difo(*arg, c.line, strsize));
             break;
         case ActionKind::Default:
+        case ActionKind::Ftruncate:
+        case ActionKind::Stop:
             break;
         }
         out.actions.push_back(std::move(act));

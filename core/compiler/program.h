@@ -38,14 +38,25 @@ enum class ActionKind : uint8_t {
     Exit,       // records `value` as the exit status and ends the session
     Aggregate,  // @agg[args...] = func(agg_args...)
     Default,    // a clause with no actions: records nothing, prints the probe line
+    // Speculation (engine/speculation.h): `value` is the speculation id.
+    Speculate, // the rest of the clause records into the speculation's buffer
+    Commit,
+    Discard,
+    // Program control and destructive actions (action_traits.h says which need -w).
+    Freopen,   // records `args` formatted by `format`: the consumer redirects its output
+    Ftruncate, // records nothing: the consumer truncates its output file
+    System,    // records `args` formatted by `format`: the consumer runs the command
+    Raise,     // `value`: the signal sent to the firing's process
+    Stop,      // stops the firing's process
+    Chill,     // `value`: nanoseconds to spin
 };
 
 struct Action {
     ActionKind kind = ActionKind::Expression;
     int line = 0;
     std::optional<dif::Difo> value;
-    std::vector<dif::Difo> args;     // printf/printa arguments, or aggregation keys
-    std::string format;              // printf / printa format string (as decoded from the literal)
+    std::vector<dif::Difo> args; // printf/printa arguments, or aggregation keys
+    std::string format;          // printf / printa format string (as decoded from the literal)
     bool has_format = false;
     uint32_t aggregation = 0;        // Aggregate: AggregationDecl::id
     std::vector<dif::Difo> agg_args; // Aggregate: the aggregating function's non-constant arguments

@@ -129,8 +129,10 @@ class Sema {
     SemaAction cook_aggregation(const Expr &assign);
     NodePtr cook_predicate(const Expr &pred);
     // The checks DTrace makes when it builds each action, after cooking.
+    void finish_actions(std::vector<SemaAction> &actions);
     void finish_action(SemaAction &a);
     void finish_printf(SemaAction &a);
+    void finish_freopen(SemaAction &a);
     void finish_printa(SemaAction &a);
     void finish_aggregation(SemaAction &a);
     void finish_lquantize(SemaAction &a);

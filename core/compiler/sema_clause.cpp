@@ -9,6 +9,8 @@
 // void value, printf's format argument, aggregation parameters), carry none.
 #include "compiler/sema.h"
 
+#include "compiler/speculation_rules.h"
+
 namespace dtrace::compiler {
 
 namespace {
@@ -47,6 +49,31 @@ ArgTypeInfo arg_type_info(const Type *t) {
         break;
     }
     return info;
+}
+
+// The action kind of speculate(), commit(), discard() and the program
+// control actions, which share one shape (cook_action_call).
+ActionKind control_action_kind(ActionFn fn) {
+    switch (fn) {
+    case ActionFn::Speculate:
+        return ActionKind::Speculate;
+    case ActionFn::Commit:
+        return ActionKind::Commit;
+    case ActionFn::Discard:
+        return ActionKind::Discard;
+    case ActionFn::Freopen:
+        return ActionKind::Freopen;
+    case ActionFn::Ftruncate:
+        return ActionKind::Ftruncate;
+    case ActionFn::System:
+        return ActionKind::System;
+    case ActionFn::Raise:
+        return ActionKind::Raise;
+    case ActionFn::Stop:
+        return ActionKind::Stop;
+    default:
+        return ActionKind::Chill;
+    }
 }
 
 // A diagnostic from a hook (format checking), placed on the action's line.
@@ -97,13 +124,11 @@ SemaClause Sema::clause(const ProbeClause &c) {
         out.actions.clear();
         cook_pred();
         cook_actions();
-        for (auto &a : out.actions)
-            finish_action(a);
+        finish_actions(out.actions);
         return out;
     }
     cook_pred();
-    for (auto &a : out.actions)
-        finish_action(a);
+    finish_actions(out.actions);
     return out;
 }
 
@@ -173,10 +198,31 @@ SemaAction Sema::cook_action_call(const Expr &call, const BuiltinIdent &b) {
     case ActionFn::Printa:
         a.kind = ActionKind::Printa;
         break;
+    case ActionFn::Speculate:
+    case ActionFn::Commit:
+    case ActionFn::Discard:
+    case ActionFn::Freopen:
+    case ActionFn::Ftruncate:
+    case ActionFn::System:
+    case ActionFn::Raise:
+    case ActionFn::Stop:
+    case ActionFn::Chill:
+        a.kind = control_action_kind(ActionFn(b.id));
+        break;
     case ActionFn::Other:
         raise_unsupported(call.line, call.text + "( )");
     }
     return a;
+}
+
+// Each action is finished, then checked against the ones before it, as
+// DTrace appends the statements of a clause one by one.
+void Sema::finish_actions(std::vector<SemaAction> &actions) {
+    SpeculationRules rules;
+    for (auto &a : actions) {
+        finish_action(a);
+        rules.add(a);
+    }
 }
 
 void Sema::finish_action(SemaAction &a) {
@@ -191,10 +237,19 @@ void Sema::finish_action(SemaAction &a) {
         break;
     }
     case ActionKind::Exit:
+    case ActionKind::Speculate:
+    case ActionKind::Commit:
+    case ActionKind::Discard:
+    case ActionKind::Raise:
+    case ActionKind::Chill:
         a.value = std::move(a.call_args[0]);
         break;
     case ActionKind::Printf:
+    case ActionKind::System:
         finish_printf(a);
+        break;
+    case ActionKind::Freopen:
+        finish_freopen(a);
         break;
     case ActionKind::Printa:
         finish_printa(a);
@@ -211,10 +266,10 @@ void Sema::finish_action(SemaAction &a) {
 void Sema::finish_printf(SemaAction &a) {
     const Node &fmt = *a.call_args[0];
     if (fmt.kind != NodeKind::String)
-        raise_error(
-            "D_PRINTF_ARG_FMT", a.line,
-            "printf( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: " +
-                node_type_name(fmt));
+        raise_error("D_PRINTF_ARG_FMT", a.line,
+                    std::string(a.fn->name) +
+                        "( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: " +
+                        node_type_name(fmt));
     a.format = fmt.str;
     a.has_format = true;
     std::vector<ArgTypeInfo> infos;
@@ -222,7 +277,9 @@ void Sema::finish_printf(SemaAction &a) {
         infos.push_back(arg_type_info(a.call_args[i]->type));
         a.args.push_back(std::move(a.call_args[i]));
     }
-    if (opts_.check_printf)
+    // freopen("") restores the original output: nothing to format.
+    const bool restores = a.kind == ActionKind::Freopen && a.format.empty();
+    if (opts_.check_printf && !restores)
         if (auto d = opts_.check_printf(a.format, infos, a.line))
             raise_hook_error(std::move(*d), a.line);
 }
@@ -258,6 +315,15 @@ void Sema::finish_printa(SemaAction &a) {
         if (auto d = opts_.check_printa(a.format, keys, first.func == AggFunc::Count, a.line))
             raise_hook_error(std::move(*d), a.line);
     }
+}
+
+// freopen(): printf-like, but "." (DTrace's own marker for "restore the
+// original output", which "" stands for) may not be given.
+void Sema::finish_freopen(SemaAction &a) {
+    const Node &path = *a.call_args[0];
+    if (path.kind == NodeKind::String && path.str == ".")
+        raise_error("D_FREOPEN_INVALID", a.line, "freopen( ) argument #1 cannot be \".\"");
+    finish_printf(a);
 }
 
 } // namespace dtrace::compiler

@@ -50,5 +50,6 @@ uint64_t bcopy(SubrContext &ctx, Args args);
 
 // Subroutines whose meaning belongs to later work (see subroutines.cpp).
 uint64_t unsupported(SubrContext &ctx, Args args);
+uint64_t speculation(SubrContext &ctx, Args args);
 
 } // namespace dtrace::dif::subr

@@ -37,6 +37,8 @@ class Environment {
     // copyin: reads `length` bytes of the traced process at `address`.
     // Returns the number of bytes read, kTargetUnreadable or kTargetNoAccess.
     virtual int64_t read_target(uint64_t address, void *buffer, size_t length) = 0;
+    // speculation(): a free speculation's id, or 0 (the engine's; 0 elsewhere).
+    virtual uint64_t speculation() { return 0; }
 
   protected:
     ~Environment() = default;

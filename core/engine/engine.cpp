@@ -2,7 +2,9 @@
 #include "engine/engine.h"
 
 #include "common/own_process.h"
+#include "compiler/action_traits.h"
 #include "dif/validator.h"
+#include "engine/enable_checks.h"
 #include "engine/probe_context.h"
 
 #include <chrono>
@@ -23,7 +25,7 @@ uint32_t online_cpus() {
 
 bool records_anything(const compiler::Clause &clause) {
     for (const compiler::Action &a : clause.actions) {
-        if (a.kind != compiler::ActionKind::Expression && a.kind != compiler::ActionKind::Aggregate)
+        if (compiler::writes_record(a.kind))
             return true;
     }
     return clause.actions.empty();
@@ -130,9 +132,18 @@ void Engine::go() {
         config.strsize = static_cast<uint32_t>(options_.number("strsize"));
         config.dynvarsize = static_cast<size_t>(options_.number("dynvarsize"));
         vm_ = std::make_unique<dif::Vm>(config);
+        buffer_config_.bytes = static_cast<size_t>(options_.number("bufsize"));
+        const std::string *policy = options_.text("bufpolicy");
+        buffer_config_.policy =
+            policy ? parse_buffer_policy(*policy).value_or(BufferPolicy::Switch) : BufferPolicy::Switch;
+        const std::string *resize = options_.text("bufresize");
+        buffer_config_.auto_resize = !resize || *resize != "manual";
+        const Probe *end = probes_.probe(end_probe_);
+        buffer_config_.reserve = end ? end_reserve({end->ecbs.begin(), end->ecbs.end()}, config.strsize) : 0;
         buffers_.assign(online_cpus(), PrincipalBuffer());
-        for (PrincipalBuffer &b : buffers_)
-            b.set_capacity(static_cast<size_t>(options_.number("bufsize")));
+        configure_buffers(buffers_, 0);
+        speculations_.configure(static_cast<uint32_t>(options_.number("nspec")),
+                                static_cast<size_t>(options_.number("specsize")));
         aggregations_.set_limit(static_cast<size_t>(options_.number("aggsize")));
     }
     activity_.store(Activity::Warmup, std::memory_order_release);
@@ -141,10 +152,31 @@ void Engine::go() {
     activity_.compare_exchange_strong(expected, Activity::Active, std::memory_order_acq_rel);
 }
 
+void Engine::configure_buffers(std::vector<PrincipalBuffer> &buffers, size_t from) const {
+    for (size_t i = from; i < buffers.size(); i++)
+        buffers[i].configure(buffer_config_);
+}
+
+std::optional<std::string> Engine::refuse_start() const {
+    std::vector<const Ecb *> all, end;
+    for (const auto &ecb : ecbs_) {
+        all.push_back(ecb.get());
+        if (ecb->probe->id == end_probe_)
+            end.push_back(ecb.get());
+    }
+    return check_enablings(all, end, options_);
+}
+
 void Engine::stop() {
     Activity now = activity_.load(std::memory_order_acquire);
     if (now == Activity::Stopped || now == Activity::Inactive)
         return;
+    {
+        // END may use the room fill buffers kept for it.
+        std::lock_guard guard(lock_);
+        for (PrincipalBuffer &b : buffers_)
+            b.release_reserve();
+    }
     activity_.store(Activity::Cooldown, std::memory_order_release);
     fire_internal(end_probe_, nullptr, 0);
     activity_.store(Activity::Stopped, std::memory_order_release);
@@ -186,7 +218,8 @@ void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
             run_ecbs(*probe, ctx);
         // A replay can outrun the consumer; rather than drop records it
         // waits for a buffer switch when a buffer is three quarters full.
-        if (replayed) {
+        // A ring buffer overwrites rather than waits.
+        if (replayed && buffer_config_.policy != BufferPolicy::Ring) {
             for (const PrincipalBuffer &b : buffers_) {
                 if (b.used() * 4 >= b.capacity() * 3) {
                     must_wait = true;
@@ -267,8 +300,7 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
         if (filled.cpu >= buffers_.size() && (ctx.flags & DTRACE_EVENT_REPLAYED) && filled.cpu < kMaxTraceCpus) {
             size_t old = buffers_.size();
             buffers_.resize(filled.cpu + 1);
-            for (size_t i = old; i < buffers_.size(); i++)
-                buffers_[i].set_capacity(static_cast<size_t>(options_.number("bufsize")));
+            configure_buffers(buffers_, old);
         }
         if (filled.cpu >= buffers_.size())
             filled.cpu %= static_cast<uint32_t>(buffers_.size());
@@ -296,12 +328,24 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
 bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &fault) {
     dif::Vm &vm = *vm_;
     vm.begin_clause();
-    ProbeContext env(vm, *ecb.probe, ctx, ecb.epid);
+    ProbeContext env(vm, *ecb.probe, ctx, ecb.epid, speculations_);
     dif::Fault f;
     const compiler::Clause &clause = *ecb.clause;
+    // Where the clause's record goes once the predicate passed: the CPU's
+    // principal buffer, after speculate() a speculative buffer, or nowhere.
+    PrincipalBuffer *out = nullptr;
     auto faulted = [&](int32_t action) {
+        if (out)
+            out->abandon();
         fault = FaultRecord{ecb.epid, action, f.pc, f.kind, f.address};
         return false;
+    };
+    // A fault of the action itself rather than of its DIF: no DIF offset.
+    auto action_faulted = [&](int32_t action, dif::FaultKind kind) {
+        f = dif::Fault{};
+        f.kind = kind;
+        f.pc = kNoDifOffset;
+        return faulted(action);
     };
     if (clause.predicate) {
         uint64_t pass = vm.run(*clause.predicate, env, f);
@@ -310,27 +354,30 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
         if (pass == 0)
             return true;
     }
-    PrincipalBuffer &buffer = buffers_[ctx.cpu];
-    const bool recording = ecb.records;
-    if (recording)
-        buffer.begin(ecb.epid, ctx.timestamp, sequence_++);
+    if (ecb.records) {
+        out = &buffers_[ctx.cpu];
+        out->begin(ecb.epid, ctx.timestamp, sequence_++);
+    }
     auto record_value = [&](const dif::Difo &difo, uint64_t value) {
         switch (difo.rtype.kind) {
         case dif::TypeDesc::Kind::Integer:
-            buffer.put_integer(value);
+            if (out)
+                out->put_integer(value);
             return true;
         case dif::TypeDesc::Kind::String: {
             std::string_view s;
             if (!vm.load_string(value, s, f))
                 return false;
-            buffer.put_bytes(s.data(), static_cast<uint32_t>(s.size()));
+            if (out)
+                out->put_bytes(s.data(), static_cast<uint32_t>(s.size()));
             return true;
         }
         case dif::TypeDesc::Kind::ByRef: {
             std::string_view bytes;
             if (!vm.load_bytes(value, difo.rtype.size, bytes, f))
                 return false;
-            buffer.put_bytes(bytes.data(), static_cast<uint32_t>(bytes.size()));
+            if (out)
+                out->put_bytes(bytes.data(), static_cast<uint32_t>(bytes.size()));
             return true;
         }
         }
@@ -345,10 +392,8 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
         case compiler::ActionKind::Exit: {
             uint64_t v = vm.run(*action.value, env, f);
             if (f.kind != dif::FaultKind::None ||
-                (action.kind != compiler::ActionKind::Expression && !record_value(*action.value, v))) {
-                buffer.abandon();
+                (action.kind != compiler::ActionKind::Expression && !record_value(*action.value, v)))
                 return faulted(index);
-            }
             if (action.kind == compiler::ActionKind::Exit) {
                 Activity current = activity_.load(std::memory_order_relaxed);
                 if (current == Activity::Active || current == Activity::Warmup) {
@@ -356,7 +401,8 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
                     exit_requested_.store(true, std::memory_order_release);
                     notify();
                 } else if (current != Activity::Cooldown) {
-                    buffer.abandon(); // a second exit() while draining records nothing
+                    if (out)
+                        out->abandon(); // a second exit() while draining records nothing
                     return true;
                 }
             }
@@ -364,33 +410,74 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
         }
         case compiler::ActionKind::Printf:
         case compiler::ActionKind::Printa:
+        case compiler::ActionKind::System:
+        case compiler::ActionKind::Freopen:
             for (const dif::Difo &arg : action.args) {
                 uint64_t v = vm.run(arg, env, f);
-                if (f.kind != dif::FaultKind::None || !record_value(arg, v)) {
-                    buffer.abandon();
+                if (f.kind != dif::FaultKind::None || !record_value(arg, v))
                     return faulted(index);
-                }
             }
             break;
         case compiler::ActionKind::Aggregate:
-            if (!ecb.aggregations[index - 1] ||
-                !aggregations_.apply(*ecb.aggregations[index - 1], action, vm, env, f)) {
-                buffer.abandon();
+            if (!ecb.aggregations[index - 1] || !aggregations_.apply(*ecb.aggregations[index - 1], action, vm, env, f))
                 return faulted(index);
-            }
             break;
+        case compiler::ActionKind::Speculate:
+        case compiler::ActionKind::Commit:
+        case compiler::ActionKind::Discard: {
+            uint64_t id = vm.run(*action.value, env, f);
+            if (f.kind != dif::FaultKind::None)
+                return faulted(index);
+            bool illegal = false;
+            if (action.kind == compiler::ActionKind::Speculate) {
+                PrincipalBuffer *spec = speculations_.buffer(id, ctx.cpu, illegal);
+                if (!illegal) {
+                    // The record begun in the principal buffer moves to the speculation.
+                    if (out)
+                        out->abandon();
+                    out = spec;
+                    if (out)
+                        out->begin(ecb.epid, ctx.timestamp, 0);
+                }
+            } else if (action.kind == compiler::ActionKind::Commit) {
+                illegal = !speculations_.commit(id, buffers_, sequence_);
+            } else {
+                illegal = !speculations_.discard(id);
+            }
+            if (illegal)
+                return action_faulted(index, dif::FaultKind::IllOp);
+            break;
+        }
+        case compiler::ActionKind::Raise:
+        case compiler::ActionKind::Chill: {
+            uint64_t v = vm.run(*action.value, env, f);
+            if (f.kind != dif::FaultKind::None)
+                return faulted(index);
+            dif::FaultKind k = action.kind == compiler::ActionKind::Raise ? raise_signal(ctx, v) : chill_.spin(v);
+            if (k != dif::FaultKind::None)
+                return action_faulted(index, k);
+            break;
+        }
+        case compiler::ActionKind::Stop:
+            stop_process(ctx);
+            break;
+        case compiler::ActionKind::Ftruncate:
         case compiler::ActionKind::Default:
             break;
         }
     }
-    if (recording)
-        buffer.end();
+    if (out && !out->end() && out->full()) {
+        buffer_filled_.store(true, std::memory_order_release);
+        notify();
+    }
     return true;
 }
 
 void Engine::record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault) {
-    if (in_error_probe_)
-        return; // a fault in an ERROR clause is not reported again
+    if (in_error_probe_) {
+        double_errors_++; // a fault in an ERROR clause is only counted
+        return;
+    }
     PrincipalBuffer &buffer = buffers_[ctx.cpu];
     buffer.begin(kErrorEpid, ctx.timestamp, sequence_++);
     buffer.put_integer(fault.epid);
@@ -407,7 +494,7 @@ void Engine::record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault)
     const uint64_t args[] = {0,
                              fault.epid,
                              static_cast<uint64_t>(fault.action),
-                             uint64_t(fault.pc) * sizeof(uint64_t),
+                             fault.pc == kNoDifOffset ? uint64_t(-1) : uint64_t(fault.pc) * sizeof(uint64_t),
                              static_cast<uint64_t>(fault.kind),
                              fault.address};
     dtrace_event_ctx error_ctx = ctx;
@@ -442,6 +529,9 @@ std::vector<Engine::CpuData> Engine::take_buffers() {
     }
     drain_wanted_.store(false, std::memory_order_release);
     drained_.notify_all();
+    // A ring buffer is read once, when tracing has stopped.
+    if (buffer_config_.policy == BufferPolicy::Ring && activity_.load(std::memory_order_acquire) != Activity::Stopped)
+        return out;
     for (uint32_t cpu = 0; cpu < buffers_.size(); cpu++) {
         CpuData data{cpu, {}, 0};
         buffers_[cpu].swap(data.records, data.drops);
@@ -489,6 +579,21 @@ dtrace_probe_id Engine::lookup_probe(dtrace_provider_id provider, std::string_vi
 void Engine::report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) {
     std::lock_guard guard(lock_);
     (kind == DTRACE_DROP_CORRUPT ? corrupt_drops_ : external_drops_) += count;
+}
+
+uint64_t Engine::take_double_errors() {
+    std::lock_guard guard(lock_);
+    return std::exchange(double_errors_, 0);
+}
+
+uint64_t Engine::take_speculative_drops() {
+    std::lock_guard guard(lock_);
+    return speculations_.take_drops();
+}
+
+uint64_t Engine::take_failed_speculations() {
+    std::lock_guard guard(lock_);
+    return speculations_.take_unavailable();
 }
 
 uint64_t Engine::take_corrupt_drops() {

@@ -17,8 +17,10 @@
 #include "dif/vm.h"
 #include "engine/aggregation_store.h"
 #include "engine/buffer.h"
+#include "engine/destructive.h"
 #include "engine/options.h"
 #include "engine/probe_table.h"
+#include "engine/speculation.h"
 #include "engine/spin_lock.h"
 #include "host/probe_sink.h"
 
@@ -46,6 +48,10 @@ struct Ecb {
 
 // The reserved enabled-probe id of the records that report faults.
 constexpr uint32_t kErrorEpid = 1;
+
+// The DIF offset of a fault that is the action's own (an illegal
+// speculation id, a bad signal): the message then names no offset.
+constexpr uint32_t kNoDifOffset = UINT32_MAX;
 
 // The fields of a fault record (the consumer prints DTrace's error message).
 struct FaultRecord {
@@ -77,6 +83,9 @@ class Engine final : public host::ProbeSink {
     // Returns the number of probes matched, or -1 with `error` set.
     int enable(const compiler::Program &program, bool allow_zero_matches, std::string &error);
 
+    // What keeps tracing from starting (destructive actions without -w,
+    // buffers too small...), as DTrace words it; nullopt when it may start.
+    std::optional<std::string> refuse_start() const;
     // Starts tracing: sizes buffers from the options and fires BEGIN.
     void go();
     // Stops tracing: fires END (unless BEGIN never ran), then no more firings.
@@ -84,6 +93,8 @@ class Engine final : public host::ProbeSink {
 
     Activity activity() const { return activity_.load(std::memory_order_acquire); }
     bool exit_requested() const { return exit_requested_.load(std::memory_order_acquire); }
+    // bufpolicy=fill: a principal buffer is full; the session ends as after exit().
+    bool buffer_filled() const { return buffer_filled_.load(std::memory_order_acquire); }
     // Wakes whoever waits in wait_for_work() (exit(), input end, a buffer
     // filling up, a signal).
     void notify();
@@ -100,6 +111,9 @@ class Engine final : public host::ProbeSink {
     uint64_t take_dynvar_drops();
     uint64_t take_aggregation_drops();
     uint64_t take_corrupt_drops(); // input a replaying plugin skipped as corrupt
+    uint64_t take_speculative_drops();
+    uint64_t take_failed_speculations(); // speculation() found no free speculation
+    uint64_t take_double_errors();       // faults in ERROR clauses
     // A replay waits for the consumer to switch buffers rather than drop records.
     bool drain_wanted() const { return drain_wanted_.load(std::memory_order_acquire); }
     const Ecb *ecb(uint32_t epid) const {
@@ -123,6 +137,7 @@ class Engine final : public host::ProbeSink {
     void set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_probe_id error);
 
   private:
+    void configure_buffers(std::vector<PrincipalBuffer> &buffers, size_t from) const;
     void run_ecbs(Probe &probe, const dtrace_event_ctx &ctx);
     bool run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &fault);
     void record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault);
@@ -137,8 +152,13 @@ class Engine final : public host::ProbeSink {
     std::unique_ptr<dif::Vm> vm_;
     AggregationStore aggregations_;
     std::vector<PrincipalBuffer> buffers_;
+    BufferConfig buffer_config_;
+    Speculations speculations_;
+    Chill chill_;
+    std::atomic<bool> buffer_filled_{false};
     dtrace_probe_id begin_probe_ = 0, end_probe_ = 0, error_probe_ = 0;
     bool in_error_probe_ = false; // a fault inside an ERROR clause does not fire ERROR again
+    uint64_t double_errors_ = 0;
 
     // Timers on trace time (tick-N while replaying a file): the replayed
     // events' timestamps drive them.

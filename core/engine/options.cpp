@@ -38,8 +38,8 @@ const OptionSpec kOptionTable[] = {
     // runtime (fixed once tracing starts)
     {"aggsize", OptionKind::Size, OptionClass::Runtime, "4m"},
     {"bufsize", OptionKind::Size, OptionClass::Runtime, "4m"},
-    {"bufpolicy", OptionKind::String, OptionClass::Runtime, "switch"},
-    {"bufresize", OptionKind::String, OptionClass::Runtime, "auto"},
+    {"bufpolicy", OptionKind::String, OptionClass::Runtime, "switch", "switch|fill|ring"},
+    {"bufresize", OptionKind::String, OptionClass::Runtime, "auto", "auto|manual"},
     {"cleanrate", OptionKind::Rate, OptionClass::Runtime, "101hz"},
     {"cpu", OptionKind::Integer, OptionClass::Runtime, nullptr},
     {"destructive", OptionKind::Flag, OptionClass::Runtime, nullptr},
@@ -94,6 +94,17 @@ std::optional<std::pair<int64_t, std::string_view>> leading_number(std::string_v
     if (ec != std::errc() || value > uint64_t(INT64_MAX))
         return std::nullopt;
     return std::make_pair(int64_t(value), std::string_view(end, digits.data() + digits.size() - end));
+}
+
+// Whether `value` is one of the '|'-separated `choices`.
+bool is_choice(std::string_view choices, std::string_view value) {
+    while (!choices.empty()) {
+        size_t bar = choices.find('|');
+        if (choices.substr(0, bar) == value)
+            return true;
+        choices = bar == std::string_view::npos ? std::string_view() : choices.substr(bar + 1);
+    }
+    return false;
 }
 
 } // namespace
@@ -201,7 +212,7 @@ std::optional<std::string> Options::set(std::string_view name, std::optional<std
         break;
     }
     case OptionKind::String:
-        if (!value)
+        if (!value || (spec->choices && !is_choice(spec->choices, *value)))
             return kBadValue;
         break;
     case OptionKind::List: {

@@ -34,7 +34,8 @@ struct OptionSpec {
     const char *name;
     OptionKind kind;
     OptionClass cls;
-    const char *default_value; // nullptr: unset by default
+    const char *default_value;     // nullptr: unset by default
+    const char *choices = nullptr; // String: the only values allowed, '|'-separated
 };
 
 // The parsed value of one option.

@@ -9,6 +9,7 @@
 
 #include "dif/vm.h"
 #include "engine/probe_table.h"
+#include "engine/speculation.h"
 
 #include <dtrace/provider.h>
 
@@ -16,12 +17,14 @@ namespace dtrace::engine {
 
 class ProbeContext final : public dif::Environment {
   public:
-    ProbeContext(dif::Vm &vm, const Probe &probe, const dtrace_event_ctx &ctx, uint32_t epid)
-        : vm_(vm), probe_(probe), ctx_(ctx), epid_(epid) {}
+    ProbeContext(dif::Vm &vm, const Probe &probe, const dtrace_event_ctx &ctx, uint32_t epid,
+                 Speculations &speculations)
+        : vm_(vm), probe_(probe), ctx_(ctx), epid_(epid), speculations_(speculations) {}
 
     uint64_t builtin(dif::VarId id) override;
     uint64_t builtin_array(dif::VarId id, uint64_t index, dif::Fault &fault) override;
     int64_t read_target(uint64_t address, void *buffer, size_t length) override;
+    uint64_t speculation() override { return speculations_.acquire(); }
 
     void set_epid(uint32_t epid) { epid_ = epid; }
 
@@ -34,6 +37,7 @@ class ProbeContext final : public dif::Environment {
     const Probe &probe_;
     const dtrace_event_ctx &ctx_;
     uint32_t epid_;
+    Speculations &speculations_;
 };
 
 } // namespace dtrace::engine

@@ -43,7 +43,7 @@ bool read_value(engine::RecordReader &reader, const dif::TypeDesc &type, consume
 
 RecordPrinter::RecordPrinter(engine::Engine &engine, FILE *out, const engine::Options &options,
                              std::string program_name)
-    : engine_(engine), out_(out), options_(options), program_name_(std::move(program_name)),
+    : engine_(engine), output_(out), out_(out), options_(options), program_name_(std::move(program_name)),
       aggregations_(engine, options) {}
 
 void RecordPrinter::report(const std::string &message) const {
@@ -74,19 +74,35 @@ void RecordPrinter::consume(const std::vector<engine::Engine::CpuData> &buffers)
     }
     std::sort(records.begin(), records.end(),
               [](const Located &a, const Located &b) { return a.header.sequence < b.header.sequence; });
-    for (const Located &r : records)
-        print_record(r.cpu, r.header, r.fields, r.header.size - sizeof r.header);
     for (const engine::Engine::CpuData &cpu : buffers) {
         if (cpu.drops != 0)
-            report(std::to_string(cpu.drops) + " drop" + (cpu.drops == 1 ? "" : "s") + " on CPU " +
-                   std::to_string(cpu.cpu));
+            report_drop(DropKind::Principal, cpu.drops, cpu.cpu);
+    }
+    for (size_t i = 0; i < records.size(); i++) {
+        const Located &r = records[i];
+        const uint32_t next = i + 1 < records.size() ? records[i + 1].header.epid : 0;
+        print_record(r.cpu, r.header, r.fields, r.header.size - sizeof r.header, last_epid_, next);
+        last_epid_ = r.header.epid;
     }
     if (uint64_t drops = engine_.take_aggregation_drops())
-        report(std::to_string(drops) + " aggregation drop" + (drops == 1 ? "" : "s") + " on CPU 0");
+        report_drop(DropKind::Aggregation, drops);
     if (uint64_t drops = engine_.take_corrupt_drops())
         report(std::to_string(drops) + " drop" + (drops == 1 ? "" : "s") + " of corrupt input skipped by the replay");
+}
+
+void RecordPrinter::report_drop(DropKind kind, uint64_t count, uint32_t cpu) const {
+    report(drop_message(kind, count, cpu, options_.is_set("droptags")));
+}
+
+void RecordPrinter::report_status() {
     if (uint64_t drops = engine_.take_dynvar_drops())
-        report(std::to_string(drops) + " dynamic variable drop" + (drops == 1 ? "" : "s"));
+        report_drop(DropKind::Dynamic, drops);
+    if (uint64_t drops = engine_.take_speculative_drops())
+        report_drop(DropKind::Speculative, drops);
+    if (uint64_t failed = engine_.take_failed_speculations())
+        report_drop(DropKind::SpeculationUnavailable, failed);
+    if (uint64_t errors = engine_.take_double_errors())
+        report_drop(DropKind::DoubleError, errors);
 }
 
 const consumer::Format *RecordPrinter::format_of(const compiler::Action &action) {
@@ -99,8 +115,34 @@ const consumer::Format *RecordPrinter::format_of(const compiler::Action &action)
     return &formats_.emplace(&action, parsed.value()).first->second;
 }
 
-void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &header, const uint8_t *fields,
-                                 size_t length) {
+bool RecordPrinter::same_probe(uint32_t epid, const engine::Ecb &ecb) const {
+    const engine::Ecb *other = engine_.ecb(epid);
+    return other && other->probe == ecb.probe;
+}
+
+// The probe line; with -F the function indented by call depth (printed even
+// with -q, as dtrace(1M) does). DTrace's heuristics: an entry right after
+// another clause of the same probe, or a return right before one, does not
+// move the indentation.
+void RecordPrinter::print_probe_line(uint32_t cpu, const engine::Ecb &ecb, uint32_t previous_epid, uint32_t next_epid) {
+    const engine::Probe &probe = *ecb.probe;
+    if (!options_.is_set("flowindent")) {
+        if (!options_.is_set("quiet"))
+            std::fputs(consumer::probe_line(cpu, probe.id, probe.function, probe.name).c_str(), out_);
+        return;
+    }
+    consumer::FlowFiring firing;
+    firing.cpu = cpu;
+    firing.provider = probe.provider->name;
+    firing.function = probe.function;
+    firing.name = probe.name;
+    firing.previous_is_other_clause_of_same_probe = previous_epid != ecb.epid && same_probe(previous_epid, ecb);
+    firing.next_is_other_clause_of_same_probe = next_epid != ecb.epid && same_probe(next_epid, ecb);
+    std::fputs(flow_.probe_line(firing).c_str(), out_);
+}
+
+void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &header, const uint8_t *fields, size_t length,
+                                 uint32_t previous_epid, uint32_t next_epid) {
     if (header.epid == engine::kErrorEpid) {
         print_fault(fields, length);
         return;
@@ -114,8 +156,7 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
         std::fputs(consumer::probe_heading(quiet, flow).c_str(), out_);
         heading_printed_ = true;
     }
-    if (!quiet)
-        std::fputs(consumer::probe_line(cpu, ecb->probe->id, ecb->probe->function, ecb->probe->name).c_str(), out_);
+    print_probe_line(cpu, *ecb, previous_epid, next_epid);
     engine::RecordReader reader(fields, length);
     for (const compiler::Action &action : ecb->clause->actions) {
         switch (action.kind) {
@@ -135,31 +176,73 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
                 exit_status_ = static_cast<int32_t>(status);
             break;
         }
-        case compiler::ActionKind::Printf: {
-            std::vector<consumer::Value> args(action.args.size());
-            bool complete = true;
-            for (size_t i = 0; i < action.args.size() && complete; i++)
-                complete = read_value(reader, action.args[i].rtype, args[i]);
-            const consumer::Format *format = format_of(action);
-            if (!complete || !format)
-                break;
-            auto text = consumer::format(*format, args);
-            if (text.has_value())
-                std::fwrite(text.value().data(), 1, text.value().size(), out_);
-            else
-                report("failed to print: " + text.error().message);
+        case compiler::ActionKind::Printf:
+            if (std::optional<std::string> text = format_record(action, reader))
+                std::fwrite(text->data(), 1, text->size(), out_);
             break;
-        }
         case compiler::ActionKind::Printa:
             print_printa(*ecb->program, action);
+            break;
+        case compiler::ActionKind::System:
+        case compiler::ActionKind::Freopen:
+            run_output_action(*ecb, action, reader);
+            break;
+        case compiler::ActionKind::Ftruncate:
+            output_.truncate();
             break;
         case compiler::ActionKind::Expression:
         case compiler::ActionKind::Aggregate:
         case compiler::ActionKind::Default:
+        case compiler::ActionKind::Speculate:
+        case compiler::ActionKind::Commit:
+        case compiler::ActionKind::Discard:
+        case compiler::ActionKind::Raise:
+        case compiler::ActionKind::Stop:
+        case compiler::ActionKind::Chill:
             break;
         }
     }
     std::fputs(consumer::probe_end(quiet).c_str(), out_);
+}
+
+std::optional<std::string> RecordPrinter::format_record(const compiler::Action &action, engine::RecordReader &reader) {
+    std::vector<consumer::Value> args(action.args.size());
+    bool complete = true;
+    for (size_t i = 0; i < action.args.size() && complete; i++)
+        complete = read_value(reader, action.args[i].rtype, args[i]);
+    const consumer::Format *format = format_of(action);
+    if (!complete || !format)
+        return std::nullopt;
+    auto text = consumer::format(*format, args);
+    if (!text.has_value()) {
+        report("failed to print: " + text.error().message);
+        return std::nullopt;
+    }
+    return std::move(text.value());
+}
+
+// system() and freopen(): formatted like printf(), then acted on.
+void RecordPrinter::run_output_action(const engine::Ecb &ecb, const compiler::Action &action,
+                                      engine::RecordReader &reader) {
+    const bool restore = action.kind == compiler::ActionKind::Freopen && action.format.empty();
+    std::optional<std::string> text = restore ? std::string() : format_record(action, reader);
+    if (!text)
+        return;
+    if (action.kind == compiler::ActionKind::System) {
+        output_.run(*text);
+        return;
+    }
+    if (std::optional<std::string> why = output_.reopen(*text))
+        report(probe_error(ecb) + *why);
+    out_ = output_.stream();
+}
+
+// "error on enabled probe ID 3 (ID 1: dtrace:::BEGIN): ", as DTrace begins
+// the report of an error in a clause.
+std::string RecordPrinter::probe_error(const engine::Ecb &ecb) const {
+    const engine::Probe &p = *ecb.probe;
+    return "error on enabled probe ID " + std::to_string(ecb.epid) + " (ID " + std::to_string(p.id) + ": " +
+           p.provider->name + ":" + p.module + ":" + p.function + ":" + p.name + "): ";
 }
 
 void RecordPrinter::print_fault(const uint8_t *fields, size_t length) {
@@ -171,7 +254,6 @@ void RecordPrinter::print_fault(const uint8_t *fields, size_t length) {
     const engine::Ecb *ecb = engine_.ecb(static_cast<uint32_t>(epid));
     if (!ecb)
         return;
-    const engine::Probe &p = *ecb->probe;
     auto fault = static_cast<dif::FaultKind>(kind);
     std::string details;
     if (fault == dif::FaultKind::BadAddr || fault == dif::FaultKind::BadAlign || fault == dif::FaultKind::BadStack) {
@@ -180,9 +262,8 @@ void RecordPrinter::print_fault(const uint8_t *fields, size_t length) {
         details = text;
     }
     std::string where = action == 0 ? "predicate" : "action #" + std::to_string(action);
-    report("error on enabled probe ID " + std::to_string(epid) + " (ID " + std::to_string(p.id) + ": " +
-           p.provider->name + ":" + p.module + ":" + p.function + ":" + p.name + "): " + dif::fault_message(fault) +
-           details + " in " + where + " at DIF offset " + std::to_string(pc * sizeof(uint64_t)));
+    std::string offset = pc == engine::kNoDifOffset ? "" : " at DIF offset " + std::to_string(pc * sizeof(uint64_t));
+    report(probe_error(*ecb) + dif::fault_message(fault) + details + " in " + where + offset);
 }
 
 void RecordPrinter::print_printa(const compiler::Program &program, const compiler::Action &action) {

@@ -94,8 +94,8 @@ TEST(Faults, ScratchExhaustion) {
 
 TEST(Faults, IllegalOperations) {
     Runner r;
-    r.run("nop\ncall %r1, speculation\nret %r1");
-    expect_fault(r.fault, FaultKind::IllOp, 1, 0);
+    r.run("setx %r1, 1\npushtv %r1, 4\ncall %r1, progenyof\nret %r1");
+    expect_fault(r.fault, FaultKind::IllOp, 2, 0);
     r.run("setx %r1, 99\nldga %r2, args, %r1\nret %r2"); // the environment refuses the index
     expect_fault(r.fault, FaultKind::IllOp, 1, 0);
     r.run("setx %r1, 1\npushtv %r1, 8\ncall %r2, strlen\nret %r2"); // an integer where a string goes
@@ -106,12 +106,18 @@ TEST(Faults, IllegalOperations) {
 
 TEST(Faults, SubroutinesWithoutMeaningYetAreIllegal) {
     Runner r;
-    r.run("call %r1, speculation\nret %r1");
-    EXPECT_EQ(r.fault.kind, FaultKind::IllOp);
     r.run("setx %r1, 1\npushtv %r1, 4\ncall %r1, progenyof\nret %r1");
     expect_fault(r.fault, FaultKind::IllOp, 2, 0);
     r.run("sets %r1, \"{}\"\npushts %r1\npushts %r1\ncall %r1, json\nret %r1");
     expect_fault(r.fault, FaultKind::IllOp, 3, 0);
+}
+
+// speculation() is the environment's (the engine's speculations); an
+// environment without speculations has none to give.
+TEST(Faults, SpeculationAsksTheEnvironment) {
+    Runner r;
+    EXPECT_EQ(r.run("call %r1, speculation\nret %r1"), 0u);
+    EXPECT_EQ(r.fault.kind, FaultKind::None);
 }
 
 TEST(Faults, UserAccessWithoutATarget) {

@@ -7,7 +7,7 @@ using namespace dtrace::engine;
 
 TEST(PrincipalBuffer, RecordsRoundTrip) {
     PrincipalBuffer b;
-    b.set_capacity(1024);
+    b.configure({1024});
     b.begin(7, 123, 9);
     b.put_integer(42);
     b.put_bytes("hello", 5);
@@ -35,7 +35,7 @@ TEST(PrincipalBuffer, RecordsRoundTrip) {
 
 TEST(PrincipalBuffer, FullBufferDropsWholeRecordsAndCountsThem) {
     PrincipalBuffer b;
-    b.set_capacity(sizeof(RecordHeader) + 8);
+    b.configure({sizeof(RecordHeader) + 8});
     b.begin(2, 0, 0);
     b.put_integer(1);
     EXPECT_TRUE(b.end());
@@ -57,7 +57,7 @@ TEST(PrincipalBuffer, FullBufferDropsWholeRecordsAndCountsThem) {
 
 TEST(PrincipalBuffer, AbandonForgetsTheRecord) {
     PrincipalBuffer b;
-    b.set_capacity(256);
+    b.configure({256});
     b.begin(2, 0, 0);
     b.put_integer(1);
     b.abandon();

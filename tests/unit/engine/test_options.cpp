@@ -49,6 +49,18 @@ TEST(Options, SetReportsDTracesErrors) {
     EXPECT_TRUE(o.is_set("quiet"));
 }
 
+TEST(Options, BufferPolicyAndResizeTakeOnlyTheirWords) {
+    Options o;
+    EXPECT_EQ(*o.text("bufpolicy"), "switch");
+    EXPECT_EQ(o.set("bufpolicy", "ring"), std::nullopt);
+    EXPECT_EQ(o.set("bufpolicy", "fill"), std::nullopt);
+    EXPECT_EQ(o.set("bufpolicy", "rings"), "Invalid value for specified option");
+    EXPECT_EQ(o.set("bufpolicy", ""), "Invalid value for specified option");
+    EXPECT_EQ(*o.text("bufpolicy"), "fill");
+    EXPECT_EQ(o.set("bufresize", "manual"), std::nullopt);
+    EXPECT_EQ(o.set("bufresize", "sometimes"), "Invalid value for specified option");
+}
+
 TEST(Options, ListsAccumulateAndPluginsDeclareTheirOwn) {
     Options o;
     ASSERT_EQ(o.set("plugin", "/a.so"), std::nullopt);

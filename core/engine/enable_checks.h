@@ -1,0 +1,32 @@
+// enable_checks.h: what tracing refuses to start with, as dtrace_go() does.
+//
+//   a destructive action without -w (option destructive)
+//       "Destructive actions not allowed"
+//   raise() or stop() while replaying a trace (no live process to act on)
+//   bufpolicy=fill with END clauses whose records cannot fit the buffer
+//       "END enablings exceed size of principal buffer"
+//   a clause whose record cannot fit the principal buffer (or, when the
+//   program speculates, a speculative buffer)
+//       "Enabling exceeds size of buffer"
+#pragma once
+
+#include "engine/engine.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtrace::engine {
+
+// The most bytes one firing of `ecb` writes to a buffer (strings count at strsize).
+size_t record_bound(const Ecb &ecb, size_t strsize);
+
+// The room a fill buffer keeps for END: the records of every END clause.
+size_t end_reserve(const std::vector<const Ecb *> &end_ecbs, size_t strsize);
+
+// nullopt when tracing may start; otherwise DTrace's reason.
+std::optional<std::string> check_enablings(const std::vector<const Ecb *> &ecbs,
+                                           const std::vector<const Ecb *> &end_ecbs, const Options &options);
+
+} // namespace dtrace::engine

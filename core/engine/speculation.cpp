@@ -1,0 +1,74 @@
+// speculation.cpp: speculative buffers (see speculation.h).
+#include "engine/speculation.h"
+
+namespace dtrace::engine {
+
+void Speculations::configure(uint32_t count, size_t bytes_per_cpu) {
+    speculations_.assign(count, Speculation());
+    bytes_per_cpu_ = bytes_per_cpu;
+    drops_ = unavailable_ = 0;
+}
+
+uint64_t Speculations::acquire() {
+    for (size_t i = 0; i < speculations_.size(); i++) {
+        if (!speculations_[i].active) {
+            speculations_[i].active = true;
+            return i + 1;
+        }
+    }
+    unavailable_++;
+    return 0;
+}
+
+Speculations::Speculation *Speculations::find(uint64_t id, bool &illegal) {
+    illegal = id > speculations_.size();
+    if (id == 0 || illegal)
+        return nullptr;
+    return &speculations_[id - 1];
+}
+
+PrincipalBuffer *Speculations::buffer(uint64_t id, uint32_t cpu, bool &illegal) {
+    Speculation *spec = find(id, illegal);
+    if (!spec || !spec->active)
+        return nullptr;
+    while (spec->cpus.size() <= cpu) {
+        spec->cpus.emplace_back();
+        spec->cpus.back().configure({bytes_per_cpu_});
+    }
+    return &spec->cpus[cpu];
+}
+
+// The speculation is inactive again; what did not fit its buffers counts.
+void Speculations::release(Speculation &spec) {
+    for (PrincipalBuffer &b : spec.cpus)
+        drops_ += b.clear();
+    spec.active = false;
+}
+
+bool Speculations::commit(uint64_t id, std::vector<PrincipalBuffer> &principal, uint64_t &sequence) {
+    bool illegal = false;
+    Speculation *spec = find(id, illegal);
+    if (!spec || !spec->active)
+        return !illegal;
+    std::vector<uint8_t> records;
+    for (size_t cpu = 0; cpu < spec->cpus.size() && cpu < principal.size(); cpu++) {
+        if (spec->cpus[cpu].empty())
+            continue;
+        uint64_t drops = 0;
+        spec->cpus[cpu].swap(records, drops);
+        drops_ += drops;
+        principal[cpu].append_records(records.data(), records.size(), sequence);
+    }
+    release(*spec);
+    return true;
+}
+
+bool Speculations::discard(uint64_t id) {
+    bool illegal = false;
+    Speculation *spec = find(id, illegal);
+    if (spec && spec->active)
+        release(*spec);
+    return !illegal;
+}
+
+} // namespace dtrace::engine

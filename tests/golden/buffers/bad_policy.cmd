@@ -1,0 +1,1 @@
+dtrace -x bufpolicy=circular -n BEGIN

@@ -1,0 +1,1 @@
+dtrace -x bufresize=sometimes -n BEGIN

@@ -1,0 +1,1 @@
+dtrace -q -x droptags -n 'BEGIN { a = speculation(); b = speculation(); exit(0); }'

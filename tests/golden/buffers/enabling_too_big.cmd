@@ -1,0 +1,1 @@
+dtrace -q -b 16 -n 'BEGIN { trace(1); }'

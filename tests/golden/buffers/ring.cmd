@@ -1,0 +1,1 @@
+dtrace -x bufpolicy=ring -b 96 -s ten_records.d

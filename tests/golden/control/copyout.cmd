@@ -1,0 +1,1 @@
+dtrace -q -n 'BEGIN { copyout(0, 0, 0); }'

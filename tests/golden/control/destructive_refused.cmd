@@ -1,0 +1,1 @@
+dtrace -n 'BEGIN { system("echo hello"); exit(0); }'

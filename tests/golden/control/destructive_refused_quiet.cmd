@@ -1,0 +1,1 @@
+dtrace -q -n 'BEGIN { raise(9); }' -n 'BEGIN { stop(); }'

@@ -1,0 +1,1 @@
+sh -c 'rm -f /tmp/dtrace-golden-freopen.txt && dtrace -wq -n "BEGIN { printf(\"stdout 1\\n\"); freopen(\"/tmp/dtrace-golden-freopen.%s\", \"txt\"); printf(\"to the file\\n\"); freopen(\"\"); printf(\"stdout 2\\n\"); exit(0); }" && cat /tmp/dtrace-golden-freopen.txt'

@@ -1,0 +1,1 @@
+dtrace -xerrtags -w -n 'BEGIN { freopen("."); }'

@@ -1,0 +1,1 @@
+sh -c 'rm -f /tmp/dtrace-golden-ftruncate.txt && dtrace -q -o /tmp/dtrace-golden-ftruncate.txt -n "BEGIN { printf(\"gone\\n\"); ftruncate(); printf(\"kept\\n\"); exit(0); }" && cat /tmp/dtrace-golden-ftruncate.txt'

@@ -1,0 +1,1 @@
+dtrace -w -n 'BEGIN { system("echo with probe line"); exit(0); }'

@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { trace(1); commit(1); }'

@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { commit(1); trace(1); }'

@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { speculate(1); raise(9); }'

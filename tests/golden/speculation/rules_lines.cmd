@@ -1,0 +1,1 @@
+dtrace -xerrtags -s rules_lines.d

@@ -1,0 +1,1 @@
+dtrace -q -x specsize=64 -s specsize_drops.d
