@@ -51,5 +51,9 @@ echo "   lines: $(wc -l < "$script")"
 mean_ms 10 "$dtrace" -e -s "$script"
 rm -f "$script"
 
-echo "== cost per firing (target <= 50 ns for /arg0 > 10/ { @[probefunc] = count(); })"
+echo "== cost per firing (targets: <= 50 ns for /arg0 > 10/ { @[probefunc] = count(); }, BM_FirePredicatedCount;"
+echo "   <= 80 ns for @[probefunc] = quantize(arg0);, BM_FireQuantize)"
 "$build/bench/engine_bench" --benchmark_min_time=1 2>/dev/null | grep -E '^(BM_|Benchmark|-)'
+
+echo "== printa() of an aggregation with 1,000,000 keys, sorted (target <= 1 s)"
+"$build/bench/printa_bench" 2>/dev/null | grep -E '^(BM_|Benchmark|-)'

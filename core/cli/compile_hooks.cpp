@@ -99,6 +99,12 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
         std::vector<consumer::ArgType> types = to_consumer(keys);
         return with_line(consumer::check_args(format.value(), types, check), line);
     };
+    options.check_printa_keys = [](const std::string &first, const std::vector<compiler::ArgTypeInfo> &first_keys,
+                                   const std::string &other, const std::vector<compiler::ArgTypeInfo> &other_keys,
+                                   int line) {
+        return with_line(consumer::check_printa_keys(first, to_consumer(first_keys), other, to_consumer(other_keys)),
+                         line);
+    };
     options.probe_arg_types = [&engine, &host](const std::vector<std::string> &probes, int line) {
         compiler::ProbeArgTypes result;
         bool first = true;

@@ -45,6 +45,11 @@ enum class ActionFn : uint8_t {
     Raise,
     Stop,
     Chill,
+    Clear, // the consumer's aggregation actions (ActionKind::Library)
+    Trunc,
+    Normalize,
+    Denormalize,
+    Setopt,
     Other, // known to DTrace, not supported here yet
 };
 

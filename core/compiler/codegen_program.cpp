@@ -69,6 +69,12 @@ Clause generate_clause(const SemaClause &c, const TypeTable &types) {
             for (const auto &arg : a.agg_args)
                 act.agg_args.push_back(difo(*arg, c.line, strsize));
             break;
+        case ActionKind::Library:
+            act.library = a.library;
+            act.aggregation = a.agg ? a.agg->id : 0;
+            for (const auto &arg : a.args)
+                act.args.push_back(difo(*arg, c.line, strsize));
+            break;
         case ActionKind::Default:
         case ActionKind::Ftruncate:
         case ActionKind::Stop:

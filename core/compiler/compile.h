@@ -62,6 +62,12 @@ struct CompileOptions {
     std::function<std::optional<Diagnostic>(const std::string &fmt, const std::vector<ArgTypeInfo> &keys, bool is_count,
                                             int line)>
         check_printa;
+    // printa() of several aggregations: checks that @other's keys match
+    // @first's (D_PRINTA_AGGKEY, D_PRINTA_AGGPROTO).
+    std::function<std::optional<Diagnostic>(const std::string &first, const std::vector<ArgTypeInfo> &first_keys,
+                                            const std::string &other, const std::vector<ArgTypeInfo> &other_keys,
+                                            int line)>
+        check_printa_keys;
     // Compiled, in order, before the program: their declarations, inlines
     // and translators are the program's (probe clauses are not allowed).
     std::vector<LibrarySource> library_sources;

@@ -49,6 +49,17 @@ enum class ActionKind : uint8_t {
     Raise,     // `value`: the signal sent to the firing's process
     Stop,      // stops the firing's process
     Chill,     // `value`: nanoseconds to spin
+    Library,    // records `args` for the consumer to act on (`library`; DTrace's DTRACEACT_LIBACT)
+};
+
+// The actions the consumer carries out when it reads their record, in order
+// with the output (DTrace's "library actions").
+enum class LibraryAction : uint8_t {
+    Clear,       // clear(@a): zeroes the values, keeps the keys
+    Trunc,       // trunc(@a[, n]): args[0] the number of entries to keep (smallest when negative)
+    Normalize,   // normalize(@a, n): args[0] the divisor
+    Denormalize, // denormalize(@a)
+    Setopt,      // setopt(name[, value]): args[0] the name, args[1] the value if given
 };
 
 struct Action {
@@ -61,6 +72,7 @@ struct Action {
     uint32_t aggregation = 0;        // Aggregate: AggregationDecl::id
     std::vector<dif::Difo> agg_args; // Aggregate: the aggregating function's non-constant arguments
     std::vector<uint32_t> printa_aggs;
+    LibraryAction library = LibraryAction::Clear; // Library: which one (aggregation: `aggregation`)
 };
 
 struct Clause {

@@ -134,6 +134,8 @@ class Sema {
     void finish_printf(SemaAction &a);
     void finish_freopen(SemaAction &a);
     void finish_printa(SemaAction &a);
+    // sema_library.cpp
+    void finish_library_action(SemaAction &a);
     void finish_aggregation(SemaAction &a);
     void finish_lquantize(SemaAction &a);
     void finish_llquantize(SemaAction &a);

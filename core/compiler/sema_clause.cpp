@@ -209,6 +209,13 @@ SemaAction Sema::cook_action_call(const Expr &call, const BuiltinIdent &b) {
     case ActionFn::Chill:
         a.kind = control_action_kind(ActionFn(b.id));
         break;
+    case ActionFn::Clear:
+    case ActionFn::Trunc:
+    case ActionFn::Normalize:
+    case ActionFn::Denormalize:
+    case ActionFn::Setopt:
+        a.kind = ActionKind::Library;
+        break;
     case ActionFn::Other:
         raise_unsupported(call.line, call.text + "( )");
     }
@@ -257,6 +264,9 @@ void Sema::finish_action(SemaAction &a) {
     case ActionKind::Aggregate:
         finish_aggregation(a);
         break;
+    case ActionKind::Library:
+        finish_library_action(a);
+        break;
     default:
         break;
     }
@@ -296,6 +306,14 @@ void Sema::finish_printa(SemaAction &a) {
         raise_error("D_PRINTA_PROTO", a.line,
                     "printa( ) prototype mismatch: " + std::to_string(argc) + " args passed, " + std::to_string(argr) +
                         " expected");
+    // As DTrace: each aggregation in turn is checked, then matched against
+    // the first one's keys; the format is checked against the first.
+    auto key_infos = [](const Aggregation &agg) {
+        std::vector<ArgTypeInfo> keys;
+        for (const Type *k : agg.keys)
+            keys.push_back(arg_type_info(k));
+        return keys;
+    };
     for (size_t i = first; i < argc; i++) {
         const Node &n = *a.call_args[i];
         if (n.kind != NodeKind::AggRef || !n.kids.empty())
@@ -306,14 +324,13 @@ void Sema::finish_printa(SemaAction &a) {
         if (!n.agg->modified)
             raise_error("D_PRINTA_AGGBAD", a.line, "undefined aggregation: @" + n.agg->name);
         a.printa_aggs.push_back(n.agg);
-    }
-    if (a.has_format && opts_.check_printa) {
-        const Aggregation &first = *a.printa_aggs.front();
-        std::vector<ArgTypeInfo> keys;
-        for (const Type *k : first.keys)
-            keys.push_back(arg_type_info(k));
-        if (auto d = opts_.check_printa(a.format, keys, first.func == AggFunc::Count, a.line))
-            raise_hook_error(std::move(*d), a.line);
+        const Aggregation &lead = *a.printa_aggs.front();
+        if (i > first && opts_.check_printa_keys)
+            if (auto d = opts_.check_printa_keys(lead.name, key_infos(lead), n.agg->name, key_infos(*n.agg), a.line))
+                raise_hook_error(std::move(*d), a.line);
+        if (i == first && a.has_format && opts_.check_printa)
+            if (auto d = opts_.check_printa(a.format, key_infos(lead), lead.func == AggFunc::Count, a.line))
+                raise_hook_error(std::move(*d), a.line);
     }
 }
 

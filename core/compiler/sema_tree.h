@@ -112,6 +112,7 @@ struct SemaAction {
     Aggregation *agg = nullptr;    // Aggregate
     std::vector<NodePtr> agg_args; // Aggregate: value (and increment)
     std::vector<Aggregation *> printa_aggs;
+    LibraryAction library = LibraryAction::Clear; // Library (agg: the aggregation it acts on)
     // Before finish_action(): the action's cooked arguments and, for an
     // aggregation, the aggregating function called.
     std::vector<NodePtr> call_args;

@@ -135,47 +135,101 @@ int compare_keys(std::span<const Value> lhs, std::span<const Value> rhs, int key
     return 0;
 }
 
-int compare_values(AggFunc func, std::span<const int64_t> params, std::span<const int64_t> lhs,
-                   std::span<const int64_t> rhs) {
+namespace {
+
+// What an entry sorts by, computed once per entry (long double holds every
+// 64-bit integer exactly, so scalar values compare as they are).
+Weighted weigh(AggFunc func, std::span<const int64_t> params, std::span<const int64_t> data) {
+    Weighted w;
     switch (func) {
     case AggFunc::Avg:
-        return three_way(average(lhs), average(rhs));
+        w.total = static_cast<long double>(average(data));
+        break;
     case AggFunc::Stddev:
-        return three_way(stddev_value(lhs), stddev_value(rhs));
+        w.total = static_cast<long double>(stddev_value(data));
+        break;
     case AggFunc::Quantize:
-        return compare_weighted(weigh_quantize(lhs), weigh_quantize(rhs));
-    case AggFunc::Lquantize: {
-        const LquantizeParams p = lquantize_params(params);
-        return compare_weighted(weigh_lquantize(p, lhs), weigh_lquantize(p, rhs));
-    }
-    case AggFunc::Llquantize: {
-        const LlquantizeParams p = llquantize_params(params);
-        return compare_weighted(weigh_llquantize(p, lhs), weigh_llquantize(p, rhs));
-    }
+        return weigh_quantize(data);
+    case AggFunc::Lquantize:
+        return weigh_lquantize(lquantize_params(params), data);
+    case AggFunc::Llquantize:
+        return weigh_llquantize(llquantize_params(params), data);
     case AggFunc::Count:
     case AggFunc::Sum:
     case AggFunc::Min:
     case AggFunc::Max:
-        return three_way(lhs.empty() ? 0 : lhs[0], rhs.empty() ? 0 : rhs[0]);
+        w.total = static_cast<long double>(data.empty() ? 0 : data[0]);
+        break;
     }
-    return 0;
+    return w;
 }
 
+} // namespace
+
+int compare_values(AggFunc func, std::span<const int64_t> params, std::span<const int64_t> lhs,
+                   std::span<const int64_t> rhs) {
+    return compare_weighted(weigh(func, params, lhs), weigh(func, params, rhs));
+}
+
+namespace {
+
+// The first key element compare_keys() looks at, reduced to what decides
+// most comparisons: its record size, then its value (integers) or its first
+// eight bytes read big-endian (so that they order as memcmp() would).
+struct KeyPrefix {
+    size_t size = 0;
+    uint64_t head = 0;
+};
+
+KeyPrefix key_prefix(std::span<const Value> key, int keypos) {
+    KeyPrefix p;
+    if (key.empty())
+        return p;
+    const size_t k = keypos < 0 || static_cast<size_t>(keypos) >= key.size() ? 0 : static_cast<size_t>(keypos);
+    const Value &v = key[k];
+    p.size = v.record_size();
+    if (v.kind == Value::Kind::Integer && integer_record(p.size)) {
+        p.head = v.as_unsigned();
+        return p;
+    }
+    for (size_t i = 0; i < sizeof p.head; ++i)
+        p.head = p.head << 8 | (i < v.bytes.size() ? static_cast<uint8_t>(v.bytes[i]) : 0);
+    return p;
+}
+
+} // namespace
+
 std::vector<size_t> sorted_entries(const AggregationSnapshot &agg, const AggSortOptions &options) {
-    std::vector<size_t> order(agg.entries.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    auto compare = [&](size_t a, size_t b) {
-        const AggEntry &l = agg.entries[a];
-        const AggEntry &r = agg.entries[b];
-        int c = 0;
+    // Sorting a million entries is mostly comparing them: everything a
+    // comparison needs first sits in one contiguous item per entry, and the
+    // whole keys are looked at only when those are equal.
+    struct Item {
+        Weighted value;
+        KeyPrefix key;
+        size_t index;
+    };
+    std::vector<Item> items(agg.entries.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+        const AggEntry &e = agg.entries[i];
+        items[i].index = i;
+        items[i].key = key_prefix(e.key, options.sortkeypos);
         if (!options.sortkey)
-            c = compare_values(agg.decl.func, agg.decl.params, l.data, r.data);
+            items[i].value = weigh(agg.decl.func, agg.decl.params, e.data);
+    }
+    auto compare = [&](const Item &a, const Item &b) {
+        int c = options.sortkey ? 0 : compare_weighted(a.value, b.value);
         if (c == 0)
-            c = compare_keys(l.key, r.key, options.sortkeypos);
+            c = three_way(a.key.size, b.key.size);
+        if (c == 0)
+            c = three_way(a.key.head, b.key.head);
+        if (c == 0)
+            c = compare_keys(agg.entries[a.index].key, agg.entries[b.index].key, options.sortkeypos);
         return apply_reverse(c, options.sortrev) < 0;
     };
-    std::stable_sort(order.begin(), order.end(), compare);
+    std::stable_sort(items.begin(), items.end(), compare);
+    std::vector<size_t> order(items.size());
+    for (size_t i = 0; i < items.size(); ++i)
+        order[i] = items[i].index;
     return order;
 }
 

@@ -20,9 +20,13 @@ namespace dtrace::consumer {
 // The text printf(3C) produces for `format` and `args` (embedded NULs kept,
 // as %c of 0 produces one). Empty if libc refuses the conversion.
 template <typename... Args> std::string c_printf(const std::string &format, Args... args) {
-    const int n = std::snprintf(nullptr, 0, format.c_str(), args...);
+    // Most results are short: one call into a stack buffer, a second only when it is too small.
+    char small[128];
+    const int n = std::snprintf(small, sizeof small, format.c_str(), args...);
     if (n <= 0)
         return {};
+    if (static_cast<size_t>(n) < sizeof small)
+        return std::string(small, static_cast<size_t>(n));
     std::string out(static_cast<size_t>(n) + 1, '\0');
     std::snprintf(out.data(), out.size(), format.c_str(), args...);
     out.resize(static_cast<size_t>(n));

@@ -3,6 +3,7 @@
 
 #include "consumer/agg_data.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dtrace::engine {
@@ -10,6 +11,10 @@ namespace dtrace::engine {
 namespace {
 // Rough per-entry bookkeeping of the hash table, charged against aggsize.
 constexpr size_t kEntryOverhead = 64;
+
+size_t entry_cost(std::string_view key, const std::vector<int64_t> &data) {
+    return key.size() + data.size() * sizeof(int64_t) + kEntryOverhead;
+}
 } // namespace
 
 void AggregationStore::add_program(const compiler::Program &program) {
@@ -81,7 +86,7 @@ bool AggregationStore::apply(Aggregation &aggregation, const compiler::Action &a
     AggregationTable::Entry *entry = aggregation.table.find(key_, hash);
     if (!entry) {
         std::vector<int64_t> data = consumer::aggregate_init(decl.func, decl.params);
-        size_t cost = key_.size() + data.size() * sizeof(int64_t) + kEntryOverhead;
+        size_t cost = entry_cost(key_, data);
         if (limit_ != 0 && used_ + cost > limit_) {
             drops_++;
             return true;
@@ -103,6 +108,22 @@ std::vector<AggregationStore::Snapshot> AggregationStore::snapshot() const {
         out.push_back(std::move(s));
     }
     return out;
+}
+
+void AggregationStore::clear(Aggregation &aggregation) {
+    for (AggregationTable::Entry &e : aggregation.table.entries())
+        std::fill(e.data.begin(), e.data.end(), 0);
+}
+
+void AggregationStore::remove(Aggregation &aggregation, const std::vector<std::string> &keys) {
+    const size_t before = aggregation.table.size();
+    size_t cost = 0;
+    for (const AggregationTable::Entry &e : aggregation.table.entries())
+        cost += entry_cost(e.key, e.data);
+    aggregation.table.erase(keys);
+    for (const AggregationTable::Entry &e : aggregation.table.entries())
+        cost -= entry_cost(e.key, e.data);
+    used_ -= std::min(used_, before == aggregation.table.size() ? 0 : cost);
 }
 
 std::vector<DecodedKey> decode_key(const compiler::AggregationDecl &decl, std::string_view key) {

@@ -47,6 +47,11 @@ class AggregationStore {
                dif::Fault &fault);
 
     std::vector<Snapshot> snapshot() const;
+    // The consumer's clear(): every value zeroed (as DTrace does, min() and
+    // max() included), the keys kept.
+    void clear(Aggregation &aggregation);
+    // The consumer's trunc(): the entries of `keys` removed.
+    void remove(Aggregation &aggregation, const std::vector<std::string> &keys);
     uint64_t take_drops() { return std::exchange(drops_, 0); }
 
   private:

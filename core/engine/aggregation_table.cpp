@@ -2,6 +2,7 @@
 #include "engine/aggregation_table.h"
 
 #include <cstring>
+#include <unordered_set>
 
 namespace dtrace::engine {
 
@@ -64,6 +65,23 @@ void AggregationTable::grow() {
             i = (i + 1) & mask;
         slots_[i] = slot;
     }
+}
+
+size_t AggregationTable::erase(const std::vector<std::string> &keys) {
+    const std::unordered_set<std::string_view> gone(keys.begin(), keys.end());
+    std::deque<Entry> kept;
+    for (Entry &e : entries_) {
+        if (!gone.count(e.key))
+            kept.push_back(std::move(e));
+    }
+    const size_t removed = entries_.size() - kept.size();
+    entries_.clear();
+    slots_.clear();
+    for (Entry &e : kept) {
+        const uint64_t h = hash(e.key);
+        insert(e.key, h, std::move(e.data));
+    }
+    return removed;
 }
 
 } // namespace dtrace::engine

@@ -28,6 +28,10 @@ class AggregationTable {
     Entry &insert(std::string_view key, uint64_t hash, std::vector<int64_t> data);
 
     const std::deque<Entry> &entries() const { return entries_; }
+    std::deque<Entry> &entries() { return entries_; }
+    // Removes the entries of `keys` (trunc()); returns how many went.
+    // Invalidates every entry pointer.
+    size_t erase(const std::vector<std::string> &keys);
     size_t size() const { return entries_.size(); }
 
     // A word-at-a-time multiply-xorshift hash: keys are a few 8-byte words.

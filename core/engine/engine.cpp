@@ -412,6 +412,7 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
         case compiler::ActionKind::Printa:
         case compiler::ActionKind::System:
         case compiler::ActionKind::Freopen:
+        case compiler::ActionKind::Library:
             for (const dif::Difo &arg : action.args) {
                 uint64_t v = vm.run(arg, env, f);
                 if (f.kind != dif::FaultKind::None || !record_value(arg, v))
@@ -547,6 +548,19 @@ std::vector<Engine::CpuData> Engine::take_buffers() {
 std::vector<AggregationStore::Snapshot> Engine::snapshot_aggregations() {
     std::lock_guard guard(lock_);
     return aggregations_.snapshot();
+}
+
+void Engine::clear_aggregation(const compiler::Program &program, uint32_t id) {
+    std::lock_guard guard(lock_);
+    if (AggregationStore::Aggregation *a = aggregations_.resolve(program, id))
+        aggregations_.clear(*a);
+}
+
+void Engine::remove_aggregation_keys(const compiler::Program &program, uint32_t id,
+                                     const std::vector<std::string> &keys) {
+    std::lock_guard guard(lock_);
+    if (AggregationStore::Aggregation *a = aggregations_.resolve(program, id))
+        aggregations_.remove(*a, keys);
 }
 
 uint64_t Engine::take_aggregation_drops() {

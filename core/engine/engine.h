@@ -108,6 +108,9 @@ class Engine final : public host::ProbeSink {
     };
     std::vector<CpuData> take_buffers();
     std::vector<AggregationStore::Snapshot> snapshot_aggregations();
+    // The consumer's clear() and trunc() of one aggregation of `program`.
+    void clear_aggregation(const compiler::Program &program, uint32_t id);
+    void remove_aggregation_keys(const compiler::Program &program, uint32_t id, const std::vector<std::string> &keys);
     uint64_t take_dynvar_drops();
     uint64_t take_aggregation_drops();
     uint64_t take_corrupt_drops(); // input a replaying plugin skipped as corrupt

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstring>
+#include <strings.h>
 
 namespace dtrace::engine {
 
@@ -235,6 +236,42 @@ std::optional<std::string> Options::set(std::string_view name, std::optional<std
     }
     values_.insert_or_assign(std::string(name), std::move(parsed));
     return std::nullopt;
+}
+
+std::optional<std::string> Options::set_while_tracing(std::string_view name, std::string_view value) {
+    static const std::pair<const char *, const char *> kWords[] = {
+        {"yes", "no"},     {"enable", "disable"}, {"enabled", "disabled"},
+        {"true", "false"}, {"on", "off"},         {"set", "unset"},
+    };
+    auto same = [](std::string_view a, const char *b) { return strcasecmp(std::string(a).c_str(), b) == 0; };
+    const OptionSpec *spec = find(name);
+    if (spec && (spec->cls == OptionClass::Runtime || spec->cls == OptionClass::Plugin))
+        return std::string("Operation illegal when tracing is active");
+    if (!spec || spec->cls != OptionClass::Dynamic ||
+        (spec->kind != OptionKind::Flag && spec->kind != OptionKind::Integer))
+        return set(name, value);
+    std::optional<bool> on;
+    if (value.empty())
+        on = false;
+    for (const auto &[yes, no] : kWords) {
+        if (same(value, yes))
+            on = true;
+        else if (same(value, no))
+            on = false;
+    }
+    if (on.has_value()) {
+        if (!*on) {
+            if (auto it = values_.find(name); it != values_.end())
+                values_.erase(it);
+            return std::nullopt;
+        }
+        value = "1";
+    }
+    auto number = leading_number(value);
+    if (!number || !number->second.empty())
+        return std::string("Invalid value for specified option");
+    // Any number sets a flag, 0 included, as in DTrace.
+    return spec->kind == OptionKind::Flag ? set(name, std::nullopt) : set(name, value);
 }
 
 bool Options::is_set(std::string_view name) const {

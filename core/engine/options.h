@@ -51,6 +51,11 @@ class Options {
     // Sets an option; returns an error text ("Invalid option name", "Invalid value for specified option")
     // as DTrace's libdtrace words it, or nullopt on success.
     std::optional<std::string> set(std::string_view name, std::optional<std::string_view> value);
+    // setopt() while tracing, by DTrace's rules: run-time options are fixed
+    // ("Operation illegal when tracing is active"), dynamic flags and
+    // integers take yes/no, enable(d)/disable(d), true/false, on/off,
+    // set/unset or a number, and the empty value unsets them.
+    std::optional<std::string> set_while_tracing(std::string_view name, std::string_view value);
     bool is_set(std::string_view name) const;
     int64_t number(std::string_view name) const; // 0 when unset
     const std::string *text(std::string_view name) const;

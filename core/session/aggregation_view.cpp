@@ -31,8 +31,13 @@ consumer::Value key_value(const dif::TypeDesc &type, const engine::DecodedKey &k
     return v;
 }
 
-consumer::AggregationSnapshot convert(const engine::AggregationStore::Snapshot &s) {
+} // namespace
+
+consumer::AggregationSnapshot AggregationView::convert(const engine::AggregationStore::Snapshot &s) const {
     consumer::AggregationSnapshot out;
+    auto normal = normals_.find(std::make_pair(s.program, s.decl->id));
+    if (normal != normals_.end())
+        out.normal = static_cast<int64_t>(normal->second);
     out.decl = *s.decl;
     out.entries.reserve(s.entries.size());
     for (const auto &[key, data] : s.entries) {
@@ -45,6 +50,8 @@ consumer::AggregationSnapshot convert(const engine::AggregationStore::Snapshot &
     }
     return out;
 }
+
+namespace {
 
 consumer::AggSortOptions sort_options(const engine::Options &o) {
     consumer::AggSortOptions sort;
@@ -98,6 +105,37 @@ std::string AggregationView::unprinted() {
             left.push_back(convert(s));
     }
     return consumer::print_at_exit(left, sort_options(options_), print_options(options_));
+}
+
+void AggregationView::clear(const compiler::Program &program, uint32_t id) {
+    engine_.clear_aggregation(program, id);
+}
+
+void AggregationView::trunc(const compiler::Program &program, uint32_t id, int64_t keep) {
+    for (const auto &s : engine_.snapshot_aggregations()) {
+        if (s.decl->id != id || s.program != &program)
+            continue;
+        // DTrace walks the entries by value, ascending to keep the smallest
+        // and descending to keep the largest, and removes all after `keep`.
+        consumer::AggSortOptions by_value = sort_options(options_);
+        by_value.sortkey = false;
+        std::vector<size_t> order = consumer::sorted_entries(convert(s), by_value);
+        if (keep >= 0)
+            std::reverse(order.begin(), order.end());
+        const uint64_t kept = keep >= 0 ? uint64_t(keep) : 0 - uint64_t(keep);
+        std::vector<std::string> gone;
+        for (size_t i = 0; i < order.size(); i++) {
+            if (i >= kept)
+                gone.push_back(s.entries[order[i]].first);
+        }
+        if (!gone.empty())
+            engine_.remove_aggregation_keys(program, id, gone);
+        return;
+    }
+}
+
+void AggregationView::normalize(const compiler::Program &program, uint32_t id, uint64_t normal) {
+    normals_[std::make_pair(&program, id)] = normal;
 }
 
 } // namespace dtrace::session

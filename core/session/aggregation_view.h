@@ -7,10 +7,12 @@
 #pragma once
 
 #include "compiler/program.h"
+#include "consumer/aggregation.h"
 #include "consumer/printf_format.h"
 #include "engine/engine.h"
 #include "engine/options.h"
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -26,10 +28,22 @@ class AggregationView {
     // Every aggregation printa() has not printed, in order of appearance.
     std::string unprinted();
 
+    // The aggregation actions, carried out when the consumer reads their
+    // record, as DTrace's consumer does. trunc() keeps the `keep` entries
+    // with the largest values (the smallest when negative), by the order
+    // printing uses (so aggsortrev and aggsortkeypos count).
+    void clear(const compiler::Program &program, uint32_t id);
+    void trunc(const compiler::Program &program, uint32_t id, int64_t keep);
+    // normalize(): values print divided by `normal`; denormalize() is 1.
+    void normalize(const compiler::Program &program, uint32_t id, uint64_t normal);
+
   private:
+    consumer::AggregationSnapshot convert(const engine::AggregationStore::Snapshot &s) const;
+
     engine::Engine &engine_;
     const engine::Options &options_;
     std::set<const compiler::AggregationDecl *> printed_;
+    std::map<std::pair<const compiler::Program *, uint32_t>, uint64_t> normals_;
 };
 
 } // namespace dtrace::session

@@ -39,9 +39,19 @@ bool read_value(engine::RecordReader &reader, const dif::TypeDesc &type, consume
     return true;
 }
 
+// The values one action recorded (as many as were read before a short record).
+std::vector<consumer::Value> read_values(engine::RecordReader &reader, const std::vector<dif::Difo> &difos) {
+    std::vector<consumer::Value> values;
+    for (const dif::Difo &d : difos) {
+        if (!read_value(reader, d.rtype, values.emplace_back()))
+            values.pop_back();
+    }
+    return values;
+}
+
 } // namespace
 
-RecordPrinter::RecordPrinter(engine::Engine &engine, FILE *out, const engine::Options &options,
+RecordPrinter::RecordPrinter(engine::Engine &engine, FILE *out, engine::Options &options,
                              std::string program_name)
     : engine_(engine), output_(out), out_(out), options_(options), program_name_(std::move(program_name)),
       aggregations_(engine, options) {}
@@ -150,7 +160,7 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
     const engine::Ecb *ecb = engine_.ecb(header.epid);
     if (!ecb)
         return;
-    const bool quiet = options_.is_set("quiet");
+    bool quiet = options_.is_set("quiet"); // setopt() may change it mid-record
     const bool flow = options_.is_set("flowindent");
     if (!heading_printed_) {
         std::fputs(consumer::probe_heading(quiet, flow).c_str(), out_);
@@ -189,6 +199,10 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
             break;
         case compiler::ActionKind::Ftruncate:
             output_.truncate();
+            break;
+        case compiler::ActionKind::Library:
+            run_library_action(*ecb, action, read_values(reader, action.args));
+            quiet = options_.is_set("quiet");
             break;
         case compiler::ActionKind::Expression:
         case compiler::ActionKind::Aggregate:

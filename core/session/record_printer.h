@@ -27,7 +27,8 @@ namespace dtrace::session {
 
 class RecordPrinter {
   public:
-    RecordPrinter(engine::Engine &engine, FILE *out, const engine::Options &options, std::string program_name);
+    // `options` changes when the program calls setopt().
+    RecordPrinter(engine::Engine &engine, FILE *out, engine::Options &options, std::string program_name);
 
     // Prints the records taken from the buffers (one entry per CPU) and
     // reports the drops counted with them.
@@ -55,13 +56,16 @@ class RecordPrinter {
     void run_output_action(const engine::Ecb &ecb, const compiler::Action &action, engine::RecordReader &reader);
     std::string probe_error(const engine::Ecb &ecb) const;
     void print_printa(const compiler::Program &program, const compiler::Action &action);
+    // library_actions.cpp: clear, trunc, normalize, denormalize and setopt.
+    void run_library_action(const engine::Ecb &ecb, const compiler::Action &action,
+                            const std::vector<consumer::Value> &args);
     const consumer::Format *format_of(const compiler::Action &action);
     void report(const std::string &message) const;
 
     engine::Engine &engine_;
     OutputControl output_;
     FILE *out_; // output_.stream(), kept at hand
-    const engine::Options &options_;
+    engine::Options &options_;
     std::string program_name_;
     bool heading_printed_ = false;
     consumer::FlowIndenter flow_;

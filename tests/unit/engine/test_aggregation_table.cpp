@@ -39,3 +39,27 @@ TEST(AggregationTable, HashDependsOnEveryByteAndLength) {
     EXPECT_NE(AggregationTable::hash(std::string_view("a\0", 2)), AggregationTable::hash("a"));
     EXPECT_NE(AggregationTable::hash("12345678"), AggregationTable::hash("12345679"));
 }
+
+TEST(AggregationTable, EraseRemovesOnlyTheGivenKeys) {
+    AggregationTable t;
+    for (int i = 0; i < 100; i++) {
+        std::string key = "key" + std::to_string(i);
+        t.insert(key, AggregationTable::hash(key), {i});
+    }
+    std::vector<std::string> gone;
+    for (int i = 0; i < 100; i += 3)
+        gone.push_back("key" + std::to_string(i));
+    gone.push_back("absent");
+    EXPECT_EQ(t.erase(gone), 34u);
+    EXPECT_EQ(t.size(), 66u);
+    for (int i = 0; i < 100; i++) {
+        std::string key = "key" + std::to_string(i);
+        AggregationTable::Entry *e = t.find(key, AggregationTable::hash(key));
+        if (i % 3 == 0) {
+            EXPECT_EQ(e, nullptr) << key;
+        } else {
+            ASSERT_NE(e, nullptr) << key;
+            EXPECT_EQ(e->data.front(), i);
+        }
+    }
+}

@@ -75,3 +75,23 @@ TEST(Options, ListsAccumulateAndPluginsDeclareTheirOwn) {
     EXPECT_EQ(o.list("myprovider_opt").size(), 2u);
     EXPECT_EQ(*o.text("myprovider_opt"), "x:y"); // how plugins read a list
 }
+
+TEST(Options, SetWhileTracingFollowsDTracesRuntimeRules) {
+    Options o;
+    EXPECT_EQ(o.set_while_tracing("bufsize", "1m"), "Operation illegal when tracing is active");
+    EXPECT_EQ(o.number("bufsize"), 4 << 20);
+    EXPECT_EQ(o.set_while_tracing("nosuchoption", "1"), "Invalid option name");
+    EXPECT_EQ(o.set_while_tracing("quiet", "maybe"), "Invalid value for specified option");
+    EXPECT_EQ(o.set_while_tracing("quiet", "YES"), std::nullopt);
+    EXPECT_TRUE(o.is_set("quiet"));
+    EXPECT_EQ(o.set_while_tracing("quiet", "off"), std::nullopt);
+    EXPECT_FALSE(o.is_set("quiet"));
+    EXPECT_EQ(o.set_while_tracing("quiet", "0"), std::nullopt); // any number sets a flag
+    EXPECT_TRUE(o.is_set("quiet"));
+    EXPECT_EQ(o.set_while_tracing("quiet", ""), std::nullopt);
+    EXPECT_FALSE(o.is_set("quiet"));
+    EXPECT_EQ(o.set_while_tracing("aggsortkeypos", "2"), std::nullopt);
+    EXPECT_EQ(o.number("aggsortkeypos"), 2);
+    EXPECT_EQ(o.set_while_tracing("switchrate", "10hz"), std::nullopt);
+    EXPECT_EQ(o.number("switchrate"), 100'000'000);
+}

@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { @a = count(); clear(1); }'

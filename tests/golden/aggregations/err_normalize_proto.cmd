@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { @a = count(); normalize(@a); }'

@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { setopt(1); }'

@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { setopt("quiet", "1", "2"); }'

@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { @a = count(); trunc("a", 1); }'

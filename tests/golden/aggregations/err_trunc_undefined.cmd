@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { trunc(@nothing, 5); }'

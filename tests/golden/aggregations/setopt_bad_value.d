@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	setopt("aggsortkeypos", "first");
+	exit(0);
+}

@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { printf("%d\n", 1, 2); }'

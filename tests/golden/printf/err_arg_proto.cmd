@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { printf("%d %d\n", 1); }'

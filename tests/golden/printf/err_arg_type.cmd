@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { printf("%s\n", 3); }'

@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { x = "%d"; printf(x, 1); }'

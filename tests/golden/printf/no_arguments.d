@@ -1,0 +1,7 @@
+#pragma D option quiet
+
+BEGIN
+{
+	printf("just text\n");
+	exit(0);
+}

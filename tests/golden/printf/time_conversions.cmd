@@ -1,0 +1,1 @@
+env TZ=UTC dtrace -q -s $DIR/time_conversions.d
