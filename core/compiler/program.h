@@ -49,7 +49,7 @@ enum class ActionKind : uint8_t {
     Raise,     // `value`: the signal sent to the firing's process
     Stop,      // stops the firing's process
     Chill,     // `value`: nanoseconds to spin
-    Library,    // records `args` for the consumer to act on (`library`; DTrace's DTRACEACT_LIBACT)
+    Library,   // records `args` for the consumer to act on (`library`; DTrace's DTRACEACT_LIBACT)
 };
 
 // The actions the consumer carries out when it reads their record, in order

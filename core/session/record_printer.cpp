@@ -51,8 +51,7 @@ std::vector<consumer::Value> read_values(engine::RecordReader &reader, const std
 
 } // namespace
 
-RecordPrinter::RecordPrinter(engine::Engine &engine, FILE *out, engine::Options &options,
-                             std::string program_name)
+RecordPrinter::RecordPrinter(engine::Engine &engine, FILE *out, engine::Options &options, std::string program_name)
     : engine_(engine), output_(out), out_(out), options_(options), program_name_(std::move(program_name)),
       aggregations_(engine, options) {}
 

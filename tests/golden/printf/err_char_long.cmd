@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { printf("%c\n", (long)65); }'
