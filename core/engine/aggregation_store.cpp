@@ -12,6 +12,13 @@ namespace {
 // Rough per-entry bookkeeping of the hash table, charged against aggsize.
 constexpr size_t kEntryOverhead = 64;
 
+// An integer key takes the size of its type, as DTrace records it (the
+// low-order bytes of the value; little-endian hosts only, like the rest of
+// the record format).
+size_t integer_key_size(const dif::TypeDesc &type) {
+    return type.size >= 1 && type.size <= sizeof(uint64_t) ? type.size : sizeof(uint64_t);
+}
+
 size_t entry_cost(std::string_view key, const std::vector<int64_t> &data) {
     return key.size() + data.size() * sizeof(int64_t) + kEntryOverhead;
 }
@@ -44,7 +51,7 @@ bool AggregationStore::encode_key(const compiler::Action &action, dif::Vm &vm, d
             return false;
         switch (difo.rtype.kind) {
         case dif::TypeDesc::Kind::Integer:
-            key_.append(reinterpret_cast<const char *>(&v), sizeof v);
+            key_.append(reinterpret_cast<const char *>(&v), integer_key_size(difo.rtype));
             break;
         case dif::TypeDesc::Kind::String: {
             std::string_view s;
@@ -132,12 +139,14 @@ std::vector<DecodedKey> decode_key(const compiler::AggregationDecl &decl, std::s
     for (const dif::TypeDesc &type : decl.key_types) {
         DecodedKey k{DecodedKey::Kind::Integer};
         switch (type.kind) {
-        case dif::TypeDesc::Kind::Integer:
-            if (pos + sizeof(uint64_t) > key.size())
+        case dif::TypeDesc::Kind::Integer: {
+            const size_t size = integer_key_size(type);
+            if (pos + size > key.size())
                 return out;
-            std::memcpy(&k.integer, key.data() + pos, sizeof k.integer);
-            pos += sizeof(uint64_t);
+            std::memcpy(&k.integer, key.data() + pos, size); // the low bytes: zero-extended
+            pos += size;
             break;
+        }
         case dif::TypeDesc::Kind::String: {
             size_t end = key.find('\0', pos);
             if (end == std::string_view::npos)

@@ -2,7 +2,7 @@
 // probe context and read by the consumer.
 //
 // Each aggregation is a hash table from its key tuple (encoded as bytes:
-// integers as 8 bytes, strings with a terminating NUL, other data by size)
+// integers in their type's size, strings with a terminating NUL, other data by size)
 // to the data of its aggregating function (layouts in consumer/agg_data.h).
 // The engine resolves each aggregating action to its table once, at enable
 // time, so a firing costs one hash lookup. The table's memory is bounded by
