@@ -2,6 +2,7 @@
 #include "consumer/agg_data.h"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 
 namespace dtrace::consumer {
@@ -103,19 +104,15 @@ int64_t quantize_bucket_value(int bucket) {
     return int64_t{1} << (bucket - kQuantizeZeroBucket - 1);
 }
 
+// The bucket is the power of two below the magnitude: bit arithmetic, not a
+// search, as this runs at every quantize() firing.
 int quantize_bucket(int64_t value) {
-    if (value < 0) {
-        for (int i = 0; i < kQuantizeZeroBucket; ++i) {
-            if (value <= quantize_bucket_value(i))
-                return i;
-        }
-        return kQuantizeZeroBucket - 1;
-    }
-    for (int i = kQuantizeZeroBucket + 1; i < kQuantizeBuckets; ++i) {
-        if (value < quantize_bucket_value(i))
-            return i - 1;
-    }
-    return kQuantizeBuckets - 1;
+    if (value == 0)
+        return kQuantizeZeroBucket;
+    if (value > 0)
+        return kQuantizeZeroBucket + static_cast<int>(std::bit_width(static_cast<uint64_t>(value)));
+    const uint64_t magnitude = 0 - static_cast<uint64_t>(value);
+    return std::max(0, kQuantizeZeroBucket - static_cast<int>(std::bit_width(magnitude)));
 }
 
 int lquantize_bucket(const LquantizeParams &p, int64_t value) {

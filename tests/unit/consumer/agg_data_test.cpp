@@ -147,5 +147,28 @@ TEST(AggData, Merge) {
     EXPECT_EQ(s, (std::vector<int64_t>{2, 2, 1, 0}));
 }
 
+TEST(AggData, QuantizeBucketHoldsItsValueAroundEveryPowerOfTwo) {
+    std::vector<int64_t> values = {0, 1, -1, INT64_MAX, INT64_MIN, INT64_MIN + 1};
+    for (int shift = 1; shift < 63; ++shift) {
+        const int64_t p = int64_t{1} << shift;
+        for (int64_t v : {p - 1, p, p + 1})
+            values.insert(values.end(), {v, -v});
+    }
+    for (int64_t v : values) {
+        const int b = quantize_bucket(v);
+        ASSERT_GE(b, 0) << v;
+        ASSERT_LT(b, kQuantizeBuckets) << v;
+        if (v >= 0) {
+            EXPECT_LE(quantize_bucket_value(b), v) << v;
+            if (b + 1 < kQuantizeBuckets)
+                EXPECT_LT(v, quantize_bucket_value(b + 1)) << v;
+        } else {
+            EXPECT_LE(v, quantize_bucket_value(b)) << v;
+            if (b > 0)
+                EXPECT_GT(v, quantize_bucket_value(b - 1)) << v;
+        }
+    }
+}
+
 } // namespace
 } // namespace dtrace::consumer
