@@ -1,0 +1,1 @@
+dtrace -xerrtags -n 'BEGIN { printf("%f\n", 1); }'
