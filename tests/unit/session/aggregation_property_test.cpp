@@ -1,5 +1,6 @@
 // A property test of aggregations end to end: random programs aggregate
-// random data embedded in their BEGIN clauses, and what printa() prints
+// random data embedded in their BEGIN clauses (and may normalize() or
+// trunc() the first aggregation at the end), and what printa() prints
 // (values and order) must equal a straightforward computation of the same
 // data here. Seeds are fixed, so every run checks the same programs.
 #include "compiler/compile.h"
@@ -50,9 +51,9 @@ struct Key {
 
 struct Stats {
     int64_t count = 0, sum = 0, min = INT64_MAX, max = INT64_MIN;
-    // The value entries sort by (avg() signed, unlike its printa() value).
-    int64_t sort_value(Func f) const { return f == Func::Avg ? sum / count : value(f); }
-    int64_t value(Func f) const {
+    // The value entries sort by (avg() signed, unlike its printa() value;
+    // normalize() does not change the order).
+    int64_t sort_value(Func f) const {
         switch (f) {
         case Func::Count:
             return count;
@@ -63,10 +64,22 @@ struct Stats {
         case Func::Max:
             return max;
         case Func::Avg:
-            // printa()'s %@ of avg() divides as unsigned numbers, as DTrace does.
-            return static_cast<int64_t>(static_cast<uint64_t>(sum) / static_cast<uint64_t>(count));
+            return sum / count;
         }
         return 0;
+    }
+    // What printa()'s %@d prints, divided by normalize()'s `normal` as DTrace
+    // divides: count() and avg() as unsigned numbers, the others signed.
+    int64_t value(Func f, int64_t normal = 1) const {
+        const uint64_t n = static_cast<uint64_t>(normal);
+        switch (f) {
+        case Func::Count:
+            return static_cast<int64_t>(static_cast<uint64_t>(count) / n);
+        case Func::Avg:
+            return static_cast<int64_t>(static_cast<uint64_t>(sum) / n / static_cast<uint64_t>(count));
+        default:
+            return sort_value(f) / normal;
+        }
     }
 };
 
@@ -75,6 +88,8 @@ struct RandomProgram {
     std::vector<Func> funcs;
     bool sort_by_key = false;
     bool reverse = false;
+    int64_t normal = 1; // normalize(@a0, normal) before printa()
+    size_t printed = 0; // how many aggregations printa() prints (@a0 alone after trunc())
     std::string source;
     std::map<Key, Stats> expected;
 };
@@ -89,6 +104,33 @@ std::string key_expr(KeyKind kind, const Key &k) {
         return std::to_string(k.number) + ", \"" + k.text + "\"";
     }
     return "";
+}
+
+// DTrace's key order: integers as unsigned numbers of their size, strings bytewise.
+bool key_less(const Key &a, const Key &b) {
+    const uint32_t ua = static_cast<uint32_t>(a.number), ub = static_cast<uint32_t>(b.number);
+    if (ua != ub)
+        return ua < ub;
+    return a.text < b.text;
+}
+
+// trunc(@a0, keep): DTrace walks @a0 by value (then key) in its sort order,
+// descending to keep the largest, ascending (negative `keep`) the smallest;
+// aggsortrev reverses both walks.
+void truncate_expected(RandomProgram &p, int64_t keep) {
+    std::vector<Key> order;
+    for (const auto &[key, stats] : p.expected)
+        order.push_back(key);
+    const Func f = p.funcs[0];
+    std::sort(order.begin(), order.end(), [&](const Key &a, const Key &b) {
+        const int64_t va = p.expected[a].sort_value(f), vb = p.expected[b].sort_value(f);
+        return va != vb ? va < vb : key_less(a, b);
+    });
+    if ((keep >= 0) != p.reverse)
+        std::reverse(order.begin(), order.end());
+    const size_t n = static_cast<size_t>(keep < 0 ? -keep : keep);
+    for (size_t i = n; i < order.size(); i++)
+        p.expected.erase(order[i]);
 }
 
 RandomProgram make_program(uint32_t seed) {
@@ -134,12 +176,30 @@ RandomProgram make_program(uint32_t seed) {
         }
         src << "}\n";
     }
-    src << "END\n{\n\tprinta(\"";
+    // Then, at random, normalize() or trunc() of @a0 before printing.
+    src << "END\n{\n";
+    p.printed = p.funcs.size();
+    switch (pick(3)) {
+    case 0:
+        p.normal = 1 + pick(7);
+        src << "\tnormalize(@a0, " << p.normal << ");\n";
+        break;
+    case 1: {
+        const int64_t keep = pick(2 * keys + 1) - keys;
+        src << "\ttrunc(@a0, " << keep << ");\n";
+        p.printed = 1;
+        truncate_expected(p, keep);
+        break;
+    }
+    default:
+        break;
+    }
+    src << "\tprinta(\"";
     src << (p.kind == KeyKind::Int ? "%d" : p.kind == KeyKind::String ? "%s" : "%d %s");
-    for (size_t f = 0; f < p.funcs.size(); f++)
+    for (size_t f = 0; f < p.printed; f++)
         src << " %@d";
     src << "\\n\"";
-    for (size_t f = 0; f < p.funcs.size(); f++)
+    for (size_t f = 0; f < p.printed; f++)
         src << ", @a" << f;
     src << ");\n}\n";
     p.source = src.str();
@@ -214,14 +274,6 @@ std::vector<Row> parse_rows(const std::string &output, KeyKind kind, size_t nfun
     return rows;
 }
 
-// DTrace's key order: integers as unsigned numbers of their size, strings bytewise.
-bool key_less(const Key &a, const Key &b) {
-    const uint32_t ua = static_cast<uint32_t>(a.number), ub = static_cast<uint32_t>(b.number);
-    if (ua != ub)
-        return ua < ub;
-    return a.text < b.text;
-}
-
 class AggregationProperty : public ::testing::TestWithParam<uint32_t> {};
 
 TEST_P(AggregationProperty, PrintaMatchesReferenceComputation) {
@@ -229,21 +281,22 @@ TEST_P(AggregationProperty, PrintaMatchesReferenceComputation) {
     SCOPED_TRACE(p.source);
     const std::string output = run(p.source);
     SCOPED_TRACE("output:\n" + output);
-    std::vector<Row> rows = parse_rows(output, p.kind, p.funcs.size());
+    std::vector<Row> rows = parse_rows(output, p.kind, p.printed);
 
     // Every key once, with the values computed here.
     ASSERT_EQ(rows.size(), p.expected.size());
     for (const Row &r : rows) {
         auto it = p.expected.find(r.key);
         ASSERT_NE(it, p.expected.end()) << "unexpected key " << r.key.number << " " << r.key.text;
-        for (size_t f = 0; f < p.funcs.size(); f++)
-            EXPECT_EQ(r.values[f], it->second.value(p.funcs[f]))
+        for (size_t f = 0; f < p.printed; f++)
+            EXPECT_EQ(r.values[f], it->second.value(p.funcs[f], f == 0 ? p.normal : 1))
                 << func_name(p.funcs[f]) << " of key " << r.key.number << " " << r.key.text;
     }
     // In DTrace's order: by key, or by each aggregation's value in turn (the
     // first, then the next on a tie...) and then by key; aggsortrev reverses it.
     auto value_then_key_less = [&](const Key &a, const Key &b) {
-        for (Func f : p.funcs) {
+        for (size_t i = 0; i < p.printed; i++) {
+            const Func f = p.funcs[i];
             const int64_t va = p.expected[a].sort_value(f), vb = p.expected[b].sort_value(f);
             if (va != vb)
                 return va < vb;
