@@ -12,7 +12,9 @@ namespace {
 using namespace dtrace;
 using bench::Fixture;
 
-void fire_loop(benchmark::State &state, const char *clause) {
+// `drain_every`: take the buffers every that many firings (outside the
+// timing), so that recording clauses measure writing records, not drops.
+void fire_loop(benchmark::State &state, const char *clause, uint64_t drain_every = 0) {
     Fixture f(clause);
     uint64_t args[2] = {0, 0};
     const dtrace_event_ctx ctx = Fixture::context(args, 2);
@@ -20,6 +22,11 @@ void fire_loop(benchmark::State &state, const char *clause) {
     for (auto _ : state) {
         args[0] = i++ & 31; // two thirds pass the predicate
         f.engine.fire(f.probe, ctx);
+        if (drain_every && i % drain_every == 0) {
+            state.PauseTiming();
+            f.engine.take_buffers();
+            state.ResumeTiming();
+        }
     }
     state.SetItemsProcessed(state.iterations());
 }
@@ -38,6 +45,11 @@ void BM_FireQuantize(benchmark::State &state) {
     fire_loop(state, "synthetic:::fire { @[probefunc] = quantize(arg0); }");
 }
 BENCHMARK(BM_FireQuantize);
+
+void BM_FireTrace(benchmark::State &state) {
+    fire_loop(state, "synthetic:::fire { trace(arg0); }", 4096);
+}
+BENCHMARK(BM_FireTrace);
 
 } // namespace
 

@@ -1,0 +1,1 @@
+sh -c 'dtrace -qwE "$ETW_FIXTURES/replay.etl" -n "diag:::events { raise(2); }"'
