@@ -95,10 +95,6 @@ bool Session::apply_options() {
             return false;
         }
     }
-    if (cl_.cpp || options_.is_set("cpp")) {
-        error("failed to compile script: the C preprocessor (-C) is not supported yet");
-        return false;
-    }
     return true;
 }
 
@@ -205,11 +201,19 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
             return false;
         }
         text = std::move(*contents);
+        failure_prefix = "failed to compile script " + source.text + ": ";
+        if (cl_.cpp || options_.is_set("cpp")) {
+            std::optional<std::string> preprocessed = preprocess(text, preprocessor_config(), why);
+            if (!preprocessed) {
+                error(failure_prefix + why);
+                return false;
+            }
+            text = std::move(*preprocessed);
+        }
         parse_options.macro_args[0] = source.text;
         parse_options.from_file = true;
         out.what = "script";
         out.name = source.text;
-        failure_prefix = "failed to compile script " + source.text + ": ";
     } else {
         text = source.text;
         parse_options.probe_spec = probe_spec_kind(source.spec);
@@ -268,6 +272,24 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
     }
     provide_probes(out);
     return true;
+}
+
+// cpp's arguments from -D, -U, -I and -H (or their -x spellings), in order.
+PreprocessorConfig Session::preprocessor_config() const {
+    PreprocessorConfig config;
+    if (const std::string *path = options_.text("cpppath"))
+        config.path = *path;
+    for (const auto &[name, value] : cl_.options) {
+        if (name == "define")
+            config.args.push_back("-D" + value.value_or(""));
+        else if (name == "undef")
+            config.args.push_back("-U" + value.value_or(""));
+        else if (name == "incdir")
+            config.args.push_back("-I" + value.value_or(""));
+    }
+    if (options_.is_set("cpphdrs"))
+        config.args.emplace_back("-H");
+    return config;
 }
 
 // -S: the DIF of every predicate and action, on stderr as dtrace prints it.
@@ -349,8 +371,16 @@ int Session::execute() {
     int total = 0;
     for (Compiled &c : compiled_) {
         std::string why;
-        int matched = engine_->enable(*c.program, cl_.zero_matches_ok || options_.is_set("zdefs"), why);
+        int unmatched_line = 0;
+        int matched =
+            engine_->enable(*c.program, cl_.zero_matches_ok || options_.is_set("zdefs"), why, &unmatched_line);
         if (matched < 0) {
+            // In a script, a description that matches nothing is a compile
+            // error with its line (D_PDESC_ZERO); -n descriptions have none.
+            if (c.what == "script" && unmatched_line > 0) {
+                compiler::Diagnostic d{"D_PDESC_ZERO", unmatched_line, "", "", why};
+                why = compiler::format_diagnostic(d, options_.is_set("errtags"));
+            }
             error((c.what == "script" ? "failed to compile script " + c.name
                                       : "invalid probe specifier " + c.source->text) +
                   ": " + why);

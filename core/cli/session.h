@@ -7,6 +7,7 @@
 #pragma once
 
 #include "cli/command_line.h"
+#include "cli/preprocessor.h"
 #include "cli/target_process.h"
 #include "compiler/program.h"
 #include "engine/engine.h"
@@ -47,6 +48,7 @@ class Session {
     bool compile_one(const ProgramSource &source, Compiled &out);
     void provide_probes(const Compiled &compiled);
     void print_dif(const compiler::Program &program) const;
+    PreprocessorConfig preprocessor_config() const;
     int list();
     int execute();
     bool open_output();

@@ -7,7 +7,8 @@
 // varargs. Prototypes are parsed into Signatures on first use against the
 // program's TypeTable. Identifiers DTrace defines that this implementation
 // cannot run yet are in the table too (supported == false), so that using
-// them fails with "not supported yet" rather than "unknown identifier".
+// them fails with "not supported yet" rather than "unknown identifier";
+// those that only have a meaning inside a kernel are marked kernel_only.
 #pragma once
 
 #include "compiler/types.h"
@@ -59,6 +60,7 @@ struct BuiltinIdent {
     uint32_t id;
     std::string_view proto; // Scalar: its type; functions: the prototype
     bool supported = true;
+    bool kernel_only = false; // reads kernel state: never available here
 };
 
 const BuiltinIdent *find_builtin(std::string_view name);

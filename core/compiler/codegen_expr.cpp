@@ -38,6 +38,19 @@ DOp load_op(uint64_t size, bool s) {
     }
 }
 
+DOp store_op(uint64_t size) {
+    switch (size) {
+    case 1:
+        return DOp::Stb;
+    case 2:
+        return DOp::Sth;
+    case 4:
+        return DOp::Stw;
+    default:
+        return DOp::Stx;
+    }
+}
+
 } // namespace
 
 void ExprGen::extend(uint8_t reg, const Type *t) {
@@ -146,7 +159,7 @@ uint8_t ExprGen::gen(const Node &n) {
 // back down, an unsigned one shifted down and masked.
 void ExprGen::load_bitfield(uint8_t reg, const Node &n) {
     bool s = is_signed(n.type);
-    b_.emit(load_op(bitfield_bytes(n.bit_width), s), reg, reg, 0, 0);
+    b_.emit(load_op(bitfield_bytes(n.bit_offset + n.bit_width), s), reg, reg, 0, 0);
     uint8_t t = b_.alloc();
     if (s) {
         b_.setx(t, kRegisterBits - n.bit_offset - n.bit_width);
@@ -162,6 +175,48 @@ void ExprGen::load_bitfield(uint8_t reg, const Node &n) {
         b_.emit(DOp::And, reg, reg, t);
     }
     b_.free(t);
+}
+
+// A store through memory (*p = v, p->m = v, p[i] = v): the lvalue's
+// address, a load from it in place, and a store of `value` to it. A bit-field
+// store rewrites the bytes holding it, keeping the other bits.
+uint8_t ExprGen::lvalue_address(const Node &lv) {
+    if (!is_scalar(lv.type))
+        raise_unsupported(lv.line, "assigning a whole " + TypeTable::name_of(lv.type) + " through a pointer");
+    return lv.kind == NodeKind::Deref ? gen(*lv.kids[0]) : member_address(lv);
+}
+
+void ExprGen::load_through(uint8_t address, const Node &lv, uint8_t into) {
+    b_.emit(DOp::Mov, into, address);
+    if (lv.kind == NodeKind::Member && lv.bit_width != 0)
+        load_bitfield(into, lv);
+    else
+        b_.emit(load_op(scalar_size(lv.type), is_signed(lv.type)), into, into, 0, 0);
+}
+
+void ExprGen::store_through(uint8_t address, const Node &lv, uint8_t value) {
+    if (lv.kind != NodeKind::Member || lv.bit_width == 0) {
+        b_.emit(store_op(scalar_size(lv.type)), address, value, 0, 0);
+        return;
+    }
+    const uint64_t bytes = bitfield_bytes(lv.bit_offset + lv.bit_width);
+    const uint64_t mask = ((uint64_t(1) << lv.bit_width) - 1) << lv.bit_offset;
+    uint8_t word = b_.alloc(), bits = b_.alloc(), t = b_.alloc();
+    b_.emit(load_op(bytes, false), word, address, 0, 0);
+    b_.setx(t, ~mask);
+    b_.emit(DOp::And, word, word, t);
+    b_.emit(DOp::Mov, bits, value);
+    if (lv.bit_offset != 0) {
+        b_.setx(t, lv.bit_offset);
+        b_.emit(DOp::Shl, bits, bits, t);
+    }
+    b_.setx(t, mask);
+    b_.emit(DOp::And, bits, bits, t);
+    b_.emit(DOp::Or, word, word, bits);
+    b_.emit(store_op(bytes), address, word, 0, 0);
+    b_.free(t);
+    b_.free(bits);
+    b_.free(word);
 }
 
 // The address of a member: its struct's address (or pointer) plus its offset.

@@ -38,6 +38,9 @@ class ExprGen {
     uint8_t gen_deref(const Node &n);
     uint8_t member_address(const Node &n);
     void load_bitfield(uint8_t reg, const Node &n);
+    uint8_t lvalue_address(const Node &lvalue);
+    void load_through(uint8_t address, const Node &lvalue, uint8_t into);
+    void store_through(uint8_t address, const Node &lvalue, uint8_t value);
     uint8_t gen_binary(const Node &n);
     void arith(Op op, uint8_t l, uint8_t r, const Type *t, const Type *left_type);
     void scale_pointer_operand(uint8_t reg, const Type *ptr);
@@ -51,6 +54,8 @@ class ExprGen {
     // codegen_vars.cpp
     uint8_t load(const Node &lvalue);
     void store(const Node &lvalue, uint8_t value);
+    uint8_t load_for_update(const Node &lvalue, uint8_t &address);
+    void store_update(const Node &lvalue, uint8_t address, uint8_t value);
     uint8_t gen_assign(const Node &n);
     uint8_t gen_compound(const Node &n);
     uint8_t gen_incdec(const Node &n);

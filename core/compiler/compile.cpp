@@ -8,6 +8,8 @@
 // anywhere below (CompileError) end here as the result's Diagnostic.
 #include "compiler/compile.h"
 
+#include "compiler/standard_library.h"
+
 #include "compiler/codegen_program.h"
 #include "compiler/parser.h"
 #include "compiler/sema.h"
@@ -125,7 +127,9 @@ CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
     bool error_flag_set = false;
     std::vector<ProgramAst> library_trees;
     try {
-        compile_libraries(opts.library_sources, sema, types, library_trees);
+        std::vector<LibrarySource> libraries = {kStandardLibrary};
+        libraries.insert(libraries.end(), opts.library_sources.begin(), opts.library_sources.end());
+        compile_libraries(libraries, sema, types, library_trees);
         for (const auto &item : ast.items) {
             switch (item.kind) {
             case TopLevel::Kind::Clause:

@@ -39,8 +39,10 @@ constexpr std::array kDirectives = {
     DirectiveInfo{"option", Level::DPragma},
 };
 
-// The file names cpp gives DTrace's main input, which DTrace does not show.
+// The file names cpp gives DTrace's main input (read from a /dev/fd file, or
+// from cpp's standard input), which DTrace does not show.
 constexpr std::string_view kMainInputPrefix = "/dev/fd/";
+constexpr std::string_view kStandardInput = "<stdin>";
 
 bool is_control_blank(char c) {
     return c == ' ' || c == '\t' || c == '\f' || c == '\v';
@@ -169,7 +171,9 @@ void Lexer::directive_line(const char *name, const std::vector<Token> &args, siz
         fail("D_PRAGMA_MALFORM", line_, std::string("malformed #") + name + " <line> [ [\"file\"] state ]");
     if (first + 1 < args.size()) {
         const std::string &file = args[first + 1].value;
-        file_ = file.compare(0, kMainInputPrefix.size(), kMainInputPrefix) == 0 ? std::string() : file;
+        const bool main_input =
+            file.compare(0, kMainInputPrefix.size(), kMainInputPrefix) == 0 || file == kStandardInput;
+        file_ = main_input ? std::string() : file;
     }
     line_ = static_cast<int>(std::min<uint64_t>(args[first].int_value, INT_MAX - 1));
 }

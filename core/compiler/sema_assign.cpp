@@ -4,7 +4,7 @@
 // Their left-hand side may create the variable it names. A plain assignment
 // gives a new variable the type of its right-hand side; ++ and -- give it
 // int64_t; a compound assignment reads the variable first, so a new one is
-// D_VAR_UNDEF. Only user variables are writable.
+// D_VAR_UNDEF. What is writable follows DTrace (is_writable).
 #include "compiler/sema.h"
 
 namespace dtrace::compiler {
@@ -41,6 +41,21 @@ Op base_op(Op op) {
     }
 }
 
+// DTrace's DT_NF_WRITABLE: a user variable; *p (or p[i], which is *(p + i))
+// where p is writable; a member of a writable struct or through a writable
+// pointer. So stores through pointers held in variables are allowed (they
+// fault at run time unless the memory is scratch, e.g. from alloca()).
+bool is_writable(const Node &n) {
+    if (is_var(n))
+        return true;
+    if (n.kind == NodeKind::Member)
+        return is_writable(*n.kids[0]);
+    if (n.kind != NodeKind::Deref)
+        return false;
+    const Node &p = *n.kids[0];
+    return is_writable(p) || (p.kind == NodeKind::Binary && p.op == Op::Add && is_writable(*p.kids[0]));
+}
+
 } // namespace
 
 NodePtr Sema::cook_lvalue_target(const Expr &e, const char *op, bool create_int64) {
@@ -73,13 +88,15 @@ void Sema::check_writable(const Node &lhs, const char *op, int line) const {
                   lhs.kind == NodeKind::Deref || lhs.kind == NodeKind::Member;
     if (!lvalue)
         raise_error("D_OP_LVAL", line, std::string("operator ") + op + " requires modifiable lvalue as an operand");
-    if (!is_var(lhs))
+    if (!is_writable(lhs))
         raise_error("D_OP_WRITE", line, std::string("operator ") + op + " can only be applied to a writable variable");
 }
 
 NodePtr Sema::cook_assign(const Expr &e) {
     NodePtr lhs = cook_lvalue_target(*e.args[0], "=", false);
     NodePtr rhs = cook(*e.args[1], kRef);
+    if (rhs->kind == NodeKind::Xlated)
+        raise_unsupported(e.line, "a translated struct used as a whole value");
     if (is_var(*lhs)) {
         if (lhs->var->unref() && !lhs->var->type) {
             lhs->var->type = rhs->type;

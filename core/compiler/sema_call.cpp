@@ -57,6 +57,9 @@ const BuiltinIdent &Sema::lookup_function(const Expr &call) {
     if (b->kind != IdentKind::Function && b->kind != IdentKind::AggFunc && b->kind != IdentKind::ActFunc)
         raise_error("D_FUNC_IDKIND", call.line,
                     std::string(ident_kind_name(b->kind)) + " '" + call.text + "' may not be referenced as a function");
+    if (b->kernel_only)
+        raise_error("D_UNKNOWN", call.line,
+                    call.text + "( ) is not available: it reads kernel state, which a user-space dtrace does not have");
     if (!b->supported)
         raise_unsupported(call.line, call.text + "( )");
     return *b;

@@ -121,6 +121,11 @@ void Sema::define_members(Type *sou, const TypeSpecifier &spec, int line) {
             Member m;
             m.name = d.name;
             m.type = decl_type(decl->specifiers, d, mline);
+            // DTrace's CTF library refuses a second member of the same name.
+            if (!d.name.empty() && std::any_of(sou->members.begin(), sou->members.end(),
+                                               [&](const Member &other) { return other.name == d.name; }))
+                raise_error("D_UNKNOWN", mline,
+                            "failed to define member '" + d.name + "': Duplicate member name definition");
             const Type *mt = resolve(m.type);
             if (is_dynamic(mt))
                 raise_error("D_DECL_DYNOBJ", mline, "cannot have dynamic member: " + d.name);
@@ -197,7 +202,10 @@ void Sema::declare(const Declaration &d) {
                            d.declarators[i].line ? d.declarators[i].line : d.line);
         return;
     case StorageClass::Extern:
-        raise_unsupported(d.line, "extern declarations");
+        // An extern names a kernel or user symbol, and no plugin provides any.
+        raise_error("D_UNKNOWN", d.line,
+                    "failed to extern " + (d.declarators.empty() ? std::string() : d.declarators.front().name) +
+                        ": Unknown symbol name");
     default:
         break;
     }

@@ -3,15 +3,10 @@
 // cooked as the right operand of `guard && test`, so a test of the wrong
 // type is reported as that operator's D_OP_SCALAR, in the action list.
 //
-// Where the condition variables live: DTrace keeps them clause-local
-// (this->%condition_N), relying on clause-locals lasting from one clause to
-// the next within one probe firing. Our engine resets clause-locals at each
-// clause, so they are global here. That is safe because the engine runs all
-// the clauses of a firing under its single probe-context lock: nothing can
-// run between the part that sets a condition and the parts that read it.
-// Unlike a thread-local it costs no dynamic variable space. (If probe
-// context ever becomes per-CPU, they must become clause-local, with
-// clause-locals kept for a whole firing as DTrace keeps them.)
+// The condition variables are clause-local (this->%condition_N), as in
+// DTrace's rewrite: clause-locals last from one clause to the next within
+// one probe firing, so the parts of a split clause see the conditions the
+// earlier parts set, and concurrent firings never share them.
 #include "compiler/sema.h"
 
 #include "dif/isa.h"
@@ -20,7 +15,7 @@ namespace dtrace::compiler {
 
 namespace {
 
-constexpr dif::Scope kConditionScope = dif::Scope::Global;
+constexpr dif::Scope kConditionScope = dif::Scope::ClauseLocal;
 constexpr dif::Scope kErrorFlagScope = dif::Scope::ThreadLocal;
 
 std::string condition_name(uint32_t id) {

@@ -61,8 +61,12 @@ NodePtr Sema::var_node(UserVar *v, int line, unsigned flags) {
 }
 
 NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
+    // External symbols need a symbol table: no plugin provides one, so every
+    // backquoted name fails to resolve, as DTrace reports an unknown symbol.
     if (e.scoped)
-        raise_unsupported(e.line, "external symbol " + e.module + "`" + e.text);
+        raise_error("D_IDENT_UNDEF", e.line,
+                    "failed to resolve " + e.module + "`" + e.text + ": " +
+                        (e.module.empty() ? "Unknown symbol name" : "Unknown module name"));
     if (NodePtr input = xlate_param(e.text, e.line))
         return input;
     if (const BuiltinIdent *b = find_builtin(e.text)) {

@@ -75,6 +75,8 @@ constexpr TypedefSpec kTypedefs[] = {
     {"unsigned int", "gid_t"},
     {"int", "processorid_t"},
     {"_Bool", "bool"},
+    {"unsigned int", "in_addr_t"},
+    {"unsigned int", "ipaddr_t"},
 };
 
 std::vector<std::string> split_words(std::string_view s) {

@@ -1,5 +1,6 @@
 // subr_impl.h: the subroutine implementations, one family per file
-// (subr_string, subr_path, subr_convert, subr_net, subr_memory); the table in
+// (subr_string, subr_path, subr_convert, subr_net, subr_memory, subr_json,
+// subr_process); the table in
 // subroutines.cpp binds them to names and arities. Arguments arrive already
 // counted against the table's arity.
 #pragma once
@@ -48,8 +49,9 @@ uint64_t copyinto(SubrContext &ctx, Args args);
 uint64_t allocate(SubrContext &ctx, Args args); // alloca() (a libc macro name)
 uint64_t bcopy(SubrContext &ctx, Args args);
 
-// Subroutines whose meaning belongs to later work (see subroutines.cpp).
-uint64_t unsupported(SubrContext &ctx, Args args);
+// subr_json.cpp, subr_process.cpp
+uint64_t json(SubrContext &ctx, Args args);
+uint64_t progenyof(SubrContext &ctx, Args args);
 uint64_t speculation(SubrContext &ctx, Args args);
 
 } // namespace dtrace::dif::subr

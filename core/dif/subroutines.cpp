@@ -54,8 +54,8 @@ constexpr std::array kSubroutines{
     SubrInfo{Subr::InetNtoa6, "inet_ntoa6", 1, 1, subr::inet_ntoa6},
     SubrInfo{Subr::Rand, "rand", 0, 0, subr::rand},
     SubrInfo{Subr::Speculation, "speculation", 0, 0, subr::speculation},
-    SubrInfo{Subr::Progenyof, "progenyof", 1, 1, subr::unsupported},
-    SubrInfo{Subr::Json, "json", 2, 2, subr::unsupported},
+    SubrInfo{Subr::Progenyof, "progenyof", 1, 1, subr::progenyof},
+    SubrInfo{Subr::Json, "json", 2, 2, subr::json},
 };
 static_assert(kSubroutines.size() == size_t(Subr::Count), "one entry per Subr");
 
@@ -171,14 +171,6 @@ uint64_t StringBuilder::finish() {
 }
 
 namespace subr {
-
-// progenyof() needs the process tree from the plugin host, json() a JSON
-// reader: each gets its meaning from the later issue that brings that
-// machinery. Until then a call is an illegal operation, as an unknown
-// subroutine is in DTrace.
-uint64_t unsupported(SubrContext &ctx, Args) {
-    return ctx.fail(FaultKind::IllOp);
-}
 
 // The speculative buffers belong to the engine (its Environment).
 uint64_t speculation(SubrContext &ctx, Args) {

@@ -45,6 +45,7 @@ class SubrContext {
     uint32_t strsize() const { return strsize_; }
     uint64_t tid() { return env_.builtin(VarId::Tid); }
     uint64_t speculation() { return env_.speculation(); }
+    uint64_t pid() { return env_.builtin(VarId::Pid); }
 
     // Records a fault; returns 0, the value a faulting subroutine yields.
     uint64_t fail(FaultKind kind, uint64_t address = 0);

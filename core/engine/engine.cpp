@@ -73,7 +73,7 @@ bool validate_program(const compiler::Program &program, std::string &error) {
 
 } // namespace
 
-int Engine::enable(const compiler::Program &program, bool allow_zero_matches, std::string &error) {
+int Engine::enable(const compiler::Program &program, bool allow_zero_matches, std::string &error, int *unmatched_line) {
     if (!validate_program(program, error))
         return -1;
     {
@@ -117,6 +117,8 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
             }
             if (here == 0 && !allow_zero_matches) {
                 error = "probe description " + desc->to_string() + " does not match any probes";
+                if (unmatched_line)
+                    *unmatched_line = clause.line;
                 return -1;
             }
             matched += here;

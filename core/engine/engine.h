@@ -81,7 +81,10 @@ class Engine final : public host::ProbeSink {
 
     // Enables every clause of `program` on the probes its descriptions match.
     // Returns the number of probes matched, or -1 with `error` set.
-    int enable(const compiler::Program &program, bool allow_zero_matches, std::string &error);
+    // `unmatched_line` (when given) is set to the line of a clause whose
+    // description matched nothing, the error compilers report with a line.
+    int enable(const compiler::Program &program, bool allow_zero_matches, std::string &error,
+               int *unmatched_line = nullptr);
 
     // What keeps tracing from starting (destructive actions without -w,
     // buffers too small...), as DTrace words it; nullopt when it may start.

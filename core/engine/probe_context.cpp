@@ -1,7 +1,9 @@
 // probe_context.cpp: builtin variables from the event context.
 #include "engine/probe_context.h"
 
+#include <climits>
 #include <cstring>
+#include <unistd.h>
 
 namespace dtrace::engine {
 
@@ -15,6 +17,18 @@ uint64_t ProbeContext::string_address(const char *s) {
 uint64_t ProbeContext::string_address(const std::string &s) {
     vm_.add_readable(s.c_str(), s.size() + 1);
     return reinterpret_cast<uint64_t>(s.c_str());
+}
+
+uint64_t ProbeContext::process_link(const char *link, std::string &storage) {
+    storage.clear();
+    if (!(ctx_.flags & DTRACE_EVENT_REPLAYED) && ctx_.pid > 0) {
+        std::string path = "/proc/" + std::to_string(ctx_.pid) + "/" + link;
+        char target[PATH_MAX];
+        ssize_t n = readlink(path.c_str(), target, sizeof target);
+        if (n > 0)
+            storage.assign(target, size_t(n));
+    }
+    return string_address(storage);
 }
 
 uint64_t ProbeContext::builtin(dif::VarId id) {
@@ -72,6 +86,10 @@ uint64_t ProbeContext::builtin(dif::VarId id) {
         return ctx_.user_stack_depth > 1 ? ctx_.user_stack[1] : 0;
     case VarId::Zonename:
         return string_address("global");
+    case VarId::Cwd:
+        return process_link("cwd", cwd_);
+    case VarId::Root:
+        return process_link("root", root_);
     default:
         return 0;
     }

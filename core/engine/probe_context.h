@@ -13,6 +13,8 @@
 
 #include <dtrace/provider.h>
 
+#include <string>
+
 namespace dtrace::engine {
 
 class ProbeContext final : public dif::Environment {
@@ -32,12 +34,16 @@ class ProbeContext final : public dif::Environment {
     uint64_t arg(uint64_t index) const { return index < ctx_.nargs && ctx_.args ? ctx_.args[index] : 0; }
     uint64_t string_address(const char *s);
     uint64_t string_address(const std::string &s);
+    // cwd and root: where the firing process's /proc link points ("" when
+    // it cannot be read, or the event was replayed from a trace file).
+    uint64_t process_link(const char *link, std::string &storage);
 
     dif::Vm &vm_;
     const Probe &probe_;
     const dtrace_event_ctx &ctx_;
     uint32_t epid_;
     Speculations &speculations_;
+    std::string cwd_, root_; // kept readable for the clause
 };
 
 } // namespace dtrace::engine

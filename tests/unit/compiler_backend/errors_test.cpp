@@ -155,8 +155,14 @@ TEST(Errors, AssociativeArrays) {
 TEST(Errors, UnsupportedFeaturesSaySo) {
     auto d = error_of(stmts(call("stack")));
     EXPECT_EQ(d.message, "stack( ) is not supported yet");
-    d = error_of(stmts(call("trace", list(call("getmajor", list(num(1)))))));
-    EXPECT_EQ(d.message, "getmajor( ) is not supported yet");
+    d = error_of(stmts(call("trace", list(call("memref", list(num(1)))))));
+    EXPECT_EQ(d.message, "memref( ) is not supported yet");
+}
+
+TEST(Errors, KernelOnlySubroutinesAreUnavailable) {
+    auto d = error_of(stmts(call("trace", list(call("getmajor", list(num(1)))))));
+    EXPECT_EQ(d.tag, "D_UNKNOWN");
+    EXPECT_EQ(d.message, "getmajor( ) is not available: it reads kernel state, which a user-space dtrace does not have");
 }
 
 TEST(Errors, InsufficientRegisters) {

@@ -130,7 +130,13 @@ TEST(Source, StructTypes) {
     auto d = error("struct point { int x; };\nBEGIN { this->p = (struct point *)alloca(4); trace(this->p->z); }");
     EXPECT_EQ(d.tag, "D_TYPE_MEMBER");
     EXPECT_EQ(d.message, "z is not a member of struct point");
-    d = error("struct point { int x; };\nBEGIN { this->p = (struct point *)alloca(4); this->p->x = 1; }");
+    // Stores go through pointers held in variables (DTrace's writable rule)...
+    v = run("struct point { int x; };\nBEGIN { this->p = (struct point *)alloca(4); this->p->x = 7; "
+            "this->p->x += 2; trace(this->p->x); }");
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].i, 9);
+    // ...but not through a pointer computed by a cast.
+    d = error("BEGIN { x = 1; *(int *)x = 1; }");
     EXPECT_EQ(d.tag, "D_OP_WRITE");
 }
 

@@ -104,14 +104,6 @@ TEST(Faults, IllegalOperations) {
     expect_fault(r.fault, FaultKind::IllOp, 0, 0);
 }
 
-TEST(Faults, SubroutinesWithoutMeaningYetAreIllegal) {
-    Runner r;
-    r.run("setx %r1, 1\npushtv %r1, 4\ncall %r1, progenyof\nret %r1");
-    expect_fault(r.fault, FaultKind::IllOp, 2, 0);
-    r.run("sets %r1, \"{}\"\npushts %r1\npushts %r1\ncall %r1, json\nret %r1");
-    expect_fault(r.fault, FaultKind::IllOp, 3, 0);
-}
-
 // speculation() is the environment's (the engine's speculations); an
 // environment without speculations has none to give.
 TEST(Faults, SpeculationAsksTheEnvironment) {

@@ -1,0 +1,51 @@
+// subr_process.cpp: progenyof(), over the host's process tree.
+//
+// progenyof(pid) is true when the firing process is `pid` or one of its
+// descendants. DTrace walks the kernel's parent links; here the parent of
+// each process comes from /proc/<pid>/stat, so it answers for processes of
+// this machine (a replayed event's pid names a process of the traced one).
+#include "dif/subr_impl.h"
+
+#include <cstdio>
+#include <string>
+
+namespace dtrace::dif::subr {
+
+namespace {
+
+// Bounds the walk (a cycle cannot occur, but a racing reparent could loop).
+constexpr int kMaxGenerations = 1024;
+
+// The parent of `pid`, or -1 when it cannot be read. The field follows the
+// command name, which is parenthesised and may itself contain ") ".
+int64_t parent_of(int64_t pid) {
+    std::string path = "/proc/" + std::to_string(pid) + "/stat";
+    std::FILE *f = std::fopen(path.c_str(), "r");
+    if (!f)
+        return -1;
+    char buffer[512];
+    size_t n = std::fread(buffer, 1, sizeof buffer - 1, f);
+    std::fclose(f);
+    std::string_view stat(buffer, n);
+    size_t close = stat.rfind(')');
+    long long parent = -1;
+    if (close == std::string_view::npos ||
+        std::sscanf(std::string(stat.substr(close + 1)).c_str(), " %*c %lld", &parent) != 1)
+        return -1;
+    return parent;
+}
+
+} // namespace
+
+uint64_t progenyof(SubrContext &ctx, Args args) {
+    const int64_t ancestor = int64_t(args[0]);
+    int64_t pid = int64_t(ctx.pid());
+    for (int i = 0; i < kMaxGenerations && pid > 0; i++) {
+        if (pid == ancestor)
+            return 1;
+        pid = parent_of(pid);
+    }
+    return 0;
+}
+
+} // namespace dtrace::dif::subr

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s addrof_bitfield.d

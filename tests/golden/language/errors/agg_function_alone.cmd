@@ -1,0 +1,1 @@
+dtrace -xerrtags -s agg_function_alone.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s args_string_index.d

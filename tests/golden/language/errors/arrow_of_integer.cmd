@@ -1,0 +1,1 @@
+dtrace -xerrtags -s arrow_of_integer.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s bitnot_string.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s builtin_called.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s char_too_long.d

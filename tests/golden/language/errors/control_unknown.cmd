@@ -1,0 +1,1 @@
+dtrace -xerrtags -s control_unknown.d

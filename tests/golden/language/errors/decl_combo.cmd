@@ -1,0 +1,1 @@
+dtrace -xerrtags -s decl_combo.d

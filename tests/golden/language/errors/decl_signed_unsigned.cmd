@@ -1,0 +1,1 @@
+dtrace -xerrtags -s decl_signed_unsigned.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s deref_integer.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s deref_void_pointer.d

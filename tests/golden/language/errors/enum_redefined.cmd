@@ -1,0 +1,1 @@
+dtrace -xerrtags -s enum_redefined.d

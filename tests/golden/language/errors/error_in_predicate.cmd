@@ -1,0 +1,1 @@
+dtrace -xerrtags -s error_in_predicate.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s error_in_second_clause.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s error_line_number.d

@@ -1,0 +1,1 @@
+dtrace -s errtags_off.d

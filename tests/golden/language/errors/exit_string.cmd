@@ -1,0 +1,1 @@
+dtrace -xerrtags -s exit_string.d

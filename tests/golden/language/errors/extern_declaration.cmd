@@ -1,0 +1,1 @@
+dtrace -xerrtags -s extern_declaration.d

@@ -1,0 +1,1 @@
+dtrace -x strsize=8 -s fault_strjoin_strsize.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s function_as_value.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s incomplete_struct_variable.d

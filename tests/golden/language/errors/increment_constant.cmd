@@ -1,0 +1,1 @@
+dtrace -xerrtags -s increment_constant.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s inline_redefined.d

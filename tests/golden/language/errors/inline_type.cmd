@@ -1,0 +1,1 @@
+dtrace -xerrtags -s inline_type.d

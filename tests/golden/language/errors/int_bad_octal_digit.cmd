@@ -1,0 +1,1 @@
+dtrace -xerrtags -s int_bad_octal_digit.d

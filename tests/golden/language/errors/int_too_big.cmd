@@ -1,0 +1,1 @@
+dtrace -xerrtags -s int_too_big.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s kernel_only_msgsize.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s keyword_as_variable.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s line_directive_malformed.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s lvalue_expression.d

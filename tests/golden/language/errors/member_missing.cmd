@@ -1,0 +1,1 @@
+dtrace -xerrtags -s member_missing.d

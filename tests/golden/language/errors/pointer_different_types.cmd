@@ -1,0 +1,1 @@
+dtrace -xerrtags -s pointer_different_types.d

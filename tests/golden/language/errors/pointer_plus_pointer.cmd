@@ -1,0 +1,1 @@
+dtrace -xerrtags -s pointer_plus_pointer.d

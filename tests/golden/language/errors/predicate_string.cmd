@@ -1,0 +1,1 @@
+dtrace -xerrtags -s predicate_string.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s printf_bad_conversion.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s printf_too_few.d

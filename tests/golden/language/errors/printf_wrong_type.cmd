@@ -1,0 +1,1 @@
+dtrace -xerrtags -s printf_wrong_type.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s probe_too_many_fields.d

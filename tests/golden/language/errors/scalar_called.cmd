@@ -1,0 +1,1 @@
+dtrace -xerrtags -s scalar_called.d

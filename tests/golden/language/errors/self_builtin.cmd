@@ -1,0 +1,1 @@
+dtrace -xerrtags -s self_builtin.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s sizeof_bitfield.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s sizeof_void.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s string_newline.d

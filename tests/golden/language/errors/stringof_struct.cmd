@@ -1,0 +1,1 @@
+dtrace -xerrtags -s stringof_struct.d

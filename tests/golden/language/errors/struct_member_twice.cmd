@@ -1,0 +1,1 @@
+dtrace -xerrtags -s struct_member_twice.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s struct_redefined.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s symbol_module_unknown.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s symbol_unknown.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s syntax_missing_semicolon.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s syntax_unbalanced_paren.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s syntax_unterminated_clause.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s typedef_redefined.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s unary_minus_string.d

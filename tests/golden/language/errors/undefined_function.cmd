@@ -1,0 +1,1 @@
+dtrace -xerrtags -s undefined_function.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s void_variable.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s inline_assign.d

@@ -1,0 +1,1 @@
+dtrace -C -DVALUE=17 -s command_line_define.d

@@ -1,0 +1,1 @@
+dtrace -C -D DEBUG -s command_line_define_flag.d

@@ -1,0 +1,1 @@
+dtrace -C -U__SUNW_D -s command_line_undef.d

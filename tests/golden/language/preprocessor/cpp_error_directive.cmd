@@ -1,0 +1,1 @@
+dtrace -C -s cpp_error_directive.d

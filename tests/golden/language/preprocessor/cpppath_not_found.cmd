@@ -1,0 +1,1 @@
+dtrace -C -xcpppath=/nonexistent/cpp -s cpppath_not_found.d

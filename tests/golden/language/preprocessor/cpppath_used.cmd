@@ -1,0 +1,1 @@
+dtrace -C -xcpppath=$DIR/include/cpp-wrapper.sh -s cpppath_used.d

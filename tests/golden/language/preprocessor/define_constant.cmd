@@ -1,0 +1,1 @@
+dtrace -C -s define_constant.d

@@ -1,0 +1,1 @@
+dtrace -C -qn 'BEGIN { printf("%d\n", __LINE__ > 0); exit(0); }'

@@ -1,0 +1,1 @@
+dtrace -C -xerrtags -s error_line_after_comment.d

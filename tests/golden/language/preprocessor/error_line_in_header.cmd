@@ -1,0 +1,1 @@
+dtrace -C -xerrtags -s error_line_in_header.d

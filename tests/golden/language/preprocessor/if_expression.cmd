@@ -1,0 +1,1 @@
+dtrace -C -s if_expression.d

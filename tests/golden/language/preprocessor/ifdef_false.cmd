@@ -1,0 +1,1 @@
+dtrace -C -s ifdef_false.d

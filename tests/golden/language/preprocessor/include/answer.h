@@ -1,0 +1,2 @@
+/* A header for the -C tests. */
+#define HEADER_ANSWER 99

@@ -1,0 +1,3 @@
+#!/bin/sh
+# A preprocessor wrapper: cpp with one more definition.
+exec cpp -DFROM_WRAPPER=7 "$@"

@@ -1,0 +1,1 @@
+dtrace -C -s include_d_declarations.d

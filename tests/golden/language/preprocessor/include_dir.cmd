@@ -1,0 +1,1 @@
+dtrace -C -I$DIR/include -s include_dir.d

@@ -1,0 +1,1 @@
+dtrace -C -s include_quoted.d

@@ -1,0 +1,1 @@
+dtrace -C -xerrtags -s interpreter_line.d

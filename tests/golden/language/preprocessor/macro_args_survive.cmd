@@ -1,0 +1,1 @@
+dtrace -C -s macro_args_survive.d 21

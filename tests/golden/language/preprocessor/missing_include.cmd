@@ -1,0 +1,1 @@
+dtrace -C -s missing_include.d

@@ -1,0 +1,1 @@
+dtrace -C -s pragma_survives.d

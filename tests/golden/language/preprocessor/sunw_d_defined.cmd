@@ -1,0 +1,1 @@
+dtrace -C -s sunw_d_defined.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s without_C.d

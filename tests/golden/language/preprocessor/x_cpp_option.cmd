@@ -1,0 +1,1 @@
+dtrace -x cpp -s x_cpp_option.d

@@ -1,0 +1,1 @@
+dtrace -s macro_in_description.d 5

@@ -1,0 +1,1 @@
+dtrace -Z -s zero_matches_Z.d

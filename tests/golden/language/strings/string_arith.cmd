@@ -1,0 +1,1 @@
+dtrace -xerrtags -s string_arith.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s strjoin_int.d

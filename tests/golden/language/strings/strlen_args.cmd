@@ -1,0 +1,1 @@
+dtrace -xerrtags -s strlen_args.d

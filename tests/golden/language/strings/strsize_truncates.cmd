@@ -1,0 +1,1 @@
+dtrace -x strsize=8 -s strsize_truncates.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s xlate_member_undefined.d

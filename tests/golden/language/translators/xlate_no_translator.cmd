@@ -1,0 +1,1 @@
+dtrace -xerrtags -s xlate_no_translator.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s float_constant_error.d

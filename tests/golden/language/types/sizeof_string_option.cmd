@@ -1,0 +1,1 @@
+dtrace -x strsize=64 -s sizeof_string_option.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s assoc_key_type.d

@@ -1,0 +1,1 @@
+sh -c 'cd / && dtrace -s $DIR/builtin_cwd.d'

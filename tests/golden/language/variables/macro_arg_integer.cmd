@@ -1,0 +1,1 @@
+dtrace -s macro_arg_integer.d 0x10

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s macro_arg_not_integer.d hello

@@ -1,0 +1,1 @@
+dtrace -s macro_args.d 7 41

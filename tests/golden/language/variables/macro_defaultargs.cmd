@@ -1,0 +1,1 @@
+dtrace -x defaultargs -s macro_defaultargs.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s macro_missing.d

@@ -1,0 +1,1 @@
+dtrace -s macro_string_arg.d hello

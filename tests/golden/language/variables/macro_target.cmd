@@ -1,0 +1,1 @@
+dtrace -s macro_target.d -c true

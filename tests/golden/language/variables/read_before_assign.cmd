@@ -1,0 +1,1 @@
+dtrace -xerrtags -s read_before_assign.d

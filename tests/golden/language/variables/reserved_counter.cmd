@@ -1,0 +1,1 @@
+dtrace -xerrtags -s reserved_counter.d

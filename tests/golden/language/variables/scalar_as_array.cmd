@@ -1,0 +1,1 @@
+dtrace -xerrtags -s scalar_as_array.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s self_read_before_assign.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s this_assoc.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s type_change.d
