@@ -52,6 +52,8 @@ uint64_t bcopy(SubrContext &ctx, Args args);
 // subr_json.cpp, subr_process.cpp
 uint64_t json(SubrContext &ctx, Args args);
 uint64_t progenyof(SubrContext &ctx, Args args);
+
+// subroutines.cpp
 uint64_t speculation(SubrContext &ctx, Args args);
 
 } // namespace dtrace::dif::subr
