@@ -95,8 +95,14 @@ uint8_t ExprGen::gen(const Node &n) {
         return r;
     }
     case NodeKind::Var:
-    case NodeKind::ArrayElem:
-        return load(n);
+    case NodeKind::ArrayElem: {
+        auto copy = cow_.find(&n);
+        if (copy == cow_.end())
+            return load(n);
+        uint8_t r = b_.alloc();
+        b_.emit(DOp::Mov, r, copy->second);
+        return r;
+    }
     case NodeKind::Unary:
         return gen_unary(n);
     case NodeKind::Deref:

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 namespace dtrace::compiler {
 
@@ -54,6 +55,9 @@ class ExprGen {
     // codegen_vars.cpp
     uint8_t load(const Node &lvalue);
     void store(const Node &lvalue, uint8_t value);
+    uint8_t struct_copy(const Node &var);
+    uint8_t member_or_memory_address(const Node &lvalue);
+    void store_update_root(const Node &lvalue, uint8_t address);
     uint8_t load_for_update(const Node &lvalue, uint8_t &address);
     void store_update(const Node &lvalue, uint8_t address, uint8_t value);
     uint8_t gen_assign(const Node &n);
@@ -62,6 +66,11 @@ class ExprGen {
 
     DifoBuilder &b_;
     std::map<uint32_t, uint8_t> xlate_inputs_; // translation id -> the register holding its input
+    // Struct variables being updated through a member: the register holding
+    // the scratch copy that stands for the variable while the address is
+    // computed, and the copies awaiting their store back.
+    std::map<const Node *, uint8_t> cow_;
+    std::vector<uint8_t> cow_copies_;
 };
 
 } // namespace dtrace::compiler

@@ -38,13 +38,25 @@ DOp store_op(dif::Scope scope, bool array) {
 }
 
 void check_storable(const UserVar &v, int line) {
-    auto k = resolve(v.type)->kind;
-    if (k == TypeKind::Struct || k == TypeKind::Union || k == TypeKind::Array)
+    if (resolve(v.type)->kind == TypeKind::Array)
         raise_unsupported(line, "variables of type " + TypeTable::name_of(v.type));
 }
 
 bool is_variable(const Node &n) {
     return n.kind == NodeKind::Var || n.kind == NodeKind::ArrayElem;
+}
+
+bool is_sou(const Type *t) {
+    auto k = resolve(t)->kind;
+    return k == TypeKind::Struct || k == TypeKind::Union;
+}
+
+// The struct or union variable a member lvalue (v.a.b) belongs to, if any.
+const Node *struct_variable_of(const Node &lv) {
+    const Node *n = &lv;
+    while (n->kind == NodeKind::Member && is_sou(n->kids[0]->type))
+        n = n->kids[0].get();
+    return n != &lv && is_variable(*n) ? n : nullptr;
 }
 
 } // namespace
@@ -57,7 +69,32 @@ uint8_t ExprGen::load(const Node &lv) {
     uint8_t r = b_.alloc();
     b_.emit(load_op(v.scope, v.is_array), r, 0, 0, v.id);
     b_.use_var(v);
+    if (is_sou(v.type)) {
+        // A struct never stored reads as zeroed bytes, not a null pointer.
+        int set = b_.new_label();
+        b_.branch(DOp::Bnz, r, set);
+        uint8_t size = b_.alloc();
+        b_.setx(size, resolve(v.type)->size);
+        b_.emit(DOp::Allocs, r, size);
+        b_.free(size);
+        b_.place(set);
+    }
     return r;
+}
+
+// Stores into a struct variable's member (v.m = x) work on a copy in
+// scratch, which is then stored whole: a variable's storage is never written
+// through a pointer. The member's address is computed in the copy.
+uint8_t ExprGen::struct_copy(const Node &var) {
+    uint8_t size = b_.alloc();
+    b_.setx(size, resolve(var.type)->size);
+    uint8_t copy = b_.alloc();
+    b_.emit(DOp::Allocs, copy, size);
+    uint8_t current = load(var);
+    b_.emit(DOp::Copys, copy, current, size);
+    b_.free(current);
+    b_.free(size);
+    return copy;
 }
 
 void ExprGen::store(const Node &lv, uint8_t value) {
@@ -75,11 +112,35 @@ uint8_t ExprGen::gen_assign(const Node &n) {
     if (is_variable(lhs)) {
         store(lhs, v);
     } else {
-        uint8_t address = lvalue_address(lhs);
+        uint8_t address = member_or_memory_address(lhs);
         store_through(address, lhs, v);
-        b_.free(address);
+        store_update_root(lhs, address);
     }
     return v;
+}
+
+// A memory lvalue's address; for a member of a struct variable, its address
+// in a fresh copy of the variable (cow_) that store_update_root() stores back.
+uint8_t ExprGen::member_or_memory_address(const Node &lv) {
+    const Node *root = struct_variable_of(lv);
+    if (!root)
+        return lvalue_address(lv);
+    uint8_t copy = struct_copy(*root);
+    cow_[root] = copy;
+    uint8_t address = lvalue_address(lv);
+    cow_.erase(root);
+    cow_copies_.push_back(copy);
+    return address;
+}
+
+void ExprGen::store_update_root(const Node &lv, uint8_t address) {
+    b_.free(address);
+    if (const Node *root = struct_variable_of(lv)) {
+        uint8_t copy = cow_copies_.back();
+        cow_copies_.pop_back();
+        store(*root, copy);
+        b_.free(copy);
+    }
 }
 
 // A variable's value, or for a memory lvalue the value at its address
@@ -87,7 +148,7 @@ uint8_t ExprGen::gen_assign(const Node &n) {
 uint8_t ExprGen::load_for_update(const Node &lv, uint8_t &address) {
     if (is_variable(lv))
         return load(lv);
-    address = lvalue_address(lv);
+    address = member_or_memory_address(lv);
     uint8_t cur = b_.alloc();
     load_through(address, lv, cur);
     return cur;
@@ -99,7 +160,7 @@ void ExprGen::store_update(const Node &lv, uint8_t address, uint8_t value) {
         return;
     }
     store_through(address, lv, value);
-    b_.free(address);
+    store_update_root(lv, address);
 }
 
 // The operation is signed or unsigned as the left-hand side's type is.

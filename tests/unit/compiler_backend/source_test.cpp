@@ -140,6 +140,16 @@ TEST(Source, StructTypes) {
     EXPECT_EQ(d.tag, "D_OP_WRITE");
 }
 
+TEST(Source, StructVariables) {
+    // Unset reads as zeroes; member stores go through a copy stored back whole.
+    auto v = run("struct point { int x; int y; };\nstruct point pt;\n"
+                 "BEGIN { trace(pt.y); pt.x = 3; pt.y = pt.x + 1; pt.y *= 2; trace(pt.x); trace(pt.y); }");
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_EQ(v[0].i, 0);
+    EXPECT_EQ(v[1].i, 3);
+    EXPECT_EQ(v[2].i, 8);
+}
+
 TEST(Source, ArgsRangeFromHook) {
     CompileOptions opts;
     opts.probe_arg_types = [](const std::vector<std::string> &, int) { return ProbeArgTypes{{"int"}, std::nullopt}; };
