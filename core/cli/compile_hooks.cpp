@@ -31,6 +31,15 @@ consumer::ArgType to_consumer(const compiler::ArgTypeInfo &info) {
     case In::Struct:
         t.kind = Out::Struct;
         break;
+    case In::Stack:
+        t.kind = Out::Stack;
+        break;
+    case In::SymAddr:
+        t.kind = Out::SymAddr;
+        break;
+    case In::USymAddr:
+        t.kind = Out::USymAddr;
+        break;
     }
     t.size = info.size;
     t.is_signed = info.is_signed;

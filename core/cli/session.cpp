@@ -235,6 +235,9 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
     compiler::CompileOptions compile_options;
     compile_options.errtags = errtags;
     compile_options.strsize = static_cast<uint32_t>(options_.number("strsize"));
+    compile_options.stackframes = static_cast<uint32_t>(options_.number("stackframes"));
+    compile_options.ustackframes = static_cast<uint32_t>(options_.number("ustackframes"));
+    compile_options.jstackframes = static_cast<uint32_t>(options_.number("jstackframes"));
     install_compile_hooks(compile_options, *engine_, *host_);
     compiler::CompileResult compiled = compiler::compile(*parsed.program, compile_options);
     if (!compiled.program)

@@ -52,6 +52,9 @@ bool Tracing::targets_gone() {
 
 int Tracing::run() {
     session::RecordPrinter printer(engine_, out_, options_, program_name_);
+    printer.set_symbol_lookup([this](host::LoadedPlugin *recorder, bool user, int64_t pid, uint64_t address) {
+        return host_.lookup_symbol(recorder, user ? DTRACE_SYMBOL_USER : DTRACE_SYMBOL_KERNEL, pid, address);
+    });
     auto report = [&](const std::string &message) {
         std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), message.c_str());
     };

@@ -51,6 +51,15 @@ enum class ActionFn : uint8_t {
     Normalize,
     Denormalize,
     Setopt,
+    // Record a stack or an address that the consumer names (sema_record.cpp).
+    Stack,
+    Ustack,
+    Jstack,
+    Sym, // sym() and func()
+    Mod,
+    USym, // usym() and ufunc()
+    UMod,
+    UAddr,
     Other, // known to DTrace, not supported here yet
 };
 

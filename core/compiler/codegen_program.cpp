@@ -14,7 +14,7 @@ dif::Difo difo(const Node &n, int line, uint32_t strsize, const Type *as = nullp
     uint8_t r = g.gen(n);
     if (as)
         g.convert(r, n.type, as);
-    dif::Difo d = b.finish(r, type_desc(as ? as : n.type, strsize));
+    dif::Difo d = b.finish(r, n.record ? *n.record : type_desc(as ? as : n.type, strsize));
     b.free(r);
     return d;
 }

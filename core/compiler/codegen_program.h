@@ -18,5 +18,9 @@ inline constexpr dif::TypeDesc kVoidRtype{dif::TypeDesc::Kind::Integer, 0, false
 
 Clause generate_clause(const SemaClause &c, const TypeTable &types);
 AggregationDecl aggregation_decl(const Aggregation &a, uint32_t strsize);
+// Keys that record a stack or an address (stack(), sym()...) are recorded as
+// their key DIF objects say, not as their D type: the declarations of the
+// aggregations take those record types (codegen_record.cpp).
+void adopt_recorded_keys(Program &program);
 
 } // namespace dtrace::compiler

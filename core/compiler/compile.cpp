@@ -156,6 +156,7 @@ CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
     for (const auto &a : symbols.aggs())
         if (a.has_func)
             prog.aggregations.push_back(aggregation_decl(a, opts.strsize));
+    adopt_recorded_keys(prog);
     for (const auto &v : symbols.vars())
         if (v.type && !is_dynamic(v.type))
             prog.variables.push_back(dif::Variable{v.id, v.scope, v.is_array, type_desc(v.type, opts.strsize), v.name});

@@ -25,7 +25,8 @@ namespace dtrace::compiler {
 // The D type of a printf()/printa() argument, as format checking needs it
 // (the kinds are those of the consumer's ArgType, so wiring is one switch).
 struct ArgTypeInfo {
-    enum class Kind : uint8_t { Integer, Pointer, String, CharArray, Float, Struct };
+    // Stack, SymAddr, USymAddr: the types of stack(), sym() and usym() and their kin.
+    enum class Kind : uint8_t { Integer, Pointer, String, CharArray, Float, Struct, Stack, SymAddr, USymAddr };
     Kind kind = Kind::Integer;
     uint32_t size = 0; // bytes
     bool is_signed = false;
@@ -50,6 +51,9 @@ using LibrarySource = std::pair<std::string, std::string>;
 struct CompileOptions {
     bool errtags = false;
     uint32_t strsize = 256;
+    // Frames stack(), ustack() and jstack() record when not told (the
+    // stackframes, ustackframes, jstackframes options).
+    uint32_t stackframes = 20, ustackframes = 20, jstackframes = 50;
     // Types of args[] for the probes a clause's descriptions match. Without
     // it, args[n] is int64_t for every n.
     std::function<ProbeArgTypes(const std::vector<std::string> &probes, int line)> probe_arg_types;

@@ -34,6 +34,11 @@ struct CompileError {
 // A construct this implementation does not compile yet.
 [[noreturn]] void raise_unsupported(int line, const std::string &what);
 
+// The actions that record a stack or an address the consumer names.
+bool records_names(const BuiltinIdent &b);
+// What printf()/printa() checks see of stack, _symaddr and _usymaddr.
+std::optional<ArgTypeInfo::Kind> recorded_kind(const Type *t);
+
 // DTrace's reference flags: how the expression being analysed uses a variable.
 enum RefFlags : unsigned { kNoRef = 0, kRef = 1, kMod = 2 };
 
@@ -120,6 +125,10 @@ class Sema {
     void check_prototype(const Signature &sig, const std::string &name, const std::vector<NodePtr> &args,
                          const std::string &prefix, const std::string &suffix, int line) const;
     const Signature &signature(const BuiltinIdent &b, int line);
+
+    // sema_record.cpp
+    SemaAction cook_recording_action(const Expr &call);
+    NodePtr recorded(NodePtr value);
 
     // sema_clause.cpp
     void enter_clause(const std::vector<ProbeSpecifier> &probes, int line, SemaClause &out);

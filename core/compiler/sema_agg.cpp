@@ -72,6 +72,8 @@ SemaAction Sema::cook_aggregation(const Expr &assign) {
 
     a.args = cook_list(ae.args);
     check_signature(agg->keys, agg->has_signature, a.args, "@", agg->name, "aggregation", ae.line);
+    for (NodePtr &key : a.args)
+        key = recorded(std::move(key));
     return a;
 }
 

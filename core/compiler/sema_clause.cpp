@@ -23,6 +23,8 @@ ArgTypeInfo arg_type_info(const Type *t) {
     using K = ArgTypeInfo::Kind;
     ArgTypeInfo info;
     info.type_name = TypeTable::name_of(t);
+    if (auto recorded = recorded_kind(t))
+        return ArgTypeInfo{*recorded, uint32_t(t->size), false, info.type_name};
     const Type *r = resolve(t);
     info.size = uint32_t(r->size);
     switch (r->kind) {
@@ -181,6 +183,8 @@ void Sema::cook_statement(const Stmt &s, std::vector<SemaAction> &out) {
 }
 
 SemaAction Sema::cook_action_call(const Expr &call, const BuiltinIdent &b) {
+    if (records_names(b))
+        return cook_recording_action(call);
     SemaAction a;
     a.line = call.line;
     a.fn = &b;
@@ -216,7 +220,7 @@ SemaAction Sema::cook_action_call(const Expr &call, const BuiltinIdent &b) {
     case ActionFn::Setopt:
         a.kind = ActionKind::Library;
         break;
-    case ActionFn::Other:
+    default: // ActionFn::Other
         raise_unsupported(call.line, call.text + "( )");
     }
     return a;

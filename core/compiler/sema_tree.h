@@ -18,6 +18,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -99,6 +100,9 @@ struct Node {
     // Member of a bit-field: its width, and its first bit within the bytes
     // loaded from offset `value` (0: not a bit-field).
     uint8_t bit_width = 0, bit_offset = 0;
+    // The value of a stack(), sym() or kin as an action or aggregation key
+    // records it: how to record it and what it stands for (sema_record.cpp).
+    std::optional<dif::TypeDesc> record;
 };
 
 // An action, in the shape program.h's Action will take.

@@ -77,6 +77,10 @@ constexpr TypedefSpec kTypedefs[] = {
     {"_Bool", "bool"},
     {"unsigned int", "in_addr_t"},
     {"unsigned int", "ipaddr_t"},
+    // D's own: what stack() and ustack(), sym() and usym() and their kin return.
+    {"unsigned long", "stack"},
+    {"unsigned long", "_symaddr"},
+    {"unsigned long", "_usymaddr"},
 };
 
 std::vector<std::string> split_words(std::string_view s) {

@@ -5,6 +5,8 @@
 #include "consumer/cformat.h"
 #include "consumer/distribution_format.h"
 #include "consumer/packed_format.h"
+#include "consumer/record_format.h"
+#include "consumer/symbol_format.h"
 
 #include <algorithm>
 
@@ -50,6 +52,8 @@ int packed_keys_width(std::span<const Value> key) {
 }
 
 std::string key_column(const Value &key, const AggPrintOptions &print, bool packed) {
+    if (key.symbolic != Value::Symbolic::None)
+        return format_symbol_record(symbolic_text(key, print.resolvers));
     if (key.kind == Value::Kind::Integer) {
         const int width = integer_key_width(key.size);
         if (key.size == sizeof(uint64_t))

@@ -10,6 +10,7 @@
 // conversions (%a %Y %S ...) render to text first and are then padded as %s.
 #pragma once
 
+#include "common/symbol.h"
 #include "compiler/diagnostic.h"
 #include "consumer/arg_type.h"
 #include "consumer/conversions.h"
@@ -87,10 +88,11 @@ std::optional<compiler::Diagnostic> check_printa_keys(std::string_view first_nam
 // Name lookups the consumer cannot do itself. Each returns nothing when the
 // address or number is unknown; DTrace then prints the number ("0x%llx").
 struct Resolvers {
-    // %a, %k, sym(): "module`symbol+0xoffset", "module`symbol" or "module`0xaddr".
-    std::function<std::optional<std::string>(uint64_t address)> kernel_symbol;
-    // %A, usym(): the same for user addresses of process `pid`.
-    std::function<std::optional<std::string>(uint64_t pid, uint64_t address)> user_symbol;
+    // %a, %k, stack(), sym(), mod(): what contains a kernel address
+    // (symbol_format.h writes it down).
+    std::function<std::optional<Symbol>(uint64_t address)> kernel_symbol;
+    // %A, ustack(), usym(), umod(), uaddr(): the same for a user address of process `pid`.
+    std::function<std::optional<Symbol>(uint64_t pid, uint64_t address)> user_symbol;
     // %P: the service name of a port (getservbyport), e.g. "ssh" for 22.
     std::function<std::optional<std::string>(uint16_t port)> service_name;
     // %I: the host name of a textual IPv4/IPv6 address.

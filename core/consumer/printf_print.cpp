@@ -11,6 +11,7 @@
 #include "consumer/cformat.h"
 #include "consumer/escape.h"
 #include "consumer/stack_format.h"
+#include "consumer/symbol_format.h"
 #include "consumer/time_format.h"
 #include "consumer/utf8.h"
 
@@ -152,14 +153,6 @@ Expected<std::string> print_float(const Job &job, const Value &v, int64_t normal
     return mismatch();
 }
 
-std::string kernel_symbol(const FormatContext &ctx, uint64_t address) {
-    if (ctx.resolvers.kernel_symbol) {
-        if (auto s = ctx.resolvers.kernel_symbol(address))
-            return *s;
-    }
-    return unresolved_address(address);
-}
-
 Expected<std::string> print_stack(const Job &job, const Value &v) {
     if (v.kind != Value::Kind::Stack && v.kind != Value::Kind::UserStack)
         return mismatch();
@@ -187,10 +180,7 @@ Expected<std::string> print_user_addr(const Job &job, const Value &v) {
     } else {
         return mismatch();
     }
-    std::optional<std::string> name;
-    if (job.context.resolvers.user_symbol)
-        name = job.context.resolvers.user_symbol(pid, address);
-    return as_string(job, name ? *name : unresolved_address(address));
+    return as_string(job, address_text(user_lookup(job.context.resolvers, pid, address), address));
 }
 
 Expected<std::string> print_wide_string(const Job &job, const Value &v) {
@@ -220,7 +210,7 @@ Expected<std::string> print_one(const Job &job, const Value &v, int64_t normal) 
     case Printer::KernAddr:
         if (!is_int_record(v) || v.size < sizeof(uint32_t))
             return mismatch();
-        return as_string(job, kernel_symbol(ctx, v.as_unsigned()));
+        return as_string(job, address_text(kernel_lookup(ctx.resolvers, v.as_unsigned()), v.as_unsigned()));
     case Printer::UserAddr:
         return print_user_addr(job, v);
     case Printer::Stack:

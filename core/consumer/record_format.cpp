@@ -3,6 +3,7 @@
 
 #include "consumer/bytes_format.h"
 #include "consumer/cformat.h"
+#include "consumer/symbol_format.h"
 
 namespace dtrace::consumer {
 
@@ -69,6 +70,8 @@ std::string FlowIndenter::probe_line(const FlowFiring &f) {
 
 std::string format_trace(const Value &value, const TraceOptions &options) {
     const bool quiet = options.quiet;
+    if (value.symbolic != Value::Symbolic::None)
+        return format_symbol_record(symbolic_text(value, options.resolvers));
     switch (value.kind) {
     case Value::Kind::Integer:
         switch (value.size) {

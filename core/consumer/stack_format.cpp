@@ -1,6 +1,8 @@
 // stack_format.cpp: stack() and ustack() records (see stack_format.h).
 #include "consumer/stack_format.h"
 
+#include "consumer/symbol_format.h"
+
 #include <cstring>
 #include <vector>
 
@@ -31,12 +33,8 @@ std::string format_stack(const Value &stack, const Resolvers &resolvers, int ind
     std::string out = "\n";
     for (size_t i = first_pc; i < words.size() && words[i] != 0; ++i) {
         const uint64_t pc = words[i];
-        std::optional<std::string> name;
-        if (user && resolvers.user_symbol)
-            name = resolvers.user_symbol(pid, pc);
-        else if (!user && resolvers.kernel_symbol)
-            name = resolvers.kernel_symbol(pc);
-        const std::string text = name ? *name : unresolved_address(pc);
+        const std::string text =
+            address_text(user ? user_lookup(resolvers, pid, pc) : kernel_lookup(resolvers, pc), pc);
         out += std::string(static_cast<size_t>(indent > 0 ? indent : 0), ' ');
         out += frame ? frame(text) : text;
         out += "\n";

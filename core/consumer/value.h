@@ -24,6 +24,11 @@ struct Value {
         UserStack, // ustack(): `bytes` holds the 64-bit pid, then 64-bit program counters
     };
 
+    // sym(), mod(), usym(), umod(), uaddr() (and func(), ufunc()): the value
+    // is an address to print by name. Sym and Mod are 8-byte integers; the
+    // user ones are 16 bytes of Bytes, the pid and then the address.
+    enum class Symbolic : uint8_t { None, Sym, Mod, USym, UMod, UAddr };
+
     Kind kind = Kind::Integer;
     // Integer: the D type's size (1, 2, 4 or 8).
     // String: the size of the recorded field (strsize), which is at least
@@ -34,6 +39,7 @@ struct Value {
     bool is_signed = true; // Integer only
     uint64_t bits = 0;     // Integer: the value, zero- or sign-extension irrelevant
     std::string bytes;     // String: without NUL; Bytes: raw (a struct, an array)
+    Symbolic symbolic = Symbolic::None;
 
     static Value integer(uint64_t bits, uint32_t size = 8, bool is_signed = true) {
         return Value{Kind::Integer, size, is_signed, bits, {}};

@@ -16,9 +16,16 @@ struct TypeDesc {
         String,  // a register holds its address; at most strsize bytes
         ByRef,   // a register holds the address of `size` bytes (struct, array)
     };
+    // What a recorded value stands for, which decides how the consumer
+    // prints it (DTrace's action kind of the record): the value itself, a
+    // stack() or ustack() record, or an address sym(), mod(), usym() (and
+    // ufunc()), umod() or uaddr() names.
+    enum class Shown : uint8_t { Value, Stack, UserStack, Sym, Mod, USym, UMod, UAddr };
+
     Kind kind = Kind::Integer;
     uint32_t size = 8;
     bool is_signed = true;
+    Shown shown = Shown::Value;
 
     friend bool operator==(const TypeDesc &, const TypeDesc &) = default;
 };

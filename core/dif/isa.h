@@ -98,10 +98,10 @@ enum class Op : uint8_t {
     Ldta, // thread-local associative array element
     Stta,
     // The tuple stack (keys of associative arrays, arguments of subroutines).
-    Pushtv, // push value r1; imm = size in bytes of the value's type (1..8)
-    Pushts, // push the string at r1 (copied, bounded by strsize)
-    Pushtr, // push r2 bytes of memory at r1 (a by-reference value such as a struct)
-    Popts,  // discard the top entry
+    Pushtv,  // push value r1; imm = size in bytes of the value's type (1..8)
+    Pushts,  // push the string at r1 (copied, bounded by strsize)
+    Pushtr,  // push r2 bytes of memory at r1 (a by-reference value such as a struct)
+    Popts,   // discard the top entry
     Flushts, // empty the stack
     // rd = subroutine imm (Subr) applied to the tuple stack, which it empties.
     Call,
@@ -212,6 +212,10 @@ enum class Subr : uint32_t {
     Speculation,
     Progenyof,
     Json,
+    // Internal: what stack(), ustack() and usym() and its kin record.
+    Stack,
+    Ustack,
+    Usymaddr,
     Count
 };
 

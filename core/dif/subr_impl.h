@@ -53,6 +53,11 @@ uint64_t bcopy(SubrContext &ctx, Args args);
 uint64_t json(SubrContext &ctx, Args args);
 uint64_t progenyof(SubrContext &ctx, Args args);
 
+// subr_stack.cpp
+uint64_t stack(SubrContext &ctx, Args args);
+uint64_t ustack(SubrContext &ctx, Args args);
+uint64_t usymaddr(SubrContext &ctx, Args args);
+
 // subroutines.cpp
 uint64_t speculation(SubrContext &ctx, Args args);
 

@@ -46,6 +46,7 @@ class SubrContext {
     uint64_t tid() { return env_.builtin(VarId::Tid); }
     uint64_t speculation() { return env_.speculation(); }
     uint64_t pid() { return env_.builtin(VarId::Pid); }
+    std::span<const uint64_t> stack_pcs(bool user) { return env_.stack_pcs(user); }
 
     // Records a fault; returns 0, the value a faulting subroutine yields.
     uint64_t fail(FaultKind kind, uint64_t address = 0);

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <span>
 
 namespace dtrace::dif {
 
@@ -39,6 +40,9 @@ class Environment {
     virtual int64_t read_target(uint64_t address, void *buffer, size_t length) = 0;
     // speculation(): a free speculation's id, or 0 (the engine's; 0 elsewhere).
     virtual uint64_t speculation() { return 0; }
+    // The program counters of the firing's kernel or user stack, innermost
+    // first (stack(), ustack()); none by default.
+    virtual std::span<const uint64_t> stack_pcs(bool user) { return {}; }
 
   protected:
     ~Environment() = default;

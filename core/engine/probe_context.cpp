@@ -77,13 +77,13 @@ uint64_t ProbeContext::builtin(dif::VarId id) {
     case VarId::Cpu:
         return ctx_.cpu;
     case VarId::Stackdepth:
-        return ctx_.kernel_stack_depth;
+        return stack_pcs(false).size();
     case VarId::Ustackdepth:
-        return ctx_.user_stack_depth;
+        return stack_pcs(true).size();
     case VarId::Caller:
-        return ctx_.kernel_stack_depth > 1 ? ctx_.kernel_stack[1] : 0;
+        return stack_pcs(false).size() > 1 ? stack_pcs(false)[1] : 0;
     case VarId::Ucaller:
-        return ctx_.user_stack_depth > 1 ? ctx_.user_stack[1] : 0;
+        return stack_pcs(true).size() > 1 ? stack_pcs(true)[1] : 0;
     case VarId::Zonename:
         return string_address("global");
     case VarId::Cwd:
@@ -104,6 +104,12 @@ uint64_t ProbeContext::builtin_array(dif::VarId id, uint64_t index, dif::Fault &
     }
     fault.kind = dif::FaultKind::IllOp;
     return 0;
+}
+
+std::span<const uint64_t> ProbeContext::stack_pcs(bool user) {
+    const uint64_t *pcs = user ? ctx_.user_stack : ctx_.kernel_stack;
+    const uint32_t depth = user ? ctx_.user_stack_depth : ctx_.kernel_stack_depth;
+    return pcs == nullptr ? std::span<const uint64_t>() : std::span<const uint64_t>(pcs, depth);
 }
 
 int64_t ProbeContext::read_target(uint64_t address, void *buffer, size_t length) {

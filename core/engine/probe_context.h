@@ -27,6 +27,7 @@ class ProbeContext final : public dif::Environment {
     uint64_t builtin_array(dif::VarId id, uint64_t index, dif::Fault &fault) override;
     int64_t read_target(uint64_t address, void *buffer, size_t length) override;
     uint64_t speculation() override { return speculations_.acquire(); }
+    std::span<const uint64_t> stack_pcs(bool user) override;
 
     void set_epid(uint32_t epid) { epid_ = epid; }
 

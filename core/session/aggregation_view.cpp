@@ -3,6 +3,7 @@
 
 #include "consumer/agg_format.h"
 #include "engine/aggregation_store.h"
+#include "session/recorded_value.h"
 
 #include <algorithm>
 
@@ -28,7 +29,7 @@ consumer::Value key_value(const dif::TypeDesc &type, const engine::DecodedKey &k
         v.bytes = std::string(key.bytes);
         break;
     }
-    return v;
+    return shown_value(type, std::move(v));
 }
 
 } // namespace
@@ -62,8 +63,9 @@ consumer::AggSortOptions sort_options(const engine::Options &o) {
     return sort;
 }
 
-consumer::AggPrintOptions print_options(const engine::Options &o) {
+consumer::AggPrintOptions print_options(const engine::Options &o, const consumer::Resolvers &resolvers) {
     consumer::AggPrintOptions print;
+    print.resolvers = resolvers;
     print.zoom = o.is_set("aggzoom");
     print.hist = o.is_set("agghist");
     print.pack = o.is_set("aggpack");
@@ -90,12 +92,13 @@ std::string AggregationView::printa(const compiler::Program &program, const comp
     if (chosen.empty())
         return {};
     if (format) {
-        auto text = consumer::printa_format(*format, chosen, sort_options(options_), print_options(options_));
+        auto text =
+            consumer::printa_format(*format, chosen, sort_options(options_), print_options(options_, resolvers_));
         return text.has_value() ? text.value() : std::string();
     }
     if (chosen.size() == 1)
-        return consumer::print_aggregation(chosen.front(), sort_options(options_), print_options(options_));
-    return consumer::print_aggregations(chosen, sort_options(options_), print_options(options_));
+        return consumer::print_aggregation(chosen.front(), sort_options(options_), print_options(options_, resolvers_));
+    return consumer::print_aggregations(chosen, sort_options(options_), print_options(options_, resolvers_));
 }
 
 std::string AggregationView::unprinted() {
@@ -104,7 +107,7 @@ std::string AggregationView::unprinted() {
         if (!printed_.count(s.decl))
             left.push_back(convert(s));
     }
-    return consumer::print_at_exit(left, sort_options(options_), print_options(options_));
+    return consumer::print_at_exit(left, sort_options(options_), print_options(options_, resolvers_));
 }
 
 void AggregationView::clear(const compiler::Program &program, uint32_t id) {

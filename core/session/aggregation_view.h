@@ -27,6 +27,8 @@ class AggregationView {
                        const consumer::Format *format);
     // Every aggregation printa() has not printed, in order of appearance.
     std::string unprinted();
+    // How stack and address keys are named.
+    void set_resolvers(consumer::Resolvers resolvers) { resolvers_ = std::move(resolvers); }
 
     // The aggregation actions, carried out when the consumer reads their
     // record, as DTrace's consumer does. trunc() keeps the `keep` entries
@@ -44,6 +46,7 @@ class AggregationView {
     const engine::Options &options_;
     std::set<const compiler::AggregationDecl *> printed_;
     std::map<std::pair<const compiler::Program *, uint32_t>, uint64_t> normals_;
+    consumer::Resolvers resolvers_;
 };
 
 } // namespace dtrace::session

@@ -3,6 +3,7 @@
 
 #include "consumer/record_format.h"
 #include "session/aggregation_view.h"
+#include "session/recorded_value.h"
 
 #include <algorithm>
 #include <cstring>
@@ -26,7 +27,7 @@ bool read_value(engine::RecordReader &reader, const dif::TypeDesc &type, consume
         uint64_t bits = 0;
         if (!reader.integer(bits))
             return false;
-        out = integer_value(type, bits);
+        out = shown_value(type, integer_value(type, bits));
         return true;
     }
     std::string_view bytes;
@@ -36,6 +37,7 @@ bool read_value(engine::RecordReader &reader, const dif::TypeDesc &type, consume
     out.kind = type.kind == dif::TypeDesc::Kind::String ? consumer::Value::Kind::String : consumer::Value::Kind::Bytes;
     out.size = type.size;
     out.bytes = std::string(bytes);
+    out = shown_value(type, std::move(out));
     return true;
 }
 
@@ -54,6 +56,11 @@ std::vector<consumer::Value> read_values(engine::RecordReader &reader, const std
 RecordPrinter::RecordPrinter(engine::Engine &engine, FILE *out, engine::Options &options, std::string program_name)
     : engine_(engine), output_(out), out_(out), options_(options), program_name_(std::move(program_name)),
       aggregations_(engine, options) {}
+
+void RecordPrinter::set_symbol_lookup(SymbolLookup lookup) {
+    symbol_lookup_ = std::move(lookup);
+    aggregations_.set_resolvers(plugin_resolvers(symbol_lookup_, nullptr));
+}
 
 void RecordPrinter::report(const std::string &message) const {
     std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), message.c_str());
@@ -167,6 +174,7 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
     }
     print_probe_line(cpu, *ecb, previous_epid, next_epid);
     engine::RecordReader reader(fields, length);
+    const consumer::Resolvers resolvers = plugin_resolvers(symbol_lookup_, ecb->probe->provider->owner);
     for (const compiler::Action &action : ecb->clause->actions) {
         switch (action.kind) {
         case compiler::ActionKind::Trace: {
@@ -175,6 +183,7 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
             trace_options.quiet = quiet;
             trace_options.rawbytes = options_.is_set("rawbytes");
             trace_options.stackindent = static_cast<int>(options_.number("stackindent"));
+            trace_options.resolvers = resolvers;
             if (read_value(reader, action.value->rtype, v))
                 std::fputs(consumer::format_trace(v, trace_options).c_str(), out_);
             break;
@@ -186,7 +195,7 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
             break;
         }
         case compiler::ActionKind::Printf:
-            if (std::optional<std::string> text = format_record(action, reader))
+            if (std::optional<std::string> text = format_record(action, reader, resolvers))
                 std::fwrite(text->data(), 1, text->size(), out_);
             break;
         case compiler::ActionKind::Printa:
@@ -218,7 +227,8 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
     std::fputs(consumer::probe_end(quiet).c_str(), out_);
 }
 
-std::optional<std::string> RecordPrinter::format_record(const compiler::Action &action, engine::RecordReader &reader) {
+std::optional<std::string> RecordPrinter::format_record(const compiler::Action &action, engine::RecordReader &reader,
+                                                      const consumer::Resolvers &resolvers) {
     std::vector<consumer::Value> args(action.args.size());
     bool complete = true;
     for (size_t i = 0; i < action.args.size() && complete; i++)
@@ -226,7 +236,7 @@ std::optional<std::string> RecordPrinter::format_record(const compiler::Action &
     const consumer::Format *format = format_of(action);
     if (!complete || !format)
         return std::nullopt;
-    auto text = consumer::format(*format, args);
+    auto text = consumer::format(*format, args, consumer::FormatContext{resolvers});
     if (!text.has_value()) {
         report("failed to print: " + text.error().message);
         return std::nullopt;
@@ -238,7 +248,9 @@ std::optional<std::string> RecordPrinter::format_record(const compiler::Action &
 void RecordPrinter::run_output_action(const engine::Ecb &ecb, const compiler::Action &action,
                                       engine::RecordReader &reader) {
     const bool restore = action.kind == compiler::ActionKind::Freopen && action.format.empty();
-    std::optional<std::string> text = restore ? std::string() : format_record(action, reader);
+    std::optional<std::string> text =
+        restore ? std::string()
+                : format_record(action, reader, plugin_resolvers(symbol_lookup_, ecb.probe->provider->owner));
     if (!text)
         return;
     if (action.kind == compiler::ActionKind::System) {

@@ -16,6 +16,7 @@
 #include "session/aggregation_view.h"
 #include "session/drop_report.h"
 #include "session/output_control.h"
+#include "session/recorded_value.h"
 
 #include <cstdio>
 #include <map>
@@ -41,6 +42,8 @@ class RecordPrinter {
     // The aggregations not yet printed by printa(), as at the end of tracing.
     void print_aggregations();
     int exit_status() const { return exit_status_; }
+    // How stacks and addresses are named (without it they print as numbers).
+    void set_symbol_lookup(SymbolLookup lookup);
 
   private:
     // `previous_epid` and `next_epid`: the records around this one (0: none),
@@ -52,7 +55,8 @@ class RecordPrinter {
     void report_drop(DropKind kind, uint64_t count, uint32_t cpu = 0) const;
     void print_fault(const uint8_t *fields, size_t length);
     // A printf-like action's text from its record; nullopt when it cannot be printed.
-    std::optional<std::string> format_record(const compiler::Action &action, engine::RecordReader &reader);
+    std::optional<std::string> format_record(const compiler::Action &action, engine::RecordReader &reader,
+                                             const consumer::Resolvers &resolvers);
     void run_output_action(const engine::Ecb &ecb, const compiler::Action &action, engine::RecordReader &reader);
     std::string probe_error(const engine::Ecb &ecb) const;
     void print_printa(const compiler::Program &program, const compiler::Action &action);
@@ -73,6 +77,7 @@ class RecordPrinter {
     int exit_status_ = 0;
     std::map<const compiler::Action *, consumer::Format> formats_;
     AggregationView aggregations_;
+    SymbolLookup symbol_lookup_;
 };
 
 } // namespace dtrace::session

@@ -4,7 +4,8 @@
 A test is a set of files sharing a stem in tests/golden/<chapter>/:
   NAME.d       the D script (run as `dtrace -s NAME.d`, unless NAME.cmd exists)
   NAME.cmd     optional: the command line, one line, shell syntax; `dtrace` is
-               the binary under test (also on PATH for `sh -c`), `$DIR` the test's folder
+               the binary under test (also on PATH for `sh -c`), `$DIR` the test's folder,
+               `$BUILD` the build tree the binary sits in (for the test plugins)
   NAME.out     expected standard output, byte for byte
   NAME.err     optional: expected standard error, byte for byte
   NAME.status  optional: expected exit status (default 0)
@@ -45,7 +46,8 @@ def main():
     stem = os.path.splitext(script)[0]
     folder = os.path.dirname(os.path.abspath(script))
     if os.path.exists(stem + ".cmd"):
-        line = read(stem + ".cmd").decode().strip().replace("$DIR", folder)
+        build = os.path.dirname(os.path.abspath(dtrace))
+        line = read(stem + ".cmd").decode().strip().replace("$DIR", folder).replace("$BUILD", build)
         argv = shlex.split(line)
         if argv and argv[0] == "dtrace":
             argv[0] = dtrace

@@ -235,7 +235,7 @@ TEST(AggFormat, StackKeys) {
     const uint64_t pcs[] = {0x10, 0};
     const auto a = make(1, AggFunc::Count, {{{Value::stack(pcs)}, {4}}});
     AggPrintOptions print;
-    print.resolvers.kernel_symbol = [](uint64_t) -> std::optional<std::string> { return "unix`idle"; };
+    print.resolvers.kernel_symbol = [](uint64_t) -> std::optional<Symbol> { return Symbol{"unix", "idle", 0}; };
     EXPECT_EQ(print_aggregation(a, {}, print), "\n\n" + spaces(14) + "unix`idle\n" + spaces(16) + "4\n");
 }
 

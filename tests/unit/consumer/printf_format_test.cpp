@@ -135,9 +135,9 @@ TEST(PrintfFormat, Pointers) {
 TEST(PrintfFormat, KernelAddresses) {
     EXPECT_EQ(printf_of("%a", {u64(0xfffffffffb800000ULL)}), "0xfffffffffb800000");
     FormatContext ctx;
-    ctx.resolvers.kernel_symbol = [](uint64_t a) -> std::optional<std::string> {
+    ctx.resolvers.kernel_symbol = [](uint64_t a) -> std::optional<Symbol> {
         if (a == 0x1010)
-            return "genunix`cv_wait+0x10";
+            return Symbol{"genunix", "cv_wait", 0x10};
         return std::nullopt;
     };
     EXPECT_EQ(printf_of("[%-22a]", {u64(0x1010)}, ctx), "[genunix`cv_wait+0x10  ]");
@@ -147,8 +147,8 @@ TEST(PrintfFormat, KernelAddresses) {
 TEST(PrintfFormat, UserAddresses) {
     EXPECT_EQ(printf_of("%A", {u64(0x400000)}), "0x400000");
     FormatContext ctx;
-    ctx.resolvers.user_symbol = [](uint64_t pid, uint64_t a) -> std::optional<std::string> {
-        return "pid" + std::to_string(pid) + "`main+0x" + std::to_string(a - 0x400000);
+    ctx.resolvers.user_symbol = [](uint64_t pid, uint64_t a) -> std::optional<Symbol> {
+        return Symbol{"pid" + std::to_string(pid), "main", a - 0x400000};
     };
     uint64_t words[2] = {42, 0x400004};
     std::string bytes(sizeof(words), '\0');
@@ -219,9 +219,9 @@ TEST(PrintfFormat, PortsAndAddresses) {
 TEST(PrintfFormat, StacksApplyTheFormatToEachFrame) {
     const uint64_t pcs[] = {0x10, 0x20, 0};
     FormatContext ctx;
-    ctx.resolvers.kernel_symbol = [](uint64_t a) -> std::optional<std::string> {
+    ctx.resolvers.kernel_symbol = [](uint64_t a) -> std::optional<Symbol> {
         if (a == 0x10)
-            return "unix`a";
+            return Symbol{"unix", "a", 0};
         return std::nullopt;
     };
     // Without '-' there is no indentation and the width pads each frame.

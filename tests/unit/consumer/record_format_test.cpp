@@ -70,9 +70,9 @@ TEST(RecordFormat, TraceOfAnEmptyStringIsAHexDump) {
 TEST(RecordFormat, TraceStacks) {
     const uint64_t pcs[] = {0xa, 0xb, 0, 0xc};
     TraceOptions options;
-    options.resolvers.kernel_symbol = [](uint64_t a) -> std::optional<std::string> {
+    options.resolvers.kernel_symbol = [](uint64_t a) -> std::optional<Symbol> {
         if (a == 0xa)
-            return "genunix`read+0x4";
+            return Symbol{"genunix", "read", 4};
         return std::nullopt;
     };
     EXPECT_EQ(format_trace(Value::stack(pcs), options),

@@ -1,0 +1,4 @@
+BEGIN
+{
+	@[stack(arg0)] = count();
+}
