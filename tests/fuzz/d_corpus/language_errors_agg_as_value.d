@@ -1,0 +1,6 @@
+/* An aggregation is not a value. */
+BEGIN
+{
+	@a = count();
+	x = @a;
+}

@@ -1,0 +1,5 @@
+/* An aggregating function outside an aggregation. */
+BEGIN
+{
+	x = count();
+}

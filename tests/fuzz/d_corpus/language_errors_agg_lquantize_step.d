@@ -1,0 +1,5 @@
+/* lquantize() needs lower < upper. */
+BEGIN
+{
+	@a = lquantize(1, 10, 5, 1);
+}

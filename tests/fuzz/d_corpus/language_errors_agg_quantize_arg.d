@@ -1,0 +1,5 @@
+/* quantize() needs an integer value. */
+BEGIN
+{
+	@a = quantize("x");
+}

@@ -1,0 +1,6 @@
+/* An aggregation used with two different functions. */
+BEGIN
+{
+	@a = count();
+	@a = sum(1);
+}

@@ -1,0 +1,5 @@
+/* args[] needs an integer index. */
+BEGIN
+{
+	trace(args["x"]);
+}

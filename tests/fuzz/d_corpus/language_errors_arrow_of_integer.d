@@ -1,0 +1,6 @@
+/* -> needs a pointer to a struct or union. */
+BEGIN
+{
+	x = 1;
+	trace(x->y);
+}

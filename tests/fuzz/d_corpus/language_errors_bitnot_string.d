@@ -1,0 +1,5 @@
+/* ~ needs an integer operand. */
+BEGIN
+{
+	trace(~"abc");
+}

@@ -1,0 +1,5 @@
+/* A builtin variable is not a function. */
+BEGIN
+{
+	trace(pid(1));
+}

@@ -1,0 +1,5 @@
+/* A character constant longer than an int. */
+BEGIN
+{
+	trace('abcdefghij');
+}

@@ -1,0 +1,2 @@
+/* An unknown control directive. */
+#nosuch

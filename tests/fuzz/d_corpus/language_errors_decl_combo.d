@@ -1,0 +1,2 @@
+/* long char is not a type. */
+long char c;

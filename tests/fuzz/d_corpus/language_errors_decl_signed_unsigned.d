@@ -1,0 +1,2 @@
+/* signed and unsigned together. */
+signed unsigned int x;

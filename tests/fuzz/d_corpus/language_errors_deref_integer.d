@@ -1,0 +1,6 @@
+/* * needs a pointer operand. */
+BEGIN
+{
+	x = 1;
+	trace(*x);
+}

@@ -1,0 +1,5 @@
+/* Without -xerrtags the message has no tag. */
+BEGIN
+{
+	trace(nosuch);
+}

@@ -1,0 +1,2 @@
+/* An extern declaration names a symbol no plugin provides. */
+extern int nosuch_symbol;

@@ -1,0 +1,5 @@
+/* A function name alone is not a value. */
+BEGIN
+{
+	trace(strlen);
+}

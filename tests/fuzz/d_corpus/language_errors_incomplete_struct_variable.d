@@ -1,0 +1,2 @@
+/* A variable of an incomplete struct type. */
+struct nosuch x;

@@ -1,0 +1,5 @@
+/* ++ needs a variable. */
+BEGIN
+{
+	trace(++1);
+}

@@ -1,0 +1,5 @@
+/* d_path() reads kernel state: not available here. */
+BEGIN
+{
+	trace(d_path(0));
+}

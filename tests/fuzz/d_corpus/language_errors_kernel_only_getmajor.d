@@ -1,0 +1,5 @@
+/* getmajor() reads kernel state: not available here. */
+BEGIN
+{
+	trace(getmajor(0));
+}

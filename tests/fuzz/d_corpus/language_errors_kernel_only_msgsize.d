@@ -1,0 +1,5 @@
+/* msgsize() reads kernel state: not available here. */
+BEGIN
+{
+	trace(msgsize(0));
+}

@@ -1,0 +1,5 @@
+/* mutex_owned() reads kernel state: not available here. */
+BEGIN
+{
+	trace(mutex_owned(0));
+}

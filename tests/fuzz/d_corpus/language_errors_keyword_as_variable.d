@@ -1,0 +1,5 @@
+/* A reserved word cannot be a variable name. */
+BEGIN
+{
+	sizeof = 1;
+}

@@ -1,0 +1,2 @@
+/* #line needs a line number. */
+#line abc

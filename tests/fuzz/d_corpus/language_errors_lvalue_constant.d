@@ -1,0 +1,5 @@
+/* A constant is not assignable. */
+BEGIN
+{
+	1 = 2;
+}

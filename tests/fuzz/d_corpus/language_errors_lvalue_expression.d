@@ -1,0 +1,6 @@
+/* An expression result is not assignable. */
+BEGIN
+{
+	x = 1;
+	(x + 1) = 2;
+}

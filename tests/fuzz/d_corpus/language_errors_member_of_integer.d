@@ -1,0 +1,6 @@
+/* . needs a struct or union. */
+BEGIN
+{
+	x = 1;
+	trace(x.y);
+}

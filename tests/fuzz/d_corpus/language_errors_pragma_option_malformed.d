@@ -1,0 +1,2 @@
+/* #pragma D option without an option. */
+#pragma D option

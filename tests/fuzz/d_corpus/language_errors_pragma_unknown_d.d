@@ -1,0 +1,2 @@
+/* An unknown #pragma D. */
+#pragma D nosuch

@@ -1,0 +1,5 @@
+/* A predicate must be a scalar, not a string. */
+BEGIN
+/"abc"/
+{
+}

@@ -1,0 +1,5 @@
+/* printf() with an unknown conversion. */
+BEGIN
+{
+	printf("%y\n", 1);
+}

@@ -1,0 +1,5 @@
+/* printf() needs a format string. */
+BEGIN
+{
+	printf(1);
+}

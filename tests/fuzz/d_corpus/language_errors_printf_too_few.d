@@ -1,0 +1,5 @@
+/* printf() with fewer arguments than conversions. */
+BEGIN
+{
+	printf("%d %d\n", 1);
+}

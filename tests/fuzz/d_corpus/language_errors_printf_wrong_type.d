@@ -1,0 +1,5 @@
+/* printf() %d of a string. */
+BEGIN
+{
+	printf("%d\n", "abc");
+}

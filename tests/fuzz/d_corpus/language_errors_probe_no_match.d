@@ -1,0 +1,4 @@
+/* A probe description that matches nothing. */
+nosuchprovider:::nosuchprobe
+{
+}

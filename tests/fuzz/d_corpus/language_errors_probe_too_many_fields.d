@@ -1,0 +1,4 @@
+/* A probe description with five fields. */
+a:b:c:d:e
+{
+}

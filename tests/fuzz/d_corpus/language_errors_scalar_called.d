@@ -1,0 +1,6 @@
+/* A variable is not a function. */
+BEGIN
+{
+	x = 1;
+	x(2);
+}

@@ -1,0 +1,5 @@
+/* self is not a value by itself. */
+BEGIN
+{
+	trace(self);
+}

@@ -1,0 +1,5 @@
+/* sizeof (void) is not allowed. */
+BEGIN
+{
+	trace(sizeof (void));
+}

@@ -1,0 +1,6 @@
+/* A string literal may not span lines. */
+BEGIN
+{
+	trace("abc
+	def");
+}

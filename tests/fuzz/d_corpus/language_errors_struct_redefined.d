@@ -1,0 +1,3 @@
+/* A struct defined twice. */
+struct s { int a; };
+struct s { int b; };

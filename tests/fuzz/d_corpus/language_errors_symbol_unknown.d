@@ -1,0 +1,5 @@
+/* A backquoted symbol no plugin provides fails to resolve. */
+BEGIN
+{
+	trace(`nosuch_symbol);
+}

@@ -1,0 +1,5 @@
+/* An unbalanced parenthesis. */
+BEGIN
+{
+	trace((1 + 2);
+}

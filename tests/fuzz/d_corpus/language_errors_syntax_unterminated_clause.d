@@ -1,0 +1,4 @@
+/* A clause without its closing brace. */
+BEGIN
+{
+	trace(1);

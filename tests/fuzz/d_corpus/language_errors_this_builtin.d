@@ -1,0 +1,5 @@
+/* this is not a value by itself. */
+BEGIN
+{
+	trace(this);
+}

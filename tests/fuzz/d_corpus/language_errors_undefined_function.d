@@ -1,0 +1,5 @@
+/* Calling a function D does not have. */
+BEGIN
+{
+	nosuchfunc(1);
+}

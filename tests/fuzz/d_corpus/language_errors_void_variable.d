@@ -1,0 +1,2 @@
+/* A variable of type void. */
+void v;

@@ -1,0 +1,11 @@
+/* An inline in a predicate. */
+#pragma D option quiet
+
+inline int ENABLED = 1;
+
+BEGIN
+/ENABLED/
+{
+	printf("on\n");
+	exit(0);
+}

@@ -1,0 +1,10 @@
+/* Post-increment yields the old value. */
+#pragma D option quiet
+
+BEGIN
+{
+	x = 1;
+	y = x++;
+	printf("%d %d\n", x, y);
+	exit(0);
+}

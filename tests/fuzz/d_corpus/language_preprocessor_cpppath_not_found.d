@@ -1,0 +1,6 @@
+/* -xcpppath naming no program. */
+#pragma D option quiet
+
+BEGIN
+{
+}

@@ -1,0 +1,2 @@
+/* Without -C, a #define is an invalid control directive. */
+#define X 1

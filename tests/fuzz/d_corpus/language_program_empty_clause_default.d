@@ -1,0 +1,9 @@
+/* An empty clause records the default output. */
+BEGIN
+{
+}
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,12 @@
+/* END fires after exit(). */
+#pragma D option quiet
+
+BEGIN
+{
+	exit(0);
+}
+
+END
+{
+	printf("end\n");
+}

@@ -1,0 +1,10 @@
+/* #pragma ident is ignored. */
+#pragma D option quiet
+
+#pragma ident "version 1"
+
+BEGIN
+{
+	printf("ok\n");
+	exit(0);
+}

@@ -1,0 +1,12 @@
+/* -Z allows a description that matches no probes. */
+#pragma D option quiet
+
+nosuch:::probe
+{
+}
+
+BEGIN
+{
+	printf("ran\n");
+	exit(0);
+}

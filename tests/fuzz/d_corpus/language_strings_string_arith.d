@@ -1,0 +1,5 @@
+/* Strings do not support arithmetic. */
+BEGIN
+{
+	trace("a" + 1);
+}

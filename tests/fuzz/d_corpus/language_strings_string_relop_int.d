@@ -1,0 +1,5 @@
+/* A string does not compare with an integer. */
+BEGIN
+{
+	trace("a" < 1);
+}

@@ -1,0 +1,5 @@
+/* strlen() takes one argument. */
+BEGIN
+{
+	trace(strlen("a", "b"));
+}

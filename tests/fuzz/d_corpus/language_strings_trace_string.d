@@ -1,0 +1,6 @@
+/* trace() of a string prints it. */
+BEGIN
+{
+	trace("traced");
+	exit(0);
+}

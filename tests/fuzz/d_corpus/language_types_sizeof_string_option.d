@@ -1,0 +1,8 @@
+/* sizeof (string) follows the strsize option. */
+#pragma D option quiet
+
+BEGIN
+{
+	printf("%d\n", sizeof (string));
+	exit(0);
+}

@@ -1,0 +1,5 @@
+/* Reading a global nothing assigned or declared is an error. */
+BEGIN
+{
+	x = x + 1;
+}

@@ -1,0 +1,2 @@
+/* counter is a reserved word in D. */
+int counter;

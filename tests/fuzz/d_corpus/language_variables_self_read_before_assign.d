@@ -1,0 +1,5 @@
+/* Reading a thread-local nothing assigned or declared is an error. */
+BEGIN
+{
+	trace(self->never);
+}

@@ -1,0 +1,5 @@
+/* A clause-local may not be an associative array. */
+BEGIN
+{
+	this->a[1] = 2;
+}
