@@ -3,8 +3,29 @@
 
 #include "compiler/action_traits.h"
 #include "compiler/sema.h"
+#include "dif/isa.h"
 
 namespace dtrace::compiler {
+
+namespace {
+
+// An expression that calls copyout() or copyoutstr() is a destructive action
+// (DTrace's assembler marks its DIF object so).
+bool calls_destructive_subroutine(const Node &n) {
+    if (n.kind == NodeKind::Call && (n.id == uint32_t(dif::Subr::Copyout) || n.id == uint32_t(dif::Subr::Copyoutstr)))
+        return true;
+    for (const NodePtr &kid : n.kids)
+        if (kid && calls_destructive_subroutine(*kid))
+            return true;
+    return false;
+}
+
+bool destructive(const SemaAction &a) {
+    return is_destructive(a.kind) ||
+           (a.kind == ActionKind::Expression && a.value && calls_destructive_subroutine(*a.value));
+}
+
+} // namespace
 
 void SpeculationRules::add(const SemaAction &a) {
     const int line = a.line;
@@ -36,13 +57,13 @@ void SpeculationRules::add(const SemaAction &a) {
         break;
     }
     if (speculate_) {
-        if (is_destructive(a.kind))
+        if (destructive(a))
             raise_error("D_ACT_SPEC", line, "destructive actions may not follow speculate( )");
         if (a.kind == ActionKind::Exit)
             raise_error("D_EXIT_SPEC", line, "exit( ) may not follow speculate( )");
     }
     // Destructive actions, discard() and assignments record no data.
-    if (is_destructive(a.kind) || a.kind == ActionKind::Discard || a.kind == ActionKind::Expression)
+    if (destructive(a) || a.kind == ActionKind::Discard || a.kind == ActionKind::Expression)
         return;
     if (commit_)
         raise_error("D_DREC_COMM", line, "data-recording actions may not follow commit( )");

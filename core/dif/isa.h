@@ -216,6 +216,8 @@ enum class Subr : uint32_t {
     Stack,
     Ustack,
     Usymaddr,
+    Copyout,    // destructive: writes to the traced process
+    Copyoutstr, // destructive
     Count
 };
 

@@ -60,5 +60,6 @@ uint64_t usymaddr(SubrContext &ctx, Args args);
 
 // subroutines.cpp
 uint64_t speculation(SubrContext &ctx, Args args);
+uint64_t write_target(SubrContext &ctx, Args args);
 
 } // namespace dtrace::dif::subr

@@ -59,6 +59,8 @@ constexpr std::array kSubroutines{
     SubrInfo{Subr::Stack, "stack", 1, 1, subr::stack},
     SubrInfo{Subr::Ustack, "ustack", 1, 1, subr::ustack},
     SubrInfo{Subr::Usymaddr, "usymaddr", 1, 1, subr::usymaddr},
+    SubrInfo{Subr::Copyout, "copyout", 3, 3, subr::write_target},
+    SubrInfo{Subr::Copyoutstr, "copyoutstr", 3, 3, subr::write_target},
 };
 static_assert(kSubroutines.size() == size_t(Subr::Count), "one entry per Subr");
 
@@ -174,6 +176,14 @@ uint64_t StringBuilder::finish() {
 }
 
 namespace subr {
+
+// copyout() and copyoutstr() would need a way to write to the traced
+// process, which no provider gives: tracing refuses to start with them
+// (engine/enable_checks.h), so they never run; if they did, an illegal
+// operation.
+uint64_t write_target(SubrContext &ctx, Args) {
+    return ctx.fail(FaultKind::IllOp);
+}
 
 // The speculative buffers belong to the engine (its Environment).
 uint64_t speculation(SubrContext &ctx, Args) {

@@ -2,6 +2,7 @@
 #include "engine/enable_checks.h"
 
 #include "compiler/action_traits.h"
+#include "dif/isa.h"
 #include "engine/buffer_policy.h"
 
 namespace dtrace::engine {
@@ -22,6 +23,38 @@ size_t field_bound(const dif::Difo &difo, size_t strsize) {
 
 bool acts_on_processes(compiler::ActionKind kind) {
     return kind == compiler::ActionKind::Raise || kind == compiler::ActionKind::Stop;
+}
+
+// The destructive subroutine `difo` calls (copyout, copyoutstr), or nullptr.
+const char *destructive_call(const dif::Difo &difo) {
+    for (uint64_t word : difo.code) {
+        dif::Instr i = dif::decode(word);
+        if (i.op != dif::Op::Call)
+            continue;
+        if (i.imm == uint32_t(dif::Subr::Copyout))
+            return "copyout( )";
+        if (i.imm == uint32_t(dif::Subr::Copyoutstr))
+            return "copyoutstr( )";
+    }
+    return nullptr;
+}
+
+const char *destructive_call(const compiler::Clause &clause) {
+    std::vector<const dif::Difo *> difos;
+    if (clause.predicate)
+        difos.push_back(&*clause.predicate);
+    for (const compiler::Action &action : clause.actions) {
+        if (action.value)
+            difos.push_back(&*action.value);
+        for (const dif::Difo &d : action.args)
+            difos.push_back(&d);
+        for (const dif::Difo &d : action.agg_args)
+            difos.push_back(&d);
+    }
+    for (const dif::Difo *d : difos)
+        if (const char *name = destructive_call(*d))
+            return name;
+    return nullptr;
 }
 
 } // namespace
@@ -63,6 +96,12 @@ std::optional<std::string> check_enablings(const std::vector<const Ecb *> &ecbs,
                 return (action.kind == compiler::ActionKind::Raise ? "raise( )" : "stop( )") +
                        std::string(" needs a live process: the events are replayed from a trace file");
             speculates = speculates || action.kind == compiler::ActionKind::Speculate;
+        }
+        // No provider gives a way to write to a traced process.
+        if (const char *call = destructive_call(*ecb->clause)) {
+            if (!destructive_allowed)
+                return "Destructive actions not allowed";
+            return call + std::string(" is not supported: no provider can write to a traced process");
         }
         largest = std::max(largest, record_bound(*ecb, strsize));
     }

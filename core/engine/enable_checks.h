@@ -3,6 +3,8 @@
 //   a destructive action without -w (option destructive)
 //       "Destructive actions not allowed"
 //   raise() or stop() while replaying a trace (no live process to act on)
+//   copyout() or copyoutstr(), even with -w: no provider can write to a
+//   traced process
 //   bufpolicy=fill with END clauses whose records cannot fit the buffer
 //       "END enablings exceed size of principal buffer"
 //   a clause whose record cannot fit the principal buffer (or, when the

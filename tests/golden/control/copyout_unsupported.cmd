@@ -1,0 +1,1 @@
+dtrace -wq -n 'BEGIN { copyoutstr("x", 0, 2); }'
