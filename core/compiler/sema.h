@@ -170,6 +170,7 @@ class Sema {
     const TranslatorDef *find_translator(const Node &input, const Type *output, bool exact) const;
     NodePtr cook_translator_member(const TranslatorDef &x, const Expr &value, uint32_t id);
     NodePtr translated(const TranslatorDef &x, NodePtr input, bool pointer, int line);
+    bool translates_to(const Node &xlated, const Type *to) const;
     NodePtr cook_xlate(const Expr &e);
     NodePtr cook_translated_member(const Expr &e, NodePtr base);
     NodePtr translated_arg(NodePtr arg, const Type *native, const Type *xlated, int64_t index, int line);

@@ -246,7 +246,10 @@ void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const
     if (is_void(type))
         raise_error("D_DECL_VOIDOBJ", line, "cannot declare void inline: " + d.name);
     NodePtr value = cook(*init, kRef);
-    if (!arg_compatible(type, *value))
+    // A translated value (xlate<psinfo_t *>(...)) may define an inline of
+    // the translator's output type, as DTrace's curpsinfo is defined.
+    const bool translated = value->kind == NodeKind::Xlated && translates_to(*value, type);
+    if (!translated && !arg_compatible(type, *value))
         raise_error("D_OP_INCOMPAT", line,
                     "inline " + d.name + " definition uses incompatible types: \"" + type_name(type) + "\" = \"" +
                         node_type_name(*value) + "\"");

@@ -85,12 +85,16 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
     if (auto it = constants_.find(e.text); it != constants_.end())
         return make_const(uint64_t(it->second.first), it->second.second, e.line);
     if (auto it = inlines_.find(e.text); it != inlines_.end()) {
-        // An inline is its expression, converted to the declared type.
+        // An inline is its expression, converted to the declared type; a
+        // translated one stays translated (its members translate where used).
+        NodePtr value = cook(*it->second.expr, kRef);
+        if (value->kind == NodeKind::Xlated)
+            return value;
         auto n = std::make_unique<Node>();
         n->kind = NodeKind::Convert;
         n->type = it->second.type;
         n->line = e.line;
-        n->kids.push_back(cook(*it->second.expr, kRef));
+        n->kids.push_back(std::move(value));
         return n;
     }
     if (UserVar *v = symbols_.find(dif::Scope::Global, e.text)) {

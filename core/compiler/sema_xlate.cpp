@@ -118,6 +118,16 @@ NodePtr Sema::translated(const TranslatorDef &x, NodePtr input, bool pointer, in
     return n;
 }
 
+// Whether a translated value is of type `to`: the translator's output, or a
+// pointer to it when the value was translated to a pointer.
+bool Sema::translates_to(const Node &xlated, const Type *to) const {
+    const TranslatorDef &x = translators_[size_t(xlated.value)];
+    const Type *t = resolve(to);
+    if (xlated.op == Op::Arrow)
+        return t->kind == TypeKind::Pointer && types_compatible(resolve(t->ref), x.output);
+    return types_compatible(t, x.output);
+}
+
 NodePtr Sema::cook_xlate(const Expr &e) {
     const Type *to = type_of(*e.type_name);
     NodePtr input = cook(*e.args[0], kRef);

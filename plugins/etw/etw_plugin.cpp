@@ -25,7 +25,7 @@ int EtwPlugin::init() {
     }
     catalog_ = TraceCatalog::scan(reader.value(), manifests_);
     registry_ = std::make_unique<ProbeRegistry>(host_, ops_, *catalog_, manifests_);
-    return registry_->register_all() ? 0 : -1;
+    return registry_->register_all() && kernel_probes_.register_all(host_, ops_) ? 0 : -1;
 }
 
 int EtwPlugin::provide(const dtrace_probe_spec *spec) {
@@ -33,7 +33,9 @@ int EtwPlugin::provide(const dtrace_probe_spec *spec) {
 }
 
 int EtwPlugin::set_enabled(uint64_t cookie, bool enabled) {
-    if (!replaying() || !registry_->set_enabled(cookie, enabled)) {
+    const bool known = replaying() && (cookie >= kernel::kKernelCookieBase ? kernel_probes_.set_enabled(cookie, enabled)
+                                                                           : registry_->set_enabled(cookie, enabled));
+    if (!known) {
         ops_->report_error(host_, "no such etw probe");
         return -1;
     }
@@ -44,7 +46,8 @@ int EtwPlugin::start() {
     if (!replaying()) {
         return 0;
     }
-    replay_ = std::make_unique<ReplayThread>(host_, ops_, path_, ReplayInputs{*catalog_, manifests_, *registry_});
+    replay_ = std::make_unique<ReplayThread>(host_, ops_, path_,
+                                             ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_});
     return replay_->start();
 }
 

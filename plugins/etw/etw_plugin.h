@@ -41,6 +41,9 @@
 // |                                         |                                     | payload length                |
 // | <provider-name>:::<keyword-name>        | its events with a keyword that a    | as above                      |
 // |                                         | registered manifest names           |                               |
+// | proc, sched, io, fsinfo, reg, pf,       | the NT kernel's events, as the      | translated (psinfo_t * ...):  |
+// |   tcpip, udpip, dpc, isr, syscall,      |   Windows port presents them        | kernel/kernel_probes.h        |
+// |   sampled                               |                                     |                               |
 //
 // <guid> is the provider GUID; NT kernel events have their event class's GUID
 // (Process, Thread, DiskIo ...) with the hook type as opcode, and event id 0,
@@ -70,6 +73,7 @@
 
 #include <dtrace/provider.h>
 
+#include "kernel/kernel_probes.h"
 #include "manifest_set.h"
 #include "probe_registry.h"
 #include "replay_thread.h"
@@ -102,6 +106,7 @@ class EtwPlugin {
     ManifestSet manifests_;
     std::optional<TraceCatalog> catalog_;
     std::unique_ptr<ProbeRegistry> registry_;
+    kernel::KernelProbes kernel_probes_;
     std::unique_ptr<ReplayThread> replay_;
 };
 

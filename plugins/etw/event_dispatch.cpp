@@ -33,8 +33,8 @@ dtrace_event_ctx EventDispatch::context(const Event &event, uint32_t pid, uint32
     }
     ctx.payload = event.payload.data();
     ctx.payload_size = event.payload.size();
-    ctx.read_memory = &EventMemory::read;
-    ctx.reader_state = &memory_;
+    ctx.read_memory = kernel_.reader(); // the kernel records, curpsinfo, then memory_
+    ctx.reader_state = kernel_.reader_state();
     ctx.flags = DTRACE_EVENT_REPLAYED;
     return ctx;
 }
@@ -66,6 +66,7 @@ void EventDispatch::dispatch(const Event &event) {
     ++event_serial_;
     registry_.refresh(enabled_, generation_);
     memory_.begin(event);
+    kernel_.begin_event(event);
     const dtrace_event_ctx ctx = context(event, event.pid, event.tid);
     const size_t index = provider_index(event.provider);
     const uint64_t payload_size = event.payload.size();
@@ -105,10 +106,10 @@ void EventDispatch::dispatch(const Event &event) {
         }
     }
 
+    kernel_.dispatch(event, ctx);
     if (enabled_.diag_missed_stack != 0 && is_stack_walk(event)) {
         fire_missed_stack(event);
     }
-    processes_.note(event);
 }
 
 const TraceLoggingSchema *EventDispatch::tracelogging_schema(const Event &event) {

@@ -5,9 +5,9 @@
 // table, the memory reader over the event) and is fired on every enabled
 // probe it matches, in a fixed order so that a replay prints the same bytes
 // every time: diag:::events, diag:::lostevent, the provider's etw probes in
-// the order they were registered, <provider-name>:::events,
-// diag:::missed-stack. diag:::events is fired even when not enabled, with no
-// arguments: the host advances trace time (tick-N) on every firing.
+// the order they were registered, <provider-name>:::events, the kernel
+// providers' probes (kernel/kernel_probes.h), diag:::missed-stack. diag:::events is fired even when not enabled, with
+// no arguments: the host advances trace time (tick-N) on every firing.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,8 @@
 #include <dtrace/provider.h>
 
 #include "event_memory.h"
+#include "kernel/kernel_dispatch.h"
+#include "kernel/kernel_probes.h"
 #include "manifest_set.h"
 #include "payload_decoder.h"
 #include "probe_registry.h"
@@ -34,13 +36,14 @@ struct ReplayInputs {
     const TraceCatalog &catalog;
     const ManifestSet &manifests;
     const ProbeRegistry &registry;
+    const kernel::KernelProbes &kernel_probes;
 };
 
 class EventDispatch {
   public:
     EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const ReplayInputs &inputs, const TraceClock &clock)
         : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
-          clock_(clock) {}
+          clock_(clock), kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_) {}
 
     void dispatch(const Event &event);
 
@@ -65,6 +68,7 @@ class EventDispatch {
     uint64_t generation_ = 0;
     EventMemory memory_;
     ProcessTable processes_;
+    kernel::KernelDispatch kernel_; // the kernel providers; it keeps processes_ up to date
     WalkedStack stack_;
     DecodedPayload decoded_;
     uint64_t event_serial_ = 0;   // events dispatched

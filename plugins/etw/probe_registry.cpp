@@ -1,6 +1,8 @@
 // probe_registry.cpp: registration, bindings and enablings of the etw plugin's probes.
 #include "probe_registry.h"
 
+#include "kernel/kernel_probes.h"
+
 #include <array>
 #include <optional>
 #include <span>
@@ -43,7 +45,8 @@ std::span<const dtrace_arg_desc> args_of(ProbeKind kind) {
 
 // Providers a trace's provider name must not take over.
 bool reserved(const std::string &name) {
-    return name == kEtwProvider || name == kDiagProvider || name == "dtrace" || name == "profile";
+    return name == kEtwProvider || name == kDiagProvider || name == "dtrace" || name == "profile" ||
+           kernel::is_kernel_provider(name);
 }
 
 } // namespace

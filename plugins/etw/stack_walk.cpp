@@ -21,6 +21,10 @@ constexpr uint64_t kKernelBase32 = 0x80000000ull;
 
 } // namespace
 
+bool is_kernel_address(uint64_t address, uint8_t pointer_size) {
+    return address >= (pointer_size == kPointerSize32 ? kKernelBase32 : kKernelBase64);
+}
+
 bool is_stack_walk(const Event &event) {
     static const Guid stack_walk_class = kernel_class_guid(kStackWalkHook);
     return event.opcode == kStackOpcode && event.provider == stack_walk_class;
@@ -36,13 +40,13 @@ bool decode_stack_walk(const Event &event, WalkedStack &out) {
     out.tid = load_u32(p.data() + kThreadAt);
     const bool narrow = event.pointer_size == kPointerSize32;
     const size_t pointer = narrow ? sizeof(uint32_t) : sizeof(uint64_t);
-    const uint64_t kernel_base = narrow ? kKernelBase32 : kKernelBase64;
     out.frames.clear();
     out.kernel_depth = 0;
     for (size_t at = kFramesAt; at + pointer <= p.size(); at += pointer) {
         const uint64_t pc = narrow ? load_u32(p.data() + at) : load_u64(p.data() + at);
         out.frames.push_back(pc);
-        out.kernel_depth += pc >= kernel_base && out.kernel_depth + 1 == out.frames.size() ? 1 : 0;
+        out.kernel_depth +=
+            is_kernel_address(pc, event.pointer_size) && out.kernel_depth + 1 == out.frames.size() ? 1 : 0;
     }
     return true;
 }

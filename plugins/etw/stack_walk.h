@@ -31,6 +31,9 @@ struct WalkedStack {
     std::span<const uint64_t> user() const { return std::span<const uint64_t>(frames).subspan(kernel_depth); }
 };
 
+// True for an address in the kernel's half of the address space of a 32- or
+// 64-bit Windows (pointer_size 4 or 8).
+bool is_kernel_address(uint64_t address, uint8_t pointer_size);
 // True for StackWalk/Stack events.
 bool is_stack_walk(const Event &event);
 // Decodes a StackWalk/Stack payload into out (reusing its storage); false if

@@ -32,6 +32,8 @@ int main(int argc, char **argv) {
     write_file(dir + "/replay.etl", replay);
     write_file(dir + "/replay.etl.zip", build_zip({{"replay.etl", replay}}));
     write_file(dir + "/every_kind.etl", sample_every_kind());
+    write_file(dir + "/kernel.etl", kernel_trace(8));
+    write_file(dir + "/kernel32.etl", kernel_trace(4));
     write_file(dir + "/corrupt.etl", corrupt_trace());
     write_file(dir + "/not_an_etl.etl", Bytes(kNotAnEtlSize, kNotAnEtlByte));
     return 0;

@@ -1,11 +1,14 @@
 // replay_traces.cpp: the content of the etw plugin's test traces (see replay_traces.h).
 #include "replay_traces.h"
 
+#include <initializer_list>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "etl_file_builder.h"
 #include "reader/buffer_header.h"
+#include "reader/event.h"
 #include "reader/extended_items.h"
 #include "reader/kernel_groups.h"
 #include "record_encoder.h"
@@ -204,6 +207,220 @@ Bytes replay_trace() {
                     classic(kLostEventGuid, kLostEventType, 1040, 0, 0),
                     clr(10, 1045, 5, 0x8001, 100, 102, 2000)};
     builder.add_buffer(cpu1); // the later CPU first: file order is not time order
+    builder.add_buffer(cpu0);
+    return builder.build();
+}
+
+namespace {
+
+// kernel_trace(): one CPU, raw timestamps in 100 ns ticks after the header (100).
+//
+//   time  record (header pid/tid)                          payload
+//   1000  Process/DCStart (0/0)                            pid 4 System, ppid 0
+//   1001  Process/DCStart (0/0)                            pid 100 app.exe, ppid 4, "app.exe -v"
+//   1002  Thread/DCStart (0/0)                             pid 100 tid 101, priority 8
+//   1003  Image/DCStart (0/0)                              ntoskrnl.exe at 0xfffff80000000000, pid 0
+//   1010  Process/Start (100/101)                          pid 300 child.exe, ppid 100, "child.exe /c"
+//   1011  Thread/Start (100/101)                           pid 300 tid 301, priority 9
+//   1012  Image/Load (300/301)                             child.exe at 0x7ff600000000, size 0x20000
+//   1020  Thread/CSwitch (PERFINFO)                        101 (waiting, reason 6) -> 301
+//   1021  Thread/ReadyThread (300/301)                     wakes 101
+//   1030  FileIo/Create (300/301)                          IRP 0xa1, file 0xf1, \Device\HarddiskVolume2\data\log.txt
+//   1031  FileIo/Write (300/301)                           IRP 0xa2, file 0xf1, 512 bytes at 4096
+//   1032  FileIo/OperationEnd (PERFINFO)                   IRP 0xa2, 512, STATUS_SUCCESS
+//   1040  DiskIo/WriteInit (PERFINFO)                      IRP 0xb1, thread 301
+//   1045  DiskIo/Write (PERFINFO)                          disk 1, 4096 bytes at 8192, file 0xf1, 50 ticks
+//   1050  Registry/Open (300/301)                          \Registry\Machine\Software, status 0
+//   1055  TcpIp/SendIPV4 (-1/-1)                           pid 300, 100 bytes 10.0.0.1:50000 -> 10.0.0.2:443
+//   1056  UdpIp/RecvIPV6 (-1/-1)                           pid 300, 20 bytes ::1:53 -> fe80::1:5353
+//   1060  PageFault/HardFault (PERFINFO)                   0x7ff600001000 of file 0xf1 at 4096, thread 301
+//   1061  PageFault/DemandZeroFault (300/301)              va 0x7ff600002000, pc 0x7ff600001234
+//   1065  PerfInfo/SampledProfile (PERFINFO)               pc 0x7ff600001234, thread 301
+//   1066  PerfInfo/DPC (PERFINFO)                          entered at 1065, routine 0xfffff80000003000
+//   1067  PerfInfo/ISR (PERFINFO)                          entered at 1066, routine 0xfffff80000004000, vector 0x81
+//   1068  PerfInfo/SysClEnter (PERFINFO)                   0xfffff80000005000
+//   1069  PerfInfo/SysClExit (PERFINFO)                    0xc0000005
+//   1070  Thread/End (300/301)                             pid 300 tid 301
+//   1071  Process/End (300/301)                            pid 300, exit status 3
+//   1072  Image/Unload (300/301)                           child.exe
+class KernelPayload {
+  public:
+    explicit KernelPayload(uint8_t pointer_size) : pointer_size_(pointer_size) {}
+    KernelPayload &u8(uint8_t v) { return put_value(v); }
+    KernelPayload &u16(uint16_t v) { return put_value(v); }
+    KernelPayload &u32(uint32_t v) { return put_value(v); }
+    KernelPayload &u64(uint64_t v) { return put_value(v); }
+    KernelPayload &pointer(uint64_t v) {
+        return pointer_size_ == 8 ? put_value(v) : put_value(static_cast<uint32_t>(v));
+    }
+    KernelPayload &text(std::string_view s) {
+        put_text(bytes, s);
+        return *this;
+    }
+    KernelPayload &wide(std::u16string_view s) {
+        put_wide_text(bytes, s);
+        return *this;
+    }
+    KernelPayload &raw(std::initializer_list<uint8_t> b) {
+        bytes.insert(bytes.end(), b);
+        return *this;
+    }
+    Bytes bytes;
+
+  private:
+    template <typename T> KernelPayload &put_value(T v) {
+        put(bytes, v);
+        return *this;
+    }
+    uint8_t pointer_size_;
+};
+
+struct KernelEvent {
+    uint16_t hook;
+    uint8_t version;
+    int64_t time;
+    uint32_t pid; // kUnknownId: a PERFINFO record
+    uint32_t tid;
+    Bytes payload;
+};
+
+Bytes encode_kernel(const KernelEvent &e, uint8_t pointer_size) {
+    KernelRecord k;
+    k.form = e.pid == kUnknownId ? KernelRecord::Form::PerfInfo : KernelRecord::Form::System;
+    k.pointer_size = pointer_size;
+    k.version = e.version;
+    k.hook_id = e.hook;
+    k.timestamp = e.time;
+    k.pid = e.pid == kUnknownId ? 0 : e.pid;
+    k.tid = e.tid == kUnknownId ? 0 : e.tid;
+    k.payload = e.payload;
+    return encode(k);
+}
+
+Bytes process_payload(uint8_t ps, uint32_t pid, uint32_t ppid, int32_t exit_status, std::string_view image,
+                      std::u16string_view command_line) {
+    KernelPayload p(ps);
+    p.pointer(0xFFFFA00000000000 + pid).u32(pid).u32(ppid).u32(1).u32(static_cast<uint32_t>(exit_status));
+    p.pointer(0x1AB000).u32(0).u32(0).text(image).wide(command_line).wide(u"").wide(u"");
+    return p.bytes;
+}
+
+Bytes thread_payload(uint8_t ps, uint32_t pid, uint32_t tid, uint8_t priority) {
+    KernelPayload p(ps);
+    p.u32(pid).u32(tid);
+    for (int i = 0; i < 6; ++i) {
+        p.pointer(0xFFFFB00000000000 + static_cast<uint64_t>(i) * 0x1000); // stacks, start addresses
+    }
+    p.pointer(0x7FFE0000 + tid); // TebBase
+    p.u32(0).u8(priority).u8(5).u8(2).u8(0);
+    return p.bytes;
+}
+
+Bytes image_payload(uint8_t ps, uint64_t base, uint64_t size, uint32_t pid, std::u16string_view name) {
+    KernelPayload p(ps);
+    p.pointer(base).pointer(size).u32(pid).u32(0xC0FFEE).u32(0x5F000000).u32(0).pointer(base);
+    p.u32(0).u32(0).u32(0).u32(0).wide(name);
+    return p.bytes;
+}
+
+} // namespace
+
+Bytes kernel_trace(uint8_t ps) {
+    constexpr uint32_t kNone = kUnknownId;
+    LogfileSpec logfile;
+    logfile.pointer_size = ps;
+    logfile.buffer_size = kBufferSize;
+    logfile.number_of_processors = 1;
+    std::vector<KernelEvent> events;
+    auto add = [&](uint16_t hook, uint8_t version, int64_t time, uint32_t pid, uint32_t tid, Bytes payload) {
+        events.push_back({hook, version, time, pid, tid, std::move(payload)});
+    };
+    add(0x0303, 4, 1000, 0, 0, process_payload(ps, 4, 0, 0, "System", u""));
+    add(0x0303, 4, 1001, 0, 0, process_payload(ps, 100, 4, 0, "app.exe", u"app.exe -v"));
+    add(0x0503, 3, 1002, 0, 0, thread_payload(ps, 100, 101, 8));
+    add(0x1403, 3, 1003, 0, 0,
+        image_payload(ps, ps == 8 ? 0xFFFFF80000000000 : 0x80400000, 0x800000, 0,
+                      u"\\SystemRoot\\system32\\ntoskrnl.exe"));
+    add(0x0301, 4, 1010, 100, 101, process_payload(ps, 300, 100, 0, "child.exe", u"child.exe /c"));
+    add(0x0501, 3, 1011, 100, 101, thread_payload(ps, 300, 301, 9));
+    add(0x030A, 3, 1012, 300, 301,
+        image_payload(ps, ps == 8 ? 0x7FF600000000 : 0x00400000, 0x20000, 300,
+                      u"\\Device\\HarddiskVolume2\\tools\\child.exe"));
+    add(0x0524, 2, 1020, kNone, kNone,
+        KernelPayload(ps).u32(301).u32(101).u8(10).u8(8).u8(0).u8(0).u8(6).u8(1).u8(5).u8(0).u32(7).u32(0).bytes);
+    add(0x0532, 2, 1021, 300, 301, KernelPayload(ps).u32(101).u8(1).u8(2).u8(0).u8(0).bytes);
+    add(0x0440, 3, 1030, 300, 301,
+        KernelPayload(ps)
+            .pointer(0xA1)
+            .pointer(0xF1)
+            .u32(301)
+            .u32(0x01000060)
+            .u32(0x80)
+            .u32(3)
+            .wide(u"\\Device\\HarddiskVolume2\\data\\log.txt")
+            .bytes);
+    add(0x0444, 3, 1031, 300, 301,
+        KernelPayload(ps).u64(4096).pointer(0xA2).pointer(0xF1).pointer(0xF1).u32(301).u32(512).u32(0).bytes);
+    add(0x044C, 2, 1032, kNone, kNone, KernelPayload(ps).pointer(0xA2).pointer(512).u32(0).bytes);
+    add(0x010D, 3, 1040, kNone, kNone, KernelPayload(ps).pointer(0xB1).u32(301).bytes);
+    add(0x010B, 3, 1045, kNone, kNone,
+        KernelPayload(ps)
+            .u32(1)
+            .u32(0x60043)
+            .u32(4096)
+            .u32(0)
+            .u64(8192)
+            .pointer(0xF1)
+            .pointer(0xB1)
+            .u64(50)
+            .u32(301)
+            .bytes);
+    add(0x090B, 2, 1050, 300, 301,
+        KernelPayload(ps).u64(1049).u32(0).u32(0).pointer(0).wide(u"\\Registry\\Machine\\Software").bytes);
+    add(0x060A, 2, 1055, kNone, kNone,
+        KernelPayload(ps)
+            .u32(300)
+            .u32(100)
+            .raw({10, 0, 0, 2})
+            .raw({10, 0, 0, 1})
+            .raw({0x01, 0xBB})
+            .raw({0xC3, 0x50})
+            .u32(1055)
+            .u32(1056)
+            .u32(77)
+            .pointer(0xC1)
+            .bytes);
+    add(0x081B, 2, 1056, kNone, kNone,
+        KernelPayload(ps)
+            .u32(300)
+            .u32(20)
+            .raw({0xFE, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})
+            .raw({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})
+            .raw({0x14, 0xE9})
+            .raw({0x00, 0x35})
+            .u32(0)
+            .pointer(0xC2)
+            .bytes);
+    add(0x0220, 2, 1060, kNone, kNone,
+        KernelPayload(ps).u64(1058).u64(4096).pointer(0x7FF600001000).pointer(0xF1).u32(301).u32(4096).bytes);
+    add(0x020B, 2, 1061, 300, 301, KernelPayload(ps).pointer(0x7FF600002000).pointer(0x7FF600001234).bytes);
+    add(0x0F2E, 2, 1065, kNone, kNone, KernelPayload(ps).pointer(0x7FF600001234).u32(301).u16(1).u8(0).u8(0).bytes);
+    add(0x0F44, 2, 1066, kNone, kNone,
+        KernelPayload(ps).u64(1065).pointer(ps == 8 ? 0xFFFFF80000003000 : 0x80403000).bytes);
+    add(0x0F43, 2, 1067, kNone, kNone,
+        KernelPayload(ps).u64(1066).pointer(ps == 8 ? 0xFFFFF80000004000 : 0x80404000).u8(1).u16(0x81).u8(0).bytes);
+    add(0x0F33, 2, 1068, kNone, kNone, KernelPayload(ps).pointer(ps == 8 ? 0xFFFFF80000005000 : 0x80405000).bytes);
+    add(0x0F34, 2, 1069, kNone, kNone, KernelPayload(ps).u32(0xC0000005).bytes);
+    add(0x0502, 3, 1070, 300, 301, thread_payload(ps, 300, 301, 9));
+    add(0x0302, 4, 1071, 300, 301, process_payload(ps, 300, 100, 3, "child.exe", u"child.exe /c"));
+    add(0x1402, 3, 1072, 300, 301,
+        image_payload(ps, ps == 8 ? 0x7FF600000000 : 0x00400000, 0x20000, 300,
+                      u"\\Device\\HarddiskVolume2\\tools\\child.exe"));
+    BufferSpec cpu0{.cpu = 0};
+    for (const KernelEvent &e : events) {
+        cpu0.records.push_back(encode_kernel(e, ps));
+    }
+    EtlFileBuilder builder(logfile);
     builder.add_buffer(cpu0);
     return builder.build();
 }

@@ -25,6 +25,13 @@ extern const Guid kImageId;         // classic KernelTraceControl-ImageID events
 inline constexpr uint64_t kReplayRecords = 15; // the logfile header included
 Bytes replay_trace();
 
+// The NT kernel events the kernel providers fire on, logged by a kernel of
+// pointer_size 8 or 4 (bytes): process, thread and image rundown and
+// start/end, a context switch and a ready thread, file, disk, registry,
+// network, page fault, sample, DPC, ISR and system call events; one CPU, the
+// list in replay_traces.cpp.
+Bytes kernel_trace(uint8_t pointer_size);
+
 // kCorruptCpus x kCorruptPerCpu events in small buffers, the one at
 // kCorruptBufferOffset damaged: the reader skips it and goes on.
 inline constexpr uint16_t kCorruptCpus = 4;

@@ -113,7 +113,10 @@ TEST_F(Replay, RegistersTheProvidersAndProbesOfTheFile) {
     ASSERT_EQ(plugin.init(), 0);
     EXPECT_EQ(host.providers, (std::vector<std::string>{"etw", "diag", "eventtrace", "process", "thread",
                                                         "microsoft-windows-dotnetruntime", "kerneltracecontrol-imageid",
-                                                        "fixture.provider", "perfinfo", "stackwalk", "rt_lostevent"}));
+                                                        "fixture.provider", "perfinfo", "stackwalk", "rt_lostevent",
+                                                        // the kernel providers, whatever the file
+                                                        "proc", "sched", "io", "fsinfo", "reg", "pf", "tcpip", "udpip",
+                                                        "dpc", "isr", "syscall", "sampled"}));
     for (const char *name : {"events", "lostevent", "missed-stack"}) {
         EXPECT_NE(id("diag", "", "", name), 0u) << name;
     }
@@ -124,8 +127,8 @@ TEST_F(Replay, RegistersTheProvidersAndProbesOfTheFile) {
     EXPECT_NE(id("microsoft-windows-dotnetruntime", "", "", "events"), 0u);
     EXPECT_NE(id("fixture.provider", "", "", "events"), 0u);
     // 3 diag + (generic + ids) per provider: 2+2+2+6+2+2+2+2+2, the TraceLogging
-    // event name, and the 9 named providers' events.
-    EXPECT_EQ(host.probes.size(), 3u + 22u + 1u + 9u);
+    // event name, the 9 named providers' events, and the kernel providers' probes.
+    EXPECT_EQ(host.probes.size(), 3u + 22u + 1u + 9u + kernel::kernel_probe_table().size());
     EXPECT_NE(id("etw", "4f50731a-89cf-4782-b3e0-dce8c90476ba", kEverything, "Greeting"), 0u);
     EXPECT_TRUE(host.errors.empty());
 }

@@ -123,6 +123,7 @@ TEST(ProcessTable, IgnoresOtherEventsAndShortPayloads) {
     ProcessTable table;
     Event thread = process_event(kStart, p, payload);
     thread.provider = kernel_class_guid(0x0501); // Thread/Start
+    thread.hook_id = 0x0501;
     table.note(thread);
     EXPECT_EQ(table.find(100), nullptr);
     for (size_t cut : {size_t{0}, size_t{10}, size_t{36}, size_t{40}}) {

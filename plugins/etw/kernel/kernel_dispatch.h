@@ -1,0 +1,68 @@
+// kernel_dispatch.h: kernel events to the kernel providers' probes.
+//
+// For each replayed event of a kernel class: decode it with the MOF table,
+// let it update what the plugin knows (processes, threads, files, keys),
+// then fire the enabled probes of its class and opcode (kernel_probes.h) in
+// table order, each with its own pid/tid, execname and arguments built in
+// KernelMemory. Events of classes nobody tracks and no probe wants cost one
+// class lookup.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include <dtrace/provider.h>
+
+#include "kernel/kernel_memory.h"
+#include "kernel/kernel_probes.h"
+#include "kernel/kernel_state.h"
+#include "kernel/mof_classes.h"
+#include "process_table.h"
+#include "reader/event.h"
+#include "reader/trace_clock.h"
+
+namespace dtrace::etw::plugin::kernel {
+
+class KernelDispatch {
+  public:
+    KernelDispatch(dtrace_host *host, const dtrace_host_ops *ops, const KernelProbes &probes, const TraceClock &clock,
+                   EventMemory &event_memory, ProcessTable &processes)
+        : host_(host), ops_(ops), probes_(probes), clock_(clock), processes_(processes),
+          memory_(event_memory, processes, state_) {}
+
+    // Call before firing anything for an event: curpsinfo and curlwpsinfo
+    // then describe the event's pid and tid.
+    void begin_event(const Event &event) {
+        memory_.begin_firing(event.pid != kUnknownId ? event.pid : state_.pid_of(event.tid), event.tid, event.cpu);
+    }
+    // The memory reader every probe of the plugin hands the host.
+    dtrace_memory_read_fn reader() const { return &KernelMemory::read; }
+    void *reader_state() { return &memory_; }
+    // The process of a thread, for records that name only the thread.
+    uint32_t pid_of(uint32_t tid) const { return state_.pid_of(tid); }
+
+    // Updates the state from the event, then fires the enabled kernel probes
+    // it matches. base is the event's context as the other probes got it.
+    void dispatch(const Event &event, const dtrace_event_ctx &base);
+
+  private:
+    static constexpr size_t kMaxArgs = 6;
+    using Args = std::array<uint64_t, kMaxArgs>;
+
+    void fire(const KernelProbe &probe, dtrace_probe_id id, const Event &event, const dtrace_event_ctx &base);
+    size_t build_args(const KernelProbe &probe, const Event &event, Args &args);
+    uint64_t fileinfo(const Event &event, uint64_t file, uint64_t irp);
+    uint64_t ipinfo(uint8_t version);
+    int64_t ns(uint64_t raw) const { return clock_.to_unix_ns(static_cast<int64_t>(raw)); }
+
+    dtrace_host *host_;
+    const dtrace_host_ops *ops_;
+    const KernelProbes &probes_;
+    const TraceClock &clock_;
+    ProcessTable &processes_;
+    KernelState state_;
+    KernelMemory memory_;
+    MofRecord record_;
+};
+
+} // namespace dtrace::etw::plugin::kernel

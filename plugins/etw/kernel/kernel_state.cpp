@@ -1,0 +1,157 @@
+// kernel_state.cpp: threads, files and registry keys from kernel events.
+#include "kernel/kernel_state.h"
+
+namespace dtrace::etw::plugin::kernel {
+
+namespace {
+
+constexpr uint8_t kThreadEnd = 2;
+constexpr uint8_t kCSwitch = 36;
+constexpr uint8_t kRunning = 2;
+constexpr uint8_t kFileName = 0;
+constexpr uint8_t kFileCreateName = 32;
+constexpr uint8_t kFileDeleteName = 35;
+constexpr uint8_t kFileRundown = 36;
+constexpr uint8_t kFileCreate = 64;
+constexpr uint8_t kOperationEnd = 76;
+constexpr uint8_t kKcbCreate = 22;
+constexpr uint8_t kKcbDelete = 23;
+constexpr uint8_t kKcbRundownBegin = 24;
+constexpr uint8_t kKcbRundownEnd = 25;
+// Pending IRPs whose OperationEnd never came (events lost) are forgotten
+// wholesale past this many, so the table stays bounded.
+constexpr size_t kMaxPendingIrps = 1 << 16;
+
+const std::string kNoName;
+
+} // namespace
+
+void KernelState::note(const Event &event, int klass, const MofRecord &record) {
+    switch (static_cast<KernelClass>(klass)) {
+    case KernelClass::Thread:
+        if (event.opcode == kCSwitch) {
+            note_context_switch(event, record);
+        } else if (record.has("TThreadId")) {
+            note_thread(event, record);
+        }
+        break;
+    case KernelClass::FileIo:
+        note_file(event, record);
+        break;
+    case KernelClass::Registry:
+        note_registry(event, record);
+        break;
+    default:
+        break;
+    }
+}
+
+void KernelState::note_thread(const Event &event, const MofRecord &record) {
+    if (!record.has("ProcessId")) {
+        return; // ReadyThread: names a thread, says nothing of it
+    }
+    ThreadInfo &t = threads_[static_cast<uint32_t>(record.u("TThreadId"))];
+    t.pid = static_cast<uint32_t>(record.u("ProcessId"));
+    t.base_priority = static_cast<uint8_t>(record.u("BasePriority"));
+    t.page_priority = static_cast<uint8_t>(record.u("PagePriority"));
+    t.io_priority = static_cast<uint8_t>(record.u("IoPriority"));
+    t.flags = static_cast<uint8_t>(record.u("ThreadFlags"));
+    t.priority = static_cast<int8_t>(t.base_priority);
+    t.teb = record.u("TebBase");
+    if (event.opcode == kThreadEnd) {
+        t.state = 4; // Terminated
+    }
+}
+
+void KernelState::note_context_switch(const Event &event, const MofRecord &record) {
+    ThreadInfo &old_thread = threads_[static_cast<uint32_t>(record.u("OldThreadId"))];
+    old_thread.priority = static_cast<int8_t>(record.i("OldThreadPriority"));
+    old_thread.state = static_cast<int8_t>(record.i("OldThreadState"));
+    old_thread.wait_reason = static_cast<int8_t>(record.i("OldThreadWaitReason"));
+    old_thread.wait_mode = static_cast<int8_t>(record.i("OldThreadWaitMode"));
+    old_thread.ideal_processor = static_cast<int8_t>(record.i("OldThreadWaitIdealProcessor"));
+    old_thread.cpu = event.cpu;
+    ThreadInfo &new_thread = threads_[static_cast<uint32_t>(record.u("NewThreadId"))];
+    new_thread.priority = static_cast<int8_t>(record.i("NewThreadPriority"));
+    new_thread.state = kRunning;
+    new_thread.wait_time = static_cast<uint32_t>(record.u("NewThreadWaitTime"));
+    new_thread.cpu = event.cpu;
+}
+
+void KernelState::note_file(const Event &event, const MofRecord &record) {
+    switch (event.opcode) {
+    case kFileName:
+    case kFileCreateName:
+    case kFileRundown:
+        files_[record.u("FileObject")] = record.s("FileName");
+        return;
+    case kFileDeleteName:
+        files_.erase(record.u("FileObject"));
+        return;
+    case kFileCreate:
+        files_[record.u("FileObject")] = record.s("OpenPath");
+        break;
+    case kOperationEnd:
+        ended_irp_ = record.u("IrpPtr");
+        ended_file_ = 0;
+        ended_file_ = file_of_irp(ended_irp_);
+        irps_.erase(ended_irp_);
+        return;
+    default:
+        break;
+    }
+    if (record.has("IrpPtr") && record.has("FileObject")) {
+        if (irps_.size() >= kMaxPendingIrps) {
+            irps_.clear();
+        }
+        irps_[record.u("IrpPtr")] = record.has("FileKey") ? record.u("FileKey") : record.u("FileObject");
+    }
+}
+
+void KernelState::note_registry(const Event &event, const MofRecord &record) {
+    switch (event.opcode) {
+    case kKcbCreate:
+    case kKcbRundownBegin:
+    case kKcbRundownEnd:
+        keys_[record.u("KeyHandle")] = record.s("KeyName");
+        break;
+    case kKcbDelete:
+        keys_.erase(record.u("KeyHandle"));
+        break;
+    default:
+        break;
+    }
+}
+
+const ThreadInfo *KernelState::thread(uint32_t tid) const {
+    auto it = threads_.find(tid);
+    return it == threads_.end() ? nullptr : &it->second;
+}
+
+uint32_t KernelState::pid_of(uint32_t tid) const {
+    const ThreadInfo *t = thread(tid);
+    return t == nullptr ? kUnknownId : t->pid;
+}
+
+const std::string &KernelState::file_name(uint64_t file) const {
+    auto it = files_.find(file);
+    return it == files_.end() ? kNoName : it->second;
+}
+
+uint64_t KernelState::file_of_irp(uint64_t irp) const {
+    auto it = irps_.find(irp);
+    if (it != irps_.end()) {
+        return it->second;
+    }
+    return irp == ended_irp_ ? ended_file_ : 0;
+}
+
+std::string KernelState::key_name(uint64_t handle, const std::string &name) const {
+    auto it = handle == 0 ? keys_.end() : keys_.find(handle);
+    if (it == keys_.end() || it->second.empty()) {
+        return name;
+    }
+    return name.empty() ? it->second : it->second + "\\" + name;
+}
+
+} // namespace dtrace::etw::plugin::kernel

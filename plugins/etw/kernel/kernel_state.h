@@ -1,0 +1,73 @@
+// kernel_state.h: what the kernel providers remember from earlier events.
+//
+// Kernel events name threads, files and registry keys by ids and kernel
+// addresses; the providers' arguments want what those stand for:
+//   - threads: the process a thread belongs to (PERFINFO records and CSwitch
+//     name threads only), its priorities from Thread events, and what the
+//     last context switch said about it (state, wait reason, CPU);
+//   - files: FileObject/FileKey to path, from FileIo Name, FileCreate,
+//     FileRundown and Create events (PerfView's FileIDToName), and the file
+//     of each pending IRP, for OperationEnd;
+//   - registry keys: KeyHandle (a KCB) to key name, from KCBCreate and the
+//     KCB rundown, to complete names given relative to a handle.
+// Threads and keys stay until a later event replaces them; pending IRPs
+// leave at their OperationEnd, and the table of them is bounded.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "kernel/mof_classes.h"
+#include "reader/event.h"
+
+namespace dtrace::etw::plugin::kernel {
+
+struct ThreadInfo {
+    uint32_t pid = kUnknownId;
+    uint8_t base_priority = 0;
+    uint8_t page_priority = 0;
+    uint8_t io_priority = 0;
+    uint8_t flags = 0;
+    int8_t priority = 0;
+    int8_t state = 0; // KTHREAD_STATE; 2 is Running
+    int8_t wait_reason = 0;
+    int8_t wait_mode = 0;
+    int8_t ideal_processor = 0;
+    uint32_t wait_time = 0;
+    int32_t cpu = -1;
+    uint64_t teb = 0;
+};
+
+class KernelState {
+  public:
+    // Learns from one event of class klass, decoded in record.
+    void note(const Event &event, int klass, const MofRecord &record);
+
+    // nullptr for a thread no event has named.
+    const ThreadInfo *thread(uint32_t tid) const;
+    // The process of a thread, or kUnknownId.
+    uint32_t pid_of(uint32_t tid) const;
+    // The path of a FileObject or FileKey; "" when unknown.
+    const std::string &file_name(uint64_t file) const;
+    // The file of a pending IRP, or of the one whose OperationEnd was noted
+    // last (0 when unknown).
+    uint64_t file_of_irp(uint64_t irp) const;
+    // The full name of a key given by handle and (relative) name.
+    std::string key_name(uint64_t handle, const std::string &name) const;
+
+  private:
+    void note_thread(const Event &event, const MofRecord &record);
+    void note_context_switch(const Event &event, const MofRecord &record);
+    void note_file(const Event &event, const MofRecord &record);
+    void note_registry(const Event &event, const MofRecord &record);
+
+    std::unordered_map<uint32_t, ThreadInfo> threads_;
+    std::unordered_map<uint64_t, std::string> files_;
+    std::unordered_map<uint64_t, uint64_t> irps_; // IRP -> FileObject
+    uint64_t ended_irp_ = 0;                      // the IRP of the last OperationEnd, and its file
+    uint64_t ended_file_ = 0;
+    std::unordered_map<uint64_t, std::string> keys_;
+};
+
+} // namespace dtrace::etw::plugin::kernel

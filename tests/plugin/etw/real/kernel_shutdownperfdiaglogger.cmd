@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_DATA/ShutdownPerfDiagLogger.etl" -s kernel_shutdownperfdiaglogger.d'
