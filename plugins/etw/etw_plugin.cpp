@@ -1,6 +1,8 @@
 // etw_plugin.cpp: the plugin's state through the host's calls (see etw_plugin.h).
 #include "etw_plugin.h"
 
+#include <cstddef>
+
 #include "replay_source.h"
 
 namespace dtrace::etw::plugin {
@@ -47,8 +49,21 @@ int EtwPlugin::start() {
         return 0;
     }
     replay_ = std::make_unique<ReplayThread>(host_, ops_, path_,
-                                             ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_});
+                                             ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_, modules_});
     return replay_->start();
+}
+
+int EtwPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
+    const uint32_t process = space == DTRACE_SYMBOL_USER && pid >= 0 ? static_cast<uint32_t>(pid) : kUnknownId;
+    std::optional<kernel::ModuleHit> hit = modules_.find(process, address);
+    if (!hit || out == nullptr || out->struct_size < offsetof(dtrace_symbol, offset) + sizeof out->offset) {
+        return -1;
+    }
+    symbol_module_ = std::move(hit->module);
+    out->module = symbol_module_.c_str();
+    out->function = nullptr;
+    out->offset = hit->offset;
+    return 0;
 }
 
 void EtwPlugin::stop() {

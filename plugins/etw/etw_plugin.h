@@ -22,9 +22,11 @@
 // |                                         |                                     | arg3 payload length, arg4     |
 // |                                         |                                     | payload (prefixed, see below) |
 // | diag:::lostevent                        | RT_LostEvent records                | as diag:::events              |
-// | diag:::missed-stack                     | kernel StackWalk/Stack events: the  | arg0 timestamp of the stack's |
-// |                                         | stack is in stack()/ustack(), pid   | event (ns since the epoch)    |
-// |                                         | and tid are the stack's thread's    |                               |
+// | diag:::missed-stack                     | kernel StackWalk/Stack events that  | arg0 timestamp of the stack's |
+// |                                         | name no event of the trace (others  | event (ns since the epoch)    |
+// |                                         | go to their event: stack_attach.h); |                               |
+// |                                         | the stack is in stack()/ustack(),   |                               |
+// |                                         | pid and tid are the stack's thread's|                               |
 // | etw:<guid>:0xff_0xffffffffffffffff:<id> | events of provider <guid> with      | arg0 EVENT_HEADER followed by |
 // |                                         | event id <id>                       | the payload, arg1 its size;   |
 // |                                         |                                     | with a manifest, args[0..7]   |
@@ -74,6 +76,7 @@
 #include <dtrace/provider.h>
 
 #include "kernel/kernel_probes.h"
+#include "kernel/module_map.h"
 #include "manifest_set.h"
 #include "probe_registry.h"
 #include "replay_thread.h"
@@ -96,6 +99,10 @@ class EtwPlugin {
     int set_enabled(uint64_t cookie, bool enabled);
     int start();
     void stop();
+    // Names the image that holds an address of a replayed stack (the
+    // SDK's lookup_symbol: module and offset, no function: the trace has
+    // no symbols). -1 when no Image event placed one there.
+    int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
 
   private:
     bool replaying() const { return registry_ != nullptr; }
@@ -107,6 +114,8 @@ class EtwPlugin {
     std::optional<TraceCatalog> catalog_;
     std::unique_ptr<ProbeRegistry> registry_;
     kernel::KernelProbes kernel_probes_;
+    kernel::ModuleMap modules_;
+    std::string symbol_module_; // the last lookup's answer, valid until the next
     std::unique_ptr<ReplayThread> replay_;
 };
 

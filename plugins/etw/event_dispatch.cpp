@@ -15,7 +15,7 @@ int64_t known_or_minus_one(uint32_t id) {
 
 } // namespace
 
-dtrace_event_ctx EventDispatch::context(const Event &event, uint32_t pid, uint32_t tid) {
+dtrace_event_ctx EventDispatch::context(const Event &event, uint32_t pid, uint32_t tid, const WalkedStack *stack) {
     dtrace_event_ctx ctx{};
     ctx.struct_size = sizeof ctx;
     ctx.cpu = event.cpu;
@@ -36,6 +36,12 @@ dtrace_event_ctx EventDispatch::context(const Event &event, uint32_t pid, uint32
     ctx.read_memory = kernel_.reader(); // the kernel records, curpsinfo, then memory_
     ctx.reader_state = kernel_.reader_state();
     ctx.flags = DTRACE_EVENT_REPLAYED;
+    if (stack != nullptr) {
+        ctx.kernel_stack = stack->kernel().data();
+        ctx.kernel_stack_depth = static_cast<uint32_t>(stack->kernel().size());
+        ctx.user_stack = stack->user().data();
+        ctx.user_stack_depth = static_cast<uint32_t>(stack->user().size());
+    }
     return ctx;
 }
 
@@ -63,11 +69,23 @@ const std::string &EventDispatch::provider_label(const Event &event, size_t inde
 }
 
 void EventDispatch::dispatch(const Event &event) {
+    attach_.offer(event, [this](const Event &e, const WalkedStack *stack, bool stack_attached) {
+        dispatch_now(e, stack, stack_attached);
+    });
+}
+
+void EventDispatch::finish() {
+    attach_.finish([this](const Event &e, const WalkedStack *stack, bool stack_attached) {
+        dispatch_now(e, stack, stack_attached);
+    });
+}
+
+void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, bool stack_attached) {
     ++event_serial_;
     registry_.refresh(enabled_, generation_);
     memory_.begin(event);
     kernel_.begin_event(event);
-    const dtrace_event_ctx ctx = context(event, event.pid, event.tid);
+    const dtrace_event_ctx ctx = context(event, event.pid, event.tid, stack);
     const size_t index = provider_index(event.provider);
     const uint64_t payload_size = event.payload.size();
 
@@ -107,7 +125,7 @@ void EventDispatch::dispatch(const Event &event) {
     }
 
     kernel_.dispatch(event, ctx);
-    if (enabled_.diag_missed_stack != 0 && is_stack_walk(event)) {
+    if (enabled_.diag_missed_stack != 0 && !stack_attached && is_stack_walk(event)) {
         fire_missed_stack(event);
     }
 }

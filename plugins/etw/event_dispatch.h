@@ -19,6 +19,7 @@
 #include "event_memory.h"
 #include "kernel/kernel_dispatch.h"
 #include "kernel/kernel_probes.h"
+#include "kernel/stack_attach.h"
 #include "manifest_set.h"
 #include "payload_decoder.h"
 #include "probe_registry.h"
@@ -37,18 +38,26 @@ struct ReplayInputs {
     const ManifestSet &manifests;
     const ProbeRegistry &registry;
     const kernel::KernelProbes &kernel_probes;
+    kernel::ModuleMap &modules; // filled from Image events, read by symbol lookups
 };
 
 class EventDispatch {
   public:
     EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const ReplayInputs &inputs, const TraceClock &clock)
         : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
-          clock_(clock), kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_) {}
+          clock_(clock), kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules),
+          attach_(inputs.catalog.index_of(stack_walk_class()) != TraceCatalog::kNotFound) {}
 
+    // Kernel events may be held back until their stack is seen
+    // (kernel/stack_attach.h): call finish() after the last event.
     void dispatch(const Event &event);
+    void finish();
 
   private:
-    dtrace_event_ctx context(const Event &event, uint32_t pid, uint32_t tid);
+    // One event with its stack (nullptr: none); stack_attached: a StackWalk
+    // event whose stack went to its event (no diag:::missed-stack then).
+    void dispatch_now(const Event &event, const WalkedStack *stack, bool stack_attached);
+    dtrace_event_ctx context(const Event &event, uint32_t pid, uint32_t tid, const WalkedStack *stack = nullptr);
     void fire(dtrace_probe_id probe, dtrace_event_ctx ctx, std::span<const uint64_t> args);
     size_t provider_index(const Guid &guid);
     const std::string &provider_label(const Event &event, size_t index);
@@ -69,6 +78,7 @@ class EventDispatch {
     EventMemory memory_;
     ProcessTable processes_;
     kernel::KernelDispatch kernel_; // the kernel providers; it keeps processes_ up to date
+    kernel::StackAttach attach_;
     WalkedStack stack_;
     DecodedPayload decoded_;
     uint64_t event_serial_ = 0;   // events dispatched

@@ -63,6 +63,14 @@ void etw_stop(void *state) {
     plugin_of(state).stop();
 }
 
+int etw_lookup_symbol(void *state, uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
+    try {
+        return plugin_of(state).lookup_symbol(space, pid, address, out);
+    } catch (const std::exception &) { // out of memory: the address stays unnamed
+        return -1;
+    }
+}
+
 void etw_destroy(void *state) {
     delete static_cast<EtwPlugin *>(state);
 }
@@ -81,6 +89,7 @@ const dtrace_plugin_ops kEtwOps = {
     .start = etw_start,
     .stop = etw_stop,
     .destroy = etw_destroy,
+    .lookup_symbol = etw_lookup_symbol,
 };
 
 } // namespace

@@ -77,6 +77,7 @@ void ReplayThread::replay(EtlReader &reader) {
     if (stopping_.load()) {
         return;
     }
+    dispatch.finish();
     report_damage(stats);
     if (reader.logfile().events_lost != 0) {
         ops_->report_drops(host_, kTraceWideCpu, reader.logfile().events_lost, DTRACE_DROP_PRINCIPAL);

@@ -25,9 +25,13 @@ bool is_kernel_address(uint64_t address, uint8_t pointer_size) {
     return address >= (pointer_size == kPointerSize32 ? kKernelBase32 : kKernelBase64);
 }
 
+const Guid &stack_walk_class() {
+    static const Guid guid = kernel_class_guid(kStackWalkHook);
+    return guid;
+}
+
 bool is_stack_walk(const Event &event) {
-    static const Guid stack_walk_class = kernel_class_guid(kStackWalkHook);
-    return event.opcode == kStackOpcode && event.provider == stack_walk_class;
+    return event.opcode == kStackOpcode && event.provider == stack_walk_class();
 }
 
 bool decode_stack_walk(const Event &event, WalkedStack &out) {

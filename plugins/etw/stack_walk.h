@@ -4,11 +4,10 @@
 // (StackWalk group, opcode 32 Stack) right after the event it belongs to,
 // naming that event by timestamp and thread: u64 EventTimeStamp, u32
 // StackProcess, u32 StackThread, then the frames, pointer-sized, innermost
-// first, kernel frames before user ones (etw-formats.md 1.9). The Dtrace-ETW
-// port fires diag:::missed-stack with such a stack when it could not attach
-// it to its event; until stacks are attached to their events, every stack is
-// such a one. The frames are split where the addresses leave the kernel's
-// half of the address space.
+// first, kernel frames before user ones (etw-formats.md 1.9). Stacks are
+// attached to their events (kernel/stack_attach.h); the Dtrace-ETW port
+// fires diag:::missed-stack with a stack it could not attach. The frames are
+// split where the addresses leave the kernel's half of the address space.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +33,8 @@ struct WalkedStack {
 // True for an address in the kernel's half of the address space of a 32- or
 // 64-bit Windows (pointer_size 4 or 8).
 bool is_kernel_address(uint64_t address, uint8_t pointer_size);
+// The StackWalk class GUID.
+const Guid &stack_walk_class();
 // True for StackWalk/Stack events.
 bool is_stack_walk(const Event &event);
 // Decodes a StackWalk/Stack payload into out (reusing its storage); false if

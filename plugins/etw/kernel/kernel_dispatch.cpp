@@ -23,7 +23,7 @@ const std::string kNoFile = "<none>";
 const std::string kUnknown = "<unknown>";
 
 bool tracked(K k) {
-    return k == K::Process || k == K::Thread || k == K::FileIo || k == K::Registry;
+    return k == K::Process || k == K::Thread || k == K::FileIo || k == K::Registry || k == K::Image;
 }
 
 int64_t known_or_minus_one(uint32_t id) {
@@ -43,6 +43,8 @@ void KernelDispatch::dispatch(const Event &event, const dtrace_event_ctx &base) 
     }
     if (static_cast<K>(klass) == K::Process) {
         processes_.note(event, record_);
+    } else if (static_cast<K>(klass) == K::Image) {
+        modules_.note(event, record_);
     } else {
         state_.note(event, klass, record_);
     }

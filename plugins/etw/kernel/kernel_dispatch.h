@@ -1,7 +1,8 @@
 // kernel_dispatch.h: kernel events to the kernel providers' probes.
 //
 // For each replayed event of a kernel class: decode it with the MOF table,
-// let it update what the plugin knows (processes, threads, files, keys),
+// let it update what the plugin knows (processes, threads, files, keys,
+// images),
 // then fire the enabled probes of its class and opcode (kernel_probes.h) in
 // table order, each with its own pid/tid, execname and arguments built in
 // KernelMemory. Events of classes nobody tracks and no probe wants cost one
@@ -16,6 +17,7 @@
 #include "kernel/kernel_memory.h"
 #include "kernel/kernel_probes.h"
 #include "kernel/kernel_state.h"
+#include "kernel/module_map.h"
 #include "kernel/mof_classes.h"
 #include "process_table.h"
 #include "reader/event.h"
@@ -26,8 +28,8 @@ namespace dtrace::etw::plugin::kernel {
 class KernelDispatch {
   public:
     KernelDispatch(dtrace_host *host, const dtrace_host_ops *ops, const KernelProbes &probes, const TraceClock &clock,
-                   EventMemory &event_memory, ProcessTable &processes)
-        : host_(host), ops_(ops), probes_(probes), clock_(clock), processes_(processes),
+                   EventMemory &event_memory, ProcessTable &processes, ModuleMap &modules)
+        : host_(host), ops_(ops), probes_(probes), clock_(clock), processes_(processes), modules_(modules),
           memory_(event_memory, processes, state_) {}
 
     // Call before firing anything for an event: curpsinfo and curlwpsinfo
@@ -60,6 +62,7 @@ class KernelDispatch {
     const KernelProbes &probes_;
     const TraceClock &clock_;
     ProcessTable &processes_;
+    ModuleMap &modules_;
     KernelState state_;
     KernelMemory memory_;
     MofRecord record_;

@@ -236,6 +236,7 @@ namespace {
 //   1060  PageFault/HardFault (PERFINFO)                   0x7ff600001000 of file 0xf1 at 4096, thread 301
 //   1061  PageFault/DemandZeroFault (300/301)              va 0x7ff600002000, pc 0x7ff600001234
 //   1065  PerfInfo/SampledProfile (PERFINFO)               pc 0x7ff600001234, thread 301
+//   1065  StackWalk/Stack (300/301)                        of the sample: 2 kernel, 2 user frames
 //   1066  PerfInfo/DPC (PERFINFO)                          entered at 1065, routine 0xfffff80000003000
 //   1067  PerfInfo/ISR (PERFINFO)                          entered at 1066, routine 0xfffff80000004000, vector 0x81
 //   1068  PerfInfo/SysClEnter (PERFINFO)                   0xfffff80000005000
@@ -243,6 +244,7 @@ namespace {
 //   1070  Thread/End (300/301)                             pid 300 tid 301
 //   1071  Process/End (300/301)                            pid 300, exit status 3
 //   1072  Image/Unload (300/301)                           child.exe
+//   1080  StackWalk/Stack (100/101)                        of an event at 1079 the trace does not have
 class KernelPayload {
   public:
     explicit KernelPayload(uint8_t pointer_size) : pointer_size_(pointer_size) {}
@@ -405,6 +407,17 @@ Bytes kernel_trace(uint8_t ps) {
         KernelPayload(ps).u64(1058).u64(4096).pointer(0x7FF600001000).pointer(0xF1).u32(301).u32(4096).bytes);
     add(0x020B, 2, 1061, 300, 301, KernelPayload(ps).pointer(0x7FF600002000).pointer(0x7FF600001234).bytes);
     add(0x0F2E, 2, 1065, kNone, kNone, KernelPayload(ps).pointer(0x7FF600001234).u32(301).u16(1).u8(0).u8(0).bytes);
+    const uint64_t kernel_pc = ps == 8 ? 0xFFFFF80000001000 : 0x80401000;
+    add(0x1820, 2, 1065, 300, 301,
+        KernelPayload(ps)
+            .u64(1065)
+            .u32(300)
+            .u32(301)
+            .pointer(kernel_pc)
+            .pointer(kernel_pc + 0x100)
+            .pointer(0x7FF600001234)
+            .pointer(0x7FF600001000)
+            .bytes);
     add(0x0F44, 2, 1066, kNone, kNone,
         KernelPayload(ps).u64(1065).pointer(ps == 8 ? 0xFFFFF80000003000 : 0x80403000).bytes);
     add(0x0F43, 2, 1067, kNone, kNone,
@@ -416,6 +429,7 @@ Bytes kernel_trace(uint8_t ps) {
     add(0x1402, 3, 1072, 300, 301,
         image_payload(ps, ps == 8 ? 0x7FF600000000 : 0x00400000, 0x20000, 300,
                       u"\\Device\\HarddiskVolume2\\tools\\child.exe"));
+    add(0x1820, 2, 1080, 100, 101, KernelPayload(ps).u64(1079).u32(100).u32(101).pointer(kernel_pc).bytes);
     BufferSpec cpu0{.cpu = 0};
     for (const KernelEvent &e : events) {
         cpu0.records.push_back(encode_kernel(e, ps));

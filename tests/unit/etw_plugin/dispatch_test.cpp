@@ -262,23 +262,24 @@ TEST_F(Replay, TraceLoggingEventsAreTypedAndDecodedFromTheirOwnSchema) {
     EXPECT_EQ(Guid::from_bytes(f.memory[5].data()), fixture::kImageId);
 }
 
-TEST_F(Replay, LostEventsAndMissedStacks) {
+TEST_F(Replay, LostEventsAndStacksAttachedToTheirEvents) {
     ASSERT_EQ(plugin.init(), 0);
     const dtrace_probe_id lost = id("diag", "", "", "lostevent");
     const dtrace_probe_id stack = id("diag", "", "", "missed-stack");
-    run({lost, stack});
+    const dtrace_probe_id sample = id("sampled", "MSNT_SystemTrace", "PerfInfo", "profile");
+    run({lost, stack, sample});
     const std::vector<Firing> lost_fired = host.firings_of(lost);
     ASSERT_EQ(lost_fired.size(), 1u);
     EXPECT_EQ(text_at(lost_fired[0], 0), "RT_LostEvent");
     EXPECT_EQ(lost_fired[0].timestamp, time_of(1040));
-    const std::vector<Firing> stacks = host.firings_of(stack);
-    ASSERT_EQ(stacks.size(), 1u);
-    EXPECT_EQ(stacks[0].args[0], time_of(1035));
-    EXPECT_EQ(stacks[0].pid, 100);
-    EXPECT_EQ(stacks[0].tid, 101);
-    EXPECT_EQ(stacks[0].execname, "app.exe");
-    EXPECT_EQ(stacks[0].kernel_stack, (std::vector<uint64_t>{0xFFFFF80000001000, 0xFFFFF80000002000}));
-    EXPECT_EQ(stacks[0].user_stack, (std::vector<uint64_t>{0x00007FF600001000}));
+    // The sample's stack follows it: it goes to the sample, not to missed-stack.
+    EXPECT_TRUE(host.firings_of(stack).empty());
+    const std::vector<Firing> samples = host.firings_of(sample);
+    ASSERT_EQ(samples.size(), 1u);
+    EXPECT_EQ(samples[0].timestamp, time_of(1035));
+    EXPECT_EQ(samples[0].tid, 101);
+    EXPECT_EQ(samples[0].kernel_stack, (std::vector<uint64_t>{0xFFFFF80000001000, 0xFFFFF80000002000}));
+    EXPECT_EQ(samples[0].user_stack, (std::vector<uint64_t>{0x00007FF600001000}));
 }
 
 TEST_F(Replay, ADisabledProbeStopsFiring) {

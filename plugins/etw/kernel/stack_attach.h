@@ -1,0 +1,112 @@
+// stack_attach.h: StackWalk stacks attached to the events they belong to.
+//
+// A kernel session that walks stacks logs each stack as a StackWalk/Stack
+// event right after the event it belongs to, on the same CPU, naming that
+// event by its raw timestamp and thread (stack_walk.h). To hand the stack to
+// the event's own firing (stack(), ustack(), stackdepth ...), a kernel event
+// waits until the next record of its CPU says whether its stack follows: a
+// Stack naming it is attached to it; anything else lets it go without one.
+// Events keep their order: whatever comes while an event waits is queued
+// behind it. An event stops waiting, too, once a record more than kWindowNs
+// later arrives or the queue holds kMaxQueued events, so memory stays
+// bounded whatever the trace. A stack that names no waiting event fires
+// diag:::missed-stack, as in the Dtrace-ETW port. Traces without StackWalk
+// events queue nothing.
+//
+// Not yet: stack keys (StackKeyKernel/StackKeyUser events whose frames come
+// in KeyDelete/KeyRundown events, often later in the file); such events fire
+// without a stack.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "reader/event.h"
+#include "stack_walk.h"
+
+namespace dtrace::etw::plugin::kernel {
+
+class StackAttach {
+  public:
+    // A kernel logs a stack within microseconds of its event.
+    static constexpr int64_t kWindowNs = 1000000;
+    static constexpr size_t kMaxQueued = 4096;
+
+    // With enabled false (no StackWalk events in the trace) events pass
+    // straight through.
+    explicit StackAttach(bool enabled) : enabled_(enabled) {}
+
+    // Hands events on, in the order they came, to fire(const Event &, const
+    // WalkedStack *stack, bool stack_attached): stack is the event's stack
+    // (nullptr: none); stack_attached is true for a StackWalk event whose
+    // stack was handed to its event.
+    template <typename Fire> void offer(const Event &event, Fire &&fire);
+    // Fires the events still queued (at the end of the trace).
+    template <typename Fire> void finish(Fire &&fire);
+
+  private:
+    struct Queued {
+        Event event;
+        std::vector<uint8_t> record; // the event's bytes, which event's spans point into
+        WalkedStack stack;
+        bool has_stack = false;
+        bool waiting = false;        // for the next record of its CPU
+        bool stack_attached = false; // a StackWalk event whose stack went to its event
+    };
+
+    static bool kernel_family(const Event &event);
+    // Settles what the CPU's waiting event is waiting for; true when event
+    // is a stack handed to it.
+    bool settle(const Event &event);
+    Queued &push(const Event &event);
+    template <typename Fire> void pop(Fire &fire);
+    bool releasable(const Queued &q, int64_t now_ns) const;
+
+    bool enabled_;
+    std::vector<Queued> ring_; // the queue, kMaxQueued slots reused in turn
+    size_t head_ = 0;
+    size_t size_ = 0;
+    std::vector<Queued *> waiting_; // by CPU: its event waiting for a stack, if any
+    WalkedStack incoming_;
+};
+
+template <typename Fire> void StackAttach::pop(Fire &fire) {
+    Queued &q = ring_[head_];
+    head_ = (head_ + 1) % kMaxQueued;
+    --size_;
+    if (q.waiting) {
+        q.waiting = false;
+        waiting_[q.event.cpu] = nullptr;
+    }
+    fire(q.event, q.has_stack ? &q.stack : nullptr, q.stack_attached);
+}
+
+template <typename Fire> void StackAttach::offer(const Event &event, Fire &&fire) {
+    if (!enabled_) {
+        fire(event, nullptr, false);
+        return;
+    }
+    const bool attached = settle(event);
+    while (size_ != 0 && (releasable(ring_[head_], event.time_ns) || size_ == kMaxQueued)) {
+        pop(fire);
+    }
+    const bool waits = kernel_family(event) && !is_stack_walk(event);
+    if (size_ == 0 && !waits) {
+        fire(event, nullptr, attached);
+        return;
+    }
+    Queued &q = push(event);
+    q.stack_attached = attached;
+    if (waits) {
+        q.waiting = true;
+        waiting_[event.cpu] = &q;
+    }
+}
+
+template <typename Fire> void StackAttach::finish(Fire &&fire) {
+    while (size_ != 0) {
+        pop(fire);
+    }
+}
+
+} // namespace dtrace::etw::plugin::kernel

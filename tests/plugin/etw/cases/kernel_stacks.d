@@ -1,0 +1,10 @@
+sampled:::profile
+{
+	printf("sample: tid %d, %d kernel frames, %d user frames, caller 0x%x, ucaller 0x%x\n", tid, stackdepth,
+	    ustackdepth, caller, ucaller);
+}
+
+diag:::missed-stack
+{
+	printf("missed stack: of the event at %d, tid %d, %d kernel frames\n", arg0, tid, stackdepth);
+}
