@@ -8,3 +8,10 @@ diag:::missed-stack
 {
 	printf("missed stack: of the event at %d, tid %d, %d kernel frames\n", arg0, tid, stackdepth);
 }
+
+sampled:::profile
+{
+	/* Frames named by the images the trace's Image events placed. */
+	stack();
+	ustack();
+}
