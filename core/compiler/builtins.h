@@ -60,6 +60,8 @@ enum class ActionFn : uint8_t {
     USym, // usym() and ufunc()
     UMod,
     UAddr,
+    Tracemem, // tracemem() and print() (sema_memory.cpp)
+    Print,
     Other, // known to DTrace, not supported here yet
 };
 

@@ -40,6 +40,14 @@ Clause generate_clause(const SemaClause &c, const TypeTable &types) {
         case ActionKind::Trace:
             act.value = difo(*a.value, c.line, strsize);
             break;
+        case ActionKind::Print:
+            act.value = difo(*a.value, c.line, strsize);
+            act.type = a.value->type;
+            break;
+        case ActionKind::Tracemem:
+            for (const auto &arg : a.args)
+                act.args.push_back(difo(*arg, c.line, strsize));
+            break;
         case ActionKind::Exit:
         case ActionKind::Speculate:
         case ActionKind::Commit:

@@ -120,7 +120,8 @@ std::vector<std::string> library_type_names(const std::vector<LibrarySource> &li
 }
 
 CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
-    TypeTable types(opts.strsize);
+    auto type_table = std::make_shared<TypeTable>(opts.strsize);
+    TypeTable &types = *type_table;
     Symbols symbols;
     Sema sema(types, symbols, opts);
     Program prog;
@@ -160,6 +161,7 @@ CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
     for (const auto &v : symbols.vars())
         if (v.type && !is_dynamic(v.type))
             prog.variables.push_back(dif::Variable{v.id, v.scope, v.is_array, type_desc(v.type, opts.strsize), v.name});
+    prog.types = std::move(type_table);
     return {std::move(prog), std::nullopt};
 }
 

@@ -12,11 +12,15 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace dtrace::compiler {
+
+struct Type;
+class TypeTable;
 
 enum class AggFunc : uint8_t { Count, Sum, Avg, Min, Max, Stddev, Quantize, Lquantize, Llquantize };
 
@@ -50,6 +54,8 @@ enum class ActionKind : uint8_t {
     Stop,      // stops the firing's process
     Chill,     // `value`: nanoseconds to spin
     Library,   // records `args` for the consumer to act on (`library`; DTrace's DTRACEACT_LIBACT)
+    Tracemem,  // records `args`: [the bytes to print,] then the memory (by reference)
+    Print,     // records `value`, printed by its D type `type`
 };
 
 // The actions the consumer carries out when it reads their record, in order
@@ -73,6 +79,7 @@ struct Action {
     std::vector<dif::Difo> agg_args; // Aggregate: the aggregating function's non-constant arguments
     std::vector<uint32_t> printa_aggs;
     LibraryAction library = LibraryAction::Clear; // Library: which one (aggregation: `aggregation`)
+    const Type *type = nullptr;                   // Print: the value's D type (in Program::types)
 };
 
 struct Clause {
@@ -83,6 +90,8 @@ struct Clause {
 };
 
 struct Program {
+    // The program's types (print() names them when it prints).
+    std::shared_ptr<const TypeTable> types;
     std::vector<Clause> clauses;
     std::vector<AggregationDecl> aggregations;
     // Options set with #pragma D option name[=value], in order.

@@ -126,6 +126,10 @@ class Sema {
                          const std::string &prefix, const std::string &suffix, int line) const;
     const Signature &signature(const BuiltinIdent &b, int line);
 
+    // sema_memory.cpp
+    void finish_tracemem(SemaAction &a);
+    void finish_print(SemaAction &a);
+
     // sema_record.cpp
     SemaAction cook_recording_action(const Expr &call);
     NodePtr recorded(NodePtr value);

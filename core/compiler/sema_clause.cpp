@@ -193,6 +193,12 @@ SemaAction Sema::cook_action_call(const Expr &call, const BuiltinIdent &b) {
     case ActionFn::Trace:
         a.kind = ActionKind::Trace;
         break;
+    case ActionFn::Tracemem:
+        a.kind = ActionKind::Tracemem;
+        break;
+    case ActionFn::Print:
+        a.kind = ActionKind::Print;
+        break;
     case ActionFn::Exit:
         a.kind = ActionKind::Exit;
         break;
@@ -247,6 +253,12 @@ void Sema::finish_action(SemaAction &a) {
         a.value = std::move(v);
         break;
     }
+    case ActionKind::Tracemem:
+        finish_tracemem(a);
+        break;
+    case ActionKind::Print:
+        finish_print(a);
+        break;
     case ActionKind::Exit:
     case ActionKind::Speculate:
     case ActionKind::Commit:

@@ -391,6 +391,7 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
         switch (action.kind) {
         case compiler::ActionKind::Expression:
         case compiler::ActionKind::Trace:
+        case compiler::ActionKind::Print:
         case compiler::ActionKind::Exit: {
             uint64_t v = vm.run(*action.value, env, f);
             if (f.kind != dif::FaultKind::None ||
@@ -415,6 +416,7 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
         case compiler::ActionKind::System:
         case compiler::ActionKind::Freopen:
         case compiler::ActionKind::Library:
+        case compiler::ActionKind::Tracemem:
             for (const dif::Difo &arg : action.args) {
                 uint64_t v = vm.run(arg, env, f);
                 if (f.kind != dif::FaultKind::None || !record_value(arg, v))

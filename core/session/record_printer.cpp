@@ -1,6 +1,7 @@
 // record_printer.cpp: from buffer bytes to dtrace(1)'s output.
 #include "session/record_printer.h"
 
+#include "consumer/print_format.h"
 #include "consumer/record_format.h"
 #include "session/aggregation_view.h"
 #include "session/recorded_value.h"
@@ -49,6 +50,20 @@ std::vector<consumer::Value> read_values(engine::RecordReader &reader, const std
             values.pop_back();
     }
     return values;
+}
+
+// tracemem()'s record: [the number of bytes to show,] the memory. A shown
+// size of 0 or beyond the memory shows all of it, as in DTrace.
+std::string tracemem_bytes(const compiler::Action &action, engine::RecordReader &reader) {
+    uint64_t shown = 0;
+    std::string_view bytes;
+    if (action.args.size() > 1 && !reader.integer(shown))
+        return {};
+    if (!reader.bytes(bytes))
+        return {};
+    if (shown != 0 && shown < bytes.size())
+        bytes = bytes.substr(0, shown);
+    return std::string(bytes);
 }
 
 } // namespace
@@ -188,6 +203,15 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
                 std::fputs(consumer::format_trace(v, trace_options).c_str(), out_);
             break;
         }
+        case compiler::ActionKind::Tracemem:
+            std::fputs(consumer::format_tracemem(tracemem_bytes(action, reader), quiet).c_str(), out_);
+            break;
+        case compiler::ActionKind::Print: {
+            consumer::Value v;
+            if (read_value(reader, action.value->rtype, v) && action.type)
+                std::fputs(consumer::format_print(*action.type, v.record()).c_str(), out_);
+            break;
+        }
         case compiler::ActionKind::Exit: {
             uint64_t status = 0;
             if (reader.integer(status))
@@ -228,7 +252,7 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
 }
 
 std::optional<std::string> RecordPrinter::format_record(const compiler::Action &action, engine::RecordReader &reader,
-                                                      const consumer::Resolvers &resolvers) {
+                                                        const consumer::Resolvers &resolvers) {
     std::vector<consumer::Value> args(action.args.size());
     bool complete = true;
     for (size_t i = 0; i < action.args.size() && complete; i++)

@@ -1,0 +1,4 @@
+BEGIN
+{
+	tracemem(arg0, 0);
+}
