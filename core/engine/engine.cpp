@@ -203,7 +203,8 @@ void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
         return;
     Probe *probe = probes_.probe(id);
     const bool replayed = (ctx.flags & DTRACE_EVENT_REPLAYED) != 0;
-    const bool timers = replayed && has_trace_timers_.load(std::memory_order_acquire);
+    const bool timers = replayed && (ctx.flags & DTRACE_EVENT_BEFORE_DATA) == 0 &&
+                        has_trace_timers_.load(std::memory_order_acquire);
     if (!probe || (probe->ecbs.empty() && !timers))
         return;
     uint64_t wait_for_generation = 0;

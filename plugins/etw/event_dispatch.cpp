@@ -13,6 +13,12 @@ int64_t known_or_minus_one(uint32_t id) {
     return id == kUnknownId ? -1 : static_cast<int64_t>(id);
 }
 
+// The logfile header and its extension records are stamped with the
+// session's start; trace time (tick-N) starts at the recorded data instead.
+bool is_session_header(const Event &event, const TraceClock &clock) {
+    return event.provider == kEventTraceGuid && clock.is_session_start(event.timestamp);
+}
+
 } // namespace
 
 dtrace_event_ctx EventDispatch::context(const Event &event, uint32_t pid, uint32_t tid, const WalkedStack *stack) {
@@ -35,7 +41,7 @@ dtrace_event_ctx EventDispatch::context(const Event &event, uint32_t pid, uint32
     ctx.payload_size = event.payload.size();
     ctx.read_memory = kernel_.reader(); // the kernel records, curpsinfo, then memory_
     ctx.reader_state = kernel_.reader_state();
-    ctx.flags = DTRACE_EVENT_REPLAYED;
+    ctx.flags = DTRACE_EVENT_REPLAYED | (is_session_header(event, clock_) ? DTRACE_EVENT_BEFORE_DATA : 0);
     if (stack != nullptr) {
         ctx.kernel_stack = stack->kernel().data();
         ctx.kernel_stack_depth = static_cast<uint32_t>(stack->kernel().size());

@@ -30,6 +30,11 @@ class TraceClock {
     int64_t to_unix_ns(int64_t raw) const;
     // Nanoseconds since the header record (the trace's start).
     int64_t since_start_ns(int64_t raw) const { return to_unix_ns(raw) - start_ns_; }
+    // True for the raw timestamp of the header record: the session's start,
+    // which the header and its extension records carry. A session that kept
+    // its events in memory (boot-time loggers flushed at shutdown) starts
+    // hours before the events its file holds.
+    bool is_session_start(int64_t raw) const { return raw == raw_base_; }
     // FILETIME to nanoseconds since the Unix epoch.
     static int64_t filetime_to_unix_ns(int64_t filetime);
 

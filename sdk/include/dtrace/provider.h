@@ -150,6 +150,10 @@ typedef struct dtrace_event_ctx {
 
 #define DTRACE_EVENT_LIVE_TARGET 0x1u /* read_memory reads a live process */
 #define DTRACE_EVENT_REPLAYED 0x2u    /* the event comes from a trace file */
+/* A replayed record stamped before the recorded data (a trace's header
+ * records, written when the session started, which may be hours before the
+ * events a file kept): it fires, but does not start or advance trace time. */
+#define DTRACE_EVENT_BEFORE_DATA 0x4u
 
 /* Drop kinds a plugin reports (events lost before they reached the host). */
 typedef enum dtrace_drop_kind {

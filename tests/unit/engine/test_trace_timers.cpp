@@ -46,12 +46,12 @@ class ReplayedEngine : public ::testing::Test {
         engine.go();
     }
 
-    void fire_event(uint64_t timestamp, uint32_t cpu = 0) {
+    void fire_event(uint64_t timestamp, uint32_t cpu = 0, uint32_t flags = 0) {
         dtrace_event_ctx ctx{};
         ctx.struct_size = sizeof ctx;
         ctx.timestamp = ctx.walltimestamp = timestamp;
         ctx.cpu = cpu;
-        ctx.flags = DTRACE_EVENT_REPLAYED;
+        ctx.flags = DTRACE_EVENT_REPLAYED | flags;
         engine.fire(event, ctx);
     }
 
@@ -81,6 +81,17 @@ TEST_F(ReplayedEngine, TicksFollowTraceTime) {
     EXPECT_EQ(count_of("events"), 2);
     fire_event(1560); // no tick is due yet
     EXPECT_EQ(count_of("ticks"), 5);
+}
+
+TEST_F(ReplayedEngine, RecordsBeforeTheDataDoNotMoveTraceTime) {
+    enable("replay:::tick { @ticks = count(); } replay:::event { @events = count(); }");
+    ASSERT_EQ(engine.add_trace_timer(tick, 100, 0), 0);
+    fire_event(10, 0, DTRACE_EVENT_BEFORE_DATA); // a header stamped long before the data
+    fire_event(100000);                          // starts the clock
+    EXPECT_EQ(count_of("ticks"), 0) << "no tick between the header and the data";
+    EXPECT_EQ(count_of("events"), 2) << "the header's record still fires";
+    fire_event(100250);
+    EXPECT_EQ(count_of("ticks"), 2);
 }
 
 TEST_F(ReplayedEngine, PerCpuTimersFireOnEveryCpuSeen) {

@@ -182,6 +182,17 @@ TEST_F(Replay, UnenabledDiagEventsStillFiresWithoutArgumentsForTraceTime) {
     EXPECT_EQ(host.firings.size(), fired.size());
 }
 
+TEST_F(Replay, OnlyTheHeaderRecordsComeBeforeTheDataInTraceTime) {
+    ASSERT_EQ(plugin.init(), 0);
+    run({id("diag", "", "", "events")});
+    const std::vector<Firing> fired = host.firings_of(id("diag", "", "", "events"));
+    ASSERT_EQ(fired.size(), fixture::kReplayRecords);
+    EXPECT_EQ(fired[0].flags, DTRACE_EVENT_REPLAYED | DTRACE_EVENT_BEFORE_DATA) << "the logfile header";
+    for (size_t i = 1; i < fired.size(); ++i) {
+        EXPECT_EQ(fired[i].flags, DTRACE_EVENT_REPLAYED) << "record " << i;
+    }
+}
+
 TEST_F(Replay, EtwProbesByIdAndGenericEventHandOutTheEventHeader) {
     ASSERT_EQ(plugin.init(), 0);
     const dtrace_probe_id alloc = id("etw", kClr, kEverything, "10");

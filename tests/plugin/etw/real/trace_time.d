@@ -1,4 +1,10 @@
-/* tick-N fires on trace time: this trace's header precedes its events by 8 hours. */
+/*
+ * tick-N fires on trace time. This trace's header records carry the start of
+ * its session (at boot), 8 hours before the events the file holds (the
+ * session kept them in memory and wrote them at shutdown): trace time starts
+ * at those events, so tick-1s fires for the 4 seconds they span, not for
+ * every second since boot.
+ */
 int n;
 
 diag:::events
@@ -6,9 +12,9 @@ diag:::events
 	n++;
 }
 
-tick-1h
+tick-1s
 {
-	printf("%d records in the hour before %d\n", n, timestamp);
+	printf("%d records in the second before %d\n", n, timestamp);
 	n = 0;
 }
 
