@@ -114,6 +114,12 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
         return with_line(consumer::check_printa_keys(first, to_consumer(first_keys), other, to_consumer(other_keys)),
                          line);
     };
+    options.plugin_action = [&host](const std::string &name) -> std::optional<compiler::PluginActionInfo> {
+        const uint32_t id = host.find_action(name);
+        if (id == 0)
+            return std::nullopt;
+        return compiler::PluginActionInfo{id, host.action(id)->prototype};
+    };
     options.probe_arg_types = [&engine, &host](const std::vector<std::string> &probes, int line) {
         compiler::ProbeArgTypes result;
         bool first = true;

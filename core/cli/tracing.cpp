@@ -1,6 +1,7 @@
 // tracing.cpp: the consume loop and its stopping conditions.
 #include "cli/tracing.h"
 
+#include "cli/plugin_actions.h"
 #include "session/record_printer.h"
 
 #include <algorithm>
@@ -55,6 +56,7 @@ int Tracing::run() {
     printer.set_symbol_lookup([this](host::LoadedPlugin *recorder, bool user, int64_t pid, uint64_t address) {
         return host_.lookup_symbol(recorder, user ? DTRACE_SYMBOL_USER : DTRACE_SYMBOL_KERNEL, pid, address);
     });
+    printer.set_plugin_action_runner(plugin_action_runner(host_));
     auto report = [&](const std::string &message) {
         std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), message.c_str());
     };

@@ -83,6 +83,11 @@ Clause generate_clause(const SemaClause &c, const TypeTable &types) {
             for (const auto &arg : a.args)
                 act.args.push_back(difo(*arg, c.line, strsize));
             break;
+        case ActionKind::Plugin:
+            act.plugin_action = a.plugin_action;
+            for (const auto &arg : a.args)
+                act.args.push_back(difo(*arg, c.line, strsize));
+            break;
         case ActionKind::Default:
         case ActionKind::Ftruncate:
         case ActionKind::Stop:

@@ -48,6 +48,13 @@ struct ProbeArgTypes {
 // types, inlines and translators this way (dtrace_provider_info.d_source).
 using LibrarySource = std::pair<std::string, std::string>;
 
+// A function a plugin added to D (a plugin action): the host's id for it
+// and its prototype, in the builtins' syntax ("void(string, ...)").
+struct PluginActionInfo {
+    uint32_t id = 0;
+    std::string prototype;
+};
+
 struct CompileOptions {
     bool errtags = false;
     uint32_t strsize = 256;
@@ -72,6 +79,8 @@ struct CompileOptions {
                                             const std::string &other, const std::vector<ArgTypeInfo> &other_keys,
                                             int line)>
         check_printa_keys;
+    // The plugin action of a name that D does not define, if a plugin added one.
+    std::function<std::optional<PluginActionInfo>(const std::string &name)> plugin_action;
     // Compiled, in order, before the program: their declarations, inlines
     // and translators are the program's (probe clauses are not allowed).
     std::vector<LibrarySource> library_sources;

@@ -56,6 +56,7 @@ enum class ActionKind : uint8_t {
     Library,   // records `args` for the consumer to act on (`library`; DTrace's DTRACEACT_LIBACT)
     Tracemem,  // records `args`: [the bytes to print,] then the memory (by reference)
     Print,     // records `value`, printed by its D type `type`
+    Plugin,    // a plugin's action: records `args`, which the consumer hands to the plugin
 };
 
 // The actions the consumer carries out when it reads their record, in order
@@ -80,6 +81,7 @@ struct Action {
     std::vector<uint32_t> printa_aggs;
     LibraryAction library = LibraryAction::Clear; // Library: which one (aggregation: `aggregation`)
     const Type *type = nullptr;                   // Print: the value's D type (in Program::types)
+    uint32_t plugin_action = 0;                   // Plugin: the host's id of the action
 };
 
 struct Clause {

@@ -139,6 +139,7 @@ class Sema {
     void cook_statements(const std::vector<StmtPtr> &stmts, std::vector<SemaAction> &out);
     void cook_statement(const Stmt &s, std::vector<SemaAction> &out);
     SemaAction cook_action_call(const Expr &call, const BuiltinIdent &b);
+    SemaAction cook_plugin_action(const Expr &call, const PluginActionInfo &action);
     SemaAction cook_aggregation(const Expr &assign);
     NodePtr cook_predicate(const Expr &pred);
     // The checks DTrace makes when it builds each action, after cooking.

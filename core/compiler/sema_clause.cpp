@@ -165,6 +165,12 @@ void Sema::cook_statement(const Stmt &s, std::vector<SemaAction> &out) {
             out.push_back(cook_action_call(e, lookup_function(e)));
             return;
         }
+        if (!b && opts_.plugin_action && !symbols_.find(dif::Scope::Global, e.text)) {
+            if (std::optional<PluginActionInfo> action = opts_.plugin_action(e.text)) {
+                out.push_back(cook_plugin_action(e, *action));
+                return;
+            }
+        }
     }
     if (is_agg_assignment(e)) {
         out.push_back(cook_aggregation(e));
@@ -242,6 +248,32 @@ void Sema::finish_actions(std::vector<SemaAction> &actions) {
     }
 }
 
+SemaAction Sema::cook_plugin_action(const Expr &call, const PluginActionInfo &action) {
+    auto it = signatures_.find(call.text);
+    if (it == signatures_.end()) {
+        std::optional<Signature> sig = parse_prototype(action.prototype, types_);
+        if (!sig)
+            raise_error("D_UNKNOWN", call.line,
+                        "failed to resolve type of " + call.text + " (" + action.prototype + ")");
+        it = signatures_.emplace(call.text, std::move(*sig)).first;
+    }
+    SemaAction a;
+    a.kind = ActionKind::Plugin;
+    a.line = call.line;
+    a.plugin_action = action.id;
+    a.call_args = cook_list(call.args);
+    check_prototype(it->second, call.text, a.call_args, "", "( )", call.line);
+    for (size_t i = 0; i < a.call_args.size(); i++) {
+        const Node &arg = *a.call_args[i];
+        if (is_void(arg.type) || is_dynamic(arg.type))
+            raise_error("D_PROTO_ARG", arg.line ? arg.line : call.line,
+                        call.text + "( ) argument #" + std::to_string(i + 1) +
+                            " is incompatible with prototype:\n\tprototype: a recordable value\n\t argument: " +
+                            node_type_name(arg));
+    }
+    return a;
+}
+
 void Sema::finish_action(SemaAction &a) {
     switch (a.kind) {
     case ActionKind::Trace: {
@@ -282,6 +314,9 @@ void Sema::finish_action(SemaAction &a) {
         break;
     case ActionKind::Library:
         finish_library_action(a);
+        break;
+    case ActionKind::Plugin:
+        a.args = std::move(a.call_args);
         break;
     default:
         break;

@@ -117,6 +117,7 @@ struct SemaAction {
     std::vector<NodePtr> agg_args; // Aggregate: value (and increment)
     std::vector<Aggregation *> printa_aggs;
     LibraryAction library = LibraryAction::Clear; // Library (agg: the aggregation it acts on)
+    uint32_t plugin_action = 0; // Plugin
     // Before finish_action(): the action's cooked arguments and, for an
     // aggregation, the aggregating function called.
     std::vector<NodePtr> call_args;

@@ -203,8 +203,8 @@ void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
         return;
     Probe *probe = probes_.probe(id);
     const bool replayed = (ctx.flags & DTRACE_EVENT_REPLAYED) != 0;
-    const bool timers = replayed && (ctx.flags & DTRACE_EVENT_BEFORE_DATA) == 0 &&
-                        has_trace_timers_.load(std::memory_order_acquire);
+    const bool timers =
+        replayed && (ctx.flags & DTRACE_EVENT_BEFORE_DATA) == 0 && has_trace_timers_.load(std::memory_order_acquire);
     if (!probe || (probe->ecbs.empty() && !timers))
         return;
     uint64_t wait_for_generation = 0;
@@ -418,6 +418,7 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &f
         case compiler::ActionKind::Freopen:
         case compiler::ActionKind::Library:
         case compiler::ActionKind::Tracemem:
+        case compiler::ActionKind::Plugin:
             for (const dif::Difo &arg : action.args) {
                 uint64_t v = vm.run(arg, env, f);
                 if (f.kind != dif::FaultKind::None || !record_value(arg, v))

@@ -74,6 +74,7 @@ const OptionSpec kOptionTable[] = {
     {"noplugins", OptionKind::Flag, OptionClass::Plugin, nullptr},
     {"replay", OptionKind::String, OptionClass::Plugin, nullptr},    // -E: the trace file to replay
     {"etwmanifest", OptionKind::List, OptionClass::Plugin, nullptr}, // the etw plugin's manifests
+    {"etwtrace", OptionKind::String, OptionClass::Plugin, nullptr},  // the file etw_trace() writes
 };
 
 const std::vector<std::string> kEmptyList;

@@ -24,12 +24,15 @@ inline constexpr uint32_t kPluginOpsV1Size = offsetof(dtrace_plugin_ops, destroy
 // Entries appended to version 1 tables: present when the size covers them.
 inline constexpr uint32_t kPluginOpsLookupSymbolSize =
     offsetof(dtrace_plugin_ops, lookup_symbol) + sizeof(dtrace_plugin_ops::lookup_symbol);
+inline constexpr uint32_t kPluginOpsConsumeActionSize =
+    offsetof(dtrace_plugin_ops, consume_action) + sizeof(dtrace_plugin_ops::consume_action);
 inline constexpr uint32_t kProviderInfoV1Size =
     offsetof(dtrace_provider_info, d_source) + sizeof(dtrace_provider_info::d_source);
 inline constexpr uint32_t kProbeDescV1Size = offsetof(dtrace_probe_desc, cookie) + sizeof(dtrace_probe_desc::cookie);
 inline constexpr uint32_t kArgDescV1Size =
     offsetof(dtrace_arg_desc, native_index) + sizeof(dtrace_arg_desc::native_index);
 inline constexpr uint32_t kEventCtxV1Size = offsetof(dtrace_event_ctx, flags) + sizeof(dtrace_event_ctx::flags);
+inline constexpr uint32_t kActionDescV1Size = offsetof(dtrace_action_desc, cookie) + sizeof(dtrace_action_desc::cookie);
 
 // True when `s` is non-null and declares at least the v1 size.
 template <typename T> bool covers(const T *s, uint32_t v1_size) {

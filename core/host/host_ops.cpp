@@ -60,6 +60,11 @@ int add_trace_timer(dtrace_host *host, dtrace_probe_id probe, uint64_t interval_
     return plugin == nullptr ? -1 : plugin->sink().add_trace_timer(probe, interval_ns, flags);
 }
 
+int register_action(dtrace_host *host, const dtrace_action_desc *desc) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr ? -1 : plugin->register_action(desc);
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -74,6 +79,7 @@ const dtrace_host_ops host_ops_table = {
     .get_option = get_option,
     .input_finished = input_finished,
     .add_trace_timer = add_trace_timer,
+    .register_action = register_action,
 };
 
 } // namespace dtrace::host

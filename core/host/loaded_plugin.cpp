@@ -215,6 +215,35 @@ void LoadedPlugin::fire(dtrace_probe_id probe, const dtrace_event_ctx *ctx) {
         report_error("fire() called with probe id 0 or a malformed event context; such events are ignored");
 }
 
+int LoadedPlugin::register_action(const dtrace_action_desc *desc) {
+    if (!abi::covers(desc, abi::kActionDescV1Size) || desc->name == nullptr || desc->name[0] == '\0' ||
+        desc->prototype == nullptr) {
+        report_error("register_action: malformed action description");
+        return -1;
+    }
+    if (module_.ops->struct_size < abi::kPluginOpsConsumeActionSize || module_.ops->consume_action == nullptr) {
+        report_error("register_action: the plugin has no consume_action entry to perform '" + std::string(desc->name) +
+                     "'");
+        return -1;
+    }
+    if (initialised_) {
+        report_error("register_action: '" + std::string(desc->name) + "' must be registered during init");
+        return -1;
+    }
+    for (const PluginAction &a : actions_) {
+        if (a.name == desc->name) {
+            report_error("register_action: '" + a.name + "' is already registered");
+            return -1;
+        }
+    }
+    actions_.push_back({desc->name, desc->prototype, desc->cookie});
+    return 0;
+}
+
+Status LoadedPlugin::consume_action(const dtrace_action_call &call) {
+    return call_plugin([&] { return module_.ops->consume_action(state_, &call) == 0; });
+}
+
 void LoadedPlugin::report_error(std::string_view message) {
     if (current_capture != nullptr && current_capture->plugin == this) {
         current_capture->messages.emplace_back(message);

@@ -41,6 +41,13 @@ struct dtrace_host {
 
 namespace dtrace::host {
 
+// A function the plugin added to D (dtrace_action_desc, copied).
+struct PluginAction {
+    std::string name;
+    std::string prototype;
+    uint64_t cookie = 0;
+};
+
 // A plugin's code and validated ops table, not yet initialised.
 struct PluginModule {
     std::filesystem::path file; // empty for a built-in plugin
@@ -76,6 +83,10 @@ class LoadedPlugin {
     // The plugin's lookup_symbol (DTRACE_SYMBOL_* space); nothing when the
     // plugin has no such entry or does not know the address.
     std::optional<Symbol> lookup_symbol(uint32_t space, int64_t pid, uint64_t address);
+    // Performs a recorded call of one of the plugin's actions (consumer thread).
+    Status consume_action(const dtrace_action_call &call);
+    // The actions the plugin registered during init, in order.
+    const std::vector<PluginAction> &actions() const { return actions_; }
 
     // plugin -> host (the dtrace_host_ops table lands here). Any thread.
     dtrace_provider_id register_provider(const dtrace_provider_info *info);
@@ -83,6 +94,7 @@ class LoadedPlugin {
     dtrace_probe_id lookup_probe(dtrace_provider_id provider, const char *module, const char *function,
                                  const char *name);
     void fire(dtrace_probe_id probe, const dtrace_event_ctx *ctx);
+    int register_action(const dtrace_action_desc *desc);
     void report_error(std::string_view message);
     ProbeSink &sink() { return sink_; }
 
@@ -102,6 +114,7 @@ class LoadedPlugin {
     std::atomic<bool> bad_ctx_reported_{false};
     mutable std::mutex providers_mutex_;
     std::vector<dtrace_provider_id> providers_;
+    std::vector<PluginAction> actions_; // registered by init() only
 };
 
 } // namespace dtrace::host

@@ -241,6 +241,44 @@ void PluginHost::destroy_all() {
         plugins_.pop_back();
 }
 
+std::pair<LoadedPlugin *, const PluginAction *> PluginHost::locate_action(uint32_t id) const {
+    uint32_t next = 1;
+    for (const auto &plugin : plugins_) {
+        const std::vector<PluginAction> &actions = plugin->actions();
+        if (id >= next && id - next < actions.size())
+            return {plugin.get(), &actions[id - next]};
+        next += static_cast<uint32_t>(actions.size());
+    }
+    return {nullptr, nullptr};
+}
+
+uint32_t PluginHost::find_action(std::string_view name) const {
+    uint32_t id = 1;
+    for (const auto &plugin : plugins_) {
+        for (const PluginAction &action : plugin->actions()) {
+            if (action.name == name)
+                return id;
+            ++id;
+        }
+    }
+    return 0;
+}
+
+const PluginAction *PluginHost::action(uint32_t id) const {
+    return locate_action(id).second;
+}
+
+Status PluginHost::consume_action(uint32_t id, dtrace_action_call call) {
+    auto [plugin, action] = locate_action(id);
+    if (plugin == nullptr)
+        return Failure{"no plugin action has id " + std::to_string(id)};
+    call.cookie = action->cookie;
+    Status status = plugin->consume_action(call);
+    if (!status)
+        return Failure{plugin->name() + ": " + status.reason()};
+    return status;
+}
+
 LoadedPlugin *PluginHost::find(std::string_view name) const {
     for (const auto &plugin : plugins_)
         if (plugin->name() == name)

@@ -81,12 +81,22 @@ class PluginHost {
     // Stops, destroys and unloads every plugin, last loaded first.
     void destroy_all();
 
+    // The actions the plugins added to D, numbered from 1 across plugins in
+    // load order. find_action answers the first of a name (0: none).
+    uint32_t find_action(std::string_view name) const;
+    const PluginAction *action(uint32_t id) const;
+    // Hands a recorded call to the plugin of action `id` (call.cookie is
+    // filled in here). The failure is "<plugin>: <the plugin's reason>".
+    Status consume_action(uint32_t id, dtrace_action_call call);
+
     const std::vector<std::unique_ptr<LoadedPlugin>> &plugins() const { return plugins_; }
     LoadedPlugin *find(std::string_view name) const;
     LoadedPlugin *owner_of(dtrace_provider_id provider) const;
 
   private:
     std::vector<PluginDiagnostic> provide_matching(const dtrace_probe_spec *spec);
+    // The plugin and action numbered `id`, or {nullptr, nullptr}.
+    std::pair<LoadedPlugin *, const PluginAction *> locate_action(uint32_t id) const;
 
     ProbeSink &sink_;
     std::vector<std::unique_ptr<LoadedPlugin>> plugins_;

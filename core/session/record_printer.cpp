@@ -236,6 +236,19 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
             run_library_action(*ecb, action, read_values(reader, action.args));
             quiet = options_.is_set("quiet");
             break;
+        case compiler::ActionKind::Plugin: {
+            std::vector<consumer::Value> args(action.args.size());
+            bool complete = true;
+            for (size_t i = 0; i < action.args.size() && complete; i++)
+                complete = read_value(reader, action.args[i].rtype, args[i]);
+            if (!complete || !plugin_actions_)
+                break;
+            std::fflush(out_); // what the clause printed before comes first
+            std::string error = plugin_actions_(action.plugin_action, cpu, header.timestamp, args);
+            if (!error.empty())
+                report(error);
+            break;
+        }
         case compiler::ActionKind::Expression:
         case compiler::ActionKind::Aggregate:
         case compiler::ActionKind::Default:

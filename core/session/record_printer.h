@@ -19,12 +19,19 @@
 #include "session/recorded_value.h"
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace dtrace::session {
+
+// Performs a recorded call of a plugin action: the action's id, the CPU and
+// timestamp of the record, and the recorded arguments. Returns an error
+// message, or "" on success.
+using PluginActionRunner = std::function<std::string(uint32_t action, uint32_t cpu, uint64_t timestamp,
+                                                     const std::vector<consumer::Value> &args)>;
 
 class RecordPrinter {
   public:
@@ -44,6 +51,7 @@ class RecordPrinter {
     int exit_status() const { return exit_status_; }
     // How stacks and addresses are named (without it they print as numbers).
     void set_symbol_lookup(SymbolLookup lookup);
+    void set_plugin_action_runner(PluginActionRunner runner) { plugin_actions_ = std::move(runner); }
 
   private:
     // `previous_epid` and `next_epid`: the records around this one (0: none),
@@ -78,6 +86,7 @@ class RecordPrinter {
     std::map<const compiler::Action *, consumer::Format> formats_;
     AggregationView aggregations_;
     SymbolLookup symbol_lookup_;
+    PluginActionRunner plugin_actions_;
 };
 
 } // namespace dtrace::session

@@ -7,7 +7,25 @@
 
 namespace dtrace::etw::plugin {
 
+namespace {
+
+// Descriptions of the providers whose probes do not depend on what the file
+// holds: the plugin's diag, and the core's own (a trace's provider may not
+// take their names, see probe_registry.cpp).
+bool needs_catalog(const dtrace_probe_spec *spec) {
+    if (spec == nullptr || spec->provider == nullptr) {
+        return true;
+    }
+    const std::string_view provider = spec->provider;
+    return provider != kDiagProvider && provider != "dtrace" && provider != "profile";
+}
+
+} // namespace
+
 int EtwPlugin::init() {
+    if (trace_action_.register_action() != 0) {
+        return -1;
+    }
     const char *path = ops_->get_option(host_, kReplayOption);
     if (path == nullptr) {
         return 0;
@@ -25,13 +43,29 @@ int EtwPlugin::init() {
         ops_->report_error(host_, reader.error().c_str());
         return -1;
     }
-    catalog_ = TraceCatalog::scan(reader.value(), manifests_);
+    catalog_reader_.emplace(std::move(reader.value()));
+    catalog_.emplace();
     registry_ = std::make_unique<ProbeRegistry>(host_, ops_, *catalog_, manifests_);
     return registry_->register_all() && kernel_probes_.register_all(host_, ops_) ? 0 : -1;
 }
 
+bool EtwPlugin::catalogue() {
+    if (!catalog_reader_) {
+        return true;
+    }
+    *catalog_ = TraceCatalog::scan(*catalog_reader_, manifests_);
+    catalog_reader_.reset();
+    return registry_->register_catalog();
+}
+
 int EtwPlugin::provide(const dtrace_probe_spec *spec) {
-    return !replaying() || registry_->provide(spec) ? 0 : -1;
+    if (!replaying()) {
+        return 0;
+    }
+    if (needs_catalog(spec) && !catalogue()) {
+        return -1;
+    }
+    return registry_->provide(spec) ? 0 : -1;
 }
 
 int EtwPlugin::set_enabled(uint64_t cookie, bool enabled) {
@@ -48,6 +82,7 @@ int EtwPlugin::start() {
     if (!replaying()) {
         return 0;
     }
+    catalog_reader_.reset(); // the replay reads the file afresh
     replay_ = std::make_unique<ReplayThread>(host_, ops_, path_,
                                              ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_, modules_});
     return replay_->start();

@@ -7,9 +7,12 @@
 // the live plugins are not. Without -E it registers nothing and does nothing.
 //
 // init() opens the file (a missing file is an error that says recording
-// live ETW needs Windows), reads it once to learn its providers and event
-// ids (trace_catalog.h) and registers their probes, so `dtrace -l -E file`
-// lists them. start() replays the file on one thread in timestamp order
+// live ETW needs Windows) and registers the diag and etw providers. The
+// first probe description that may name anything but diag:::, dtrace:::
+// or profile::: (and -l without one) makes the plugin read the whole file
+// once to learn its providers and event ids (trace_catalog.h) and register
+// their probes, so `dtrace -l -E file` lists them; a script of diag probes
+// alone replays the file without that pass. start() replays the file on one thread in timestamp order
 // (replay_thread.h); at its end the host fires END. tick-N fires on trace
 // time (the host does that from the events' timestamps).
 //
@@ -67,6 +70,10 @@
 //
 // Corrupt buffers the reader skips are reported as drops (kind CORRUPT) with
 // the reader's message naming the file and offset; the replay goes on.
+//
+// etw_trace(provider, guid, event, level, keyword, type, name, value, ...)
+// writes TraceLogging events to the file -x etwtrace=PATH names, which -E
+// replays (etw_trace_action.h).
 #pragma once
 
 #include <memory>
@@ -77,6 +84,7 @@
 
 #include "kernel/kernel_probes.h"
 #include "kernel/module_map.h"
+#include "etw_trace_action.h"
 #include "manifest_set.h"
 #include "probe_registry.h"
 #include "replay_thread.h"
@@ -88,7 +96,7 @@ namespace dtrace::etw::plugin {
 // when -E was not given.
 class EtwPlugin {
   public:
-    EtwPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops) {}
+    EtwPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops), trace_action_(host, ops) {}
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
@@ -103,20 +111,26 @@ class EtwPlugin {
     // SDK's lookup_symbol: module and offset, no function: the trace has
     // no symbols). -1 when no Image event placed one there.
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
+    // etw_trace() (etw_trace_action.h), with or without -E.
+    EtwTraceAction &trace_action() { return trace_action_; }
 
   private:
     bool replaying() const { return registry_ != nullptr; }
+    // Reads the file for its catalog and registers its probes, once.
+    bool catalogue();
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
     std::string path_;
     ManifestSet manifests_;
-    std::optional<TraceCatalog> catalog_;
+    std::optional<TraceCatalog> catalog_;     // empty until catalogue()
+    std::optional<EtlReader> catalog_reader_; // opened by init(), read by catalogue()
     std::unique_ptr<ProbeRegistry> registry_;
     kernel::KernelProbes kernel_probes_;
     kernel::ModuleMap modules_;
     std::string symbol_module_; // the last lookup's answer, valid until the next
     std::unique_ptr<ReplayThread> replay_;
+    EtwTraceAction trace_action_;
 };
 
 } // namespace dtrace::etw::plugin

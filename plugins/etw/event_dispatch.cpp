@@ -59,19 +59,29 @@ void EventDispatch::fire(dtrace_probe_id probe, dtrace_event_ctx ctx, std::span<
 
 size_t EventDispatch::provider_index(const Guid &guid) {
     // Events of one provider tend to come in runs.
-    if (guid != last_guid_ || last_index_ == TraceCatalog::kNotFound) {
+    if (!last_known_ || guid != last_guid_) {
         last_guid_ = guid;
         last_index_ = catalog_.index_of(guid);
+        last_label_ = nullptr;
+        last_known_ = true;
     }
     return last_index_;
 }
 
+// Call after provider_index(event.provider).
 const std::string &EventDispatch::provider_label(const Event &event, size_t index) {
-    if (index != TraceCatalog::kNotFound) {
-        return catalog_.providers()[index].label();
+    if (last_label_ == nullptr) {
+        if (index != TraceCatalog::kNotFound) {
+            last_label_ = &catalog_.providers()[index].label();
+        } else {
+            auto [it, added] = uncatalogued_labels_.try_emplace(event.provider);
+            if (added) {
+                it->second = TraceCatalog::label_of(event, manifests_);
+            }
+            last_label_ = &it->second;
+        }
     }
-    uncatalogued_label_ = event.provider.to_string();
-    return uncatalogued_label_;
+    return *last_label_;
 }
 
 void EventDispatch::dispatch(const Event &event) {

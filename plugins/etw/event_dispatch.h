@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <unordered_map>
 
 #include <dtrace/provider.h>
 
@@ -88,7 +89,11 @@ class EventDispatch {
     uint64_t tracelogging_serial_ = 0; // the event tracelogging_schema_ describes
     Guid last_guid_;
     size_t last_index_ = TraceCatalog::kNotFound;
-    std::string uncatalogued_label_; // a provider init() did not see
+    // Labels of providers the catalog does not hold, by GUID; diag:::events
+    // hands their addresses to D, so they stay put (node-based map).
+    std::unordered_map<Guid, std::string, GuidHash> uncatalogued_labels_;
+    bool last_known_ = false;                 // last_guid_, last_index_ are set
+    const std::string *last_label_ = nullptr; // last_guid_'s, once asked for
 };
 
 } // namespace dtrace::etw::plugin

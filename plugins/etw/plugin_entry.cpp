@@ -71,15 +71,25 @@ int etw_lookup_symbol(void *state, uint32_t space, int64_t pid, uint64_t address
     }
 }
 
+int etw_consume_action(void *state, const dtrace_action_call *call) {
+    EtwPlugin &p = plugin_of(state);
+    return guarded(p.host(), p.ops(), [&] { return p.trace_action().consume(*call); });
+}
+
 void etw_destroy(void *state) {
-    delete static_cast<EtwPlugin *>(state);
+    EtwPlugin &p = plugin_of(state);
+    guarded(p.host(), p.ops(), [&] {
+        p.trace_action().finish();
+        return 0;
+    });
+    delete &p;
 }
 
 const dtrace_plugin_ops kEtwOps = {
     .struct_size = sizeof(dtrace_plugin_ops),
     .abi_version = DTRACE_SDK_ABI_VERSION,
     .name = "etw",
-    .description = "ETW trace files (-E): etw, diag and provider-name probes",
+    .description = "ETW trace files (-E): etw, diag and provider-name probes; etw_trace()",
     .capabilities = DTRACE_PLUGIN_REPLAY,
     .init = etw_init,
     .provide = etw_provide,
@@ -90,6 +100,7 @@ const dtrace_plugin_ops kEtwOps = {
     .stop = etw_stop,
     .destroy = etw_destroy,
     .lookup_symbol = etw_lookup_symbol,
+    .consume_action = etw_consume_action,
 };
 
 } // namespace

@@ -198,6 +198,11 @@ bool ProbeRegistry::register_all() {
         add_probe(diag_provider_, empty, empty, kDiagMissedStack, {.kind = ProbeKind::DiagMissedStack}) == 0) {
         return false;
     }
+    return register_catalog();
+}
+
+bool ProbeRegistry::register_catalog() {
+    events_probe_of_.resize(catalog_.providers().size(), 0);
     const std::string every = format_filter(kMatchEverything);
     for (size_t i = 0; i < catalog_.providers().size(); ++i) {
         if (!add_etw_probes(i, every, kMatchEverything, nullptr)) {

@@ -82,6 +82,8 @@ class ProbeRegistry {
     // Registers the etw and diag providers, and the probes of every provider
     // in the catalog. False when the host refused (it has said why).
     bool register_all();
+    // Registers the probes of the catalog's providers (after it was filled).
+    bool register_catalog();
     // Registers the etw probes a spec asks for with its own level/keyword
     // filter (a function field like 0x04_0x0000000000000010); other specs
     // match the probes register_all() made. False when the host refused.

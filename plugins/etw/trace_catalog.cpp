@@ -23,6 +23,17 @@ size_t TraceCatalog::index_of(const Guid &guid) const {
     return it == by_guid_.end() ? kNotFound : it->second;
 }
 
+std::string TraceCatalog::label_of(const Event &event, const ManifestSet &manifests) {
+    if (const ManifestProvider *manifest = manifests.provider(event.provider)) {
+        return manifest->name;
+    }
+    std::string name(known_provider_name(event.provider));
+    if (name.empty()) {
+        name = name_carried_by(event);
+    }
+    return name.empty() ? event.provider.to_string() : name;
+}
+
 CatalogProvider &TraceCatalog::provider(const Guid &guid, const ManifestSet &manifests) {
     auto [it, inserted] = by_guid_.try_emplace(guid, providers_.size());
     if (inserted) {

@@ -50,6 +50,10 @@ class TraceCatalog {
 
     const std::vector<CatalogProvider> &providers() const { return providers_; }
     size_t index_of(const Guid &guid) const;
+    // What a catalog would call the provider of an event that it does not
+    // hold: its name as the manifests, the known names or the event give
+    // it, else its GUID.
+    static std::string label_of(const Event &event, const ManifestSet &manifests);
     uint64_t events() const { return events_; }
 
   private:

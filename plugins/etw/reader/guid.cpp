@@ -114,12 +114,4 @@ std::optional<Guid> Guid::parse(std::string_view text) {
     return g;
 }
 
-size_t GuidHash::operator()(const Guid &g) const {
-    uint64_t h = (uint64_t{g.data1} << 32) ^ (uint64_t{g.data2} << 16) ^ g.data3;
-    for (uint8_t b : g.data4) {
-        h = (h ^ b) * 0x100000001b3ULL; // FNV-1a prime: spreads the tail bytes
-    }
-    return static_cast<size_t>(h);
-}
-
 } // namespace dtrace::etw

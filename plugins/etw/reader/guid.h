@@ -11,6 +11,7 @@
 #include <compare>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,10 +37,19 @@ struct Guid {
 
     bool is_zero() const { return *this == Guid{}; }
     auto operator<=>(const Guid &) const = default;
+    // Per event on the replay path: two 8-byte compares, not a memcmp call.
+    bool operator==(const Guid &other) const { return std::memcmp(this, &other, sizeof(Guid)) == 0; }
 };
+static_assert(sizeof(Guid) == Guid::kSize, "Guid has no padding: == compares its bytes");
 
 struct GuidHash {
-    size_t operator()(const Guid &g) const;
+    size_t operator()(const Guid &g) const {
+        uint64_t a = 0, b = 0;
+        std::memcpy(&a, &g, sizeof a);
+        std::memcpy(&b, reinterpret_cast<const uint8_t *>(&g) + sizeof a, sizeof b);
+        uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ULL)) * 0xBF58476D1CE4E5B9ULL; // splitmix64's multipliers
+        return static_cast<size_t>(h ^ (h >> 31));
+    }
 };
 
 } // namespace dtrace::etw

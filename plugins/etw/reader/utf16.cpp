@@ -1,4 +1,4 @@
-// utf16.cpp: UTF-16LE to UTF-8 (see utf16.h).
+// utf16.cpp: UTF-16LE to UTF-8 and back (see utf16.h).
 #include "reader/utf16.h"
 
 #include "reader/le_bytes.h"
@@ -58,6 +58,40 @@ Utf16String read_utf16z(std::span<const uint8_t> bytes) {
     }
     result.bytes = 2 * i;
     return result;
+}
+
+std::u16string utf8_to_utf16(std::string_view utf8) {
+    std::u16string out;
+    size_t i = 0;
+    while (i < utf8.size()) {
+        const auto lead = static_cast<uint8_t>(utf8[i]);
+        const size_t length = lead < 0x80           ? 1
+                              : (lead >> 5) == 0x6  ? 2
+                              : (lead >> 4) == 0xE  ? 3
+                              : (lead >> 3) == 0x1E ? 4
+                                                    : 0;
+        char32_t c = length == 1 ? lead : length == 2 ? lead & 0x1F : length == 3 ? lead & 0x0F : lead & 0x07;
+        bool valid = length != 0 && i + length <= utf8.size();
+        for (size_t k = 1; valid && k < length; ++k) {
+            const auto next = static_cast<uint8_t>(utf8[i + k]);
+            valid = (next & 0xC0) == 0x80;
+            c = (c << 6) | (next & 0x3F);
+        }
+        if (!valid || (c >= kHighSurrogateFirst && c < kSurrogateEnd) || c > 0x10FFFF) {
+            out.push_back(static_cast<char16_t>(kReplacement));
+            ++i;
+            continue;
+        }
+        if (c >= kSupplementaryBase) {
+            c -= kSupplementaryBase;
+            out.push_back(static_cast<char16_t>(kHighSurrogateFirst + (c >> kSurrogateBits)));
+            out.push_back(static_cast<char16_t>(kLowSurrogateFirst + (c & 0x3FF)));
+        } else {
+            out.push_back(static_cast<char16_t>(c));
+        }
+        i += length;
+    }
+    return out;
 }
 
 } // namespace dtrace::etw

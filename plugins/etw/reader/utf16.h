@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace dtrace::etw {
 
@@ -23,5 +24,8 @@ struct Utf16String {
 // Decodes up to the first NUL code unit or the end of bytes (an odd last byte
 // is ignored).
 Utf16String read_utf16z(std::span<const uint8_t> bytes);
+
+// UTF-8 as UTF-16 (for writing); a malformed byte becomes U+FFFD.
+std::u16string utf8_to_utf16(std::string_view utf8);
 
 } // namespace dtrace::etw

@@ -161,6 +161,47 @@ typedef enum dtrace_drop_kind {
     DTRACE_DROP_CORRUPT = 1    /* input skipped as corrupt (replay) */
 } dtrace_drop_kind;
 
+/* A plugin action: a function the plugin adds to D (say etw_trace()). A call
+ * to it is a recording action, as printf() is: each argument is evaluated
+ * when the clause fires and recorded in the principal buffer; the consumer
+ * hands the recorded values, in record order, to the plugin's
+ * consume_action. */
+typedef struct dtrace_action_desc {
+    uint32_t struct_size;
+    const char *name;      /* a D identifier that D itself does not define */
+    const char *prototype; /* as D's own functions: "void(string, uint64_t, ...)";
+                              "@" is an argument of any type, "[T]" optional, "..." varargs */
+    uint64_t cookie;       /* the plugin's own value, handed back with each call */
+} dtrace_action_desc;
+
+/* Kinds of recorded values. */
+typedef enum dtrace_value_kind {
+    DTRACE_VALUE_INTEGER = 0, /* integers and pointers */
+    DTRACE_VALUE_STRING = 1,  /* D strings */
+    DTRACE_VALUE_BYTES = 2    /* other values recorded by reference (structs, arrays) */
+} dtrace_value_kind;
+
+/* One recorded argument of a plugin action. */
+typedef struct dtrace_action_value {
+    uint32_t struct_size;
+    uint32_t kind;      /* dtrace_value_kind */
+    uint32_t size;      /* integers: the D type's size; strings and bytes: the length
+                           (a string's without its terminating NUL) */
+    uint32_t is_signed; /* integers: 1 when the D type is signed */
+    uint64_t integer;   /* integers: the value */
+    const void *bytes;  /* strings (NUL-terminated) and bytes: valid during the call */
+} dtrace_action_value;
+
+/* One recorded call of a plugin action, as the consumer reads it back. */
+typedef struct dtrace_action_call {
+    uint32_t struct_size;
+    uint32_t cpu;       /* the CPU whose buffer held the record */
+    uint64_t timestamp; /* the firing's timestamp (ns) */
+    uint64_t cookie;    /* the action's (dtrace_action_desc.cookie) */
+    uint32_t nvalues;
+    const dtrace_action_value *values; /* the arguments, in order */
+} dtrace_action_call;
+
 /* core -> plugin: the host's services. */
 typedef struct dtrace_host_ops {
     uint32_t struct_size;
@@ -185,6 +226,11 @@ typedef struct dtrace_host_ops {
      * DTRACE_TIMER_PER_CPU once for each CPU seen in the trace. Returns 0, or
      * -1 when nothing is being replayed. (For timer providers such as profile.) */
     int (*add_trace_timer)(dtrace_host *host, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
+    /* Appended in ABI version 1 (present when struct_size covers it). Adds a
+     * plugin action to D; call it from init(). Returns 0, or -1 after saying
+     * why (the name is taken, the prototype does not parse). The plugin must
+     * then have a consume_action entry. */
+    int (*register_action)(dtrace_host *host, const dtrace_action_desc *desc);
 } dtrace_host_ops;
 
 #define DTRACE_TIMER_PER_CPU 0x1u
@@ -245,6 +291,11 @@ typedef struct dtrace_plugin_ops {
      * addresses, then every other plugin in load order; an address of an
      * aggregation key (recorded by any probe) is asked of every plugin. */
     int (*lookup_symbol)(void *state, uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
+
+    /* Performs one recorded call of a plugin action, on the consumer's
+     * thread, in the order the records are printed. Returns 0, or -1 after
+     * report_error() (the session goes on). */
+    int (*consume_action)(void *state, const dtrace_action_call *call);
 } dtrace_plugin_ops;
 
 typedef const dtrace_plugin_ops *(*dtrace_plugin_entry_fn)(uint32_t host_abi_version);

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
+#include <set>
 #include <string_view>
 #include <unistd.h>
 
@@ -111,6 +113,7 @@ TEST(EtwPluginInit, AFileThatIsNoTraceIsRefusedWithTheReadersReason) {
 
 TEST_F(Replay, RegistersTheProvidersAndProbesOfTheFile) {
     ASSERT_EQ(plugin.init(), 0);
+    ASSERT_EQ(plugin.provide(nullptr), 0); // the catalog pass, as for dtrace -l
     EXPECT_EQ(host.providers, (std::vector<std::string>{"etw", "diag", "eventtrace", "process", "thread",
                                                         "microsoft-windows-dotnetruntime", "kerneltracecontrol-imageid",
                                                         "fixture.provider", "perfinfo", "stackwalk", "rt_lostevent",
@@ -131,6 +134,34 @@ TEST_F(Replay, RegistersTheProvidersAndProbesOfTheFile) {
     EXPECT_EQ(host.probes.size(), 3u + 22u + 1u + 9u + kernel::kernel_probe_table().size());
     EXPECT_NE(id("etw", "4f50731a-89cf-4782-b3e0-dce8c90476ba", kEverything, "Greeting"), 0u);
     EXPECT_TRUE(host.errors.empty());
+}
+
+TEST_F(Replay, DiagProbesAloneNeedNoCatalogPass) {
+    ASSERT_EQ(plugin.init(), 0);
+    const dtrace_probe_spec diag = {sizeof diag, "diag", "", "", "events"};
+    ASSERT_EQ(plugin.provide(&diag), 0);
+    EXPECT_EQ(host.providers, (std::vector<std::string>{"etw", "diag"})) << "the file was not read for its providers";
+    const dtrace_probe_id events = id("diag", "", "", "events");
+    run({events});
+    const std::vector<Firing> fired = host.firings_of(events);
+    ASSERT_EQ(fired.size(), fixture::kReplayRecords);
+    // Providers are still named, and each name keeps one address (@[arg0] keys on it).
+    std::map<std::string, std::set<uint64_t>> addresses;
+    for (const Firing &f : fired) {
+        addresses[text_at(f, 0)].insert(f.args[0]);
+    }
+    for (const char *name : {"EventTrace", "Process", "Microsoft-Windows-DotNETRuntime", "Fixture.Provider"}) {
+        ASSERT_EQ(addresses.count(name), 1u) << name;
+        EXPECT_EQ(addresses[name].size(), 1u) << name;
+    }
+}
+
+TEST_F(Replay, ADescriptionOfOtherProbesReadsTheCatalog) {
+    ASSERT_EQ(plugin.init(), 0);
+    EXPECT_EQ(id("etw", kClr, kEverything, "10"), 0u);
+    const dtrace_probe_spec etw = {sizeof etw, "etw", "", "", ""};
+    ASSERT_EQ(plugin.provide(&etw), 0);
+    EXPECT_NE(id("etw", kClr, kEverything, "10"), 0u);
 }
 
 TEST_F(Replay, DiagEventsFiresForEveryRecordInTimeOrderWithItsContext) {
@@ -195,6 +226,7 @@ TEST_F(Replay, OnlyTheHeaderRecordsComeBeforeTheDataInTraceTime) {
 
 TEST_F(Replay, EtwProbesByIdAndGenericEventHandOutTheEventHeader) {
     ASSERT_EQ(plugin.init(), 0);
+    ASSERT_EQ(plugin.provide(nullptr), 0); // the catalog pass, as for dtrace -l
     const dtrace_probe_id alloc = id("etw", kClr, kEverything, "10");
     const dtrace_probe_id generic = id("etw", kClr, kEverything, "generic_event");
     run({alloc, generic});
@@ -215,6 +247,7 @@ TEST_F(Replay, EtwProbesByIdAndGenericEventHandOutTheEventHeader) {
 
 TEST_F(Replay, SpecsWithALevelAndKeywordMakeFilteredProbes) {
     ASSERT_EQ(plugin.init(), 0);
+    ASSERT_EQ(plugin.provide(nullptr), 0); // the catalog pass, as for dtrace -l
     const dtrace_probe_spec verbose_exceptions = {sizeof(dtrace_probe_spec), "etw", "", "0x05_0x0000000000008000",
                                                   "generic_event"};
     const dtrace_probe_spec informational_gc = {sizeof(dtrace_probe_spec), "etw", "e13c*", "0x04_0x0000000000000001",
@@ -239,6 +272,7 @@ TEST_F(Replay, SpecsWithALevelAndKeywordMakeFilteredProbes) {
 
 TEST_F(Replay, ProviderNameProbesFollowTheDtraceEtwConvention) {
     ASSERT_EQ(plugin.init(), 0);
+    ASSERT_EQ(plugin.provide(nullptr), 0); // the catalog pass, as for dtrace -l
     const dtrace_probe_id clr = id("microsoft-windows-dotnetruntime", "", "", "events");
     const dtrace_probe_id tl = id("fixture.provider", "", "", "events");
     run({clr, tl});
@@ -258,6 +292,7 @@ TEST_F(Replay, ProviderNameProbesFollowTheDtraceEtwConvention) {
 
 TEST_F(Replay, TraceLoggingEventsAreTypedAndDecodedFromTheirOwnSchema) {
     ASSERT_EQ(plugin.init(), 0);
+    ASSERT_EQ(plugin.provide(nullptr), 0); // the catalog pass, as for dtrace -l
     const dtrace_probe_id greeting = id("etw", "4f50731a-89cf-4782-b3e0-dce8c90476ba", kEverything, "Greeting");
     ASSERT_NE(greeting, 0u);
     EXPECT_EQ(host.probes[greeting - 1].nargs, 4u); // text, count, values, id
@@ -295,6 +330,7 @@ TEST_F(Replay, LostEventsAndStacksAttachedToTheirEvents) {
 
 TEST_F(Replay, ADisabledProbeStopsFiring) {
     ASSERT_EQ(plugin.init(), 0);
+    ASSERT_EQ(plugin.provide(nullptr), 0); // the catalog pass, as for dtrace -l
     const dtrace_probe_id generic = id("etw", kClr, kEverything, "generic_event");
     ASSERT_EQ(plugin.set_enabled(host.probes.at(generic - 1).cookie, true), 0);
     ASSERT_EQ(plugin.set_enabled(host.probes.at(generic - 1).cookie, false), 0);

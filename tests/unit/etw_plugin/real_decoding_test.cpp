@@ -89,6 +89,7 @@ class GcEvents : public ::testing::Test {
 TEST_F(GcEvents, AllocationTickFieldsMatchPerfViewsBaseline) {
     SKIP_WITHOUT_SHARED_DATA();
     ASSERT_EQ(plugin.init(), 0) << (host.errors.empty() ? "" : host.errors[0]);
+    ASSERT_EQ(plugin.provide(nullptr), 0); // the catalog pass, as for dtrace -l
     const dtrace_probe_id tick = host.probe("etw", kClr, kEverything, "10");
     ASSERT_NE(tick, 0u);
     EXPECT_EQ(host.probes[tick - 1].nargs, 8u) << "args[] are the template's eight fields";
@@ -117,6 +118,7 @@ TEST_F(GcEvents, AllocationTickFieldsMatchPerfViewsBaseline) {
 TEST_F(GcEvents, ManifestsNameKeywordsAndTheirProviders) {
     SKIP_WITHOUT_SHARED_DATA();
     ASSERT_EQ(plugin.init(), 0);
+    ASSERT_EQ(plugin.provide(nullptr), 0); // the catalog pass, as for dtrace -l
     const dtrace_probe_id gc = host.probe("microsoft-windows-dotnetruntime", "", "", "gckeyword");
     const dtrace_probe_id exceptions = host.probe("microsoft-windows-dotnetruntime", "", "", "exceptionkeyword");
     const dtrace_probe_id all = host.probe("microsoft-windows-dotnetruntime", "", "", "events");
@@ -138,6 +140,7 @@ TEST(PrimitiveTypes, TraceLoggingFieldsMatchPerfViewsBaseline) {
     host.options["replay"] = kPrimitiveTrace;
     EtwPlugin plugin(host.host(), host.ops());
     ASSERT_EQ(plugin.init(), 0);
+    ASSERT_EQ(plugin.provide(nullptr), 0); // the catalog pass, as for dtrace -l
     const dtrace_probe_id probe =
         host.probe("etw", "d3dd3dd4-aac2-4e2a-8dd4-a8fb61b77615", kEverything, "PrimitiveTypesTest");
     ASSERT_NE(probe, 0u);

@@ -1,0 +1,1 @@
+bash -c 'f=$(mktemp --suffix=.etl); dtrace -x etwtrace="$f" -qn "BEGIN { etw_trace(\"P\", \"not-a-guid\", \"E\", 4, 0); etw_trace(\"P\", \"5f1c3a2b-0d4e-4f60-8a7b-9c0d1e2f3a4b\", \"E\", 4, 0, \"int128\", \"x\", 1); etw_trace(\"P\", \"5f1c3a2b-0d4e-4f60-8a7b-9c0d1e2f3a4b\", \"E\", 4, 0, \"int32\", \"x\"); exit(0); }" 2>&1; rm -f "$f"'
