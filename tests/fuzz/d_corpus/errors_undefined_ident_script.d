@@ -1,5 +1,0 @@
-BEGIN
-{
-	x = 1;
-	trace(y);
-}

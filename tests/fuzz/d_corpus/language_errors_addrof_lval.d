@@ -1,5 +1,0 @@
-/* Only an lvalue has an address. */
-BEGIN
-{
-	y = &(1 + 2);
-}

@@ -1,6 +1,0 @@
-/* D variables have no address. */
-BEGIN
-{
-	x = 1;
-	y = &x;
-}

@@ -1,6 +1,0 @@
-/* An aggregation is not a value. */
-BEGIN
-{
-	@a = count();
-	x = @a;
-}

@@ -1,5 +1,0 @@
-/* An aggregating function outside an aggregation. */
-BEGIN
-{
-	x = count();
-}

@@ -1,5 +1,0 @@
-/* quantize() needs an integer value. */
-BEGIN
-{
-	@a = quantize("x");
-}

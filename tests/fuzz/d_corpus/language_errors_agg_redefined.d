@@ -1,6 +1,0 @@
-/* An aggregation used with two different functions. */
-BEGIN
-{
-	@a = count();
-	@a = sum(1);
-}

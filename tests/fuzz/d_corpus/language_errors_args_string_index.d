@@ -1,5 +1,0 @@
-/* args[] needs an integer index. */
-BEGIN
-{
-	trace(args["x"]);
-}

@@ -1,6 +1,0 @@
-/* -> needs a pointer to a struct or union. */
-BEGIN
-{
-	x = 1;
-	trace(x->y);
-}

@@ -1,4 +1,0 @@
-/* A bit-field wider than its type. */
-struct s {
-	char c : 9;
-};

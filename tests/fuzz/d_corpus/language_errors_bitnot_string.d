@@ -1,5 +1,0 @@
-/* ~ needs an integer operand. */
-BEGIN
-{
-	trace(~"abc");
-}

@@ -1,5 +1,0 @@
-/* A builtin variable is not a function. */
-BEGIN
-{
-	trace(pid(1));
-}

@@ -1,5 +1,0 @@
-/* A character constant longer than an int. */
-BEGIN
-{
-	trace('abcdefghij');
-}

@@ -1,2 +1,0 @@
-/* An unknown control directive. */
-#nosuch

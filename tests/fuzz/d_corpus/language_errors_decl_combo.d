@@ -1,2 +1,0 @@
-/* long char is not a type. */
-long char c;

@@ -1,3 +1,0 @@
-/* A variable declared twice with different types. */
-int x;
-string x;

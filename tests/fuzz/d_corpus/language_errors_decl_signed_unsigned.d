@@ -1,2 +1,0 @@
-/* signed and unsigned together. */
-signed unsigned int x;

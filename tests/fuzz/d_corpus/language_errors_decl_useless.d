@@ -1,2 +1,0 @@
-/* A declaration that declares nothing. */
-int;

@@ -1,6 +1,0 @@
-/* * needs a pointer operand. */
-BEGIN
-{
-	x = 1;
-	trace(*x);
-}

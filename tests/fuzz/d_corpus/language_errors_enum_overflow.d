@@ -1,4 +1,0 @@
-/* Enumerators are ints. */
-enum e {
-	BIG = 0x100000000
-};

@@ -1,3 +1,0 @@
-/* An enumerator defined twice. */
-enum e1 { A };
-enum e2 { A };

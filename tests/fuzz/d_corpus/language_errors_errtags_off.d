@@ -1,5 +1,0 @@
-/* Without -xerrtags the message has no tag. */
-BEGIN
-{
-	trace(nosuch);
-}

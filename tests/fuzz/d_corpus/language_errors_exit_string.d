@@ -1,5 +1,0 @@
-/* exit() needs an integer. */
-BEGIN
-{
-	exit("x");
-}

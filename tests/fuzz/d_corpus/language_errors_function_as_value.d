@@ -1,5 +1,0 @@
-/* A function name alone is not a value. */
-BEGIN
-{
-	trace(strlen);
-}

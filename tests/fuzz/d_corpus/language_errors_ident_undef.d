@@ -1,5 +1,0 @@
-/* Reading a name nobody defined. */
-BEGIN
-{
-	trace(nosuch);
-}

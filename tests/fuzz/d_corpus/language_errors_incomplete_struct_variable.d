@@ -1,2 +1,0 @@
-/* A variable of an incomplete struct type. */
-struct nosuch x;

@@ -1,5 +1,0 @@
-/* ++ needs a variable. */
-BEGIN
-{
-	trace(++1);
-}

@@ -1,3 +1,0 @@
-/* An inline defined twice. */
-inline int x = 1;
-inline int x = 2;

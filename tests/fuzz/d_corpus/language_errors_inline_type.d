@@ -1,2 +1,0 @@
-/* An inline of a type its value does not convert to. */
-inline int x = "str";

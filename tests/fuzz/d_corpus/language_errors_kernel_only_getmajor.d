@@ -1,5 +1,0 @@
-/* getmajor() reads kernel state: not available here. */
-BEGIN
-{
-	trace(getmajor(0));
-}

@@ -1,5 +1,0 @@
-/* msgsize() reads kernel state: not available here. */
-BEGIN
-{
-	trace(msgsize(0));
-}

@@ -1,5 +1,0 @@
-/* A reserved word cannot be a variable name. */
-BEGIN
-{
-	sizeof = 1;
-}

@@ -1,2 +1,0 @@
-/* #line needs a line number. */
-#line abc

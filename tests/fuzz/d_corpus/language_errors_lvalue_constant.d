@@ -1,5 +1,0 @@
-/* A constant is not assignable. */
-BEGIN
-{
-	1 = 2;
-}

@@ -1,6 +1,0 @@
-/* The last macro argument must be used. */
-BEGIN
-{
-	trace($1);
-	exit(0);
-}

@@ -1,5 +1,0 @@
-/* Builtin variables are read-only. */
-BEGIN
-{
-	execname = "other";
-}

@@ -1,6 +1,0 @@
-/* A pointer compared with a non-zero integer. */
-BEGIN
-{
-	p = (int *)1;
-	trace(p == 5);
-}

@@ -1,2 +1,0 @@
-/* #pragma error stops the compilation with its words. */
-#pragma error this script is not ready

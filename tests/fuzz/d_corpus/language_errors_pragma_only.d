@@ -1,2 +1,0 @@
-/* An empty program: only a pragma. */
-#pragma D option quiet

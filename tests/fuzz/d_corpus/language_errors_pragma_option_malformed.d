@@ -1,2 +1,0 @@
-/* #pragma D option without an option. */
-#pragma D option

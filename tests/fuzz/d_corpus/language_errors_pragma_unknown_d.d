@@ -1,2 +1,0 @@
-/* An unknown #pragma D. */
-#pragma D nosuch

@@ -1,5 +1,0 @@
-/* A predicate must be a scalar, not a string. */
-BEGIN
-/"abc"/
-{
-}

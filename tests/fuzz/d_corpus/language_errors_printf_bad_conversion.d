@@ -1,5 +1,0 @@
-/* printf() with an unknown conversion. */
-BEGIN
-{
-	printf("%y\n", 1);
-}

@@ -1,5 +1,0 @@
-/* printf() needs a format string. */
-BEGIN
-{
-	printf(1);
-}

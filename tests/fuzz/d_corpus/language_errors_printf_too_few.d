@@ -1,5 +1,0 @@
-/* printf() with fewer arguments than conversions. */
-BEGIN
-{
-	printf("%d %d\n", 1);
-}

@@ -1,5 +1,0 @@
-/* printf() %d of a string. */
-BEGIN
-{
-	printf("%d\n", "abc");
-}

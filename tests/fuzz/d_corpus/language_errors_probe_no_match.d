@@ -1,4 +1,0 @@
-/* A probe description that matches nothing. */
-nosuchprovider:::nosuchprobe
-{
-}

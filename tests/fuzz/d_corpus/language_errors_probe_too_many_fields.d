@@ -1,4 +1,0 @@
-/* A probe description with five fields. */
-a:b:c:d:e
-{
-}

@@ -1,5 +1,0 @@
-/* A subroutine argument of the wrong type. */
-BEGIN
-{
-	trace(strlen(1));
-}

@@ -1,5 +1,0 @@
-/* A subroutine called with the wrong number of arguments. */
-BEGIN
-{
-	trace(strlen());
-}

@@ -1,5 +1,0 @@
-/* self is not a value by itself. */
-BEGIN
-{
-	trace(self);
-}

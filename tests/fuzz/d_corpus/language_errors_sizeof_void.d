@@ -1,5 +1,0 @@
-/* sizeof (void) is not allowed. */
-BEGIN
-{
-	trace(sizeof (void));
-}

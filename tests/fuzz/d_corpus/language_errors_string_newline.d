@@ -1,6 +1,0 @@
-/* A string literal may not span lines. */
-BEGIN
-{
-	trace("abc
-	def");
-}

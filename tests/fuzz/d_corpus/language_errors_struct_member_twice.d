@@ -1,2 +1,0 @@
-/* A member declared twice in one struct. */
-struct s { int a; int a; };

@@ -1,3 +1,0 @@
-/* A struct defined twice. */
-struct s { int a; };
-struct s { int b; };

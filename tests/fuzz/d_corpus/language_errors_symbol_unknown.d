@@ -1,5 +1,0 @@
-/* A backquoted symbol no plugin provides fails to resolve. */
-BEGIN
-{
-	trace(`nosuch_symbol);
-}

@@ -1,5 +1,0 @@
-/* An unbalanced parenthesis. */
-BEGIN
-{
-	trace((1 + 2);
-}

@@ -1,4 +1,0 @@
-/* A clause without its closing brace. */
-BEGIN
-{
-	trace(1);

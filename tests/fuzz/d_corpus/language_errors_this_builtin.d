@@ -1,5 +1,0 @@
-/* this is not a value by itself. */
-BEGIN
-{
-	trace(this);
-}

@@ -1,3 +1,0 @@
-/* A typedef of a name already defined differently. */
-typedef int t;
-typedef char t;

@@ -1,5 +1,0 @@
-/* Unary minus needs an arithmetic operand. */
-BEGIN
-{
-	trace(-"abc");
-}

@@ -1,5 +1,0 @@
-/* Calling a function D does not have. */
-BEGIN
-{
-	nosuchfunc(1);
-}

@@ -1,5 +1,0 @@
-/* A thread-local variable read before any assignment. */
-BEGIN
-{
-	trace(self->never);
-}

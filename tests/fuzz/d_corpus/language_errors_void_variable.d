@@ -1,2 +1,0 @@
-/* A variable of type void. */
-void v;

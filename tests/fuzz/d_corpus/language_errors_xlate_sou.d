@@ -1,2 +1,0 @@
-/* Translators produce structs or unions. */
-translator int < int x > { a = x; };

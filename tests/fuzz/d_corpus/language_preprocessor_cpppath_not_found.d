@@ -1,6 +1,0 @@
-/* -xcpppath naming no program. */
-#pragma D option quiet
-
-BEGIN
-{
-}

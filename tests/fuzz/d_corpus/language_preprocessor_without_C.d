@@ -1,2 +1,0 @@
-/* Without -C, a #define is an invalid control directive. */
-#define X 1

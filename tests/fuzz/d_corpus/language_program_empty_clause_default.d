@@ -1,9 +1,0 @@
-/* An empty clause records the default output. */
-BEGIN
-{
-}
-
-BEGIN
-{
-	exit(0);
-}

@@ -1,8 +1,0 @@
-/* Empty fields match anything. */
-#pragma D option quiet
-
-::BEGIN
-{
-	printf("%s\n", probename);
-	exit(0);
-}

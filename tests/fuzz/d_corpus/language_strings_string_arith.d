@@ -1,5 +1,0 @@
-/* Strings do not support arithmetic. */
-BEGIN
-{
-	trace("a" + 1);
-}

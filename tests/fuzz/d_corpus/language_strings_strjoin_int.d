@@ -1,5 +1,0 @@
-/* strjoin() takes strings: an integer is refused. */
-BEGIN
-{
-	trace(strjoin("a", 1));
-}

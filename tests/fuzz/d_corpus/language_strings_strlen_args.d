@@ -1,5 +1,0 @@
-/* strlen() takes one argument. */
-BEGIN
-{
-	trace(strlen("a", "b"));
-}

@@ -1,9 +1,0 @@
-/* A string longer than strsize is cut when stored. */
-#pragma D option quiet
-
-BEGIN
-{
-	s = "abcdefghijklmnop";
-	printf("%s\n", s);
-	exit(0);
-}

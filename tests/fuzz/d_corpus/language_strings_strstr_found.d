@@ -1,8 +1,0 @@
-/* strstr() returns the string from the first occurrence. */
-#pragma D option quiet
-
-BEGIN
-{
-	printf("%s\n", strstr("hello world", "o w"));
-	exit(0);
-}

@@ -1,6 +1,0 @@
-/* trace() of a string prints it. */
-BEGIN
-{
-	trace("traced");
-	exit(0);
-}

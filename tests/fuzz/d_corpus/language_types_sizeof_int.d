@@ -1,8 +1,0 @@
-/* sizeof (int) is 4. */
-#pragma D option quiet
-
-BEGIN
-{
-	printf("%d\n", sizeof (int));
-	exit(0);
-}

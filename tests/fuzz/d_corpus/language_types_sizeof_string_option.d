@@ -1,8 +1,0 @@
-/* sizeof (string) follows the strsize option. */
-#pragma D option quiet
-
-BEGIN
-{
-	printf("%d\n", sizeof (string));
-	exit(0);
-}

@@ -1,8 +1,0 @@
-/* zonename is "global" outside zones. */
-#pragma D option quiet
-
-BEGIN
-{
-	printf("%s\n", zonename);
-	exit(0);
-}

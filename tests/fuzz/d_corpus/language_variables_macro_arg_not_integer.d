@@ -1,5 +1,0 @@
-/* A non-integer operand used as $1 needs $$1. */
-BEGIN
-{
-	trace($1);
-}

@@ -1,8 +1,0 @@
-/* With -x defaultargs, missing operands are 0 (or "" with $$). */
-#pragma D option quiet
-
-BEGIN
-{
-	printf("%d [%s]\n", $1, $$2);
-	exit(0);
-}

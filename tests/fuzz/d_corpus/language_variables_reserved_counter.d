@@ -1,2 +1,0 @@
-/* counter is a reserved word in D. */
-int counter;

@@ -1,5 +1,0 @@
-/* Reading a thread-local nothing assigned or declared is an error. */
-BEGIN
-{
-	trace(self->never);
-}

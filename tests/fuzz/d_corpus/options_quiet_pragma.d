@@ -1,7 +1,0 @@
-#pragma D option quiet
-
-BEGIN
-{
-	trace("quiet by pragma");
-	exit(0);
-}
