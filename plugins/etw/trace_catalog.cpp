@@ -8,7 +8,6 @@ namespace dtrace::etw::plugin {
 
 TraceCatalog TraceCatalog::scan(EtlReader &reader, const ManifestSet &manifests) {
     TraceCatalog catalog;
-    catalog.scanned_ = true;
     Event event;
     while (reader.next(event)) {
         catalog.note(event, manifests);

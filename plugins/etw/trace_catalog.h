@@ -55,9 +55,6 @@ class TraceCatalog {
     // it, else its GUID.
     static std::string label_of(const Event &event, const ManifestSet &manifests);
     uint64_t events() const { return events_; }
-    // Whether scan() read the file (else the catalog is empty because the
-    // script's probes did not need it, not because the file is).
-    bool scanned() const { return scanned_; }
 
   private:
     CatalogProvider &provider(const Guid &guid, const ManifestSet &manifests);
@@ -66,7 +63,6 @@ class TraceCatalog {
     std::vector<CatalogProvider> providers_;
     std::unordered_map<Guid, size_t, GuidHash> by_guid_;
     uint64_t events_ = 0;
-    bool scanned_ = false;
 };
 
 } // namespace dtrace::etw::plugin

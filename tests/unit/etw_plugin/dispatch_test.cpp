@@ -314,6 +314,10 @@ TEST_F(Replay, TraceLoggingEventsAreTypedAndDecodedFromTheirOwnSchema) {
 
 TEST_F(Replay, LostEventsAndStacksAttachedToTheirEvents) {
     ASSERT_EQ(plugin.init(), 0);
+    // As dtrace asks for sampled:::profile: the file is read for its providers
+    // (and its StackWalk events, which stacks are attached from).
+    const dtrace_probe_spec sampled = {sizeof sampled, "sampled", "", "", "profile"};
+    ASSERT_EQ(plugin.provide(&sampled), 0);
     const dtrace_probe_id lost = id("diag", "", "", "lostevent");
     const dtrace_probe_id stack = id("diag", "", "", "missed-stack");
     const dtrace_probe_id sample = id("sampled", "MSNT_SystemTrace", "PerfInfo", "profile");
