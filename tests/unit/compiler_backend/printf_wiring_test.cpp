@@ -25,6 +25,12 @@ consumer::ArgType to_consumer(const ArgTypeInfo &a) {
         return consumer::ArgType::of(K::Float, a.size, a.type_name);
     case ArgTypeInfo::Kind::Struct:
         return consumer::ArgType::of(K::Struct, a.size, a.type_name);
+    case ArgTypeInfo::Kind::Stack:
+        return consumer::ArgType::of(K::Stack, a.size, a.type_name);
+    case ArgTypeInfo::Kind::SymAddr:
+        return consumer::ArgType::of(K::SymAddr, a.size, a.type_name);
+    case ArgTypeInfo::Kind::USymAddr:
+        return consumer::ArgType::of(K::USymAddr, a.size, a.type_name);
     }
     return {};
 }
