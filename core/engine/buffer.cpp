@@ -63,6 +63,13 @@ void PrincipalBuffer::allocate() {
     limit_ = 0;
 }
 
+void PrincipalBuffer::prepare_write() {
+    if (data_.empty() && limit_ != 0)
+        allocate();
+    if (used_ > compact_at_)
+        compact();
+}
+
 void PrincipalBuffer::compact() {
     std::memmove(data_.data(), data_.data() + head_, used_ - head_);
     used_ -= head_;
@@ -87,10 +94,7 @@ void PrincipalBuffer::evict_oldest() {
 }
 
 void PrincipalBuffer::begin(uint32_t epid, uint64_t timestamp, uint64_t sequence) {
-    if (data_.empty() && limit_ != 0)
-        allocate();
-    if (used_ > compact_at_)
-        compact();
+    prepare_write();
     mark_ = used_;
     overflow_ = false;
     if (!fits(sizeof(RecordHeader))) {
@@ -149,10 +153,7 @@ bool PrincipalBuffer::end() {
 void PrincipalBuffer::append_records(const uint8_t *records, size_t length, uint64_t &sequence) {
     if (length == 0)
         return;
-    if (data_.empty() && limit_ != 0)
-        allocate();
-    if (used_ > compact_at_)
-        compact();
+    prepare_write();
     overflow_ = false;
     if (!fits(length) || (policy_ == BufferPolicy::Ring && length > capacity_)) {
         overflowed();

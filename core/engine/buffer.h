@@ -86,6 +86,8 @@ class PrincipalBuffer {
     bool fits(size_t more) const { return !overflow_ && used_ + more <= limit_; }
     void allocate();
     void compact();
+    // Before a write: the memory taken on first use, a ring's records moved down.
+    void prepare_write();
     void overflowed();
     void evict_oldest();
     std::vector<uint8_t> data_;
