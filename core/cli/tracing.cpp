@@ -102,6 +102,10 @@ int Tracing::run() {
         if (engine_.exit_requested() || engine_.buffer_filled() || seen_interrupts > 0 || targets_gone()) {
             done = true;
             host_.stop_all();
+            // As DTrace's consumer, read what was recorded before END fires:
+            // the actions carried out on reading (clear, trunc, normalize)
+            // then act before END's clauses run.
+            printer.consume(engine_.take_buffers());
             engine_.stop();
         }
         // Buffers are switched at switchrate (or at the end), as DTrace does.

@@ -69,8 +69,9 @@ std::string key_column(const Value &key, const AggPrintOptions &print, bool pack
     return format_bytes(key.record(), packed ? kPackedOtherWidth : kAggKeyStringWidth, false, print.rawbytes);
 }
 
-std::string value_column(const AggregationSnapshot &agg, std::span<const int64_t> data, const AggPrintOptions &print) {
-    const uint64_t normal = unsigned_normal(agg.normal);
+std::string value_column(const AggregationSnapshot &agg, std::span<const int64_t> data, int64_t signed_normal,
+                         const AggPrintOptions &print) {
+    const uint64_t normal = unsigned_normal(signed_normal);
     switch (agg.decl.func) {
     case AggFunc::Quantize:
     case AggFunc::Lquantize:
@@ -143,39 +144,38 @@ std::string rows_of(const AggregationSnapshot &agg, const AggSortOptions &sort, 
         }
     }
 
-    const uint64_t normal = unsigned_normal(agg.normal);
     for (const size_t i : order) {
         const AggEntry &e = agg.entries[i];
         out += keys_columns(e.key, print, hist || pack);
         if (hist)
-            out += " " + distribution_bar(e.data.empty() ? 0 : e.data[0], normal, scale);
+            out += " " + distribution_bar(e.data.empty() ? 0 : e.data[0], unsigned_normal(e.normal), scale);
         else if (pack && func == AggFunc::Quantize)
             out += format_quantize_packed(e.data, bins, print.zoom, print.pack_utf8);
         else if (pack)
             out += format_lquantize_packed(e.data, lparams, print.zoom, print.pack_utf8);
         else
-            out += value_column(agg, e.data, print) + "\n";
+            out += value_column(agg, e.data, e.normal, print) + "\n";
     }
     return out;
 }
 
 } // namespace
 
-AggValue aggregation_value(const AggregationSnapshot &agg, std::span<const int64_t> data,
+AggValue aggregation_value(const AggregationSnapshot &agg, std::span<const int64_t> data, int64_t signed_normal,
                            const AggPrintOptions &print) {
     AggValue v;
-    const uint64_t normal = unsigned_normal(agg.normal);
+    const uint64_t normal = unsigned_normal(signed_normal);
     const auto first = static_cast<uint64_t>(data.empty() ? 0 : data[0]);
     switch (agg.decl.func) {
     case AggFunc::Count:
         v.scalar = Value::integer(first, sizeof(uint64_t), false);
-        v.normal = agg.normal;
+        v.normal = signed_normal;
         break;
     case AggFunc::Sum:
     case AggFunc::Min:
     case AggFunc::Max:
         v.scalar = Value::integer(first, sizeof(uint64_t), true);
-        v.normal = agg.normal;
+        v.normal = signed_normal;
         break;
     case AggFunc::Avg: {
         // printa() computes the average unsigned, unlike the default output.
@@ -208,7 +208,7 @@ std::string print_aggregations(std::span<const AggregationSnapshot> aggs, const 
     for (const JoinedRow &row : join_aggregations(aggs, sort)) {
         out += keys_columns(row.key, print);
         for (size_t i = 0; i < aggs.size(); ++i)
-            out += value_column(aggs[i], row.data[i], print);
+            out += value_column(aggs[i], row.data[i], row.normals[i], print);
         out += "\n";
     }
     return out;
@@ -236,7 +236,7 @@ Expected<std::string> printa_format(const Format &format, std::span<const Aggreg
     if (aggs.size() == 1) {
         const AggregationSnapshot &agg = aggs[0];
         for (const size_t i : sorted_entries(agg, sort)) {
-            const AggValue value = aggregation_value(agg, agg.entries[i].data, print);
+            const AggValue value = aggregation_value(agg, agg.entries[i].data, agg.entries[i].normal, print);
             auto text = format_printa(format, agg.entries[i].key, std::span<const AggValue>(&value, 1), context);
             if (!text)
                 return text.error();
@@ -247,7 +247,7 @@ Expected<std::string> printa_format(const Format &format, std::span<const Aggreg
     for (const JoinedRow &row : join_aggregations(aggs, sort)) {
         std::vector<AggValue> values;
         for (size_t i = 0; i < aggs.size(); ++i)
-            values.push_back(aggregation_value(aggs[i], row.data[i], print));
+            values.push_back(aggregation_value(aggs[i], row.data[i], row.normals[i], print));
         auto text = format_printa(format, row.key, values, context);
         if (!text)
             return text.error();

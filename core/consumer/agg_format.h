@@ -53,8 +53,8 @@ std::string print_at_exit(std::span<const AggregationSnapshot> aggs, const AggSo
 Expected<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
                                     const AggSortOptions &sort, const AggPrintOptions &print = {});
 
-// The value a %@ conversion prints for one entry's data.
-AggValue aggregation_value(const AggregationSnapshot &agg, std::span<const int64_t> data,
+// The value a %@ conversion prints for one entry's data and normal.
+AggValue aggregation_value(const AggregationSnapshot &agg, std::span<const int64_t> data, int64_t normal = 1,
                            const AggPrintOptions &print = {});
 
 } // namespace dtrace::consumer

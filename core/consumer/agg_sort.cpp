@@ -269,12 +269,13 @@ std::vector<JoinedRow> join_aggregations(std::span<const AggregationSnapshot> ag
         JoinedRow row;
         row.key = key_of(items[start]);
         for (size_t p = 0; p < n; ++p) {
-            const std::vector<int64_t> *found = nullptr;
+            const AggEntry *found = nullptr;
             for (size_t i = start; i < end && found == nullptr; ++i) {
                 if (aggs[items[i].agg].decl.id == aggs[p].decl.id)
-                    found = &aggs[items[i].agg].entries[items[i].entry].data;
+                    found = &aggs[items[i].agg].entries[items[i].entry];
             }
-            row.data.push_back(found != nullptr ? *found : zero_data(aggs[p]));
+            row.data.push_back(found != nullptr ? found->data : zero_data(aggs[p]));
+            row.normals.push_back(found != nullptr ? found->normal : 1);
         }
         rows.push_back(std::move(row));
         start = end;

@@ -30,6 +30,7 @@ std::vector<size_t> sorted_entries(const AggregationSnapshot &agg, const AggSort
 struct JoinedRow {
     std::vector<Value> key;
     std::vector<std::vector<int64_t>> data;
+    std::vector<int64_t> normals; // each aggregation's normal for this key
 };
 std::vector<JoinedRow> join_aggregations(std::span<const AggregationSnapshot> aggs, const AggSortOptions &options);
 

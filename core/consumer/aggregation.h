@@ -17,12 +17,14 @@ namespace dtrace::consumer {
 struct AggEntry {
     std::vector<Value> key;
     std::vector<int64_t> data;
+    // normalize() applies to the entries present when the consumer carries
+    // it out; an entry created later prints unnormalized, as in DTrace.
+    int64_t normal = 1;
 };
 
 struct AggregationSnapshot {
     compiler::AggregationDecl decl;
     std::vector<AggEntry> entries;
-    int64_t normal = 1; // normalize(); 1 when not normalized
 };
 
 // The sorting options: aggsortkey, aggsortkeypos, aggsortpos, aggsortrev.

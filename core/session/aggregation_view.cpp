@@ -36,9 +36,7 @@ consumer::Value key_value(const dif::TypeDesc &type, const engine::DecodedKey &k
 
 consumer::AggregationSnapshot AggregationView::convert(const engine::AggregationStore::Snapshot &s) const {
     consumer::AggregationSnapshot out;
-    auto normal = normals_.find(std::make_pair(s.program, s.decl->id));
-    if (normal != normals_.end())
-        out.normal = static_cast<int64_t>(normal->second);
+    auto normals = normals_.find(std::make_pair(s.program, s.decl->id));
     out.decl = *s.decl;
     out.entries.reserve(s.entries.size());
     for (const auto &[key, data] : s.entries) {
@@ -47,6 +45,11 @@ consumer::AggregationSnapshot AggregationView::convert(const engine::Aggregation
         for (size_t i = 0; i < decoded.size(); i++)
             entry.key.push_back(key_value(s.decl->key_types[i], decoded[i]));
         entry.data = data;
+        if (normals != normals_.end()) {
+            auto normal = normals->second.find(key);
+            if (normal != normals->second.end())
+                entry.normal = static_cast<int64_t>(normal->second);
+        }
         out.entries.push_back(std::move(entry));
     }
     return out;
@@ -133,12 +136,24 @@ void AggregationView::trunc(const compiler::Program &program, uint32_t id, int64
         }
         if (!gone.empty())
             engine_.remove_aggregation_keys(program, id, gone);
+        // A removed entry that comes back is a new one, unnormalized.
+        auto normals = normals_.find(std::make_pair(&program, id));
+        for (const std::string &key : gone) {
+            if (normals != normals_.end())
+                normals->second.erase(key);
+        }
         return;
     }
 }
 
 void AggregationView::normalize(const compiler::Program &program, uint32_t id, uint64_t normal) {
-    normals_[std::make_pair(&program, id)] = normal;
+    std::map<std::string, uint64_t> &normals = normals_[std::make_pair(&program, id)];
+    for (const auto &s : engine_.snapshot_aggregations()) {
+        if (s.decl->id != id || s.program != &program)
+            continue;
+        for (const auto &entry : s.entries)
+            normals[entry.first] = normal;
+    }
 }
 
 } // namespace dtrace::session

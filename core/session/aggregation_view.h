@@ -36,7 +36,9 @@ class AggregationView {
     // printing uses (so aggsortrev and aggsortkeypos count).
     void clear(const compiler::Program &program, uint32_t id);
     void trunc(const compiler::Program &program, uint32_t id, int64_t keep);
-    // normalize(): values print divided by `normal`; denormalize() is 1.
+    // normalize(): the values of the entries present now print divided by
+    // `normal` (entries created later are not normalized, as in DTrace);
+    // denormalize() is 1.
     void normalize(const compiler::Program &program, uint32_t id, uint64_t normal);
 
   private:
@@ -45,7 +47,8 @@ class AggregationView {
     engine::Engine &engine_;
     const engine::Options &options_;
     std::set<const compiler::AggregationDecl *> printed_;
-    std::map<std::pair<const compiler::Program *, uint32_t>, uint64_t> normals_;
+    // Per aggregation, the normal of each normalized entry by encoded key.
+    std::map<std::pair<const compiler::Program *, uint32_t>, std::map<std::string, uint64_t>> normals_;
     consumer::Resolvers resolvers_;
 };
 

@@ -116,13 +116,13 @@ TEST(AggFormat, ValuesOfEachFunction) {
 
 TEST(AggFormat, NormalizedValues) {
     auto a = make(1, AggFunc::Sum, {{{}, {1000}}});
-    a.normal = 10;
+    a.entries[0].normal = 10;
     EXPECT_EQ(print_aggregation(a, {}), "\n" + spaces(14) + "100\n");
     // A negative sum is divided as an unsigned number, as DTrace does.
     a.entries[0].data = {-100};
     EXPECT_EQ(print_aggregation(a, {}), "\n" + std::string(" 1844674407370955151\n"));
     auto avg = make(1, AggFunc::Avg, {{{}, {2, 1000}}});
-    avg.normal = 10;
+    avg.entries[0].normal = 10;
     EXPECT_EQ(print_aggregation(avg, {}), "\n" + spaces(15) + "50\n");
 }
 
