@@ -80,16 +80,17 @@ int Tracing::run() {
             return 1;
         }
     }
-    const int64_t switch_ns = std::max<int64_t>(options_.number("switchrate"), 1);
-    const int64_t status_ns = std::max<int64_t>(options_.number("statusrate"), 1);
+    // setopt() may change the rates while tracing: they are read each time.
+    auto switch_ns = [this] { return std::max<int64_t>(options_.number("switchrate"), 1); };
+    auto status_ns = [this] { return std::max<int64_t>(options_.number("statusrate"), 1); };
     bool done = false;
     bool newline_pending = false;
     int seen_interrupts = 0;
-    auto next_switch = std::chrono::steady_clock::now() + std::chrono::nanoseconds(switch_ns);
-    auto next_status = std::chrono::steady_clock::now() + std::chrono::nanoseconds(status_ns);
+    auto next_switch = std::chrono::steady_clock::now() + std::chrono::nanoseconds(switch_ns());
+    auto next_status = std::chrono::steady_clock::now() + std::chrono::nanoseconds(status_ns());
     do {
         if (!engine_.exit_requested() && g_interrupts.load() == 0)
-            engine_.wait_for_work(std::min(switch_ns, kSignalPollNanos));
+            engine_.wait_for_work(std::min(switch_ns(), kSignalPollNanos));
         int interrupts = g_interrupts.load();
         if (interrupts > seen_interrupts) {
             newline_pending = seen_interrupts == 0; // the newline after ^C, even when quiet
@@ -111,13 +112,13 @@ int Tracing::run() {
         // Buffers are switched at switchrate (or at the end), as DTrace does.
         auto now = std::chrono::steady_clock::now();
         if (done || now >= next_switch || engine_.drain_wanted()) {
-            next_switch = now + std::chrono::nanoseconds(switch_ns);
             printer.consume(engine_.take_buffers());
             std::fflush(printer.output());
+            next_switch = now + std::chrono::nanoseconds(switch_ns()); // after a setopt() just read
         }
         // The status drops: every statusrate, and once more when stopped.
         if (done || now >= next_status) {
-            next_status = now + std::chrono::nanoseconds(status_ns);
+            next_status = now + std::chrono::nanoseconds(status_ns());
             printer.report_status();
         }
     } while (!done && seen_interrupts < 2);

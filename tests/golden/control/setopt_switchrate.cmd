@@ -1,0 +1,1 @@
+sh -c 'f=$(mktemp -u); dtrace -qw -x switchrate=2s -n "BEGIN { setopt(\"switchrate\", \"10ms\"); } tick-2500ms /!done/ { done = 1; system(\"touch $f\"); } tick-5s { exit(0); }" & sleep 3.3; if test -e $f; then echo "read at the new switchrate"; else echo "still at the old switchrate"; fi; wait; rm -f $f'
