@@ -119,16 +119,16 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                 }
                 switch (c) {
                 case 'b':
-                    cl.options.emplace_back("bufsize", value);
+                    cl.options.push_back({"bufsize", value, "-b " + value});
                     break;
                 case 'c':
                     cl.commands.push_back(value);
                     break;
                 case 'D':
-                    cl.options.emplace_back("define", value);
+                    cl.options.push_back({"define", value, "-D " + value});
                     break;
                 case 'E':
-                    cl.options.emplace_back("replay", value);
+                    cl.options.push_back({"replay", value, "-E " + value});
                     break;
                 case 'f':
                     cl.programs.push_back({ProgramSource::Kind::Description, engine::SpecKind::Function, false, value});
@@ -137,10 +137,10 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                     cl.programs.push_back({ProgramSource::Kind::Description, engine::SpecKind::Name, true, value});
                     break;
                 case 'I':
-                    cl.options.emplace_back("incdir", value);
+                    cl.options.push_back({"incdir", value, "-I " + value});
                     break;
                 case 'L':
-                    cl.options.emplace_back("libdir", value);
+                    cl.options.push_back({"libdir", value, "-L " + value});
                     break;
                 case 'm':
                     cl.programs.push_back({ProgramSource::Kind::Description, engine::SpecKind::Module, false, value});
@@ -161,18 +161,18 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                     cl.programs.push_back({ProgramSource::Kind::File, engine::SpecKind::Name, false, value});
                     break;
                 case 'U':
-                    cl.options.emplace_back("undef", value);
+                    cl.options.push_back({"undef", value, "-U " + value});
                     break;
                 case 'x': {
                     size_t eq = value.find('=');
                     if (eq == std::string::npos)
-                        cl.options.emplace_back(value, std::nullopt);
+                        cl.options.push_back({value, std::nullopt, "-x " + value});
                     else
-                        cl.options.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+                        cl.options.push_back({value.substr(0, eq), value.substr(eq + 1), "-x " + value.substr(0, eq)});
                     break;
                 }
                 case 'X':
-                    cl.options.emplace_back("stdc", value);
+                    cl.options.push_back({"stdc", value, "-X " + value});
                     break;
                 case 'y':
                     cl.symbol_paths.push_back(value);
@@ -210,13 +210,13 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                 cl.compile_only = true;
                 break;
             case 'F':
-                cl.options.emplace_back("flowindent", std::nullopt);
+                cl.options.push_back({"flowindent", std::nullopt, "-F"});
                 break;
             case 'H':
-                cl.options.emplace_back("cpphdrs", std::nullopt);
+                cl.options.push_back({"cpphdrs", std::nullopt, "-H"});
                 break;
             case 'q':
-                cl.options.emplace_back("quiet", std::nullopt);
+                cl.options.push_back({"quiet", std::nullopt, "-q"});
                 break;
             case 'S':
                 cl.print_dif = true;
@@ -225,7 +225,7 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                 cl.verbose++;
                 break;
             case 'w':
-                cl.options.emplace_back("destructive", std::nullopt);
+                cl.options.push_back({"destructive", std::nullopt, "-w"});
                 break;
             case 'Z':
                 cl.zero_matches_ok = true;

@@ -26,13 +26,22 @@ struct ProgramSource {
     std::string text;
 };
 
+// An option set on the command line: by -x name[=value] or by a flag that
+// maps to one (-b, -D, -q ...). `given` is how dtrace names it when it
+// fails: "-x name" or the flag with its argument ("-b 4m").
+struct OptionArg {
+    std::string name;
+    std::optional<std::string> value;
+    std::string given;
+};
+
 struct CommandLine {
     Mode mode = Mode::Exec;
     std::vector<ProgramSource> programs;
-    std::vector<std::pair<std::string, std::optional<std::string>>> options; // -x and the flags that map to options
-    std::vector<std::string> macro_args;                                     // [0] is argv[0]
-    std::vector<std::string> commands;                                       // -c
-    std::vector<std::string> pids;                                           // -p
+    std::vector<OptionArg> options;      // -x and the flags that map to options
+    std::vector<std::string> macro_args; // [0] is argv[0]
+    std::vector<std::string> commands;   // -c
+    std::vector<std::string> pids;       // -p
     std::optional<std::string> output_file;
     std::vector<std::string> symbol_paths; // -y
     int verbose = 0;

@@ -87,11 +87,9 @@ int Session::run() {
 }
 
 bool Session::apply_options() {
-    for (const auto &[name, value] : cl_.options) {
-        if (auto failure = options_.set(name, value)) {
-            // dtrace names the option the way it was given on the command line.
-            std::string given = name == "bufsize" ? "-b " + value.value_or("") : "-x " + name;
-            error("failed to set " + given + ": " + *failure);
+    for (const OptionArg &option : cl_.options) {
+        if (auto failure = options_.set(option.name, option.value)) {
+            error("failed to set " + option.given + ": " + *failure);
             return false;
         }
     }
@@ -282,7 +280,7 @@ PreprocessorConfig Session::preprocessor_config() const {
     PreprocessorConfig config;
     if (const std::string *path = options_.text("cpppath"))
         config.path = *path;
-    for (const auto &[name, value] : cl_.options) {
+    for (const auto &[name, value, given] : cl_.options) {
         if (name == "define")
             config.args.push_back("-D" + value.value_or(""));
         else if (name == "undef")

@@ -1,0 +1,1 @@
+dtrace -b 12q -n BEGIN
