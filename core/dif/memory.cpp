@@ -1,6 +1,8 @@
 // memory.cpp: the checked accessor and the scratch arena.
 #include "dif/memory.h"
 
+#include "dif/vm_config.h"
+
 #include <cstring>
 
 namespace dtrace::dif {
@@ -11,6 +13,8 @@ namespace {
 // Regions kept across clauses so that the vector never reallocates in the
 // steady state.
 constexpr size_t kExpectedRegions = 32;
+// A read-through string is read in pieces this long until its NUL.
+constexpr size_t kExternalStringChunk = 64;
 } // namespace
 
 Memory::Memory(size_t scratch_size)
@@ -24,6 +28,8 @@ void Memory::begin_clause() {
     used_ = 0;
     regions_.clear();
     strtab_ = {};
+    external_ = nullptr;
+    external_copies_.clear();
 }
 
 void Memory::set_strtab(std::string_view strtab) {
@@ -62,7 +68,36 @@ const uint8_t *Memory::readable(uint64_t address, size_t length) const {
             return reinterpret_cast<const uint8_t *>(address);
     if (Region r{reinterpret_cast<uintptr_t>(kEmptyString), sizeof kEmptyString}; r.contains(address, length))
         return reinterpret_cast<const uint8_t *>(address);
-    return nullptr;
+    return external_ ? copy_external(address, length) : nullptr;
+}
+
+const uint8_t *Memory::copy_external(uint64_t address, size_t length) const {
+    std::string &copy = external_copies_.emplace_back(length, '\0');
+    if (external_->read_target(address, copy.data(), length) != static_cast<int64_t>(length)) {
+        external_copies_.pop_back();
+        return nullptr;
+    }
+    return reinterpret_cast<const uint8_t *>(copy.data());
+}
+
+std::optional<std::string_view> Memory::external_string(uint64_t address, size_t limit) const {
+    std::string &copy = external_copies_.emplace_back();
+    char chunk[kExternalStringChunk];
+    while (copy.size() < limit) {
+        const size_t want = std::min(sizeof chunk, limit - copy.size());
+        const int64_t got = external_->read_target(address + copy.size(), chunk, want);
+        if (got <= 0) {
+            external_copies_.pop_back();
+            return std::nullopt; // unreadable before the NUL
+        }
+        const auto n = static_cast<size_t>(got);
+        if (const void *nul = std::memchr(chunk, 0, n)) {
+            copy.append(chunk, static_cast<const char *>(nul) - chunk);
+            return std::string_view(copy);
+        }
+        copy.append(chunk, n);
+    }
+    return std::string_view(copy);
 }
 
 uint8_t *Memory::writable(uint64_t address, size_t length) {
@@ -74,7 +109,7 @@ uint8_t *Memory::writable(uint64_t address, size_t length) {
 std::optional<std::string_view> Memory::string_at(uint64_t address, size_t limit) const {
     auto region = region_of(address);
     if (!region)
-        return std::nullopt;
+        return external_ ? external_string(address, limit) : std::nullopt;
     const char *s = reinterpret_cast<const char *>(address);
     size_t available = region->length - (address - region->base);
     size_t scan = available < limit ? available : limit;

@@ -8,7 +8,10 @@
 //     checked first),
 //   - regions declared readable for the clause: the environment's strings and
 //     event payload, and variable storage the VM handed out to the program,
-//   - the shared empty string that unset string variables read as.
+//   - the shared empty string that unset string variables read as,
+//   - for a replayed event, the memory of the trace its plugin serves: the
+//     trace is the only "kernel" there is, so its pointers are loaded and read
+//     as strings directly (copies are made on demand; see read_through).
 // Everything else is refused before it is touched, so a wild pointer becomes
 // a BadAddr fault instead of a crash. Stores may only target scratch.
 //
@@ -18,8 +21,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,13 +33,19 @@ namespace dtrace::dif {
 // What every unset string variable reads as (a single NUL, always readable).
 extern const char kEmptyString[1];
 
+class Environment;
+
 class Memory {
   public:
     explicit Memory(size_t scratch_size);
 
-    // Forgets the clause's scratch allocations and readable regions.
+    // Forgets the clause's scratch allocations, readable regions and
+    // read-through source.
     void begin_clause();
     void add_readable(const void *base, size_t length);
+    // Until the clause ends, an address outside the VM's own memory is read
+    // through `env->read_target` (a replayed event's memory).
+    void read_through(Environment *env) { external_ = env; }
     // The running DIFO's string table. The previous one stays readable until
     // the clause ends: the engine may read a DIFO's result after running the next.
     void set_strtab(std::string_view strtab);
@@ -67,6 +78,10 @@ class Memory {
     };
     // The region holding `address`, if any.
     std::optional<Region> region_of(uint64_t address) const;
+    // Copies of the read-through source's memory (nullptr / nullopt when the
+    // source cannot supply the bytes).
+    const uint8_t *copy_external(uint64_t address, size_t length) const;
+    std::optional<std::string_view> external_string(uint64_t address, size_t limit) const;
     Region scratch_region() const { return {reinterpret_cast<uintptr_t>(scratch_.get()), used_}; }
     Region strtab_region() const { return {reinterpret_cast<uintptr_t>(strtab_.data()), strtab_.size()}; }
 
@@ -75,6 +90,10 @@ class Memory {
     size_t used_ = 0;
     std::string_view strtab_;
     std::vector<Region> regions_;
+    Environment *external_ = nullptr;
+    // The copies, kept until the clause ends; a deque so that handing out a
+    // new one moves none already handed out.
+    mutable std::deque<std::string> external_copies_;
 };
 
 } // namespace dtrace::dif

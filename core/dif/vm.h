@@ -42,6 +42,9 @@ class Vm {
     // Declares [base, base + length) readable until the next begin_clause()
     // (probe names, execname, event payload).
     void add_readable(const void *base, size_t length) { memory_.add_readable(base, length); }
+    // Until the next begin_clause(), addresses outside the VM's memory are
+    // read through `env` (a replayed event's memory, read as kernel memory).
+    void read_through(Environment *env) { memory_.read_through(env); }
 
     // Reads a value a run returned, through the same checks as the program:
     // the string at `address` (bounded by strsize) or `size` bytes.

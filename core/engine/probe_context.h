@@ -21,7 +21,13 @@ class ProbeContext final : public dif::Environment {
   public:
     ProbeContext(dif::Vm &vm, const Probe &probe, const dtrace_event_ctx &ctx, uint32_t epid,
                  Speculations &speculations)
-        : vm_(vm), probe_(probe), ctx_(ctx), epid_(epid), speculations_(speculations) {}
+        : vm_(vm), probe_(probe), ctx_(ctx), epid_(epid), speculations_(speculations) {
+        // A replay has no kernel but the trace: the plugin's memory (the
+        // records and strings arguments point to) is loaded directly, as
+        // DTrace loads kernel pointers, not only through copyin().
+        if ((ctx.flags & DTRACE_EVENT_REPLAYED) && !(ctx.flags & DTRACE_EVENT_LIVE_TARGET) && ctx.read_memory)
+            vm_.read_through(this);
+    }
 
     uint64_t builtin(dif::VarId id) override;
     uint64_t builtin_array(dif::VarId id, uint64_t index, dif::Fault &fault) override;

@@ -94,6 +94,27 @@ TEST(VmMemory, LoadsFromTheTracedProcess) {
     EXPECT_EQ(load("uluh", 1), 0xff80u);
 }
 
+TEST(VmMemory, ReadThroughMakesTheTargetLoadableAndReadableAsStrings) {
+    Runner r;
+    r.env.target = {'a', 'b', 'c', 0, 0x44, 0x33, 0x22, 0x11};
+    const std::string base = std::to_string(r.env.target_base);
+    const std::string load = "setx %r1, " + base + "\nlduw %r2, [%r1+4]\nret %r2";
+    const std::string length = "setx %r1, " + base + "\npushts %r1\ncall %r2, strlen\nret %r2";
+    EXPECT_EQ(r.run(load), 0u); // not the VM's memory: a fault
+    EXPECT_EQ(r.fault.kind, FaultKind::BadAddr);
+    r.vm.read_through(&r.env);
+    EXPECT_EQ(r.run(load), 0x11223344u);
+    EXPECT_EQ(r.fault.kind, FaultKind::None);
+    EXPECT_EQ(r.run(length), 3u);
+    // Past what the target holds is still a fault, and the clause's end
+    // forgets the source.
+    EXPECT_EQ(r.run("setx %r1, " + base + "\nldx %r2, [%r1+8]\nret %r2"), 0u);
+    EXPECT_EQ(r.fault.kind, FaultKind::BadAddr);
+    r.vm.begin_clause();
+    EXPECT_EQ(r.run(load), 0u);
+    EXPECT_EQ(r.fault.kind, FaultKind::BadAddr);
+}
+
 TEST(VmMemory, TupleKeysAndSubroutineArguments) {
     Runner r;
     // Pops and flushes shape the tuple: strlen sees only the last push.
