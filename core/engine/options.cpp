@@ -34,7 +34,7 @@ const OptionSpec kOptionTable[] = {
     {"verbose", OptionKind::Flag, OptionClass::Compile, nullptr},
     {"version", OptionKind::String, OptionClass::Compile, nullptr},
     {"zdefs", OptionKind::Flag, OptionClass::Compile, nullptr},
-    {"stdc", OptionKind::String, OptionClass::Compile, nullptr},
+    {"stdc", OptionKind::String, OptionClass::Compile, nullptr, "a|c|s|t"},
     {"cpphdrs", OptionKind::Flag, OptionClass::Compile, nullptr},
     // runtime (fixed once tracing starts)
     {"aggsize", OptionKind::Size, OptionClass::Runtime, "4m"},

@@ -1,0 +1,1 @@
+dtrace -x argref -q -n 'BEGIN { exit(0); }' one two

@@ -1,0 +1,1 @@
+dtrace -q -x iregs=many -n 'BEGIN { exit(0); }'

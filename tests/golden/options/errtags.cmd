@@ -1,0 +1,1 @@
+dtrace -x errtags -n 'BEGIN { x = ; }'

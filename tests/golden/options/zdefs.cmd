@@ -1,0 +1,1 @@
+dtrace -x zdefs -n 'nosuch:::probe' -n 'BEGIN { exit(0); }'
