@@ -75,8 +75,7 @@ std::pair<std::vector<std::string>, std::vector<std::string>> arg_types_of(const
     return {types, natives};
 }
 
-} // namespace
-
+// The D sources (types, inlines, translators) the loaded providers ship.
 std::vector<compiler::LibrarySource> provider_libraries(const engine::Engine &engine) {
     std::vector<compiler::LibrarySource> libraries;
     for (const engine::Provider &p : engine.probes().providers()) {
@@ -85,6 +84,8 @@ std::vector<compiler::LibrarySource> provider_libraries(const engine::Engine &en
     }
     return libraries;
 }
+
+} // namespace
 
 void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host) {
     options.library_sources = provider_libraries(engine);

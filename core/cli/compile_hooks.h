@@ -15,7 +15,4 @@ namespace dtrace::cli {
 
 void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host);
 
-// The D sources (types, inlines, translators) the loaded providers ship.
-std::vector<compiler::LibrarySource> provider_libraries(const engine::Engine &engine);
-
 } // namespace dtrace::cli

@@ -162,6 +162,9 @@ bool Session::start_targets() {
 }
 
 bool Session::compile_all() {
+    compiler::CompileOptions options = compile_options();
+    install_compile_hooks(options, *engine_, *host_);
+    compiler_ = std::make_unique<compiler::Compiler>(std::move(options));
     for (const ProgramSource &source : cl_.programs) {
         Compiled compiled;
         if (!compile_one(source, compiled))
@@ -179,11 +182,15 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
     parse_options.default_args = options_.is_set("defaultargs");
     parse_options.allow_unreferenced_args = options_.is_set("argref");
     parse_options.allow_empty = options_.is_set("empty");
-    // Type names the providers' D libraries define parse as types (casts, declarations).
-    std::vector<std::string> library_types = compiler::library_type_names(provider_libraries(*engine_));
-    parse_options.is_type_name = [library_types](std::string_view name) {
-        return std::find(library_types.begin(), library_types.end(), name) != library_types.end();
+    parse_options.set_option = [this](const std::string &name, const std::optional<std::string> &value) {
+        std::optional<std::string_view> v;
+        if (value)
+            v = *value;
+        return options_.set(name, v);
     };
+    // Type names the D libraries and the earlier programs define parse as
+    // types (casts, declarations).
+    parse_options.is_type_name = [this](std::string_view name) { return compiler_->is_type_name(name); };
     parse_options.macro_vars = {{"pid", std::to_string(getpid())},   {"ppid", std::to_string(getppid())},
                                 {"uid", std::to_string(getuid())},   {"gid", std::to_string(getgid())},
                                 {"euid", std::to_string(geteuid())}, {"egid", std::to_string(getegid())},
@@ -230,14 +237,9 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
     compiler::ParseResult parsed = compiler::parse_program(text, parse_options);
     if (!parsed.program)
         return report(*parsed.error);
-    compiler::CompileOptions compile_options;
-    compile_options.errtags = errtags;
-    compile_options.strsize = static_cast<uint32_t>(options_.number("strsize"));
-    compile_options.stackframes = static_cast<uint32_t>(options_.number("stackframes"));
-    compile_options.ustackframes = static_cast<uint32_t>(options_.number("ustackframes"));
-    compile_options.jstackframes = static_cast<uint32_t>(options_.number("jstackframes"));
-    install_compile_hooks(compile_options, *engine_, *host_);
-    compiler::CompileResult compiled = compiler::compile(*parsed.program, compile_options);
+    out.ast = std::make_unique<compiler::ProgramAst>(std::move(*parsed.program));
+    compiler_->update_limits(compile_options());
+    compiler::CompileResult compiled = compiler_->compile(*out.ast);
     if (!compiled.program)
         return report(*compiled.error);
     out.program = std::make_unique<compiler::Program>(std::move(*compiled.program));
@@ -262,17 +264,20 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
             }
         }
     }
-    for (const auto &[name, value] : out.program->pragma_options) {
-        std::optional<std::string_view> v;
-        if (!value.empty())
-            v = value;
-        if (auto failure = options_.set(name, v)) {
-            error(failure_prefix + "failed to set option '" + name + "': " + *failure);
-            return false;
-        }
-    }
     provide_probes(out);
     return true;
+}
+
+// What the compiler takes from the options (they may change between
+// programs: pragmas set options).
+compiler::CompileOptions Session::compile_options() const {
+    compiler::CompileOptions options;
+    options.errtags = options_.is_set("errtags");
+    options.strsize = static_cast<uint32_t>(options_.number("strsize"));
+    options.stackframes = static_cast<uint32_t>(options_.number("stackframes"));
+    options.ustackframes = static_cast<uint32_t>(options_.number("ustackframes"));
+    options.jstackframes = static_cast<uint32_t>(options_.number("jstackframes"));
+    return options;
 }
 
 // cpp's arguments from -D, -U, -I and -H (or their -x spellings), in order.

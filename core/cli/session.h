@@ -9,7 +9,7 @@
 #include "cli/command_line.h"
 #include "cli/preprocessor.h"
 #include "cli/target_process.h"
-#include "compiler/program.h"
+#include "compiler/compile.h"
 #include "engine/engine.h"
 #include "engine/options.h"
 #include "host/plugin_host.h"
@@ -36,8 +36,9 @@ class Session {
     // A compiled program source and how it is reported ("description 'X'" / "script 'F'").
     struct Compiled {
         const ProgramSource *source;
-        std::string what; // "description" or "script"
-        std::string name; // the cropped description, or the file name
+        std::string what;                          // "description" or "script"
+        std::string name;                          // the cropped description, or the file name
+        std::unique_ptr<compiler::ProgramAst> ast; // kept: the compiler refers to it
         std::unique_ptr<compiler::Program> program;
     };
 
@@ -49,6 +50,7 @@ class Session {
     void provide_probes(const Compiled &compiled);
     void print_dif(const compiler::Program &program) const;
     PreprocessorConfig preprocessor_config() const;
+    compiler::CompileOptions compile_options() const;
     int list();
     int execute();
     bool open_output();
@@ -62,6 +64,7 @@ class Session {
     engine::Options options_;
     std::unique_ptr<engine::Engine> engine_;
     std::unique_ptr<host::PluginHost> host_;
+    std::unique_ptr<compiler::Compiler> compiler_; // shared by the programs of the run
     std::vector<Compiled> compiled_;
     std::vector<TargetProcess> targets_;
     FILE *out_ = stdout;

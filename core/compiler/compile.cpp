@@ -14,8 +14,6 @@
 #include "compiler/parser.h"
 #include "compiler/sema.h"
 
-#include <algorithm>
-
 namespace dtrace::compiler {
 
 namespace {
@@ -72,7 +70,7 @@ template <typename F> void in_library(const LibrarySource &lib, F &&f) {
 // are kept in `trees`.
 void compile_libraries(const std::vector<LibrarySource> &libs, Sema &sema, const TypeTable &types,
                        std::vector<ProgramAst> &trees) {
-    auto known_type = [&types](std::string_view name) { return types.find_named(std::string(name)) != nullptr; };
+    auto known_type = [&types](std::string_view name) { return types.is_declared_typedef(std::string(name)); };
     for (const LibrarySource &lib : libs) {
         in_library(lib, [&] {
             ParseResult parsed = parse_library(lib, known_type);
@@ -101,49 +99,43 @@ void compile_libraries(const std::vector<LibrarySource> &libs, Sema &sema, const
 
 } // namespace
 
-std::vector<std::string> library_type_names(const std::vector<LibrarySource> &libraries) {
-    std::vector<std::string> names;
-    auto known = [&names](std::string_view name) { return std::find(names.begin(), names.end(), name) != names.end(); };
-    for (const LibrarySource &lib : libraries) {
-        ParseResult parsed = parse_library(lib, known);
-        if (!parsed.program)
-            continue; // compile() reports it
-        for (const auto &item : parsed.program->items) {
-            if (item.kind != TopLevel::Kind::Declaration ||
-                item.declaration->specifiers.storage != StorageClass::Typedef)
-                continue;
-            for (const auto &d : item.declaration->declarators)
-                names.push_back(d.name);
-        }
+Compiler::Compiler(CompileOptions opts)
+    : opts_(std::move(opts)), types_(std::make_shared<TypeTable>(opts_.strsize)), symbols_(std::make_unique<Symbols>()),
+      sema_(std::make_unique<Sema>(*types_, *symbols_, opts_)) {
+    std::vector<LibrarySource> libraries = {kStandardLibrary};
+    libraries.insert(libraries.end(), opts_.library_sources.begin(), opts_.library_sources.end());
+    try {
+        compile_libraries(libraries, *sema_, *types_, library_trees_);
+    } catch (CompileError &err) {
+        library_error_ = std::move(err.diag);
     }
-    return names;
 }
 
-CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
-    auto type_table = std::make_shared<TypeTable>(opts.strsize);
-    TypeTable &types = *type_table;
-    Symbols symbols;
-    Sema sema(types, symbols, opts);
+Compiler::~Compiler() = default;
+
+bool Compiler::is_type_name(std::string_view name) const {
+    return types_->is_declared_typedef(std::string(name));
+}
+
+CompileResult Compiler::compile(const ProgramAst &ast) {
+    if (library_error_)
+        return {std::nullopt, library_error_};
     Program prog;
     bool error_flag_set = false;
-    std::vector<ProgramAst> library_trees;
     try {
-        std::vector<LibrarySource> libraries = {kStandardLibrary};
-        libraries.insert(libraries.end(), opts.library_sources.begin(), opts.library_sources.end());
-        compile_libraries(libraries, sema, types, library_trees);
         for (const auto &item : ast.items) {
             switch (item.kind) {
             case TopLevel::Kind::Clause:
-                add_clause(*item.clause, sema, types, error_flag_set, prog);
+                add_clause(*item.clause, *sema_, *types_, error_flag_set, prog);
                 break;
             case TopLevel::Kind::Declaration:
-                sema.declare(*item.declaration);
+                sema_->declare(*item.declaration);
                 break;
             case TopLevel::Kind::Pragma:
                 add_pragma(*item.pragma, prog);
                 break;
             case TopLevel::Kind::Translator:
-                sema.declare_translator(*item.translator);
+                sema_->declare_translator(*item.translator);
                 break;
             case TopLevel::Kind::Provider:
                 raise_unsupported(item.provider->line, "provider definitions");
@@ -154,15 +146,31 @@ CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
             err.diag.file = ast.file_tag;
         return {std::nullopt, std::move(err.diag)};
     }
-    for (const auto &a : symbols.aggs())
+    // The aggregations and variables of the earlier programs are this one's
+    // too: the engine knows an aggregation by its name, a variable by its id.
+    for (const auto &a : symbols_->aggs())
         if (a.has_func)
-            prog.aggregations.push_back(aggregation_decl(a, opts.strsize));
+            prog.aggregations.push_back(aggregation_decl(a, opts_.strsize));
     adopt_recorded_keys(prog);
-    for (const auto &v : symbols.vars())
+    for (const auto &v : symbols_->vars())
         if (v.type && !is_dynamic(v.type))
-            prog.variables.push_back(dif::Variable{v.id, v.scope, v.is_array, type_desc(v.type, opts.strsize), v.name});
-    prog.types = std::move(type_table);
+            prog.variables.push_back(
+                dif::Variable{v.id, v.scope, v.is_array, type_desc(v.type, opts_.strsize), v.name});
+    prog.types = types_;
     return {std::move(prog), std::nullopt};
+}
+
+void Compiler::update_limits(const CompileOptions &from) {
+    opts_.errtags = from.errtags;
+    opts_.strsize = from.strsize;
+    opts_.stackframes = from.stackframes;
+    opts_.ustackframes = from.ustackframes;
+    opts_.jstackframes = from.jstackframes;
+    types_->set_strsize(from.strsize);
+}
+
+CompileResult compile(const ProgramAst &ast, const CompileOptions &opts) {
+    return Compiler(opts).compile(ast);
 }
 
 } // namespace dtrace::compiler

@@ -16,8 +16,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dtrace::compiler {
@@ -91,10 +93,41 @@ struct CompileResult {
     std::optional<Diagnostic> error;
 };
 
-CompileResult compile(const ProgramAst &ast, const CompileOptions &opts);
+class Sema;
+class Symbols;
+class TypeTable;
 
-// The type names the libraries define with typedef, which the parser must
-// know to parse a program compiled with them (ParseOptions::is_type_name).
-std::vector<std::string> library_type_names(const std::vector<LibrarySource> &libraries);
+// The compiler of one dtrace run. The D libraries are compiled once, when it
+// is made; then each program in turn, as DTrace compiles the programs of one
+// run into one handle: a later program sees the declarations, typedefs,
+// inlines, translators, variables and aggregations of the earlier ones (a
+// global assigned by one -n program is known to the next). A program's syntax
+// tree must outlive the Compiler (inlines and translators keep its expressions).
+class Compiler {
+  public:
+    explicit Compiler(CompileOptions opts);
+    ~Compiler();
+    Compiler(const Compiler &) = delete;
+    Compiler &operator=(const Compiler &) = delete;
+
+    // Whether `name` is a typedef the parser must know (ParseOptions::is_type_name):
+    // the libraries' and those of the programs compiled so far.
+    bool is_type_name(std::string_view name) const;
+    CompileResult compile(const ProgramAst &ast);
+    // Takes the option-derived limits (errtags, strsize, the stack frames)
+    // of `from` for the next programs: a program's pragmas may change them.
+    void update_limits(const CompileOptions &from);
+
+  private:
+    CompileOptions opts_;
+    std::shared_ptr<TypeTable> types_;
+    std::unique_ptr<Symbols> symbols_;
+    std::unique_ptr<Sema> sema_;
+    std::vector<ProgramAst> library_trees_;
+    std::optional<Diagnostic> library_error_; // reported by every compile()
+};
+
+// One program on its own (a Compiler used once).
+CompileResult compile(const ProgramAst &ast, const CompileOptions &opts);
 
 } // namespace dtrace::compiler

@@ -25,7 +25,9 @@
 #include "compiler/token.h"
 
 #include <cstddef>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -58,6 +60,8 @@ struct LexerConfig {
     // Outer-level words are always probe descriptions (DTrace's
     // DTRACE_C_PSPEC, set for command-line programs).
     bool probe_spec_words = false;
+    // Sets a #pragma D option as it is read (ParseOptions::set_option).
+    std::function<std::optional<std::string>(const std::string &, const std::optional<std::string> &)> set_option;
 };
 
 // A pragma the lexer read, with the number of tokens it had returned before
@@ -117,6 +121,7 @@ class Lexer {
     void run_directive(const std::vector<Token> &words, int directive_line);
     void directive_line(const char *name, const std::vector<Token> &args, size_t first);
     void pragma_directive(const std::string &name, const std::vector<Token> &args, size_t first, int line);
+    void set_pragma_option(const std::string &arg);
 
     std::string_view src_;
     size_t pos_ = 0;

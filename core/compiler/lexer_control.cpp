@@ -178,6 +178,20 @@ void Lexer::directive_line(const char *name, const std::vector<Token> &args, siz
     line_ = static_cast<int>(std::min<uint64_t>(args[first].int_value, INT_MAX - 1));
 }
 
+// DTrace sets a pragma's option as it reads it.
+void Lexer::set_pragma_option(const std::string &arg) {
+    if (!config_.set_option)
+        return;
+    const size_t eq = arg.find('=');
+    const std::string name = arg.substr(0, eq);
+    std::optional<std::string> value;
+    if (eq != std::string::npos)
+        value = arg.substr(eq + 1);
+    if (std::optional<std::string> why = config_.set_option(name, value))
+        fail("D_PRAGMA_OPTSET", line_,
+             "failed to set option '" + name + "'" + (value ? " to '" + *value + "'" : std::string()) + ": " + *why);
+}
+
 void Lexer::pragma_directive(const std::string &name, const std::vector<Token> &args, size_t first, int line) {
     if (name == "ident")
         return;
@@ -194,6 +208,7 @@ void Lexer::pragma_directive(const std::string &name, const std::vector<Token> &
             fail("D_PRAGMA_MALFORM", line_, "malformed #pragma option <option>=<val>");
         if (first + 1 < args.size())
             fail("D_PRAGMA_MALFORM", line_, "superfluous arguments specified for #pragma option");
+        set_pragma_option(args[first].value);
     } else if (name == "attributes") {
         if (!is_kind(args, first, Tok::Ident) || !is_kind(args, first + 1, Tok::Ident))
             fail("D_PRAGMA_MALFORM", line_, "malformed #pragma attributes <attributes> <ident>");

@@ -49,7 +49,8 @@ ParseResult parse_program(std::string_view source, const ParseOptions &opts) {
 
 Parser::Parser(std::string_view source, const ParseOptions &opts)
     : opts_(opts),
-      lexer_(source, LexerConfig{opts.macro_args, opts.macro_vars, opts.default_args, !opts.from_file}, *this) {}
+      lexer_(source, LexerConfig{opts.macro_args, opts.macro_vars, opts.default_args, !opts.from_file, opts.set_option},
+             *this) {}
 
 bool Parser::is_type_name(std::string_view name) const {
     if (typedefs_.count(name) != 0 ||

@@ -46,6 +46,11 @@ struct ParseOptions {
     bool allow_unreferenced_args = false;
     // -x empty: a program with no clauses or declarations compiles (else D_EMPTY).
     bool allow_empty = false;
+    // Sets the option of a `#pragma D option name[=value]` when the pragma
+    // is read, as DTrace does (so it holds for the rest of the program);
+    // returns why the option could not be set (D_PRAGMA_OPTSET).
+    std::function<std::optional<std::string>(const std::string &name, const std::optional<std::string> &value)>
+        set_option;
 };
 
 struct ParseResult {

@@ -334,6 +334,17 @@ TypeTable::TypeTable(uint32_t strsize) : strsize_(strsize) {
     names_["string"] = s;
     Type *d = make(TypeKind::Dynamic);
     dynamic_ = d;
+    builtin_count_ = storage_.size();
+}
+
+bool TypeTable::is_declared_typedef(const std::string &name) const {
+    const Type *t = find_named(name);
+    return t && t->serial > builtin_count_;
+}
+
+void TypeTable::set_strsize(uint32_t strsize) {
+    strsize_ = strsize;
+    string_->size = strsize;
 }
 
 Type *TypeTable::make(TypeKind kind) {

@@ -127,6 +127,9 @@ class TypeTable {
     const Type *lookup(std::string_view spelling) const;
     // A typedef or intrinsic by exact name.
     const Type *find_named(const std::string &name) const;
+    // Whether `name` is a typedef declared in D (by a library or a program),
+    // rather than one of D's own type names.
+    bool is_declared_typedef(const std::string &name) const;
     // struct/union/enum by tag; null when never declared.
     Type *find_tagged(TypeKind kind, const std::string &tag) const;
 
@@ -147,6 +150,7 @@ class TypeTable {
     Type *anonymous(TypeKind kind);
 
     uint32_t strsize() const { return strsize_; }
+    void set_strsize(uint32_t strsize);    // the size of `string` (the strsize option)
     uint64_t size_of(const Type *t) const; // string: strsize
 
     // The name DTrace prints for a type: "int", "char *", "struct foo", "string".
@@ -158,12 +162,14 @@ class TypeTable {
     void add_typedefs();
 
     uint32_t strsize_;
+    size_t builtin_count_ = 0; // the types made by the constructor (serials up to it)
     std::deque<Type> storage_;
     std::map<std::string, const Type *> names_;
     std::map<std::string, Type *> tags_;
     std::map<std::pair<const Type *, uint64_t>, const Type *> arrays_;
     std::map<std::pair<const Type *, int>, const Type *> derived_; // pointers and qualifiers
-    const Type *void_ = nullptr, *int_ = nullptr, *string_ = nullptr, *dynamic_ = nullptr;
+    const Type *void_ = nullptr, *int_ = nullptr, *dynamic_ = nullptr;
+    Type *string_ = nullptr; // its size follows strsize
 };
 
 // The canonical name of the integer (or float) type spelled by C's type

@@ -29,11 +29,18 @@ void AggregationStore::add_program(const compiler::Program &program) {
         auto key = std::make_pair(&program, decl.id);
         if (by_program_id_.count(key))
             continue;
+        // The programs of one run share their aggregations by name (@a of a
+        // later -n program is the @a of an earlier one).
+        if (auto shared = by_name_.find(decl.name); shared != by_name_.end()) {
+            by_program_id_[key] = shared->second;
+            continue;
+        }
         Aggregation &a = aggregations_.emplace_back();
         a.decl = &decl;
         a.program = &program;
         a.order = static_cast<uint32_t>(aggregations_.size());
         by_program_id_[key] = &a;
+        by_name_[decl.name] = &a;
     }
 }
 

@@ -37,7 +37,8 @@ class AggregationStore {
         std::vector<std::pair<std::string, std::vector<int64_t>>> entries; // encoded key, data
     };
 
-    // Registers the aggregations of a program (call before resolve()).
+    // Registers the aggregations of a program (call before resolve()); one
+    // named as an earlier program's is that aggregation.
     void add_program(const compiler::Program &program);
     void set_limit(size_t bytes) { limit_ = bytes; }
     Aggregation *resolve(const compiler::Program &program, uint32_t aggregation_id);
@@ -59,6 +60,7 @@ class AggregationStore {
 
     std::deque<Aggregation> aggregations_;
     std::map<std::pair<const compiler::Program *, uint32_t>, Aggregation *> by_program_id_;
+    std::map<std::string, Aggregation *> by_name_;
     std::string key_; // reused for every firing
     size_t limit_ = 0;
     size_t used_ = 0;

@@ -86,16 +86,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     po.allow_unreferenced_args = true;
     po.allow_empty = true;
     std::vector<compiler::LibrarySource> libraries = {{"fuzz.lib", kLibrary}};
-    auto names = compiler::library_type_names(libraries);
-    po.is_type_name = [&names](std::string_view n) {
-        for (const auto &name : names)
-            if (name == n)
-                return true;
-        return false;
-    };
-    compiler::ParseResult parsed = compiler::parse_program(source, po);
-    if (!parsed.program)
-        return 0;
     compiler::CompileOptions co;
     co.library_sources = libraries;
     co.probe_arg_types = [](const std::vector<std::string> &, int) {
@@ -104,7 +94,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         t.native_types = {"", "", "", "uint64_t"};
         return t;
     };
-    compiler::CompileResult compiled = compiler::compile(*parsed.program, co);
+    compiler::Compiler compiler(co);
+    po.is_type_name = [&compiler](std::string_view n) { return compiler.is_type_name(n); };
+    compiler::ParseResult parsed = compiler::parse_program(source, po);
+    if (!parsed.program)
+        return 0;
+    compiler::CompileResult compiled = compiler.compile(*parsed.program);
     if (compiled.program)
         run(*compiled.program);
     return 0;
