@@ -35,16 +35,24 @@ uint64_t EventMemory::add_region(const uint8_t *base, size_t size) {
 
 uint64_t EventMemory::prefixed_payload() {
     if (prefixed_address_ == 0) {
-        const std::span<const uint8_t> payload = event_->payload;
-        prefixed_.resize(kPayloadPrefixSize + payload.size());
-        prefixed_[kPrefixId] = static_cast<uint8_t>(event_->id);
-        prefixed_[kPrefixId + 1] = static_cast<uint8_t>(event_->id >> 8);
-        prefixed_[kPrefixVersion] = event_->version;
-        prefixed_[kPrefixArch] = event_->pointer_size == kPointerSize64 ? 1 : 0;
-        std::copy(payload.begin(), payload.end(), prefixed_.begin() + kPayloadPrefixSize);
-        prefixed_address_ = add_region(prefixed_.data(), prefixed_.size()) + kPayloadPrefixSize;
+        const size_t size = kPayloadPrefixSize + event_->payload.size();
+        if (prefixed_.size() < size) {
+            prefixed_.resize(size);
+        }
+        prefixed_filled_ = false;
+        prefixed_address_ = add_region(prefixed_.data(), size) + kPayloadPrefixSize;
     }
     return prefixed_address_;
+}
+
+void EventMemory::fill_prefixed() {
+    const std::span<const uint8_t> payload = event_->payload;
+    prefixed_[kPrefixId] = static_cast<uint8_t>(event_->id);
+    prefixed_[kPrefixId + 1] = static_cast<uint8_t>(event_->id >> 8);
+    prefixed_[kPrefixVersion] = event_->version;
+    prefixed_[kPrefixArch] = event_->pointer_size == kPointerSize64 ? 1 : 0;
+    std::copy(payload.begin(), payload.end(), prefixed_.begin() + kPayloadPrefixSize);
+    prefixed_filled_ = true;
 }
 
 uint64_t EventMemory::header_and_payload() {
@@ -71,11 +79,14 @@ uint64_t EventMemory::bytes(const std::vector<uint8_t> &b) {
 }
 
 int64_t EventMemory::read(void *state, uint64_t address, void *buffer, size_t length) {
-    const EventMemory &memory = *static_cast<const EventMemory *>(state);
+    EventMemory &memory = *static_cast<EventMemory *>(state);
     for (size_t i = 0; i < memory.region_count_; ++i) {
         const Region &r = memory.regions_[i];
         const uint64_t base = reinterpret_cast<uint64_t>(r.base);
         if (address >= base && address - base < r.size) {
+            if (r.base == memory.prefixed_.data() && memory.prefixed_address_ != 0 && !memory.prefixed_filled_) {
+                memory.fill_prefixed();
+            }
             const size_t n = std::min<size_t>(length, r.size - (address - base));
             std::memcpy(buffer, r.base + (address - base), n);
             return static_cast<int64_t>(n);

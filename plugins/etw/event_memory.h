@@ -13,7 +13,9 @@
 //   - the strings and other by-address values of decoded fields
 //     (payload_decoder.h).
 // Each is built on first use for the current event, in buffers reused from
-// event to event, and registered as a readable region. The reader function
+// event to event, and registered as a readable region; the prefixed payload,
+// which diag:::events hands out for every event, is copied only when D reads
+// it. The reader function
 // serves exactly those regions and refuses any other address, so a script
 // cannot read outside them whatever number it passes.
 #pragma once
@@ -56,11 +58,13 @@ class EventMemory {
     static constexpr size_t kMaxRegions = 4; // the three layouts and decoded fields
 
     uint64_t add_region(const uint8_t *base, size_t size);
+    void fill_prefixed();
 
     const Event *event_ = nullptr;
     std::vector<uint8_t> prefixed_;
     std::vector<uint8_t> header_;
     uint64_t prefixed_address_ = 0;
+    bool prefixed_filled_ = false;
     uint64_t header_address_ = 0;
     std::array<Region, kMaxRegions> regions_{};
     size_t region_count_ = 0;

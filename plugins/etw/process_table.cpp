@@ -45,8 +45,7 @@ void ProcessTable::note(const Event &event, const kernel::MofRecord &record) {
 }
 
 const ProcessInfo *ProcessTable::find(uint32_t pid) const {
-    auto it = processes_.find(pid);
-    return it == processes_.end() ? nullptr : &it->second;
+    return processes_.find(pid);
 }
 
 } // namespace dtrace::etw::plugin

@@ -12,8 +12,8 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_map>
 
+#include "kernel/id_table.h"
 #include "kernel/mof_classes.h"
 #include "reader/event.h"
 
@@ -36,11 +36,12 @@ class ProcessTable {
     void note(const Event &event);
     // The same with the event already decoded (record of the Process class).
     void note(const Event &event, const kernel::MofRecord &record);
-    // nullptr for a process no event has described.
+    // nullptr for a process no event has described; valid until the next
+    // Process event is noted.
     const ProcessInfo *find(uint32_t pid) const;
 
   private:
-    std::unordered_map<uint32_t, ProcessInfo> processes_;
+    kernel::IdTable<ProcessInfo> processes_;
     kernel::MofRecord record_;
 };
 

@@ -22,8 +22,25 @@ constexpr uint64_t kCreateOptionsMask = 0xFFFFFF;
 const std::string kNoFile = "<none>";
 const std::string kUnknown = "<unknown>";
 
-bool tracked(K k) {
-    return k == K::Process || k == K::Thread || k == K::FileIo || k == K::Registry || k == K::Image;
+// Whether an event of the class and opcode tells the plugin something it
+// keeps (kernel_state.h, process_table.h, module_map.h). Others are decoded
+// only for a probe that wants them: most kernel events (ReadyThread,
+// samples, system calls ...) cost one table lookup.
+bool teaches(K klass, uint8_t opcode) {
+    constexpr uint8_t kStart = 1, kDcEnd = 4, kCSwitch = 36, kKcbCreate = 22, kKcbRundownEnd = 25;
+    switch (klass) {
+    case K::Process:
+        return opcode >= kStart && opcode <= kDcEnd;
+    case K::Thread:
+        return (opcode >= kStart && opcode <= kDcEnd) || opcode == kCSwitch;
+    case K::Registry:
+        return opcode >= kKcbCreate && opcode <= kKcbRundownEnd;
+    case K::FileIo:
+    case K::Image:
+        return true;
+    default:
+        return false;
+    }
 }
 
 int64_t known_or_minus_one(uint32_t id) {
@@ -38,7 +55,7 @@ void KernelDispatch::dispatch(const Event &event, const dtrace_event_ctx &base) 
         return;
     }
     const bool wanted = probes_.any_enabled(klass);
-    if ((!wanted && !tracked(static_cast<K>(klass))) || !decode_mof(event, klass, record_)) {
+    if ((!wanted && !teaches(static_cast<K>(klass), event.opcode)) || !decode_mof(event, klass, record_)) {
         return;
     }
     if (static_cast<K>(klass) == K::Process) {

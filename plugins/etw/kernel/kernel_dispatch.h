@@ -5,8 +5,8 @@
 // images),
 // then fire the enabled probes of its class and opcode (kernel_probes.h) in
 // table order, each with its own pid/tid, execname and arguments built in
-// KernelMemory. Events of classes nobody tracks and no probe wants cost one
-// class lookup.
+// KernelMemory. Events that teach the plugin nothing and that no probe wants
+// (ReadyThread, samples, system calls ...) cost one class lookup.
 #pragma once
 
 #include <array>

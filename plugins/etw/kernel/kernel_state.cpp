@@ -24,6 +24,33 @@ constexpr size_t kMaxPendingIrps = 1 << 16;
 
 const std::string kNoName;
 
+// The fields read from every event of a tracked class, looked up once.
+namespace field {
+const MofFieldId ProcessId{"ProcessId"};
+const MofFieldId TThreadId{"TThreadId"};
+const MofFieldId BasePriority{"BasePriority"};
+const MofFieldId PagePriority{"PagePriority"};
+const MofFieldId IoPriority{"IoPriority"};
+const MofFieldId ThreadFlags{"ThreadFlags"};
+const MofFieldId TebBase{"TebBase"};
+const MofFieldId OldThreadId{"OldThreadId"};
+const MofFieldId OldThreadPriority{"OldThreadPriority"};
+const MofFieldId OldThreadState{"OldThreadState"};
+const MofFieldId OldThreadWaitReason{"OldThreadWaitReason"};
+const MofFieldId OldThreadWaitMode{"OldThreadWaitMode"};
+const MofFieldId OldThreadWaitIdealProcessor{"OldThreadWaitIdealProcessor"};
+const MofFieldId NewThreadId{"NewThreadId"};
+const MofFieldId NewThreadPriority{"NewThreadPriority"};
+const MofFieldId NewThreadWaitTime{"NewThreadWaitTime"};
+const MofFieldId FileObject{"FileObject"};
+const MofFieldId FileName{"FileName"};
+const MofFieldId OpenPath{"OpenPath"};
+const MofFieldId IrpPtr{"IrpPtr"};
+const MofFieldId FileKey{"FileKey"};
+const MofFieldId KeyHandle{"KeyHandle"};
+const MofFieldId KeyName{"KeyName"};
+} // namespace field
+
 } // namespace
 
 void KernelState::note(const Event &event, int klass, const MofRecord &record) {
@@ -31,7 +58,7 @@ void KernelState::note(const Event &event, int klass, const MofRecord &record) {
     case KernelClass::Thread:
         if (event.opcode == kCSwitch) {
             note_context_switch(event, record);
-        } else if (record.has("TThreadId")) {
+        } else if (record.has(field::TThreadId)) {
             note_thread(event, record);
         }
         break;
@@ -47,34 +74,34 @@ void KernelState::note(const Event &event, int klass, const MofRecord &record) {
 }
 
 void KernelState::note_thread(const Event &event, const MofRecord &record) {
-    if (!record.has("ProcessId")) {
+    if (!record.has(field::ProcessId)) {
         return; // ReadyThread: names a thread, says nothing of it
     }
-    ThreadInfo &t = threads_[static_cast<uint32_t>(record.u("TThreadId"))];
-    t.pid = static_cast<uint32_t>(record.u("ProcessId"));
-    t.base_priority = static_cast<uint8_t>(record.u("BasePriority"));
-    t.page_priority = static_cast<uint8_t>(record.u("PagePriority"));
-    t.io_priority = static_cast<uint8_t>(record.u("IoPriority"));
-    t.flags = static_cast<uint8_t>(record.u("ThreadFlags"));
+    ThreadInfo &t = threads_[static_cast<uint32_t>(record.u(field::TThreadId))];
+    t.pid = static_cast<uint32_t>(record.u(field::ProcessId));
+    t.base_priority = static_cast<uint8_t>(record.u(field::BasePriority));
+    t.page_priority = static_cast<uint8_t>(record.u(field::PagePriority));
+    t.io_priority = static_cast<uint8_t>(record.u(field::IoPriority));
+    t.flags = static_cast<uint8_t>(record.u(field::ThreadFlags));
     t.priority = static_cast<int8_t>(t.base_priority);
-    t.teb = record.u("TebBase");
+    t.teb = record.u(field::TebBase);
     if (event.opcode == kThreadEnd) {
         t.state = 4; // Terminated
     }
 }
 
 void KernelState::note_context_switch(const Event &event, const MofRecord &record) {
-    ThreadInfo &old_thread = threads_[static_cast<uint32_t>(record.u("OldThreadId"))];
-    old_thread.priority = static_cast<int8_t>(record.i("OldThreadPriority"));
-    old_thread.state = static_cast<int8_t>(record.i("OldThreadState"));
-    old_thread.wait_reason = static_cast<int8_t>(record.i("OldThreadWaitReason"));
-    old_thread.wait_mode = static_cast<int8_t>(record.i("OldThreadWaitMode"));
-    old_thread.ideal_processor = static_cast<int8_t>(record.i("OldThreadWaitIdealProcessor"));
+    ThreadInfo &old_thread = threads_[static_cast<uint32_t>(record.u(field::OldThreadId))];
+    old_thread.priority = static_cast<int8_t>(record.i(field::OldThreadPriority));
+    old_thread.state = static_cast<int8_t>(record.i(field::OldThreadState));
+    old_thread.wait_reason = static_cast<int8_t>(record.i(field::OldThreadWaitReason));
+    old_thread.wait_mode = static_cast<int8_t>(record.i(field::OldThreadWaitMode));
+    old_thread.ideal_processor = static_cast<int8_t>(record.i(field::OldThreadWaitIdealProcessor));
     old_thread.cpu = event.cpu;
-    ThreadInfo &new_thread = threads_[static_cast<uint32_t>(record.u("NewThreadId"))];
-    new_thread.priority = static_cast<int8_t>(record.i("NewThreadPriority"));
+    ThreadInfo &new_thread = threads_[static_cast<uint32_t>(record.u(field::NewThreadId))];
+    new_thread.priority = static_cast<int8_t>(record.i(field::NewThreadPriority));
     new_thread.state = kRunning;
-    new_thread.wait_time = static_cast<uint32_t>(record.u("NewThreadWaitTime"));
+    new_thread.wait_time = static_cast<uint32_t>(record.u(field::NewThreadWaitTime));
     new_thread.cpu = event.cpu;
 }
 
@@ -83,16 +110,16 @@ void KernelState::note_file(const Event &event, const MofRecord &record) {
     case kFileName:
     case kFileCreateName:
     case kFileRundown:
-        files_[record.u("FileObject")] = record.s("FileName");
+        files_[record.u(field::FileObject)] = record.s(field::FileName);
         return;
     case kFileDeleteName:
-        files_.erase(record.u("FileObject"));
+        files_.erase(record.u(field::FileObject));
         return;
     case kFileCreate:
-        files_[record.u("FileObject")] = record.s("OpenPath");
+        files_[record.u(field::FileObject)] = record.s(field::OpenPath);
         break;
     case kOperationEnd:
-        ended_irp_ = record.u("IrpPtr");
+        ended_irp_ = record.u(field::IrpPtr);
         ended_file_ = 0;
         ended_file_ = file_of_irp(ended_irp_);
         irps_.erase(ended_irp_);
@@ -100,11 +127,12 @@ void KernelState::note_file(const Event &event, const MofRecord &record) {
     default:
         break;
     }
-    if (record.has("IrpPtr") && record.has("FileObject")) {
+    if (record.has(field::IrpPtr) && record.has(field::FileObject)) {
         if (irps_.size() >= kMaxPendingIrps) {
             irps_.clear();
         }
-        irps_[record.u("IrpPtr")] = record.has("FileKey") ? record.u("FileKey") : record.u("FileObject");
+        irps_[record.u(field::IrpPtr)] =
+            record.has(field::FileKey) ? record.u(field::FileKey) : record.u(field::FileObject);
     }
 }
 
@@ -113,10 +141,10 @@ void KernelState::note_registry(const Event &event, const MofRecord &record) {
     case kKcbCreate:
     case kKcbRundownBegin:
     case kKcbRundownEnd:
-        keys_[record.u("KeyHandle")] = record.s("KeyName");
+        keys_[record.u(field::KeyHandle)] = record.s(field::KeyName);
         break;
     case kKcbDelete:
-        keys_.erase(record.u("KeyHandle"));
+        keys_.erase(record.u(field::KeyHandle));
         break;
     default:
         break;
@@ -124,8 +152,7 @@ void KernelState::note_registry(const Event &event, const MofRecord &record) {
 }
 
 const ThreadInfo *KernelState::thread(uint32_t tid) const {
-    auto it = threads_.find(tid);
-    return it == threads_.end() ? nullptr : &it->second;
+    return threads_.find(tid);
 }
 
 uint32_t KernelState::pid_of(uint32_t tid) const {

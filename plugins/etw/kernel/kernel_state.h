@@ -18,6 +18,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "kernel/id_table.h"
 #include "kernel/mof_classes.h"
 #include "reader/event.h"
 
@@ -62,13 +63,7 @@ class KernelState {
     void note_file(const Event &event, const MofRecord &record);
     void note_registry(const Event &event, const MofRecord &record);
 
-    // Thread ids hashed by multiplication: the identity hash std::hash gives
-    // integers puts ids that are multiples of the table's prime size (such as
-    // repeated-byte values) all in one bucket.
-    struct ThreadIdHash {
-        size_t operator()(uint32_t tid) const { return static_cast<size_t>((tid * 0x9E3779B97F4A7C15ull) >> 32); }
-    };
-    std::unordered_map<uint32_t, ThreadInfo, ThreadIdHash> threads_;
+    IdTable<ThreadInfo> threads_;
     std::unordered_map<uint64_t, std::string> files_;
     std::unordered_map<uint64_t, uint64_t> irps_; // IRP -> FileObject
     uint64_t ended_irp_ = 0;                      // the IRP of the last OperationEnd, and its file

@@ -228,18 +228,84 @@ constexpr MofEvent kTable[] = {
     {K::PerfInfo, {66, 68, 69, 70}, 0, "DPC", kDpc},
 };
 
-// Rows by class and opcode, lowest min_version first.
+constexpr size_t kPointerSize32 = 4;
+constexpr size_t kPointerSize64 = 8;
+
+// The types with a number for value, of fixed size (Ipv4 and Ipv6 are text).
+bool is_integer(MofType type) {
+    switch (type) {
+    case T::U8:
+    case T::U16:
+    case T::U32:
+    case T::U64:
+    case T::I8:
+    case T::I16:
+    case T::I32:
+    case T::I64:
+    case T::Pointer:
+    case T::Port:
+        return true;
+    default:
+        return false;
+    }
+}
+
+size_t fixed_size(MofType type, size_t pointer_size) {
+    switch (type) {
+    case T::U8:
+    case T::I8:
+        return 1;
+    case T::U16:
+    case T::I16:
+    case T::Port:
+        return 2;
+    case T::U32:
+    case T::I32:
+    case T::Ipv4:
+        return 4;
+    case T::U64:
+    case T::I64:
+        return 8;
+    case T::Pointer:
+        return pointer_size;
+    case T::Ipv6:
+        return 16;
+    default:
+        return 0;
+    }
+}
+
+// Rows by class and opcode, lowest min_version first; and the field names of
+// the table numbered (MofFieldId), with each row's index of each name.
 class MofIndex {
   public:
     MofIndex() {
+        ids_.emplace(std::string_view(), kNoName); // id 0: a name no row has
         for (const MofEvent &e : kTable) {
             for (size_t i = 0; i < e.opcodes.size() && (i == 0 || e.opcodes[i] != 0); ++i) {
                 rows_[slot(static_cast<int>(e.klass), e.opcodes[i])].push_back(&e);
+            }
+            for (const MofField &f : e.fields) {
+                ids_.emplace(f.name, static_cast<uint16_t>(ids_.size()));
             }
         }
         for (auto &rows : rows_) {
             std::stable_sort(rows.begin(), rows.end(),
                              [](const MofEvent *a, const MofEvent *b) { return a->min_version < b->min_version; });
+        }
+        layouts_.resize(std::size(kTable));
+        for (size_t row = 0; row < std::size(kTable); ++row) {
+            layouts_[row] = layout_of(kTable[row]);
+        }
+        slots_.assign(std::size(kTable) * ids_.size(), -1);
+        for (size_t row = 0; row < std::size(kTable); ++row) {
+            const std::span<const MofField> fields = kTable[row].fields;
+            for (size_t i = 0; i < fields.size() && i < kMaxMofFields; ++i) {
+                int8_t &index = slots_[row * ids_.size() + ids_.at(fields[i].name)];
+                if (index < 0) { // a name twice in a row: the first, as a search by name finds
+                    index = static_cast<int8_t>(i);
+                }
+            }
         }
     }
     const MofEvent *find(int klass, uint8_t opcode, uint8_t version) const {
@@ -251,19 +317,52 @@ class MofIndex {
         }
         return found;
     }
+    uint16_t id(std::string_view name) const {
+        auto it = ids_.find(name);
+        return it == ids_.end() ? kNoName : it->second;
+    }
+    const int8_t *slots(const MofEvent &row) const { return slots_.data() + ordinal(row) * ids_.size(); }
+    // The row's leading integer fields (all fixed size and at fixed offsets):
+    // their count, and the end offset of each for a logger of this pointer size.
+    size_t integer_count(const MofEvent &row) const { return layouts_[ordinal(row)].count; }
+    const uint8_t *integer_ends(const MofEvent &row, size_t pointer_size) const {
+        return layouts_[ordinal(row)].ends[pointer_size == kPointerSize32 ? 0 : 1].data();
+    }
 
   private:
+    struct IntegerLayout {
+        size_t count = 0;
+        std::array<std::array<uint8_t, kMaxMofFields>, 2> ends{}; // 32-bit, 64-bit loggers
+    };
+    static IntegerLayout layout_of(const MofEvent &row) {
+        IntegerLayout layout;
+        size_t end32 = 0, end64 = 0;
+        for (const MofField &f : row.fields) {
+            if (layout.count == kMaxMofFields || !is_integer(f.type)) {
+                break;
+            }
+            end32 += fixed_size(f.type, kPointerSize32);
+            end64 += fixed_size(f.type, kPointerSize64);
+            layout.ends[0][layout.count] = static_cast<uint8_t>(end32);
+            layout.ends[1][layout.count] = static_cast<uint8_t>(end64);
+            ++layout.count;
+        }
+        return layout;
+    }
+    static size_t ordinal(const MofEvent &row) { return static_cast<size_t>(&row - std::begin(kTable)); }
+
+    static constexpr uint16_t kNoName = 0;
     static size_t slot(int klass, uint8_t opcode) { return static_cast<size_t>(klass) * 256 + opcode; }
     std::array<std::vector<const MofEvent *>, kClassSlots * 256> rows_;
+    std::unordered_map<std::string_view, uint16_t> ids_;
+    std::vector<int8_t> slots_; // [row][id]
+    std::vector<IntegerLayout> layouts_;
 };
 
 const MofIndex &mof_index() {
     static const MofIndex index;
     return index;
 }
-
-constexpr uint16_t kImageLoadHook = 0x030A;
-constexpr uint8_t kPointerSize32 = 4;
 
 // TOKEN_USER (two pointers) and a SID of 8 bytes plus 4 per sub-authority
 // (their count at byte 1), or 4 zero bytes when there is none.
@@ -320,86 +419,26 @@ std::string ipv6_text(const uint8_t *b) {
     return text;
 }
 
-size_t fixed_size(MofType type, size_t pointer_size) {
-    switch (type) {
-    case T::U8:
-    case T::I8:
-        return 1;
-    case T::U16:
-    case T::I16:
-    case T::Port:
-        return 2;
-    case T::U32:
-    case T::I32:
-    case T::Ipv4:
-        return 4;
-    case T::U64:
-    case T::I64:
-        return 8;
-    case T::Pointer:
-        return pointer_size;
-    case T::Ipv6:
-        return 16;
-    default:
-        return 0;
-    }
-}
-
-uint64_t load_integer(MofType type, const uint8_t *p, size_t size) {
-    switch (type) {
-    case T::I8:
-        return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(*p)));
-    case T::I16:
-        return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int16_t>(load_u16(p))));
-    case T::I32:
-        return static_cast<uint64_t>(static_cast<int64_t>(load_i32(p)));
-    case T::Port:
-        return static_cast<uint64_t>(p[0] << 8 | p[1]);
-    default:
-        break;
-    }
-    switch (size) {
-    case 1:
-        return *p;
-    case 2:
-        return load_u16(p);
-    case 4:
-        return load_u32(p);
-    default:
-        return load_u64(p);
-    }
-}
-
 const std::string kNoText;
 
 } // namespace
 
-int kernel_class_of(const Event &event) {
-    switch (event.kind) {
-    case RecordKind::System:
-    case RecordKind::CompactSystem:
-    case RecordKind::PerfInfo:
-        return event.hook_id == kImageLoadHook ? static_cast<int>(K::Image) : event.hook_id >> 8;
-    case RecordKind::Classic: {
-        // Relogged files may carry kernel events as classic records of their class GUID.
-        static const std::unordered_map<Guid, int, GuidHash> classes = [] {
-            std::unordered_map<Guid, int, GuidHash> m;
-            for (int group = 1; group < static_cast<int>(kClassSlots); ++group) {
-                const Guid &g = kernel_class_guid(static_cast<uint16_t>(group << 8));
-                if (g != Guid{} && group != static_cast<int>(K::Process)) {
-                    m.emplace(g, group);
-                }
+int classic_kernel_class(const Event &event) {
+    // Relogged files may carry kernel events as classic records of their class GUID.
+    static const std::unordered_map<Guid, int, GuidHash> classes = [] {
+        std::unordered_map<Guid, int, GuidHash> m;
+        for (int group = 1; group < static_cast<int>(kClassSlots); ++group) {
+            const Guid &g = kernel_class_guid(static_cast<uint16_t>(group << 8));
+            if (g != Guid{} && group != static_cast<int>(K::Process)) {
+                m.emplace(g, group);
             }
-            m.emplace(kernel_class_guid(static_cast<uint16_t>(static_cast<int>(K::Process) << 8)),
-                      static_cast<int>(K::Process));
-            return m;
-        }();
-        auto it = classes.find(event.provider);
-        return it == classes.end() ? kNotKernel : it->second;
-    }
-    default:
-        return kNotKernel;
-    }
+        }
+        m.emplace(kernel_class_guid(static_cast<uint16_t>(static_cast<int>(K::Process) << 8)),
+                  static_cast<int>(K::Process));
+        return m;
+    }();
+    auto it = classes.find(event.provider);
+    return it == classes.end() ? kNotKernel : it->second;
 }
 
 const MofEvent *find_mof_event(int klass, uint8_t opcode, uint8_t version) {
@@ -409,17 +448,35 @@ const MofEvent *find_mof_event(int klass, uint8_t opcode, uint8_t version) {
     return mof_index().find(klass, opcode, version);
 }
 
+MofFieldId::MofFieldId(std::string_view name) : id_(mof_index().id(name)) {}
+
 bool decode_mof(const Event &event, int klass, MofRecord &out) {
     out.event_ = find_mof_event(klass, event.opcode, event.version);
     out.present_ = 0;
     if (out.event_ == nullptr) {
+        out.slots_ = nullptr;
         return false;
     }
+    const MofIndex &index = mof_index();
+    out.slots_ = index.slots(*out.event_);
     const std::span<const uint8_t> p = event.payload;
-    const size_t pointer_size = event.pointer_size == kPointerSize32 ? 4 : 8;
-    size_t at = 0;
+    const size_t pointer_size = event.pointer_size == kPointerSize32 ? kPointerSize32 : kPointerSize64;
+    // The leading integer fields are read when asked for (MofRecord::value).
+    const size_t integers = index.integer_count(*out.event_);
+    const uint8_t *ends = index.integer_ends(*out.event_, pointer_size);
+    out.integers_ = p.data();
+    out.ends_ = ends;
+    out.integer_count_ = integers;
+    if (integers != 0 && ends[integers - 1] > p.size()) {
+        while (out.present_ < integers && ends[out.present_] <= p.size()) {
+            ++out.present_;
+        }
+        return true;
+    }
+    out.present_ = integers;
+    size_t at = integers == 0 ? 0 : ends[integers - 1];
     const std::span<const MofField> fields = out.event_->fields;
-    for (size_t i = 0; i < fields.size() && i < kMaxMofFields; ++i) {
+    for (size_t i = integers; i < fields.size() && i < kMaxMofFields; ++i) {
         const MofType type = fields[i].type;
         uint64_t &value = out.values_[i];
         std::string &text = out.text_[i];
@@ -454,7 +511,7 @@ bool decode_mof(const Event &event, int klass, MofRecord &out) {
             } else if (type == T::Ipv6) {
                 text = ipv6_text(p.data() + at);
             } else {
-                value = load_integer(type, p.data() + at, size);
+                value = load_mof_integer(type, p.data() + at, size);
             }
             at += size;
         }
@@ -478,18 +535,8 @@ int MofRecord::index(std::string_view field) const {
     return -1;
 }
 
-uint64_t MofRecord::u(std::string_view field) const {
-    const int i = index(field);
-    return i < 0 ? 0 : values_[static_cast<size_t>(i)];
-}
-
-const std::string &MofRecord::s(std::string_view field) const {
-    const int i = index(field);
-    return i < 0 ? kNoText : text_[static_cast<size_t>(i)];
-}
-
-bool MofRecord::has(std::string_view field) const {
-    return index(field) >= 0;
+const std::string &MofRecord::text(int index) const {
+    return index < 0 || static_cast<size_t>(index) < integer_count_ ? kNoText : text_[static_cast<size_t>(index)];
 }
 
 } // namespace dtrace::etw::plugin::kernel

@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "reader/event.h"
+#include "reader/le_bytes.h"
 
 namespace dtrace::etw::plugin::kernel {
 
@@ -42,8 +43,25 @@ enum class KernelClass : uint8_t {
 inline constexpr size_t kClassSlots = 0x20;
 inline constexpr int kNotKernel = -1;
 
-// The class (as its group number) of a kernel event, or kNotKernel.
-int kernel_class_of(const Event &event);
+inline constexpr uint16_t kImageLoadHook = 0x030A;
+
+// The class of a classic record (a relogged kernel event), or kNotKernel.
+int classic_kernel_class(const Event &event);
+
+// The class (as its group number) of a kernel event, or kNotKernel. Asked of
+// every event: the kernel families' case is inline.
+inline int kernel_class_of(const Event &event) {
+    switch (event.kind) {
+    case RecordKind::System:
+    case RecordKind::CompactSystem:
+    case RecordKind::PerfInfo:
+        return event.hook_id == kImageLoadHook ? static_cast<int>(KernelClass::Image) : event.hook_id >> 8;
+    case RecordKind::Classic:
+        return classic_kernel_class(event);
+    default:
+        return kNotKernel;
+    }
+}
 
 enum class MofType : uint8_t {
     U8,
@@ -78,24 +96,88 @@ struct MofEvent {
 
 inline constexpr size_t kMaxMofFields = 16;
 
-// One event's fields, decoded with its row.
+// The value of an integer field of this type and size (1 to 8 bytes) at p.
+inline uint64_t load_mof_integer(MofType type, const uint8_t *p, size_t size) {
+    switch (type) {
+    case MofType::I8:
+        return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int8_t>(*p)));
+    case MofType::I16:
+        return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int16_t>(load_u16(p))));
+    case MofType::I32:
+        return static_cast<uint64_t>(static_cast<int64_t>(load_i32(p)));
+    case MofType::Port:
+        return static_cast<uint64_t>(p[0] << 8 | p[1]);
+    default:
+        break;
+    }
+    switch (size) {
+    case 1:
+        return *p;
+    case 2:
+        return load_u16(p);
+    case 4:
+        return load_u32(p);
+    default:
+        return load_u64(p);
+    }
+}
+
+// A field name looked up in the table once: a record finds a field named so
+// by index in whatever row decoded it, comparing no names. The paths run for
+// every kernel event (the state kept from them) name their fields this way.
+class MofFieldId {
+  public:
+    explicit MofFieldId(std::string_view name); // a name no row has finds nothing
+
+  private:
+    friend class MofRecord;
+    uint16_t id_;
+};
+
+// One event's fields, decoded with its row. The leading integer fields of a
+// row (all of most rows) are read from the payload when asked for, at offsets
+// computed once per row: use the record while the event's payload is valid.
 class MofRecord {
   public:
     const MofEvent *event() const { return event_; }
     // The field's integer value (string fields: 0), 0 if absent.
-    uint64_t u(std::string_view field) const;
+    uint64_t u(std::string_view field) const { return value(index(field)); }
+    uint64_t u(MofFieldId field) const { return value(index(field)); }
     int64_t i(std::string_view field) const { return static_cast<int64_t>(u(field)); }
+    int64_t i(MofFieldId field) const { return static_cast<int64_t>(u(field)); }
     // The field's text (string and address fields), "" if absent.
-    const std::string &s(std::string_view field) const;
+    const std::string &s(std::string_view field) const { return text(index(field)); }
+    const std::string &s(MofFieldId field) const { return text(index(field)); }
     // False for a field the row does not have or the payload did not reach.
-    bool has(std::string_view field) const;
+    bool has(std::string_view field) const { return index(field) >= 0; }
+    bool has(MofFieldId field) const { return index(field) >= 0; }
 
   private:
     friend bool decode_mof(const Event &event, int klass, MofRecord &out);
     int index(std::string_view field) const;
+    int index(MofFieldId field) const {
+        const int i = slots_ == nullptr ? -1 : slots_[field.id_];
+        return i < static_cast<int>(present_) ? i : -1;
+    }
+    uint64_t value(int index) const {
+        if (index < 0) {
+            return 0;
+        }
+        const size_t i = static_cast<size_t>(index);
+        if (i >= integer_count_) {
+            return values_[i];
+        }
+        const size_t start = i == 0 ? 0 : ends_[i - 1];
+        return load_mof_integer(event_->fields[i].type, integers_ + start, ends_[i] - start);
+    }
+    const std::string &text(int index) const;
 
     const MofEvent *event_ = nullptr;
-    size_t present_ = 0; // fields [0, present_) were in the payload
+    const int8_t *slots_ = nullptr;     // the row's index of each MofFieldId (-1: not in the row)
+    const uint8_t *integers_ = nullptr; // the payload, where the leading integer fields are read
+    const uint8_t *ends_ = nullptr;     // the row's end offset of each leading integer field
+    size_t integer_count_ = 0;          // fields [0, integer_count_) are read so
+    size_t present_ = 0;                // fields [0, present_) were in the payload
     std::array<uint64_t, kMaxMofFields> values_{};
     std::array<std::string, kMaxMofFields> text_;
 };

@@ -126,5 +126,57 @@ TEST(MofClasses, AFieldPastAShorterPayloadIsAbsent) {
     EXPECT_FALSE(decode_mof(kernel_event(0x01FF, 2, 8, p), static_cast<int>(KernelClass::DiskIo), r));
 }
 
+TEST(MofClasses, AFieldIdFindsItsFieldInEveryRowAsItsNameDoes) {
+    const MofFieldId irp{"Irp"};
+    const MofFieldId disk{"DiskNumber"};
+    const MofFieldId unknown{"NoSuchField"};
+    Bytes init; // ReadInit: Irp first
+    put(init, uint64_t{0xB1});
+    put(init, uint32_t{12});
+    Bytes flush; // FlushBuffers: Irp after DiskNumber, IrpFlags and a u64
+    put(flush, uint32_t{2});
+    put(flush, uint32_t{0});
+    put(flush, uint64_t{0});
+    put(flush, uint64_t{0xB2});
+    MofRecord r;
+    ASSERT_TRUE(decode_mof(kernel_event(0x010C, 2, 8, init), static_cast<int>(KernelClass::DiskIo), r));
+    EXPECT_EQ(r.u(irp), 0xB1u);
+    EXPECT_FALSE(r.has(disk));
+    ASSERT_TRUE(decode_mof(kernel_event(0x010E, 2, 8, flush), static_cast<int>(KernelClass::DiskIo), r));
+    EXPECT_EQ(r.u(irp), 0xB2u);
+    EXPECT_EQ(r.u(disk), 2u);
+    EXPECT_EQ(r.u(irp), r.u("Irp"));
+    EXPECT_FALSE(r.has(unknown));
+    EXPECT_EQ(r.u(unknown), 0u);
+    EXPECT_EQ(r.s(unknown), "");
+}
+
+TEST(MofClasses, SignedAndPointerSizedIntegersReadAtTheirLoggersOffsets) {
+    for (uint8_t pointer_size : {uint8_t{4}, uint8_t{8}}) {
+        Bytes p; // Thread Start v2: ProcessId, TThreadId, then pointers
+        put(p, uint32_t{300});
+        put(p, uint32_t{1204});
+        for (int i = 0; i < 7; ++i) {
+            put_pointer(p, pointer_size, 0x1000u * (i + 1)); // StackBase ... TebBase
+        }
+        put(p, uint32_t{5}); // SubProcessTag
+        p.push_back(0xFE);   // BasePriority
+        p.push_back(2);      // PagePriority
+        MofRecord r;
+        ASSERT_TRUE(decode_mof(kernel_event(0x0501, 2, pointer_size, p), static_cast<int>(KernelClass::Thread), r));
+        EXPECT_EQ(r.u("TThreadId"), 1204u) << int(pointer_size);
+        EXPECT_EQ(r.u("TebBase"), 0x7000u);
+        EXPECT_EQ(r.u("BasePriority"), 0xFEu);
+        EXPECT_EQ(r.u("PagePriority"), 2u);
+        EXPECT_FALSE(r.has("IoPriority")) << "past the payload";
+        EXPECT_EQ(r.s("TThreadId"), "") << "an integer has no text";
+    }
+    Bytes cswitch(24, 0);
+    cswitch[8] = 0xF0; // NewThreadPriority, an i8
+    MofRecord r;
+    ASSERT_TRUE(decode_mof(kernel_event(0x0524, 2, 8, cswitch), static_cast<int>(KernelClass::Thread), r));
+    EXPECT_EQ(r.i("NewThreadPriority"), -16);
+}
+
 } // namespace
 } // namespace dtrace::etw::plugin::kernel
