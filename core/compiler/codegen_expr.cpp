@@ -147,6 +147,8 @@ uint8_t ExprGen::gen(const Node &n) {
     }
     case NodeKind::Translate:
         return gen_translate(n);
+    case NodeKind::XlateCopy:
+        return gen_xlate_copy(n);
     case NodeKind::Xlated:
         raise_unsupported(n.line, "a translated struct used as a whole value");
     case NodeKind::AggRef:
@@ -316,6 +318,21 @@ void ExprGen::arith(Op op, uint8_t l, uint8_t r, const Type *t, const Type *left
     b_.emit(o, l, l, r);
 }
 
+// An index past the end of an array a variable holds (or negative) would
+// reach memory that is not the variable's: the element's address becomes
+// its bare offset (the index scaled, from address 0), which no readable or
+// writable region holds, so the access faults as an invalid address.
+void ExprGen::check_bound(uint8_t base, uint8_t index, uint64_t bound) {
+    uint8_t t = b_.alloc();
+    int inside = b_.new_label();
+    b_.setx(t, bound);
+    b_.emit(DOp::Sltu, t, index, t);
+    b_.branch(DOp::Bnz, t, inside);
+    b_.emit(DOp::Mov, base, kR0);
+    b_.place(inside);
+    b_.free(t);
+}
+
 uint8_t ExprGen::gen_binary(const Node &n) {
     const Node &ln = *n.kids[0], &rn = *n.kids[1];
     bool lp = is_pointer(ln.type), rp = is_pointer(rn.type);
@@ -323,6 +340,8 @@ uint8_t ExprGen::gen_binary(const Node &n) {
     if (rp && !lp)
         scale_pointer_operand(l, rn.type);
     uint8_t r = gen(rn);
+    if (n.bound != 0)
+        check_bound(l, r, n.bound);
     if (lp && !rp)
         scale_pointer_operand(r, ln.type);
     arith(n.op, l, r, n.type, ln.type);
@@ -429,6 +448,58 @@ uint8_t ExprGen::gen_translate(const Node &n) {
     b_.free(input);
     convert(r, n.kids[1]->type, n.type);
     return r;
+}
+
+// The struct is zeroed scratch; each translated member is stored at its
+// offset: a scalar by its size, a string into a char array up to its NUL
+// (cut to the array), other by-reference values by their size.
+uint8_t ExprGen::gen_xlate_copy(const Node &n) {
+    uint8_t object = b_.alloc();
+    b_.setx(object, resolve(n.type)->size);
+    b_.emit(DOp::Allocs, object, object);
+    uint8_t input = gen(*n.kids[0]);
+    xlate_inputs_[n.id] = input;
+    for (size_t i = 1; i < n.kids.size(); i++) {
+        const Node &member = *n.kids[i];
+        uint8_t value = gen(member);
+        uint8_t address = b_.alloc();
+        b_.setx(address, n.offsets[i - 1]);
+        b_.emit(DOp::Add, address, address, object);
+        if (is_scalar(member.type))
+            b_.emit(store_op(scalar_size(member.type)), address, value, 0, 0);
+        else
+            copy_bytes(address, value, *member.kids[0], resolve(member.type)->size);
+        b_.free(address);
+        b_.free(value);
+    }
+    xlate_inputs_.erase(n.id);
+    b_.free(input);
+    return object;
+}
+
+// Copies `size` bytes of the value `from` (of from_node's type) to `to`; a
+// string stops after its NUL, so that nothing past it is read.
+void ExprGen::copy_bytes(uint8_t to, uint8_t from, const Node &from_node, uint64_t size) {
+    uint8_t count = b_.alloc();
+    if (is_string(from_node.type)) {
+        b_.emit(DOp::Flushts);
+        b_.emit(DOp::Pushts, 0, from);
+        b_.emit(DOp::Call, count, 0, 0, uint32_t(dif::Subr::Strlen));
+        uint8_t limit = b_.alloc();
+        int fits = b_.new_label();
+        b_.setx(limit, 1);
+        b_.emit(DOp::Add, count, count, limit); // the NUL
+        b_.setx(limit, size);
+        b_.emit(DOp::Sleu, limit, count, limit);
+        b_.branch(DOp::Bnz, limit, fits);
+        b_.setx(count, size);
+        b_.place(fits);
+        b_.free(limit);
+    } else {
+        b_.setx(count, size);
+    }
+    b_.emit(DOp::Copys, to, from, count);
+    b_.free(count);
 }
 
 void ExprGen::push_tuple(const std::vector<NodePtr> &args, const std::vector<const Type *> &params) {

@@ -43,6 +43,7 @@ class ExprGen {
     void load_through(uint8_t address, const Node &lvalue, uint8_t into);
     void store_through(uint8_t address, const Node &lvalue, uint8_t value);
     uint8_t gen_binary(const Node &n);
+    void check_bound(uint8_t base, uint8_t index, uint64_t bound);
     void arith(Op op, uint8_t l, uint8_t r, const Type *t, const Type *left_type);
     void scale_pointer_operand(uint8_t reg, const Type *ptr);
     uint8_t gen_compare(const Node &n);
@@ -50,6 +51,8 @@ class ExprGen {
     uint8_t gen_ternary(const Node &n);
     uint8_t gen_call(const Node &n);
     uint8_t gen_translate(const Node &n);
+    uint8_t gen_xlate_copy(const Node &n);
+    void copy_bytes(uint8_t to, uint8_t from, const Node &from_node, uint64_t size);
     void push_tuple(const std::vector<NodePtr> &args, const std::vector<const Type *> &params);
 
     // codegen_vars.cpp

@@ -37,40 +37,33 @@ DOp store_op(dif::Scope scope, bool array) {
     }
 }
 
-void check_storable(const UserVar &v, int line) {
-    if (resolve(v.type)->kind == TypeKind::Array)
-        raise_unsupported(line, "variables of type " + TypeTable::name_of(v.type));
-}
-
 bool is_variable(const Node &n) {
     return n.kind == NodeKind::Var || n.kind == NodeKind::ArrayElem;
 }
 
-bool is_sou(const Type *t) {
+// Structs, unions and arrays: variables that hold them hold their bytes.
+bool is_by_value_object(const Type *t) {
     auto k = resolve(t)->kind;
-    return k == TypeKind::Struct || k == TypeKind::Union;
+    return k == TypeKind::Struct || k == TypeKind::Union || k == TypeKind::Array;
 }
 
-// The struct or union variable a member lvalue (v.a.b) belongs to, if any.
+// The variable a member or element lvalue (v.a.b, v.a[i]) lies in, if any.
 const Node *struct_variable_of(const Node &lv) {
-    const Node *n = &lv;
-    while (n->kind == NodeKind::Member && is_sou(n->kids[0]->type))
-        n = n->kids[0].get();
-    return n != &lv && is_variable(*n) ? n : nullptr;
+    const Node *root = storage_variable(lv);
+    return root != &lv ? root : nullptr;
 }
 
 } // namespace
 
 uint8_t ExprGen::load(const Node &lv) {
     const UserVar &v = *lv.var;
-    check_storable(v, lv.line);
     if (v.is_array)
         push_tuple(lv.kids, v.keys);
     uint8_t r = b_.alloc();
     b_.emit(load_op(v.scope, v.is_array), r, 0, 0, v.id);
     b_.use_var(v);
-    if (is_sou(v.type)) {
-        // A struct never stored reads as zeroed bytes, not a null pointer.
+    if (is_by_value_object(v.type)) {
+        // A struct or array never stored reads as zeroed bytes, not a null pointer.
         int set = b_.new_label();
         b_.branch(DOp::Bnz, r, set);
         uint8_t size = b_.alloc();
@@ -82,9 +75,9 @@ uint8_t ExprGen::load(const Node &lv) {
     return r;
 }
 
-// Stores into a struct variable's member (v.m = x) work on a copy in
-// scratch, which is then stored whole: a variable's storage is never written
-// through a pointer. The member's address is computed in the copy.
+// Stores into a member or element of a variable (v.m = x, v.a[i] = x) work
+// on a copy in scratch, which is then stored whole: a variable's storage is
+// never written through a pointer. The lvalue's address is computed in the copy.
 uint8_t ExprGen::struct_copy(const Node &var) {
     uint8_t size = b_.alloc();
     b_.setx(size, resolve(var.type)->size);
@@ -99,7 +92,6 @@ uint8_t ExprGen::struct_copy(const Node &var) {
 
 void ExprGen::store(const Node &lv, uint8_t value) {
     const UserVar &v = *lv.var;
-    check_storable(v, lv.line);
     if (v.is_array)
         push_tuple(lv.kids, v.keys);
     b_.emit(store_op(v.scope, v.is_array), 0, value, 0, v.id);

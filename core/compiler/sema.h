@@ -34,6 +34,10 @@ struct CompileError {
 // A construct this implementation does not compile yet.
 [[noreturn]] void raise_unsupported(int line, const std::string &what);
 
+// The D variable whose storage an lvalue lies in: the variable itself, or
+// v.m, v.a[i], v.m.a[i] ... (not through a pointer); null for other lvalues.
+const Node *storage_variable(const Node &lvalue);
+
 // The actions that record a stack or an address the consumer names.
 bool records_names(const BuiltinIdent &b);
 // What printf()/printa() checks see of stack, _symaddr and _usymaddr.
@@ -69,6 +73,19 @@ class Sema {
     const Type *type_of(const TypeName &tn);
 
   private:
+    // A name bound to a value while an expression is analysed: a
+    // translator's input, an inline array's parameter.
+    struct XlateParam {
+        std::string name;
+        const Type *type;
+        uint32_t id;
+    };
+    struct Inline {
+        const Type *type;
+        const Expr *expr;
+        std::vector<XlateParam> params; // an inline array's (`inline int a[int i] = ...`), ids unused
+    };
+
     // Expressions (dispatch in sema_ops.cpp).
     NodePtr cook(const Expr &e, unsigned flags);
 
@@ -166,11 +183,6 @@ class Sema {
         const Type *input = nullptr;
         const Translator *ast = nullptr; // the input's name and the members' expressions
     };
-    struct XlateParam {
-        std::string name;
-        const Type *type;
-        uint32_t id;
-    };
     NodePtr xlate_param(const std::string &name, int line);
     const TranslatorDef *find_translator(const Node &input, const Type *output, bool exact) const;
     NodePtr cook_translator_member(const TranslatorDef &x, const Expr &value, uint32_t id);
@@ -178,6 +190,7 @@ class Sema {
     bool translates_to(const Node &xlated, const Type *to) const;
     NodePtr cook_xlate(const Expr &e);
     NodePtr cook_translated_member(const Expr &e, NodePtr base);
+    NodePtr translated_copy(NodePtr xlated, int line);
     NodePtr translated_arg(NodePtr arg, const Type *native, const Type *xlated, int64_t index, int line);
 
     // sema_decl.cpp
@@ -187,6 +200,8 @@ class Sema {
     void define_enum(Type *e, const TypeSpecifier &spec, int line);
     void declare_variable(const DeclSpecifiers &spec, const Declarator &d, int line);
     void declare_inline(const DeclSpecifiers &spec, const Declarator &d, const Expr *init, int line);
+    NodePtr cook_inline(const Inline &in, int line, std::vector<NodePtr> args);
+    NodePtr inline_elem(const Expr &e, const Inline &in);
 
     // Messages.
     std::string type_name(const Type *t) const { return TypeTable::name_of(t); }
@@ -200,10 +215,6 @@ class Sema {
     std::map<std::string, Signature> signatures_;
     // Named integer constants: enumerators and inlines whose value is constant.
     std::map<std::string, std::pair<int64_t, const Type *>> constants_;
-    struct Inline {
-        const Type *type;
-        const Expr *expr;
-    };
     std::map<std::string, Inline> inlines_;
     std::vector<TranslatorDef> translators_;
     std::vector<XlateParam> xlate_params_; // translator inputs in scope, innermost last

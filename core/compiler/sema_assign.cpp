@@ -95,8 +95,11 @@ void Sema::check_writable(const Node &lhs, const char *op, int line) const {
 NodePtr Sema::cook_assign(const Expr &e) {
     NodePtr lhs = cook_lvalue_target(*e.args[0], "=", false);
     NodePtr rhs = cook(*e.args[1], kRef);
-    if (rhs->kind == NodeKind::Xlated)
-        raise_unsupported(e.line, "a translated struct used as a whole value");
+    if (rhs->kind == NodeKind::Xlated) {
+        if (rhs->op == Op::Arrow) // the Guide: the pointed-to object does not exist to be assigned
+            raise_unsupported(e.line, "assigning a translated pointer (assign *xlate<T *>(...) instead)");
+        rhs = translated_copy(std::move(rhs), e.line);
+    }
     if (is_var(*lhs)) {
         if (lhs->var->unref() && !lhs->var->type) {
             lhs->var->type = rhs->type;

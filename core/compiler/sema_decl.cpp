@@ -18,6 +18,28 @@ bool is_positive_constant(const Node &n) {
     return n.kind == NodeKind::Const && n.value != 0 && (!is_signed(n.type) || int64_t(n.value) > 0);
 }
 
+// The declarator of an associative array's values: `d` without its first
+// step (the [key, ...] signature).
+Declarator element_declarator(const Declarator &d) {
+    Declarator rest;
+    rest.name = d.name;
+    for (size_t i = 1; i < d.steps.size(); i++)
+        rest.steps.push_back({d.steps[i].kind,
+                              d.steps[i].is_const,
+                              d.steps[i].is_volatile,
+                              d.steps[i].is_restrict,
+                              nullptr,
+                              {},
+                              {},
+                              false});
+    return rest;
+}
+
+bool is_signature(const Declarator &d) {
+    return !d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array &&
+           !d.steps.front().array_key_types.empty();
+}
+
 } // namespace
 
 const Type *Sema::type_of(const TypeName &tn) {
@@ -227,9 +249,12 @@ void Sema::declare(const Declaration &d) {
     }
 }
 
+// An inline array (`inline int a[int i, string s] = expr;`) is an
+// expression of its parameters: a[1, "x"] is expr with i = 1, s = "x".
 void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const Expr *init, int line) {
-    if (!d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array)
-        raise_unsupported(line, "inline associative arrays");
+    const bool array = !d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array;
+    if (array && !is_signature(d))
+        raise_error("D_DECL_ARRNULL", line, "inline declaration requires array tuple signature: " + d.name);
     if (!init)
         raise_error("D_DECL_USELESS", line, "inline declaration requires a value: " + d.name);
     const BuiltinIdent *b = find_builtin(d.name);
@@ -242,9 +267,21 @@ void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const
                          : v && v->is_array ? "associative array"
                                             : "scalar") +
                         " " + (is_inline ? "inline" : ""));
-    const Type *type = decl_type(spec, d, line);
+    const Type *type = array ? decl_type(spec, element_declarator(d), line) : decl_type(spec, d, line);
     if (is_void(type))
         raise_error("D_DECL_VOIDOBJ", line, "cannot declare void inline: " + d.name);
+    if (array) {
+        Inline in{type, init, {}};
+        for (const auto &key : d.steps.front().array_key_types)
+            in.params.push_back({key->declarator.name, type_of(*key), 0});
+        NodePtr value = cook_inline(in, line, {}); // checked with the parameters standing for themselves
+        if (!arg_compatible(type, *value))
+            raise_error("D_OP_INCOMPAT", line,
+                        "inline " + d.name + " definition uses incompatible types: \"" + type_name(type) + "\" = \"" +
+                            node_type_name(*value) + "\"");
+        inlines_[d.name] = std::move(in);
+        return;
+    }
     NodePtr value = cook(*init, kRef);
     // A translated value (xlate<psinfo_t *>(...)) may define an inline of
     // the translator's output type, as DTrace's curpsinfo is defined.
@@ -263,8 +300,7 @@ void Sema::declare_variable(const DeclSpecifiers &spec, const Declarator &d, int
     dif::Scope scope = spec.storage == StorageClass::Self   ? dif::Scope::ThreadLocal
                        : spec.storage == StorageClass::This ? dif::Scope::ClauseLocal
                                                             : dif::Scope::Global;
-    bool assoc = !d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array &&
-                 !d.steps.front().array_key_types.empty();
+    bool assoc = is_signature(d);
     if (!d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array && !assoc &&
         !d.steps.front().array_size)
         raise_error("D_DECL_ARRNULL", line, "array declaration requires array dimension or tuple signature: " + d.name);
@@ -281,18 +317,7 @@ void Sema::declare_variable(const DeclSpecifiers &spec, const Declarator &d, int
             if (s.kind == DeclaratorStep::Kind::Array || s.kind == DeclaratorStep::Kind::Function)
                 raise_unsupported(line, "this associative array value type");
         }
-        Declarator rest;
-        rest.name = d.name;
-        for (size_t i = 1; i < d.steps.size(); i++)
-            rest.steps.push_back({d.steps[i].kind,
-                                  d.steps[i].is_const,
-                                  d.steps[i].is_volatile,
-                                  d.steps[i].is_restrict,
-                                  nullptr,
-                                  {},
-                                  {},
-                                  false});
-        type = decl_type(spec, rest, line);
+        type = decl_type(spec, element_declarator(d), line);
         for (const auto &k : d.steps.front().array_key_types)
             keys.push_back(type_of(*k));
     } else {

@@ -126,6 +126,10 @@ NodePtr Sema::cook_unary(const Expr &e) {
     std::string op = op_name(e.op);
     switch (e.op) {
     case Op::Deref:
+        if (child->kind == NodeKind::Xlated && child->op == Op::Arrow) {
+            child->op = Op::Dot; // *xlate<T *>(e) is the translated struct
+            return child;
+        }
         return cook_deref(e.line, std::move(child));
     case Op::AddrOf:
         return cook_addrof(e.line, std::move(child));

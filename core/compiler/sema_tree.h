@@ -76,6 +76,8 @@ enum class NodeKind : uint8_t {
     XlateInput,     // id: the input of the translation `id` (see Translate)
     Xlated,         // value: translator index; kids[0] = its input; op Arrow for xlate<T *> (dynamic type)
     Translate,      // id: a translation: kids[1] (using XlateInput `id`) with kids[0] as the input
+    XlateCopy,      // id: a whole translated struct (`type`) built in scratch: kids[0] the input, kids[1..] the
+                    // translated members (using XlateInput `id`), stored at `offsets`; the others are zero
     AggRef,         // agg: an aggregation named as a value (printa's arguments)
     ActCall,        // str: an action or aggregating function used as a value (an error to generate)
 };
@@ -100,6 +102,10 @@ struct Node {
     // Member of a bit-field: its width, and its first bit within the bytes
     // loaded from offset `value` (0: not a bit-field).
     uint8_t bit_width = 0, bit_offset = 0;
+    // Binary Add of an index into an array held in a D variable (v.a[i]):
+    // the array's length, against which the index is checked at run time.
+    uint64_t bound = 0;
+    std::vector<uint64_t> offsets; // XlateCopy: the byte offset of each member kids[1..]
     // The value of a stack(), sym() or kin as an action or aggregation key
     // records it: how to record it and what it stands for (sema_record.cpp).
     std::optional<dif::TypeDesc> record;
@@ -117,7 +123,7 @@ struct SemaAction {
     std::vector<NodePtr> agg_args; // Aggregate: value (and increment)
     std::vector<Aggregation *> printa_aggs;
     LibraryAction library = LibraryAction::Clear; // Library (agg: the aggregation it acts on)
-    uint32_t plugin_action = 0; // Plugin
+    uint32_t plugin_action = 0;                   // Plugin
     // Before finish_action(): the action's cooked arguments and, for an
     // aggregation, the aggregating function called.
     std::vector<NodePtr> call_args;

@@ -33,7 +33,28 @@ bool is_scope_member(const Expr &e) {
            !e.args[0]->scoped && (e.args[0]->text == "self" || e.args[0]->text == "this");
 }
 
+bool is_array_type(const Type *t) {
+    return resolve(t)->kind == TypeKind::Array;
+}
+
 } // namespace
+
+const Node *storage_variable(const Node &lvalue) {
+    const Node *n = &lvalue;
+    for (;;) {
+        if (n->kind == NodeKind::Var || n->kind == NodeKind::ArrayElem)
+            return n;
+        const TypeKind held = n->kids.empty() ? TypeKind::Void : resolve(n->kids[0]->type)->kind;
+        if (n->kind == NodeKind::Member && (held == TypeKind::Struct || held == TypeKind::Union)) {
+            n = n->kids[0].get(); // v.m
+        } else if (n->kind == NodeKind::Deref && n->kids[0]->kind == NodeKind::Binary && n->kids[0]->op == Op::Add &&
+                   is_array_type(n->kids[0]->kids[0]->type)) {
+            n = n->kids[0]->kids[0].get(); // a[i]
+        } else {
+            return nullptr;
+        }
+    }
+}
 
 std::vector<NodePtr> Sema::cook_list(const std::vector<ExprPtr> &args, size_t from) {
     std::vector<NodePtr> out;
@@ -85,6 +106,8 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
     if (auto it = constants_.find(e.text); it != constants_.end())
         return make_const(uint64_t(it->second.first), it->second.second, e.line);
     if (auto it = inlines_.find(e.text); it != inlines_.end()) {
+        if (!it->second.params.empty())
+            raise_error("D_IDENT_BADREF", e.line, "associative array '" + e.text + "' may not be referenced as scalar");
         // An inline is its expression, converted to the declared type; a
         // translated one stays translated (its members translate where used).
         NodePtr value = cook(*it->second.expr, kRef);
@@ -105,6 +128,55 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
     if (create)
         return var_node(symbols_.create(dif::Scope::Global, e.text, false, e.line), e.line, flags);
     raise_error("D_IDENT_UNDEF", e.line, "failed to resolve " + e.text + ": " + kUndefinedVariable);
+}
+
+// An inline array's expression with its parameters bound to `args`, each
+// converted to its parameter's type and evaluated once (translations, as a
+// translator's input is); without arguments, the bare expression.
+NodePtr Sema::cook_inline(const Inline &in, int line, std::vector<NodePtr> args) {
+    std::vector<uint32_t> ids;
+    struct Pop {
+        std::vector<XlateParam> &params;
+        size_t count = 0;
+        ~Pop() { params.resize(params.size() - count); }
+    } pop{xlate_params_};
+    for (const XlateParam &p : in.params) {
+        ids.push_back(next_xlate_id_++);
+        xlate_params_.push_back({p.name, p.type, ids.back()});
+        pop.count++;
+    }
+    NodePtr value = cook(*in.expr, kRef);
+    if (args.empty())
+        return value;
+    auto converted = [line](NodePtr kid, const Type *to) {
+        auto n = std::make_unique<Node>();
+        n->kind = NodeKind::Convert;
+        n->type = to;
+        n->line = line;
+        n->kids.push_back(std::move(kid));
+        return n;
+    };
+    NodePtr n = converted(std::move(value), in.type);
+    for (size_t i = in.params.size(); i-- > 0;) {
+        auto bound = std::make_unique<Node>();
+        bound->kind = NodeKind::Translate;
+        bound->type = in.type;
+        bound->line = line;
+        bound->id = ids[i];
+        bound->kids.push_back(converted(std::move(args[i]), in.params[i].type));
+        bound->kids.push_back(std::move(n));
+        n = std::move(bound);
+    }
+    return n;
+}
+
+NodePtr Sema::inline_elem(const Expr &e, const Inline &in) {
+    std::vector<NodePtr> args = cook_list(e.args, 1);
+    Signature sig;
+    for (const XlateParam &p : in.params)
+        sig.params.push_back(p.type);
+    check_prototype(sig, e.args[0]->text, args, "", "[ ]", e.line);
+    return cook_inline(in, e.line, std::move(args));
 }
 
 NodePtr Sema::cook_ident(const Expr &e, unsigned flags) {
@@ -193,7 +265,21 @@ NodePtr Sema::index_as_pointer(const Expr &e, unsigned flags) {
         raise_error("D_ARR_BADREF", e.line, "cannot access " + what + " as an associative array");
     }
     NodePtr index = cook(*e.args[1], kRef);
-    return cook_deref(e.line, cook_arith(Op::Add, e.line, std::move(base), std::move(index)));
+    // An array's length is known: a constant index must lie within it, and
+    // another index into an array a D variable holds is checked at run time
+    // (its storage holds nothing past the array).
+    uint64_t bound = 0;
+    if (const Type *array = resolve(base->type); array->kind == TypeKind::Array && array->count != 0) {
+        if (index->kind == NodeKind::Const && index->value >= array->count)
+            raise_error("D_ARR_BOUNDS", e.line,
+                        "index outside array bounds: " + std::to_string(index->value) + ", max is " +
+                            std::to_string(array->count));
+        if (index->kind != NodeKind::Const && storage_variable(*base))
+            bound = array->count;
+    }
+    NodePtr sum = cook_arith(Op::Add, e.line, std::move(base), std::move(index));
+    sum->bound = bound;
+    return cook_deref(e.line, std::move(sum));
 }
 
 NodePtr Sema::cook_index(const Expr &e, unsigned flags) {
@@ -214,6 +300,8 @@ NodePtr Sema::cook_index(const Expr &e, unsigned flags) {
                         std::string(ident_kind_name(b->kind)) + " '" + base.text +
                             "' may not be referenced as associative array");
         }
+        if (auto in = inlines_.find(base.text); in != inlines_.end() && !in->second.params.empty())
+            return inline_elem(e, in->second);
         v = symbols_.find(dif::Scope::Global, base.text);
         if (v && !v->is_array) {
             if (v->unref())

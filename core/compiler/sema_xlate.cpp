@@ -7,9 +7,12 @@
 // standing for the input, and generated where a member is used:
 // xlate<out_t>(e).m (or xlate<out_t *>(e)->m, or args[i].m when args[i] is
 // translated) becomes the member's expression with `p` bound to the value
-// of e, evaluated once, then converted to the member's type. Nothing else
-// may be done with a translated value: it is of no type D can hold (its type
-// is dynamic), so trace(), printf() and the like reject it as DTrace does.
+// of e, evaluated once, then converted to the member's type. A translated
+// struct assigned whole (v = xlate<out_t>(e), or *xlate<out_t *>(e)) is a
+// copy of every translated member, the others zero, as the Guide says.
+// Nothing else may be done with a translated value: it is of no type D can
+// hold (its type is dynamic), so trace(), printf() and the like reject it as
+// DTrace does.
 #include "compiler/sema.h"
 
 #include <algorithm>
@@ -157,6 +160,26 @@ NodePtr Sema::cook_translated_member(const Expr &e, NodePtr base) {
     n->id = id;
     n->kids.push_back(std::move(base->kids[0]));
     n->kids.push_back(cook_translator_member(x, *value, id));
+    return n;
+}
+
+// A translated struct as a whole value (what assignment copies): every
+// member the translator defines, computed from the input evaluated once.
+NodePtr Sema::translated_copy(NodePtr xlated, int line) {
+    const TranslatorDef &x = translators_[size_t(xlated->value)];
+    uint32_t id = next_xlate_id_++;
+    NodePtr n = new_node(NodeKind::XlateCopy, x.output, line);
+    n->id = id;
+    n->kids.push_back(std::move(xlated->kids[0]));
+    for (const auto &[name, value] : x.ast->members) {
+        const Member *m = find_member(x.output, name);
+        if (m->bit_width != 0)
+            raise_unsupported(line, "copying a translated struct with a bit-field member (" + name + ")");
+        NodePtr v = new_node(NodeKind::Convert, m->type, line);
+        v->kids.push_back(cook_translator_member(x, *value, id));
+        n->kids.push_back(std::move(v));
+        n->offsets.push_back(m->offset_bits / kBitsPerByte);
+    }
     return n;
 }
 

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s addrof_global_struct.d

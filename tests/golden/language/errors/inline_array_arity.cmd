@@ -1,0 +1,1 @@
+dtrace -xerrtags -s inline_array_arity.d

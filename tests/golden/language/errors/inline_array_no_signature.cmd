@@ -1,0 +1,1 @@
+dtrace -xerrtags -s inline_array_no_signature.d

@@ -1,0 +1,7 @@
+/* An inline array needs a tuple signature. */
+inline int table[] = 1;
+
+BEGIN
+{
+	exit(0);
+}
