@@ -29,6 +29,11 @@ echo "== startup: dtrace -qn 'BEGIN { exit(0); }' with every plugin in $build/pl
 echo "   plugins discovered: $(ls "$build"/plugins/*.so 2>/dev/null | wc -l)"
 mean_ms 30 "$dtrace" -qn 'BEGIN { exit(0); }'
 
+echo "== startup with 20 -n programs: the providers' D libraries are compiled once, not per program"
+programs=()
+for i in $(seq 1 20); do programs+=(-n "BEGIN { x$i = $i; }"); done
+mean_ms 30 "$dtrace" -q "${programs[@]}" -n 'BEGIN { exit(0); }'
+
 echo "== listing 100,000 probes from a plugin: dtrace -l (target <= 0.5 s)"
 BENCH_PROBES=100000 mean_ms 5 "$dtrace" -x plugin="$build/bench/bench_probes.so" -l
 echo "   rows printed: $(BENCH_PROBES=100000 "$dtrace" -x plugin="$build/bench/bench_probes.so" -l | wc -l)"
