@@ -91,17 +91,30 @@ void KernelState::note_thread(const Event &event, const MofRecord &record) {
 }
 
 void KernelState::note_context_switch(const Event &event, const MofRecord &record) {
-    ThreadInfo &old_thread = threads_[static_cast<uint32_t>(record.u(field::OldThreadId))];
-    old_thread.priority = static_cast<int8_t>(record.i(field::OldThreadPriority));
-    old_thread.state = static_cast<int8_t>(record.i(field::OldThreadState));
-    old_thread.wait_reason = static_cast<int8_t>(record.i(field::OldThreadWaitReason));
-    old_thread.wait_mode = static_cast<int8_t>(record.i(field::OldThreadWaitMode));
-    old_thread.ideal_processor = static_cast<int8_t>(record.i(field::OldThreadWaitIdealProcessor));
+    ContextSwitchPlaces &c = cswitch_;
+    if (c.layout != record.layout_key()) { // one lookup per layout, not per field and event
+        c = {record.layout_key(),
+             record.place(field::NewThreadId),
+             record.place(field::OldThreadId),
+             record.place(field::NewThreadPriority),
+             record.place(field::OldThreadPriority),
+             record.place(field::OldThreadState),
+             record.place(field::OldThreadWaitReason),
+             record.place(field::OldThreadWaitMode),
+             record.place(field::OldThreadWaitIdealProcessor),
+             record.place(field::NewThreadWaitTime)};
+    }
+    ThreadInfo &old_thread = threads_[static_cast<uint32_t>(record.read(c.old_thread))];
+    old_thread.priority = static_cast<int8_t>(record.read(c.old_priority));
+    old_thread.state = static_cast<int8_t>(record.read(c.old_state));
+    old_thread.wait_reason = static_cast<int8_t>(record.read(c.old_wait_reason));
+    old_thread.wait_mode = static_cast<int8_t>(record.read(c.old_wait_mode));
+    old_thread.ideal_processor = static_cast<int8_t>(record.read(c.old_ideal_processor));
     old_thread.cpu = event.cpu;
-    ThreadInfo &new_thread = threads_[static_cast<uint32_t>(record.u(field::NewThreadId))];
-    new_thread.priority = static_cast<int8_t>(record.i(field::NewThreadPriority));
+    ThreadInfo &new_thread = threads_[static_cast<uint32_t>(record.read(c.new_thread))];
+    new_thread.priority = static_cast<int8_t>(record.read(c.new_priority));
     new_thread.state = kRunning;
-    new_thread.wait_time = static_cast<uint32_t>(record.u(field::NewThreadWaitTime));
+    new_thread.wait_time = static_cast<uint32_t>(record.read(c.new_wait_time));
     new_thread.cpu = event.cpu;
 }
 

@@ -63,7 +63,16 @@ class KernelState {
     void note_file(const Event &event, const MofRecord &record);
     void note_registry(const Event &event, const MofRecord &record);
 
+    // The places of the context switch's fields, found again when a switch
+    // comes with another layout (a version, a logger's pointer size).
+    struct ContextSwitchPlaces {
+        const void *layout = nullptr;
+        MofPlace new_thread, old_thread, new_priority, old_priority, old_state, old_wait_reason, old_wait_mode,
+            old_ideal_processor, new_wait_time;
+    };
+
     IdTable<ThreadInfo> threads_;
+    ContextSwitchPlaces cswitch_;
     std::unordered_map<uint64_t, std::string> files_;
     std::unordered_map<uint64_t, uint64_t> irps_; // IRP -> FileObject
     uint64_t ended_irp_ = 0;                      // the IRP of the last OperationEnd, and its file

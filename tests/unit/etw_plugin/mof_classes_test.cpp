@@ -178,5 +178,33 @@ TEST(MofClasses, SignedAndPointerSizedIntegersReadAtTheirLoggersOffsets) {
     EXPECT_EQ(r.i("NewThreadPriority"), -16);
 }
 
+TEST(MofClasses, APlaceReadsItsFieldInEveryEventOfTheLayout) {
+    const MofFieldId teb{"TebBase"};
+    Bytes full; // Thread Start v2 of a 32-bit logger: TebBase is the 7th pointer
+    put(full, uint32_t{300});
+    put(full, uint32_t{1204});
+    for (uint32_t i = 1; i <= 7; ++i) {
+        put(full, i * 0x1000u);
+    }
+    Bytes other = full;
+    other[2 * 4 + 6 * 4] = 0x22; // the TebBase of another event
+    const Bytes cut(full.begin(), full.begin() + 20);
+    MofRecord r;
+    ASSERT_TRUE(decode_mof(kernel_event(0x0501, 2, 4, full), static_cast<int>(KernelClass::Thread), r));
+    const MofPlace place = r.place(teb);
+    const void *layout = r.layout_key();
+    EXPECT_EQ(place.offset, 8u + 6 * 4);
+    EXPECT_EQ(place.size, 4u);
+    EXPECT_EQ(r.read(place), 0x7000u);
+    ASSERT_TRUE(decode_mof(kernel_event(0x0501, 2, 4, other), static_cast<int>(KernelClass::Thread), r));
+    EXPECT_EQ(r.layout_key(), layout);
+    EXPECT_EQ(r.read(place), 0x7022u);
+    ASSERT_TRUE(decode_mof(kernel_event(0x0501, 2, 4, cut), static_cast<int>(KernelClass::Thread), r));
+    EXPECT_EQ(r.read(place), 0u) << "past the payload";
+    ASSERT_TRUE(decode_mof(kernel_event(0x0501, 2, 8, full), static_cast<int>(KernelClass::Thread), r));
+    EXPECT_NE(r.layout_key(), layout) << "a 64-bit logger lays the pointers out otherwise";
+    EXPECT_EQ(r.place(MofFieldId{"ThreadName"}).size, 0u) << "not an integer";
+}
+
 } // namespace
 } // namespace dtrace::etw::plugin::kernel
