@@ -35,8 +35,10 @@ dtrace_action_value to_sdk(const consumer::Value &v) {
 
 session::PluginActionRunner plugin_action_runner(host::PluginHost &host) {
     return [&host](uint32_t action, uint32_t cpu, uint64_t timestamp, const std::vector<consumer::Value> &args) {
-        std::vector<consumer::Value> strings = args; // a recorded string is cut at its first NUL
-        std::vector<dtrace_action_value> values;
+        // The call's values, then the firing's pid and tid (compiler/program.h).
+        const size_t nvalues = args.size() - compiler::kPluginActionContextValues;
+        std::vector<consumer::Value> strings(args.begin(), args.begin() + static_cast<ptrdiff_t>(nvalues));
+        std::vector<dtrace_action_value> values; // a recorded string is cut at its first NUL
         for (consumer::Value &v : strings) {
             if (v.kind == consumer::Value::Kind::String)
                 v.bytes.resize(std::min(v.bytes.size(), v.bytes.find('\0')));
@@ -47,6 +49,8 @@ session::PluginActionRunner plugin_action_runner(host::PluginHost &host) {
         call.cpu = cpu;
         call.timestamp = timestamp;
         call.nvalues = static_cast<uint32_t>(values.size());
+        call.pid = args[nvalues].as_signed();
+        call.tid = args[nvalues + 1].as_signed();
         call.values = values.data();
         host::Status status = host.consume_action(action, call);
         return status ? std::string() : status.reason();

@@ -84,6 +84,10 @@ struct Action {
     uint32_t plugin_action = 0;                   // Plugin: the host's id of the action
 };
 
+// A plugin action's args are the call's arguments followed by the firing's
+// pid and tid, which the consumer hands to the plugin beside the values.
+inline constexpr size_t kPluginActionContextValues = 2;
+
 struct Clause {
     std::vector<std::string> probes; // probe descriptions as written
     std::optional<dif::Difo> predicate;

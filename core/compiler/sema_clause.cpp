@@ -271,6 +271,12 @@ SemaAction Sema::cook_plugin_action(const Expr &call, const PluginActionInfo &ac
                             " is incompatible with prototype:\n\tprototype: a recordable value\n\t argument: " +
                             node_type_name(arg));
     }
+    // The firing's pid and tid end the record (kPluginActionContextValues):
+    // the consumer hands them to the plugin with the call.
+    for (const char *context : {"pid", "tid"}) {
+        Expr ident{.kind = ExprKind::Identifier, .line = call.line, .text = context};
+        a.call_args.push_back(cook(ident, 0));
+    }
     return a;
 }
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "replay_source.h"
+#include "stack_walk.h"
 
 namespace dtrace::etw::plugin {
 
@@ -18,6 +19,21 @@ bool needs_catalog(const dtrace_probe_spec *spec) {
     }
     const std::string_view provider = spec->provider;
     return provider != kDiagProvider && provider != "dtrace" && provider != "profile";
+}
+
+// How far a replay without the init pass looks for StackWalk events before
+// it starts (stack_attach.h): far enough for a trace that walks stacks to
+// show one, little enough to cost nothing next to the replay.
+constexpr uint64_t kStackPeekEvents = 1u << 16;
+
+bool walks_stacks_early(EtlReader &reader) {
+    Event event;
+    for (uint64_t n = 0; n < kStackPeekEvents && reader.next(event); ++n) {
+        if (is_stack_walk(event)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 } // namespace
@@ -82,9 +98,13 @@ int EtwPlugin::start() {
     if (!replaying()) {
         return 0;
     }
+    // Without the init pass, a look at the file's start says whether events
+    // wait for their stacks from the first one on.
+    const bool walks_stacks = catalog_reader_ ? walks_stacks_early(*catalog_reader_)
+                                              : catalog_->index_of(stack_walk_class()) != TraceCatalog::kNotFound;
     catalog_reader_.reset(); // the replay reads the file afresh
-    replay_ = std::make_unique<ReplayThread>(host_, ops_, path_,
-                                             ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_, modules_});
+    replay_ = std::make_unique<ReplayThread>(
+        host_, ops_, path_, ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_, modules_, walks_stacks});
     return replay_->start();
 }
 

@@ -8,6 +8,16 @@ namespace dtrace::etw::plugin {
 
 namespace {
 constexpr size_t kRegisterActionEnd = offsetof(dtrace_host_ops, register_action) + sizeof(void *);
+constexpr size_t kCallIdsEnd = offsetof(dtrace_action_call, tid) + sizeof(int64_t);
+
+EtwTraceWriter::Origin origin_of(const dtrace_action_call &call) {
+    EtwTraceWriter::Origin origin{.time_ns = call.timestamp, .cpu = call.cpu};
+    if (call.struct_size >= kCallIdsEnd) { // a host that records the firing's ids
+        origin.pid = call.pid;
+        origin.tid = call.tid;
+    }
+    return origin;
+}
 } // namespace
 
 int EtwTraceAction::register_action() {
@@ -42,7 +52,7 @@ int EtwTraceAction::consume(const dtrace_action_call &call) {
         }
         writer_ = std::make_unique<EtwTraceWriter>(path);
     }
-    if (std::string failed = writer_->write(event.value(), call.timestamp, call.cpu); !failed.empty()) {
+    if (std::string failed = writer_->write(event.value(), origin_of(call)); !failed.empty()) {
         broken_ = !writer_->is_open();
         return fail(failed);
     }

@@ -72,8 +72,8 @@ std::string EtwTraceWriter::open(int64_t first_filetime) {
     return write_at(0, header_buffer(path_, start_filetime_, start_filetime_, 1));
 }
 
-std::string EtwTraceWriter::write(const TraceLoggingEvent &event, uint64_t time_ns, uint32_t cpu) {
-    const int64_t filetime = to_filetime(time_ns);
+std::string EtwTraceWriter::write(const TraceLoggingEvent &event, const Origin &origin) {
+    const int64_t filetime = to_filetime(origin.time_ns);
     if (!file_) {
         if (std::string failed = open(filetime); !failed.empty()) {
             return failed;
@@ -85,6 +85,9 @@ std::string EtwTraceWriter::write(const TraceLoggingEvent &event, uint64_t time_
     spec.level = event.level;
     spec.keyword = event.keyword;
     spec.timestamp = filetime;
+    // An unknown id (-1) is written as ETW's 0xFFFFFFFF.
+    spec.pid = static_cast<uint32_t>(origin.pid);
+    spec.tid = static_cast<uint32_t>(origin.tid);
     spec.items = {{ext_type::kProvTraits, provider_traits_item(event.provider)},
                   {ext_type::kEventSchemaTl, tracelogging_schema_item(event)}};
     spec.payload = event.payload;
@@ -101,7 +104,7 @@ std::string EtwTraceWriter::write(const TraceLoggingEvent &event, uint64_t time_
     writer::append(records_, record);
     records_.resize(align8(records_.size()), 0);
     last_filetime_ = std::max(last_filetime_, filetime);
-    (void)cpu; // one lane: the file keeps the order the events were recorded in
+    // origin.cpu is not kept: one lane, the file keeps the order the events were recorded in.
     ++events_;
     return "";
 }

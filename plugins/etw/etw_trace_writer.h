@@ -29,9 +29,17 @@ class EtwTraceWriter {
 
     const std::string &path() const { return path_; }
     bool is_open() const { return file_ != nullptr; }
-    // Appends one event fired at time_ns (ns since the Unix epoch) on cpu.
-    // The first call creates the file. Returns "" or what went wrong.
-    std::string write(const TraceLoggingEvent &event, uint64_t time_ns, uint32_t cpu);
+    // Where and when an event was fired: time_ns since the Unix epoch, the
+    // CPU, the firing's process and thread (-1: unknown).
+    struct Origin {
+        uint64_t time_ns = 0;
+        uint32_t cpu = 0;
+        int64_t pid = -1;
+        int64_t tid = -1;
+    };
+    // Appends one event as fired at origin. The first call creates the
+    // file. Returns "" or what went wrong.
+    std::string write(const TraceLoggingEvent &event, const Origin &origin);
     // Writes what is pending; "" or what went wrong. Idempotent.
     std::string close();
 

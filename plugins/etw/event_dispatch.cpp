@@ -101,7 +101,10 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
     registry_.refresh(enabled_, generation_);
     memory_.begin(event);
     kernel_.begin_event(event);
-    const dtrace_event_ctx ctx = context(event, event.pid, event.tid, stack);
+    // A record without ids (PERFINFO) that has a stack is the stack's thread's.
+    const bool ids_from_stack = stack != nullptr && event.pid == kUnknownId;
+    const dtrace_event_ctx ctx =
+        context(event, ids_from_stack ? stack->pid : event.pid, ids_from_stack ? stack->tid : event.tid, stack);
     const size_t index = provider_index(event.provider);
     const uint64_t payload_size = event.payload.size();
 

@@ -40,6 +40,7 @@ struct ReplayInputs {
     const ProbeRegistry &registry;
     const kernel::KernelProbes &kernel_probes;
     kernel::ModuleMap &modules; // filled from Image events, read by symbol lookups
+    bool walks_stacks = false;  // the file has StackWalk events early on (stack_attach.h)
 };
 
 class EventDispatch {
@@ -47,7 +48,7 @@ class EventDispatch {
     EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const ReplayInputs &inputs, const TraceClock &clock)
         : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
           clock_(clock), kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules),
-          attach_(inputs.catalog.index_of(stack_walk_class()) != TraceCatalog::kNotFound) {}
+          attach_(inputs.walks_stacks) {}
 
     // Kernel events may be held back until their stack is seen
     // (kernel/stack_attach.h): call finish() after the last event.

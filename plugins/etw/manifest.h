@@ -6,12 +6,15 @@
 // its payload. A trace carries none of that, so `-x etwmanifest=PATH` hands
 // manifests to the plugin: they name providers (<name>:::events), keywords
 // (<name>:::<keyword>), and type and decode args[] of etw probes. Only what
-// that needs is kept; message strings, maps and channels are not.
+// that needs is kept, with the names of value maps and bitmaps (their
+// messages, from the manifest's string table); other messages and channels
+// are not.
 // Schema: the <instrumentationManifest> of winmeta.xml's world
 // (etw-formats.md 5.1).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +24,17 @@
 #include "reader/result.h"
 
 namespace dtrace::etw::plugin {
+
+// A <valueMap> (a value, a name) or <bitMap> (each set bit, a name).
+struct ManifestMap {
+    bool is_bitmap = false;
+    std::vector<std::pair<uint64_t, std::string>> entries; // in the manifest's order
+};
+
+// The name a map gives a value, as TDH formats it: a value map's entry, a
+// bitmap's names of the bits set, joined by '|' (bits no entry names
+// follow in hex); a value the map does not name is its number.
+std::string map_value_name(const ManifestMap &map, uint64_t value);
 
 struct ManifestField {
     std::string name;
@@ -34,8 +48,14 @@ struct ManifestField {
     std::optional<size_t> length_field;
     bool is_array = false;
     bool count_in_data = false; // the count is a u16 before the elements (TraceLogging)
-    // A <struct>, or a type payload decoding does not know: its size is
-    // unknown, so neither it nor any field after it is decoded.
+    // An integer field with a value map or bitmap: args[i] is the name.
+    std::shared_ptr<const ManifestMap> map;
+    // A <struct>: its fields, laid out end to end (count: that many structs).
+    bool is_struct = false;
+    std::vector<ManifestField> members;
+    // A type payload decoding does not know, or a count or length naming no
+    // earlier field: its size is unknown, so neither it nor any field after
+    // it is decoded.
     bool opaque = false;
 };
 

@@ -6,6 +6,7 @@
 // keyword or type costs only what depends on it (see manifest.h).
 #include "manifest.h"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <charconv>
@@ -87,9 +88,13 @@ std::optional<uint64_t> parse_number(std::string_view text) {
     return value;
 }
 
+// The manifest's <stringTable> (of its first <resources>): message ids to text.
+using StringTable = std::map<std::string, std::string, std::less<>>;
+
 class ProviderParser {
   public:
-    ProviderParser(const XMLElement *provider, const std::string &file) : provider_(provider), file_(file) {}
+    ProviderParser(const XMLElement *provider, const std::string &file, const StringTable &strings)
+        : provider_(provider), file_(file), strings_(strings) {}
 
     Result<ManifestProvider> parse();
 
@@ -98,12 +103,18 @@ class ProviderParser {
         return Error{file_ + ": line " + std::to_string(at->GetLineNum()) + ": " + what};
     }
     void read_tables();
-    std::vector<ManifestField> read_template(const XMLElement *tmpl) const;
+    void read_maps();
+    // "$(string.Id)" from the string table; other text as it is.
+    std::string message(const std::string &text) const;
+    // The <data> and <struct> children of a template or struct.
+    std::vector<ManifestField> read_fields(const XMLElement *parent) const;
     ManifestEvent read_event(const XMLElement *e) const;
     uint8_t opcode_of(const std::string &name, const std::string &task) const;
 
     const XMLElement *provider_;
     const std::string &file_;
+    const StringTable &strings_;
+    std::map<std::string, std::shared_ptr<const ManifestMap>, std::less<>> maps_;
     std::map<std::string, uint8_t, std::less<>> levels_;
     std::map<std::string, uint8_t, std::less<>> opcodes_;
     std::map<std::string, std::map<std::string, uint8_t, std::less<>>, std::less<>> task_opcodes_;
@@ -138,9 +149,39 @@ void ProviderParser::read_tables() {
     });
     for_each_child(first_child(provider_, "templates"), "template",
                    [&](const XMLElement *e) { templates_[attribute(e, "tid")] = e; });
+    read_maps();
 }
 
-std::vector<ManifestField> ProviderParser::read_template(const XMLElement *tmpl) const {
+std::string ProviderParser::message(const std::string &text) const {
+    constexpr std::string_view kPrefix = "$(string.";
+    if (text.size() > kPrefix.size() && text.compare(0, kPrefix.size(), kPrefix) == 0 && text.back() == ')') {
+        const std::string_view id = std::string_view(text).substr(kPrefix.size(), text.size() - kPrefix.size() - 1);
+        if (auto it = strings_.find(id); it != strings_.end()) {
+            return it->second;
+        }
+    }
+    return text;
+}
+
+void ProviderParser::read_maps() {
+    const XMLElement *maps = first_child(provider_, "maps");
+    for (const XMLElement *e = maps ? maps->FirstChildElement() : nullptr; e; e = e->NextSiblingElement()) {
+        const std::string_view kind = local_name(e);
+        if (kind != "valueMap" && kind != "bitMap") {
+            continue;
+        }
+        auto map = std::make_shared<ManifestMap>();
+        map->is_bitmap = kind == "bitMap";
+        for_each_child(e, "map", [&](const XMLElement *entry) {
+            if (std::optional<uint64_t> value = parse_number(attribute(entry, "value"))) {
+                map->entries.emplace_back(*value, message(attribute(entry, "message")));
+            }
+        });
+        maps_[attribute(e, "name")] = std::move(map);
+    }
+}
+
+std::vector<ManifestField> ProviderParser::read_fields(const XMLElement *parent) const {
     std::vector<ManifestField> fields;
     // count= and length= give a number or the name of an earlier field.
     auto size_from = [&](const XMLElement *e, const char *attr, uint32_t &fixed, std::optional<size_t> &field) {
@@ -160,7 +201,7 @@ std::vector<ManifestField> ProviderParser::read_template(const XMLElement *tmpl)
         }
         return false; // a name that is no earlier field
     };
-    for (const XMLElement *e = tmpl->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    for (const XMLElement *e = parent->FirstChildElement(); e; e = e->NextSiblingElement()) {
         const std::string_view kind = local_name(e);
         if (kind != "data" && kind != "struct") {
             continue;
@@ -171,9 +212,19 @@ std::vector<ManifestField> ProviderParser::read_template(const XMLElement *tmpl)
         const bool count_ok = !f.is_array || size_from(e, "count", f.count, f.count_field);
         const bool has_length = !attribute(e, "length").empty();
         const bool length_ok = !has_length || size_from(e, "length", f.length, f.length_field);
+        f.is_struct = kind == "struct";
         std::optional<InType> type = kind == "data" ? in_type_from_name(attribute(e, "inType")) : std::nullopt;
         f.type = type.value_or(InType::Null);
-        f.opaque = !type || !type_info(*type) || !count_ok || !length_ok;
+        bool members_ok = true;
+        if (f.is_struct) {
+            f.members = read_fields(e);
+            members_ok = !f.members.empty() && std::none_of(f.members.begin(), f.members.end(),
+                                                            [](const ManifestField &m) { return m.opaque; });
+        }
+        if (auto map = maps_.find(attribute(e, "map")); map != maps_.end()) {
+            f.map = map->second;
+        }
+        f.opaque = (!f.is_struct && (!type || !type_info(*type))) || !members_ok || !count_ok || !length_ok;
         fields.push_back(std::move(f));
     }
     return fields;
@@ -211,7 +262,7 @@ ManifestEvent ProviderParser::read_event(const XMLElement *e) const {
         }
     }
     if (auto t = templates_.find(attribute(e, "template")); t != templates_.end()) {
-        ev.fields = read_template(t->second);
+        ev.fields = read_fields(t->second);
     }
     return ev;
 }
@@ -245,6 +296,14 @@ void find_providers(const XMLElement *e, std::vector<const XMLElement *> &out) {
     }
 }
 
+StringTable read_string_table(const XMLElement *root) {
+    StringTable strings;
+    const XMLElement *resources = first_child(first_child(root, "localization"), "resources");
+    for_each_child(first_child(resources, "stringTable"), "string",
+                   [&](const XMLElement *e) { strings.emplace(attribute(e, "id"), attribute(e, "value")); });
+    return strings;
+}
+
 Result<std::vector<ManifestProvider>> parse_document(XMLDocument &doc, const std::string &name) {
     if (doc.Error()) {
         return Error{name + ": line " + std::to_string(doc.ErrorLineNum()) + ": malformed XML (" +
@@ -256,9 +315,10 @@ Result<std::vector<ManifestProvider>> parse_document(XMLDocument &doc, const std
     }
     std::vector<const XMLElement *> elements;
     find_providers(root, elements);
+    const StringTable strings = read_string_table(root);
     std::vector<ManifestProvider> providers;
     for (const XMLElement *e : elements) {
-        Result<ManifestProvider> p = ProviderParser(e, name).parse();
+        Result<ManifestProvider> p = ProviderParser(e, name, strings).parse();
         if (!p) {
             return Error{p.error()};
         }

@@ -30,6 +30,9 @@ class Walker {
     std::optional<uint64_t> size_value(uint32_t fixed, const std::optional<size_t> &field) const;
     // Bytes one element of the type takes at the front of rest_.
     std::optional<size_t> element_size(const TypeInfo &type, uint32_t length) const;
+    // Bytes one struct of these members takes at the front of rest_.
+    std::optional<size_t> struct_size(std::span<const ManifestField> members) const;
+    uint64_t keep_name(const ManifestMap &map, uint64_t value);
     uint64_t keep(std::span<const uint8_t> bytes, bool terminate);
     uint64_t keep_text(std::span<const uint8_t> element, const TypeInfo &type);
     uint64_t integer(std::span<const uint8_t> bytes, bool is_signed) const;
@@ -89,6 +92,22 @@ std::optional<size_t> Walker::element_size(const TypeInfo &type, uint32_t length
     return std::nullopt;
 }
 
+std::optional<size_t> Walker::struct_size(std::span<const ManifestField> members) const {
+    DecodedPayload inner_fields; // the members' values, for counts and lengths naming a member
+    Walker inner(rest_, pointer_size_, inner_fields);
+    for (const ManifestField &m : members) {
+        if (!inner.field(m)) {
+            return std::nullopt;
+        }
+    }
+    return rest_.size() - inner.rest_.size();
+}
+
+uint64_t Walker::keep_name(const ManifestMap &map, uint64_t value) {
+    const std::string name = map_value_name(map, value);
+    return keep({reinterpret_cast<const uint8_t *>(name.data()), name.size()}, true);
+}
+
 uint64_t Walker::keep(std::span<const uint8_t> bytes, bool terminate) {
     const uint64_t offset = out_.bytes.size();
     out_.bytes.insert(out_.bytes.end(), bytes.begin(), bytes.end());
@@ -135,10 +154,10 @@ uint64_t Walker::integer(std::span<const uint8_t> bytes, bool is_signed) const {
 }
 
 bool Walker::field(const ManifestField &f) {
-    const TypeInfo *type = f.opaque ? nullptr : type_info(f.type);
+    const TypeInfo *type = f.opaque || f.is_struct ? nullptr : type_info(f.type);
     std::optional<uint64_t> count = f.is_array ? size_value(f.count, f.count_field) : 1;
     std::optional<uint64_t> length = size_value(f.length, f.length_field);
-    if (!type || !count || !length) {
+    if (f.opaque || (!type && !f.is_struct) || !count || !length) {
         return false;
     }
     if (f.count_in_data) {
@@ -152,7 +171,8 @@ bool Walker::field(const ManifestField &f) {
     size_t total = 0;
     std::span<const uint8_t> start = rest_;
     for (uint64_t i = 0; i < *count; ++i) {
-        std::optional<size_t> size = element_size(*type, static_cast<uint32_t>(*length));
+        std::optional<size_t> size =
+            type ? element_size(*type, static_cast<uint32_t>(*length)) : struct_size(f.members);
         if (!size || *size > rest_.size()) {
             return false;
         }
@@ -165,12 +185,15 @@ bool Walker::field(const ManifestField &f) {
     const std::span<const uint8_t> bytes = start.first(total);
     DecodedField &d = out_.fields.emplace_back();
     d.present = true;
-    if (f.is_array) {
+    if (f.is_array || f.is_struct) {
         d.by_address = true;
         d.value = keep(bytes, false);
     } else if (type->by_address) {
         d.by_address = true;
         d.value = keep_text(bytes, *type);
+    } else if (f.map) {
+        d.by_address = true;
+        d.value = keep_name(*f.map, integer(bytes, type->is_signed));
     } else {
         d.value = integer(bytes, type->is_signed);
     }
@@ -190,6 +213,17 @@ void decode_payload(std::span<const uint8_t> payload, std::span<const ManifestFi
         }
     }
     out.fields.resize(fields.size());
+}
+
+std::optional<std::string_view> field_d_type(const ManifestField &field) {
+    const TypeInfo *type = field.opaque || field.is_struct ? nullptr : type_info(field.type);
+    if (field.opaque || (!type && !field.is_struct)) {
+        return std::nullopt;
+    }
+    if (field.is_array || field.is_struct || field.map) {
+        return "uintptr_t";
+    }
+    return type->d_type;
 }
 
 } // namespace dtrace::etw::plugin

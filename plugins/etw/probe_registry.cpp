@@ -2,6 +2,7 @@
 #include "probe_registry.h"
 
 #include "kernel/kernel_probes.h"
+#include "payload_decoder.h"
 
 #include <array>
 #include <optional>
@@ -94,22 +95,26 @@ dtrace_probe_id ProbeRegistry::add_probe(dtrace_provider_id provider, const std:
 }
 
 // args[i] is field i (native arg 2 + i: arg0 and arg1 keep their meaning),
-// as many as the host's arguments hold. Without a decodable field the probe
-// keeps the untyped arguments.
+// as many as the host's arguments hold. A field that cannot be located, and
+// every one after it, has a type that names no D type, so that reading it
+// fails to compile rather than reading 0 (payload_decoder.h). Without a
+// decodable field the probe keeps the untyped arguments.
 dtrace_probe_id ProbeRegistry::add_typed_etw_probe(size_t provider, const std::string &function,
                                                    const std::string &name, ProbeBinding binding,
                                                    std::span<const ManifestField> fields) {
     std::vector<dtrace_arg_desc> args;
+    bool located = true;
     for (const ManifestField &f : fields) {
-        const TypeInfo *type = f.opaque ? nullptr : type_info(f.type);
-        if (!type || args.size() == kMaxDecodedArgs) {
+        if (args.size() == kMaxDecodedArgs) {
             break;
         }
+        const std::optional<std::string_view> type = located ? field_d_type(f) : std::nullopt;
+        located = type.has_value();
         args.push_back(
-            arg(f.is_array ? "uintptr_t" : type->d_type.data(), static_cast<uint8_t>(kEtwNativeArgs + args.size())));
+            arg(located ? type->data() : kUndecodedFieldType, static_cast<uint8_t>(kEtwNativeArgs + args.size())));
     }
     binding.decoded_args = args.size();
-    if (args.empty()) {
+    if (args.empty() || !field_d_type(fields.front())) {
         return add_probe(etw_provider_, catalog_.providers()[provider].guid_text, function, name, binding);
     }
     return add_probe(etw_provider_, catalog_.providers()[provider].guid_text, function, name, binding, args);

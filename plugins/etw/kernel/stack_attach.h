@@ -11,7 +11,11 @@
 // later arrives or the queue holds kMaxQueued events, so memory stays
 // bounded whatever the trace. A stack that names no waiting event fires
 // diag:::missed-stack, as in the Dtrace-ETW port. Traces without StackWalk
-// events queue nothing.
+// events queue nothing: attaching starts from the first event when the file
+// is known to walk stacks (the init pass saw a StackWalk event, or, for a
+// script that did not need that pass, its first events hold one), else at
+// the first StackWalk event (its own event has fired without it then, and it
+// fires diag:::missed-stack).
 //
 // Not yet: stack keys (StackKeyKernel/StackKeyUser events whose frames come
 // in KeyDelete/KeyRundown events, often later in the file); such events fire
@@ -32,8 +36,8 @@ class StackAttach {
     static constexpr int64_t kWindowNs = 1000000;
     static constexpr size_t kMaxQueued = 4096;
 
-    // With enabled false (no StackWalk events in the trace) events pass
-    // straight through.
+    // With enabled false (no StackWalk event seen yet) events pass straight
+    // through until the first StackWalk event.
     explicit StackAttach(bool enabled) : enabled_(enabled) {}
 
     // Hands events on, in the order they came, to fire(const Event &, const
@@ -83,8 +87,11 @@ template <typename Fire> void StackAttach::pop(Fire &fire) {
 
 template <typename Fire> void StackAttach::offer(const Event &event, Fire &&fire) {
     if (!enabled_) {
-        fire(event, nullptr, false);
-        return;
+        if (!is_stack_walk(event)) {
+            fire(event, nullptr, false);
+            return;
+        }
+        enabled_ = true; // the trace walks stacks: from now on events wait for theirs
     }
     const bool attached = settle(event);
     while (size_ != 0 && (releasable(ring_[head_], event.time_ns) || size_ == kMaxQueued)) {

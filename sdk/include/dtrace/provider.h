@@ -200,6 +200,10 @@ typedef struct dtrace_action_call {
     uint64_t cookie;    /* the action's (dtrace_action_desc.cookie) */
     uint32_t nvalues;
     const dtrace_action_value *values; /* the arguments, in order */
+    /* Appended (read only when struct_size covers them): the firing's
+     * process and thread ids (-1: unknown). */
+    int64_t pid;
+    int64_t tid;
 } dtrace_action_call;
 
 /* core -> plugin: the host's services. */

@@ -199,13 +199,17 @@ TEST_F(Replay, DiagEventsFiresForEveryRecordInTimeOrderWithItsContext) {
     EXPECT_EQ(gc_start.flags, DTRACE_EVENT_REPLAYED);
     EXPECT_EQ(gc_start.payload_size, 6u);
 
-    const Firing &sample = fired[9]; // raw 1035, PERFINFO
+    // raw 1035, PERFINFO: no ids in the record, but its stack (which the
+    // replay attaches though the file was not read for its providers) is
+    // thread 101's of process 100.
+    const Firing &sample = fired[9];
     EXPECT_EQ(text_at(sample, 0), "PerfInfo");
     EXPECT_EQ(sample.args[2], 46u);
-    EXPECT_EQ(sample.pid, -1);
-    EXPECT_EQ(sample.tid, -1);
-    EXPECT_EQ(sample.execname, "");
+    EXPECT_EQ(sample.pid, 100);
+    EXPECT_EQ(sample.tid, 101);
+    EXPECT_EQ(sample.execname, "app.exe");
     EXPECT_EQ(sample.cpu, 1u);
+    EXPECT_EQ(sample.kernel_stack.size(), 2u);
 }
 
 TEST_F(Replay, UnenabledDiagEventsStillFiresWithoutArgumentsForTraceTime) {

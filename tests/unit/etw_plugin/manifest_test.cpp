@@ -10,7 +10,7 @@
 namespace dtrace::etw::plugin {
 namespace {
 
-const char *const kManifest = R"(<?xml version="1.0" encoding="UTF-8"?>
+const char *const kManifest = R"xml(<?xml version="1.0" encoding="UTF-8"?>
 <instrumentationManifest xmlns="http://schemas.microsoft.com/win/2004/08/events"
                          xmlns:win="http://manifests.microsoft.com/win/2004/08/windows/events">
   <instrumentation>
@@ -34,9 +34,19 @@ const char *const kManifest = R"(<?xml version="1.0" encoding="UTF-8"?>
           </task>
           <task name="Exception" value="7"/>
         </tasks>
+        <maps>
+          <valueMap name="KindMap">
+            <map value="0x0" message="$(string.Fixture.Kind.Small)"/>
+            <map value="0x1" message="$(string.Fixture.Kind.Large)"/>
+          </valueMap>
+          <bitMap name="FlagsMap">
+            <map value="0x1" message="$(string.Fixture.Flags.Read)"/>
+            <map value="0x4" message="$(string.Fixture.Flags.Write)"/>
+          </bitMap>
+        </maps>
         <templates>
           <template tid="Tick">
-            <data name="Amount" inType="win:UInt32" outType="win:HexInt32"/>
+            <data name="Amount" inType="win:UInt32" outType="win:HexInt32" map="FlagsMap"/>
             <data name="TypeName" inType="win:UnicodeString"/>
           </template>
           <template tid="Tick_V1">
@@ -48,6 +58,7 @@ const char *const kManifest = R"(<?xml version="1.0" encoding="UTF-8"?>
             <data name="Pair" inType="win:UInt8" count="2"/>
             <struct name="Items" count="Count">
               <data name="Item" inType="win:UInt32"/>
+              <data name="Kind" inType="win:UInt8" map="KindMap"/>
             </struct>
             <data name="After" inType="win:UInt32"/>
           </template>
@@ -69,8 +80,18 @@ const char *const kManifest = R"(<?xml version="1.0" encoding="UTF-8"?>
       </provider>
     </events>
   </instrumentation>
+  <localization>
+    <resources culture="en-US">
+      <stringTable>
+        <string id="Fixture.Kind.Small" value="Small"/>
+        <string id="Fixture.Kind.Large" value="Large"/>
+        <string id="Fixture.Flags.Read" value="Read"/>
+        <string id="Fixture.Flags.Write" value="Write"/>
+      </stringTable>
+    </resources>
+  </localization>
 </instrumentationManifest>
-)";
+)xml";
 
 const Guid kFixture = *Guid::parse("4f50731a-89cf-4782-b3e0-dce8c90476ba");
 
@@ -122,8 +143,28 @@ TEST(Manifest, TemplateFieldsWithCountsLengthsAndStructs) {
     EXPECT_EQ(f[4].length, 4u);
     EXPECT_TRUE(f[5].is_array);
     EXPECT_EQ(f[5].count, 2u);
-    EXPECT_TRUE(f[6].opaque) << "a struct";
+    EXPECT_TRUE(f[6].is_struct);
+    EXPECT_FALSE(f[6].opaque);
+    EXPECT_EQ(f[6].count_field, std::optional<size_t>(2));
+    ASSERT_EQ(f[6].members.size(), 2u);
+    EXPECT_EQ(f[6].members[1].name, "Kind");
     EXPECT_FALSE(f[7].opaque);
+}
+
+TEST(Manifest, ValueMapsAndBitmapsNameValuesFromTheStringTable) {
+    const ManifestProvider p = parsed();
+    const ManifestField &kind = p.events[1].fields[6].members[1];
+    ASSERT_TRUE(kind.map);
+    EXPECT_FALSE(kind.map->is_bitmap);
+    EXPECT_EQ(map_value_name(*kind.map, 1), "Large");
+    EXPECT_EQ(map_value_name(*kind.map, 7), "7") << "a value the map does not name";
+    const ManifestField &flags = p.events[0].fields[0];
+    ASSERT_TRUE(flags.map);
+    EXPECT_TRUE(flags.map->is_bitmap);
+    EXPECT_EQ(map_value_name(*flags.map, 0x5), "Read|Write");
+    EXPECT_EQ(map_value_name(*flags.map, 0x14), "Write|0x10");
+    EXPECT_EQ(map_value_name(*flags.map, 0), "0x0");
+    EXPECT_FALSE(p.events[0].fields[1].map);
 }
 
 TEST(Manifest, UnknownTypesAndSizesMakeFieldsOpaque) {

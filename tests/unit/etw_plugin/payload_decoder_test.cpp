@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "byte_writer.h"
@@ -124,6 +125,54 @@ TEST(PayloadDecoder, ArraysCountedByAnEarlierFieldAndLengthsFromOne) {
     EXPECT_EQ(third, 30u);
     EXPECT_EQ(d.bytes[d.fields[3].value + 1], 0xBB);
     EXPECT_EQ(d.fields[4].value, 7u);
+}
+
+TEST(PayloadDecoder, StructsAreTheirBytesAndTheFieldsAfterThemFollow) {
+    ManifestField items = field("Items", InType::Null);
+    items.is_struct = true;
+    items.is_array = true;
+    items.count_field = 0;
+    ManifestField name_length = field("Length", InType::UInt8);
+    ManifestField name = field("Name", InType::AnsiString);
+    name.length_field = 1; // a member naming an earlier member
+    items.members = {field("Id", InType::UInt32), name_length, name};
+    const std::vector<ManifestField> fields = {field("Count", InType::UInt16), items, field("After", InType::UInt32)};
+    Bytes p;
+    put(p, uint16_t{2});
+    for (const char *item_name : {"ab", "xyz"}) {
+        put(p, uint32_t{0x11111111});
+        p.push_back(static_cast<uint8_t>(std::strlen(item_name)));
+        p.insert(p.end(), item_name, item_name + std::strlen(item_name));
+    }
+    put(p, uint32_t{0xCAFE});
+    DecodedPayload d;
+    decode_payload(p, fields, 8, d);
+    ASSERT_EQ(d.fields.size(), 3u);
+    ASSERT_TRUE(d.fields[1].present);
+    ASSERT_TRUE(d.fields[1].by_address);
+    EXPECT_EQ(std::memcmp(d.bytes.data() + d.fields[1].value, p.data() + 2, 4 + 1 + 2 + 4 + 1 + 3), 0);
+    ASSERT_TRUE(d.fields[2].present);
+    EXPECT_EQ(d.fields[2].value, 0xCAFEu);
+    EXPECT_EQ(field_d_type(fields[1]), std::optional<std::string_view>("uintptr_t"));
+}
+
+TEST(PayloadDecoder, MappedValuesAreTheirNames) {
+    auto map = std::make_shared<ManifestMap>();
+    map->entries = {{0, "SmallObjectHeap"}, {1, "LargeObjectHeap"}};
+    ManifestField type = field("Type", InType::UInt32);
+    type.map = map;
+    Bytes p;
+    put(p, uint32_t{1});
+    put(p, uint32_t{9});
+    DecodedPayload d;
+    decode_payload(p, std::vector<ManifestField>{type, type}, 8, d);
+    EXPECT_EQ(text_at(d, 0), "LargeObjectHeap");
+    EXPECT_EQ(text_at(d, 1), "9");
+    EXPECT_EQ(field_d_type(type), std::optional<std::string_view>("uintptr_t"));
+    EXPECT_EQ(field_d_type(field("n", InType::Int16)), std::optional<std::string_view>("int16_t"));
+    ManifestField unknown = field("u", InType::UInt32);
+    unknown.opaque = true;
+    EXPECT_FALSE(field_d_type(unknown));
 }
 
 TEST(PayloadDecoder, AShortPayloadOrAnOpaqueFieldLeavesTheRestAbsent) {

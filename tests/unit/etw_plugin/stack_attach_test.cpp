@@ -141,13 +141,29 @@ TEST_F(StackAttachTest, AnEventWaitsNoLongerThanTheWindowAndTheEndFiresTheRest) 
     EXPECT_EQ(fired[2].timestamp, 1002);
 }
 
-TEST(StackAttach, DisabledPassesEverythingStraightThrough) {
-    StackAttach attach(false);
+class LateStackAttachTest : public StackAttachTest {
+  protected:
+    LateStackAttachTest() { attach = StackAttach(false); }
+};
+
+TEST_F(LateStackAttachTest, EventsPassStraightThroughUntilTheFirstStackThenWaitForTheirs) {
     Record a = kernel_record(kSampledProfile, 0, 1000, 101, Bytes(16, 0));
-    point(a);
-    int count = 0;
-    attach.offer(a.event, [&](const Event &, const WalkedStack *s, bool) { count += s == nullptr ? 1 : 100; });
-    EXPECT_EQ(count, 1);
+    Record first_stack = stack_of(0, 1001, 1000, 101);
+    Record b = kernel_record(kSampledProfile, 0, 1002, 101, Bytes(16, 0));
+    Record second_stack = stack_of(0, 1003, 1002, 101);
+    offer(a);
+    ASSERT_EQ(fired.size(), 1u); // not held back: no stack seen yet
+    EXPECT_EQ(fired[0].kernel_frames, 0u);
+    offer(first_stack); // too late for a: missed
+    ASSERT_EQ(fired.size(), 2u);
+    EXPECT_FALSE(fired[1].attached);
+    offer(b);
+    EXPECT_EQ(fired.size(), 2u); // now it waits
+    offer(second_stack);
+    ASSERT_EQ(fired.size(), 4u);
+    EXPECT_EQ(fired[2].timestamp, 1002);
+    EXPECT_EQ(fired[2].kernel_frames, 1u);
+    EXPECT_TRUE(fired[3].attached);
 }
 
 } // namespace

@@ -1,0 +1,48 @@
+// manifest_map.cpp: the names value maps and bitmaps give values.
+#include "manifest.h"
+
+#include <cstdio>
+
+namespace dtrace::etw::plugin {
+
+namespace {
+
+std::string hex(uint64_t value) {
+    char text[2 + 16 + 1];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+const std::string *exact(const ManifestMap &map, uint64_t value) {
+    for (const auto &[v, name] : map.entries) {
+        if (v == value) {
+            return &name;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+std::string map_value_name(const ManifestMap &map, uint64_t value) {
+    if (const std::string *name = exact(map, value)) {
+        return *name;
+    }
+    if (!map.is_bitmap) {
+        return std::to_string(value);
+    }
+    std::string names;
+    uint64_t unnamed = value;
+    for (const auto &[bits, name] : map.entries) {
+        if (bits != 0 && (value & bits) == bits) {
+            names += (names.empty() ? "" : "|") + name;
+            unnamed &= ~bits;
+        }
+    }
+    if (unnamed != 0 || names.empty()) {
+        names += (names.empty() ? "" : "|") + hex(unnamed);
+    }
+    return names;
+}
+
+} // namespace dtrace::etw::plugin

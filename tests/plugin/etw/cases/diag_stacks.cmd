@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_FIXTURES/kernel.etl" -s diag_stacks.d'
