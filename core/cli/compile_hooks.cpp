@@ -85,10 +85,29 @@ std::vector<compiler::LibrarySource> provider_libraries(const engine::Engine &en
     return libraries;
 }
 
+// #pragma D depends_on: a provider is present when a loaded plugin (or the
+// core) registered it, a module when some probe of the table names it.
+bool dependency_present(engine::Engine &engine, const std::string &kind, const std::string &name) {
+    const engine::ProbeTable &table = engine.probes();
+    if (kind == "provider") {
+        const engine::Provider *p = table.find_provider(name);
+        return p != nullptr && !p->withdrawn;
+    }
+    for (size_t id = 1; id <= table.probe_count(); ++id) {
+        const engine::Probe *probe = table.probe(static_cast<dtrace_probe_id>(id));
+        if (probe != nullptr && probe->module == name)
+            return true;
+    }
+    return false;
+}
+
 } // namespace
 
 void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host) {
     options.library_sources = provider_libraries(engine);
+    options.dependency_present = [&engine](const std::string &kind, const std::string &name) {
+        return dependency_present(engine, kind, name);
+    };
     options.check_printf = [](const std::string &fmt, const std::vector<compiler::ArgTypeInfo> &args, int line) {
         auto format = consumer::parse_format(fmt);
         if (!format.has_value())

@@ -18,9 +18,24 @@ namespace dtrace::compiler {
 
 namespace {
 
-void add_pragma(const Pragma &p, Program &prog) {
+// depends_on: a provider or module that is missing fails the program. A
+// library dependency belongs to D library files, which are not supported
+// (-L), so a program naming one is refused as DTrace refuses it in a main
+// program.
+void check_dependency(const Pragma &p, const CompileOptions &options) {
+    const std::string &kind = p.args.at(0);
+    const std::string &name = p.args.at(1);
+    if (kind == "library")
+        raise_error("D_PRAGMA_DEPEND", p.line, "main program may not explicitly depend on a library");
+    if (!options.dependency_present || !options.dependency_present(kind, name))
+        raise_error("D_PRAGMA_DEPEND", p.line, "program requires " + kind + " " + name);
+}
+
+void add_pragma(const Pragma &p, Program &prog, const CompileOptions &options) {
+    if (p.name == "depends_on")
+        check_dependency(p, options);
     if (p.name != "option")
-        return; // attributes, binding, depends_on: stability and versions are not modelled
+        return; // attributes, binding: stability and versions are not modelled
     for (const auto &arg : p.args) {
         auto eq = arg.find('=');
         if (eq == std::string::npos)
@@ -132,7 +147,7 @@ CompileResult Compiler::compile(const ProgramAst &ast) {
                 sema_->declare(*item.declaration);
                 break;
             case TopLevel::Kind::Pragma:
-                add_pragma(*item.pragma, prog);
+                add_pragma(*item.pragma, prog, opts_);
                 break;
             case TopLevel::Kind::Translator:
                 sema_->declare_translator(*item.translator);

@@ -66,6 +66,9 @@ struct CompileOptions {
     // Types of args[] for the probes a clause's descriptions match. Without
     // it, args[n] is int64_t for every n.
     std::function<ProbeArgTypes(const std::vector<std::string> &probes, int line)> probe_arg_types;
+    // Whether a provider or a module ("provider", "module") that
+    // `#pragma D depends_on` names is present. Without it, nothing is.
+    std::function<bool(const std::string &kind, const std::string &name)> dependency_present;
     // Checks printf's format against its arguments (the consumer's
     // printf_format check_args); returns the diagnostic to report, if any.
     std::function<std::optional<Diagnostic>(const std::string &fmt, const std::vector<ArgTypeInfo> &args, int line)>

@@ -1,0 +1,1 @@
+dtrace -x errtags -s err_depends_on_provider.d
