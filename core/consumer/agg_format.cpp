@@ -21,6 +21,8 @@ constexpr int kKeyWidth2 = 5;
 constexpr int kKeyWidth1 = 3;
 // agghist/aggpack: other keys (strings) take 16 columns, right-aligned.
 constexpr int kPackedOtherWidth = 16;
+// Values: " %16lld".
+constexpr int kValueWidth = 16;
 
 uint64_t unsigned_normal(int64_t normal) {
     return normal == 0 ? 1 : static_cast<uint64_t>(normal);
@@ -51,50 +53,58 @@ int packed_keys_width(std::span<const Value> key) {
     return width;
 }
 
-std::string key_column(const Value &key, const AggPrintOptions &print, bool packed) {
-    if (key.symbolic != Value::Symbolic::None)
-        return format_symbol_record(symbolic_text(key, print.resolvers));
-    if (key.kind == Value::Kind::Integer) {
-        const int width = integer_key_width(key.size);
-        if (key.size == sizeof(uint64_t))
-            return c_printf(" %*lld", width, static_cast<long long>(key.as_signed()));
-        // A 4-byte key is handed to %d as is (a signed view); narrower ones zero-extended.
-        if (key.size == sizeof(uint32_t))
-            return c_printf(" %*d", width, static_cast<int>(static_cast<uint32_t>(key.as_unsigned())));
-        if (width != 0)
-            return c_printf(" %*d", width, static_cast<int>(key.as_unsigned()));
+void append_key_column(std::string &out, const Value &key, const AggPrintOptions &print, bool packed) {
+    if (key.symbolic != Value::Symbolic::None) {
+        out += format_symbol_record(symbolic_text(key, print.resolvers));
+        return;
     }
-    if (key.kind == Value::Kind::Stack || key.kind == Value::Kind::UserStack)
-        return format_stack(key, print.resolvers, print.stackindent);
-    return format_bytes(key.record(), packed ? kPackedOtherWidth : kAggKeyStringWidth, false, print.rawbytes);
+    if (const int width = integer_key_width(key.size); key.kind == Value::Kind::Integer && width != 0) {
+        // " %*lld" of an 8-byte key; a 4-byte key is handed to %d as is (a
+        // signed view); narrower ones zero-extended.
+        out += ' ';
+        if (key.size == sizeof(uint64_t))
+            return append_decimal(out, static_cast<long long>(key.as_signed()), width);
+        if (key.size == sizeof(uint32_t))
+            return append_decimal(out, static_cast<int>(static_cast<uint32_t>(key.as_unsigned())), width);
+        return append_decimal(out, static_cast<int>(key.as_unsigned()), width);
+    }
+    if (key.kind == Value::Kind::Stack || key.kind == Value::Kind::UserStack) {
+        out += format_stack(key, print.resolvers, print.stackindent);
+        return;
+    }
+    out += format_bytes(key.record(), packed ? kPackedOtherWidth : kAggKeyStringWidth, false, print.rawbytes);
 }
 
-std::string value_column(const AggregationSnapshot &agg, std::span<const int64_t> data, int64_t signed_normal,
-                         const AggPrintOptions &print) {
+void append_value_column(std::string &out, const AggregationSnapshot &agg, std::span<const int64_t> data,
+                         int64_t signed_normal, const AggPrintOptions &print) {
     const uint64_t normal = unsigned_normal(signed_normal);
     switch (agg.decl.func) {
     case AggFunc::Quantize:
     case AggFunc::Lquantize:
     case AggFunc::Llquantize:
-        return format_distribution(agg.decl.func, agg.decl.params, data, normal, print.zoom);
+        out += format_distribution(agg.decl.func, agg.decl.params, data, normal, print.zoom);
+        return;
     case AggFunc::Avg: {
         const int64_t n = data.size() > 1 ? data[0] : 0;
         const int64_t mean = n != 0 ? data[1] / static_cast<int64_t>(normal) / n : 0;
-        return c_printf(" %16lld", static_cast<long long>(mean));
+        out += ' ';
+        return append_decimal(out, static_cast<long long>(mean), kValueWidth);
     }
     case AggFunc::Stddev:
-        return c_printf(" %16llu", static_cast<unsigned long long>(stddev_value(data, normal)));
+        out += ' ';
+        return append_decimal(out, static_cast<unsigned long long>(stddev_value(data, normal)), kValueWidth);
     default:
         // DTrace divides by the unsigned normal, so the division is unsigned.
-        return c_printf(" %16lld", static_cast<long long>(static_cast<uint64_t>(data.empty() ? 0 : data[0]) / normal));
+        out += ' ';
+        return append_decimal(out, static_cast<long long>(static_cast<uint64_t>(data.empty() ? 0 : data[0]) / normal),
+                              kValueWidth);
     }
 }
 
-std::string keys_columns(std::span<const Value> key, const AggPrintOptions &print, bool packed = false) {
-    std::string out;
+void append_keys_columns(std::string &out, std::span<const Value> key, const AggPrintOptions &print,
+                         bool packed = false) {
     for (const Value &k : key)
-        out += key_column(k, print, packed);
-    return out;
+        append_key_column(out, k, print, packed);
 }
 
 // agghist: one scale for all of an aggregation's rows (dt_aggregate_total()).
@@ -115,6 +125,25 @@ BarScale hist_scale(const AggregationSnapshot &agg, bool zoom) {
     }
     scale.total = static_cast<long double>(total);
     return scale;
+}
+
+// Rows print in sorted order, which walks the entries (and the key and
+// data each points to) at random: with a million of them nearly every row
+// would wait for memory. Asking for the entries a few rows ahead, and for
+// their keys and data a little later, overlaps those waits.
+void prefetch_ahead(const std::vector<AggEntry> &entries, const std::vector<size_t> &order, size_t n) {
+    constexpr size_t kEntryDistance = 32, kContentDistance = 16;
+#if defined(__GNUC__)
+    if (n + kEntryDistance < order.size())
+        __builtin_prefetch(&entries[order[n + kEntryDistance]]);
+    if (n + kContentDistance < order.size()) {
+        const AggEntry &e = entries[order[n + kContentDistance]];
+        // A key element may straddle two cache lines.
+        __builtin_prefetch(e.key.data());
+        __builtin_prefetch(reinterpret_cast<const char *>(e.key.data()) + sizeof(Value) - 1);
+        __builtin_prefetch(e.data.data());
+    }
+#endif
 }
 
 std::string rows_of(const AggregationSnapshot &agg, const AggSortOptions &sort, const AggPrintOptions &print) {
@@ -144,17 +173,21 @@ std::string rows_of(const AggregationSnapshot &agg, const AggSortOptions &sort, 
         }
     }
 
-    for (const size_t i : order) {
-        const AggEntry &e = agg.entries[i];
-        out += keys_columns(e.key, print, hist || pack);
-        if (hist)
-            out += " " + distribution_bar(e.data.empty() ? 0 : e.data[0], unsigned_normal(e.normal), scale);
-        else if (pack && func == AggFunc::Quantize)
+    for (size_t n = 0; n < order.size(); ++n) {
+        prefetch_ahead(agg.entries, order, n);
+        const AggEntry &e = agg.entries[order[n]];
+        append_keys_columns(out, e.key, print, hist || pack);
+        if (hist) {
+            out += ' ';
+            out += distribution_bar(e.data.empty() ? 0 : e.data[0], unsigned_normal(e.normal), scale);
+        } else if (pack && func == AggFunc::Quantize) {
             out += format_quantize_packed(e.data, bins, print.zoom, print.pack_utf8);
-        else if (pack)
+        } else if (pack) {
             out += format_lquantize_packed(e.data, lparams, print.zoom, print.pack_utf8);
-        else
-            out += value_column(agg, e.data, e.normal, print) + "\n";
+        } else {
+            append_value_column(out, agg, e.data, e.normal, print);
+            out += '\n';
+        }
     }
     return out;
 }
@@ -206,9 +239,9 @@ std::string print_aggregations(std::span<const AggregationSnapshot> aggs, const 
         return print_aggregation(aggs[0], sort, print);
     std::string out = "\n";
     for (const JoinedRow &row : join_aggregations(aggs, sort)) {
-        out += keys_columns(row.key, print);
+        append_keys_columns(out, row.key, print);
         for (size_t i = 0; i < aggs.size(); ++i)
-            out += value_column(aggs[i], row.data[i], row.normals[i], print);
+            append_value_column(out, aggs[i], row.data[i], row.normals[i], print);
         out += "\n";
     }
     return out;

@@ -190,7 +190,7 @@ void DynamicStore::release(Element *e) {
     pooled_ += e->size;
 }
 
-void DynamicStore::reclaim() {
+void DynamicStore::reclaim_retired() {
     for (Element *e : retired_)
         release(e);
     retired_.clear();

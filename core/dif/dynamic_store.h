@@ -46,8 +46,12 @@ class DynamicStore {
     // when absent; nullptr when creating it would exceed the budget.
     uint8_t *find_or_insert(const DynamicKey &key, size_t value_size);
     void erase(const DynamicKey &key);
-    // Frees (or pools) the elements erased since the last call.
-    void reclaim();
+    // Frees (or pools) the elements erased since the last call (called
+    // at every clause: nothing to do is the common case).
+    void reclaim() {
+        if (!retired_.empty())
+            reclaim_retired();
+    }
 
     uint64_t drops() const { return drops_; }
     size_t bytes_used() const { return used_; }
@@ -70,6 +74,7 @@ class DynamicStore {
     void grow();
     Element *new_element(size_t size);
     void release(Element *element);
+    void reclaim_retired();
 
     std::vector<Slot> slots_;
     unsigned shift_; // 64 - log2(slots_.size())

@@ -24,25 +24,10 @@ Memory::Memory(size_t scratch_size)
     regions_.reserve(kExpectedRegions);
 }
 
-void Memory::begin_clause() {
-    used_ = 0;
-    regions_.clear();
-    strtab_ = {};
-    external_ = nullptr;
-    external_copies_.clear();
-}
-
 void Memory::set_strtab(std::string_view strtab) {
     if (!strtab_.empty() && strtab_.data() != strtab.data())
         add_readable(strtab_.data(), strtab_.size());
     strtab_ = strtab;
-}
-
-void Memory::add_readable(const void *base, size_t length) {
-    Region r{reinterpret_cast<uintptr_t>(base), length};
-    if (!regions_.empty() && regions_.back().base == r.base && regions_.back().length == r.length)
-        return;
-    regions_.push_back(r);
 }
 
 std::optional<Memory::Region> Memory::region_of(uint64_t address) const {
@@ -106,7 +91,7 @@ uint8_t *Memory::writable(uint64_t address, size_t length) {
     return scratch_region().contains(address, length) ? reinterpret_cast<uint8_t *>(address) : nullptr;
 }
 
-std::optional<std::string_view> Memory::string_at(uint64_t address, size_t limit) const {
+std::optional<std::string_view> Memory::find_string(uint64_t address, size_t limit) const {
     auto region = region_of(address);
     if (!region)
         return external_ ? external_string(address, limit) : std::nullopt;

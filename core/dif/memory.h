@@ -19,6 +19,7 @@
 // pointer increment, and nothing is freed individually.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -41,8 +42,28 @@ class Memory {
 
     // Forgets the clause's scratch allocations, readable regions and
     // read-through source.
-    void begin_clause();
-    void add_readable(const void *base, size_t length);
+    void begin_clause() {
+        used_ = 0;
+        regions_.clear();
+        strtab_ = {};
+        known_string_ = {};
+        external_ = nullptr;
+        if (!external_copies_.empty())
+            external_copies_.clear();
+    }
+    void add_readable(const void *base, size_t length) {
+        Region r{reinterpret_cast<uintptr_t>(base), length};
+        if (regions_.empty() || regions_.back().base != r.base || regions_.back().length != r.length)
+            regions_.push_back(r);
+    }
+    // Declares the NUL-terminated string `s` of `length` bytes (no NUL
+    // among them) readable. The last one declared is also remembered, so
+    // that string_at() answers for it without searching for its NUL: a
+    // builtin string (probefunc, execname) is usually read right after.
+    void add_readable_string(const char *s, size_t length) {
+        add_readable(s, length + 1);
+        known_string_ = {reinterpret_cast<uintptr_t>(s), length};
+    }
     // Until the clause ends, an address outside the VM's own memory is read
     // through `env->read_target` (a replayed event's memory).
     void read_through(Environment *env) { external_ = env; }
@@ -59,7 +80,11 @@ class Memory {
     // The NUL-terminated string at `address`, at most `limit` bytes long
     // (a string that reaches `limit` without a NUL is cut there). nullopt
     // when the string is not readable up to its NUL or the limit.
-    std::optional<std::string_view> string_at(uint64_t address, size_t limit) const;
+    std::optional<std::string_view> string_at(uint64_t address, size_t limit) const {
+        if (address == known_string_.base && address != 0)
+            return std::string_view(reinterpret_cast<const char *>(address), std::min(known_string_.length, limit));
+        return find_string(address, limit);
+    }
 
     // `length` bytes of scratch aligned to `align` (a power of two), not
     // zeroed; nullptr when the arena cannot hold them.
@@ -76,6 +101,7 @@ class Memory {
             return offset < length && n <= length - offset;
         }
     };
+    std::optional<std::string_view> find_string(uint64_t address, size_t limit) const;
     // The region holding `address`, if any.
     std::optional<Region> region_of(uint64_t address) const;
     // Copies of the read-through source's memory (nullptr / nullopt when the
@@ -94,6 +120,7 @@ class Memory {
     // The copies, kept until the clause ends; a deque so that handing out a
     // new one moves none already handed out.
     mutable std::deque<std::string> external_copies_;
+    Region known_string_{0, 0}; // base 0: none; length excludes the NUL
 };
 
 } // namespace dtrace::dif

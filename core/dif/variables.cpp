@@ -57,14 +57,6 @@ bool Variables::declare(const Variable &var) {
     return true;
 }
 
-void Variables::begin_firing() {
-    table(Scope::ClauseLocal).generation++;
-}
-
-void Variables::begin_clause() {
-    dynamic_.reclaim();
-}
-
 uint64_t Variables::take_drops() {
     uint64_t fresh = dynamic_.drops() - drops_taken_;
     drops_taken_ = dynamic_.drops();

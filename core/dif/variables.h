@@ -79,10 +79,10 @@ class Variables {
 
     // Starts a probe firing: clause-locals (this->) become unset. They live
     // across the clauses of one firing, as D defines them.
-    void begin_firing();
+    void begin_firing() { table(Scope::ClauseLocal).generation++; }
     // Starts a clause: dynamic elements deleted during the previous clause
     // are reclaimed.
-    void begin_clause();
+    void begin_clause() { dynamic_.reclaim(); }
 
     // Scalars (global, clause-local, thread-local; `tid` matters only for the last).
     VarValue load(const VarDecl &decl, uint64_t tid);

@@ -25,21 +25,21 @@ constexpr size_t kAllocsAlignment = 8;
 constexpr size_t kTupleEntryOverhead = 16;
 constexpr uint32_t kMinStrsize = 1;
 
-constexpr unsigned field_rd(uint64_t w) {
+constexpr unsigned rd(uint64_t w) {
     return (w >> 8) & kRegisterMask;
 }
-constexpr unsigned field_r1(uint64_t w) {
+constexpr unsigned r1(uint64_t w) {
     return (w >> 16) & kRegisterMask;
 }
-constexpr unsigned field_r2(uint64_t w) {
+constexpr unsigned r2(uint64_t w) {
     return (w >> 24) & kRegisterMask;
 }
-constexpr uint32_t field_imm(uint64_t w) {
+constexpr uint32_t imm(uint64_t w) {
     return static_cast<uint32_t>(w >> 32);
 }
 // Loads and stores take a signed 32-bit displacement.
 constexpr uint64_t displacement(uint64_t w) {
-    return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(field_imm(w))));
+    return static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(imm(w))));
 }
 
 uint64_t sign_extend(uint64_t v, size_t bytes) {
@@ -85,26 +85,6 @@ Vm::Vm(const VmConfig &config)
       variables_(VariablesConfig{config_.strsize, config_.dynvarsize}),
       tuples_(config_.tuple_stack_depth, config_.tuple_stack_depth * (config_.strsize + kTupleEntryOverhead)),
       subr_state_(config_.strsize) {}
-
-void Vm::begin_firing() {
-    variables_.begin_firing();
-    begin_clause();
-}
-
-void Vm::begin_clause() {
-    memory_.begin_clause();
-    variables_.begin_clause();
-}
-
-bool Vm::load_string(uint64_t address, std::string_view &out, Fault &fault) const {
-    auto s = memory_.string_at(address, config_.strsize);
-    if (!s) {
-        fault = Fault{FaultKind::BadAddr, address, 0};
-        return false;
-    }
-    out = *s;
-    return true;
-}
 
 bool Vm::load_bytes(uint64_t address, size_t size, std::string_view &out, Fault &fault) const {
     const uint8_t *p = memory_.readable(address, size);
@@ -284,9 +264,8 @@ bool Vm::copy(RunState &rs, uint64_t dest, uint64_t src, uint64_t size) {
 // A DIFO that only reads a builtin variable (`ldgv %rN, probefunc; ret %rN`,
 // the typical aggregation key or trace() argument) is answered without the
 // interpreter loop: same result, no fault possible, a fraction of the cost.
+// The caller has checked that the DIFO is two instructions long.
 bool Vm::run_builtin_load(const Difo &difo, Environment &env, uint64_t &out) {
-    if (difo.code.size() != 2)
-        return false;
     const Instr load = decode(difo.code[0]), ret = decode(difo.code[1]);
     if (load.op != Op::Ldgv || ret.op != Op::Ret || load.rd != ret.r1 || load.rd == kZeroRegister ||
         load.imm >= static_cast<uint32_t>(VarId::Count))
@@ -297,7 +276,7 @@ bool Vm::run_builtin_load(const Difo &difo, Environment &env, uint64_t &out) {
 
 uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
     fault = Fault{};
-    if (uint64_t value; run_builtin_load(difo, env, value))
+    if (uint64_t value; difo.code.size() == 2 && run_builtin_load(difo, env, value))
         return value;
     RunState rs{env, fault};
     uint32_t pc = 0;
@@ -317,257 +296,255 @@ uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
     // or leaves through `faulted`.
     for (; pc < length; pc++, r[kZeroRegister] = 0) {
         const uint64_t w = code[pc];
-        const unsigned rd = field_rd(w), r1 = field_r1(w), r2 = field_r2(w);
-        const uint32_t imm = field_imm(w);
         switch (static_cast<Op>(static_cast<uint8_t>(w))) {
         case Op::Nop:
             break;
         case Op::Or:
-            r[rd] = r[r1] | r[r2];
+            r[rd(w)] = r[r1(w)] | r[r2(w)];
             break;
         case Op::Xor:
-            r[rd] = r[r1] ^ r[r2];
+            r[rd(w)] = r[r1(w)] ^ r[r2(w)];
             break;
         case Op::And:
-            r[rd] = r[r1] & r[r2];
+            r[rd(w)] = r[r1(w)] & r[r2(w)];
             break;
         case Op::Shl:
-            r[rd] = r[r1] << (r[r2] & kShiftMask);
+            r[rd(w)] = r[r1(w)] << (r[r2(w)] & kShiftMask);
             break;
         case Op::Srl:
-            r[rd] = r[r1] >> (r[r2] & kShiftMask);
+            r[rd(w)] = r[r1(w)] >> (r[r2(w)] & kShiftMask);
             break;
         case Op::Sra:
-            r[rd] = static_cast<uint64_t>(static_cast<int64_t>(r[r1]) >> (r[r2] & kShiftMask));
+            r[rd(w)] = static_cast<uint64_t>(static_cast<int64_t>(r[r1(w)]) >> (r[r2(w)] & kShiftMask));
             break;
         case Op::Sub:
-            r[rd] = r[r1] - r[r2];
+            r[rd(w)] = r[r1(w)] - r[r2(w)];
             break;
         case Op::Add:
-            r[rd] = r[r1] + r[r2];
+            r[rd(w)] = r[r1(w)] + r[r2(w)];
             break;
         case Op::Mul:
-            r[rd] = r[r1] * r[r2];
+            r[rd(w)] = r[r1(w)] * r[r2(w)];
             break;
         case Op::Sdiv:
         case Op::Srem: {
-            const int64_t a = static_cast<int64_t>(r[r1]), b = static_cast<int64_t>(r[r2]);
+            const int64_t a = static_cast<int64_t>(r[r1(w)]), b = static_cast<int64_t>(r[r2(w)]);
             if (b == 0)
                 goto divide_by_zero;
             const bool quotient = static_cast<Op>(static_cast<uint8_t>(w)) == Op::Sdiv;
             // INT64_MIN / -1 overflows (and traps on amd64): it wraps here.
             if (b == -1)
-                r[rd] = quotient ? 0 - r[r1] : 0;
+                r[rd(w)] = quotient ? 0 - r[r1(w)] : 0;
             else
-                r[rd] = static_cast<uint64_t>(quotient ? a / b : a % b);
+                r[rd(w)] = static_cast<uint64_t>(quotient ? a / b : a % b);
             break;
         }
         case Op::Udiv:
-            if (r[r2] == 0)
+            if (r[r2(w)] == 0)
                 goto divide_by_zero;
-            r[rd] = r[r1] / r[r2];
+            r[rd(w)] = r[r1(w)] / r[r2(w)];
             break;
         case Op::Urem:
-            if (r[r2] == 0)
+            if (r[r2(w)] == 0)
                 goto divide_by_zero;
-            r[rd] = r[r1] % r[r2];
+            r[rd(w)] = r[r1(w)] % r[r2(w)];
             break;
         case Op::Not:
-            r[rd] = ~r[r1];
+            r[rd(w)] = ~r[r1(w)];
             break;
         case Op::Mov:
-            r[rd] = r[r1];
+            r[rd(w)] = r[r1(w)];
             break;
         case Op::Seq:
-            r[rd] = r[r1] == r[r2];
+            r[rd(w)] = r[r1(w)] == r[r2(w)];
             break;
         case Op::Sne:
-            r[rd] = r[r1] != r[r2];
+            r[rd(w)] = r[r1(w)] != r[r2(w)];
             break;
         case Op::Slt:
-            r[rd] = static_cast<int64_t>(r[r1]) < static_cast<int64_t>(r[r2]);
+            r[rd(w)] = static_cast<int64_t>(r[r1(w)]) < static_cast<int64_t>(r[r2(w)]);
             break;
         case Op::Sle:
-            r[rd] = static_cast<int64_t>(r[r1]) <= static_cast<int64_t>(r[r2]);
+            r[rd(w)] = static_cast<int64_t>(r[r1(w)]) <= static_cast<int64_t>(r[r2(w)]);
             break;
         case Op::Sltu:
-            r[rd] = r[r1] < r[r2];
+            r[rd(w)] = r[r1(w)] < r[r2(w)];
             break;
         case Op::Sleu:
-            r[rd] = r[r1] <= r[r2];
+            r[rd(w)] = r[r1(w)] <= r[r2(w)];
             break;
         case Op::Scmp:
-            if (!compare_strings(rs, r[r1], r[r2], r[rd]))
+            if (!compare_strings(rs, r[r1(w)], r[r2(w)], r[rd(w)]))
                 goto faulted;
             break;
         case Op::Setx:
-            if (imm >= difo.inttab.size())
+            if (imm(w) >= difo.inttab.size())
                 goto illegal;
-            r[rd] = difo.inttab[imm];
+            r[rd(w)] = difo.inttab[imm(w)];
             break;
         case Op::Sets:
-            if (imm >= difo.strtab.size())
+            if (imm(w) >= difo.strtab.size())
                 goto illegal;
-            r[rd] = reinterpret_cast<uint64_t>(difo.strtab.data() + imm);
+            r[rd(w)] = reinterpret_cast<uint64_t>(difo.strtab.data() + imm(w));
             break;
         case Op::Sext:
         case Op::Zext: {
-            if (imm == 0 || imm > kWordBits)
+            if (imm(w) == 0 || imm(w) > kWordBits)
                 goto illegal;
-            const unsigned shift = kWordBits - imm;
-            const uint64_t high = r[r1] << shift;
-            r[rd] = static_cast<Op>(static_cast<uint8_t>(w)) == Op::Sext
-                        ? static_cast<uint64_t>(static_cast<int64_t>(high) >> shift)
-                        : high >> shift;
+            const unsigned shift = kWordBits - imm(w);
+            const uint64_t high = r[r1(w)] << shift;
+            r[rd(w)] = static_cast<Op>(static_cast<uint8_t>(w)) == Op::Sext
+                           ? static_cast<uint64_t>(static_cast<int64_t>(high) >> shift)
+                           : high >> shift;
             break;
         }
         case Op::Ba:
-            if (imm <= pc)
+            if (imm(w) <= pc)
                 goto illegal;
-            pc = imm - 1;
+            pc = imm(w) - 1;
             break;
         case Op::Bz:
-            if (imm <= pc)
+            if (imm(w) <= pc)
                 goto illegal;
-            if (r[r1] == 0)
-                pc = imm - 1;
+            if (r[r1(w)] == 0)
+                pc = imm(w) - 1;
             break;
         case Op::Bnz:
-            if (imm <= pc)
+            if (imm(w) <= pc)
                 goto illegal;
-            if (r[r1] != 0)
-                pc = imm - 1;
+            if (r[r1(w)] != 0)
+                pc = imm(w) - 1;
             break;
         case Op::Ret:
-            return r[r1];
+            return r[r1(w)];
         case Op::Ldsb:
-            if (!load(rs, r[r1] + displacement(w), 1, true, r[rd]))
+            if (!load(rs, r[r1(w)] + displacement(w), 1, true, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Ldsh:
-            if (!load(rs, r[r1] + displacement(w), 2, true, r[rd]))
+            if (!load(rs, r[r1(w)] + displacement(w), 2, true, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Ldsw:
-            if (!load(rs, r[r1] + displacement(w), 4, true, r[rd]))
+            if (!load(rs, r[r1(w)] + displacement(w), 4, true, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Ldx:
-            if (!load(rs, r[r1] + displacement(w), 8, false, r[rd]))
+            if (!load(rs, r[r1(w)] + displacement(w), 8, false, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Ldub:
-            if (!load(rs, r[r1] + displacement(w), 1, false, r[rd]))
+            if (!load(rs, r[r1(w)] + displacement(w), 1, false, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Lduh:
-            if (!load(rs, r[r1] + displacement(w), 2, false, r[rd]))
+            if (!load(rs, r[r1(w)] + displacement(w), 2, false, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Lduw:
-            if (!load(rs, r[r1] + displacement(w), 4, false, r[rd]))
+            if (!load(rs, r[r1(w)] + displacement(w), 4, false, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Ulsb:
-            if (!load_target(rs, r[r1] + displacement(w), 1, true, r[rd]))
+            if (!load_target(rs, r[r1(w)] + displacement(w), 1, true, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Ulsh:
-            if (!load_target(rs, r[r1] + displacement(w), 2, true, r[rd]))
+            if (!load_target(rs, r[r1(w)] + displacement(w), 2, true, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Ulsw:
-            if (!load_target(rs, r[r1] + displacement(w), 4, true, r[rd]))
+            if (!load_target(rs, r[r1(w)] + displacement(w), 4, true, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Ulx:
-            if (!load_target(rs, r[r1] + displacement(w), 8, false, r[rd]))
+            if (!load_target(rs, r[r1(w)] + displacement(w), 8, false, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Ulub:
-            if (!load_target(rs, r[r1] + displacement(w), 1, false, r[rd]))
+            if (!load_target(rs, r[r1(w)] + displacement(w), 1, false, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Uluh:
-            if (!load_target(rs, r[r1] + displacement(w), 2, false, r[rd]))
+            if (!load_target(rs, r[r1(w)] + displacement(w), 2, false, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Uluw:
-            if (!load_target(rs, r[r1] + displacement(w), 4, false, r[rd]))
+            if (!load_target(rs, r[r1(w)] + displacement(w), 4, false, r[rd(w)]))
                 goto faulted;
             break;
         case Op::Stb:
-            if (!store(rs, r[rd] + displacement(w), 1, r[r1]))
+            if (!store(rs, r[rd(w)] + displacement(w), 1, r[r1(w)]))
                 goto faulted;
             break;
         case Op::Sth:
-            if (!store(rs, r[rd] + displacement(w), 2, r[r1]))
+            if (!store(rs, r[rd(w)] + displacement(w), 2, r[r1(w)]))
                 goto faulted;
             break;
         case Op::Stw:
-            if (!store(rs, r[rd] + displacement(w), 4, r[r1]))
+            if (!store(rs, r[rd(w)] + displacement(w), 4, r[r1(w)]))
                 goto faulted;
             break;
         case Op::Stx:
-            if (!store(rs, r[rd] + displacement(w), 8, r[r1]))
+            if (!store(rs, r[rd(w)] + displacement(w), 8, r[r1(w)]))
                 goto faulted;
             break;
         case Op::Ldgv:
-            if (imm < kFirstUserVariable) {
-                if (imm >= static_cast<uint32_t>(VarId::Count))
+            if (imm(w) < kFirstUserVariable) {
+                if (imm(w) >= static_cast<uint32_t>(VarId::Count))
                     goto illegal;
-                r[rd] = env.builtin(static_cast<VarId>(imm));
-            } else if (!load_variable(rs, Scope::Global, false, imm, r[rd])) {
+                r[rd(w)] = env.builtin(static_cast<VarId>(imm(w)));
+            } else if (!load_variable(rs, Scope::Global, false, imm(w), r[rd(w)])) {
                 goto faulted;
             }
             break;
         case Op::Stgv:
-            if (!store_variable(rs, Scope::Global, false, imm, r[r1]))
+            if (!store_variable(rs, Scope::Global, false, imm(w), r[r1(w)]))
                 goto faulted;
             break;
         case Op::Ldlv:
-            if (!load_variable(rs, Scope::ClauseLocal, false, imm, r[rd]))
+            if (!load_variable(rs, Scope::ClauseLocal, false, imm(w), r[rd(w)]))
                 goto faulted;
             break;
         case Op::Stlv:
-            if (!store_variable(rs, Scope::ClauseLocal, false, imm, r[r1]))
+            if (!store_variable(rs, Scope::ClauseLocal, false, imm(w), r[r1(w)]))
                 goto faulted;
             break;
         case Op::Ldtv:
-            if (!load_variable(rs, Scope::ThreadLocal, false, imm, r[rd]))
+            if (!load_variable(rs, Scope::ThreadLocal, false, imm(w), r[rd(w)]))
                 goto faulted;
             break;
         case Op::Sttv:
-            if (!store_variable(rs, Scope::ThreadLocal, false, imm, r[r1]))
+            if (!store_variable(rs, Scope::ThreadLocal, false, imm(w), r[r1(w)]))
                 goto faulted;
             break;
         case Op::Ldga:
-            if (imm < kFirstUserVariable ? !load_builtin_array(rs, imm, r[r1], r[rd])
-                                         : !load_variable(rs, Scope::Global, true, imm, r[rd]))
+            if (imm(w) < kFirstUserVariable ? !load_builtin_array(rs, imm(w), r[r1(w)], r[rd(w)])
+                                            : !load_variable(rs, Scope::Global, true, imm(w), r[rd(w)]))
                 goto faulted;
             break;
         case Op::Stga:
-            if (!store_variable(rs, Scope::Global, true, imm, r[r1]))
+            if (!store_variable(rs, Scope::Global, true, imm(w), r[r1(w)]))
                 goto faulted;
             break;
         case Op::Ldta:
-            if (!load_variable(rs, Scope::ThreadLocal, true, imm, r[rd]))
+            if (!load_variable(rs, Scope::ThreadLocal, true, imm(w), r[rd(w)]))
                 goto faulted;
             break;
         case Op::Stta:
-            if (!store_variable(rs, Scope::ThreadLocal, true, imm, r[r1]))
+            if (!store_variable(rs, Scope::ThreadLocal, true, imm(w), r[r1(w)]))
                 goto faulted;
             break;
         case Op::Pushtv:
-            if (!tuples_.push_value(r[r1]))
+            if (!tuples_.push_value(r[r1(w)]))
                 goto tuple_overflow;
             break;
         case Op::Pushts:
-            if (!push_string(rs, r[r1]))
+            if (!push_string(rs, r[r1(w)]))
                 goto faulted;
             break;
         case Op::Pushtr:
-            if (!push_bytes(rs, r[r1], r[r2]))
+            if (!push_bytes(rs, r[r1(w)], r[r2(w)]))
                 goto faulted;
             break;
         case Op::Popts:
@@ -577,15 +554,15 @@ uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
             tuples_.clear();
             break;
         case Op::Call:
-            if (!call(rs, imm, r[rd]))
+            if (!call(rs, imm(w), r[rd(w)]))
                 goto faulted;
             break;
         case Op::Allocs:
-            if (!allocate(rs, r[r1], r[rd]))
+            if (!allocate(rs, r[r1(w)], r[rd(w)]))
                 goto faulted;
             break;
         case Op::Copys:
-            if (!copy(rs, r[rd], r[r1], r[r2]))
+            if (!copy(rs, r[rd(w)], r[r1(w)], r[r2(w)]))
                 goto faulted;
             break;
         default:

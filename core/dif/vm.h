@@ -30,11 +30,14 @@ class Vm {
   public:
     explicit Vm(const VmConfig &config = {});
 
-    // Clause-local variables, scratch and readable regions are reset.
     // Clause-local variables (this->) are reset at each firing, scratch and
-    // readable regions at each clause.
-    void begin_firing();
-    void begin_clause();
+    // readable regions at each clause: a firing is begin_firing(), then
+    // begin_clause() before each of its clauses.
+    void begin_firing() { variables_.begin_firing(); }
+    void begin_clause() {
+        memory_.begin_clause();
+        variables_.begin_clause();
+    }
     // Runs `difo`; returns its value (an address for strings and by-ref
     // values, valid until the next begin_clause()). On a fault returns 0
     // with `fault` filled in.
@@ -45,10 +48,21 @@ class Vm {
     // Until the next begin_clause(), addresses outside the VM's memory are
     // read through `env` (a replayed event's memory, read as kernel memory).
     void read_through(Environment *env) { memory_.read_through(env); }
+    // The same for a NUL-terminated string of `length` bytes (NUL excluded)
+    // that the program is likely to read next: load_string() of it is cheap.
+    void add_readable_string(const char *s, size_t length) { memory_.add_readable_string(s, length); }
 
     // Reads a value a run returned, through the same checks as the program:
     // the string at `address` (bounded by strsize) or `size` bytes.
-    bool load_string(uint64_t address, std::string_view &out, Fault &fault) const;
+    bool load_string(uint64_t address, std::string_view &out, Fault &fault) const {
+        auto s = memory_.string_at(address, config_.strsize);
+        if (!s) {
+            fault = Fault{FaultKind::BadAddr, address, 0};
+            return false;
+        }
+        out = *s;
+        return true;
+    }
     bool load_bytes(uint64_t address, size_t size, std::string_view &out, Fault &fault) const;
 
     // Storage shared by all clauses.

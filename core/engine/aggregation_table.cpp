@@ -21,8 +21,18 @@ uint64_t AggregationTable::hash(std::string_view s) {
         h = (h ^ word) * kMul1;
         h ^= h >> 31;
     }
+    // The last 0-7 bytes: two overlapping words of four, or the first,
+    // middle and last byte (together they cover every byte; the size is
+    // in the seed).
     uint64_t tail = 0;
-    std::memcpy(&tail, p, n);
+    if (n >= sizeof(uint32_t)) {
+        uint32_t low, high;
+        std::memcpy(&low, p, sizeof low);
+        std::memcpy(&high, p + n - sizeof high, sizeof high);
+        tail = low | uint64_t(high) << 32;
+    } else if (n > 0) {
+        tail = uint64_t(uint8_t(p[0])) | uint64_t(uint8_t(p[n / 2])) << 8 | uint64_t(uint8_t(p[n - 1])) << 16;
+    }
     h = (h ^ tail) * kMul2;
     return h ^ (h >> 29);
 }

@@ -202,27 +202,39 @@ void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
     if (activity == Activity::Inactive || activity == Activity::Stopped)
         return;
     Probe *probe = probes_.probe(id);
-    const bool replayed = (ctx.flags & DTRACE_EVENT_REPLAYED) != 0;
+    if (!probe)
+        return;
+    if (ctx.flags & DTRACE_EVENT_REPLAYED) {
+        fire_replayed(*probe, ctx);
+        return;
+    }
+    if (probe->ecbs.empty())
+        return;
+    std::lock_guard guard(lock_);
+    run_ecbs(*probe, ctx);
+}
+
+// A replayed event also moves trace time (firing the trace timers due
+// before it) and may have to wait for the consumer.
+void Engine::fire_replayed(Probe &probe, const dtrace_event_ctx &ctx) {
     const bool timers =
-        replayed && (ctx.flags & DTRACE_EVENT_BEFORE_DATA) == 0 && has_trace_timers_.load(std::memory_order_acquire);
-    if (!probe || (probe->ecbs.empty() && !timers))
+        (ctx.flags & DTRACE_EVENT_BEFORE_DATA) == 0 && has_trace_timers_.load(std::memory_order_acquire);
+    if (probe.ecbs.empty() && !timers)
         return;
     uint64_t wait_for_generation = 0;
     bool must_wait = false;
     {
         std::lock_guard guard(lock_);
-        if (replayed) {
-            last_trace_time_ = ctx.timestamp;
-            last_trace_wall_ = ctx.walltimestamp;
-        }
+        last_trace_time_ = ctx.timestamp;
+        last_trace_wall_ = ctx.walltimestamp;
         if (timers)
             advance_trace_time(ctx);
-        if (!probe->ecbs.empty())
-            run_ecbs(*probe, ctx);
+        if (!probe.ecbs.empty())
+            run_ecbs(probe, ctx);
         // A replay can outrun the consumer; rather than drop records it
         // waits for a buffer switch when a buffer is three quarters full.
         // A ring buffer overwrites rather than waits.
-        if (replayed && buffer_config_.policy != BufferPolicy::Ring) {
+        if (buffer_config_.policy != BufferPolicy::Ring) {
             for (const PrincipalBuffer &b : buffers_) {
                 if (b.used() * 4 >= b.capacity() * 3) {
                     must_wait = true;
@@ -283,8 +295,19 @@ void Engine::advance_trace_time(const dtrace_event_ctx &ctx) {
     }
 }
 
+// DTrace's activity rules: while not Active only the dtrace provider fires,
+// and once a BEGIN clause called exit() later BEGIN clauses are skipped.
+bool Engine::fires_while(Activity activity, const Probe &probe) const {
+    if (activity == Activity::Active)
+        return true;
+    if (activity == Activity::Stopped || activity == Activity::Inactive)
+        return false;
+    if (probe.id == begin_probe_)
+        return activity == Activity::Warmup;
+    return probe.id == end_probe_ || probe.id == error_probe_;
+}
+
 void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
-    const bool core_probe = probe.id == begin_probe_ || probe.id == end_probe_ || probe.id == error_probe_;
     // Fill in what the plugin left to the host; copy the context only then.
     dtrace_event_ctx filled;
     const dtrace_event_ctx *event = &ctx;
@@ -310,28 +333,23 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
         event = &filled;
     }
     vm_->begin_firing(); // this-> variables live across the clauses of one firing
+    ProbeContext env(*vm_, probe, *event, 0, speculations_);
     for (Ecb *ecb : probe.ecbs) {
-        // DTrace's activity rules: while not Active only the dtrace provider
-        // fires, and once a BEGIN clause called exit() later BEGIN clauses are skipped.
-        Activity activity = activity_.load(std::memory_order_relaxed);
-        if (activity != Activity::Active) {
-            if (!core_probe || activity == Activity::Stopped || activity == Activity::Inactive)
-                continue;
-            if (probe.id == begin_probe_ && activity != Activity::Warmup)
-                continue;
-        }
+        // exit() in one clause changes what the next ones may do.
+        if (!fires_while(activity_.load(std::memory_order_relaxed), probe))
+            continue;
         FaultRecord fault{};
-        if (!run_ecb(*ecb, *event, fault))
+        if (!run_ecb(*ecb, *event, env, fault))
             record_fault(*event, fault);
     }
 }
 
 // Runs one clause. Returns false with `fault` filled when the clause faulted
 // (its record is then discarded).
-bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &fault) {
+bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault) {
     dif::Vm &vm = *vm_;
     vm.begin_clause();
-    ProbeContext env(vm, *ecb.probe, ctx, ecb.epid, speculations_);
+    env.set_epid(ecb.epid);
     dif::Fault f;
     const compiler::Clause &clause = *ecb.clause;
     // Where the clause's record goes once the predicate passed: the CPU's

@@ -35,6 +35,8 @@
 
 namespace dtrace::engine {
 
+class ProbeContext;
+
 // One clause enabled on one probe.
 struct Ecb {
     uint32_t epid = 0;
@@ -144,8 +146,10 @@ class Engine final : public host::ProbeSink {
 
   private:
     void configure_buffers(std::vector<PrincipalBuffer> &buffers, size_t from) const;
+    void fire_replayed(Probe &probe, const dtrace_event_ctx &ctx);
     void run_ecbs(Probe &probe, const dtrace_event_ctx &ctx);
-    bool run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, FaultRecord &fault);
+    bool fires_while(Activity activity, const Probe &probe) const;
+    bool run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault);
     void record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault);
     void fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t nargs);
     void advance_trace_time(const dtrace_event_ctx &ctx);

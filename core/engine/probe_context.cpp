@@ -10,25 +10,30 @@ namespace dtrace::engine {
 uint64_t ProbeContext::string_address(const char *s) {
     if (!s)
         s = "";
-    vm_.add_readable(s, std::strlen(s) + 1);
+    vm_.add_readable_string(s, std::strlen(s));
     return reinterpret_cast<uint64_t>(s);
 }
 
+// The probe's and provider's names hold no NUL (the SDK hands them as C
+// strings), so their size is their string length.
 uint64_t ProbeContext::string_address(const std::string &s) {
-    vm_.add_readable(s.c_str(), s.size() + 1);
+    vm_.add_readable_string(s.c_str(), s.size());
     return reinterpret_cast<uint64_t>(s.c_str());
 }
 
-uint64_t ProbeContext::process_link(const char *link, std::string &storage) {
-    storage.clear();
-    if (!(ctx_.flags & DTRACE_EVENT_REPLAYED) && ctx_.pid > 0) {
-        std::string path = "/proc/" + std::to_string(ctx_.pid) + "/" + link;
-        char target[PATH_MAX];
-        ssize_t n = readlink(path.c_str(), target, sizeof target);
-        if (n > 0)
-            storage.assign(target, size_t(n));
+uint64_t ProbeContext::process_link(const char *link, std::optional<std::string> &storage) {
+    // Read once per firing: an address handed out stays valid until it ends.
+    if (!storage) {
+        storage.emplace();
+        if (!(ctx_.flags & DTRACE_EVENT_REPLAYED) && ctx_.pid > 0) {
+            std::string path = "/proc/" + std::to_string(ctx_.pid) + "/" + link;
+            char target[PATH_MAX];
+            ssize_t n = readlink(path.c_str(), target, sizeof target);
+            if (n > 0)
+                storage->assign(target, size_t(n));
+        }
     }
-    return string_address(storage);
+    return string_address(*storage);
 }
 
 uint64_t ProbeContext::builtin(dif::VarId id) {

@@ -13,6 +13,7 @@
 
 #include <dtrace/provider.h>
 
+#include <optional>
 #include <string>
 
 namespace dtrace::engine {
@@ -43,14 +44,15 @@ class ProbeContext final : public dif::Environment {
     uint64_t string_address(const std::string &s);
     // cwd and root: where the firing process's /proc link points ("" when
     // it cannot be read, or the event was replayed from a trace file).
-    uint64_t process_link(const char *link, std::string &storage);
+    uint64_t process_link(const char *link, std::optional<std::string> &storage);
 
     dif::Vm &vm_;
     const Probe &probe_;
     const dtrace_event_ctx &ctx_;
     uint32_t epid_;
     Speculations &speculations_;
-    std::string cwd_, root_; // kept readable for the clause
+    // Kept readable for the firing; made only when a clause reads them.
+    std::optional<std::string> cwd_, root_;
 };
 
 } // namespace dtrace::engine
