@@ -349,7 +349,7 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
 bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault) {
     dif::Vm &vm = *vm_;
     vm.begin_clause();
-    env.set_epid(ecb.epid);
+    env.begin_clause(ecb.epid);
     dif::Fault f;
     const compiler::Clause &clause = *ecb.clause;
     // Where the clause's record goes once the predicate passed: the CPU's

@@ -22,13 +22,7 @@ class ProbeContext final : public dif::Environment {
   public:
     ProbeContext(dif::Vm &vm, const Probe &probe, const dtrace_event_ctx &ctx, uint32_t epid,
                  Speculations &speculations)
-        : vm_(vm), probe_(probe), ctx_(ctx), epid_(epid), speculations_(speculations) {
-        // A replay has no kernel but the trace: the plugin's memory (the
-        // records and strings arguments point to) is loaded directly, as
-        // DTrace loads kernel pointers, not only through copyin().
-        if ((ctx.flags & DTRACE_EVENT_REPLAYED) && !(ctx.flags & DTRACE_EVENT_LIVE_TARGET) && ctx.read_memory)
-            vm_.read_through(this);
-    }
+        : vm_(vm), probe_(probe), ctx_(ctx), epid_(epid), speculations_(speculations) {}
 
     uint64_t builtin(dif::VarId id) override;
     uint64_t builtin_array(dif::VarId id, uint64_t index, dif::Fault &fault) override;
@@ -36,9 +30,20 @@ class ProbeContext final : public dif::Environment {
     uint64_t speculation() override { return speculations_.acquire(); }
     std::span<const uint64_t> stack_pcs(bool user) override;
 
-    void set_epid(uint32_t epid) { epid_ = epid; }
+    // Each clause of the firing, after Vm::begin_clause().
+    void begin_clause(uint32_t epid) {
+        epid_ = epid;
+        declare_memory();
+    }
 
   private:
+    // A replay has no kernel but the trace: the plugin's memory (the
+    // records and strings arguments point to) is loaded directly, as
+    // DTrace loads kernel pointers, not only through copyin().
+    void declare_memory() {
+        if ((ctx_.flags & DTRACE_EVENT_REPLAYED) && !(ctx_.flags & DTRACE_EVENT_LIVE_TARGET) && ctx_.read_memory)
+            vm_.read_through(this);
+    }
     uint64_t arg(uint64_t index) const { return index < ctx_.nargs && ctx_.args ? ctx_.args[index] : 0; }
     uint64_t string_address(const char *s);
     uint64_t string_address(const std::string &s);
