@@ -71,6 +71,9 @@ bool EtwPlugin::catalogue() {
     }
     *catalog_ = TraceCatalog::scan(*catalog_reader_, manifests_);
     catalog_reader_.reset();
+    for (const std::string &problem : catalog_->metadata_problems()) {
+        ops_->report_error(host_, (path_ + ": " + problem + "; its events decode without it").c_str());
+    }
     return registry_->register_catalog();
 }
 

@@ -2,20 +2,41 @@
 #include "trace_catalog.h"
 
 #include "provider_names.h"
+#include "trace_metadata.h"
 #include "tracelogging_schema.h"
 
 namespace dtrace::etw::plugin {
 
-TraceCatalog TraceCatalog::scan(EtlReader &reader, const ManifestSet &manifests) {
+TraceCatalog TraceCatalog::scan(EtlReader &reader, ManifestSet &manifests) {
     TraceCatalog catalog;
+    TraceMetadata metadata;
     Event event;
     while (reader.next(event)) {
         catalog.note(event, manifests);
+        metadata.note(event);
+    }
+    catalog.metadata_problems_ = metadata.problems();
+    manifests.add(metadata.take());
+    for (CatalogProvider &p : catalog.providers_) {
+        link(p, manifests);
     }
     for (const ManifestProvider &m : manifests.providers()) {
         catalog.provider(m.guid, manifests);
     }
     return catalog;
+}
+
+void TraceCatalog::link(CatalogProvider &p, const ManifestSet &manifests) {
+    p.manifest = manifests.provider(p.guid);
+    if (p.manifest == nullptr) {
+        return;
+    }
+    if (!p.manifest->name.empty()) {
+        p.name = p.manifest->name;
+    }
+    for (const ManifestEvent &e : p.manifest->events) {
+        p.event_ids.insert(e.id);
+    }
 }
 
 size_t TraceCatalog::index_of(const Guid &guid) const {
@@ -40,14 +61,8 @@ CatalogProvider &TraceCatalog::provider(const Guid &guid, const ManifestSet &man
         CatalogProvider &added = providers_.emplace_back();
         added.guid = guid;
         added.guid_text = guid.to_string();
-        added.manifest = manifests.provider(guid);
         added.name = known_provider_name(guid);
-        if (added.manifest) {
-            added.name = added.manifest->name;
-            for (const ManifestEvent &e : added.manifest->events) {
-                added.event_ids.insert(e.id);
-            }
-        }
+        link(added, manifests);
     }
     return providers_[it->second];
 }

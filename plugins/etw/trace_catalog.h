@@ -5,6 +5,8 @@
 // (streaming: the reader holds one buffer per CPU) and notes each provider
 // in the order it first appears, with its name, the event ids it logs and
 // the names (and schemas) of its TraceLogging events.
+// The decoding metadata the file carries (trace_metadata.h) joins the
+// manifests, after the registered ones, as if it had been registered.
 // Providers of registered manifests that the file does not hold follow, so
 // that their probes are listed too (issue 5: "the providers and events
 // present in the file and in registered manifests").
@@ -44,9 +46,9 @@ class TraceCatalog {
   public:
     static constexpr size_t kNotFound = SIZE_MAX;
 
-    // Reads every remaining event of the reader; the manifests name
-    // providers and add theirs.
-    static TraceCatalog scan(EtlReader &reader, const ManifestSet &manifests);
+    // Reads every remaining event of the reader and adds the metadata the
+    // file carries to the manifests, which name providers and add theirs.
+    static TraceCatalog scan(EtlReader &reader, ManifestSet &manifests);
 
     const std::vector<CatalogProvider> &providers() const { return providers_; }
     size_t index_of(const Guid &guid) const;
@@ -55,14 +57,19 @@ class TraceCatalog {
     // it, else its GUID.
     static std::string label_of(const Event &event, const ManifestSet &manifests);
     uint64_t events() const { return events_; }
+    // Metadata records of the file that could not be used (trace_metadata.h).
+    const std::vector<std::string> &metadata_problems() const { return metadata_problems_; }
 
   private:
     CatalogProvider &provider(const Guid &guid, const ManifestSet &manifests);
     void note(const Event &event, const ManifestSet &manifests);
+    // Points a provider at its manifest (again, when the set changed).
+    static void link(CatalogProvider &provider, const ManifestSet &manifests);
 
     std::vector<CatalogProvider> providers_;
     std::unordered_map<Guid, size_t, GuidHash> by_guid_;
     uint64_t events_ = 0;
+    std::vector<std::string> metadata_problems_;
 };
 
 } // namespace dtrace::etw::plugin

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "etl_file_builder.h"
+#include "metadata_trace.h"
 #include "replay_traces.h"
 #include "sample_traces.h"
 #include "zip_builder.h"
@@ -36,5 +37,6 @@ int main(int argc, char **argv) {
     write_file(dir + "/kernel32.etl", kernel_trace(4));
     write_file(dir + "/corrupt.etl", corrupt_trace());
     write_file(dir + "/not_an_etl.etl", Bytes(kNotAnEtlSize, kNotAnEtlByte));
+    write_file(dir + "/metadata.etl", metadata_trace());
     return 0;
 }

@@ -12,7 +12,8 @@ namespace {
 TraceCatalog catalog_of(fixture::Bytes bytes) {
     Result<EtlReader> reader = EtlReader::open_source(make_memory_source(std::move(bytes)), "test.etl");
     EXPECT_TRUE(reader) << reader.error();
-    return TraceCatalog::scan(reader.value(), ManifestSet{});
+    ManifestSet manifests; // the fixtures carry no metadata: the catalog keeps no pointer into it
+    return TraceCatalog::scan(reader.value(), manifests);
 }
 
 std::vector<std::string> labels(const TraceCatalog &c) {
