@@ -95,9 +95,15 @@ void Sema::check_writable(const Node &lhs, const char *op, int line) const {
 NodePtr Sema::cook_assign(const Expr &e) {
     NodePtr lhs = cook_lvalue_target(*e.args[0], "=", false);
     NodePtr rhs = cook(*e.args[1], kRef);
+    // A translated struct may be assigned to a variable of its type (a new
+    // one takes it); a translated pointer to nothing, as its object exists
+    // only member by member (DTrace's message, types named as it names them).
     if (rhs->kind == NodeKind::Xlated) {
-        if (rhs->op == Op::Arrow) // the Guide: the pointed-to object does not exist to be assigned
-            raise_unsupported(e.line, "assigning a translated pointer (assign *xlate<T *>(...) instead)");
+        const bool fresh = is_var(*lhs) && lhs->var->unref() && !lhs->var->type;
+        if (rhs->op == Op::Arrow || (!fresh && !translates_to(*rhs, lhs->type)))
+            raise_error("D_OP_INCOMPAT", e.line,
+                        "operands have incompatible types: \"" + node_type_name(*lhs) + "\" = \"" +
+                            node_type_name(*rhs) + "\"");
         rhs = translated_copy(std::move(rhs), e.line);
     }
     if (is_var(*lhs)) {

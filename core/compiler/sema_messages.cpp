@@ -112,6 +112,8 @@ std::string Sema::args_passed(size_t n) {
 std::string Sema::node_type_name(const Node &n) const {
     if (n.kind == NodeKind::AggRef)
         return "aggregation";
+    if (n.kind == NodeKind::Xlated)
+        return n.op == Op::Arrow ? "pointer to translated data" : "translated data";
     if (n.kind == NodeKind::ActCall && is_dynamic(n.type))
         return ident_kind_name(n.act_kind);
     if (is_dynamic(n.type) && n.var)

@@ -221,9 +221,10 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
     auto m = std::find_if(t->members.begin(), t->members.end(), [&](const Member &m) { return m.name == e.text; });
     if (m == t->members.end())
         raise_error("D_TYPE_MEMBER", e.line, e.text + " is not a member of " + type_name(t));
-    // A struct value is an address: a member of one, *p, or a struct variable.
+    // A struct value is an address: a member of one, *p, a struct variable,
+    // or a translator's struct input.
     if (e.op == Op::Dot && base->kind != NodeKind::Member && base->kind != NodeKind::Deref &&
-        base->kind != NodeKind::Var && base->kind != NodeKind::ArrayElem)
+        base->kind != NodeKind::Var && base->kind != NodeKind::ArrayElem && base->kind != NodeKind::XlateInput)
         raise_unsupported(e.line, "operator . on a struct-valued " + node_type_name(*base));
     auto n = std::make_unique<Node>();
     n->kind = NodeKind::Member;

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s translated_pointer_assigned.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s translated_struct_incompatible.d
