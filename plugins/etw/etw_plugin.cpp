@@ -4,7 +4,7 @@
 #include <cstddef>
 
 #include "replay_source.h"
-#include "stack_walk.h"
+#include "stack_keys.h"
 
 namespace dtrace::etw::plugin {
 
@@ -29,7 +29,7 @@ constexpr uint64_t kStackPeekEvents = 1u << 16;
 bool walks_stacks_early(EtlReader &reader) {
     Event event;
     for (uint64_t n = 0; n < kStackPeekEvents && reader.next(event); ++n) {
-        if (is_stack_walk(event)) {
+        if (is_stack_record(event)) {
             return true;
         }
     }
@@ -106,8 +106,9 @@ int EtwPlugin::start() {
     const bool walks_stacks = catalog_reader_ ? walks_stacks_early(*catalog_reader_)
                                               : catalog_->index_of(stack_walk_class()) != TraceCatalog::kNotFound;
     catalog_reader_.reset(); // the replay reads the file afresh
-    replay_ = std::make_unique<ReplayThread>(
-        host_, ops_, path_, ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_, modules_, walks_stacks});
+    replay_ = std::make_unique<ReplayThread>(host_, ops_, path_,
+                                             ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_, modules_,
+                                                          walks_stacks, [path = path_] { return open_replay(path); }});
     return replay_->start();
 }
 

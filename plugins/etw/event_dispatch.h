@@ -27,6 +27,7 @@
 #include "process_table.h"
 #include "reader/event.h"
 #include "reader/trace_clock.h"
+#include "stack_keys.h"
 #include "stack_walk.h"
 #include "trace_catalog.h"
 #include "tracelogging_schema.h"
@@ -41,6 +42,7 @@ struct ReplayInputs {
     const kernel::KernelProbes &kernel_probes;
     kernel::ModuleMap &modules; // filled from Image events, read by symbol lookups
     bool walks_stacks = false;  // the file has StackWalk events early on (stack_attach.h)
+    StackKeys::Opener reopen;   // a second reader of the file, for stack keys (stack_keys.h)
 };
 
 class EventDispatch {
@@ -48,7 +50,7 @@ class EventDispatch {
     EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const ReplayInputs &inputs, const TraceClock &clock)
         : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
           clock_(clock), kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules),
-          attach_(inputs.walks_stacks) {}
+          stack_keys_(inputs.reopen), attach_(inputs.walks_stacks, &stack_keys_) {}
 
     // Kernel events may be held back until their stack is seen
     // (kernel/stack_attach.h): call finish() after the last event.
@@ -80,6 +82,7 @@ class EventDispatch {
     EventMemory memory_;
     ProcessTable processes_;
     kernel::KernelDispatch kernel_; // the kernel providers; it keeps processes_ up to date
+    StackKeys stack_keys_;
     kernel::StackAttach attach_;
     WalkedStack stack_;
     DecodedPayload decoded_;

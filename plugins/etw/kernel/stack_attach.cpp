@@ -32,6 +32,9 @@ bool StackAttach::settle(const Event &event) {
     }
     waiting->waiting = false;
     waiting_[event.cpu] = nullptr;
+    if (std::optional<StackKeyReference> reference = stack_key_reference(event)) {
+        return attach_key(*waiting, *reference);
+    }
     if (!is_stack_walk(event) || !decode_stack_walk(event, incoming_) ||
         incoming_.event_timestamp != waiting->event.timestamp ||
         (waiting->event.tid != kUnknownId && waiting->event.tid != incoming_.tid)) {
@@ -39,6 +42,34 @@ bool StackAttach::settle(const Event &event) {
     }
     std::swap(waiting->stack, incoming_);
     waiting->has_stack = true;
+    return true;
+}
+
+bool StackAttach::attach_key(Queued &waiting, const StackKeyReference &reference) {
+    if (reference.event_timestamp != waiting.event.timestamp ||
+        (waiting.event.tid != kUnknownId && waiting.event.tid != reference.tid)) {
+        return false;
+    }
+    WalkedStack &stack = waiting.stack;
+    if (!waiting.has_stack) {
+        stack = WalkedStack{.event_timestamp = reference.event_timestamp, .pid = reference.pid, .tid = reference.tid};
+        waiting.has_stack = true;
+    }
+    // position_ counts this reference too: its index is one less.
+    const std::vector<uint64_t> *frames = keys_ ? keys_->resolve(reference.key, position_ - 1) : nullptr;
+    if (frames != nullptr) {
+        if (reference.user) {
+            stack.frames.insert(stack.frames.end(), frames->begin(), frames->end());
+        } else {
+            stack.frames.insert(stack.frames.begin() + static_cast<ptrdiff_t>(stack.kernel_depth), frames->begin(),
+                                frames->end());
+            stack.kernel_depth += frames->size();
+        }
+    }
+    if (!reference.user) { // its user half may follow
+        waiting.waiting = true;
+        waiting_[waiting.event.cpu] = &waiting;
+    }
     return true;
 }
 

@@ -17,15 +17,18 @@
 // the first StackWalk event (its own event has fired without it then, and it
 // fires diag:::missed-stack).
 //
-// Not yet: stack keys (StackKeyKernel/StackKeyUser events whose frames come
-// in KeyDelete/KeyRundown events, often later in the file); such events fire
-// without a stack.
+// With stack caching, the records that follow an event name it the same way
+// but hold stack keys (StackKeyKernel, then StackKeyUser) instead of frames:
+// each is resolved to its frames (stack_keys.h) and attached, the kernel
+// frames first; after a StackKeyKernel the event waits on for the
+// StackKeyUser that may follow it.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "reader/event.h"
+#include "stack_keys.h"
 #include "stack_walk.h"
 
 namespace dtrace::etw::plugin::kernel {
@@ -37,8 +40,9 @@ class StackAttach {
     static constexpr size_t kMaxQueued = 4096;
 
     // With enabled false (no StackWalk event seen yet) events pass straight
-    // through until the first StackWalk event.
-    explicit StackAttach(bool enabled) : enabled_(enabled) {}
+    // through until the first StackWalk event. keys resolves stack keys
+    // (nullptr: their events stay without those stacks).
+    explicit StackAttach(bool enabled, StackKeys *keys = nullptr) : enabled_(enabled), keys_(keys) {}
 
     // Hands events on, in the order they came, to fire(const Event &, const
     // WalkedStack *stack, bool stack_attached): stack is the event's stack
@@ -60,13 +64,18 @@ class StackAttach {
 
     static bool kernel_family(const Event &event);
     // Settles what the CPU's waiting event is waiting for; true when event
-    // is a stack handed to it.
+    // is a stack (or a stack key) handed to it.
     bool settle(const Event &event);
+    // A StackKeyKernel/User event naming the waiting event: its frames
+    // join the waiting event's stack. False when it names another event.
+    bool attach_key(Queued &waiting, const StackKeyReference &reference);
     Queued &push(const Event &event);
     template <typename Fire> void pop(Fire &fire);
     bool releasable(const Queued &q, int64_t now_ns) const;
 
     bool enabled_;
+    StackKeys *keys_;
+    uint64_t position_ = 0;    // the events offered before the current one
     std::vector<Queued> ring_; // the queue, kMaxQueued slots reused in turn
     size_t head_ = 0;
     size_t size_ = 0;
@@ -86,8 +95,9 @@ template <typename Fire> void StackAttach::pop(Fire &fire) {
 }
 
 template <typename Fire> void StackAttach::offer(const Event &event, Fire &&fire) {
+    ++position_;
     if (!enabled_) {
-        if (!is_stack_walk(event)) {
+        if (!is_stack_record(event)) {
             fire(event, nullptr, false);
             return;
         }
@@ -97,7 +107,7 @@ template <typename Fire> void StackAttach::offer(const Event &event, Fire &&fire
     while (size_ != 0 && (releasable(ring_[head_], event.time_ns) || size_ == kMaxQueued)) {
         pop(fire);
     }
-    const bool waits = kernel_family(event) && !is_stack_walk(event);
+    const bool waits = kernel_family(event) && !is_stack_record(event);
     if (size_ == 0 && !waits) {
         fire(event, nullptr, attached);
         return;

@@ -439,6 +439,64 @@ Bytes kernel_trace(uint8_t ps) {
     return builder.build();
 }
 
+// stack_key_trace(): one CPU, a kernel that caches stacks (raw timestamps):
+//
+//   time  record (header pid/tid)                 payload
+//   1000  Image/DCStart (0/0)                     ntoskrnl.exe at 0xfffff80000000000
+//   1010  PerfInfo/SampledProfile (PERFINFO)      thread 101
+//   1010  StackWalk/StackKeyKernel (100/101)      of the sample: key 0xa
+//   1010  StackWalk/StackKeyUser (100/101)        of the sample: key 0xb
+//   1020  PerfInfo/SampledProfile (PERFINFO)      thread 101
+//   1020  StackWalk/StackKeyKernel (100/101)      of the sample: key 0xa (again)
+//   1030  StackWalk/KeyDelete                     key 0xa: 0xfffff80000001000, 0xfffff80000001100
+//   1040  PerfInfo/SampledProfile (PERFINFO)      thread 101
+//   1040  StackWalk/StackKeyKernel (100/101)      of the sample: key 0xa (used for another stack)
+//   1050  StackWalk/KeyRundown                    key 0xa: 0xfffff80000002000
+//   1051  StackWalk/KeyRundown                    key 0xb: 0x7ff600001234, 0x7ff600001000
+//
+// The first two samples' kernel stacks are the one KeyDelete defines, the
+// third's the one the rundown defines; the first sample's user stack too
+// comes from the rundown.
+Bytes stack_key_trace() {
+    constexpr uint8_t ps = 8;
+    constexpr uint32_t kNone = kUnknownId;
+    constexpr uint16_t kKeyDelete = 0x1823, kKeyRundown = 0x1824, kKeyKernel = 0x1825, kKeyUser = 0x1826;
+    LogfileSpec logfile;
+    logfile.buffer_size = kBufferSize;
+    logfile.number_of_processors = 1;
+    std::vector<KernelEvent> events;
+    auto add = [&](uint16_t hook, int64_t time, uint32_t pid, uint32_t tid, Bytes payload) {
+        events.push_back({hook, 2, time, pid, tid, std::move(payload)});
+    };
+    auto sample = [&](int64_t time) {
+        add(kSampledProfile, time, kNone, kNone, KernelPayload(ps).pointer(0xFFFFF80000001000).u32(101).u32(1).bytes);
+    };
+    auto key = [&](uint16_t hook, int64_t time, uint64_t stack_key) {
+        add(hook, time, 100, 101,
+            KernelPayload(ps).u64(static_cast<uint64_t>(time)).u32(100).u32(101).pointer(stack_key).bytes);
+    };
+    add(0x1403, 1000, 0, 0,
+        image_payload(ps, 0xFFFFF80000000000, 0x800000, 0, u"\\SystemRoot\\system32\\ntoskrnl.exe"));
+    sample(1010);
+    key(kKeyKernel, 1010, 0xA);
+    key(kKeyUser, 1010, 0xB);
+    sample(1020);
+    key(kKeyKernel, 1020, 0xA);
+    add(kKeyDelete, 1030, 0, 0,
+        KernelPayload(ps).pointer(0xA).pointer(0xFFFFF80000001000).pointer(0xFFFFF80000001100).bytes);
+    sample(1040);
+    key(kKeyKernel, 1040, 0xA);
+    add(kKeyRundown, 1050, 0, 0, KernelPayload(ps).pointer(0xA).pointer(0xFFFFF80000002000).bytes);
+    add(kKeyRundown, 1051, 0, 0, KernelPayload(ps).pointer(0xB).pointer(0x7FF600001234).pointer(0x7FF600001000).bytes);
+    BufferSpec cpu0{.cpu = 0};
+    for (const KernelEvent &e : events) {
+        cpu0.records.push_back(encode_kernel(e, ps));
+    }
+    EtlFileBuilder builder(logfile);
+    builder.add_buffer(cpu0);
+    return builder.build();
+}
+
 Bytes corrupt_trace() {
     Bytes file = sample_multi_cpu(kCorruptCpus, kCorruptPerCpu, kCorruptBufferSize);
     // The buffer's end of data points past the buffer.

@@ -32,6 +32,11 @@ Bytes replay_trace();
 // list in replay_traces.cpp.
 Bytes kernel_trace(uint8_t pointer_size);
 
+// Samples whose stacks are stack keys defined later in the file (a
+// KeyDelete, then the rundown), one key used for two stacks; the list in
+// replay_traces.cpp.
+Bytes stack_key_trace();
+
 // kCorruptCpus x kCorruptPerCpu events in small buffers, the one at
 // kCorruptBufferOffset damaged: the reader skips it and goes on.
 inline constexpr uint16_t kCorruptCpus = 4;

@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_FIXTURES/stack_keys.etl" -s stack_keys.d'
