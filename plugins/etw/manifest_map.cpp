@@ -1,17 +1,11 @@
 // manifest_map.cpp: the names value maps and bitmaps give values.
 #include "manifest.h"
 
-#include <cstdio>
+#include "reader/problem_log.h"
 
 namespace dtrace::etw::plugin {
 
 namespace {
-
-std::string hex(uint64_t value) {
-    char text[2 + 16 + 1];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-    return text;
-}
 
 const std::string *exact(const ManifestMap &map, uint64_t value) {
     for (const auto &[v, name] : map.entries) {
@@ -40,7 +34,7 @@ std::string map_value_name(const ManifestMap &map, uint64_t value) {
         }
     }
     if (unnamed != 0 || names.empty()) {
-        names += (names.empty() ? "" : "|") + hex(unnamed);
+        names += (names.empty() ? "" : "|") + hex_offset(unnamed);
     }
     return names;
 }

@@ -2,12 +2,12 @@
 // manifests into ManifestProviders (see trace_metadata.h).
 #include "trace_metadata.h"
 
-#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <optional>
 
 #include "reader/le_bytes.h"
+#include "reader/problem_log.h"
 #include "reader/utf16.h"
 
 namespace dtrace::etw::plugin {
@@ -78,12 +78,6 @@ constexpr size_t kChunkNumberAt = 6;
 
 // Struct members nest at most this deep (a loop of indexes ends there).
 constexpr int kMaxStructDepth = 8;
-
-std::string hex(uint64_t value) {
-    char text[2 + 16 + 1];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-    return text;
-}
 
 // The UTF-16 string at a self-relative offset ("" for offset 0 or outside).
 std::string text_at(std::span<const uint8_t> base, uint32_t offset) {
@@ -173,7 +167,7 @@ void drop_undescribed_maps(std::vector<ManifestField> &fields, const std::functi
 } // namespace
 
 void TraceMetadata::problem(const Event &event, const std::string &what) {
-    problems_.push_back("metadata record in the buffer at offset " + hex(event.buffer_offset) + ": " + what);
+    problems_.push_back("metadata record in the buffer at offset " + hex_offset(event.buffer_offset) + ": " + what);
 }
 
 std::shared_ptr<ManifestMap> TraceMetadata::map(const Guid &provider, const std::string &name) {

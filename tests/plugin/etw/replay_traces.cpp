@@ -325,6 +325,17 @@ Bytes image_payload(uint8_t ps, uint64_t base, uint64_t size, uint32_t pid, std:
     return p.bytes;
 }
 
+// A file of the events, in one buffer of CPU 0.
+Bytes one_cpu_file(const LogfileSpec &logfile, const std::vector<KernelEvent> &events) {
+    BufferSpec cpu0{.cpu = 0};
+    for (const KernelEvent &e : events) {
+        cpu0.records.push_back(encode_kernel(e, logfile.pointer_size));
+    }
+    EtlFileBuilder builder(logfile);
+    builder.add_buffer(cpu0);
+    return builder.build();
+}
+
 } // namespace
 
 Bytes kernel_trace(uint8_t ps) {
@@ -430,13 +441,7 @@ Bytes kernel_trace(uint8_t ps) {
         image_payload(ps, ps == 8 ? 0x7FF600000000 : 0x00400000, 0x20000, 300,
                       u"\\Device\\HarddiskVolume2\\tools\\child.exe"));
     add(0x1820, 2, 1080, 100, 101, KernelPayload(ps).u64(1079).u32(100).u32(101).pointer(kernel_pc).bytes);
-    BufferSpec cpu0{.cpu = 0};
-    for (const KernelEvent &e : events) {
-        cpu0.records.push_back(encode_kernel(e, ps));
-    }
-    EtlFileBuilder builder(logfile);
-    builder.add_buffer(cpu0);
-    return builder.build();
+    return one_cpu_file(logfile, events);
 }
 
 // stack_key_trace(): one CPU, a kernel that caches stacks (raw timestamps):
@@ -488,13 +493,7 @@ Bytes stack_key_trace() {
     key(kKeyKernel, 1040, 0xA);
     add(kKeyRundown, 1050, 0, 0, KernelPayload(ps).pointer(0xA).pointer(0xFFFFF80000002000).bytes);
     add(kKeyRundown, 1051, 0, 0, KernelPayload(ps).pointer(0xB).pointer(0x7FF600001234).pointer(0x7FF600001000).bytes);
-    BufferSpec cpu0{.cpu = 0};
-    for (const KernelEvent &e : events) {
-        cpu0.records.push_back(encode_kernel(e, ps));
-    }
-    EtlFileBuilder builder(logfile);
-    builder.add_buffer(cpu0);
-    return builder.build();
+    return one_cpu_file(logfile, events);
 }
 
 Bytes corrupt_trace() {
