@@ -1,6 +1,8 @@
 // session.cpp: the dtrace command's main sequence.
 #include "cli/session.h"
 
+#include "cli/library_dirs.h"
+
 #include "cli/compile_hooks.h"
 #include "cli/listing.h"
 #include "cli/tracing.h"
@@ -164,6 +166,15 @@ bool Session::start_targets() {
 bool Session::compile_all() {
     compiler::CompileOptions options = compile_options();
     install_compile_hooks(options, *engine_, *host_);
+    if (!options_.is_set("nolibs")) {
+        std::string why;
+        auto libraries = read_library_dirs(options_.list("libdir"), why);
+        if (!libraries) {
+            error(why);
+            return false;
+        }
+        options.library_sources.insert(options.library_sources.end(), libraries->begin(), libraries->end());
+    }
     compiler_ = std::make_unique<compiler::Compiler>(std::move(options));
     for (const ProgramSource &source : cl_.programs) {
         Compiled compiled;
@@ -227,9 +238,10 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
         failure_prefix = "invalid probe specifier " + source.text + ": ";
     }
     const bool errtags = options_.is_set("errtags");
-    // DTrace reports no line numbers in programs given on the command line.
+    // DTrace reports no line numbers in programs given on the command line
+    // (an error in a library file keeps its file and line).
     auto report = [&](compiler::Diagnostic d) {
-        if (source.kind == ProgramSource::Kind::Description)
+        if (source.kind == ProgramSource::Kind::Description && d.file.empty())
             d.line = 0;
         error(failure_prefix + compiler::format_diagnostic(d, errtags));
         return false;

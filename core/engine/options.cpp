@@ -29,6 +29,8 @@ const OptionSpec kOptionTable[] = {
     {"iregs", OptionKind::Integer, OptionClass::Compile, nullptr},
     {"tregs", OptionKind::Integer, OptionClass::Compile, nullptr},
     {"knodefs", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"libdir", OptionKind::List, OptionClass::Compile, nullptr},
+    {"nolibs", OptionKind::Flag, OptionClass::Compile, nullptr},
     {"undef", OptionKind::List, OptionClass::Compile, nullptr},
     {"unodefs", OptionKind::Flag, OptionClass::Compile, nullptr},
     {"verbose", OptionKind::Flag, OptionClass::Compile, nullptr},

@@ -1,0 +1,89 @@
+// library_dirs.cpp: see library_dirs.h.
+#include "cli/library_dirs.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace dtrace::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct LibraryFile {
+    std::string path;
+    std::string text;
+    std::vector<std::string> depends_on; // file names, in the order written
+};
+
+std::vector<std::string> library_dependencies(const std::string &text) {
+    static const std::regex kDependsOn(R"(#\s*pragma\s+D\s+depends_on\s+library\s+(\S+))");
+    std::vector<std::string> names;
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), kDependsOn); it != std::sregex_iterator(); ++it)
+        names.push_back((*it)[1].str());
+    return names;
+}
+
+// The ".d" files of one directory, by name (readdir's order is arbitrary).
+std::vector<LibraryFile> files_of(const std::string &dir) {
+    std::vector<LibraryFile> files;
+    std::error_code ec;
+    for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
+        if (e.path().extension() != ".d" || !e.is_regular_file(ec))
+            continue;
+        std::ifstream in(e.path(), std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        files.push_back({e.path().string(), text.str(), library_dependencies(text.str())});
+    }
+    std::sort(files.begin(), files.end(), [](const auto &a, const auto &b) { return a.path < b.path; });
+    return files;
+}
+
+} // namespace
+
+std::optional<std::vector<compiler::LibrarySource>> read_library_dirs(const std::vector<std::string> &dirs,
+                                                                      std::string &error) {
+    std::vector<LibraryFile> files;
+    for (const std::string &dir : dirs) {
+        std::vector<LibraryFile> more = files_of(dir);
+        files.insert(files.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    }
+    std::map<std::string, size_t> by_name; // the first directory holding a name wins
+    for (size_t i = 0; i < files.size(); ++i)
+        by_name.emplace(fs::path(files[i].path).filename().string(), i);
+
+    std::vector<compiler::LibrarySource> ordered;
+    std::set<size_t> placed, visiting;
+    // Depth first: a file's dependencies are placed before it. A cycle is
+    // broken where it closes.
+    std::function<bool(size_t)> place = [&](size_t i) {
+        if (placed.count(i) || !visiting.insert(i).second)
+            return true;
+        for (const std::string &dep : files[i].depends_on) {
+            auto found = by_name.find(fs::path(dep).filename().string());
+            if (found == by_name.end()) {
+                error = "failed to find dependency in libpath: " + dep;
+                return false;
+            }
+            if (!place(found->second))
+                return false;
+        }
+        placed.insert(i);
+        ordered.emplace_back(files[i].path, files[i].text);
+        return true;
+    };
+    for (size_t i = 0; i < files.size(); ++i) {
+        if (!place(i))
+            return std::nullopt;
+    }
+    return ordered;
+}
+
+} // namespace dtrace::cli

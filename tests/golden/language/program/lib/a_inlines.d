@@ -1,0 +1,4 @@
+/* Compiled after b_types.d, which it depends on, although it sorts first. */
+#pragma D depends_on library b_types.d
+
+inline int answer = 42;

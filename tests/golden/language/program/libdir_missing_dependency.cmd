@@ -1,0 +1,1 @@
+dtrace -q -L $DIR/broken/lib -n 'BEGIN { exit(0); }'
