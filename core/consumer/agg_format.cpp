@@ -93,11 +93,12 @@ void append_value_column(std::string &out, const AggregationSnapshot &agg, std::
     case AggFunc::Stddev:
         out += ' ';
         return append_decimal(out, static_cast<unsigned long long>(stddev_value(data, normal)), kValueWidth);
-    default:
+    default: {
         // DTrace divides by the unsigned normal, so the division is unsigned.
+        const auto value = static_cast<uint64_t>(data.empty() ? 0 : data[0]);
         out += ' ';
-        return append_decimal(out, static_cast<long long>(static_cast<uint64_t>(data.empty() ? 0 : data[0]) / normal),
-                              kValueWidth);
+        return append_decimal(out, static_cast<long long>(normal == 1 ? value : value / normal), kValueWidth);
+    }
     }
 }
 
@@ -146,15 +147,17 @@ void prefetch_ahead(const std::vector<AggEntry> &entries, const std::vector<size
 #endif
 }
 
-std::string rows_of(const AggregationSnapshot &agg, const AggSortOptions &sort, const AggPrintOptions &print) {
+// Appends the rows of `agg` to `out` (a million rows make tens of
+// megabytes: no copies of them).
+void append_rows(std::string &out, const AggregationSnapshot &agg, const AggSortOptions &sort,
+                 const AggPrintOptions &print) {
     const AggFunc func = agg.decl.func;
     const bool hist = print.hist && (func == AggFunc::Count || func == AggFunc::Sum);
     const bool pack = print.pack && (func == AggFunc::Quantize || func == AggFunc::Lquantize);
     const std::vector<size_t> order = sorted_entries(agg, sort);
     if (order.empty())
-        return {};
+        return;
 
-    std::string out;
     BarScale scale;
     BinRange bins{kQuantizeZeroBucket, kQuantizeZeroBucket};
     const LquantizeParams lparams = lquantize_params(agg.decl.params);
@@ -189,7 +192,6 @@ std::string rows_of(const AggregationSnapshot &agg, const AggSortOptions &sort, 
             out += '\n';
         }
     }
-    return out;
 }
 
 } // namespace
@@ -230,7 +232,9 @@ AggValue aggregation_value(const AggregationSnapshot &agg, std::span<const int64
 
 std::string print_aggregation(const AggregationSnapshot &agg, const AggSortOptions &sort,
                               const AggPrintOptions &print) {
-    return "\n" + rows_of(agg, sort, print);
+    std::string out = "\n";
+    append_rows(out, agg, sort, print);
+    return out;
 }
 
 std::string print_aggregations(std::span<const AggregationSnapshot> aggs, const AggSortOptions &sort,
@@ -257,7 +261,7 @@ std::string print_at_exit(std::span<const AggregationSnapshot> aggs, const AggSo
     });
     std::string out = "\n";
     for (const AggregationSnapshot *a : order)
-        out += rows_of(*a, sort, print);
+        append_rows(out, *a, sort, print);
     return out;
 }
 

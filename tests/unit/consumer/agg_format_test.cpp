@@ -5,6 +5,10 @@
 
 #include "consumer/agg_format.h"
 #include "consumer/bytes_format.h"
+#include "consumer/cformat.h"
+
+#include <climits>
+#include <cstdint>
 
 namespace dtrace::consumer {
 namespace {
@@ -40,6 +44,20 @@ TEST(AggFormat, CountByStringKeyAsInTheGuide) {
     const std::string out = print_aggregation(a, {});
     EXPECT_EQ(out, "\n" + row("write system calls", 179));
     EXPECT_EQ(out.size(), 1u + 69u + 1u);
+}
+
+TEST(AggFormat, DecimalColumnsAsPrintfPrintsThem) {
+    for (long long v : {0LL, 7LL, -7LL, 1234567890123456789LL, LLONG_MIN, LLONG_MAX}) {
+        for (int width : {0, 3, 16, 25}) {
+            std::string out = "x";
+            append_decimal(out, v, width);
+            EXPECT_EQ(out, "x" + c_printf("%*lld", width, v)) << v << " in " << width;
+        }
+    }
+    std::string out;
+    append_decimal(out, static_cast<unsigned long long>(UINT64_MAX), 16);
+    append_decimal(out, -5, 5);
+    EXPECT_EQ(out, c_printf("%16llu%5d", static_cast<unsigned long long>(UINT64_MAX), -5));
 }
 
 TEST(AggFormat, AggregationWithoutKeys) {

@@ -65,6 +65,25 @@ TEST(VmMemory, LoadsFromDeclaredRegionsUntilTheClauseEnds) {
     EXPECT_EQ(r.fault.address, reinterpret_cast<uint64_t>(payload) + 8);
 }
 
+TEST(VmMemory, DeclaredStringsReadUpToTheirNulOrStrsize) {
+    VmConfig config;
+    config.strsize = 4;
+    Runner r(config);
+    static const char names[] = "probefunc\0execname";
+    const char *execname = names + 10;
+    r.vm.add_readable_string(names, 9);
+    r.vm.add_readable_string(execname, 8);
+    // The string declared last and an earlier one read alike, cut at strsize.
+    EXPECT_EQ(r.string_at(reinterpret_cast<uint64_t>(execname)), "exec");
+    EXPECT_EQ(r.string_at(reinterpret_cast<uint64_t>(names)), "prob");
+    EXPECT_EQ(r.string_at(reinterpret_cast<uint64_t>(execname + 6)), "me");
+    r.vm.begin_clause();
+    std::string_view s;
+    Fault f;
+    EXPECT_FALSE(r.vm.load_string(reinterpret_cast<uint64_t>(execname), s, f));
+    EXPECT_EQ(f.kind, FaultKind::BadAddr);
+}
+
 TEST(VmMemory, ScratchIsResetAtClauseStart) {
     Runner r;
     std::string alloc = "setx %r1, 8\nallocs %r2, %r1\nret %r2";
