@@ -171,6 +171,7 @@ constexpr BuiltinIdent kBuiltins[] = {
     {"usym", K::ActFunc, act(ActionFn::USym), "_usymaddr(uintptr_t)"},
     {"vtimestamp", K::Scalar, var(V::Vtimestamp), "uint64_t"},
     {"walltimestamp", K::Scalar, var(V::Walltimestamp), "uint64_t"},
+    {"wstringof", K::Function, subr(S::Wstringof), "string(const void *)"},
     {"zonename", K::Scalar, var(V::Zonename), "string"},
 };
 

@@ -1,9 +1,9 @@
 // packed_format.cpp: -x aggpack rows (see packed_format.h).
 #include "consumer/packed_format.h"
 
+#include "common/utf8.h"
 #include "consumer/cformat.h"
 #include "consumer/distribution_format.h"
-#include "consumer/utf8.h"
 
 #include <algorithm>
 #include <limits>
@@ -48,7 +48,7 @@ std::string cell(int64_t datum, long double total, bool utf8) {
     }
     if (utf8) {
         std::string block;
-        append_utf8(block, kUtf8BlockBase + static_cast<uint32_t>((d * (kUtf8Levels - 1)) / total + kRound));
+        common::append_utf8(block, kUtf8BlockBase + static_cast<uint32_t>((d * (kUtf8Levels - 1)) / total + kRound));
         return block;
     }
     const long double v = (d * static_cast<long double>(kAsciiLevels.size() - 1)) / total;

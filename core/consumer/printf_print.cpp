@@ -8,12 +8,12 @@
 // unsigned according to the conversion, before printf sees them.
 #include "consumer/printf_format.h"
 
+#include "common/utf8.h"
 #include "consumer/cformat.h"
 #include "consumer/escape.h"
 #include "consumer/stack_format.h"
 #include "consumer/symbol_format.h"
 #include "consumer/time_format.h"
-#include "consumer/utf8.h"
 
 #include <cstring>
 
@@ -111,7 +111,7 @@ Expected<std::string> print_int(const Job &job, const Value &v, int64_t normal, 
         if (code < kAsciiLimit)
             return c_printf(spec_head(job.conv, job.width, job.precision) + "c", static_cast<int>(code));
         std::string text;
-        append_utf8(text, code);
+        common::append_utf8(text, code);
         return as_string(job, text);
     }
     // "ll" only for 8-byte records; %c always takes an int (the checker keeps
@@ -191,7 +191,7 @@ Expected<std::string> print_wide_string(const Job &job, const Value &v) {
         std::memcpy(&cp, rec.data() + off, sizeof(cp));
         if (cp == 0)
             break;
-        append_utf8(text, cp);
+        common::append_utf8(text, cp);
     }
     return as_string(job, text);
 }

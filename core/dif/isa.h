@@ -212,6 +212,7 @@ enum class Subr : uint32_t {
     Speculation,
     Progenyof,
     Json,
+    Wstringof,
     // Internal: what stack(), ustack() and usym() and its kin record.
     Stack,
     Ustack,

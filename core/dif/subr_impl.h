@@ -22,6 +22,7 @@ uint64_t strchr(SubrContext &ctx, Args args);
 uint64_t strrchr(SubrContext &ctx, Args args);
 uint64_t strtok(SubrContext &ctx, Args args);
 uint64_t toupper(SubrContext &ctx, Args args);
+uint64_t wstringof(SubrContext &ctx, Args args);
 uint64_t tolower(SubrContext &ctx, Args args);
 
 // subr_path.cpp

@@ -1,6 +1,7 @@
 // subr_string.cpp: D's string subroutines — strlen, strjoin, substr, index,
 // rindex, strstr, strchr, strrchr, strtok, toupper, tolower — with the
 // semantics of illumos DTrace, including its Perl-like position rules.
+#include "common/utf8.h"
 #include "dif/subr_impl.h"
 
 #include <bitset>
@@ -176,6 +177,51 @@ uint64_t toupper(SubrContext &ctx, Args args) {
 }
 uint64_t tolower(SubrContext &ctx, Args args) {
     return convert_case(ctx, args, false);
+}
+
+// wstringof(p): the UTF-16 (little-endian) string at p as a D string in
+// UTF-8, as the Windows ports offer for ETW's wide strings. Reading stops at
+// a NUL code unit or when the result would exceed strsize; a lone surrogate
+// becomes U+FFFD.
+uint64_t wstringof(SubrContext &ctx, Args args) {
+    constexpr uint32_t kReplacement = 0xFFFD;
+    constexpr uint16_t kHighFirst = 0xD800, kLowFirst = 0xDC00, kLowLast = 0xDFFF;
+    constexpr uint32_t kSurrogateBits = 10, kSupplementaryBase = 0x10000;
+    auto unit_at = [&](uint64_t address, uint16_t &unit) {
+        const uint8_t *p = ctx.bytes(address, sizeof unit);
+        if (p != nullptr)
+            unit = static_cast<uint16_t>(p[0] | (p[1] << 8));
+        return p != nullptr;
+    };
+    std::string text;
+    const size_t limit = ctx.strsize() - 1;
+    uint64_t address = args[0];
+    for (uint16_t unit = 0; text.size() < limit; address += sizeof unit) {
+        if (!unit_at(address, unit))
+            return 0; // the fault is set
+        if (unit == 0)
+            break;
+        uint32_t cp = unit;
+        if (unit >= kHighFirst && unit < kLowFirst) {
+            uint16_t low = 0;
+            if (unit_at(address + sizeof unit, low) && low >= kLowFirst && low <= kLowLast) {
+                cp = kSupplementaryBase + ((uint32_t(unit - kHighFirst) << kSurrogateBits) | uint32_t(low - kLowFirst));
+                address += sizeof unit;
+            } else {
+                if (ctx.failed())
+                    return 0;
+                cp = kReplacement;
+            }
+        } else if (unit >= kLowFirst && unit <= kLowLast) {
+            cp = kReplacement;
+        }
+        std::string encoded;
+        common::append_utf8(encoded, cp);
+        if (text.size() + encoded.size() > limit)
+            break; // a character is never cut in half
+        text += encoded;
+    }
+    return ctx.result_string(text);
 }
 
 // strtok(s, delimiters): s == NULL continues the string of the previous call

@@ -56,6 +56,7 @@ constexpr std::array kSubroutines{
     SubrInfo{Subr::Speculation, "speculation", 0, 0, subr::speculation},
     SubrInfo{Subr::Progenyof, "progenyof", 1, 1, subr::progenyof},
     SubrInfo{Subr::Json, "json", 2, 2, subr::json},
+    SubrInfo{Subr::Wstringof, "wstringof", 1, 1, subr::wstringof},
     SubrInfo{Subr::Stack, "stack", 1, 1, subr::stack},
     SubrInfo{Subr::Ustack, "ustack", 1, 1, subr::ustack},
     SubrInfo{Subr::Usymaddr, "usymaddr", 1, 1, subr::usymaddr},

@@ -1,9 +1,15 @@
-// utf8.cpp: one code point as UTF-8 (see utf8.h).
-#include "consumer/utf8.h"
+// utf8.h: encoding one code point as UTF-8.
+//
+// Wide text becomes UTF-8 in two places: the consumer's %lc/%ls and aggpack
+// cells, and wstringof() in probe context; both use this one encoder.
+#pragma once
 
-namespace dtrace::consumer {
+#include <cstdint>
+#include <string>
 
-namespace {
+namespace dtrace::common {
+
+namespace utf8_detail {
 
 constexpr uint32_t kOneByteLimit = 0x80;
 constexpr uint32_t kTwoByteLimit = 0x800;
@@ -16,13 +22,15 @@ constexpr uint32_t kThreeByteTag = 0xE0;
 constexpr uint32_t kFourByteTag = 0xF0;
 constexpr uint32_t kFourByteLeadMask = 0x07;
 
-char continuation(uint32_t cp, uint32_t shift) {
+inline char continuation(uint32_t cp, uint32_t shift) {
     return static_cast<char>(kContinuationTag | ((cp >> shift) & kContinuationMask));
 }
 
-} // namespace
+} // namespace utf8_detail
 
-void append_utf8(std::string &out, uint32_t cp) {
+// Appends one code point as UTF-8.
+inline void append_utf8(std::string &out, uint32_t cp) {
+    using namespace utf8_detail;
     if (cp < kOneByteLimit) {
         out += static_cast<char>(cp);
     } else if (cp < kTwoByteLimit) {
@@ -40,4 +48,4 @@ void append_utf8(std::string &out, uint32_t cp) {
     }
 }
 
-} // namespace dtrace::consumer
+} // namespace dtrace::common

@@ -1,0 +1,1 @@
+dtrace -q -n 'BEGIN { trace(wstringof(0)); }' -n 'BEGIN { exit(0); }'
