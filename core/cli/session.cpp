@@ -297,13 +297,13 @@ PreprocessorConfig Session::preprocessor_config() const {
     PreprocessorConfig config;
     if (const std::string *path = options_.text("cpppath"))
         config.path = *path;
-    for (const auto &[name, value, given] : cl_.options) {
-        if (name == "define")
-            config.args.push_back("-D" + value.value_or(""));
-        else if (name == "undef")
-            config.args.push_back("-U" + value.value_or(""));
-        else if (name == "incdir")
-            config.args.push_back("-I" + value.value_or(""));
+    for (const OptionArg &option : cl_.options) {
+        if (option.name == "define")
+            config.args.push_back("-D" + option.value.value_or(""));
+        else if (option.name == "undef")
+            config.args.push_back("-U" + option.value.value_or(""));
+        else if (option.name == "incdir")
+            config.args.push_back("-I" + option.value.value_or(""));
     }
     if (options_.is_set("cpphdrs"))
         config.args.emplace_back("-H");

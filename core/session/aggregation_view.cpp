@@ -137,9 +137,8 @@ void AggregationView::trunc(const compiler::Program &program, uint32_t id, int64
         if (!gone.empty())
             engine_.remove_aggregation_keys(program, id, gone);
         // A removed entry that comes back is a new one, unnormalized.
-        auto normals = normals_.find(std::make_pair(&program, id));
-        for (const std::string &key : gone) {
-            if (normals != normals_.end())
+        if (auto normals = normals_.find(std::make_pair(&program, id)); normals != normals_.end()) {
+            for (const std::string &key : gone)
                 normals->second.erase(key);
         }
         return;
