@@ -4,6 +4,7 @@
 #include <array>
 #include <string_view>
 
+#include "field_types.h"
 #include "reader/utf16.h"
 
 namespace dtrace::etw::plugin {
@@ -15,43 +16,26 @@ constexpr size_t kFieldArgs = 3; // type, name, value
 constexpr uint64_t kMaxLevel = 0xFF;
 constexpr uint8_t kNoTags = 0;
 
-// TraceLogging InTypes (TraceLoggingProvider.h).
-namespace tl_in {
-constexpr uint8_t kUnicodeString = 1;
-constexpr uint8_t kAnsiString = 2;
-constexpr uint8_t kInt8 = 3;
-constexpr uint8_t kUInt8 = 4;
-constexpr uint8_t kInt16 = 5;
-constexpr uint8_t kUInt16 = 6;
-constexpr uint8_t kInt32 = 7;
-constexpr uint8_t kUInt32 = 8;
-constexpr uint8_t kInt64 = 9;
-constexpr uint8_t kUInt64 = 10;
-constexpr uint8_t kBool32 = 13;
-constexpr uint8_t kHexInt32 = 20;
-constexpr uint8_t kHexInt64 = 21;
-} // namespace tl_in
-
 struct FieldType {
     std::string_view name;
-    uint8_t in_type;
-    uint8_t width; // bytes of an integer; 0 for strings
+    InType in_type; // TraceLogging numbers these as TDH does
+    uint8_t width;  // bytes of an integer; 0 for strings
 };
 
 constexpr std::array<FieldType, 13> kFieldTypes = {{
-    {"int8", tl_in::kInt8, 1},
-    {"uint8", tl_in::kUInt8, 1},
-    {"int16", tl_in::kInt16, 2},
-    {"uint16", tl_in::kUInt16, 2},
-    {"int32", tl_in::kInt32, 4},
-    {"uint32", tl_in::kUInt32, 4},
-    {"int64", tl_in::kInt64, 8},
-    {"uint64", tl_in::kUInt64, 8},
-    {"hex32", tl_in::kHexInt32, 4},
-    {"hex64", tl_in::kHexInt64, 8},
-    {"bool", tl_in::kBool32, 4},
-    {"string", tl_in::kAnsiString, 0},
-    {"wstring", tl_in::kUnicodeString, 0},
+    {"int8", InType::Int8, 1},
+    {"uint8", InType::UInt8, 1},
+    {"int16", InType::Int16, 2},
+    {"uint16", InType::UInt16, 2},
+    {"int32", InType::Int32, 4},
+    {"uint32", InType::UInt32, 4},
+    {"int64", InType::Int64, 8},
+    {"uint64", InType::UInt64, 8},
+    {"hex32", InType::HexInt32, 4},
+    {"hex64", InType::HexInt64, 8},
+    {"bool", InType::Boolean, 4},
+    {"string", InType::AnsiString, 0},
+    {"wstring", InType::UnicodeString, 0},
 }};
 
 std::string argument(size_t index) {
@@ -87,13 +71,13 @@ std::optional<Error> append_value(TraceLoggingEvent &event, const FieldType &typ
         if (v.kind != DTRACE_VALUE_INTEGER) {
             return Error{argument(index) + ": a " + std::string(type.name) + " field needs an integer value"};
         }
-        put_le(event.payload, type.in_type == tl_in::kBool32 ? (v.integer != 0 ? 1 : 0) : v.integer, type.width);
+        put_le(event.payload, type.in_type == InType::Boolean ? (v.integer != 0 ? 1 : 0) : v.integer, type.width);
         return std::nullopt;
     }
     if (v.kind != DTRACE_VALUE_STRING) {
         return Error{argument(index) + ": a " + std::string(type.name) + " field needs a string value"};
     }
-    if (type.in_type == tl_in::kAnsiString) {
+    if (type.in_type == InType::AnsiString) {
         put_text(event.payload, text_of(v));
         return std::nullopt;
     }
@@ -157,7 +141,7 @@ Result<TraceLoggingEvent> etw_trace_event(std::span<const dtrace_action_value> a
         if (std::optional<Error> bad = append_value(event, *type, args[i + 2], i + 2)) {
             return *bad;
         }
-        event.fields.push_back({field_name.value(), type->in_type});
+        event.fields.push_back({field_name.value(), static_cast<uint8_t>(type->in_type)});
     }
     return event;
 }
