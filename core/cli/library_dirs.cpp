@@ -22,10 +22,56 @@ struct LibraryFile {
     std::vector<std::string> depends_on; // file names, in the order written
 };
 
+// The text with its comments and string literals blanked (newlines kept),
+// so that only real control lines are read as pragmas.
+std::string code_only(const std::string &text) {
+    std::string code = text;
+    enum class In { Code, Comment, Quote } in = In::Code;
+    char quote = 0;
+    for (size_t i = 0; i < code.size(); ++i) {
+        const char c = text[i];
+        const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+        switch (in) {
+        case In::Code:
+            if (c == '/' && next == '*') { // D has no // comments
+                in = In::Comment;
+                code[i] = code[i + 1] = ' ';
+                ++i;
+            } else if (c == '"' || c == '\'') {
+                in = In::Quote;
+                quote = c;
+            }
+            continue;
+        case In::Comment:
+            if (c == '*' && next == '/') {
+                in = In::Code;
+                code[i] = code[i + 1] = ' ';
+                ++i;
+                continue;
+            }
+            break;
+        case In::Quote:
+            if (c == '\\') {
+                code[i] = code[i + 1] = ' ';
+                ++i;
+                continue;
+            }
+            if (c == quote || c == '\n')
+                in = In::Code;
+            break;
+        }
+        if (code[i] != '\n')
+            code[i] = ' ';
+    }
+    return code;
+}
+
 std::vector<std::string> library_dependencies(const std::string &text) {
-    static const std::regex kDependsOn(R"(#\s*pragma\s+D\s+depends_on\s+library\s+(\S+))");
+    static const std::regex kDependsOn(R"(^[ \t]*#[ \t]*pragma[ \t]+D[ \t]+depends_on[ \t]+library[ \t]+(\S+))",
+                                       std::regex::ECMAScript | std::regex::multiline);
+    const std::string code = code_only(text);
     std::vector<std::string> names;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), kDependsOn); it != std::sregex_iterator(); ++it)
+    for (auto it = std::sregex_iterator(code.begin(), code.end(), kDependsOn); it != std::sregex_iterator(); ++it)
         names.push_back((*it)[1].str());
     return names;
 }

@@ -2,3 +2,7 @@
 #pragma D depends_on library b_types.d
 
 inline int answer = 42;
+
+/* A pragma inside a comment is not read:
+#pragma D depends_on library commented_out.d
+*/
