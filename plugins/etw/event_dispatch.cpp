@@ -21,40 +21,42 @@ bool is_session_header(const Event &event, const TraceClock &clock) {
 
 } // namespace
 
-dtrace_event_ctx EventDispatch::context(const Event &event, uint32_t pid, uint32_t tid, const WalkedStack *stack) {
-    dtrace_event_ctx ctx{};
-    ctx.struct_size = sizeof ctx;
+EventDispatch::EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const ReplayInputs &inputs,
+                             const TraceClock &clock)
+    : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
+      clock_(clock), kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules),
+      stack_keys_(inputs.reopen), attach_(inputs.walks_stacks, &stack_keys_) {
+    // What no event changes.
+    ctx_.struct_size = sizeof ctx_;
+    ctx_.uid = -1;
+    ctx_.gid = -1;
+    ctx_.read_memory = kernel_.reader(); // the kernel records, curpsinfo, then memory_
+    ctx_.reader_state = kernel_.reader_state();
+}
+
+void EventDispatch::set_context(const Event &event, uint32_t pid, uint32_t tid, const WalkedStack *stack) {
+    dtrace_event_ctx &ctx = ctx_;
     ctx.cpu = event.cpu;
     ctx.timestamp = static_cast<uint64_t>(event.time_ns);
     ctx.walltimestamp = ctx.timestamp;
     ctx.pid = known_or_minus_one(pid);
-    ctx.ppid = -1;
     ctx.tid = known_or_minus_one(tid);
-    ctx.uid = -1;
-    ctx.gid = -1;
-    ctx.execname = "";
-    if (const ProcessInfo *process = pid == kUnknownId ? nullptr : processes_.find(pid)) {
-        ctx.execname = process->execname.c_str();
-        ctx.ppid = process->ppid;
-    }
+    const ProcessInfo *process = pid == kUnknownId ? nullptr : processes_.find(pid);
+    ctx.execname = process != nullptr ? process->execname.c_str() : "";
+    ctx.ppid = process != nullptr ? process->ppid : -1;
     ctx.payload = event.payload.data();
     ctx.payload_size = event.payload.size();
-    ctx.read_memory = kernel_.reader(); // the kernel records, curpsinfo, then memory_
-    ctx.reader_state = kernel_.reader_state();
     ctx.flags = DTRACE_EVENT_REPLAYED | (is_session_header(event, clock_) ? DTRACE_EVENT_BEFORE_DATA : 0);
-    if (stack != nullptr) {
-        ctx.kernel_stack = stack->kernel().data();
-        ctx.kernel_stack_depth = static_cast<uint32_t>(stack->kernel().size());
-        ctx.user_stack = stack->user().data();
-        ctx.user_stack_depth = static_cast<uint32_t>(stack->user().size());
-    }
-    return ctx;
+    ctx.kernel_stack = stack != nullptr ? stack->kernel().data() : nullptr;
+    ctx.kernel_stack_depth = stack != nullptr ? static_cast<uint32_t>(stack->kernel().size()) : 0;
+    ctx.user_stack = stack != nullptr ? stack->user().data() : nullptr;
+    ctx.user_stack_depth = stack != nullptr ? static_cast<uint32_t>(stack->user().size()) : 0;
 }
 
-void EventDispatch::fire(dtrace_probe_id probe, dtrace_event_ctx ctx, std::span<const uint64_t> args) {
-    ctx.args = args.data();
-    ctx.nargs = static_cast<uint32_t>(args.size());
-    ops_->fire(host_, probe, &ctx);
+void EventDispatch::fire(dtrace_probe_id probe, std::span<const uint64_t> args) {
+    ctx_.args = args.data();
+    ctx_.nargs = static_cast<uint32_t>(args.size());
+    ops_->fire(host_, probe, &ctx_);
 }
 
 size_t EventDispatch::provider_index(const Guid &guid) {
@@ -103,47 +105,46 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
     kernel_.begin_event(event);
     // A record without ids (PERFINFO) that has a stack is the stack's thread's.
     const bool ids_from_stack = stack != nullptr && event.pid == kUnknownId;
-    const dtrace_event_ctx ctx =
-        context(event, ids_from_stack ? stack->pid : event.pid, ids_from_stack ? stack->tid : event.tid, stack);
+    set_context(event, ids_from_stack ? stack->pid : event.pid, ids_from_stack ? stack->tid : event.tid, stack);
     const size_t index = provider_index(event.provider);
     const uint64_t payload_size = event.payload.size();
 
     const bool lost = event.provider == kLostEventGuid && enabled_.diag_lost_event != 0;
     if (enabled_.diag_events != 0 || lost) {
-        const std::array<uint64_t, 5> args = {memory_.string(provider_label(event, index)), event.id, event.opcode,
+        const std::array<uint64_t, 5> args = {memory_.label(provider_label(event, index)), event.id, event.opcode,
                                               payload_size, memory_.prefixed_payload()};
         if (enabled_.diag_events != 0) {
-            fire(enabled_.diag_events, ctx, args);
+            fire(enabled_.diag_events, args);
         }
         if (lost) {
-            fire(enabled_.diag_lost_event, ctx, args);
+            fire(enabled_.diag_lost_event, args);
         }
     }
     if (enabled_.diag_events == 0) {
-        fire(registry_.diag_events_probe(), ctx, {});
+        fire(registry_.diag_events_probe(), {});
     }
 
     if (index != TraceCatalog::kNotFound) {
         const EnabledProbes::ProviderProbes &probes = enabled_.providers[index];
         for (const ProbeBinding &b : probes.etw) {
             if (etw_matches(event, b)) {
-                fire_etw(event, b, ctx);
+                fire_etw(event, b);
             }
         }
         if (probes.events != 0 || !probes.keywords.empty()) {
             const std::array<uint64_t, 4> args = {event.id, event.opcode, memory_.prefixed_payload(), payload_size};
             if (probes.events != 0) {
-                fire(probes.events, ctx, args);
+                fire(probes.events, args);
             }
             for (const ProbeBinding &b : probes.keywords) {
                 if ((event.keyword & b.keyword_mask) != 0) {
-                    fire(b.id, ctx, args);
+                    fire(b.id, args);
                 }
             }
         }
     }
 
-    kernel_.dispatch(event, ctx);
+    kernel_.dispatch(event, ctx_);
     if (enabled_.diag_missed_stack != 0 && !stack_attached && is_stack_walk(event)) {
         fire_missed_stack(event);
     }
@@ -176,7 +177,7 @@ bool EventDispatch::etw_matches(const Event &event, const ProbeBinding &binding)
     return schema != nullptr && schema->name == binding.tracelogging_name;
 }
 
-void EventDispatch::fire_etw(const Event &event, const ProbeBinding &binding, const dtrace_event_ctx &ctx) {
+void EventDispatch::fire_etw(const Event &event, const ProbeBinding &binding) {
     std::array<uint64_t, kEtwNativeArgs + kMaxDecodedArgs> args = {memory_.header_and_payload(),
                                                                    memory_.header_and_payload_size()};
     if (binding.decoded_args != 0) {
@@ -194,20 +195,16 @@ void EventDispatch::fire_etw(const Event &event, const ProbeBinding &binding, co
             args[kEtwNativeArgs + i] = f.by_address ? base + f.value : f.value;
         }
     }
-    fire(binding.id, ctx, std::span(args).first(kEtwNativeArgs + binding.decoded_args));
+    fire(binding.id, std::span(args).first(kEtwNativeArgs + binding.decoded_args));
 }
 
 void EventDispatch::fire_missed_stack(const Event &event) {
     if (!decode_stack_walk(event, stack_)) {
         return;
     }
-    dtrace_event_ctx ctx = context(event, stack_.pid, stack_.tid);
-    ctx.kernel_stack = stack_.kernel().data();
-    ctx.kernel_stack_depth = static_cast<uint32_t>(stack_.kernel().size());
-    ctx.user_stack = stack_.user().data();
-    ctx.user_stack_depth = static_cast<uint32_t>(stack_.user().size());
+    set_context(event, stack_.pid, stack_.tid, &stack_); // the event's last firing: its context may change
     const std::array<uint64_t, 1> args = {static_cast<uint64_t>(clock_.to_unix_ns(stack_.event_timestamp))};
-    fire(enabled_.diag_missed_stack, ctx, args);
+    fire(enabled_.diag_missed_stack, args);
 }
 
 } // namespace dtrace::etw::plugin

@@ -47,10 +47,7 @@ struct ReplayInputs {
 
 class EventDispatch {
   public:
-    EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const ReplayInputs &inputs, const TraceClock &clock)
-        : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
-          clock_(clock), kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules),
-          stack_keys_(inputs.reopen), attach_(inputs.walks_stacks, &stack_keys_) {}
+    EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const ReplayInputs &inputs, const TraceClock &clock);
 
     // Kernel events may be held back until their stack is seen
     // (kernel/stack_attach.h): call finish() after the last event.
@@ -61,13 +58,15 @@ class EventDispatch {
     // One event with its stack (nullptr: none); stack_attached: a StackWalk
     // event whose stack went to its event (no diag:::missed-stack then).
     void dispatch_now(const Event &event, const WalkedStack *stack, bool stack_attached);
-    dtrace_event_ctx context(const Event &event, uint32_t pid, uint32_t tid, const WalkedStack *stack = nullptr);
-    void fire(dtrace_probe_id probe, dtrace_event_ctx ctx, std::span<const uint64_t> args);
+    // Sets what changes from event to event in ctx_, which every probe of
+    // the event is fired with (only args change from probe to probe).
+    void set_context(const Event &event, uint32_t pid, uint32_t tid, const WalkedStack *stack);
+    void fire(dtrace_probe_id probe, std::span<const uint64_t> args);
     size_t provider_index(const Guid &guid);
     const std::string &provider_label(const Event &event, size_t index);
     void fire_missed_stack(const Event &event);
     bool etw_matches(const Event &event, const ProbeBinding &binding);
-    void fire_etw(const Event &event, const ProbeBinding &binding, const dtrace_event_ctx &ctx);
+    void fire_etw(const Event &event, const ProbeBinding &binding);
     // The event's TraceLogging schema (parsed once per event), or nullptr.
     const TraceLoggingSchema *tracelogging_schema(const Event &event);
 
@@ -77,6 +76,7 @@ class EventDispatch {
     const ManifestSet &manifests_;
     const ProbeRegistry &registry_;
     TraceClock clock_;
+    dtrace_event_ctx ctx_{};
     EnabledProbes enabled_;
     uint64_t generation_ = 0;
     EventMemory memory_;

@@ -19,30 +19,20 @@ constexpr uint8_t kPointerSize64 = 8;
 
 void EventMemory::begin(const Event &event) {
     event_ = &event;
-    prefixed_address_ = 0;
-    header_address_ = 0;
-    region_count_ = 0;
-}
-
-uint64_t EventMemory::add_region(const uint8_t *base, size_t size) {
-    const auto end = regions_.begin() + static_cast<std::ptrdiff_t>(region_count_);
-    const bool known = std::find_if(regions_.begin(), end, [&](const Region &r) { return r.base == base; }) != end;
-    if (!known && region_count_ < kMaxRegions) {
-        regions_[region_count_++] = {base, size};
-    }
-    return reinterpret_cast<uint64_t>(base);
+    regions_ = {};
 }
 
 uint64_t EventMemory::prefixed_payload() {
-    if (prefixed_address_ == 0) {
+    const Region &r = regions_[kPrefixed];
+    if (r.size == 0) {
         const size_t size = kPayloadPrefixSize + event_->payload.size();
         if (prefixed_.size() < size) {
             prefixed_.resize(size);
         }
         prefixed_filled_ = false;
-        prefixed_address_ = add_region(prefixed_.data(), size) + kPayloadPrefixSize;
+        set_region(kPrefixed, prefixed_.data(), size);
     }
-    return prefixed_address_;
+    return reinterpret_cast<uint64_t>(r.base) + kPayloadPrefixSize;
 }
 
 void EventMemory::fill_prefixed() {
@@ -56,35 +46,35 @@ void EventMemory::fill_prefixed() {
 }
 
 uint64_t EventMemory::header_and_payload() {
-    if (header_address_ == 0) {
+    if (regions_[kHeader].size == 0) {
         const std::span<const uint8_t> payload = event_->payload;
         header_.resize(kEventHeaderImageSize + payload.size());
         write_event_header_image(*event_, header_.data());
         std::copy(payload.begin(), payload.end(), header_.begin() + kEventHeaderImageSize);
-        header_address_ = add_region(header_.data(), header_.size());
+        set_region(kHeader, header_.data(), header_.size());
     }
-    return header_address_;
+    return reinterpret_cast<uint64_t>(regions_[kHeader].base);
 }
 
 uint64_t EventMemory::header_and_payload_size() const {
     return kEventHeaderImageSize + event_->payload.size();
 }
 
-uint64_t EventMemory::string(const std::string &s) {
-    return add_region(reinterpret_cast<const uint8_t *>(s.c_str()), s.size() + 1);
+uint64_t EventMemory::label(const std::string &s) {
+    return set_region(kLabel, reinterpret_cast<const uint8_t *>(s.c_str()), s.size() + 1);
 }
 
 uint64_t EventMemory::bytes(const std::vector<uint8_t> &b) {
-    return add_region(b.data(), b.size());
+    return set_region(kBytes, b.data(), b.size());
 }
 
 int64_t EventMemory::read(void *state, uint64_t address, void *buffer, size_t length) {
     EventMemory &memory = *static_cast<EventMemory *>(state);
-    for (size_t i = 0; i < memory.region_count_; ++i) {
+    for (size_t i = 0; i < kSlots; ++i) {
         const Region &r = memory.regions_[i];
         const uint64_t base = reinterpret_cast<uint64_t>(r.base);
         if (address >= base && address - base < r.size) {
-            if (r.base == memory.prefixed_.data() && memory.prefixed_address_ != 0 && !memory.prefixed_filled_) {
+            if (i == kPrefixed && !memory.prefixed_filled_) {
                 memory.fill_prefixed();
             }
             const size_t n = std::min<size_t>(length, r.size - (address - base));

@@ -15,9 +15,10 @@
 // Each is built on first use for the current event, in buffers reused from
 // event to event, and registered as a readable region; the prefixed payload,
 // which diag:::events hands out for every event, is copied only when D reads
-// it. The reader function
-// serves exactly those regions and refuses any other address, so a script
-// cannot read outside them whatever number it passes.
+// it. Each layout has its own region slot, so handing one out is two stores
+// (this runs for every event). The reader function serves exactly the
+// current event's regions and refuses any other address, so a script cannot
+// read outside them whatever number it passes.
 #pragma once
 
 #include <array>
@@ -42,8 +43,8 @@ class EventMemory {
     uint64_t prefixed_payload();
     uint64_t header_and_payload();
     uint64_t header_and_payload_size() const;
-    // s must outlive the event.
-    uint64_t string(const std::string &s);
+    // The provider's name; s must outlive the event.
+    uint64_t label(const std::string &s);
     // Bytes the caller keeps unchanged until the next event (decoded fields).
     uint64_t bytes(const std::vector<uint8_t> &b);
 
@@ -55,19 +56,20 @@ class EventMemory {
         const uint8_t *base = nullptr;
         size_t size = 0;
     };
-    static constexpr size_t kMaxRegions = 4; // the three layouts and decoded fields
+    // One slot per layout; an empty slot (size 0) matches no address.
+    enum Slot : size_t { kLabel, kPrefixed, kHeader, kBytes, kSlots };
 
-    uint64_t add_region(const uint8_t *base, size_t size);
+    uint64_t set_region(Slot slot, const uint8_t *base, size_t size) {
+        regions_[slot] = {base, size};
+        return reinterpret_cast<uint64_t>(base);
+    }
     void fill_prefixed();
 
     const Event *event_ = nullptr;
     std::vector<uint8_t> prefixed_;
     std::vector<uint8_t> header_;
-    uint64_t prefixed_address_ = 0;
     bool prefixed_filled_ = false;
-    uint64_t header_address_ = 0;
-    std::array<Region, kMaxRegions> regions_{};
-    size_t region_count_ = 0;
+    std::array<Region, kSlots> regions_{};
 };
 
 } // namespace dtrace::etw::plugin

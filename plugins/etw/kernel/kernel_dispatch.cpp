@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "kernel/context_switch.h"
 #include "kernel/kernel_library.h"
 #include "stack_walk.h"
 
@@ -23,16 +24,17 @@ const std::string kNoFile = "<none>";
 const std::string kUnknown = "<unknown>";
 
 // Whether an event of the class and opcode tells the plugin something it
-// keeps (kernel_state.h, process_table.h, module_map.h). Others are decoded
+// keeps from its decoded fields (kernel_state.h, process_table.h,
+// module_map.h); context switches teach without decoding. Others are decoded
 // only for a probe that wants them: most kernel events (ReadyThread,
 // samples, system calls ...) cost one table lookup.
 bool teaches(K klass, uint8_t opcode) {
-    constexpr uint8_t kStart = 1, kDcEnd = 4, kCSwitch = 36, kKcbCreate = 22, kKcbRundownEnd = 25;
+    constexpr uint8_t kStart = 1, kDcEnd = 4, kKcbCreate = 22, kKcbRundownEnd = 25;
     switch (klass) {
     case K::Process:
         return opcode >= kStart && opcode <= kDcEnd;
     case K::Thread:
-        return (opcode >= kStart && opcode <= kDcEnd) || opcode == kCSwitch;
+        return opcode >= kStart && opcode <= kDcEnd;
     case K::Registry:
         return opcode >= kKcbCreate && opcode <= kKcbRundownEnd;
     case K::FileIo:
@@ -53,6 +55,9 @@ void KernelDispatch::dispatch(const Event &event, const dtrace_event_ctx &base) 
     const int klass = kernel_class_of(event);
     if (klass < 0 || klass >= static_cast<int>(kClassSlots)) {
         return;
+    }
+    if (static_cast<K>(klass) == K::Thread && event.opcode == kContextSwitchOpcode) {
+        state_.note_context_switch(event);
     }
     const bool wanted = probes_.any_enabled(klass);
     if ((!wanted && !teaches(static_cast<K>(klass), event.opcode)) || !decode_mof(event, klass, record_)) {

@@ -2,11 +2,12 @@
 //
 // For each replayed event of a kernel class: decode it with the MOF table,
 // let it update what the plugin knows (processes, threads, files, keys,
-// images),
-// then fire the enabled probes of its class and opcode (kernel_probes.h) in
-// table order, each with its own pid/tid, execname and arguments built in
-// KernelMemory. Events that teach the plugin nothing and that no probe wants
-// (ReadyThread, samples, system calls ...) cost one class lookup.
+// images), then fire the enabled probes of its class and opcode
+// (kernel_probes.h) in table order, each with its own pid/tid, execname and
+// arguments built in KernelMemory. Events that teach the plugin nothing and
+// that no probe wants (ReadyThread, samples, system calls ...) cost one
+// class lookup; a context switch that no probe wants, the lookups of its two
+// threads (context_switch.h).
 #pragma once
 
 #include <array>

@@ -1,12 +1,13 @@
 // kernel_state.cpp: threads, files and registry keys from kernel events.
 #include "kernel/kernel_state.h"
 
+#include "kernel/context_switch.h"
+
 namespace dtrace::etw::plugin::kernel {
 
 namespace {
 
 constexpr uint8_t kThreadEnd = 2;
-constexpr uint8_t kCSwitch = 36;
 constexpr uint8_t kRunning = 2;
 constexpr uint8_t kFileName = 0;
 constexpr uint8_t kFileCreateName = 32;
@@ -33,15 +34,6 @@ const MofFieldId PagePriority{"PagePriority"};
 const MofFieldId IoPriority{"IoPriority"};
 const MofFieldId ThreadFlags{"ThreadFlags"};
 const MofFieldId TebBase{"TebBase"};
-const MofFieldId OldThreadId{"OldThreadId"};
-const MofFieldId OldThreadPriority{"OldThreadPriority"};
-const MofFieldId OldThreadState{"OldThreadState"};
-const MofFieldId OldThreadWaitReason{"OldThreadWaitReason"};
-const MofFieldId OldThreadWaitMode{"OldThreadWaitMode"};
-const MofFieldId OldThreadWaitIdealProcessor{"OldThreadWaitIdealProcessor"};
-const MofFieldId NewThreadId{"NewThreadId"};
-const MofFieldId NewThreadPriority{"NewThreadPriority"};
-const MofFieldId NewThreadWaitTime{"NewThreadWaitTime"};
 const MofFieldId FileObject{"FileObject"};
 const MofFieldId FileName{"FileName"};
 const MofFieldId OpenPath{"OpenPath"};
@@ -56,9 +48,7 @@ const MofFieldId KeyName{"KeyName"};
 void KernelState::note(const Event &event, int klass, const MofRecord &record) {
     switch (static_cast<KernelClass>(klass)) {
     case KernelClass::Thread:
-        if (event.opcode == kCSwitch) {
-            note_context_switch(event, record);
-        } else if (record.has(field::TThreadId)) {
+        if (event.opcode != kContextSwitchOpcode && record.has(field::TThreadId)) {
             note_thread(event, record);
         }
         break;
@@ -90,31 +80,19 @@ void KernelState::note_thread(const Event &event, const MofRecord &record) {
     }
 }
 
-void KernelState::note_context_switch(const Event &event, const MofRecord &record) {
-    ContextSwitchPlaces &c = cswitch_;
-    if (c.layout != record.layout_key()) { // one lookup per layout, not per field and event
-        c = {record.layout_key(),
-             record.place(field::NewThreadId),
-             record.place(field::OldThreadId),
-             record.place(field::NewThreadPriority),
-             record.place(field::OldThreadPriority),
-             record.place(field::OldThreadState),
-             record.place(field::OldThreadWaitReason),
-             record.place(field::OldThreadWaitMode),
-             record.place(field::OldThreadWaitIdealProcessor),
-             record.place(field::NewThreadWaitTime)};
-    }
-    ThreadInfo &old_thread = threads_[static_cast<uint32_t>(record.read(c.old_thread))];
-    old_thread.priority = static_cast<int8_t>(record.read(c.old_priority));
-    old_thread.state = static_cast<int8_t>(record.read(c.old_state));
-    old_thread.wait_reason = static_cast<int8_t>(record.read(c.old_wait_reason));
-    old_thread.wait_mode = static_cast<int8_t>(record.read(c.old_wait_mode));
-    old_thread.ideal_processor = static_cast<int8_t>(record.read(c.old_ideal_processor));
+void KernelState::note_context_switch(const Event &event) {
+    const ContextSwitch c = decode_context_switch(event.payload);
+    ThreadInfo &old_thread = threads_[c.old_thread];
+    old_thread.priority = c.old_priority;
+    old_thread.state = c.old_state;
+    old_thread.wait_reason = c.old_wait_reason;
+    old_thread.wait_mode = c.old_wait_mode;
+    old_thread.ideal_processor = c.old_ideal_processor;
     old_thread.cpu = event.cpu;
-    ThreadInfo &new_thread = threads_[static_cast<uint32_t>(record.read(c.new_thread))];
-    new_thread.priority = static_cast<int8_t>(record.read(c.new_priority));
+    ThreadInfo &new_thread = threads_[c.new_thread];
+    new_thread.priority = c.new_priority;
     new_thread.state = kRunning;
-    new_thread.wait_time = static_cast<uint32_t>(record.read(c.new_wait_time));
+    new_thread.wait_time = c.new_wait_time;
     new_thread.cpu = event.cpu;
 }
 

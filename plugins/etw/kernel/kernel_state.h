@@ -42,8 +42,11 @@ struct ThreadInfo {
 
 class KernelState {
   public:
-    // Learns from one event of class klass, decoded in record.
+    // Learns from one event of class klass, decoded in record (context
+    // switches excepted: they come to note_context_switch undecoded).
     void note(const Event &event, int klass, const MofRecord &record);
+    // Learns the states of the two threads of a CSwitch event.
+    void note_context_switch(const Event &event);
 
     // nullptr for a thread no event has named.
     const ThreadInfo *thread(uint32_t tid) const;
@@ -59,20 +62,10 @@ class KernelState {
 
   private:
     void note_thread(const Event &event, const MofRecord &record);
-    void note_context_switch(const Event &event, const MofRecord &record);
     void note_file(const Event &event, const MofRecord &record);
     void note_registry(const Event &event, const MofRecord &record);
 
-    // The places of the context switch's fields, found again when a switch
-    // comes with another layout (a version, a logger's pointer size).
-    struct ContextSwitchPlaces {
-        const void *layout = nullptr;
-        MofPlace new_thread, old_thread, new_priority, old_priority, old_state, old_wait_reason, old_wait_mode,
-            old_ideal_processor, new_wait_time;
-    };
-
     IdTable<ThreadInfo> threads_;
-    ContextSwitchPlaces cswitch_;
     std::unordered_map<uint64_t, std::string> files_;
     std::unordered_map<uint64_t, uint64_t> irps_; // IRP -> FileObject
     uint64_t ended_irp_ = 0;                      // the IRP of the last OperationEnd, and its file

@@ -465,7 +465,6 @@ bool decode_mof(const Event &event, int klass, MofRecord &out) {
     const size_t integers = index.integer_count(*out.event_);
     const uint8_t *ends = index.integer_ends(*out.event_, pointer_size);
     out.integers_ = p.data();
-    out.payload_size_ = p.size();
     out.ends_ = ends;
     out.integer_count_ = integers;
     if (integers != 0 && ends[integers - 1] > p.size()) {
@@ -534,15 +533,6 @@ int MofRecord::index(std::string_view field) const {
         }
     }
     return -1;
-}
-
-MofPlace MofRecord::place(MofFieldId field) const {
-    const int i = slots_ == nullptr ? -1 : slots_[field.id_];
-    if (i < 0 || static_cast<size_t>(i) >= integer_count_) {
-        return {};
-    }
-    const size_t start = i == 0 ? 0 : ends_[i - 1];
-    return {static_cast<uint8_t>(start), static_cast<uint8_t>(ends_[i] - start), event_->fields[i].type};
 }
 
 const std::string &MofRecord::text(int index) const {

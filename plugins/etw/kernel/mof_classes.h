@@ -134,14 +134,6 @@ class MofFieldId {
     uint16_t id_;
 };
 
-// Where a leading integer field of a row lies for a logger's pointer size
-// (size 0: the row has no such field there).
-struct MofPlace {
-    uint8_t offset = 0;
-    uint8_t size = 0;
-    MofType type = MofType::U8;
-};
-
 // One event's fields, decoded with its row. The leading integer fields of a
 // row (all of most rows) are read from the payload when asked for, at offsets
 // computed once per row: use the record while the event's payload is valid.
@@ -159,17 +151,6 @@ class MofRecord {
     // False for a field the row does not have or the payload did not reach.
     bool has(std::string_view field) const { return index(field) >= 0; }
     bool has(MofFieldId field) const { return index(field) >= 0; }
-
-    // For reading one field of many events of a row: its place in the
-    // decoded event's row and pointer size, then read() of each event with
-    // the same layout_key().
-    MofPlace place(MofFieldId field) const;
-    const void *layout_key() const { return ends_; }
-    uint64_t read(MofPlace place) const {
-        return place.size != 0 && place.offset + place.size <= payload_size_
-                   ? load_mof_integer(place.type, integers_ + place.offset, place.size)
-                   : 0;
-    }
 
   private:
     friend bool decode_mof(const Event &event, int klass, MofRecord &out);
@@ -196,8 +177,7 @@ class MofRecord {
     const uint8_t *integers_ = nullptr; // the payload, where the leading integer fields are read
     const uint8_t *ends_ = nullptr;     // the row's end offset of each leading integer field
     size_t integer_count_ = 0;          // fields [0, integer_count_) are read so
-    size_t payload_size_ = 0;
-    size_t present_ = 0; // fields [0, present_) were in the payload
+    size_t present_ = 0;                // fields [0, present_) were in the payload
     std::array<uint64_t, kMaxMofFields> values_{};
     std::array<std::string, kMaxMofFields> text_;
 };

@@ -86,7 +86,7 @@ TEST(EventMemory, TheNextEventForgetsThePreviousRegions) {
     memory.begin(first);
     const uint64_t at = memory.prefixed_payload();
     const std::string name = "Some-Provider";
-    const uint64_t name_at = memory.string(name);
+    const uint64_t name_at = memory.label(name);
     EXPECT_EQ(read(memory, name_at, 64).size(), name.size() + 1);
     memory.begin(second);
     EXPECT_EQ(read(memory, at, 1), std::vector<uint8_t>{0xEE});

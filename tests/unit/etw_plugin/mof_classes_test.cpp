@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "byte_writer.h"
+#include "kernel/context_switch.h"
 #include "kernel/mof_classes.h"
 #include "reader/kernel_groups.h"
 
@@ -178,32 +179,34 @@ TEST(MofClasses, SignedAndPointerSizedIntegersReadAtTheirLoggersOffsets) {
     EXPECT_EQ(r.i("NewThreadPriority"), -16);
 }
 
-TEST(MofClasses, APlaceReadsItsFieldInEveryEventOfTheLayout) {
-    const MofFieldId teb{"TebBase"};
-    Bytes full; // Thread Start v2 of a 32-bit logger: TebBase is the 7th pointer
-    put(full, uint32_t{300});
-    put(full, uint32_t{1204});
-    for (uint32_t i = 1; i <= 7; ++i) {
-        put(full, i * 0x1000u);
+TEST(MofClasses, AContextSwitchReadsAtFixedOffsetsWhatTheTableDecodes) {
+    Bytes full(24);
+    for (size_t i = 0; i < full.size(); ++i) {
+        full[i] = static_cast<uint8_t>(0x81 + 7 * i); // distinct bytes, signed ones negative
     }
-    Bytes other = full;
-    other[2 * 4 + 6 * 4] = 0x22; // the TebBase of another event
-    const Bytes cut(full.begin(), full.begin() + 20);
-    MofRecord r;
-    ASSERT_TRUE(decode_mof(kernel_event(0x0501, 2, 4, full), static_cast<int>(KernelClass::Thread), r));
-    const MofPlace place = r.place(teb);
-    const void *layout = r.layout_key();
-    EXPECT_EQ(place.offset, 8u + 6 * 4);
-    EXPECT_EQ(place.size, 4u);
-    EXPECT_EQ(r.read(place), 0x7000u);
-    ASSERT_TRUE(decode_mof(kernel_event(0x0501, 2, 4, other), static_cast<int>(KernelClass::Thread), r));
-    EXPECT_EQ(r.layout_key(), layout);
-    EXPECT_EQ(r.read(place), 0x7022u);
-    ASSERT_TRUE(decode_mof(kernel_event(0x0501, 2, 4, cut), static_cast<int>(KernelClass::Thread), r));
-    EXPECT_EQ(r.read(place), 0u) << "past the payload";
-    ASSERT_TRUE(decode_mof(kernel_event(0x0501, 2, 8, full), static_cast<int>(KernelClass::Thread), r));
-    EXPECT_NE(r.layout_key(), layout) << "a 64-bit logger lays the pointers out otherwise";
-    EXPECT_EQ(r.place(MofFieldId{"ThreadName"}).size, 0u) << "not an integer";
+    for (uint8_t pointer_size : {uint8_t{4}, uint8_t{8}}) {
+        for (int version = 0; version < 256; version += 51) {
+            for (size_t size = 0; size <= full.size(); ++size) {
+                const Bytes p(full.begin(), full.begin() + static_cast<std::ptrdiff_t>(size));
+                MofRecord r;
+                ASSERT_TRUE(decode_mof(kernel_event(0x0524, static_cast<uint8_t>(version), pointer_size, p),
+                                       static_cast<int>(KernelClass::Thread), r));
+                const ContextSwitch c = decode_context_switch(p);
+                const std::string at = "payload of " + std::to_string(size) + " bytes, version " +
+                                       std::to_string(version) + ", pointer size " + std::to_string(pointer_size);
+                EXPECT_EQ(c.new_thread, r.u("NewThreadId")) << at;
+                EXPECT_EQ(c.old_thread, r.u("OldThreadId")) << at;
+                EXPECT_EQ(c.new_priority, r.i("NewThreadPriority")) << at;
+                EXPECT_EQ(c.old_priority, r.i("OldThreadPriority")) << at;
+                EXPECT_EQ(c.old_wait_reason, r.i("OldThreadWaitReason")) << at;
+                EXPECT_EQ(c.old_wait_mode, r.i("OldThreadWaitMode")) << at;
+                EXPECT_EQ(c.old_state, r.i("OldThreadState")) << at;
+                EXPECT_EQ(c.old_ideal_processor, r.i("OldThreadWaitIdealProcessor")) << at;
+                EXPECT_EQ(c.new_wait_time, r.u("NewThreadWaitTime")) << at;
+            }
+        }
+    }
+    EXPECT_EQ(decode_context_switch(full).old_state, static_cast<int8_t>(0x81 + 7 * 14)) << "a negative i8 stays so";
 }
 
 } // namespace
