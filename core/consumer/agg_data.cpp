@@ -25,7 +25,7 @@ u128 squares(std::span<const int64_t> data) {
            static_cast<uint64_t>(data[kStddevSquaresLow]);
 }
 
-void set_squares(std::vector<int64_t> &data, u128 value) {
+void set_squares(std::span<int64_t> data, u128 value) {
     data[kStddevSquaresHigh] = static_cast<int64_t>(static_cast<uint64_t>(value >> kBitsPerWord));
     data[kStddevSquaresLow] = static_cast<int64_t>(static_cast<uint64_t>(value));
 }
@@ -171,6 +171,11 @@ void aggregate_update(AggFunc func, std::span<const int64_t> params, std::vector
                       int64_t increment) {
     if (data.size() != data_size(func, params))
         data = aggregate_init(func, params);
+    aggregate_add(func, params, data, value, increment);
+}
+
+void aggregate_add(AggFunc func, std::span<const int64_t> params, std::span<int64_t> data, int64_t value,
+                   int64_t increment) {
     switch (func) {
     case AggFunc::Count:
         data[0] = wrapping_add(data[0], 1);

@@ -68,6 +68,9 @@ std::vector<int64_t> aggregate_init(AggFunc func, std::span<const int64_t> param
 // given). Data of the wrong size is re-initialised first.
 void aggregate_update(AggFunc func, std::span<const int64_t> params, std::vector<int64_t> &data, int64_t value,
                       int64_t increment = 1);
+// The same on data known to have the function's size (made by aggregate_init()).
+void aggregate_add(AggFunc func, std::span<const int64_t> params, std::span<int64_t> data, int64_t value,
+                   int64_t increment);
 
 // Folds another CPU's data for the same tuple into `into`.
 void aggregate_merge(AggFunc func, std::vector<int64_t> &into, std::span<const int64_t> from);

@@ -261,23 +261,7 @@ bool Vm::copy(RunState &rs, uint64_t dest, uint64_t src, uint64_t size) {
     return true;
 }
 
-// A DIFO that only reads a builtin variable (`ldgv %rN, probefunc; ret %rN`,
-// the typical aggregation key or trace() argument) is answered without the
-// interpreter loop: same result, no fault possible, a fraction of the cost.
-// The caller has checked that the DIFO is two instructions long.
-bool Vm::run_builtin_load(const Difo &difo, Environment &env, uint64_t &out) {
-    const Instr load = decode(difo.code[0]), ret = decode(difo.code[1]);
-    if (load.op != Op::Ldgv || ret.op != Op::Ret || load.rd != ret.r1 || load.rd == kZeroRegister ||
-        load.imm >= static_cast<uint32_t>(VarId::Count))
-        return false;
-    out = env.builtin(static_cast<VarId>(load.imm));
-    return true;
-}
-
-uint64_t Vm::run(const Difo &difo, Environment &env, Fault &fault) {
-    fault = Fault{};
-    if (uint64_t value; difo.code.size() == 2 && run_builtin_load(difo, env, value))
-        return value;
+uint64_t Vm::interpret(const Difo &difo, Environment &env, Fault &fault) {
     RunState rs{env, fault};
     uint32_t pc = 0;
     if (!difo.vars.empty() && !declare_variables(difo)) {

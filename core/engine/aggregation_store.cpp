@@ -11,6 +11,7 @@ namespace dtrace::engine {
 namespace {
 // Rough per-entry bookkeeping of the hash table, charged against aggsize.
 constexpr size_t kEntryOverhead = 64;
+const uint64_t kEmptyKeyHash = AggregationTable::hash({});
 
 // An integer key takes the size of its type, as DTrace records it (the
 // low-order bytes of the value; little-endian hosts only, like the rest of
@@ -80,10 +81,42 @@ bool AggregationStore::encode_key(const compiler::Action &action, dif::Vm &vm, d
     return true;
 }
 
-bool AggregationStore::apply(Aggregation &aggregation, const compiler::Action &action, dif::Vm &vm,
-                             dif::Environment &env, dif::Fault &fault) {
-    if (!encode_key(action, vm, env, fault))
-        return false;
+AggregationStore::Binding AggregationStore::bind(const compiler::Program &program, const compiler::Action &action) {
+    Binding b{&action, resolve(program, action.aggregation)};
+    if (action.args.empty()) {
+        b.shape = KeyShape::None;
+    } else if (action.args.size() == 1 && action.args[0].rtype.kind == dif::TypeDesc::Kind::Integer) {
+        b.shape = KeyShape::Integer;
+        b.key_size = static_cast<uint8_t>(integer_key_size(action.args[0].rtype));
+    }
+    return b;
+}
+
+bool AggregationStore::apply(const Binding &binding, dif::Vm &vm, dif::Environment &env, dif::Fault &fault) {
+    const compiler::Action &action = *binding.action;
+    // The key's bytes, as encode_key() would make them.
+    std::string_view key;
+    uint64_t hash = 0;
+    uint64_t integer_key = 0;
+    switch (binding.shape) {
+    case KeyShape::None:
+        hash = kEmptyKeyHash;
+        break;
+    case KeyShape::Integer:
+        integer_key = vm.run(action.args[0], env, fault);
+        if (fault.kind != dif::FaultKind::None)
+            return false;
+        // The low-order bytes (little-endian hosts only, as the record format).
+        key = std::string_view(reinterpret_cast<const char *>(&integer_key), binding.key_size);
+        hash = AggregationTable::hash_short(key.data(), key.size());
+        break;
+    case KeyShape::Tuple:
+        if (!encode_key(action, vm, env, fault))
+            return false;
+        key = key_;
+        hash = AggregationTable::hash(key);
+        break;
+    }
     int64_t value = 0, increment = 1;
     if (!action.agg_args.empty()) {
         value = static_cast<int64_t>(vm.run(action.agg_args[0], env, fault));
@@ -95,21 +128,25 @@ bool AggregationStore::apply(Aggregation &aggregation, const compiler::Action &a
         if (fault.kind != dif::FaultKind::None)
             return false;
     }
-    const compiler::AggregationDecl &decl = *aggregation.decl;
-    const uint64_t hash = AggregationTable::hash(key_);
-    AggregationTable::Entry *entry = aggregation.table.find(key_, hash);
-    if (!entry) {
-        std::vector<int64_t> data = consumer::aggregate_init(decl.func, decl.params);
-        size_t cost = entry_cost(key_, data);
-        if (limit_ != 0 && used_ + cost > limit_) {
-            drops_++;
-            return true;
-        }
-        used_ += cost;
-        entry = &aggregation.table.insert(key_, hash, std::move(data));
-    }
-    consumer::aggregate_update(decl.func, decl.params, entry->data, value, increment);
+    Aggregation &aggregation = *binding.aggregation;
+    AggregationTable::Entry *entry = aggregation.table.find(key, hash);
+    if (!entry)
+        entry = add_entry(aggregation, key, hash);
+    if (entry)
+        consumer::aggregate_add(aggregation.decl->func, aggregation.decl->params, entry->data, value, increment);
     return true;
+}
+
+AggregationTable::Entry *AggregationStore::add_entry(Aggregation &aggregation, std::string_view key, uint64_t hash) {
+    const compiler::AggregationDecl &decl = *aggregation.decl;
+    std::vector<int64_t> data = consumer::aggregate_init(decl.func, decl.params);
+    size_t cost = entry_cost(key, data);
+    if (limit_ != 0 && used_ + cost > limit_) {
+        drops_++;
+        return nullptr;
+    }
+    used_ += cost;
+    return &aggregation.table.insert(key, hash, std::move(data));
 }
 
 std::vector<AggregationStore::Snapshot> AggregationStore::snapshot() const {

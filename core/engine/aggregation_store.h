@@ -4,8 +4,10 @@
 // Each aggregation is a hash table from its key tuple (encoded as bytes:
 // integers in their type's size, strings with a terminating NUL, other data by size)
 // to the data of its aggregating function (layouts in consumer/agg_data.h).
-// The engine resolves each aggregating action to its table once, at enable
-// time, so a firing costs one hash lookup. The table's memory is bounded by
+// The engine binds each aggregating action to its table once, at enable
+// time, so a firing costs one hash lookup; the binding also notes the
+// commonest key shapes (no key, one integer), whose firings hash the key's
+// bytes where they are instead of encoding a key string first. The table's memory is bounded by
 // the aggsize option; a new tuple that does not fit is dropped and counted.
 #pragma once
 
@@ -37,15 +39,29 @@ class AggregationStore {
         std::vector<std::pair<std::string, std::vector<int64_t>>> entries; // encoded key, data
     };
 
+    // How a firing of one aggregating action makes its key.
+    enum class KeyShape : uint8_t {
+        None,    // @ = count(): the empty key
+        Integer, // @[pid]: one integer, `key_size` low-order bytes of it
+        Tuple,   // anything else: encoded by encode_key()
+    };
+    struct Binding {
+        const compiler::Action *action = nullptr;
+        Aggregation *aggregation = nullptr; // nullptr: the action names no known aggregation
+        KeyShape shape = KeyShape::Tuple;
+        uint8_t key_size = 0;
+    };
+
     // Registers the aggregations of a program (call before resolve()); one
     // named as an earlier program's is that aggregation.
     void add_program(const compiler::Program &program);
     void set_limit(size_t bytes) { limit_ = bytes; }
     Aggregation *resolve(const compiler::Program &program, uint32_t aggregation_id);
+    // The binding of an Aggregate action of `program`.
+    Binding bind(const compiler::Program &program, const compiler::Action &action);
 
     // Runs the action's key and argument DIFOs and aggregates. False: a fault.
-    bool apply(Aggregation &aggregation, const compiler::Action &action, dif::Vm &vm, dif::Environment &env,
-               dif::Fault &fault);
+    bool apply(const Binding &binding, dif::Vm &vm, dif::Environment &env, dif::Fault &fault);
 
     std::vector<Snapshot> snapshot() const;
     // The consumer's clear(): every value zeroed (as DTrace does, min() and
@@ -57,6 +73,8 @@ class AggregationStore {
 
   private:
     bool encode_key(const compiler::Action &action, dif::Vm &vm, dif::Environment &env, dif::Fault &fault);
+    // A new entry for `key`; nullptr when aggsize leaves no room (a drop).
+    AggregationTable::Entry *add_entry(Aggregation &aggregation, std::string_view key, uint64_t hash);
 
     std::deque<Aggregation> aggregations_;
     std::map<std::pair<const compiler::Program *, uint32_t>, Aggregation *> by_program_id_;

@@ -11,43 +11,15 @@ constexpr size_t kInitialSlots = 64;
 } // namespace
 
 uint64_t AggregationTable::hash(std::string_view s) {
-    constexpr uint64_t kSeed = 0x9e3779b97f4a7c15ull, kMul1 = 0xbf58476d1ce4e5b9ull, kMul2 = 0x94d049bb133111ebull;
-    uint64_t h = kSeed ^ s.size();
+    uint64_t h = seed(s.size());
     const char *p = s.data();
     size_t n = s.size();
     for (; n >= sizeof(uint64_t); p += sizeof(uint64_t), n -= sizeof(uint64_t)) {
         uint64_t word;
         std::memcpy(&word, p, sizeof word);
-        h = (h ^ word) * kMul1;
-        h ^= h >> 31;
+        h = mix_word(h, word);
     }
-    // The last 0-7 bytes: two overlapping words of four, or the first,
-    // middle and last byte (together they cover every byte; the size is
-    // in the seed).
-    uint64_t tail = 0;
-    if (n >= sizeof(uint32_t)) {
-        uint32_t low, high;
-        std::memcpy(&low, p, sizeof low);
-        std::memcpy(&high, p + n - sizeof high, sizeof high);
-        tail = low | uint64_t(high) << 32;
-    } else if (n > 0) {
-        tail = uint64_t(uint8_t(p[0])) | uint64_t(uint8_t(p[n / 2])) << 8 | uint64_t(uint8_t(p[n - 1])) << 16;
-    }
-    h = (h ^ tail) * kMul2;
-    return h ^ (h >> 29);
-}
-
-AggregationTable::Entry *AggregationTable::find(std::string_view key, uint64_t hash) {
-    if (slots_.empty())
-        return nullptr;
-    const size_t mask = slots_.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-        const Slot &slot = slots_[i];
-        if (!slot.entry)
-            return nullptr;
-        if (slot.hash == hash && slot.entry->key == key)
-            return slot.entry;
-    }
+    return finish(h, tail(p, n));
 }
 
 AggregationTable::Entry &AggregationTable::insert(std::string_view key, uint64_t hash, std::vector<int64_t> data) {

@@ -54,6 +54,9 @@ class PrincipalBuffer {
     size_t capacity() const { return capacity_; }
     // Bytes written and not yet handed to the consumer.
     size_t used() const { return used_ - (policy_ == BufferPolicy::Ring ? head_ : read_); }
+    // Three quarters full: a replay, which can outrun the consumer, waits
+    // for a switch rather than drop records.
+    bool drain_due() const { return used() * 4 >= capacity() * 3; }
     // A fill buffer that had no room for a record: it records nothing more
     // until END (release_reserve()).
     bool full() const { return full_; }

@@ -104,8 +104,8 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
                 ecb->records = records_anything(clause);
                 for (const compiler::Action &action : clause.actions)
                     ecb->aggregations.push_back(action.kind == compiler::ActionKind::Aggregate
-                                                    ? aggregations_.resolve(program, action.aggregation)
-                                                    : nullptr);
+                                                    ? aggregations_.bind(program, action)
+                                                    : AggregationStore::Binding{});
                 std::lock_guard guard(lock_);
                 probe.ecbs.push_back(ecb.get());
                 ecbs_.push_back(std::move(ecb));
@@ -232,16 +232,12 @@ void Engine::fire_replayed(Probe &probe, const dtrace_event_ctx &ctx) {
         if (!probe.ecbs.empty())
             run_ecbs(probe, ctx);
         // A replay can outrun the consumer; rather than drop records it
-        // waits for a buffer switch when a buffer is three quarters full.
-        // A ring buffer overwrites rather than waits.
-        if (buffer_config_.policy != BufferPolicy::Ring) {
-            for (const PrincipalBuffer &b : buffers_) {
-                if (b.used() * 4 >= b.capacity() * 3) {
-                    must_wait = true;
-                    wait_for_generation = drain_generation_;
-                    break;
-                }
-            }
+        // waits for a buffer switch when a buffer is three quarters full
+        // (noted as records are written: note_fill()). A ring buffer
+        // overwrites rather than waits.
+        if (drain_due_ && buffer_config_.policy != BufferPolicy::Ring) {
+            must_wait = true;
+            wait_for_generation = drain_generation_;
         }
     }
     if (must_wait)
@@ -444,7 +440,8 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &
             }
             break;
         case compiler::ActionKind::Aggregate:
-            if (!ecb.aggregations[index - 1] || !aggregations_.apply(*ecb.aggregations[index - 1], action, vm, env, f))
+            if (!ecb.aggregations[index - 1].aggregation ||
+                !aggregations_.apply(ecb.aggregations[index - 1], vm, env, f))
                 return faulted(index);
             break;
         case compiler::ActionKind::Speculate:
@@ -466,6 +463,8 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &
                 }
             } else if (action.kind == compiler::ActionKind::Commit) {
                 illegal = !speculations_.commit(id, buffers_, sequence_);
+                for (const PrincipalBuffer &b : buffers_)
+                    note_fill(b);
             } else {
                 illegal = !speculations_.discard(id);
             }
@@ -491,9 +490,13 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &
             break;
         }
     }
-    if (out && !out->end() && out->full()) {
-        buffer_filled_.store(true, std::memory_order_release);
-        notify();
+    if (out) {
+        if (!out->end() && out->full()) {
+            buffer_filled_.store(true, std::memory_order_release);
+            notify();
+        }
+        if (out == &buffers_[ctx.cpu]) // not a speculation's buffer: a switch does not empty those
+            note_fill(*out);
     }
     return true;
 }
@@ -511,6 +514,7 @@ void Engine::record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault)
     buffer.put_integer(static_cast<uint64_t>(fault.kind));
     buffer.put_integer(fault.address);
     buffer.end();
+    note_fill(buffer);
 
     Probe *error_probe = probes_.probe(error_probe_);
     if (!error_probe || error_probe->ecbs.empty())
@@ -554,6 +558,7 @@ std::vector<Engine::CpuData> Engine::take_buffers() {
     }
     drain_wanted_.store(false, std::memory_order_release);
     drained_.notify_all();
+    drain_due_ = false; // every principal buffer is taken (a ring one is never waited for)
     // A ring buffer is read once, when tracing has stopped.
     if (buffer_config_.policy == BufferPolicy::Ring && activity_.load(std::memory_order_acquire) != Activity::Stopped)
         return out;

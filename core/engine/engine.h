@@ -43,8 +43,8 @@ struct Ecb {
     Probe *probe = nullptr;
     const compiler::Clause *clause = nullptr;
     const compiler::Program *program = nullptr;
-    // Per action: its aggregation table (Aggregate actions), else nullptr.
-    std::vector<AggregationStore::Aggregation *> aggregations;
+    // Per action: its aggregation binding (Aggregate actions; empty for the others).
+    std::vector<AggregationStore::Binding> aggregations;
     bool records = false; // whether a firing writes a record (else only variables/aggregations change)
 };
 
@@ -154,6 +154,9 @@ class Engine final : public host::ProbeSink {
     void fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t nargs);
     void advance_trace_time(const dtrace_event_ctx &ctx);
     void wait_for_drain(uint64_t generation);
+    // After a record went to a principal buffer: whether it is now full
+    // enough for a replay to wait for the consumer.
+    void note_fill(const PrincipalBuffer &buffer) { drain_due_ |= buffer.drain_due(); }
 
     Options &options_;
     ProbeTable probes_;
@@ -192,6 +195,7 @@ class Engine final : public host::ProbeSink {
 
     // Replay backpressure: buffer switches counted, and waited for.
     std::atomic<bool> drain_wanted_{false};
+    bool drain_due_ = false;        // under lock_: a principal buffer reached its drain mark since the last switch
     uint64_t drain_generation_ = 0; // under lock_
     std::mutex drain_lock_;
     std::condition_variable drained_;

@@ -63,3 +63,30 @@ TEST(AggregationTable, EraseRemovesOnlyTheGivenKeys) {
         }
     }
 }
+
+TEST(AggregationTable, ShortKeysHashAsTheirBytes) {
+    const uint64_t values[] = {0, 1, 0x80, 0xdeadbeef, 0x0123456789abcdefull, ~0ull};
+    for (uint64_t v : values) {
+        for (size_t size = 1; size <= sizeof v; size++) {
+            std::string_view bytes(reinterpret_cast<const char *>(&v), size);
+            EXPECT_EQ(AggregationTable::hash_short(bytes.data(), size), AggregationTable::hash(bytes))
+                << "value " << v << ", " << size << " bytes";
+        }
+    }
+}
+
+TEST(AggregationTable, KeysOfEverySizeCompareEveryByte) {
+    // Equal hashes force the comparison of the keys themselves.
+    for (size_t size = 1; size <= 12; size++) {
+        AggregationTable t;
+        const std::string key(size, 'k');
+        t.insert(key, 7, {1});
+        for (size_t at = 0; at < size; at++) {
+            std::string other = key;
+            other[at] = 'x';
+            EXPECT_EQ(t.find(other, 7), nullptr) << size << " bytes, differing at " << at;
+        }
+        EXPECT_EQ(t.find(key.substr(1), 7), nullptr) << "a shorter key";
+        ASSERT_NE(t.find(key, 7), nullptr);
+    }
+}

@@ -1,75 +1,8 @@
 // Trace-time timers: while replaying, ticks follow the events' timestamps.
-#include "compiler/compile.h"
-#include "compiler/parser.h"
-#include "engine/engine.h"
-
-#include <gtest/gtest.h>
+#include "replayed_engine.h"
 
 using namespace dtrace;
-
-namespace {
-
-class ReplayedEngine : public ::testing::Test {
-  protected:
-    void SetUp() override {
-        ASSERT_EQ(options.set("replay", "trace.etl"), std::nullopt);
-        dtrace_provider_info info{};
-        info.struct_size = sizeof info;
-        std::string error;
-        info.name = "dtrace";
-        dtrace_provider_id core = engine.probes().add_provider(nullptr, info, error);
-        for (const char *name : {"BEGIN", "END", "ERROR"})
-            engine.probes().add_probe(core, probe_info(name));
-        engine.set_core_probes(1, 2, 3);
-        info.name = "replay";
-        dtrace_provider_id provider = engine.probes().add_provider(nullptr, info, error);
-        tick = engine.probes().add_probe(provider, probe_info("tick"));
-        event = engine.probes().add_probe(provider, probe_info("event"));
-    }
-
-    static host::ProbeInfo probe_info(const char *name) {
-        host::ProbeInfo p;
-        p.name = name;
-        return p;
-    }
-
-    void enable(const char *source) {
-        compiler::ParseOptions parse_options;
-        parse_options.macro_args = {"test"};
-        auto parsed = compiler::parse_program(source, parse_options);
-        ASSERT_TRUE(parsed.program) << parsed.error->message;
-        auto compiled = compiler::compile(*parsed.program, {});
-        ASSERT_TRUE(compiled.program) << compiled.error->message;
-        program = std::move(*compiled.program);
-        std::string error;
-        ASSERT_GT(engine.enable(program, false, error), 0) << error;
-        engine.go();
-    }
-
-    void fire_event(uint64_t timestamp, uint32_t cpu = 0, uint32_t flags = 0) {
-        dtrace_event_ctx ctx{};
-        ctx.struct_size = sizeof ctx;
-        ctx.timestamp = ctx.walltimestamp = timestamp;
-        ctx.cpu = cpu;
-        ctx.flags = DTRACE_EVENT_REPLAYED | flags;
-        engine.fire(event, ctx);
-    }
-
-    int64_t count_of(const char *aggregation) {
-        for (const auto &s : engine.snapshot_aggregations()) {
-            if (s.decl->name == aggregation)
-                return s.entries.empty() ? 0 : s.entries.front().second.front();
-        }
-        return -1;
-    }
-
-    engine::Options options;
-    engine::Engine engine{options};
-    compiler::Program program;
-    dtrace_probe_id tick = 0, event = 0;
-};
-
-} // namespace
+using dtrace::test::ReplayedEngine;
 
 TEST_F(ReplayedEngine, TicksFollowTraceTime) {
     enable("replay:::tick { @ticks = count(); } replay:::event { @events = count(); }");
