@@ -64,25 +64,23 @@ size_t EventDispatch::provider_index(const Guid &guid) {
     if (!last_known_ || guid != last_guid_) {
         last_guid_ = guid;
         last_index_ = catalog_.index_of(guid);
-        last_label_ = nullptr;
+        last_label_ = last_index_ == TraceCatalog::kNotFound ? nullptr : &catalog_.providers()[last_index_].label();
         last_known_ = true;
     }
     return last_index_;
 }
 
 // Call after provider_index(event.provider).
-const std::string &EventDispatch::provider_label(const Event &event, size_t index) {
-    if (last_label_ == nullptr) {
-        if (index != TraceCatalog::kNotFound) {
-            last_label_ = &catalog_.providers()[index].label();
-        } else {
-            auto [it, added] = uncatalogued_labels_.try_emplace(event.provider);
-            if (added) {
-                it->second = TraceCatalog::label_of(event, manifests_);
-            }
-            last_label_ = &it->second;
-        }
+const std::string &EventDispatch::provider_label(const Event &event) {
+    return last_label_ != nullptr ? *last_label_ : uncatalogued_label(event);
+}
+
+const std::string &EventDispatch::uncatalogued_label(const Event &event) {
+    auto [it, added] = uncatalogued_labels_.try_emplace(event.provider);
+    if (added) {
+        it->second = TraceCatalog::label_of(event, manifests_);
     }
+    last_label_ = &it->second;
     return *last_label_;
 }
 
@@ -109,9 +107,9 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
     const size_t index = provider_index(event.provider);
     const uint64_t payload_size = event.payload.size();
 
-    const bool lost = event.provider == kLostEventGuid && enabled_.diag_lost_event != 0;
+    const bool lost = enabled_.diag_lost_event != 0 && event.provider == kLostEventGuid;
     if (enabled_.diag_events != 0 || lost) {
-        const std::array<uint64_t, 5> args = {memory_.label(provider_label(event, index)), event.id, event.opcode,
+        const std::array<uint64_t, 5> args = {memory_.label(provider_label(event)), event.id, event.opcode,
                                               payload_size, memory_.prefixed_payload()};
         if (enabled_.diag_events != 0) {
             fire(enabled_.diag_events, args);

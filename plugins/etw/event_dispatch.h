@@ -63,7 +63,8 @@ class EventDispatch {
     void set_context(const Event &event, uint32_t pid, uint32_t tid, const WalkedStack *stack);
     void fire(dtrace_probe_id probe, std::span<const uint64_t> args);
     size_t provider_index(const Guid &guid);
-    const std::string &provider_label(const Event &event, size_t index);
+    const std::string &provider_label(const Event &event);
+    const std::string &uncatalogued_label(const Event &event); // the first time in a run
     void fire_missed_stack(const Event &event);
     bool etw_matches(const Event &event, const ProbeBinding &binding);
     void fire_etw(const Event &event, const ProbeBinding &binding);
@@ -97,7 +98,7 @@ class EventDispatch {
     // hands their addresses to D, so they stay put (node-based map).
     std::unordered_map<Guid, std::string, GuidHash> uncatalogued_labels_;
     bool last_known_ = false;                 // last_guid_, last_index_ are set
-    const std::string *last_label_ = nullptr; // last_guid_'s, once asked for
+    const std::string *last_label_ = nullptr; // last_guid_'s (uncatalogued: once asked for)
 };
 
 } // namespace dtrace::etw::plugin

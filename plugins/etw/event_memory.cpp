@@ -17,24 +17,6 @@ constexpr uint8_t kPointerSize64 = 8;
 
 } // namespace
 
-void EventMemory::begin(const Event &event) {
-    event_ = &event;
-    regions_ = {};
-}
-
-uint64_t EventMemory::prefixed_payload() {
-    const Region &r = regions_[kPrefixed];
-    if (r.size == 0) {
-        const size_t size = kPayloadPrefixSize + event_->payload.size();
-        if (prefixed_.size() < size) {
-            prefixed_.resize(size);
-        }
-        prefixed_filled_ = false;
-        set_region(kPrefixed, prefixed_.data(), size);
-    }
-    return reinterpret_cast<uint64_t>(r.base) + kPayloadPrefixSize;
-}
-
 void EventMemory::fill_prefixed() {
     const std::span<const uint8_t> payload = event_->payload;
     prefixed_[kPrefixId] = static_cast<uint8_t>(event_->id);
@@ -58,14 +40,6 @@ uint64_t EventMemory::header_and_payload() {
 
 uint64_t EventMemory::header_and_payload_size() const {
     return kEventHeaderImageSize + event_->payload.size();
-}
-
-uint64_t EventMemory::label(const std::string &s) {
-    return set_region(kLabel, reinterpret_cast<const uint8_t *>(s.c_str()), s.size() + 1);
-}
-
-uint64_t EventMemory::bytes(const std::vector<uint8_t> &b) {
-    return set_region(kBytes, b.data(), b.size());
 }
 
 int64_t EventMemory::read(void *state, uint64_t address, void *buffer, size_t length) {

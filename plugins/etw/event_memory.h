@@ -37,16 +37,34 @@ inline constexpr size_t kPayloadPrefixSize = 4;
 class EventMemory {
   public:
     // Forgets the regions of the previous event.
-    void begin(const Event &event);
+    void begin(const Event &event) {
+        event_ = &event;
+        regions_ = {};
+    }
 
-    // Addresses of the layouts above, for the current event.
-    uint64_t prefixed_payload();
+    // Addresses of the layouts above, for the current event. Every event
+    // hands out its prefixed payload and label to diag:::events: those two
+    // are inline.
+    uint64_t prefixed_payload() {
+        Region &r = regions_[kPrefixed];
+        if (r.size == 0) { // its bytes are written when D reads them (fill_prefixed)
+            const size_t size = kPayloadPrefixSize + event_->payload.size();
+            if (prefixed_.size() < size) {
+                prefixed_.resize(size);
+            }
+            prefixed_filled_ = false;
+            r = {prefixed_.data(), size};
+        }
+        return reinterpret_cast<uint64_t>(r.base) + kPayloadPrefixSize;
+    }
     uint64_t header_and_payload();
     uint64_t header_and_payload_size() const;
     // The provider's name; s must outlive the event.
-    uint64_t label(const std::string &s);
+    uint64_t label(const std::string &s) {
+        return set_region(kLabel, reinterpret_cast<const uint8_t *>(s.c_str()), s.size() + 1);
+    }
     // Bytes the caller keeps unchanged until the next event (decoded fields).
-    uint64_t bytes(const std::vector<uint8_t> &b);
+    uint64_t bytes(const std::vector<uint8_t> &b) { return set_region(kBytes, b.data(), b.size()); }
 
     // dtrace_memory_read_fn over an EventMemory.
     static int64_t read(void *state, uint64_t address, void *buffer, size_t length);

@@ -250,10 +250,7 @@ bool ProbeRegistry::set_enabled(uint64_t cookie, bool enabled) {
     return true;
 }
 
-void ProbeRegistry::refresh(EnabledProbes &out, uint64_t &generation) const {
-    if (generation_.load(std::memory_order_acquire) == generation) {
-        return;
-    }
+void ProbeRegistry::copy_enabled(EnabledProbes &out, uint64_t &generation) const {
     std::lock_guard lock(mutex_);
     generation = generation_.load(std::memory_order_relaxed);
     out = EnabledProbes{};

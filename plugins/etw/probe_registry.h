@@ -94,10 +94,16 @@ class ProbeRegistry {
     // diag:::events, enabled or not: firing it for every record lets the host
     // advance trace time even when no probe of the record is enabled.
     dtrace_probe_id diag_events_probe() const { return diag_events_probe_; }
-    // Copies the enabled probes into out when they changed since generation.
-    void refresh(EnabledProbes &out, uint64_t &generation) const;
+    // Copies the enabled probes into out when they changed since generation
+    // (asked for every event: the check is inline).
+    void refresh(EnabledProbes &out, uint64_t &generation) const {
+        if (generation_.load(std::memory_order_acquire) != generation) {
+            copy_enabled(out, generation);
+        }
+    }
 
   private:
+    void copy_enabled(EnabledProbes &out, uint64_t &generation) const;
     dtrace_provider_id add_provider(const std::string &name);
     dtrace_probe_id add_probe(dtrace_provider_id provider, const std::string &module, const std::string &function,
                               const std::string_view name, ProbeBinding binding, std::span<const dtrace_arg_desc> args);

@@ -44,8 +44,4 @@ void ProcessTable::note(const Event &event, const kernel::MofRecord &record) {
     }
 }
 
-const ProcessInfo *ProcessTable::find(uint32_t pid) const {
-    return processes_.find(pid);
-}
-
 } // namespace dtrace::etw::plugin

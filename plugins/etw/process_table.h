@@ -37,8 +37,8 @@ class ProcessTable {
     // The same with the event already decoded (record of the Process class).
     void note(const Event &event, const kernel::MofRecord &record);
     // nullptr for a process no event has described; valid until the next
-    // Process event is noted.
-    const ProcessInfo *find(uint32_t pid) const;
+    // Process event is noted. (Every event asks for its process: inline.)
+    const ProcessInfo *find(uint32_t pid) const { return processes_.find(pid); }
 
   private:
     kernel::IdTable<ProcessInfo> processes_;

@@ -10,8 +10,6 @@ namespace {
 
 constexpr uint8_t kKeyCreate = 34;
 constexpr uint8_t kKeyRundown = 36;
-constexpr uint8_t kStackKeyKernel = 37;
-constexpr uint8_t kStackKeyUser = 38;
 constexpr size_t kTimestampAt = 0;
 constexpr size_t kProcessAt = 8;
 constexpr size_t kThreadAt = 12;
@@ -29,8 +27,8 @@ bool is_definition(const Event &event) {
 } // namespace
 
 std::optional<StackKeyReference> stack_key_reference(const Event &event) {
-    if ((event.opcode != kStackKeyKernel && event.opcode != kStackKeyUser) || event.provider != stack_walk_class() ||
-        event.payload.size() < kKeyAt + event.pointer_size) {
+    if ((event.opcode != kStackKeyKernelOpcode && event.opcode != kStackKeyUserOpcode) ||
+        event.provider != stack_walk_class() || event.payload.size() < kKeyAt + event.pointer_size) {
         return std::nullopt;
     }
     const std::span<const uint8_t> p = event.payload;
@@ -38,11 +36,7 @@ std::optional<StackKeyReference> stack_key_reference(const Event &event) {
                              .pid = load_u32(p.data() + kProcessAt),
                              .tid = load_u32(p.data() + kThreadAt),
                              .key = pointer_at(p, kKeyAt, event.pointer_size),
-                             .user = event.opcode == kStackKeyUser};
-}
-
-bool is_stack_record(const Event &event) {
-    return is_stack_walk(event) || stack_key_reference(event).has_value();
+                             .user = event.opcode == kStackKeyUserOpcode};
 }
 
 void StackKeys::keep(const Event &event) {

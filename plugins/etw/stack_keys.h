@@ -32,6 +32,7 @@
 
 #include "reader/etl_reader.h"
 #include "reader/result.h"
+#include "stack_walk.h"
 
 namespace dtrace::etw::plugin {
 
@@ -44,12 +45,21 @@ struct StackKeyReference {
     bool user = false; // StackKeyUser
 };
 
+// The StackWalk opcodes of the stack key references.
+inline constexpr uint8_t kStackKeyKernelOpcode = 37;
+inline constexpr uint8_t kStackKeyUserOpcode = 38;
+
 // Decodes a StackKeyKernel/StackKeyUser event; nothing for another event or
 // a payload too short.
 std::optional<StackKeyReference> stack_key_reference(const Event &event);
 // True for the records that carry an event's stack: StackWalk/Stack and the
-// stack key references.
-bool is_stack_record(const Event &event);
+// stack key references. Asked of every event of a trace that has not shown
+// a stack yet: the opcode rules out nearly all of them inline.
+inline bool is_stack_record(const Event &event) {
+    const uint8_t op = event.opcode;
+    return (op == kStackWalkOpcode || op == kStackKeyKernelOpcode || op == kStackKeyUserOpcode) &&
+           (is_stack_walk(event) || stack_key_reference(event).has_value());
+}
 
 class StackKeys {
   public:

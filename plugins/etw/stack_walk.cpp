@@ -9,7 +9,6 @@ namespace dtrace::etw::plugin {
 namespace {
 
 constexpr uint16_t kStackWalkHook = 0x1820; // StackWalk group, opcode 32 (Stack)
-constexpr uint8_t kStackOpcode = 32;
 constexpr size_t kTimestampAt = 0;
 constexpr size_t kProcessAt = 8;
 constexpr size_t kThreadAt = 12;
@@ -31,7 +30,7 @@ const Guid &stack_walk_class() {
 }
 
 bool is_stack_walk(const Event &event) {
-    return event.opcode == kStackOpcode && event.provider == stack_walk_class();
+    return event.opcode == kStackWalkOpcode && event.provider == stack_walk_class();
 }
 
 bool decode_stack_walk(const Event &event, WalkedStack &out) {

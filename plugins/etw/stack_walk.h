@@ -33,8 +33,9 @@ struct WalkedStack {
 // True for an address in the kernel's half of the address space of a 32- or
 // 64-bit Windows (pointer_size 4 or 8).
 bool is_kernel_address(uint64_t address, uint8_t pointer_size);
-// The StackWalk class GUID.
+// The StackWalk class GUID, and the opcode of its Stack events.
 const Guid &stack_walk_class();
+inline constexpr uint8_t kStackWalkOpcode = 32;
 // True for StackWalk/Stack events.
 bool is_stack_walk(const Event &event);
 // Decodes a StackWalk/Stack payload into out (reusing its storage); false if

@@ -35,19 +35,24 @@ struct ContextSwitch {
     static constexpr size_t kNewThreadId = 0, kOldThreadId = 4, kNewThreadPriority = 8, kOldThreadPriority = 9,
                             kOldThreadWaitReason = 12, kOldThreadWaitMode = 13, kOldThreadState = 14,
                             kOldThreadWaitIdealProcessor = 15, kNewThreadWaitTime = 16;
+    static constexpr size_t kFieldsEnd = kNewThreadWaitTime + 4;
 };
 
-inline ContextSwitch decode_context_switch(std::span<const uint8_t> payload) {
-    const uint8_t *p = payload.data();
-    const size_t size = payload.size();
-    const auto u32 = [&](size_t at) { return at + 4 <= size ? load_u32(p + at) : 0u; };
-    const auto i8 = [&](size_t at) { return static_cast<int8_t>(at < size ? p[at] : 0); };
+// With whole true the payload holds every field: no field is checked.
+template <bool whole> ContextSwitch read_context_switch(const uint8_t *p, size_t size) {
+    const auto u32 = [&](size_t at) { return whole || at + 4 <= size ? load_u32(p + at) : 0u; };
+    const auto i8 = [&](size_t at) { return static_cast<int8_t>(whole || at < size ? p[at] : 0); };
     using C = ContextSwitch;
     return {u32(C::kNewThreadId),        u32(C::kOldThreadId),
             i8(C::kNewThreadPriority),   i8(C::kOldThreadPriority),
             i8(C::kOldThreadWaitReason), i8(C::kOldThreadWaitMode),
             i8(C::kOldThreadState),      i8(C::kOldThreadWaitIdealProcessor),
             u32(C::kNewThreadWaitTime)};
+}
+
+inline ContextSwitch decode_context_switch(std::span<const uint8_t> payload) {
+    return payload.size() >= ContextSwitch::kFieldsEnd ? read_context_switch<true>(payload.data(), payload.size())
+                                                       : read_context_switch<false>(payload.data(), payload.size());
 }
 
 } // namespace dtrace::etw::plugin::kernel

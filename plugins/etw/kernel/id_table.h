@@ -17,7 +17,7 @@ template <typename Info> class IdTable {
   public:
     // The id's entry, added (default values) if it had none.
     Info &operator[](uint32_t id) {
-        if ((count_ + 1) * 4 > slots_.size() * 3) {
+        if (count_ == max_count_) {
             grow();
         }
         Slot &slot = slots_[position(id)];
@@ -50,16 +50,18 @@ template <typename Info> class IdTable {
 
     // The slot holding id, or the free one where it would go.
     size_t position(uint32_t id) const {
-        const size_t mask = slots_.size() - 1;
+        const Slot *slots = slots_.data();
         size_t i = static_cast<size_t>((id * kFibonacci) >> shift_);
-        while (slots_[i].used && slots_[i].id != id) {
-            i = (i + 1) & mask;
+        while (slots[i].used && slots[i].id != id) {
+            i = (i + 1) & mask_;
         }
         return i;
     }
     void grow() {
         std::vector<Slot> old = std::move(slots_);
         slots_ = std::vector<Slot>(old.empty() ? kInitialSlots : old.size() * 2);
+        mask_ = slots_.size() - 1;
+        max_count_ = slots_.size() / 4 * 3;
         shift_ = 64;
         for (size_t n = slots_.size(); n > 1; n >>= 1) {
             --shift_;
@@ -72,8 +74,10 @@ template <typename Info> class IdTable {
     }
 
     std::vector<Slot> slots_; // a power of two of them
+    size_t mask_ = 0;         // slots - 1
     unsigned shift_ = 64;     // 64 - log2(slots)
     size_t count_ = 0;
+    size_t max_count_ = 0; // 3/4 of the slots: grow before passing it
 };
 
 } // namespace dtrace::etw::plugin::kernel

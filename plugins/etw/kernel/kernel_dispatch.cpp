@@ -51,11 +51,7 @@ int64_t known_or_minus_one(uint32_t id) {
 
 } // namespace
 
-void KernelDispatch::dispatch(const Event &event, const dtrace_event_ctx &base) {
-    const int klass = kernel_class_of(event);
-    if (klass < 0 || klass >= static_cast<int>(kClassSlots)) {
-        return;
-    }
+void KernelDispatch::dispatch(const Event &event, int klass, const dtrace_event_ctx &base) {
     if (static_cast<K>(klass) == K::Thread && event.opcode == kContextSwitchOpcode) {
         state_.note_context_switch(event);
     }

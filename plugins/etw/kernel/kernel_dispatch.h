@@ -46,12 +46,19 @@ class KernelDispatch {
 
     // Updates the state from the event, then fires the enabled kernel probes
     // it matches. base is the event's context as the other probes got it.
-    void dispatch(const Event &event, const dtrace_event_ctx &base);
+    // (Asked of every event: other events are ruled out inline.)
+    void dispatch(const Event &event, const dtrace_event_ctx &base) {
+        const int klass = kernel_class_of(event);
+        if (klass >= 0 && klass < static_cast<int>(kClassSlots)) {
+            dispatch(event, klass, base);
+        }
+    }
 
   private:
     static constexpr size_t kMaxArgs = 6;
     using Args = std::array<uint64_t, kMaxArgs>;
 
+    void dispatch(const Event &event, int klass, const dtrace_event_ctx &base);
     void fire(const KernelProbe &probe, dtrace_probe_id id, const Event &event, const dtrace_event_ctx &base);
     size_t build_args(const KernelProbe &probe, const Event &event, Args &args);
     uint64_t fileinfo(const Event &event, uint64_t file, uint64_t irp);

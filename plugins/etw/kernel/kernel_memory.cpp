@@ -18,16 +18,6 @@ constexpr char kStateLetters[] = {'I', 'R', 'O', 'R', 'Z', 'S', 'R', 'R', 'S'};
 
 } // namespace
 
-void KernelMemory::begin_firing(uint32_t pid, uint32_t tid, uint32_t cpu) {
-    pid_ = pid;
-    tid_ = tid;
-    cpu_ = cpu;
-    record_count_ = 0;
-    text_count_ = 0;
-    current_psinfo_built_ = false;
-    current_lwpsinfo_built_ = false;
-}
-
 KernelRecord &KernelMemory::record(uint64_t &address) {
     // A firing uses at most three records; past the pool the last is reused.
     KernelRecord &r = records_[std::min(record_count_, kMaxRecords - 1)];

@@ -26,7 +26,16 @@ class KernelMemory {
         : event_memory_(event_memory), processes_(processes), state_(state) {}
 
     // Forgets the previous firing's records; pid and tid are the new firing's.
-    void begin_firing(uint32_t pid, uint32_t tid, uint32_t cpu);
+    // (Run for every event: inline.)
+    void begin_firing(uint32_t pid, uint32_t tid, uint32_t cpu) {
+        pid_ = pid;
+        tid_ = tid;
+        cpu_ = cpu;
+        record_count_ = 0;
+        text_count_ = 0;
+        current_psinfo_built_ = false;
+        current_lwpsinfo_built_ = false;
+    }
 
     // A fresh zeroed record, readable until the next begin_firing().
     KernelRecord &record(uint64_t &address);

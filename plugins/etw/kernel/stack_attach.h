@@ -71,6 +71,9 @@ class StackAttach {
     bool attach_key(Queued &waiting, const StackKeyReference &reference);
     Queued &push(const Event &event);
     template <typename Fire> void pop(Fire &fire);
+    // offer() once the trace has shown a stack. Not inlined: every event of
+    // a trace without stacks takes offer()'s short way, kept short so.
+    template <typename Fire> [[gnu::noinline]] void offer_in_order(const Event &event, Fire &fire);
     bool releasable(const Queued &q, int64_t now_ns) const;
 
     bool enabled_;
@@ -96,13 +99,15 @@ template <typename Fire> void StackAttach::pop(Fire &fire) {
 
 template <typename Fire> void StackAttach::offer(const Event &event, Fire &&fire) {
     ++position_;
-    if (!enabled_) {
-        if (!is_stack_record(event)) {
-            fire(event, nullptr, false);
-            return;
-        }
-        enabled_ = true; // the trace walks stacks: from now on events wait for theirs
+    if (!enabled_ && !is_stack_record(event)) {
+        fire(event, nullptr, false);
+        return;
     }
+    enabled_ = true; // the trace walks stacks: from now on events wait for theirs
+    offer_in_order(event, fire);
+}
+
+template <typename Fire> void StackAttach::offer_in_order(const Event &event, Fire &fire) {
     const bool attached = settle(event);
     while (size_ != 0 && (releasable(ring_[head_], event.time_ns) || size_ == kMaxQueued)) {
         pop(fire);
