@@ -13,7 +13,12 @@ namespace dtrace {
 struct Symbol {
     std::string module;   // always set
     std::string function; // empty: only the module is known
-    uint64_t offset = 0;  // address minus the function's start (with a function)
+    // Address minus the function's start (with a function), or minus the
+    // module's base (with module_offset).
+    uint64_t offset = 0;
+    // No function: printed "module+0xoffset" instead of DTrace's
+    // "module`0xaddress" (DTRACE_SYMBOL_MODULE_OFFSET).
+    bool module_offset = false;
 };
 
 } // namespace dtrace

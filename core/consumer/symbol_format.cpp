@@ -8,6 +8,8 @@ namespace dtrace::consumer {
 std::string address_text(const std::optional<Symbol> &symbol, uint64_t address) {
     if (!symbol)
         return unresolved_address(address);
+    if (symbol->function.empty() && symbol->module_offset)
+        return symbol->module + "+" + unresolved_address(symbol->offset);
     if (symbol->function.empty())
         return symbol->module + "`" + unresolved_address(address);
     std::string text = symbol->module + "`" + symbol->function;

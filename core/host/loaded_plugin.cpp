@@ -146,6 +146,9 @@ std::optional<Symbol> LoadedPlugin::lookup_symbol(uint32_t space, int64_t pid, u
     if (found.function != nullptr && found.function[0] != '\0') {
         symbol.function = found.function;
         symbol.offset = found.offset;
+    } else if (found.flags & DTRACE_SYMBOL_MODULE_OFFSET) {
+        symbol.offset = found.offset;
+        symbol.module_offset = true;
     }
     return symbol;
 }

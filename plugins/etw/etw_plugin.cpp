@@ -108,20 +108,37 @@ int EtwPlugin::start() {
     catalog_reader_.reset(); // the replay reads the file afresh
     replay_ = std::make_unique<ReplayThread>(host_, ops_, path_,
                                              ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_, modules_,
-                                                          walks_stacks, [path = path_] { return open_replay(path); }});
+                                                          methods_, walks_stacks,
+                                                          [path = path_] { return open_replay(path); }});
     return replay_->start();
 }
 
 int EtwPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
+    if (out == nullptr || out->struct_size < offsetof(dtrace_symbol, offset) + sizeof out->offset) {
+        return -1;
+    }
     const uint32_t process = space == DTRACE_SYMBOL_USER && pid >= 0 ? static_cast<uint32_t>(pid) : kUnknownId;
+    // A jitted method is named even inside an image (precompiled code).
+    if (std::optional<MethodHit> method = process == kUnknownId ? std::nullopt : methods_.find(process, address)) {
+        symbol_module_ = std::move(method->module);
+        symbol_function_ = std::move(method->function);
+        out->module = symbol_module_.c_str();
+        out->function = symbol_function_.c_str();
+        out->offset = method->offset;
+        return 0;
+    }
     std::optional<kernel::ModuleHit> hit = modules_.find(process, address);
-    if (!hit || out == nullptr || out->struct_size < offsetof(dtrace_symbol, offset) + sizeof out->offset) {
+    if (!hit) {
         return -1;
     }
     symbol_module_ = std::move(hit->module);
     out->module = symbol_module_.c_str();
     out->function = nullptr;
     out->offset = hit->offset;
+    // A trace's addresses are another machine's: name them by image offset.
+    if (out->struct_size >= offsetof(dtrace_symbol, flags) + sizeof out->flags) {
+        out->flags = DTRACE_SYMBOL_MODULE_OFFSET;
+    }
     return 0;
 }
 

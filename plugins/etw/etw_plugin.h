@@ -82,9 +82,10 @@
 
 #include <dtrace/provider.h>
 
+#include "clr_methods.h"
+#include "etw_trace_action.h"
 #include "kernel/kernel_probes.h"
 #include "kernel/module_map.h"
-#include "etw_trace_action.h"
 #include "manifest_set.h"
 #include "probe_registry.h"
 #include "replay_thread.h"
@@ -128,7 +129,9 @@ class EtwPlugin {
     std::unique_ptr<ProbeRegistry> registry_;
     kernel::KernelProbes kernel_probes_;
     kernel::ModuleMap modules_;
+    ClrMethods methods_;
     std::string symbol_module_; // the last lookup's answer, valid until the next
+    std::string symbol_function_;
     std::unique_ptr<ReplayThread> replay_;
     EtwTraceAction trace_action_;
 };

@@ -24,8 +24,9 @@ bool is_session_header(const Event &event, const TraceClock &clock) {
 EventDispatch::EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const ReplayInputs &inputs,
                              const TraceClock &clock)
     : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
-      clock_(clock), kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules),
-      stack_keys_(inputs.reopen), attach_(inputs.walks_stacks, &stack_keys_) {
+      methods_(inputs.methods), clock_(clock),
+      kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules), stack_keys_(inputs.reopen),
+      attach_(inputs.walks_stacks, &stack_keys_) {
     // What no event changes.
     ctx_.struct_size = sizeof ctx_;
     ctx_.uid = -1;
@@ -101,6 +102,7 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
     registry_.refresh(enabled_, generation_);
     memory_.begin(event);
     kernel_.begin_event(event);
+    methods_.note(event);
     // A record without ids (PERFINFO) that has a stack is the stack's thread's.
     const bool ids_from_stack = stack != nullptr && event.pid == kUnknownId;
     set_context(event, ids_from_stack ? stack->pid : event.pid, ids_from_stack ? stack->tid : event.tid, stack);

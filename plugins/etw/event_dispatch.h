@@ -17,6 +17,7 @@
 
 #include <dtrace/provider.h>
 
+#include "clr_methods.h"
 #include "event_memory.h"
 #include "kernel/kernel_dispatch.h"
 #include "kernel/kernel_probes.h"
@@ -41,6 +42,7 @@ struct ReplayInputs {
     const ProbeRegistry &registry;
     const kernel::KernelProbes &kernel_probes;
     kernel::ModuleMap &modules; // filled from Image events, read by symbol lookups
+    ClrMethods &methods;        // filled from the CLR's method events, read likewise
     bool walks_stacks = false;  // the file has StackWalk events early on (stack_attach.h)
     StackKeys::Opener reopen;   // a second reader of the file, for stack keys (stack_keys.h)
 };
@@ -76,6 +78,7 @@ class EventDispatch {
     const TraceCatalog &catalog_;
     const ManifestSet &manifests_;
     const ProbeRegistry &registry_;
+    ClrMethods &methods_;
     TraceClock clock_;
     dtrace_event_ctx ctx_{};
     EnabledProbes enabled_;

@@ -5,6 +5,11 @@
 
 namespace dtrace::etw::plugin::kernel {
 
+std::string image_file_name(const std::string &path) {
+    const size_t slash = path.find_last_of("\\/");
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 void ModuleMap::note(const Event &event, const MofRecord &record) {
     const uint64_t base = record.u("ImageBase");
     const uint64_t size = record.u("ImageSize");
@@ -12,32 +17,17 @@ void ModuleMap::note(const Event &event, const MofRecord &record) {
     if (size == 0 || path.empty()) {
         return;
     }
-    const size_t slash = path.find_last_of("\\/");
-    Image image{size, slash == std::string::npos ? path : path.substr(slash + 1)};
     const uint32_t pid = static_cast<uint32_t>(record.u("ProcessId"));
     std::lock_guard lock(mutex_);
     Space &space = pid == 0 || is_kernel_address(base, event.pointer_size) ? kernel_ : processes_[pid];
-    // Whatever the new image overlaps is gone.
-    auto it = space.lower_bound(base);
-    if (it != space.begin() && std::prev(it)->first + std::prev(it)->second.size > base) {
-        --it;
-    }
-    while (it != space.end() && it->first < base + size) {
-        it = space.erase(it);
-    }
-    space.emplace(base, std::move(image));
+    space.place(base, size, image_file_name(path));
 }
 
 std::optional<ModuleHit> ModuleMap::find_in(const Space &space, uint64_t address) {
-    auto it = space.upper_bound(address);
-    if (it == space.begin()) {
-        return std::nullopt;
+    if (auto found = space.find(address)) {
+        return ModuleHit{found->value, found->offset};
     }
-    --it;
-    if (address - it->first >= it->second.size) {
-        return std::nullopt;
-    }
-    return ModuleHit{it->second.name, address - it->first};
+    return std::nullopt;
 }
 
 std::optional<ModuleHit> ModuleMap::find(uint32_t pid, uint64_t address) const {

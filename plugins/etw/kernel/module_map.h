@@ -10,12 +10,12 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
 
+#include "address_ranges.h"
 #include "kernel/mof_classes.h"
 #include "reader/event.h"
 
@@ -26,6 +26,9 @@ struct ModuleHit {
     uint64_t offset = 0; // address minus the image's base
 };
 
+// A path's last component ("C:\\Windows\\ntdll.dll" -> "ntdll.dll").
+std::string image_file_name(const std::string &path);
+
 class ModuleMap {
   public:
     // Learns from an Image event (decoded in record).
@@ -34,11 +37,7 @@ class ModuleMap {
     std::optional<ModuleHit> find(uint32_t pid, uint64_t address) const;
 
   private:
-    struct Image {
-        uint64_t size = 0;
-        std::string name;
-    };
-    using Space = std::map<uint64_t, Image>; // by base address
+    using Space = AddressRanges<std::string>; // the images' file names
 
     static std::optional<ModuleHit> find_in(const Space &space, uint64_t address);
 

@@ -62,8 +62,8 @@ typedef enum dtrace_dependency_class {
 } dtrace_dependency_class;
 
 typedef struct dtrace_attribute {
-    uint8_t name_stability; /* dtrace_stability */
-    uint8_t data_stability; /* dtrace_stability */
+    uint8_t name_stability;   /* dtrace_stability */
+    uint8_t data_stability;   /* dtrace_stability */
     uint8_t dependency_class; /* dtrace_dependency_class */
 } dtrace_attribute;
 
@@ -102,10 +102,10 @@ typedef struct dtrace_probe_desc {
     const char *module;
     const char *function;
     const char *name;
-    uint32_t nargs;               /* number of entries in args; may be 0 */
-    const dtrace_arg_desc *args;  /* may be NULL even when the probe takes
-                                     arguments: the host then asks arg_info */
-    uint64_t cookie;              /* the plugin's own value, handed back on enable */
+    uint32_t nargs;              /* number of entries in args; may be 0 */
+    const dtrace_arg_desc *args; /* may be NULL even when the probe takes
+                                    arguments: the host then asks arg_info */
+    uint64_t cookie;             /* the plugin's own value, handed back on enable */
 } dtrace_probe_desc;
 
 /* A probe description as the user wrote it: each field a glob pattern
@@ -134,10 +134,10 @@ typedef struct dtrace_event_ctx {
     int64_t tid;
     int64_t uid;
     int64_t gid;
-    const char *execname;   /* NULL: unknown */
+    const char *execname; /* NULL: unknown */
     uint32_t nargs;
-    const uint64_t *args;   /* arg0 .. arg(nargs-1); missing ones read as 0 */
-    const void *payload;    /* raw event payload for replayed events; may be NULL */
+    const uint64_t *args; /* arg0 .. arg(nargs-1); missing ones read as 0 */
+    const void *payload;  /* raw event payload for replayed events; may be NULL */
     uint64_t payload_size;
     const uint64_t *kernel_stack; /* program counters, innermost first; may be NULL */
     uint32_t kernel_stack_depth;
@@ -214,7 +214,7 @@ typedef struct dtrace_host_ops {
     dtrace_probe_id (*register_probe)(dtrace_host *host, dtrace_provider_id provider, const dtrace_probe_desc *desc);
     /* Looks up an existing probe; 0 if absent. */
     dtrace_probe_id (*lookup_probe)(dtrace_host *host, dtrace_provider_id provider, const char *module,
-                                     const char *function, const char *name);
+                                    const char *function, const char *name);
     /* Runs the enabled clauses of the probe. Safe from any thread. */
     void (*fire)(dtrace_host *host, dtrace_probe_id probe, const dtrace_event_ctx *ctx);
     void (*report_drops)(dtrace_host *host, uint32_t cpu, uint64_t count, dtrace_drop_kind kind);
@@ -249,13 +249,22 @@ typedef struct dtrace_host_ops {
 /* What lookup_symbol found at an address: the containing module and, when
  * the plugin knows it, the containing function. The core formats it as
  * DTrace does: "module`function+0xoffset", "module`function" at offset 0,
- * "module`0xaddress" without a function. */
+ * "module`0xaddress" without a function, or "module+0xoffset" without a
+ * function when flags has DTRACE_SYMBOL_MODULE_OFFSET. */
 typedef struct dtrace_symbol {
     uint32_t struct_size; /* set by the host; write no field beyond it */
     const char *module;   /* e.g. "ntdll.dll" or "genunix"; required when found */
     const char *function; /* NULL: only the module is known */
-    uint64_t offset;      /* address minus the function's start (ignored without function) */
+    uint64_t offset;      /* address minus the function's start (with a function) or, with
+                             DTRACE_SYMBOL_MODULE_OFFSET, minus the module's base */
+    /* Appended in ABI 1 (write only when struct_size covers it). */
+    uint32_t flags; /* DTRACE_SYMBOL_MODULE_OFFSET */
 } dtrace_symbol;
+
+/* dtrace_symbol.flags: the address is best named by its offset in the module
+ * (an address space recorded elsewhere, such as a replayed trace's, where
+ * the absolute address means nothing on this machine). */
+#define DTRACE_SYMBOL_MODULE_OFFSET 0x1u
 
 /* plugin -> core: the plugin's function table. Unused entries may be NULL. */
 typedef struct dtrace_plugin_ops {

@@ -39,5 +39,6 @@ int main(int argc, char **argv) {
     write_file(dir + "/not_an_etl.etl", Bytes(kNotAnEtlSize, kNotAnEtlByte));
     write_file(dir + "/metadata.etl", metadata_trace());
     write_file(dir + "/stack_keys.etl", stack_key_trace());
+    write_file(dir + "/jit_stacks.etl", jit_stack_trace());
     return 0;
 }

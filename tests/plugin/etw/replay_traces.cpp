@@ -496,6 +496,98 @@ Bytes stack_key_trace() {
     return one_cpu_file(logfile, events);
 }
 
+namespace {
+
+const Guid kDotNetRundown = *Guid::parse("a669021c-c450-4609-a035-5af59af4df18");
+
+Bytes clr_record(const Guid &provider, uint16_t id, int64_t t, Bytes payload) {
+    EventHeaderSpec e;
+    e.provider = provider;
+    e.id = id;
+    e.version = 1;
+    e.level = 4;
+    e.timestamp = t;
+    e.pid = 300;
+    e.tid = 301;
+    e.payload = std::move(payload);
+    return encode(e);
+}
+
+Bytes module_load(int64_t t, uint64_t module_id, std::u16string_view il_path) {
+    Bytes p;
+    put(p, module_id);
+    put(p, uint64_t{0xA55E}); // AssemblyID
+    put(p, uint32_t{0});      // ModuleFlags
+    put(p, uint32_t{0});      // Reserved1
+    put_wide_text(p, il_path);
+    put_wide_text(p, u""); // ModuleNativePath
+    put(p, uint16_t{7});   // ClrInstanceID
+    return clr_record(kDotNetRuntime, 152, t, std::move(p));
+}
+
+Bytes method_record(const Guid &provider, uint16_t id, int64_t t, uint64_t start, uint32_t size,
+                    std::u16string_view space, std::u16string_view name) {
+    Bytes p;
+    put(p, start ^ 0x1111); // MethodID
+    put(p, uint64_t{0x77}); // ModuleID
+    put(p, start);
+    put(p, size);
+    put(p, uint32_t{0x06000001}); // MethodToken
+    put(p, uint32_t{0});          // MethodFlags
+    put_wide_text(p, space);
+    put_wide_text(p, name);
+    put_wide_text(p, u"void  ()"); // MethodSignature
+    put(p, uint16_t{7});           // ClrInstanceID
+    return clr_record(provider, id, t, std::move(p));
+}
+
+} // namespace
+
+// jit_stack_trace(): one CPU (raw timestamps):
+//
+//   time  record (header pid/tid)                      payload
+//    999  Thread/DCStart (0/0)                          pid 300 tid 301
+//   1000  Image/Load (300/301)                         child.exe at 0x7ff600000000, size 0x20000
+//   1001  DotNETRuntime 152 ModuleLoad (300/301)       module 0x77, C:\\app\\Contoso.Shop.dll
+//   1002  DotNETRuntime 143 MethodLoadVerbose          Contoso.Shop.Cart.Checkout at 0x7ff900010000, 0x80
+//   1010  PerfInfo/SampledProfile (PERFINFO)           pc 0x7ff900010024, thread 301
+//   1010  StackWalk/Stack (300/301)                    user frames 0x7ff900010024, 0x7ff900020000,
+//                                                      0x7ff600001234, 0x12345678
+//   1020  DotNETRuntimeRundown 144 MethodDCEndVerbose  Contoso.Shop.Program.Main at 0x7ff900020000, 0x100
+Bytes jit_stack_trace() {
+    constexpr uint8_t ps = 8;
+    LogfileSpec logfile;
+    logfile.buffer_size = kBufferSize;
+    logfile.number_of_processors = 1;
+    auto kernel_record = [](uint16_t hook, int64_t time, uint32_t pid, uint32_t tid, Bytes payload) {
+        return encode_kernel({hook, 3, time, pid, tid, std::move(payload)}, ps);
+    };
+    BufferSpec cpu0{.cpu = 0};
+    cpu0.records = {
+        kernel_record(0x0503, 999, 0, 0, thread_payload(ps, 300, 301, 8)),
+        kernel_record(0x030A, 1000, 300, 301,
+                      image_payload(ps, 0x7FF600000000, 0x20000, 300, u"\\Device\\HarddiskVolume2\\tools\\child.exe")),
+        module_load(1001, 0x77, u"C:\\app\\Contoso.Shop.dll"),
+        method_record(kDotNetRuntime, 143, 1002, 0x7FF900010000, 0x80, u"Contoso.Shop.Cart", u"Checkout"),
+        kernel_record(kSampledProfile, 1010, kUnknownId, kUnknownId,
+                      KernelPayload(ps).pointer(0x7FF900010024).u32(301).u32(1).bytes),
+        kernel_record(kStackWalkStack, 1010, 300, 301,
+                      KernelPayload(ps)
+                          .u64(1010)
+                          .u32(300)
+                          .u32(301)
+                          .pointer(0x7FF900010024)
+                          .pointer(0x7FF900020000)
+                          .pointer(0x7FF600001234)
+                          .pointer(0x12345678)
+                          .bytes),
+        method_record(kDotNetRundown, 144, 1020, 0x7FF900020000, 0x100, u"Contoso.Shop.Program", u"Main"),
+    };
+    EtlFileBuilder builder(logfile);
+    builder.add_buffer(cpu0);
+    return builder.build();
+}
+
 Bytes corrupt_trace() {
     Bytes file = sample_multi_cpu(kCorruptCpus, kCorruptPerCpu, kCorruptBufferSize);
     // The buffer's end of data points past the buffer.

@@ -37,6 +37,13 @@ Bytes kernel_trace(uint8_t pointer_size);
 // replay_traces.cpp.
 Bytes stack_key_trace();
 
+// A .NET process (pid 300) whose jitted methods the runtime names: a module
+// and a method load, a sample whose user stack runs through both methods,
+// child.exe's image and an unknown address, and then the rundown's method
+// end (the second method is named only there); the list in
+// replay_traces.cpp.
+Bytes jit_stack_trace();
+
 // kCorruptCpus x kCorruptPerCpu events in small buffers, the one at
 // kCorruptBufferOffset damaged: the reader skips it and goes on.
 inline constexpr uint16_t kCorruptCpus = 4;

@@ -160,12 +160,14 @@ TEST(AggData, QuantizeBucketHoldsItsValueAroundEveryPowerOfTwo) {
         ASSERT_LT(b, kQuantizeBuckets) << v;
         if (v >= 0) {
             EXPECT_LE(quantize_bucket_value(b), v) << v;
-            if (b + 1 < kQuantizeBuckets)
+            if (b + 1 < kQuantizeBuckets) {
                 EXPECT_LT(v, quantize_bucket_value(b + 1)) << v;
+            }
         } else {
             EXPECT_LE(v, quantize_bucket_value(b)) << v;
-            if (b > 0)
+            if (b > 0) {
                 EXPECT_GT(v, quantize_bucket_value(b - 1)) << v;
+            }
         }
     }
 }
