@@ -3,7 +3,6 @@
 
 #include <string>
 
-#include "kernel/context_switch.h"
 #include "kernel/kernel_library.h"
 #include "stack_walk.h"
 
@@ -23,40 +22,14 @@ constexpr uint64_t kCreateOptionsMask = 0xFFFFFF;
 const std::string kNoFile = "<none>";
 const std::string kUnknown = "<unknown>";
 
-// Whether an event of the class and opcode tells the plugin something it
-// keeps from its decoded fields (kernel_state.h, process_table.h,
-// module_map.h); context switches teach without decoding. Others are decoded
-// only for a probe that wants them: most kernel events (ReadyThread,
-// samples, system calls ...) cost one table lookup.
-bool teaches(K klass, uint8_t opcode) {
-    constexpr uint8_t kStart = 1, kDcEnd = 4, kKcbCreate = 22, kKcbRundownEnd = 25;
-    switch (klass) {
-    case K::Process:
-        return opcode >= kStart && opcode <= kDcEnd;
-    case K::Thread:
-        return opcode >= kStart && opcode <= kDcEnd;
-    case K::Registry:
-        return opcode >= kKcbCreate && opcode <= kKcbRundownEnd;
-    case K::FileIo:
-    case K::Image:
-        return true;
-    default:
-        return false;
-    }
-}
-
 int64_t known_or_minus_one(uint32_t id) {
     return id == kUnknownId ? -1 : static_cast<int64_t>(id);
 }
 
 } // namespace
 
-void KernelDispatch::dispatch(const Event &event, int klass, const dtrace_event_ctx &base) {
-    if (static_cast<K>(klass) == K::Thread && event.opcode == kContextSwitchOpcode) {
-        state_.note_context_switch(event);
-    }
-    const bool wanted = probes_.any_enabled(klass);
-    if ((!wanted && !teaches(static_cast<K>(klass), event.opcode)) || !decode_mof(event, klass, record_)) {
+void KernelDispatch::decode_and_fire(const Event &event, int klass, const dtrace_event_ctx &base) {
+    if (!decode_mof(event, klass, record_)) {
         return;
     }
     if (static_cast<K>(klass) == K::Process) {
@@ -66,7 +39,7 @@ void KernelDispatch::dispatch(const Event &event, int klass, const dtrace_event_
     } else {
         state_.note(event, klass, record_);
     }
-    if (!wanted) {
+    if (!probes_.any_enabled(klass)) {
         return;
     }
     const std::span<const KernelProbe> table = kernel_probe_table();

@@ -15,6 +15,7 @@
 
 #include <dtrace/provider.h>
 
+#include "kernel/context_switch.h"
 #include "kernel/kernel_memory.h"
 #include "kernel/kernel_probes.h"
 #include "kernel/kernel_state.h"
@@ -46,11 +47,20 @@ class KernelDispatch {
 
     // Updates the state from the event, then fires the enabled kernel probes
     // it matches. base is the event's context as the other probes got it.
-    // (Asked of every event: other events are ruled out inline.)
+    // Asked of every event: the events that need no decoding (those of no
+    // kernel class, context switches and the events no probe wants that
+    // teach nothing) are dealt with inline.
     void dispatch(const Event &event, const dtrace_event_ctx &base) {
         const int klass = kernel_class_of(event);
-        if (klass >= 0 && klass < static_cast<int>(kClassSlots)) {
-            dispatch(event, klass, base);
+        if (klass < 0 || klass >= static_cast<int>(kClassSlots)) {
+            return;
+        }
+        const auto k = static_cast<KernelClass>(klass);
+        if (k == KernelClass::Thread && event.opcode == kContextSwitchOpcode) {
+            state_.note_context_switch(event);
+        }
+        if (probes_.any_enabled(klass) || teaches(k, event.opcode)) {
+            decode_and_fire(event, klass, base);
         }
     }
 
@@ -58,7 +68,27 @@ class KernelDispatch {
     static constexpr size_t kMaxArgs = 6;
     using Args = std::array<uint64_t, kMaxArgs>;
 
-    void dispatch(const Event &event, int klass, const dtrace_event_ctx &base);
+    // Whether an event of the class and opcode tells the plugin something it
+    // keeps from its decoded fields (kernel_state.h, process_table.h,
+    // module_map.h); context switches teach without decoding. Others are
+    // decoded only for a probe that wants them: most kernel events
+    // (ReadyThread, samples, system calls ...) cost one table lookup.
+    static bool teaches(KernelClass klass, uint8_t opcode) {
+        constexpr uint8_t kStart = 1, kDcEnd = 4, kKcbCreate = 22, kKcbRundownEnd = 25;
+        switch (klass) {
+        case KernelClass::Process:
+        case KernelClass::Thread:
+            return opcode >= kStart && opcode <= kDcEnd;
+        case KernelClass::Registry:
+            return opcode >= kKcbCreate && opcode <= kKcbRundownEnd;
+        case KernelClass::FileIo:
+        case KernelClass::Image:
+            return true;
+        default:
+            return false;
+        }
+    }
+    void decode_and_fire(const Event &event, int klass, const dtrace_event_ctx &base);
     void fire(const KernelProbe &probe, dtrace_probe_id id, const Event &event, const dtrace_event_ctx &base);
     size_t build_args(const KernelProbe &probe, const Event &event, Args &args);
     uint64_t fileinfo(const Event &event, uint64_t file, uint64_t irp);
