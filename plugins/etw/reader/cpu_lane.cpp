@@ -3,7 +3,7 @@
 
 namespace dtrace::etw {
 
-bool CpuLane::advance(LaneContext &ctx) {
+bool CpuLane::advance_slowly(LaneContext &ctx) {
     for (;;) {
         if (has_buffer_) {
             RecordFault fault = RecordFault::None;
@@ -73,17 +73,9 @@ bool CpuLane::load_if_mine(LaneContext &ctx, uint64_t offset, const ChainLink &l
     return true;
 }
 
-bool CpuLane::take(LaneContext &ctx, Event &out) {
-    RecordFault fault = records_.parse(head_, ctx.default_pointer_size, out);
-    if (fault != RecordFault::None) {
-        ctx.log.record_damaged(buffer_offset_, compressed_, head_.at, fault);
-        has_buffer_ = false;
-        return false;
-    }
-    out.cpu = plan_.cpu;
-    out.buffer_offset = buffer_offset_;
-    out.time_ns = ctx.clock.to_unix_ns(out.timestamp);
-    return true;
+void CpuLane::drop_damaged_buffer(LaneContext &ctx, RecordFault fault) {
+    ctx.log.record_damaged(buffer_offset_, compressed_, head_.at, fault);
+    has_buffer_ = false;
 }
 
 } // namespace dtrace::etw

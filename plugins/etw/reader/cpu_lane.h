@@ -36,16 +36,30 @@ class CpuLane {
     CpuLane(const LanePlan &plan, MemoryBudget &budget) : plan_(plan), cursor_(plan.start), data_(budget) {}
 
     // Moves to the lane's next record; false when the lane is exhausted (its
-    // memory is then given back).
-    bool advance(LaneContext &ctx);
+    // memory is then given back). Inline for the common step, a well-formed
+    // record in the current buffer.
+    bool advance(LaneContext &ctx) { return (has_buffer_ && records_.next_typed(head_)) || advance_slowly(ctx); }
     int64_t head_timestamp() const { return head_.timestamp; }
     uint16_t cpu() const { return plan_.cpu; }
 
     // Fills out from the current record. On a damaged record, reports it, ends
     // the current buffer and returns false; advance() goes on from there.
-    bool take(LaneContext &ctx, Event &out);
+    bool take(LaneContext &ctx, Event &out) {
+        RecordFault fault = records_.parse(head_, ctx.default_pointer_size, out);
+        if (fault != RecordFault::None) {
+            drop_damaged_buffer(ctx, fault);
+            return false;
+        }
+        out.cpu = plan_.cpu;
+        out.buffer_offset = buffer_offset_;
+        out.time_ns = ctx.clock.to_unix_ns(out.timestamp);
+        return true;
+    }
 
   private:
+    // advance() for every case: the end of a buffer, damage, other record kinds.
+    bool advance_slowly(LaneContext &ctx);
+    void drop_damaged_buffer(LaneContext &ctx, RecordFault fault);
     bool load_next_buffer(LaneContext &ctx);
     // Loads the buffer if the link is a usable buffer of this CPU.
     bool load_if_mine(LaneContext &ctx, uint64_t offset, const ChainLink &link);

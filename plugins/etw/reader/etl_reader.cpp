@@ -8,7 +8,7 @@
 #include "reader/buffer_loader.h"
 #include "reader/cpu_lane.h"
 #include "reader/kernel_groups.h"
-#include "reader/lane_heap.h"
+#include "reader/lane_merge.h"
 #include "reader/problem_log.h"
 #include "reader/record_cursor.h"
 #include "reader/zip_archive.h"
@@ -19,6 +19,10 @@ namespace {
 constexpr uint32_t kNoLane = std::numeric_limits<uint32_t>::max();
 constexpr uint16_t kLogfileHeaderHook = 0x0000; // EventTrace group, type 0 (Info)
 constexpr char kArchiveMemberSeparator = '!';
+
+bool is_kernel_kind(RecordKind kind) {
+    return kind == RecordKind::System || kind == RecordKind::CompactSystem || kind == RecordKind::PerfInfo;
+}
 } // namespace
 
 struct EtlReader::Impl {
@@ -29,6 +33,8 @@ struct EtlReader::Impl {
     std::optional<Error> read_logfile_header();
     void start_lanes();
     bool next(Event &out);
+    // Moves the merge's top lane to its next record.
+    void step(uint32_t top_lane);
 
     std::unique_ptr<ByteSource> source;
     std::string name;
@@ -40,7 +46,7 @@ struct EtlReader::Impl {
     LogfileHeader header;
     TraceClock clock;
     std::vector<CpuLane> lanes;
-    LaneHeap heap;
+    LaneMerge merge{0};
     LaneContext ctx;
     uint32_t pending = kNoLane; // the lane whose record next() delivered last
     int64_t last_timestamp = std::numeric_limits<int64_t>::min();
@@ -62,7 +68,7 @@ std::optional<Error> EtlReader::Impl::read_logfile_header() {
     uint64_t skipped = 0;
     RecordFault fault = RecordFault::None;
     Event event;
-    if (cursor.next(head, 0, skipped, fault) != RecordCursor::Step::Record || head.shape.kind != RecordKind::System ||
+    if (cursor.next(head, 0, skipped, fault) != RecordCursor::Step::Record || head.shape->kind != RecordKind::System ||
         cursor.parse(head, 0, event) != RecordFault::None || event.hook_id != kLogfileHeaderHook) {
         return Error{log.at_buffer(0) + "the first record is not the trace's logfile header (not an ETL file?)"};
     }
@@ -87,42 +93,49 @@ void EtlReader::Impl::start_lanes() {
     for (const LanePlan &plan : scan_chain(chain, log)) {
         lanes.emplace_back(plan, budget);
     }
+    merge = LaneMerge(lanes.size());
     for (uint32_t i = 0; i < lanes.size(); ++i) {
         if (lanes[i].advance(ctx)) {
-            heap.push(i, lanes[i].head_timestamp(), lanes[i].cpu());
+            merge.set(i, lanes[i].head_timestamp(), lanes[i].cpu());
         }
     }
+    merge.start();
 }
 
-bool EtlReader::Impl::next(Event &out) {
+// Inline in EtlReader::next(): this is the per-event loop.
+inline bool EtlReader::Impl::next(Event &out) {
     if (pending != kNoLane) {
         // The lane that delivered last is still on top: its buffer had to stay
         // loaded while the caller used the event's spans.
-        if (lanes[pending].advance(ctx)) {
-            heap.top_changed(lanes[pending].head_timestamp());
-        } else {
-            heap.pop();
-        }
+        step(pending);
         pending = kNoLane;
     }
-    while (!heap.empty()) {
-        uint32_t lane = heap.top();
+    while (!merge.empty()) {
+        uint32_t lane = merge.top();
         if (lanes[lane].take(ctx, out)) {
             pending = lane;
             ++stats.records[static_cast<size_t>(out.kind)];
             ++stats.events;
             stats.out_of_order_events += out.timestamp < last_timestamp ? 1 : 0;
             last_timestamp = out.timestamp;
-            stats.lost_event_records += out.provider == kLostEventGuid ? 1 : 0;
+            // Kernel records never carry the RT_LostEvent class GUID.
+            if (!is_kernel_kind(out.kind)) {
+                stats.lost_event_records += out.provider == kLostEventGuid ? 1 : 0;
+            }
             return true;
         }
-        if (lanes[lane].advance(ctx)) {
-            heap.top_changed(lanes[lane].head_timestamp());
-        } else {
-            heap.pop();
-        }
+        step(lane);
     }
     return false;
+}
+
+inline void EtlReader::Impl::step(uint32_t top_lane) {
+    CpuLane &lane = lanes[top_lane];
+    if (lane.advance(ctx)) {
+        merge.top_changed(lane.head_timestamp());
+    } else {
+        merge.pop();
+    }
 }
 
 Result<EtlReader> EtlReader::open(const std::string &path, const ReaderOptions &options) {

@@ -15,6 +15,7 @@
 #include <span>
 
 #include "reader/event.h"
+#include "reader/le_bytes.h"
 #include "reader/record_fault.h"
 #include "reader/record_shape.h"
 
@@ -51,6 +52,42 @@ inline constexpr size_t kHeaderSize = 0x08;
 inline constexpr uint16_t kLinkageMore = 0x0001;
 } // namespace extended_item_layout
 
-RecordFault parse_event_header_record(std::span<const uint8_t> record, const RecordShape &shape, Event &out);
+// Walks the extended item chain that starts at the end of the fixed header;
+// on success sets extended/extended_types and returns where the user data
+// starts, else 0.
+size_t walk_extended_items(std::span<const uint8_t> record, Event &out);
+
+// Inline: user events are a large share of most traces.
+inline RecordFault parse_event_header_record(std::span<const uint8_t> record, const RecordShape &shape, Event &out) {
+    namespace L = event_header_layout;
+    const uint8_t *p = record.data();
+    uint16_t flags = load_u16(p + L::kFlags);
+    out.flags = static_cast<uint16_t>((flags & ~(event_flag::k32BitHeader | event_flag::k64BitHeader)) |
+                                      bitness_flag(shape.pointer_size));
+    out.event_property = load_u16(p + L::kEventProperty);
+    out.tid = load_u32(p + L::kThreadId);
+    out.pid = load_u32(p + L::kProcessId);
+    out.provider = Guid::from_bytes(p + L::kProviderId);
+    out.id = load_u16(p + L::kId);
+    out.version = p[L::kVersion];
+    out.channel = p[L::kChannel];
+    out.level = p[L::kLevel];
+    out.opcode = p[L::kOpcode];
+    out.task = load_u16(p + L::kTask);
+    out.keyword = load_u64(p + L::kKeyword);
+    out.kernel_time = load_u32(p + L::kKernelTime);
+    out.user_time = load_u32(p + L::kUserTime);
+    out.activity_id = Guid::from_bytes(p + L::kActivityId);
+
+    size_t user_data_at = L::kHeaderSize;
+    if (flags & event_flag::kExtendedInfo) {
+        user_data_at = walk_extended_items(record, out);
+        if (user_data_at == 0) {
+            return RecordFault::BadExtendedItem;
+        }
+    }
+    out.payload = record.subspan(user_data_at);
+    return RecordFault::None;
+}
 
 } // namespace dtrace::etw

@@ -1,14 +1,9 @@
 // guid.cpp: GUID byte layout and text form (see guid.h).
 #include "reader/guid.h"
 
-#include "reader/le_bytes.h"
-
 namespace dtrace::etw {
 
 namespace {
-constexpr size_t kData2Offset = 4;
-constexpr size_t kData3Offset = 6;
-constexpr size_t kData4Offset = 8;
 constexpr size_t kTextLength = 36;
 // Positions of the dashes in the text form.
 constexpr std::array<size_t, 4> kDashes = {8, 13, 18, 23};
@@ -26,17 +21,6 @@ int hex_value(char c) {
     return -1;
 }
 } // namespace
-
-Guid Guid::from_bytes(const uint8_t *p) {
-    Guid g;
-    g.data1 = load_u32(p);
-    g.data2 = load_u16(p + kData2Offset);
-    g.data3 = load_u16(p + kData3Offset);
-    for (size_t i = 0; i < g.data4.size(); ++i) {
-        g.data4[i] = p[kData4Offset + i];
-    }
-    return g;
-}
 
 void Guid::to_bytes(uint8_t *p) const {
     for (size_t i = 0; i < 4; ++i) {

@@ -16,18 +16,32 @@
 #include <string>
 #include <string_view>
 
+#include "reader/le_bytes.h"
+
 namespace dtrace::etw {
 
 struct Guid {
     static constexpr size_t kSize = 16;
+    // Where data2, data3 and data4 are in the Windows layout.
+    static constexpr size_t kData2Offset = 4;
+    static constexpr size_t kData3Offset = 6;
+    static constexpr size_t kData4Offset = 8;
 
     uint32_t data1 = 0;
     uint16_t data2 = 0;
     uint16_t data3 = 0;
     std::array<uint8_t, 8> data4{};
 
-    // Reads kSize bytes in the Windows layout.
-    static Guid from_bytes(const uint8_t *p);
+    // Reads kSize bytes in the Windows layout (inline: EVENT_HEADER records
+    // carry two GUIDs each).
+    static Guid from_bytes(const uint8_t *p) {
+        Guid g;
+        g.data1 = load_u32(p);
+        g.data2 = load_u16(p + kData2Offset);
+        g.data3 = load_u16(p + kData3Offset);
+        std::memcpy(g.data4.data(), p + kData4Offset, g.data4.size());
+        return g;
+    }
     // Writes kSize bytes in the Windows layout.
     void to_bytes(uint8_t *p) const;
     // "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", lower case.

@@ -3,8 +3,6 @@
 
 #include <array>
 
-#include "reader/system_record.h"
-
 namespace dtrace::etw {
 
 namespace {
@@ -18,14 +16,13 @@ constexpr Guid make_guid(uint32_t d1, uint16_t d2, uint16_t d3, std::array<uint8
     return g;
 }
 
+constexpr uint8_t kGroupCount = kernel_group::kCount;
+
+} // namespace
+
 // Indexed by group (EVENT_TRACE_GROUP_* >> 8). Groups 0x01, 0x02, 0x03, 0x05 and
 // 0x14 share the 3d6fa8dX family of the first NT kernel logger classes.
-constexpr uint8_t kGroupCount = 0x1F; // MAX_KERNEL_TRACE_EVENTS
-constexpr uint8_t kProcessGroup = 0x03;
-constexpr uint8_t kImageLoadType = 0x0A;
-constexpr uint8_t kImageGroup = 0x14;
-
-constexpr std::array<Guid, kGroupCount> kGroupGuids = {
+constexpr std::array<Guid, kGroupCount + 1> kKernelClassGuids = {
     /* 0x00 EventTrace   */ make_guid(0x68fdd900, 0x4a3e, 0x11d1, {0x84, 0xf4, 0x00, 0x00, 0xf8, 0x04, 0x64, 0xe3}),
     /* 0x01 DiskIo       */ make_guid(0x3d6fa8d4, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}),
     /* 0x02 PageFault    */ make_guid(0x3d6fa8d3, 0xfe05, 0x11d0, {0x9d, 0xda, 0x00, 0xc0, 0x4f, 0xd7, 0xba, 0x7c}),
@@ -57,7 +54,10 @@ constexpr std::array<Guid, kGroupCount> kGroupGuids = {
     /* 0x1C ThreadPool   */ make_guid(0xc861d0e2, 0xa2c1, 0x4d36, {0x9f, 0x9c, 0x97, 0x0b, 0xab, 0x94, 0x3a, 0x12}),
     /* 0x1D Hypervisor   */ make_guid(0x7f2a405c, 0x69b5, 0x4bf9, {0xa1, 0xf5, 0x30, 0xe8, 0xf1, 0xaf, 0xab, 0x5e}),
     /* 0x1E HypervisorX  */ make_guid(0x2ce9a149, 0xeffe, 0x42f0, {0xa6, 0x35, 0xa1, 0xd3, 0x9e, 0x26, 0xc8, 0xf2}),
+    /* no class          */ Guid{},
 };
+
+namespace {
 
 // The MOF class name of each group, as wmicore.mof and PerfView name them.
 constexpr std::array<std::string_view, kGroupCount> kGroupNames = {
@@ -66,25 +66,14 @@ constexpr std::array<std::string_view, kGroupCount> kGroupNames = {
     "Heap",       "Object",   "Power",     "ModBound",     "Image",      "Dpc",        "Cc",         "CritSec",
     "StackWalk",  "Ums",      "Alpc",      "SplitIo",      "ThreadPool", "Hypervisor", "HypervisorX"};
 
-constexpr Guid kNoGuid{};
-
 } // namespace
 
-const Guid kEventTraceGuid = kGroupGuids[0];
+const Guid kEventTraceGuid = kKernelClassGuids[0];
 const Guid kLostEventGuid = make_guid(0x6a399ae0, 0x4bc6, 0x4de9, {0x87, 0x0b, 0x36, 0x57, 0xf8, 0x94, 0x7e, 0x7e});
-
-const Guid &kernel_class_guid(uint16_t hook_id) {
-    uint8_t group = static_cast<uint8_t>(hook_id >> hook::kGroupShift);
-    uint8_t type = static_cast<uint8_t>(hook_id & hook::kTypeMask);
-    if (group == kProcessGroup && type == kImageLoadType) {
-        group = kImageGroup;
-    }
-    return group < kGroupCount ? kGroupGuids[group] : kNoGuid;
-}
 
 std::string_view kernel_class_name(const Guid &class_guid) {
     for (size_t group = 0; group < kGroupCount; ++group) {
-        if (kGroupGuids[group] == class_guid) {
+        if (kKernelClassGuids[group] == class_guid) {
             return kGroupNames[group];
         }
     }

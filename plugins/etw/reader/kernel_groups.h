@@ -9,6 +9,7 @@
 // (EVENT_TRACE_GROUP_* from ntwmi.h, GUIDs from wmicore.mof / PerfView).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -16,8 +17,31 @@
 
 namespace dtrace::etw {
 
+// A kernel hook id is (group << 8) | type.
+namespace hook {
+inline constexpr unsigned kGroupShift = 8;
+inline constexpr uint16_t kTypeMask = 0xFF;
+} // namespace hook
+
+namespace kernel_group {
+inline constexpr uint8_t kCount = 0x1F; // MAX_KERNEL_TRACE_EVENTS
+inline constexpr uint8_t kProcess = 0x03;
+inline constexpr uint8_t kImageLoadType = 0x0A;
+inline constexpr uint8_t kImage = 0x14;
+} // namespace kernel_group
+
+// Indexed by group, then the zero GUID for groups without a class.
+extern const std::array<Guid, kernel_group::kCount + 1> kKernelClassGuids;
+
 // The class GUID for a hook id; the zero GUID for groups without one.
-const Guid &kernel_class_guid(uint16_t hook_id);
+// Inline: every kernel record asks.
+inline const Guid &kernel_class_guid(uint16_t hook_id) {
+    uint8_t group = static_cast<uint8_t>(hook_id >> hook::kGroupShift);
+    if (group == kernel_group::kProcess && (hook_id & hook::kTypeMask) == kernel_group::kImageLoadType) {
+        group = kernel_group::kImage;
+    }
+    return kKernelClassGuids[group < kernel_group::kCount ? group : kernel_group::kCount];
+}
 
 // The class name of a kernel event class GUID ("Process", "DiskIo"); empty
 // for other GUIDs. For consumers that name providers (the etw plugin).

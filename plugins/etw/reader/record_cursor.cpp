@@ -1,14 +1,5 @@
-// record_cursor.cpp: record framing and dispatch to the family parsers (see record_cursor.h).
+// record_cursor.cpp: record framing, every case (see record_cursor.h).
 #include "reader/record_cursor.h"
-
-#include <algorithm>
-
-#include "reader/buffer_header.h"
-#include "reader/classic_record.h"
-#include "reader/event_header_record.h"
-#include "reader/le_bytes.h"
-#include "reader/message_record.h"
-#include "reader/system_record.h"
 
 namespace dtrace::etw {
 
@@ -26,7 +17,7 @@ RecordCursor::Step RecordCursor::next(RecordHead &head, int64_t untimed_timestam
         if (m == marker::kEndOfData || m == marker::kEmpty) {
             return Step::End;
         }
-        RecordShape shape = classify_marker(m);
+        const RecordShape &shape = classify_marker(m);
         if (shape.use == RecordShape::Use::Corrupt) {
             fault = RecordFault::UnknownHeader;
             return Step::Fault;
@@ -61,7 +52,7 @@ RecordCursor::Step RecordCursor::next(RecordHead &head, int64_t untimed_timestam
         } else {
             timestamp = load_i64(p + shape.timestamp_offset);
         }
-        head.shape = shape;
+        head.shape = &shape;
         head.at = pos_;
         head.size = size;
         head.timestamp = timestamp;
@@ -69,33 +60,6 @@ RecordCursor::Step RecordCursor::next(RecordHead &head, int64_t untimed_timestam
         return Step::Record;
     }
     return Step::End;
-}
-
-RecordFault RecordCursor::parse(const RecordHead &head, uint8_t default_pointer_size, Event &out) const {
-    static const Event kBlank{};
-    out = kBlank; // copying a constant is cheaper than building a temporary
-    std::span<const uint8_t> record = data_.subspan(head.at, head.size);
-    out.kind = head.shape.kind;
-    out.header_type = record[kHeaderTypeByte];
-    out.pointer_size = head.shape.pointer_size;
-    out.timestamp = head.timestamp;
-    out.record = record;
-    out.record_offset = head.at;
-    switch (head.shape.kind) {
-    case RecordKind::System:
-    case RecordKind::CompactSystem:
-        return parse_system_record(record, head.shape, out);
-    case RecordKind::PerfInfo:
-        return parse_perfinfo_record(record, head.shape, out);
-    case RecordKind::EventHeader:
-        return parse_event_header_record(record, head.shape, out);
-    case RecordKind::Classic:
-    case RecordKind::Instance:
-        return parse_classic_record(record, head.shape, out);
-    case RecordKind::Message:
-        return parse_message_record(record, default_pointer_size, out);
-    }
-    return RecordFault::UnknownHeader;
 }
 
 } // namespace dtrace::etw

@@ -65,10 +65,9 @@ constexpr std::array<RecordShape, kHeaderTypeCount> make_table() {
 
 constexpr std::array<RecordShape, kHeaderTypeCount> kRecordShapes = make_table();
 
-// The WPP shape; its pointer size comes from the option flags.
-RecordShape message_shape() {
-    return event_shape(RecordKind::Message, 0, message_layout::kHeaderSize, message_layout::kSize, 0);
-}
+constexpr RecordShape kMessageShape =
+    event_shape(RecordKind::Message, 0, message_layout::kHeaderSize, message_layout::kSize, 0);
+constexpr RecordShape kCorruptShape{};
 
 std::string_view record_kind_name(RecordKind kind) {
     switch (kind) {

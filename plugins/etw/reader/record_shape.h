@@ -71,10 +71,14 @@ struct RecordShape {
 // The shape of each header type, indexed by type (record_shape.cpp).
 inline constexpr size_t kHeaderTypeCount = 0x16;
 extern const std::array<RecordShape, kHeaderTypeCount> kRecordShapes;
-RecordShape message_shape();
+// The WPP shape (its pointer size comes from the option flags) and that of
+// what is not a record.
+extern const RecordShape kMessageShape;
+extern const RecordShape kCorruptShape;
 
-// Inline: it runs once per record.
-inline RecordShape classify_marker(uint32_t m) {
+// Inline: it runs once per record. The shape returned is one of the
+// constants above.
+inline const RecordShape &classify_marker(uint32_t m) {
     uint8_t flags = static_cast<uint8_t>(m >> marker::kFlagsShift);
     uint8_t type = static_cast<uint8_t>((m >> marker::kTypeShift) & marker::kTypeMask);
     // A message header may carry the typed-header bit too (user-mode and WoW64
@@ -84,9 +88,9 @@ inline RecordShape classify_marker(uint32_t m) {
         return kRecordShapes[type];
     }
     if ((flags & marker::kMessageHeader) == marker::kMessageHeader) {
-        return message_shape();
+        return kMessageShape;
     }
-    return RecordShape{};
+    return kCorruptShape;
 }
 
 // The Event::flags bit that says which pointer size the payload uses.

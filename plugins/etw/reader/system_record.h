@@ -17,6 +17,8 @@
 #include <span>
 
 #include "reader/event.h"
+#include "reader/kernel_groups.h"
+#include "reader/le_bytes.h"
 #include "reader/record_fault.h"
 #include "reader/record_shape.h"
 
@@ -52,13 +54,49 @@ inline constexpr size_t kPebsIndexSize = 8;
 inline constexpr size_t kPmcCounterSize = 8;
 } // namespace kernel_version
 
-namespace hook {
-inline constexpr unsigned kGroupShift = 8;
-inline constexpr uint16_t kTypeMask = 0xFF;
-} // namespace hook
-
 // SYSTEM and compact SYSTEM records (shape.kind tells which).
-RecordFault parse_system_record(std::span<const uint8_t> record, const RecordShape &shape, Event &out);
-RecordFault parse_perfinfo_record(std::span<const uint8_t> record, const RecordShape &shape, Event &out);
+inline RecordFault parse_system_record(std::span<const uint8_t> record, const RecordShape &shape, Event &out);
+inline RecordFault parse_perfinfo_record(std::span<const uint8_t> record, const RecordShape &shape, Event &out);
+
+// Inline below: most records of a kernel trace take these paths.
+
+// The PEBS index and PMC counters that version announces after the fixed
+// header (rare: out of line).
+RecordFault parse_kernel_extras(std::span<const uint8_t> record, size_t header_size, uint16_t version, Event &out);
+
+// Fields common to the three kernel headers: identity from the hook id, then
+// the payload after the fixed header and its extras.
+inline RecordFault parse_kernel_common(std::span<const uint8_t> record, size_t header_size, uint16_t version,
+                                       uint16_t hook_id, const RecordShape &shape, Event &out) {
+    out.hook_id = hook_id;
+    out.opcode = static_cast<uint8_t>(hook_id & hook::kTypeMask);
+    out.version = static_cast<uint8_t>(version & kernel_version::kClassVersionMask);
+    out.provider = kernel_class_guid(hook_id);
+    out.flags = event_flag::kClassicHeader | bitness_flag(shape.pointer_size);
+    if ((version & (kernel_version::kPebsIndexFlag | kernel_version::kPmcCountMask)) != 0) {
+        return parse_kernel_extras(record, header_size, version, out);
+    }
+    out.pmc_counters = record.subspan(header_size, 0);
+    out.payload = record.subspan(header_size);
+    return RecordFault::None;
+}
+
+inline RecordFault parse_system_record(std::span<const uint8_t> record, const RecordShape &shape, Event &out) {
+    const uint8_t *p = record.data();
+    out.tid = load_u32(p + system_layout::kThreadId);
+    out.pid = load_u32(p + system_layout::kProcessId);
+    if (shape.kind == RecordKind::System) {
+        out.kernel_time = load_u32(p + system_layout::kKernelTime);
+        out.user_time = load_u32(p + system_layout::kUserTime);
+    }
+    return parse_kernel_common(record, shape.header_size, load_u16(p + system_layout::kVersion),
+                               load_u16(p + system_layout::kHookId), shape, out);
+}
+
+inline RecordFault parse_perfinfo_record(std::span<const uint8_t> record, const RecordShape &shape, Event &out) {
+    const uint8_t *p = record.data();
+    return parse_kernel_common(record, shape.header_size, load_u16(p + perfinfo_layout::kVersion),
+                               load_u16(p + perfinfo_layout::kHookId), shape, out);
+}
 
 } // namespace dtrace::etw

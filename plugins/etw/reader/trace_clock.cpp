@@ -50,14 +50,11 @@ Result<TraceClock> TraceClock::from_header(const LogfileHeader &header) {
     return clock;
 }
 
-int64_t TraceClock::to_unix_ns(int64_t raw) const {
+int64_t TraceClock::to_unix_ns_exactly(int64_t raw) const {
     if (raw_is_filetime_) {
         return filetime_to_unix_ns(raw);
     }
     int64_t delta = wrap_sub(raw, raw_base_);
-    if (ns_per_tick_ != 0) {
-        return wrap_add(start_ns_, wrap_mul(delta, ns_per_tick_));
-    }
     __int128 ns = static_cast<__int128>(delta) * kNanosPerSecond / frequency_;
     return wrap_add(start_ns_, static_cast<int64_t>(ns));
 }
