@@ -2,10 +2,16 @@
 // with bounded memory.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
+#include <numeric>
+#include <random>
 #include <set>
+#include <tuple>
 
 #include "etl_file_builder.h"
+#include "reader/lane_merge.h"
 #include "sample_traces.h"
 #include "test_support.h"
 
@@ -130,6 +136,70 @@ TEST(Merge, AnEventsSpansStayValidUntilTheNextCall) {
         seen.insert(value);
     }
     EXPECT_EQ(seen.size(), 600u);
+}
+
+// The merge alone, against a sort: lanes of different lengths (some empty),
+// a lane count that is not a power of two, timestamps shared across lanes,
+// extreme timestamps, CPU numbers that are not the lane numbers.
+TEST(LaneMerge, DeliversWhatASortByTimestampThenCpuDelivers) {
+    constexpr uint32_t kLanes = 37;
+    std::mt19937_64 random(5);
+    std::vector<uint16_t> cpus(kLanes);
+    std::iota(cpus.begin(), cpus.end(), uint16_t{0});
+    std::shuffle(cpus.begin(), cpus.end(), random);
+    std::vector<std::vector<int64_t>> lanes(kLanes);
+    std::vector<std::tuple<int64_t, uint16_t, uint32_t>> expected; // timestamp, cpu, lane
+    for (uint32_t lane = 0; lane < kLanes; ++lane) {
+        const size_t length = lane % 5 == 0 ? 0 : random() % 200;
+        for (size_t i = 0; i < length; ++i) {
+            lanes[lane].push_back(static_cast<int64_t>(random() % 1000) - 500);
+        }
+        if (lane % 7 == 1) {
+            lanes[lane].push_back(std::numeric_limits<int64_t>::max());
+            lanes[lane].insert(lanes[lane].begin(), std::numeric_limits<int64_t>::min());
+        }
+        std::sort(lanes[lane].begin(), lanes[lane].end());
+        for (int64_t t : lanes[lane]) {
+            expected.emplace_back(t, cpus[lane], lane);
+        }
+    }
+    std::sort(expected.begin(), expected.end());
+
+    LaneMerge merge(kLanes);
+    std::vector<size_t> next(kLanes, 0);
+    for (uint32_t lane = 0; lane < kLanes; ++lane) {
+        if (!lanes[lane].empty()) {
+            merge.set(lane, lanes[lane][0], cpus[lane]);
+        }
+    }
+    merge.start();
+    std::vector<std::tuple<int64_t, uint16_t, uint32_t>> merged;
+    while (!merge.empty()) {
+        const uint32_t lane = merge.top();
+        merged.emplace_back(lanes[lane][next[lane]], cpus[lane], lane);
+        if (++next[lane] < lanes[lane].size()) {
+            merge.top_changed(lanes[lane][next[lane]]);
+        } else {
+            merge.pop();
+        }
+    }
+    EXPECT_EQ(merged, expected);
+}
+
+TEST(LaneMerge, NoLanesOrOnlyEmptyOnesAreEmpty) {
+    LaneMerge none(0);
+    none.start();
+    EXPECT_TRUE(none.empty());
+    LaneMerge idle(3);
+    idle.start();
+    EXPECT_TRUE(idle.empty());
+    LaneMerge one(1);
+    one.set(0, 42, 7);
+    one.start();
+    ASSERT_FALSE(one.empty());
+    EXPECT_EQ(one.top(), 0u);
+    one.pop();
+    EXPECT_TRUE(one.empty());
 }
 
 } // namespace
