@@ -69,7 +69,8 @@ void ReplayThread::replay(EtlReader &reader) {
     const ReaderStats &stats = reader.stats();
     Event event;
     while (!stopping_.load(std::memory_order_relaxed) && reader.next(event)) {
-        if (stats.problem_count != reported_problems_ || stats.corrupt_buffers != reported_corrupt_buffers_) {
+        // Every corrupt buffer is a problem too: one comparison per event.
+        if (stats.problem_count != reported_problems_) {
             report_damage(stats);
         }
         dispatch.dispatch(event);

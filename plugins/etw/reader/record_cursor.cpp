@@ -3,6 +3,11 @@
 
 namespace dtrace::etw {
 
+void reset_event(Event &out) {
+    static constexpr Event kBlank{};
+    out = kBlank; // copying a constant is cheaper than building a temporary
+}
+
 void RecordCursor::reset(std::span<const uint8_t> data) {
     data_ = data;
     pos_ = buffer_layout::kSize;

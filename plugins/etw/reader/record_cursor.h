@@ -30,8 +30,11 @@
 
 namespace dtrace::etw {
 
-// What parse() starts from: every field a family does not fill has its default.
-inline constexpr Event kBlankEvent{};
+// What parse() starts from: every field a family does not fill gets its
+// default. Out of line on purpose: inlined into the reader's loop, the
+// compiler keeps parts of the constant in spilled registers, which costs more
+// than the call.
+void reset_event(Event &out);
 
 struct RecordHead {
     const RecordShape *shape = &kCorruptShape; // one of record_shape.h's constants
@@ -97,7 +100,7 @@ inline bool RecordCursor::next_typed(RecordHead &head) {
 }
 
 inline RecordFault RecordCursor::parse(const RecordHead &head, uint8_t default_pointer_size, Event &out) const {
-    out = kBlankEvent; // copying a constant is cheaper than building a temporary
+    reset_event(out);
     std::span<const uint8_t> record = data_.subspan(head.at, head.size);
     const RecordShape &shape = *head.shape;
     out.kind = shape.kind;
