@@ -174,8 +174,8 @@ void aggregate_update(AggFunc func, std::span<const int64_t> params, std::vector
     aggregate_add(func, params, data, value, increment);
 }
 
-void aggregate_add(AggFunc func, std::span<const int64_t> params, std::span<int64_t> data, int64_t value,
-                   int64_t increment) {
+void aggregate_add_any(AggFunc func, std::span<const int64_t> params, std::span<int64_t> data, int64_t value,
+                       int64_t increment) {
     switch (func) {
     case AggFunc::Count:
         data[0] = wrapping_add(data[0], 1);

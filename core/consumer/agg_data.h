@@ -69,8 +69,16 @@ std::vector<int64_t> aggregate_init(AggFunc func, std::span<const int64_t> param
 void aggregate_update(AggFunc func, std::span<const int64_t> params, std::vector<int64_t> &data, int64_t value,
                       int64_t increment = 1);
 // The same on data known to have the function's size (made by aggregate_init()).
-void aggregate_add(AggFunc func, std::span<const int64_t> params, std::span<int64_t> data, int64_t value,
-                   int64_t increment);
+void aggregate_add_any(AggFunc func, std::span<const int64_t> params, std::span<int64_t> data, int64_t value,
+                       int64_t increment);
+// aggregate_add_any() with count(), the commonest update of all, inline.
+inline void aggregate_add(AggFunc func, std::span<const int64_t> params, std::span<int64_t> data, int64_t value,
+                          int64_t increment) {
+    if (func == AggFunc::Count)
+        data[0] = static_cast<int64_t>(static_cast<uint64_t>(data[0]) + 1); // wraps, as DTrace's counters do
+    else
+        aggregate_add_any(func, params, data, value, increment);
+}
 
 // Folds another CPU's data for the same tuple into `into`.
 void aggregate_merge(AggFunc func, std::vector<int64_t> &into, std::span<const int64_t> from);

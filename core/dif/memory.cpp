@@ -28,6 +28,7 @@ void Memory::set_strtab(std::string_view strtab) {
     if (!strtab_.empty() && strtab_.data() != strtab.data())
         add_readable(strtab_.data(), strtab_.size());
     strtab_ = strtab;
+    touched_ = true;
 }
 
 std::optional<Memory::Region> Memory::region_of(uint64_t address) const {
@@ -57,6 +58,7 @@ const uint8_t *Memory::readable(uint64_t address, size_t length) const {
 }
 
 const uint8_t *Memory::copy_external(uint64_t address, size_t length) const {
+    touched_ = true;
     std::string &copy = external_copies_.emplace_back(length, '\0');
     if (external_->read_target(address, copy.data(), length) != static_cast<int64_t>(length)) {
         external_copies_.pop_back();
@@ -66,6 +68,7 @@ const uint8_t *Memory::copy_external(uint64_t address, size_t length) const {
 }
 
 std::optional<std::string_view> Memory::external_string(uint64_t address, size_t limit) const {
+    touched_ = true;
     std::string &copy = external_copies_.emplace_back();
     char chunk[kExternalStringChunk];
     while (copy.size() < limit) {
@@ -110,6 +113,7 @@ uint8_t *Memory::allocate(uint64_t length, size_t align) {
     if (start > capacity_ || length > capacity_ - start)
         return nullptr;
     used_ = start + length;
+    touched_ = true;
     return scratch_.get() + start;
 }
 

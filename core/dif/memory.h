@@ -43,15 +43,19 @@ class Memory {
     // Forgets the clause's scratch allocations, readable regions and
     // read-through source.
     void begin_clause() {
+        external_ = nullptr;
+        if (!touched_)
+            return; // the commonest clause at event rate reads only integers: nothing to forget
+        touched_ = false;
         used_ = 0;
         regions_.clear();
         strtab_ = {};
         known_string_ = {};
-        external_ = nullptr;
         if (!external_copies_.empty())
             external_copies_.clear();
     }
     void add_readable(const void *base, size_t length) {
+        touched_ = true;
         Region r{reinterpret_cast<uintptr_t>(base), length};
         if (regions_.empty() || regions_.back().base != r.base || regions_.back().length != r.length)
             regions_.push_back(r);
@@ -121,6 +125,10 @@ class Memory {
     // new one moves none already handed out.
     mutable std::deque<std::string> external_copies_;
     Region known_string_{0, 0}; // base 0: none; length excludes the NUL
+    // Whether the clause declared, allocated, copied or set a string table,
+    // i.e. whether begin_clause() has anything but external_ to forget.
+    // Every member that begin_clause() resets sets it.
+    mutable bool touched_ = false;
 };
 
 } // namespace dtrace::dif

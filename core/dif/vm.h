@@ -22,6 +22,7 @@
 #include "dif/vm_config.h"
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace dtrace::dif {
@@ -43,9 +44,24 @@ class Vm {
     // with `fault` filled in.
     uint64_t run(const Difo &difo, Environment &env, Fault &fault) {
         fault = Fault{};
-        if (uint64_t value; difo.code.size() == 2 && run_builtin_load(difo, env, value))
-            return value;
+        if (std::optional<VarId> id = plain_builtin(difo))
+            return env.builtin(*id);
         return interpret(difo, env, fault);
+    }
+    // The builtin variable a DIFO does nothing but read (`ldgv %rN,
+    // probefunc; ret %rN`, the typical aggregation key or trace()
+    // argument). run() answers such a DIFO without the interpreter loop
+    // (inline, in the caller): same result, no fault possible, a fraction
+    // of the cost; a caller that runs the DIFO often may ask once and call
+    // Environment::builtin() itself.
+    static std::optional<VarId> plain_builtin(const Difo &difo) {
+        if (difo.code.size() != 2)
+            return std::nullopt;
+        const Instr load = decode(difo.code[0]), ret = decode(difo.code[1]);
+        if (load.op != Op::Ldgv || ret.op != Op::Ret || load.rd != ret.r1 || load.rd == kZeroRegister ||
+            load.imm >= static_cast<uint32_t>(VarId::Count))
+            return std::nullopt;
+        return static_cast<VarId>(load.imm);
     }
     // Declares [base, base + length) readable until the next begin_clause()
     // (probe names, execname, event payload).
@@ -77,19 +93,6 @@ class Vm {
   private:
     struct RunState;
 
-    // A DIFO that only reads a builtin variable (`ldgv %rN, probefunc; ret
-    // %rN`, the typical aggregation key or trace() argument) is answered
-    // without the interpreter loop (inline, in the caller): same result, no
-    // fault possible, a fraction of the cost. The caller has checked that
-    // the DIFO is two instructions long.
-    static bool run_builtin_load(const Difo &difo, Environment &env, uint64_t &out) {
-        const Instr load = decode(difo.code[0]), ret = decode(difo.code[1]);
-        if (load.op != Op::Ldgv || ret.op != Op::Ret || load.rd != ret.r1 || load.rd == kZeroRegister ||
-            load.imm >= static_cast<uint32_t>(VarId::Count))
-            return false;
-        out = env.builtin(static_cast<VarId>(load.imm));
-        return true;
-    }
     // The interpreter loop.
     uint64_t interpret(const Difo &difo, Environment &env, Fault &fault);
     bool declare_variables(const Difo &difo);

@@ -88,6 +88,7 @@ AggregationStore::Binding AggregationStore::bind(const compiler::Program &progra
     } else if (action.args.size() == 1 && action.args[0].rtype.kind == dif::TypeDesc::Kind::Integer) {
         b.shape = KeyShape::Integer;
         b.key_size = static_cast<uint8_t>(integer_key_size(action.args[0].rtype));
+        b.key_builtin = dif::Vm::plain_builtin(action.args[0]);
     }
     return b;
 }
@@ -103,9 +104,13 @@ bool AggregationStore::apply(const Binding &binding, dif::Vm &vm, dif::Environme
         hash = kEmptyKeyHash;
         break;
     case KeyShape::Integer:
-        integer_key = vm.run(action.args[0], env, fault);
-        if (fault.kind != dif::FaultKind::None)
-            return false;
+        if (binding.key_builtin) {
+            integer_key = env.builtin(*binding.key_builtin); // what vm.run() would do, minus its checks
+        } else {
+            integer_key = vm.run(action.args[0], env, fault);
+            if (fault.kind != dif::FaultKind::None)
+                return false;
+        }
         // The low-order bytes (little-endian hosts only, as the record format).
         key = std::string_view(reinterpret_cast<const char *>(&integer_key), binding.key_size);
         hash = AggregationTable::hash_short(key.data(), key.size());

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -50,6 +51,7 @@ class AggregationStore {
         Aggregation *aggregation = nullptr; // nullptr: the action names no known aggregation
         KeyShape shape = KeyShape::Tuple;
         uint8_t key_size = 0;
+        std::optional<dif::VarId> key_builtin; // Integer: the builtin the key DIFO only reads (@[arg0], @[cpu])
     };
 
     // Registers the aggregations of a program (call before resolve()); one

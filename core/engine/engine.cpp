@@ -7,6 +7,7 @@
 #include "engine/enable_checks.h"
 #include "engine/probe_context.h"
 
+#include <algorithm>
 #include <chrono>
 #include <unistd.h>
 
@@ -29,6 +30,12 @@ bool records_anything(const compiler::Clause &clause) {
             return true;
     }
     return clause.actions.empty();
+}
+
+bool aggregates_only(const compiler::Clause &clause) {
+    return !clause.actions.empty() && std::all_of(clause.actions.begin(), clause.actions.end(), [](const auto &a) {
+        return a.kind == compiler::ActionKind::Aggregate;
+    });
 }
 
 } // namespace
@@ -102,6 +109,7 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
                 ecb->clause = &clause;
                 ecb->program = &program;
                 ecb->records = records_anything(clause);
+                ecb->aggregates_only = aggregates_only(clause);
                 for (const compiler::Action &action : clause.actions)
                     ecb->aggregations.push_back(action.kind == compiler::ActionKind::Aggregate
                                                     ? aggregations_.bind(program, action)
@@ -197,6 +205,7 @@ void Engine::fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t
     fire(probe, ctx);
 }
 
+// Only dispatches (both calls are tail calls): the hot path keeps no frame here.
 void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
     Activity activity = activity_.load(std::memory_order_acquire);
     if (activity == Activity::Inactive || activity == Activity::Stopped)
@@ -204,14 +213,15 @@ void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
     Probe *probe = probes_.probe(id);
     if (!probe)
         return;
-    if (ctx.flags & DTRACE_EVENT_REPLAYED) {
+    if (ctx.flags & DTRACE_EVENT_REPLAYED)
         fire_replayed(*probe, ctx);
-        return;
-    }
-    if (probe->ecbs.empty())
-        return;
+    else if (!probe->ecbs.empty())
+        fire_live(*probe, ctx);
+}
+
+void Engine::fire_live(Probe &probe, const dtrace_event_ctx &ctx) {
     std::lock_guard guard(lock_);
-    run_ecbs(*probe, ctx);
+    run_ecbs(probe, ctx);
 }
 
 // A replayed event also moves trace time (firing the trace timers due
@@ -332,7 +342,8 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
     ProbeContext env(*vm_, probe, *event, 0, speculations_);
     for (Ecb *ecb : probe.ecbs) {
         // exit() in one clause changes what the next ones may do.
-        if (!fires_while(activity_.load(std::memory_order_relaxed), probe))
+        const Activity now = activity_.load(std::memory_order_relaxed);
+        if (now != Activity::Active && !fires_while(now, probe))
             continue;
         FaultRecord fault{};
         if (!run_ecb(*ecb, *event, env, fault))
@@ -343,9 +354,36 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
 // Runs one clause. Returns false with `fault` filled when the clause faulted
 // (its record is then discarded).
 bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault) {
-    dif::Vm &vm = *vm_;
-    vm.begin_clause();
+    vm_->begin_clause();
     env.begin_clause(ecb.epid);
+    if (const std::optional<dif::Difo> &predicate = ecb.clause->predicate) {
+        dif::Fault f;
+        uint64_t pass = vm_->run(*predicate, env, f);
+        if (f.kind != dif::FaultKind::None) {
+            fault = FaultRecord{ecb.epid, 0, f.pc, f.kind, f.address};
+            return false;
+        }
+        if (pass == 0)
+            return true;
+    }
+    if (!ecb.aggregates_only)
+        return run_actions(ecb, ctx, env, fault);
+    // A clause of aggregating actions only, the commonest kind at event
+    // rate: no record to write, none of run_actions()' bookkeeping.
+    for (size_t i = 0; i < ecb.aggregations.size(); i++) {
+        dif::Fault f;
+        const AggregationStore::Binding &binding = ecb.aggregations[i];
+        if (!binding.aggregation || !aggregations_.apply(binding, *vm_, env, f)) {
+            fault = FaultRecord{ecb.epid, static_cast<int32_t>(i + 1), f.pc, f.kind, f.address};
+            return false;
+        }
+    }
+    return true;
+}
+
+// The actions of a clause whose predicate passed.
+bool Engine::run_actions(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault) {
+    dif::Vm &vm = *vm_;
     dif::Fault f;
     const compiler::Clause &clause = *ecb.clause;
     // Where the clause's record goes once the predicate passed: the CPU's
@@ -364,13 +402,6 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &
         f.pc = kNoDifOffset;
         return faulted(action);
     };
-    if (clause.predicate) {
-        uint64_t pass = vm.run(*clause.predicate, env, f);
-        if (f.kind != dif::FaultKind::None)
-            return faulted(0);
-        if (pass == 0)
-            return true;
-    }
     if (ecb.records) {
         out = &buffers_[ctx.cpu];
         out->begin(ecb.epid, ctx.timestamp, sequence_++);

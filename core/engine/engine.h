@@ -45,7 +45,8 @@ struct Ecb {
     const compiler::Program *program = nullptr;
     // Per action: its aggregation binding (Aggregate actions; empty for the others).
     std::vector<AggregationStore::Binding> aggregations;
-    bool records = false; // whether a firing writes a record (else only variables/aggregations change)
+    bool records = false;         // whether a firing writes a record (else only variables/aggregations change)
+    bool aggregates_only = false; // every action aggregates (@a[k] = f(v); ...)
 };
 
 // The reserved enabled-probe id of the records that report faults.
@@ -146,10 +147,12 @@ class Engine final : public host::ProbeSink {
 
   private:
     void configure_buffers(std::vector<PrincipalBuffer> &buffers, size_t from) const;
+    void fire_live(Probe &probe, const dtrace_event_ctx &ctx);
     void fire_replayed(Probe &probe, const dtrace_event_ctx &ctx);
     void run_ecbs(Probe &probe, const dtrace_event_ctx &ctx);
     bool fires_while(Activity activity, const Probe &probe) const;
     bool run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault);
+    bool run_actions(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault);
     void record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault);
     void fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t nargs);
     void advance_trace_time(const dtrace_event_ctx &ctx);

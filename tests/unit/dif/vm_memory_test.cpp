@@ -84,6 +84,29 @@ TEST(VmMemory, DeclaredStringsReadUpToTheirNulOrStrsize) {
     EXPECT_EQ(f.kind, FaultKind::BadAddr);
 }
 
+TEST(VmMemory, StringTablesAreForgottenAtClauseStart) {
+    Runner r;
+    uint64_t hello = r.run("DIFO returns string\nsets %r1, \"hello\"\nret %r1");
+    EXPECT_EQ(r.string_at(hello), "hello");
+    r.vm.begin_clause();
+    std::string_view s;
+    Fault f;
+    EXPECT_FALSE(r.vm.load_string(hello, s, f)) << "the string table of the previous clause's DIFO";
+    EXPECT_EQ(f.kind, FaultKind::BadAddr);
+}
+
+TEST(VmMemory, AClauseThatTouchedNothingLeavesTheNextOneNothingEither) {
+    Runner r;
+    alignas(8) static const uint64_t payload[1] = {0x1111};
+    r.vm.add_readable(payload, sizeof payload);
+    r.vm.begin_clause();
+    EXPECT_EQ(r.run("setx %r1, 7\nret %r1"), 7u); // registers only
+    r.vm.begin_clause();
+    EXPECT_EQ(r.run("setx %r1, " + std::to_string(reinterpret_cast<uint64_t>(payload)) + "\nldx %r2, [%r1]\nret %r2"),
+              0u);
+    EXPECT_EQ(r.fault.kind, FaultKind::BadAddr);
+}
+
 TEST(VmMemory, ScratchIsResetAtClauseStart) {
     Runner r;
     std::string alloc = "setx %r1, 8\nallocs %r2, %r1\nret %r2";
