@@ -63,35 +63,39 @@ Consumed replay_against_lazy_consumer(engine::Engine &engine, dtrace_probe_id ev
     return c;
 }
 
+// Buffers of eight trace(arg0) records: a replay must wait every six.
+class Backpressure : public ReplayedEngine {
+  protected:
+    void SetUp() override {
+        ReplayedEngine::SetUp();
+        ASSERT_EQ(options.set("bufsize", std::to_string(8 * kTraceRecord)), std::nullopt);
+    }
+    // Enables `program` and replays with every record kept.
+    Consumed replay_without_drops(const char *program, uint32_t cpus) {
+        enable(program);
+        Consumed c = replay_against_lazy_consumer(engine, event, cpus);
+        EXPECT_EQ(c.drops, 0u);
+        EXPECT_EQ(c.records, kEvents);
+        return c;
+    }
+};
+
 } // namespace
 
-TEST_F(ReplayedEngine, ReplayWaitsForTheConsumerInsteadOfDropping) {
-    ASSERT_EQ(options.set("bufsize", std::to_string(8 * kTraceRecord)), std::nullopt);
-    enable("replay:::event { trace(arg0); }");
-    Consumed c = replay_against_lazy_consumer(engine, event, 1);
-    EXPECT_EQ(c.drops, 0u);
-    EXPECT_EQ(c.records, kEvents);
+TEST_F(Backpressure, ReplayWaitsForTheConsumerInsteadOfDropping) {
+    Consumed c = replay_without_drops("replay:::event { trace(arg0); }", 1);
     EXPECT_GE(c.switches_asked, kEvents / 8) << "a switch every six records or so";
 }
 
-TEST_F(ReplayedEngine, EveryCpusBufferMakesTheReplayWait) {
-    ASSERT_EQ(options.set("bufsize", std::to_string(8 * kTraceRecord)), std::nullopt);
-    enable("replay:::event { trace(arg0); }");
-    Consumed c = replay_against_lazy_consumer(engine, event, 3);
-    EXPECT_EQ(c.drops, 0u);
-    EXPECT_EQ(c.records, kEvents);
+TEST_F(Backpressure, EveryCpusBufferMakesTheReplayWait) {
+    replay_without_drops("replay:::event { trace(arg0); }", 3);
 }
 
-TEST_F(ReplayedEngine, FaultRecordsMakeTheReplayWaitToo) {
-    ASSERT_EQ(options.set("bufsize", std::to_string(8 * kTraceRecord)), std::nullopt);
-    enable("replay:::event { trace(*(int *)0); }"); // every firing writes a fault record
-    Consumed c = replay_against_lazy_consumer(engine, event, 1);
-    EXPECT_EQ(c.drops, 0u);
-    EXPECT_EQ(c.records, kEvents);
+TEST_F(Backpressure, FaultRecordsMakeTheReplayWaitToo) {
+    replay_without_drops("replay:::event { trace(*(int *)0); }", 1); // every firing writes a fault record
 }
 
-TEST_F(ReplayedEngine, ARingBufferOverwritesRatherThanWaits) {
-    ASSERT_EQ(options.set("bufsize", std::to_string(8 * kTraceRecord)), std::nullopt);
+TEST_F(Backpressure, ARingBufferOverwritesRatherThanWaits) {
     ASSERT_EQ(options.set("bufpolicy", "ring"), std::nullopt);
     enable("replay:::event { trace(arg0); }");
     Consumed c = replay_against_lazy_consumer(engine, event, 1);
