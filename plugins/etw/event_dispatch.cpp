@@ -16,7 +16,7 @@ int64_t known_or_minus_one(uint32_t id) {
 // The logfile header and its extension records are stamped with the
 // session's start; trace time (tick-N) starts at the recorded data instead.
 bool is_session_header(const Event &event, const TraceClock &clock) {
-    return event.provider == kEventTraceGuid && clock.is_session_start(event.timestamp);
+    return clock.is_session_start(event.timestamp) && event.provider == kEventTraceGuid;
 }
 
 } // namespace
