@@ -22,11 +22,29 @@ constexpr uint64_t kCreateOptionsMask = 0xFFFFFF;
 const std::string kNoFile = "<none>";
 const std::string kUnknown = "<unknown>";
 
+// The fields of the sched and lwp probes' arguments (a firing per context
+// switch when sched is enabled), looked up once.
+namespace field {
+const MofFieldId NewThreadId{"NewThreadId"};
+const MofFieldId TThreadId{"TThreadId"};
+const MofFieldId ProcessId{"ProcessId"};
+} // namespace field
+
 int64_t known_or_minus_one(uint32_t id) {
     return id == kUnknownId ? -1 : static_cast<int64_t>(id);
 }
 
 } // namespace
+
+KernelDispatch::KernelDispatch(dtrace_host *host, const dtrace_host_ops *ops, const KernelProbes &probes,
+                               const TraceClock &clock, EventMemory &event_memory, ProcessTable &processes,
+                               ModuleMap &modules)
+    : host_(host), ops_(ops), probes_(probes), clock_(clock), processes_(processes), modules_(modules),
+      memory_(event_memory, processes, state_) {
+    for (const KernelProbe &probe : kernel_probe_table()) {
+        firing_fields_.push_back({MofFieldId(probe.pid_field), MofFieldId(probe.tid_field)}); // "" finds nothing
+    }
+}
 
 void KernelDispatch::decode_and_fire(const Event &event, int klass, const dtrace_event_ctx &base) {
     if (!decode_mof(event, klass, record_)) {
@@ -45,21 +63,22 @@ void KernelDispatch::decode_and_fire(const Event &event, int klass, const dtrace
     const std::span<const KernelProbe> table = kernel_probe_table();
     for (uint16_t row : probes_.rows(klass, event.opcode)) {
         if (const dtrace_probe_id id = probes_.enabled(row)) {
-            fire(table[row], id, event, base);
+            fire(row, id, event, base);
         }
     }
 }
 
-void KernelDispatch::fire(const KernelProbe &probe, dtrace_probe_id id, const Event &event,
-                          const dtrace_event_ctx &base) {
+void KernelDispatch::fire(uint16_t row, dtrace_probe_id id, const Event &event, const dtrace_event_ctx &base) {
+    const KernelProbe &probe = kernel_probe_table()[row];
+    const FiringFields &fields = firing_fields_[row];
     uint32_t pid = event.pid;
     uint32_t tid = event.tid;
-    if (!probe.tid_field.empty() && record_.has(probe.tid_field)) {
-        tid = static_cast<uint32_t>(record_.u(probe.tid_field));
+    if (record_.has(fields.tid)) {
+        tid = static_cast<uint32_t>(record_.u(fields.tid));
         pid = state_.pid_of(tid);
     }
-    if (!probe.pid_field.empty() && record_.has(probe.pid_field)) {
-        pid = static_cast<uint32_t>(record_.u(probe.pid_field));
+    if (record_.has(fields.pid)) {
+        pid = static_cast<uint32_t>(record_.u(fields.pid));
     } else if (pid == kUnknownId) {
         pid = state_.pid_of(tid);
     }
@@ -132,9 +151,11 @@ size_t KernelDispatch::build_args(const KernelProbe &probe, const Event &event, 
         a[0] = static_cast<uint64_t>(r.i("ExitStatus"));
         return 1;
     case ArgShape::Thread: {
-        const uint32_t tid = static_cast<uint32_t>(r.has("NewThreadId") ? r.u("NewThreadId") : r.u("TThreadId"));
+        const uint32_t tid =
+            static_cast<uint32_t>(r.has(field::NewThreadId) ? r.u(field::NewThreadId) : r.u(field::TThreadId));
         a[0] = memory_.lwpsinfo(tid);
-        a[1] = memory_.psinfo(r.has("ProcessId") ? static_cast<uint32_t>(r.u("ProcessId")) : state_.pid_of(tid));
+        a[1] =
+            memory_.psinfo(r.has(field::ProcessId) ? static_cast<uint32_t>(r.u(field::ProcessId)) : state_.pid_of(tid));
         return 2;
     }
     case ArgShape::Module:

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cstdint>
+#include <vector>
 
 #include <dtrace/provider.h>
 
@@ -30,9 +31,7 @@ namespace dtrace::etw::plugin::kernel {
 class KernelDispatch {
   public:
     KernelDispatch(dtrace_host *host, const dtrace_host_ops *ops, const KernelProbes &probes, const TraceClock &clock,
-                   EventMemory &event_memory, ProcessTable &processes, ModuleMap &modules)
-        : host_(host), ops_(ops), probes_(probes), clock_(clock), processes_(processes), modules_(modules),
-          memory_(event_memory, processes, state_) {}
+                   EventMemory &event_memory, ProcessTable &processes, ModuleMap &modules);
 
     // Call before firing anything for an event: curpsinfo and curlwpsinfo
     // then describe the event's pid and tid.
@@ -89,7 +88,7 @@ class KernelDispatch {
         }
     }
     void decode_and_fire(const Event &event, int klass, const dtrace_event_ctx &base);
-    void fire(const KernelProbe &probe, dtrace_probe_id id, const Event &event, const dtrace_event_ctx &base);
+    void fire(uint16_t row, dtrace_probe_id id, const Event &event, const dtrace_event_ctx &base);
     size_t build_args(const KernelProbe &probe, const Event &event, Args &args);
     uint64_t fileinfo(const Event &event, uint64_t file, uint64_t irp);
     uint64_t ipinfo(uint8_t version);
@@ -104,6 +103,12 @@ class KernelDispatch {
     KernelState state_;
     KernelMemory memory_;
     MofRecord record_;
+    // Each table row's pid_field and tid_field, looked up once.
+    struct FiringFields {
+        MofFieldId pid;
+        MofFieldId tid;
+    };
+    std::vector<FiringFields> firing_fields_;
 };
 
 } // namespace dtrace::etw::plugin::kernel
