@@ -7,6 +7,7 @@
 
 #include "etl_file_builder.h"
 #include "record_encoder.h"
+#include "replay_traces.h"
 
 namespace dtrace::etw::fixture {
 
@@ -180,25 +181,12 @@ Bytes meta_record(uint8_t type, int64_t t, Bytes payload) {
     return encode(c);
 }
 
-Bytes event(const Guid &provider, uint16_t id, uint8_t version, int64_t t, Bytes payload) {
-    EventHeaderSpec e;
-    e.provider = provider;
-    e.id = id;
-    e.version = version;
-    e.level = 4;
-    e.timestamp = t;
-    e.pid = 300;
-    e.tid = 301;
-    e.payload = std::move(payload);
-    return encode(e);
-}
-
 Bytes manifest_chunk(uint16_t number, uint16_t total, std::string_view text, int64_t t) {
     Bytes p = {1, 1, 0, 0x5B}; // format, major, minor, magic
     put(p, total);
     put(p, number);
     p.insert(p.end(), text.begin(), text.end());
-    return event(kEventSourceProvider, 0xFFFE, 1, t, p);
+    return process_300_event(kEventSourceProvider, 0xFFFE, 1, t, p);
 }
 
 Bytes drawn_payload() {
@@ -243,8 +231,8 @@ Bytes metadata_trace() {
     BufferSpec cpu0{.cpu = 0};
     cpu0.records = {manifest_chunk(0, 2, manifest.substr(0, half), 1000),
                     manifest_chunk(1, 2, manifest.substr(half), 1001),
-                    event(kDescribedProvider, 7, 1, 1010, drawn_payload()),
-                    event(kEventSourceProvider, 1, 0, 1020, said),
+                    process_300_event(kDescribedProvider, 7, 1, 1010, drawn_payload()),
+                    process_300_event(kEventSourceProvider, 1, 0, 1020, said),
                     meta_record(kEventInfo, 1030, trace_event_info(7, 1, 7, properties)),
                     meta_record(kEventMapInfo, 1031, event_map_info(u"ShapeMap", 1, {{1, u"Circle"}, {2, u"Square"}})),
                     meta_record(kEventMapInfo, 1032, event_map_info(u"FlagMap", 2, {{1, u"Bold"}, {2, u"Italic"}}))};

@@ -496,15 +496,13 @@ Bytes stack_key_trace() {
     return one_cpu_file(logfile, events);
 }
 
-namespace {
-
 const Guid kDotNetRundown = *Guid::parse("a669021c-c450-4609-a035-5af59af4df18");
 
-Bytes clr_record(const Guid &provider, uint16_t id, int64_t t, Bytes payload) {
+Bytes process_300_event(const Guid &provider, uint16_t id, uint8_t version, int64_t t, Bytes payload) {
     EventHeaderSpec e;
     e.provider = provider;
     e.id = id;
-    e.version = 1;
+    e.version = version;
     e.level = 4;
     e.timestamp = t;
     e.pid = 300;
@@ -513,7 +511,7 @@ Bytes clr_record(const Guid &provider, uint16_t id, int64_t t, Bytes payload) {
     return encode(e);
 }
 
-Bytes module_load(int64_t t, uint64_t module_id, std::u16string_view il_path) {
+Bytes clr_module_payload(uint64_t module_id, std::u16string_view il_path) {
     Bytes p;
     put(p, module_id);
     put(p, uint64_t{0xA55E}); // AssemblyID
@@ -522,14 +520,14 @@ Bytes module_load(int64_t t, uint64_t module_id, std::u16string_view il_path) {
     put_wide_text(p, il_path);
     put_wide_text(p, u""); // ModuleNativePath
     put(p, uint16_t{7});   // ClrInstanceID
-    return clr_record(kDotNetRuntime, 152, t, std::move(p));
+    return p;
 }
 
-Bytes method_record(const Guid &provider, uint16_t id, int64_t t, uint64_t start, uint32_t size,
-                    std::u16string_view space, std::u16string_view name) {
+Bytes clr_method_payload(uint64_t module_id, uint64_t start, uint32_t size, std::u16string_view space,
+                         std::u16string_view name) {
     Bytes p;
     put(p, start ^ 0x1111); // MethodID
-    put(p, uint64_t{0x77}); // ModuleID
+    put(p, module_id);
     put(p, start);
     put(p, size);
     put(p, uint32_t{0x06000001}); // MethodToken
@@ -538,10 +536,8 @@ Bytes method_record(const Guid &provider, uint16_t id, int64_t t, uint64_t start
     put_wide_text(p, name);
     put_wide_text(p, u"void  ()"); // MethodSignature
     put(p, uint16_t{7});           // ClrInstanceID
-    return clr_record(provider, id, t, std::move(p));
+    return p;
 }
-
-} // namespace
 
 // jit_stack_trace(): one CPU (raw timestamps):
 //
@@ -567,8 +563,9 @@ Bytes jit_stack_trace() {
         kernel_record(0x0503, 999, 0, 0, thread_payload(ps, 300, 301, 8)),
         kernel_record(0x030A, 1000, 300, 301,
                       image_payload(ps, 0x7FF600000000, 0x20000, 300, u"\\Device\\HarddiskVolume2\\tools\\child.exe")),
-        module_load(1001, 0x77, u"C:\\app\\Contoso.Shop.dll"),
-        method_record(kDotNetRuntime, 143, 1002, 0x7FF900010000, 0x80, u"Contoso.Shop.Cart", u"Checkout"),
+        process_300_event(kDotNetRuntime, 152, 1, 1001, clr_module_payload(0x77, u"C:\\app\\Contoso.Shop.dll")),
+        process_300_event(kDotNetRuntime, 143, 1, 1002,
+                          clr_method_payload(0x77, 0x7FF900010000, 0x80, u"Contoso.Shop.Cart", u"Checkout")),
         kernel_record(kSampledProfile, 1010, kUnknownId, kUnknownId,
                       KernelPayload(ps).pointer(0x7FF900010024).u32(301).u32(1).bytes),
         kernel_record(kStackWalkStack, 1010, 300, 301,
@@ -581,7 +578,8 @@ Bytes jit_stack_trace() {
                           .pointer(0x7FF600001234)
                           .pointer(0x12345678)
                           .bytes),
-        method_record(kDotNetRundown, 144, 1020, 0x7FF900020000, 0x100, u"Contoso.Shop.Program", u"Main"),
+        process_300_event(kDotNetRundown, 144, 1, 1020,
+                          clr_method_payload(0x77, 0x7FF900020000, 0x100, u"Contoso.Shop.Program", u"Main")),
     };
     EtlFileBuilder builder(logfile);
     builder.add_buffer(cpu0);

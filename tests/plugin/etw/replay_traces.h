@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
 #include "byte_writer.h"
 #include "reader/guid.h"
@@ -15,6 +16,7 @@ namespace dtrace::etw::fixture {
 
 // Providers of replay_trace() besides the kernel classes.
 extern const Guid kDotNetRuntime;
+extern const Guid kDotNetRundown;
 extern const Guid kFixtureProvider; // TraceLogging, named "Fixture.Provider"
 extern const Guid kImageId;         // classic KernelTraceControl-ImageID events
 
@@ -36,6 +38,15 @@ Bytes kernel_trace(uint8_t pointer_size);
 // KeyDelete, then the rundown), one key used for two stacks; the list in
 // replay_traces.cpp.
 Bytes stack_key_trace();
+
+// An EVENT_HEADER event of process 300, thread 301, at level 4.
+Bytes process_300_event(const Guid &provider, uint16_t id, uint8_t version, int64_t t, Bytes payload);
+
+// Payloads of the CLR's ModuleLoad (and rundown ModuleDCStart/End) and
+// MethodLoadVerbose (and MethodDCStart/EndVerbose) events, version 1.
+Bytes clr_module_payload(uint64_t module_id, std::u16string_view il_path);
+Bytes clr_method_payload(uint64_t module_id, uint64_t start, uint32_t size, std::u16string_view space,
+                         std::u16string_view name);
 
 // A .NET process (pid 300) whose jitted methods the runtime names: a module
 // and a method load, a sample whose user stack runs through both methods,
