@@ -360,7 +360,7 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &
         dif::Fault f;
         uint64_t pass = vm_->run(*predicate, env, f);
         if (f.kind != dif::FaultKind::None) {
-            fault = FaultRecord{ecb.epid, 0, f.pc, f.kind, f.address};
+            fault = FaultRecord::of(ecb.epid, 0, f);
             return false;
         }
         if (pass == 0)
@@ -374,7 +374,7 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &
         dif::Fault f;
         const AggregationStore::Binding &binding = ecb.aggregations[i];
         if (!binding.aggregation || !aggregations_.apply(binding, *vm_, env, f)) {
-            fault = FaultRecord{ecb.epid, static_cast<int32_t>(i + 1), f.pc, f.kind, f.address};
+            fault = FaultRecord::of(ecb.epid, static_cast<int32_t>(i + 1), f);
             return false;
         }
     }
@@ -392,7 +392,7 @@ bool Engine::run_actions(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeConte
     auto faulted = [&](int32_t action) {
         if (out)
             out->abandon();
-        fault = FaultRecord{ecb.epid, action, f.pc, f.kind, f.address};
+        fault = FaultRecord::of(ecb.epid, action, f);
         return false;
     };
     // A fault of the action itself rather than of its DIF: no DIF offset.

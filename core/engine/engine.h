@@ -63,6 +63,10 @@ struct FaultRecord {
     uint32_t pc;    // DIF instruction index
     dif::FaultKind kind;
     uint64_t address;
+
+    static FaultRecord of(uint32_t epid, int32_t action, const dif::Fault &f) {
+        return FaultRecord{epid, action, f.pc, f.kind, f.address};
+    }
 };
 
 // The session's state, as DTrace's: BEGIN runs in Warmup (no other provider

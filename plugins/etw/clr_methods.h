@@ -56,6 +56,8 @@ class ClrMethods {
     std::optional<MethodHit> find(uint32_t pid, uint64_t address) const;
 
   private:
+    // The ids of the events read (clr_methods.cpp's kind_of()) lie in
+    // [kLowestId, kHighestId]: other events are turned away on their id.
     static constexpr uint16_t kLowestId = 143;
     static constexpr uint16_t kHighestId = 154;
 
