@@ -62,11 +62,13 @@ void KernelSymbols::load_from(std::string_view text) {
     }
     std::stable_sort(entries_.begin(), entries_.end(),
                      [](const Entry &a, const Entry &b) { return a.address < b.address; });
-    std::call_once(loaded_, [] {});
+    loaded_ = true;
 }
 
 std::optional<KernelSymbol> KernelSymbols::lookup(uint64_t address) {
-    std::call_once(loaded_, [this] { load(); });
+    std::lock_guard lock(mutex_);
+    if (!loaded_)
+        load();
     auto it = std::upper_bound(entries_.begin(), entries_.end(), address,
                                [](uint64_t a, const Entry &e) { return a < e.address; });
     if (it == entries_.begin())

@@ -26,7 +26,7 @@ class KernelSymbols {
     // `path` is /proc/kallsyms except in tests.
     explicit KernelSymbols(std::string path = "/proc/kallsyms") : path_(std::move(path)) {}
     std::optional<KernelSymbol> lookup(uint64_t address);
-    // Loads the table now from `text` (kallsyms' format), for tests and the fuzzer.
+    // Loads the table from `text` (kallsyms' format) instead, for tests and the fuzzer.
     void load_from(std::string_view text);
 
   private:
@@ -38,7 +38,8 @@ class KernelSymbols {
     void load();
 
     std::string path_;
-    std::once_flag loaded_;
+    std::mutex mutex_;
+    bool loaded_ = false;
     std::string names_; // NUL-separated
     std::vector<std::string> modules_;
     std::vector<Entry> entries_;
