@@ -66,8 +66,7 @@ template <typename Call> Status LoadedPlugin::call_plugin(Call &&call) {
     return {};
 }
 
-Result<std::unique_ptr<LoadedPlugin>> LoadedPlugin::create(PluginModule module, ProbeSink &sink,
-                                                           PluginPeers *peers) {
+Result<std::unique_ptr<LoadedPlugin>> LoadedPlugin::create(PluginModule module, ProbeSink &sink, PluginPeers *peers) {
     std::unique_ptr<LoadedPlugin> plugin(new LoadedPlugin(std::move(module), sink, peers));
     LoadedPlugin &p = *plugin;
     Status status = p.call_plugin([&] { return p.module_.ops->init(&p.handle_, &host_ops_table, &p.state_) == 0; });

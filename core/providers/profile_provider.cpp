@@ -35,9 +35,9 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <pthread.h>
 #include <sched.h>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -189,8 +189,8 @@ class ProfileProvider {
         if (ops_->get_option(host_, "replay") != nullptr ||
             ops_->struct_size < offsetof(dtrace_host_ops, remove_live_timer) + sizeof ops_->remove_live_timer)
             return false;
-        if (ops_->add_live_timer(host_, probe, uint64_t(timer.interval_ns),
-                                 timer.per_cpu ? DTRACE_TIMER_PER_CPU : 0) != 0)
+        if (ops_->add_live_timer(host_, probe, uint64_t(timer.interval_ns), timer.per_cpu ? DTRACE_TIMER_PER_CPU : 0) !=
+            0)
             return false;
         delegated_.insert(probe);
         return true;

@@ -12,7 +12,12 @@ PmcPlugin &self(void *state) {
 }
 
 int init(dtrace_host *host, const dtrace_host_ops *ops, void **state) {
-    *state = new PmcPlugin(host, ops);
+    auto *plugin = new PmcPlugin(host, ops);
+    if (plugin->register_provider() != 0) {
+        delete plugin;
+        return -1;
+    }
+    *state = plugin;
     return 0;
 }
 
@@ -21,8 +26,12 @@ dtrace_plugin_ops make_ops() {
     ops.struct_size = sizeof ops;
     ops.abi_version = DTRACE_SDK_ABI_VERSION;
     ops.name = "pmc";
-    ops.description = "perf event sampling: profile-N/tick-N in the sampled thread's context";
+    ops.description =
+        "perf event sampling: pmc:::<counter>-<interval>, and profile-N/tick-N in the sampled thread's context";
     ops.init = init;
+    ops.provide = [](void *state, const dtrace_probe_spec *spec) { return self(state).provide(spec); };
+    ops.enable = [](void *state, dtrace_probe_id probe, uint64_t cookie) { return self(state).enable(probe, cookie); };
+    ops.disable = [](void *state, dtrace_probe_id probe, uint64_t) { self(state).disable(probe); };
     ops.start = [](void *state) { return self(state).start(); };
     ops.stop = [](void *state) { self(state).stop(); };
     ops.destroy = [](void *state) { delete static_cast<PmcPlugin *>(state); };

@@ -1,8 +1,8 @@
 // perf_event.cpp: perf_event_open, the ring's mapping and its reading.
 #include "perf_event.h"
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <sys/ioctl.h>
 #include <sys/mman.h>

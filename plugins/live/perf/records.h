@@ -32,10 +32,10 @@ struct Sample {
     uint64_t time = 0;
     uint32_t cpu = 0;
     uint64_t period = 0;
-    bool kernel_mode = false;               // the sampled instruction was in the kernel
-    std::span<const uint64_t> callchain;    // with PERF_CONTEXT_* markers
-    std::span<const uint64_t> user_regs;    // in mask order; empty: no user context (a kernel thread)
-    std::span<const uint8_t> user_stack;    // the bytes copied from the user stack pointer up
+    bool kernel_mode = false;            // the sampled instruction was in the kernel
+    std::span<const uint64_t> callchain; // with PERF_CONTEXT_* markers
+    std::span<const uint64_t> user_regs; // in mask order; empty: no user context (a kernel thread)
+    std::span<const uint8_t> user_stack; // the bytes copied from the user stack pointer up
 };
 
 // Decodes a PERF_RECORD_SAMPLE; nullopt when it is malformed.

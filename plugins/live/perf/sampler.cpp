@@ -51,8 +51,8 @@ bool Sampler::start(std::string &error) {
     }
     for (Source &source : events_) {
         if (!source.event.enable()) {
-            error = "cannot enable a perf event on cpu " + std::to_string(source.event.cpu()) + ": " +
-                    std::strerror(errno);
+            error =
+                "cannot enable a perf event on cpu " + std::to_string(source.event.cpu()) + ": " + std::strerror(errno);
             for (Source &enabled : events_)
                 enabled.event.disable();
             return false;

@@ -73,9 +73,16 @@ std::optional<uint64_t> evaluate(const Dwarf_Op *ops, size_t count, const UserRe
                 if (!cfa || !push(*cfa))
                     return std::nullopt;
                 break;
-            case DW_OP_const1u: case DW_OP_const1s: case DW_OP_const2u: case DW_OP_const2s:
-            case DW_OP_const4u: case DW_OP_const4s: case DW_OP_const8u: case DW_OP_const8s:
-            case DW_OP_constu: case DW_OP_consts:
+            case DW_OP_const1u:
+            case DW_OP_const1s:
+            case DW_OP_const2u:
+            case DW_OP_const2s:
+            case DW_OP_const4u:
+            case DW_OP_const4s:
+            case DW_OP_const8u:
+            case DW_OP_const8s:
+            case DW_OP_constu:
+            case DW_OP_consts:
                 if (!push(op.number))
                     return std::nullopt;
                 break;
@@ -96,28 +103,67 @@ std::optional<uint64_t> evaluate(const Dwarf_Op *ops, size_t count, const UserRe
             case DW_OP_stack_value:
                 is_value = true;
                 break;
-            case DW_OP_plus: case DW_OP_minus: case DW_OP_and: case DW_OP_or: case DW_OP_xor:
-            case DW_OP_shl: case DW_OP_shr: case DW_OP_ge: case DW_OP_gt: case DW_OP_le: case DW_OP_lt:
-            case DW_OP_eq: case DW_OP_ne: case DW_OP_mul:
+            case DW_OP_plus:
+            case DW_OP_minus:
+            case DW_OP_and:
+            case DW_OP_or:
+            case DW_OP_xor:
+            case DW_OP_shl:
+            case DW_OP_shr:
+            case DW_OP_ge:
+            case DW_OP_gt:
+            case DW_OP_le:
+            case DW_OP_lt:
+            case DW_OP_eq:
+            case DW_OP_ne:
+            case DW_OP_mul:
                 if (depth < 2)
                     return std::nullopt;
                 b = values[--depth];
                 a = values[depth - 1];
                 switch (atom) {
-                case DW_OP_plus: a += b; break;
-                case DW_OP_minus: a -= b; break;
-                case DW_OP_and: a &= b; break;
-                case DW_OP_or: a |= b; break;
-                case DW_OP_xor: a ^= b; break;
-                case DW_OP_mul: a *= b; break;
-                case DW_OP_shl: a = b >= 64 ? 0 : a << b; break;
-                case DW_OP_shr: a = b >= 64 ? 0 : a >> b; break;
-                case DW_OP_ge: a = int64_t(a) >= int64_t(b); break;
-                case DW_OP_gt: a = int64_t(a) > int64_t(b); break;
-                case DW_OP_le: a = int64_t(a) <= int64_t(b); break;
-                case DW_OP_lt: a = int64_t(a) < int64_t(b); break;
-                case DW_OP_eq: a = a == b; break;
-                default: a = a != b; break;
+                case DW_OP_plus:
+                    a += b;
+                    break;
+                case DW_OP_minus:
+                    a -= b;
+                    break;
+                case DW_OP_and:
+                    a &= b;
+                    break;
+                case DW_OP_or:
+                    a |= b;
+                    break;
+                case DW_OP_xor:
+                    a ^= b;
+                    break;
+                case DW_OP_mul:
+                    a *= b;
+                    break;
+                case DW_OP_shl:
+                    a = b >= 64 ? 0 : a << b;
+                    break;
+                case DW_OP_shr:
+                    a = b >= 64 ? 0 : a >> b;
+                    break;
+                case DW_OP_ge:
+                    a = int64_t(a) >= int64_t(b);
+                    break;
+                case DW_OP_gt:
+                    a = int64_t(a) > int64_t(b);
+                    break;
+                case DW_OP_le:
+                    a = int64_t(a) <= int64_t(b);
+                    break;
+                case DW_OP_lt:
+                    a = int64_t(a) < int64_t(b);
+                    break;
+                case DW_OP_eq:
+                    a = a == b;
+                    break;
+                default:
+                    a = a != b;
+                    break;
                 }
                 values[depth - 1] = a;
                 break;

@@ -130,7 +130,8 @@ void ElfImage::load_symbols() {
     if (!found)
         read_symbols(elf_, SHT_DYNSYM);
     // By address; of aliases at one address the first listed is kept.
-    std::stable_sort(symbols_.begin(), symbols_.end(), [](const Symbol &a, const Symbol &b) { return a.start < b.start; });
+    std::stable_sort(symbols_.begin(), symbols_.end(),
+                     [](const Symbol &a, const Symbol &b) { return a.start < b.start; });
 }
 
 std::optional<FunctionSymbol> ElfImage::function_at(uint64_t address) {

@@ -32,8 +32,8 @@ inline constexpr uint64_t kPerfRegsMask =
 // The registers of a sample taken with kPerfRegsMask (in the mask's order).
 inline UserRegs from_perf(std::span<const uint64_t> regs) {
     // DWARF number of each perf register, in perf's order (-1: not used).
-    static constexpr int kDwarfOf[PERF_REG_X86_R15 + 1] = {0,  3,  2,  1,  4,  5,  6,  7,  16, -1, -1, -1,
-                                                           -1, -1, -1, -1, 8,  9,  10, 11, 12, 13, 14, 15};
+    static constexpr int kDwarfOf[PERF_REG_X86_R15 + 1] = {0,  3,  2,  1,  4, 5, 6,  7,  16, -1, -1, -1,
+                                                           -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, 15};
     UserRegs out;
     size_t next = 0;
     for (int perf = 0; perf <= PERF_REG_X86_R15 && next < regs.size(); perf++) {

@@ -24,12 +24,15 @@ std::vector<uint8_t> record(uint32_t type, uint16_t misc, const std::vector<uint
 const RecordLayout kLayout{kSampleType, stacks::kPerfRegsMask};
 
 std::vector<uint64_t> sample_words(uint64_t stack_size, uint64_t dynamic_size) {
-    std::vector<uint64_t> w = {0x401000,                      // ip
-                               (uint64_t(12) << 32) | 11,     // pid 11, tid 12
-                               5000,                          // time
-                               1,                             // cpu 1
-                               10000,                         // period
-                               3, PERF_CONTEXT_KERNEL, 0xffffffff81000010, 0xffffffff81000020,
+    std::vector<uint64_t> w = {0x401000,                  // ip
+                               (uint64_t(12) << 32) | 11, // pid 11, tid 12
+                               5000,                      // time
+                               1,                         // cpu 1
+                               10000,                     // period
+                               3,
+                               PERF_CONTEXT_KERNEL,
+                               0xffffffff81000010,
+                               0xffffffff81000020,
                                PERF_SAMPLE_REGS_ABI_64};
     for (int i = 0; i < 17; i++)
         w.push_back(100 + i); // the 17 registers of the mask, in perf's order
@@ -85,7 +88,8 @@ TEST(Records, DecodesSideBandRecords) {
     const uint64_t trailer[] = {(uint64_t(3) << 32) | 3, 777, 0}; // sample_id: pid/tid, time, cpu
     std::vector<uint8_t> name = {'p', 'r', 'o', 'g', 0, 0, 0, 0};
     auto comm = record(PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, {(uint64_t(3) << 32) | 3}, name);
-    comm.insert(comm.end(), reinterpret_cast<const uint8_t *>(trailer), reinterpret_cast<const uint8_t *>(trailer) + 24);
+    comm.insert(comm.end(), reinterpret_cast<const uint8_t *>(trailer),
+                reinterpret_cast<const uint8_t *>(trailer) + 24);
     reinterpret_cast<perf_event_header *>(comm.data())->size = static_cast<uint16_t>(comm.size());
     auto c = parse_comm(comm);
     ASSERT_TRUE(c);
