@@ -14,7 +14,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cc -O2 -fomit-frame-pointer -o "$work/profile_workload" "$(dirname "$0")/../tests/plugin/pmc/profile_workload.c"
-workload=("$work/profile_workload" copy 150000)
+workload=("$work/profile_workload" copy 60000)
 period_ns=200040 # profile-4999: 1e9 / 4999 ns, as dtrace rounds it
 
 seconds() { python3 -c 'import sys,time,subprocess; t=time.perf_counter(); subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL); print("%.3f" % (time.perf_counter()-t))' "$@"; }
@@ -23,19 +23,22 @@ alone=$(seconds "${workload[@]}")
 echo "   workload alone: ${alone} s"
 
 # dtrace: every CPU sampled; the target's samples aggregated by user stack.
-start=$(date +%s.%N)
-"$dtrace" -q -n 'profile-4999 { @all = count(); } profile-4999 /pid == $target/ { @[ustack()] = count(); @target = count(); }
-  END { printa("samples %@d\n", @all); printa("target %@d\n", @target); }' \
-  -c "${workload[*]}" >"$work/dtrace.out" 2>"$work/dtrace.err"
-end=$(date +%s.%N)
-samples=$(awk '/^samples/ {print $2}' "$work/dtrace.out")
-target=$(awk '/^target/ {print $2}' "$work/dtrace.out")
-drops=$(grep -Eo '[0-9]+ drops' "$work/dtrace.err" | awk '{s += $1} END {print s + 0}')
-frames=$(grep -c '`' "$work/dtrace.out" || true)
-wall=$(python3 -c "print('%.3f' % ($end - $start))")
-echo "   dtrace profile-4999 + ustack(): run ${wall} s (workload alone ${alone} s), ${samples} samples on all CPUs" \
-     "($(python3 -c "print(int($samples / $wall))") samples/s), ${target} of the target, ${drops} dropped," \
-     "${frames} distinct frames printed"
+# With the default rings and with rings large enough to ride out a busy machine.
+for rings in default 32m; do
+  options=()
+  [[ $rings != default ]] && options=(-x "perfbufsize=$rings")
+  start=$(date +%s.%N)
+  "$dtrace" -q "${options[@]}" -n 'profile-4999 { @all = count(); } profile-4999 /pid == $target/ { @[ustack()] = count(); @target = count(); }
+    END { printa("samples %@d\n", @all); printa("target %@d\n", @target); }' \
+    -c "${workload[*]}" >"$work/dtrace.out" 2>"$work/dtrace.err"
+  end=$(date +%s.%N)
+  samples=$(awk '/^samples/ {print $2}' "$work/dtrace.out")
+  target=$(awk '/^target/ {print $2}' "$work/dtrace.out")
+  drops=$(grep -Eo '[0-9]+ drops' "$work/dtrace.err" | awk '{s += $1} END {print s + 0}')
+  wall=$(python3 -c "print('%.3f' % ($end - $start))")
+  echo "   dtrace profile-4999 + ustack() (rings: $rings): run ${wall} s, ${samples} samples on all CPUs" \
+       "($(python3 -c "print(int($samples / $wall))") samples/s delivered), ${target} of the target, ${drops} dropped"
+done
 
 # perf record at the same period, all CPUs, user stacks copied for DWARF unwinding.
 start=$(date +%s.%N)
@@ -43,11 +46,15 @@ perf record -q -a -e cpu-clock -c "$period_ns" -g --call-graph dwarf -o "$work/p
   >/dev/null 2>"$work/perf.err" || true
 end=$(date +%s.%N)
 wall=$(python3 -c "print('%.3f' % ($end - $start))")
-report_start=$(date +%s.%N)
-perf script -i "$work/perf.data" -F comm,ip,sym,dso >"$work/perf.script" 2>/dev/null || true
-report_end=$(date +%s.%N)
-lost=$(perf report -i "$work/perf.data" --stats 2>/dev/null | awk '/LOST/ {print $NF; exit}')
-pframes=$(grep -c . "$work/perf.script" || true)
-echo "   perf record -e cpu-clock -c $period_ns -g --call-graph dwarf -a: run ${wall} s," \
-     "$(perf report -i "$work/perf.data" --stats 2>/dev/null | awk '/SAMPLE events/ {print $NF; exit}') samples," \
-     "lost ${lost:-0}; perf script naming ${pframes} frame lines: $(python3 -c "print('%.3f' % ($report_end - $report_start))") s"
+stats=$(perf report -i "$work/perf.data" --stats 2>/dev/null)
+psamples=$(awk '/SAMPLE events/ {print $3; exit}' <<<"$stats")
+plost=$(awk '/LOST events/ {print $3; exit}' <<<"$stats")
+echo "   perf record -e cpu-clock -c $period_ns -g --call-graph dwarf -a: run ${wall} s, ${psamples:-?} samples" \
+     "($(python3 -c "print(int(${psamples:-0} / $wall))") samples/s), ${plost:-0} lost records"
+# Naming: perf unwinds and names after the fact; dtrace unwound at the sample and named at the end.
+# (--comms: the kernel keeps 15 characters of a command name.)
+start=$(date +%s.%N)
+perf script -i "$work/perf.data" --comms profile_workloa -F ip,sym,dso >"$work/perf.script" 2>/dev/null || true
+end=$(date +%s.%N)
+echo "   perf script (unwind + name the target's samples): $(grep -c . "$work/perf.script" || true) frame lines in" \
+     "$(python3 -c "print('%.3f' % ($end - $start))") s"
