@@ -33,10 +33,10 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -136,9 +136,7 @@ class Engine final : public host::ProbeSink {
     uint64_t take_double_errors();       // faults in ERROR clauses
     // A replay waits for the consumer to switch buffers rather than drop records.
     bool drain_wanted() const { return drain_wanted_.load(std::memory_order_acquire); }
-    const Ecb *ecb(uint32_t epid) const {
-        return epid >= 2 && epid - 2 < ecbs_.size() ? &ecbs_[epid - 2] : nullptr;
-    }
+    const Ecb *ecb(uint32_t epid) const { return epid >= 2 && epid - 2 < ecbs_.size() ? &ecbs_[epid - 2] : nullptr; }
 
     // host::ProbeSink
     dtrace_provider_id add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info,
