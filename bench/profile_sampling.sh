@@ -34,7 +34,7 @@ for rings in default 32m; do
   end=$(date +%s.%N)
   samples=$(awk '/^samples/ {print $2}' "$work/dtrace.out")
   target=$(awk '/^target/ {print $2}' "$work/dtrace.out")
-  drops=$(grep -Eo '[0-9]+ drops' "$work/dtrace.err" | awk '{s += $1} END {print s + 0}')
+  drops=$( (grep -Eo '[0-9]+ drops' "$work/dtrace.err" || true) | awk '{s += $1} END {print s + 0}')
   wall=$(python3 -c "print('%.3f' % ($end - $start))")
   echo "   dtrace profile-4999 + ustack() (rings: $rings): run ${wall} s, ${samples} samples on all CPUs" \
        "($(python3 -c "print(int($samples / $wall))") samples/s delivered), ${target} of the target, ${drops} dropped"

@@ -3,6 +3,7 @@
 
 #include "user_regs.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -24,6 +25,8 @@ constexpr size_t kMaxFrames = 127;
 // The user stack bytes copied at each sample: what perf record copies by default.
 constexpr uint32_t kUserStackBytes = 8192;
 constexpr size_t kRingPages = 1024;
+constexpr size_t kMaxDefaultRingPages = 16384;    // 64 MB
+constexpr uint64_t kSampleOverhead = 512;         // a sample's bytes besides the stack copy
 constexpr size_t kMaxRingPages = size_t(1) << 18; // 1 GB of 4 KB pages
 // A sampler tag is the probe id, with this bit for probes whose arg0 is the IP in either mode.
 constexpr uint64_t kArg0IsIpTag = 1ull << 32;
@@ -38,7 +41,7 @@ std::vector<int> online_cpus(bool every_cpu) {
 }
 
 // The ring pages of each event: -x perfbufsize (k, m or g suffix) rounded
-// down to a power of two, at least 8 pages; kRingPages without it.
+// down to a power of two, at least 8 pages.
 size_t ring_pages(const char *option) {
     if (option == nullptr)
         return kRingPages;
@@ -60,6 +63,23 @@ size_t ring_pages(const char *option) {
     const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
     size_t pages = 8;
     while (pages * 2 * page <= bytes && pages < kMaxRingPages)
+        pages *= 2;
+    return pages;
+}
+
+// Without -x perfbufsize: rings that hold half a second of the fastest
+// clock's samples with their stack copies (the reader may not be scheduled
+// for that long on a loaded machine), from kRingPages up to 64 MB.
+size_t default_ring_pages(const std::map<dtrace_probe_id, SamplingProbe> &enabled) {
+    uint64_t fastest_hz = 0;
+    for (const auto &[probe, sampling] : enabled)
+        if (sampling.type == PERF_TYPE_SOFTWARE &&
+            (sampling.config == PERF_COUNT_SW_CPU_CLOCK || sampling.config == PERF_COUNT_SW_TASK_CLOCK))
+            fastest_hz = std::max<uint64_t>(fastest_hz, 1000000000 / sampling.period);
+    const uint64_t half_second = fastest_hz * (kUserStackBytes + kSampleOverhead) / 2;
+    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    size_t pages = kRingPages;
+    while (pages * page < half_second && pages < kMaxDefaultRingPages)
         pages *= 2;
     return pages;
 }
@@ -208,11 +228,9 @@ void PmcPlugin::remove_live_timer(dtrace_probe_id probe) {
 int PmcPlugin::start() {
     if (enabled_.empty())
         return 0;
-    // Rings of 4 MB per event (-x perfbufsize) hold about half a second of
-    // 997 Hz samples with their stack copies: the reader may not be
-    // scheduled for that long on a loaded machine.
-    sampler_ = std::make_unique<perf::Sampler>(
-        *this, perf::SamplerOptions{ring_pages(ops_->get_option(host_, "perfbufsize")), kPollTimeoutMs});
+    const char *ring_option = ops_->get_option(host_, "perfbufsize");
+    const size_t pages = ring_option != nullptr ? ring_pages(ring_option) : default_ring_pages(enabled_);
+    sampler_ = std::make_unique<perf::Sampler>(*this, perf::SamplerOptions{pages, kPollTimeoutMs});
     const perf::RecordLayout layout{perf::kSampleType, stacks::kPerfRegsMask};
     std::string error;
     for (const auto &[probe, sampling] : enabled_) {
