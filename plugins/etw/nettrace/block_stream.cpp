@@ -231,21 +231,22 @@ BlockStream::Step BlockStream::read_sized_block(Block &out, const std::string &t
     const uint64_t at = offset_;
     uint32_t size = 0;
     if (!read_u32(size)) {
-        return damaged(at, "the stream ends inside a " + type + "'s size");
+        return damaged(at, "the stream ends inside the size of the " + type);
     }
     if (size > max_block_size_) {
-        return damaged(at, "a " + type + " of " + std::to_string(size) + " bytes (more than " +
+        return damaged(at, type + " size of " + std::to_string(size) + " bytes (more than " +
                                std::to_string(max_block_size_) + ")");
     }
     std::array<uint8_t, 3> padding{};
     const size_t pad = static_cast<size_t>((4 - offset_ % 4) % 4);
     if (!read_exact(padding.data(), pad)) {
-        return damaged(at, "the stream ends inside a " + type);
+        return damaged(at, "the stream ends inside the padding of the " + type);
     }
     out.offset = offset_;
     out.bytes.resize(size);
     if (!read_exact(out.bytes.data(), size)) {
-        return damaged(out.offset, "the stream ends inside a " + type + " of " + std::to_string(size) + " bytes");
+        return damaged(out.offset, "the stream ends inside the " + type + " of " + std::to_string(size) +
+                                       " bytes that starts here");
     }
     return Step::Block;
 }
@@ -270,7 +271,8 @@ BlockStream::Step BlockStream::next_v6_block(Block &out) {
     out.offset = offset_;
     out.bytes.resize(size);
     if (!read_exact(out.bytes.data(), size)) {
-        return damaged(out.offset, "the stream ends inside a block of " + std::to_string(size) + " bytes");
+        return damaged(out.offset,
+                       "the stream ends inside the block of " + std::to_string(size) + " bytes that starts here");
     }
     return Step::Block;
 }
