@@ -10,6 +10,7 @@
 #include "nettrace/byte_cursor.h"
 #include "nettrace/event_rows.h"
 #include "nettrace/metadata_items.h"
+#include "nettrace/region_order.h"
 #include "nettrace/stream_tables.h"
 #include "reader/extended_items.h"
 #include "reader/problem_log.h"
@@ -36,14 +37,6 @@ struct Pending {
     std::span<const uint8_t> stack;
     uint64_t block_offset = 0;
     uint32_t row_offset = 0;
-};
-
-struct SortKey {
-    int64_t timestamp;
-    uint32_t index; // file order breaks ties
-    bool operator<(const SortKey &o) const {
-        return timestamp != o.timestamp ? timestamp < o.timestamp : index < o.index;
-    }
 };
 
 bool ends_with_nocase(std::string_view s, std::string_view suffix) {
@@ -106,7 +99,6 @@ struct NetTraceReader::Impl {
     void take_block(Block &block);
     void take_metadata(const Block &block);
     void take_events(const Block &block);
-    void finish_region();
     void deliver(const Pending &p, Event &out);
     void problem(uint64_t offset, const std::string &what);
 
@@ -123,8 +115,7 @@ struct NetTraceReader::Impl {
 
     // The region being read, then delivered.
     std::vector<Pending> pending;
-    std::vector<SortKey> order;
-    size_t deliver_at = 0;
+    RegionOrder order;
     uint64_t pending_bytes = 0;
     std::vector<std::vector<uint8_t>> region_blocks; // event blocks of the region
     std::vector<std::vector<uint8_t>> stack_blocks;  // stack blocks until the next sequence point
@@ -220,6 +211,7 @@ void NetTraceReader::Impl::take_events(const Block &block) {
             continue;
         }
         Pending &p = pending.emplace_back();
+        order.add(row.timestamp);
         p.timestamp = row.timestamp;
         p.metadata = metadata;
         p.processor = row.processor;
@@ -310,21 +302,8 @@ bool NetTraceReader::Impl::fill_region() {
         }
         take_block(block);
     }
-    finish_region();
+    order.start();
     return !pending.empty();
-}
-
-void NetTraceReader::Impl::finish_region() {
-    order.resize(pending.size());
-    bool sorted = true;
-    for (uint32_t i = 0; i < pending.size(); ++i) {
-        order[i] = SortKey{pending[i].timestamp, i};
-        sorted = sorted && (i == 0 || order[i - 1].timestamp <= order[i].timestamp);
-    }
-    if (!sorted) {
-        std::sort(order.begin(), order.end());
-    }
-    deliver_at = 0;
 }
 
 void NetTraceReader::Impl::deliver(const Pending &p, Event &out) {
@@ -371,18 +350,18 @@ void NetTraceReader::Impl::deliver(const Pending &p, Event &out) {
 }
 
 bool NetTraceReader::Impl::next(Event &out) {
-    while (deliver_at >= order.size()) {
+    uint32_t index = 0;
+    while (!order.next(index)) {
         pending.clear();
         order.clear();
         region_blocks.clear();
         pending_bytes = 0;
-        deliver_at = 0;
         if (ended) {
             return false;
         }
         fill_region();
     }
-    deliver(pending[order[deliver_at++].index], out);
+    deliver(pending[index], out);
     return true;
 }
 

@@ -16,7 +16,8 @@
 // provider, describe the event (metadata_items.h) and carry its stack.
 //
 // Events are sorted by timestamp between sequence points, as the format
-// allows (the writer sorts per thread only): the reader keeps the blocks of
+// allows (the writer sorts per thread only; region_order.h merges the
+// runs): the reader keeps the blocks of
 // one region between sequence points, at most max_pending_bytes of them
 // (past that it sorts and delivers what it has; later events that are
 // earlier are counted in stats().out_of_order_events). Memory is bounded
