@@ -11,6 +11,7 @@
 #include "nettrace/event_rows.h"
 #include "nettrace/metadata_items.h"
 #include "nettrace/region_order.h"
+#include "nettrace/sequence_gaps.h"
 #include "nettrace/stream_tables.h"
 #include "reader/extended_items.h"
 #include "reader/problem_log.h"
@@ -110,6 +111,7 @@ struct NetTraceReader::Impl {
     TraceClock clock;
     ReaderStats stats;
     StreamTables tables;
+    SequenceGaps gaps;
     bool ended = false;
     bool region_ready = false;
 
@@ -210,6 +212,7 @@ void NetTraceReader::Impl::take_events(const Block &block) {
                                                    ", which no metadata row defines; the event is skipped");
             continue;
         }
+        gaps.note(row.capture_thread, row.sequence);
         Pending &p = pending.emplace_back();
         order.add(row.timestamp);
         p.timestamp = row.timestamp;
@@ -237,6 +240,7 @@ void NetTraceReader::Impl::take_events(const Block &block) {
                                                          hex_offset(block.offset + rows.damage_offset()) + ": " +
                                                          rows.damage() + "; the rest of the block is skipped");
     }
+    header.events_lost = static_cast<uint32_t>(std::min<uint64_t>(gaps.lost(), UINT32_MAX));
 }
 
 void NetTraceReader::Impl::take_block(Block &block) {

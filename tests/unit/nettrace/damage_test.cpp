@@ -107,5 +107,27 @@ TEST(Damage, PendingBudgetDeliversWithoutASequencePoint) {
     EXPECT_GT(opened.value()->stats().out_of_order_events, 0u); // thread B's block came after A's
 }
 
+TEST(Damage, GapsInAThreadsSequenceNumbersAreEventsTheRuntimeLost) {
+    // Uncompressed rows carry each event's sequence number: thread 7 logs
+    // 1, 2, 5 (two lost), thread 8 logs 1 then 1 again (a new thread, no loss).
+    NetTraceBuilder b(sample_trace_spec(4, false));
+    b.metadata({{1, "Demo", 1, "E", 0, 0, 4, 0, {}, {}}});
+    std::vector<EventSpec> rows;
+    for (auto [thread, sequence] : std::vector<std::pair<uint64_t, uint32_t>>{{7, 1}, {7, 2}, {8, 1}, {7, 5}, {8, 1}}) {
+        EventSpec e;
+        e.metadata_id = 1;
+        e.thread = thread;
+        e.sequence = sequence;
+        e.timestamp = 2000 + static_cast<int64_t>(rows.size());
+        rows.push_back(e);
+    }
+    b.events(rows);
+    auto opened = test::open_bytes(b.finish());
+    ASSERT_TRUE(opened.ok()) << opened.error();
+    EXPECT_EQ(test::read_all(*opened.value()).size(), 5u);
+    EXPECT_EQ(opened.value()->logfile().events_lost, 2u);
+    EXPECT_EQ(opened.value()->stats().problem_count, 0u);
+}
+
 } // namespace
 } // namespace dtrace::etw::nettrace
