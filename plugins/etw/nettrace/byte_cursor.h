@@ -41,6 +41,9 @@ class ByteCursor {
     // LEB128: 7 bits a byte, the high bit set on all but the last; at most
     // 10 bytes (64 bits). Inline: two per event in compressed headers.
     uint64_t varuint() {
+        if (ok_ && at_ < bytes_.size() && bytes_[at_] < 0x80) { // most are one byte
+            return bytes_[at_++];
+        }
         uint64_t value = 0;
         for (unsigned shift = 0; shift < 64 && ok_ && at_ < bytes_.size(); shift += 7) {
             const uint8_t b = bytes_[at_++];
