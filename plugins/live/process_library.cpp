@@ -114,8 +114,8 @@ const std::string &process_d_library() {
         append_type(d, "psinfo", kPsinfo);
         append_type(d, "lwpsinfo", kLwpsinfo);
         d += "inline psinfo_t *curpsinfo = xlate<psinfo_t *>((live_psinfo_t *)" + hex(kPsinfoAddress) + ");\n";
-        d += "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>((live_lwpsinfo_t *)" + hex(kLwpsinfoAddress) +
-             ");\n";
+        d +=
+            "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>((live_lwpsinfo_t *)" + hex(kLwpsinfoAddress) + ");\n";
         return d;
     }();
     return library;

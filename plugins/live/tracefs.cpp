@@ -16,7 +16,7 @@ namespace dtrace::live {
 
 namespace {
 
-constexpr long kTracefsMagic = 0x74726163;                          // TRACEFS_MAGIC
+constexpr long kTracefsMagic = 0x74726163;                           // TRACEFS_MAGIC
 constexpr const char *kDebugfsTracing = "/sys/kernel/debug/tracing"; // older systems' path
 
 bool is_tracefs(const char *path) {
@@ -31,8 +31,8 @@ Result<std::string> find_or_mount() {
         return std::string(kDebugfsTracing);
     if (mount("nodev", kTracefsMountPoint, "tracefs", 0, nullptr) != 0) {
         return Error{std::string("tracefs is not mounted and mounting it at ") + kTracefsMountPoint +
-                     " failed: " + std::strerror(errno) +
-                     " (run as root, or mount it: mount -t tracefs nodev " + kTracefsMountPoint + ")"};
+                     " failed: " + std::strerror(errno) + " (run as root, or mount it: mount -t tracefs nodev " +
+                     kTracefsMountPoint + ")"};
     }
     return std::string(kTracefsMountPoint);
 }

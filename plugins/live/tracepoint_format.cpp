@@ -86,9 +86,7 @@ Result<TracepointFormat> parse_tracepoint_format(std::string_view text) {
         text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
         ++line_number;
         std::string_view rest = trim(line);
-        auto bad = [&](const char *what) {
-            return Error{"format line " + std::to_string(line_number) + ": " + what};
-        };
+        auto bad = [&](const char *what) { return Error{"format line " + std::to_string(line_number) + ": " + what}; };
         if (rest.starts_with("name:")) {
             format.name = std::string(trim(rest.substr(5)));
         } else if (rest.starts_with("ID:")) {

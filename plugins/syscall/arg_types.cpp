@@ -37,22 +37,69 @@ constexpr std::pair<std::string_view, std::string_view> kTypedefs[] = {
 constexpr std::string_view kOpaqueTypedefs[] = {"sigset_t", "fd_set", "stack_t", "siginfo_t"};
 
 // Structure and union tags of syscall arguments, declared incomplete.
-constexpr std::string_view kStructTags[] = {
-    "__kernel_timespec", "iovec", "sockaddr", "__kernel_old_timeval", "stat", "epoll_event",
-    "__kernel_itimerspec", "sched_param", "rusage", "io_event", "__kernel_old_itimerval", "user_msghdr",
-    "timezone", "statfs", "sembuf", "sched_attr", "rlimit", "pollfd", "msgbuf", "mq_attr", "mount_attr",
-    "mmsghdr", "futex_waitv", "file_handle", "__kernel_timex", "mnt_id_req", "robust_list_head", "xattr_args",
-    "utimbuf", "ustat", "tms", "sysinfo", "statx", "statmount", "siginfo", "sigevent", "sigaction", "shmid_ds",
-    "rseq", "rlimit64", "perf_event_attr", "open_how", "new_utsname", "msqid_ds", "linux_dirent64",
-    "linux_dirent", "iocb", "io_uring_params", "getcpu_cache", "clone_args", "cachestat_range", "cachestat",
-    "__aio_sigset", "landlock_ruleset_attr", "lsm_ctx", "file_attr"};
+constexpr std::string_view kStructTags[] = {"__kernel_timespec",
+                                            "iovec",
+                                            "sockaddr",
+                                            "__kernel_old_timeval",
+                                            "stat",
+                                            "epoll_event",
+                                            "__kernel_itimerspec",
+                                            "sched_param",
+                                            "rusage",
+                                            "io_event",
+                                            "__kernel_old_itimerval",
+                                            "user_msghdr",
+                                            "timezone",
+                                            "statfs",
+                                            "sembuf",
+                                            "sched_attr",
+                                            "rlimit",
+                                            "pollfd",
+                                            "msgbuf",
+                                            "mq_attr",
+                                            "mount_attr",
+                                            "mmsghdr",
+                                            "futex_waitv",
+                                            "file_handle",
+                                            "__kernel_timex",
+                                            "mnt_id_req",
+                                            "robust_list_head",
+                                            "xattr_args",
+                                            "utimbuf",
+                                            "ustat",
+                                            "tms",
+                                            "sysinfo",
+                                            "statx",
+                                            "statmount",
+                                            "siginfo",
+                                            "sigevent",
+                                            "sigaction",
+                                            "shmid_ds",
+                                            "rseq",
+                                            "rlimit64",
+                                            "perf_event_attr",
+                                            "open_how",
+                                            "new_utsname",
+                                            "msqid_ds",
+                                            "linux_dirent64",
+                                            "linux_dirent",
+                                            "iocb",
+                                            "io_uring_params",
+                                            "getcpu_cache",
+                                            "clone_args",
+                                            "cachestat_range",
+                                            "cachestat",
+                                            "__aio_sigset",
+                                            "landlock_ruleset_attr",
+                                            "lsm_ctx",
+                                            "file_attr"};
 constexpr std::string_view kUnionTags[] = {"bpf_attr"};
 
 // D's own names (types.cpp's intrinsics and <sys/types.h> typedefs) that
 // syscall formats use.
 constexpr std::string_view kDNames[] = {
-    "char", "short", "int", "long", "unsigned", "signed", "void", "size_t", "ssize_t", "pid_t", "uid_t", "gid_t",
-    "const", "volatile", "id_t", "uint32_t", "uint64_t", "int32_t", "int64_t", "uintptr_t", "intptr_t"};
+    "char",  "short", "int",      "long", "unsigned", "signed",   "void",    "size_t",  "ssize_t",   "pid_t",   "uid_t",
+    "gid_t", "const", "volatile", "id_t", "uint32_t", "uint64_t", "int32_t", "int64_t", "uintptr_t", "intptr_t"};
 
 std::vector<std::string> words_of(std::string_view type) {
     std::vector<std::string> words;
