@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include "bpf/live_record.h"
 
@@ -32,6 +34,11 @@ Result<std::unique_ptr<EventRing>> EventRing::open(int ring_fd, int drops_fd, ui
     ring->ring_ = ring_buffer__new(ring_fd, &EventRing::on_sample, ring.get(), nullptr);
     if (ring->ring_ == nullptr)
         return Error{std::string("cannot map the BPF ring buffer: ") + std::strerror(errno)};
+    ring->epoll_fd_ = epoll_create1(EPOLL_CLOEXEC);
+    epoll_event interest{};
+    interest.events = EPOLLIN | EPOLLET;
+    if (ring->epoll_fd_ < 0 || epoll_ctl(ring->epoll_fd_, EPOLL_CTL_ADD, ring_fd, &interest) != 0)
+        return Error{std::string("cannot wait on the BPF ring buffer: ") + std::strerror(errno)};
     ring->drops_fd_ = drops_fd;
     ring->poll_ms_ = poll_ms;
     ring->callbacks_ = std::move(callbacks);
@@ -44,6 +51,8 @@ EventRing::~EventRing() {
     stop();
     if (ring_ != nullptr)
         ring_buffer__free(ring_);
+    if (epoll_fd_ >= 0)
+        close(epoll_fd_);
 }
 
 void EventRing::start() {
@@ -74,7 +83,8 @@ int EventRing::on_sample(void *self, void *data, size_t size) {
 
 void EventRing::run() {
     while (running_.load(std::memory_order_acquire)) {
-        ring_buffer__poll(ring_, static_cast<int>(poll_ms_)); // returns at the watermark or the timeout
+        epoll_event event{};
+        epoll_wait(epoll_fd_, &event, 1, static_cast<int>(poll_ms_)); // the watermark's wakeup, or the timeout
         drain(monotonic_now() - kHoldBackNs);
     }
 }

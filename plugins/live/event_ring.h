@@ -1,7 +1,9 @@
 // event_ring.h: the plugin thread that drains a BPF ring buffer.
 //
 // The BPF programs never wake the consumer per event (BPF_RB_NO_WAKEUP up to
-// a watermark): this thread waits on the ring with a poll timeout, consumes
+// a watermark): this thread waits on the ring with a poll timeout (an
+// edge-triggered epoll: the ring's own readiness is level-triggered, "data
+// waiting", which under steady traffic would return at once), consumes
 // what has accumulated, hands the records on in timestamp order
 // (event_order.h) and reports the records the ring had no room for
 // (live_drops, per CPU) as drops. stop() drains what is left, so nothing
@@ -51,6 +53,7 @@ class EventRing {
     void report_drops();
 
     ring_buffer *ring_ = nullptr;
+    int epoll_fd_ = -1; // the ring's map, edge-triggered: woken by the watermark only
     int drops_fd_ = -1;
     uint32_t poll_ms_ = 0;
     RingCallbacks callbacks_;
