@@ -72,7 +72,8 @@ uint32_t ring_size_for(uint64_t requested_bytes) {
 }
 
 Result<std::unique_ptr<BpfProgramSet>> BpfProgramSet::load(std::span<const uint8_t> image, const std::string &name,
-                                                           const BpfLoadSettings &load_settings) {
+                                                           const BpfLoadSettings &load_settings,
+                                                           const BpfProgramSet *share_maps_with) {
     start_log();
     std::unique_ptr<BpfProgramSet> set(new BpfProgramSet());
     set->name_ = name;
@@ -87,6 +88,15 @@ Result<std::unique_ptr<BpfProgramSet>> BpfProgramSet::load(std::span<const uint8
     if (bpf_map__set_max_entries(ring, ring_size_for(load_settings.ring_bytes)) != 0 ||
         bpf_map__set_initial_value(rodata, &load_settings.settings, sizeof load_settings.settings) != 0)
         return Error{"cannot size the " + name + " BPF ring buffer: " + std::strerror(errno) + log_tail()};
+    if (share_maps_with != nullptr) {
+        bpf_map *map = nullptr;
+        bpf_object__for_each_map(map, set->object_) {
+            const int shared = bpf_map__is_internal(map) ? -1 : share_maps_with->map_fd(bpf_map__name(map));
+            if (shared >= 0 && bpf_map__reuse_fd(map, shared) != 0)
+                return Error{"cannot share map " + std::string(bpf_map__name(map)) + " with the " + name +
+                             " BPF object: " + std::strerror(errno)};
+        }
+    }
     if (bpf_object__load(set->object_) != 0) {
         int e = errno;
         return Error{"cannot load the " + name + " BPF programs: " + std::strerror(e) + log_tail()};

@@ -34,9 +34,12 @@ struct BpfLoadSettings {
 
 class BpfProgramSet {
   public:
-    // name: the object's name in error messages ("syscall").
+    // name: the object's name in error messages ("syscall"). With
+    // share_maps_with, the maps both objects define (the ring, the probe
+    // configurations...) are that object's: one ring for both.
     static Result<std::unique_ptr<BpfProgramSet>> load(std::span<const uint8_t> image, const std::string &name,
-                                                       const BpfLoadSettings &load_settings);
+                                                       const BpfLoadSettings &load_settings,
+                                                       const BpfProgramSet *share_maps_with = nullptr);
     ~BpfProgramSet();
     BpfProgramSet(const BpfProgramSet &) = delete;
     BpfProgramSet &operator=(const BpfProgramSet &) = delete;

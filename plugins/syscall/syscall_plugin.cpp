@@ -9,10 +9,15 @@
 #include "arg_types.h"
 #include "live_options.h"
 #include "process_library.h"
+#include "syscall_numbers.h"
+
+#include <bpf/bpf.h>
 
 extern "C" {
 extern const unsigned char syscall_events_bpf_object[];
 extern const size_t syscall_events_bpf_object_size;
+extern const unsigned char syscall_raw_events_bpf_object[];
+extern const size_t syscall_raw_events_bpf_object_size;
 }
 
 namespace dtrace::syscall {
@@ -24,6 +29,13 @@ constexpr const char *kEntryName = "entry";
 constexpr const char *kReturnName = "return";
 constexpr const char *kEntryProgram = "syscall_entry";
 constexpr const char *kReturnProgram = "syscall_return";
+constexpr const char *kRawPrograms[] = {"raw_syscall_entry", "raw_syscall_return"};
+constexpr const char *kRawEvents[] = {"sys_enter", "sys_exit"};
+constexpr const char *kRawGroup = "raw_syscalls";
+// Calls of one direction enabled one by one before the raw_syscalls program
+// takes over: a few per-call tracepoints detach quickly and cost nothing to
+// other calls; hundreds take seconds to detach.
+constexpr uint32_t kRawThreshold = 16;
 
 // DTrace's syscall provider attributes.
 constexpr dtrace_provider_attributes kAttributes = {
@@ -73,8 +85,15 @@ int SyscallPlugin::provide(const dtrace_probe_spec *spec) {
     live::Result<const std::vector<std::string> *> names = catalog_.names();
     if (!names)
         return fail(names.error());
+    std::vector<const std::string *> matched;
     for (const std::string &name : *names.value()) {
-        if (matches(spec ? spec->function : nullptr, name.c_str()) && !register_call(name, name_pattern))
+        if (matches(spec ? spec->function : nullptr, name.c_str()))
+            matched.push_back(&name);
+    }
+    // A description naming many calls will be traced by call number.
+    const bool wide = matched.size() > kRawThreshold;
+    for (const std::string *name : matched) {
+        if (!register_call(*name, name_pattern, wide))
             return -1;
     }
     return 0;
@@ -94,7 +113,7 @@ std::optional<uint32_t> SyscallPlugin::slot_for(const std::string &function, boo
     return count;
 }
 
-bool SyscallPlugin::register_call(const std::string &name, const char *name_pattern) {
+bool SyscallPlugin::register_call(const std::string &name, const char *name_pattern, bool wide) {
     live::Result<const SyscallShape *> shape = catalog_.shape(name);
     if (!shape) {
         fail(shape.error());
@@ -111,6 +130,7 @@ bool SyscallPlugin::register_call(const std::string &name, const char *name_patt
         }
         ProbeSlot &s = slots_[*slot];
         s.shape = shape.value();
+        s.wide = s.wide || wide;
         const std::vector<std::string> &types = is_return ? s.shape->return_types : s.shape->entry_types;
         std::vector<dtrace_arg_desc> args(types.size());
         for (size_t i = 0; i < types.size(); ++i) {
@@ -167,23 +187,66 @@ live_probe_config SyscallPlugin::config_of(const ProbeSlot &slot) const {
     return config;
 }
 
+bool SyscallPlugin::set_raw_slot(const ProbeSlot &slot, Direction direction, uint32_t value) {
+    std::optional<int> number = syscall_number(slot.function);
+    if (!number || *number >= LIVE_MAX_SYSCALLS)
+        return false;
+    const uint32_t key = static_cast<uint32_t>(*number) * 2 + direction;
+    return bpf_map_update_elem(raw_bpf_->map_fd("live_syscall_slots"), &key, &value, BPF_ANY) == 0;
+}
+
+// Attaches the raw_syscalls program of `direction` (once).
+bool SyscallPlugin::use_raw(Direction direction) {
+    if (raw_attachment_[direction])
+        return true;
+    if (!raw_bpf_) {
+        live::BpfLoadSettings settings; // the shared ring is bpf_'s
+        live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(
+            std::span<const uint8_t>(syscall_raw_events_bpf_object, syscall_raw_events_bpf_object_size),
+            "syscall (raw_syscalls)", settings, bpf_.get());
+        if (!set) {
+            fail(set.error());
+            return false;
+        }
+        raw_bpf_ = std::move(set.value());
+    }
+    live::Result<size_t> attached =
+        raw_bpf_->attach_tracepoint(kRawPrograms[direction], kRawGroup, kRawEvents[direction], 0);
+    if (!attached) {
+        fail(attached.error());
+        return false;
+    }
+    raw_attachment_[direction] = attached.value();
+    return true;
+}
+
 int SyscallPlugin::enable(uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("enabling an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
-    if (slot.attachment)
+    if (slot.enabled)
         return 0;
     if (!ensure_loaded())
         return -1;
     const uint32_t index = static_cast<uint32_t>(cookie);
     if (live::Status configured = bpf_->configure(index, config_of(slot)); !configured)
         return fail(configured.error());
-    const std::string event = (slot.is_return ? kExitPrefix : kEntryPrefix) + slot.function;
-    live::Result<size_t> attachment =
-        bpf_->attach_tracepoint(slot.is_return ? kReturnProgram : kEntryProgram, kSyscallGroup, event, cookie);
-    if (!attachment)
-        return fail(attachment.error());
-    slot.attachment = attachment.value();
+    const Direction direction = slot.is_return ? kReturn : kEntry;
+    const bool wide = slot.wide || enabled_count_[direction] + 1 > kRawThreshold;
+    if (wide && syscall_number(slot.function) && !use_raw(direction))
+        return -1;
+    if (raw_attachment_[direction] && set_raw_slot(slot, direction, index + 1)) {
+        slot.raw = true;
+    } else {
+        const std::string event = (slot.is_return ? kExitPrefix : kEntryPrefix) + slot.function;
+        live::Result<size_t> attachment =
+            bpf_->attach_tracepoint(slot.is_return ? kReturnProgram : kEntryProgram, kSyscallGroup, event, cookie);
+        if (!attachment)
+            return fail(attachment.error());
+        slot.attachment = attachment.value();
+    }
+    slot.enabled = true;
+    enabled_count_[direction]++;
     return 0;
 }
 
@@ -191,11 +254,30 @@ void SyscallPlugin::disable(uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire) || !bpf_)
         return;
     ProbeSlot &slot = slots_[cookie];
-    if (!slot.attachment)
+    if (!slot.enabled)
         return;
-    bpf_->detach(*slot.attachment);
+    const Direction direction = slot.is_return ? kReturn : kEntry;
+    if (slot.raw)
+        set_raw_slot(slot, direction, 0);
+    if (slot.attachment)
+        bpf_->detach(*slot.attachment);
     slot.attachment.reset();
+    slot.raw = false;
+    slot.enabled = false;
+    enabled_count_[direction]--;
     (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
+}
+
+int SyscallPlugin::set_filter(uint64_t cookie, live::ProbeFilter filter) {
+    if (cookie >= slot_count_.load(std::memory_order_acquire))
+        return fail("filtering an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
+    ProbeSlot &slot = slots_[cookie];
+    slot.filter = std::move(filter);
+    if (!slot.enabled || !bpf_)
+        return 0; // applied when the probe is enabled
+    if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
+        return fail(configured.error());
+    return 0;
 }
 
 int SyscallPlugin::start() {
@@ -218,6 +300,8 @@ int SyscallPlugin::start() {
 
 // Detaches first, so that the last drain sees every event there will be.
 void SyscallPlugin::stop() {
+    if (raw_bpf_)
+        raw_bpf_->detach_all();
     if (bpf_)
         bpf_->detach_all();
     if (ring_)

@@ -10,10 +10,14 @@
 // The module is empty, as DTrace on Linux shows it. Probes are registered
 // when a description names them (nothing of tracefs is read before), each
 // with a probe slot: its cookie, the BPF attach cookie, and its index in
-// the program's configuration map. Enabling a probe attaches the program
-// to its tracepoint and arms its slot; the BPF object is loaded at the
-// first enabling. Events reach fire() from one thread that drains the ring
-// buffer (live/event_ring.h), in timestamp order.
+// the program's configuration map. Enabling a probe arms its slot and
+// attaches a program to the call's own tracepoint; a probe of a description
+// that names many calls (syscall:::entry), or enabled after many others of
+// its direction, is instead found by call number by the raw_syscalls
+// program of its direction, attached once (hundreds of tracepoints take
+// seconds to detach). The BPF objects are loaded at the first enabling that needs
+// them. Events reach fire() from one thread that drains the ring buffer
+// (live/event_ring.h), in timestamp order.
 #pragma once
 
 #include <atomic>
@@ -42,6 +46,9 @@ class SyscallPlugin {
     int provide(const dtrace_probe_spec *spec);
     int enable(uint64_t cookie);
     void disable(uint64_t cookie);
+    // The disjunction of the probe's clauses' hoistable predicates, checked
+    // in the BPF program from now on (see live/kernel_filter.h).
+    int set_filter(uint64_t cookie, live::ProbeFilter filter);
     int start();
     void stop();
 
@@ -54,14 +61,20 @@ class SyscallPlugin {
         bool is_return = false;
         const SyscallShape *shape = nullptr;
         std::atomic<dtrace_probe_id> id{0};
-        std::optional<size_t> attachment;
+        bool enabled = false;
+        std::optional<size_t> attachment; // its own tracepoint's
+        bool raw = false;                 // found by number by the raw_syscalls program
+        bool wide = false;                // named by a description that names many calls
         live::ProbeFilter filter;
     };
+    enum Direction { kEntry = 0, kReturn = 1 };
 
     int fail(const std::string &message);
-    bool register_call(const std::string &name, const char *name_pattern);
+    bool register_call(const std::string &name, const char *name_pattern, bool wide);
     std::optional<uint32_t> slot_for(const std::string &function, bool is_return);
     bool ensure_loaded();
+    bool use_raw(Direction direction);
+    bool set_raw_slot(const ProbeSlot &slot, Direction direction, uint32_t value);
     live_probe_config config_of(const ProbeSlot &slot) const;
     void deliver(std::span<const uint8_t> record);
 
@@ -73,6 +86,9 @@ class SyscallPlugin {
     std::unique_ptr<ProbeSlot[]> slots_;
     std::atomic<uint32_t> slot_count_{0};
     std::unique_ptr<live::BpfProgramSet> bpf_;
+    std::unique_ptr<live::BpfProgramSet> raw_bpf_; // shares bpf_'s maps
+    std::optional<size_t> raw_attachment_[2];      // per Direction
+    uint32_t enabled_count_[2] = {0, 0};
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     bool started_ = false;

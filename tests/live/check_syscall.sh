@@ -95,6 +95,21 @@ context)
 1 1 1 1
 1 1"
     ;;
+wide)
+    # Every call of the target, entry and return: the raw_syscalls programs
+    # (found by call number) report the same calls, arguments and errors.
+    dir=$(mktemp -d)
+    run -qn 'syscall:::entry /pid == $target/ { @calls[probefunc] = count(); }
+             syscall::openat:entry /pid == $target/ { self->path = copyinstr(arg1); }
+             syscall:::return /pid == $target && self->path == "'"$dir"'/absent"/ { printf("%s = %d errno %d\n", probefunc, arg0, errno); }
+             syscall:::return /pid == $target/ { self->path = ""; }
+             END { printa("%s %@d\n", @calls); }' -c "$workload 1000 open:$dir/absent write:hi"
+    rmdir "$dir"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "^getppid 1000\$" "$out" || fail "not 1000 getppid entries"
+    grep -q "^write 1\$" "$out" || fail "not 1 write entry"
+    grep -q "^openat = -1 errno 2\$" "$out" || fail "no failing openat return"
+    ;;
 drops)
     # A one-page ring overflows: the lost events are reported as drops.
     run -qn 'syscall::getppid:entry /pid == $target/ { @ = count(); }' -x livebufsize=4k -c "$workload 300000"

@@ -19,6 +19,7 @@
 #define LIVE_MAX_CLAUSES 4   /* filter: conjunctions in the disjunction */
 #define LIVE_MAX_TERMS 4     /* filter: terms in one conjunction */
 #define LIVE_MAX_PROBES 2048 /* probe slots of one BPF object */
+#define LIVE_MAX_SYSCALLS 1024 /* system call numbers a raw_syscalls program knows */
 
 /* A record's kind of probe: how the program reads the tracepoint. */
 enum live_probe_kind {
