@@ -9,7 +9,7 @@ run() { echo; echo "\$ dtrace $*"; "$d" "$@"; }
 # of a small workload's system calls as a power-of-two distribution.
 if [ "$(id -u)" -eq 0 ]; then
   run -qn 'syscall:::entry { @[execname] = count(); } tick-1s { exit(0); }
-           END { trunc(@, 10); printa("%-20s %@d\\n", @); }'
+           END { trunc(@, 10); printa("%-20s %@d\n", @); }'
   run -qn 'syscall:::entry /pid == $target/ { self->ts = timestamp; }
            syscall:::return /self->ts/ { @[probefunc] = quantize(timestamp - self->ts); self->ts = 0; }' \
       -c "build/tests/live/syscall_workload 20000 open:/etc/hostname write:hello"
