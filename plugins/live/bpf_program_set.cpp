@@ -26,10 +26,17 @@ std::string g_log;
 int capture_libbpf_log(enum libbpf_print_level level, const char *format, va_list args) {
     if (level == LIBBPF_DEBUG)
         return 0;
-    char line[1024];
-    int n = std::vsnprintf(line, sizeof line, format, args);
+    va_list again;
+    va_copy(again, args);
+    const int n = std::vsnprintf(nullptr, 0, format, again);
+    va_end(again);
+    if (n <= 0)
+        return n;
+    std::string text(static_cast<size_t>(n) + 1, '\0');
+    std::vsnprintf(text.data(), text.size(), format, args);
+    text.pop_back();
     std::lock_guard guard(g_log_lock);
-    g_log += line;
+    g_log += text;
     if (g_log.size() > 4 * kVerifierLogTail)
         g_log.erase(0, g_log.size() - kVerifierLogTail);
     return n;
