@@ -78,6 +78,7 @@ const OptionSpec kOptionTable[] = {
     {"etwmanifest", OptionKind::List, OptionClass::Plugin, nullptr}, // the etw plugin's manifests
     {"etwtrace", OptionKind::String, OptionClass::Plugin, nullptr},  // the file etw_trace() writes
     {"livebufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // the live plugins' BPF ring buffer
+    {"livenofilter", OptionKind::Flag, OptionClass::Plugin, nullptr}, // no in-kernel pre-filter
 };
 
 const std::vector<std::string> kEmptyList;

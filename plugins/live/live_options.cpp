@@ -44,6 +44,7 @@ Result<LiveOptions> read_live_options(dtrace_host *host, const dtrace_host_ops *
             return Error{"livebufsize: " + std::string(ring) + " is outside 1 to 1g"};
         options.ring_bytes = bytes.value();
     }
+    options.kernel_filter = ops->get_option(host, "livenofilter") == nullptr;
     return options;
 }
 

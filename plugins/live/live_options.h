@@ -4,6 +4,9 @@
 //                         up to a power of two of at least a page). A
 //                         smaller ring loses events under load, reported
 //                         as drops.
+//   -x livenofilter       no in-kernel pre-filter: every event of an enabled
+//                         probe crosses into dtrace, and only the clauses'
+//                         predicates choose (the same output, more work).
 //   -x strsize=SIZE       DTrace's: also how much of an argument's memory
 //                         (a path, a write's buffer) is copied at the event,
 //                         up to LIVE_CAPTURE_MAX.
@@ -27,6 +30,7 @@ inline constexpr uint32_t kPollMilliseconds = 10;
 
 struct LiveOptions {
     uint64_t ring_bytes = kDefaultRingBytes;
+    bool kernel_filter = true;
 };
 
 Result<LiveOptions> read_live_options(dtrace_host *host, const dtrace_host_ops *ops);

@@ -162,8 +162,9 @@ bool SyscallPlugin::ensure_loaded() {
         fail(options.error());
         return false;
     }
+    options_ = options.value();
     live::BpfLoadSettings settings;
-    settings.ring_bytes = live::ring_size_for(options.value().ring_bytes);
+    settings.ring_bytes = live::ring_size_for(options_.ring_bytes);
     settings.settings.wakeup_watermark = settings.ring_bytes / live::kWakeupFraction;
     live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(
         std::span<const uint8_t>(syscall_events_bpf_object, syscall_events_bpf_object_size), kProvider, settings);
@@ -183,7 +184,8 @@ live_probe_config SyscallPlugin::config_of(const ProbeSlot &slot) const {
     config.capture_limit = live::capture_limit(host_, ops_);
     if (!slot.is_return)
         std::memcpy(config.captures, slot.shape->captures, sizeof config.captures);
-    config.filter = live::encode_filter(slot.filter, config.nargs);
+    if (options_.kernel_filter)
+        config.filter = live::encode_filter(slot.filter, config.nargs);
     return config;
 }
 

@@ -33,6 +33,7 @@
 #include "event_ring.h"
 #include "kernel_filter.h"
 #include "live_firing.h"
+#include "live_options.h"
 #include "syscall_catalog.h"
 
 namespace dtrace::syscall {
@@ -85,6 +86,7 @@ class SyscallPlugin {
     // Fixed storage: the ring thread reads slots while provide() adds more.
     std::unique_ptr<ProbeSlot[]> slots_;
     std::atomic<uint32_t> slot_count_{0};
+    live::LiveOptions options_;
     std::unique_ptr<live::BpfProgramSet> bpf_;
     std::unique_ptr<live::BpfProgramSet> raw_bpf_; // shares bpf_'s maps
     std::optional<size_t> raw_attachment_[2];      // per Direction

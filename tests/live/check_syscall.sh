@@ -110,6 +110,33 @@ wide)
     grep -q "^write 1\$" "$out" || fail "not 1 write entry"
     grep -q "^openat = -1 errno 2\$" "$out" || fail "no failing openat return"
     ;;
+prefilter)
+    # Predicates the kernel pre-filters (pid, execname, integer arguments,
+    # on entry and return) give the same output as with every event crossing
+    # into dtrace (-x livenofilter), and the exact counts.
+    dir=$(mktemp -d)
+    script='syscall::getppid:entry /pid == $target/ { @g = count(); }
+            syscall::write:entry /pid == $target && arg2 == 5/ { @w5 = count(); }
+            syscall::write:entry /pid == $target && arg2 != 5/ { @wother = count(); }
+            syscall::openat:entry /execname == "syscall_workloa" && pid == $target/ { @o = count(); }
+            syscall::openat:return /pid == $target && arg0 < 0/ { @fail = count(); }
+            END { printa("getppid %@d\n", @g); printa("write5 %@d\n", @w5); printa("write %@d\n", @wother);
+                  printa("failed %@d\n", @fail); printa("opened %@d\n", @o); }'
+    steps="3000 open:$dir/absent write:hello write:hi write:hello"
+    run -qn "$script" -c "$workload $steps"
+    filtered=$(cat "$out")
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    run -qn "$script" -x livenofilter -c "$workload $steps"
+    [ "$status" = 0 ] || fail "dtrace -x livenofilter exited with $status"
+    rmdir "$dir"
+    [ "$filtered" = "$(cat "$out")" ] || fail "the pre-filter changed the output: $filtered"
+    # The opens: the loader's two (ld.so.cache, libc), /dev/null and the absent file.
+    expect_output "getppid 3000
+write5 2
+write 1
+failed 1
+opened 4"
+    ;;
 drops)
     # A one-page ring overflows: the lost events are reported as drops.
     run -qn 'syscall::getppid:entry /pid == $target/ { @ = count(); }' -x livebufsize=4k -c "$workload 300000"
