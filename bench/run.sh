@@ -90,3 +90,10 @@ print("   replay: %.2f s wall (%.1f M events/s, %.0f MB/s); %.2f s CPU (%.1f M e
 print("   (best of 3; wall time counts waiting for a CPU on a busy machine, CPU time does not)")
 PY
 rm -f "$trace"
+
+echo "== profile-4999 with ustack(): samples/s delivered, drops, against perf record --call-graph dwarf"
+bench/profile_sampling.sh "$dtrace" "$build"
+if [[ -x $build/bench/live_stacks_bench ]]; then
+  echo "== live stacks: CFI unwinding and symbolization cost per frame (stack captured inside libc's qsort)"
+  "$build/bench/live_stacks_bench" --benchmark_counters_tabular=true 2>/dev/null | grep -E '^BM_|Benchmark'
+fi

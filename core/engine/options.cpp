@@ -79,6 +79,7 @@ const OptionSpec kOptionTable[] = {
     {"etwtrace", OptionKind::String, OptionClass::Plugin, nullptr},  // the file etw_trace() writes
     {"livebufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // the live plugins' BPF ring buffer
     {"livenofilter", OptionKind::Flag, OptionClass::Plugin, nullptr}, // no in-kernel pre-filter
+    {"perfbufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // pmc: the perf ring of each event
 };
 
 const std::vector<std::string> kEmptyList;
