@@ -5,6 +5,17 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 d=build/dtrace
 run() { echo; echo "\$ dtrace $*"; "$d" "$@"; }
+# Live tracing (root): system calls by process for a second, then the latency
+# of a small workload's system calls as a power-of-two distribution.
+if [ "$(id -u)" -eq 0 ]; then
+  run -qn 'syscall:::entry { @[execname] = count(); } tick-1s { exit(0); }
+           END { trunc(@, 10); printa("%-20s %@d\n", @); }'
+  run -qn 'syscall:::entry /pid == $target/ { self->ts = timestamp; }
+           syscall:::return /self->ts/ { @[probefunc] = quantize(timestamp - self->ts); self->ts = 0; }' \
+      -c "build/tests/live/syscall_workload 20000 open:/etc/hostname write:hello"
+else
+  echo; echo "(live tracing skipped: it needs root)"
+fi
 run -qn 'BEGIN { printf("hello, %s %d\n", "world", 42); exit(0); }'
 run -n 'BEGIN { trace(probename); trace(1 + 2 * 3); exit(0); }'
 run -qn 'profile:::tick-10ms { @ticks[probename] = count(); @sum = sum(10); } tick-200ms { exit(0); }'

@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build ccache pkg-config python3
           libboost-dev libelf-dev libdwarf-dev zlib1g-dev libtinyxml2-dev
           libgtest-dev libgmock-dev libbenchmark-dev util-linux
-          libdw-dev linux-perf)  # pmc: CFI unwinding; bench: perf record alongside
+          libdw-dev linux-perf  # pmc: CFI unwinding; bench: perf record alongside
+          libbpf-dev clang llvm bc)  # the live plugins: libbpf, BPF C compiled by clang, llvm-strip; bc for bench/
 fuzzers=false
 if [ "${1:-}" = "--fuzzers" ]; then
   fuzzers=true
@@ -24,6 +25,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The live plugins list and attach tracepoints through tracefs, which is not
+# mounted on a fresh machine (they also mount it themselves when run as root).
+tracefs=/sys/kernel/tracing
+if [ -d "$tracefs" ] && ! mountpoint -q "$tracefs"; then
+  if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
+  $sudo mount -t tracefs nodev "$tracefs" ||
+    echo "setup: could not mount tracefs at $tracefs: the live plugins need it (mount -t tracefs nodev $tracefs)" >&2
 fi
 
 build_type=${BUILD_TYPE:-RelWithDebInfo}

@@ -26,9 +26,10 @@ constexpr int kMaxDepth = 1000;
 // The typedefs DTrace defines in its "D" type container (LP64), and the
 // network address ones of the standard library (standard_library.h).
 constexpr std::string_view kBuiltinTypedefs[] = {
-    "id_t",     "in_addr_t", "int16_t", "int32_t",   "int64_t",      "int8_t",   "intptr_t", "ipaddr_t",
-    "pid_t",    "ptrdiff_t", "size_t",  "ssize_t",   "u_longlong_t", "uchar_t",  "uint16_t", "uint32_t",
-    "uint64_t", "uint8_t",   "uint_t",  "uintptr_t", "ulong_t",      "ushort_t",
+    "gid_t",        "id_t",      "in_addr_t", "int16_t",       "int32_t",   "int64_t",  "int8_t",
+    "intptr_t",     "ipaddr_t",  "pid_t",     "processorid_t", "ptrdiff_t", "size_t",   "ssize_t",
+    "u_longlong_t", "uchar_t",   "uid_t",     "uint16_t",      "uint32_t",  "uint64_t", "uint8_t",
+    "uint_t",       "uintptr_t", "ulong_t",   "ushort_t",
 };
 static_assert(std::is_sorted(std::begin(kBuiltinTypedefs), std::end(kBuiltinTypedefs)));
 

@@ -77,6 +77,8 @@ const OptionSpec kOptionTable[] = {
     {"replay", OptionKind::String, OptionClass::Plugin, nullptr},    // -E: the trace file to replay
     {"etwmanifest", OptionKind::List, OptionClass::Plugin, nullptr}, // the etw plugin's manifests
     {"etwtrace", OptionKind::String, OptionClass::Plugin, nullptr},  // the file etw_trace() writes
+    {"livebufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // the live plugins' BPF ring buffer
+    {"livenofilter", OptionKind::Flag, OptionClass::Plugin, nullptr}, // no in-kernel pre-filter
     {"perfbufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // pmc: the perf ring of each event
 };
 

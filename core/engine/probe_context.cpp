@@ -63,8 +63,13 @@ uint64_t ProbeContext::builtin(dif::VarId id) {
     case VarId::ProbeName:
         return string_address(probe_.name);
     case VarId::Timestamp:
-    case VarId::Vtimestamp:
         return ctx_.timestamp;
+    case VarId::Vtimestamp:
+        return has(&dtrace_event_ctx::vtimestamp) && ctx_.vtimestamp != 0 ? ctx_.vtimestamp : ctx_.timestamp;
+    case VarId::Errno:
+        return has(&dtrace_event_ctx::errno_value) ? static_cast<uint64_t>(ctx_.errno_value) : 0;
+    case VarId::Curthread:
+        return has(&dtrace_event_ctx::curthread) ? ctx_.curthread : 0;
     case VarId::Walltimestamp:
         return ctx_.walltimestamp;
     case VarId::Pid:

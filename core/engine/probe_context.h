@@ -44,6 +44,11 @@ class ProbeContext final : public dif::Environment {
         if ((ctx_.flags & DTRACE_EVENT_REPLAYED) && !(ctx_.flags & DTRACE_EVENT_LIVE_TARGET) && ctx_.read_memory)
             vm_.read_through(this);
     }
+    // Whether the plugin's context reaches an appended field.
+    template <typename T> bool has(T dtrace_event_ctx::*field) const {
+        const auto offset = reinterpret_cast<const char *>(&(ctx_.*field)) - reinterpret_cast<const char *>(&ctx_);
+        return ctx_.struct_size >= static_cast<size_t>(offset) + sizeof(T);
+    }
     uint64_t arg(uint64_t index) const { return index < ctx_.nargs && ctx_.args ? ctx_.args[index] : 0; }
     uint64_t string_address(const char *s);
     uint64_t string_address(const std::string &s);

@@ -146,6 +146,10 @@ typedef struct dtrace_event_ctx {
     dtrace_memory_read_fn read_memory; /* NULL: no memory of the target is readable */
     void *reader_state;
     uint32_t flags; /* DTRACE_EVENT_* */
+    /* Appended in ABI 1 (read only when struct_size covers them). */
+    int64_t errno_value; /* errno: why the traced call failed (a return probe); 0: it did not */
+    uint64_t vtimestamp; /* ns the thread has spent on a CPU; 0: unknown (vtimestamp reads timestamp) */
+    uint64_t curthread;  /* the kernel's address of the thread (Linux: its task_struct); 0: unknown */
 } dtrace_event_ctx;
 
 #define DTRACE_EVENT_LIVE_TARGET 0x1u /* read_memory reads a live process */

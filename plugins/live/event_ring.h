@@ -1,0 +1,66 @@
+// event_ring.h: the plugin thread that drains a BPF ring buffer.
+//
+// The BPF programs never wake the consumer per event (BPF_RB_NO_WAKEUP up to
+// a watermark): this thread waits on the ring with a poll timeout (an
+// edge-triggered epoll: the ring's own readiness is level-triggered, "data
+// waiting", which under steady traffic would return at once), consumes
+// what has accumulated, hands the records on in timestamp order
+// (event_order.h) and reports the records the ring had no room for
+// (live_drops, per CPU) as drops. stop() drains what is left, so nothing
+// committed before it is lost; the caller detaches the programs first.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "event_order.h"
+#include "result.h"
+
+struct ring_buffer;
+
+namespace dtrace::live {
+
+struct RingCallbacks {
+    // One record (a live_record and its captures), in timestamp order.
+    std::function<void(std::span<const uint8_t>)> deliver;
+    // `count` more records lost on `cpu` since the last report.
+    std::function<void(uint32_t cpu, uint64_t count)> report_drops;
+};
+
+class EventRing {
+  public:
+    // ring_fd, drops_fd: the live_events and live_drops maps.
+    static Result<std::unique_ptr<EventRing>> open(int ring_fd, int drops_fd, uint32_t poll_ms,
+                                                   RingCallbacks callbacks);
+    ~EventRing();
+    EventRing(const EventRing &) = delete;
+    EventRing &operator=(const EventRing &) = delete;
+
+    void start();
+    // Joins the thread, then delivers every record still in the ring.
+    void stop();
+
+  private:
+    EventRing() = default;
+    static int on_sample(void *self, void *data, size_t size);
+    void run();
+    void drain(uint64_t horizon);
+    void report_drops();
+
+    ring_buffer *ring_ = nullptr;
+    int epoll_fd_ = -1; // the ring's map, edge-triggered: woken by the watermark only
+    int drops_fd_ = -1;
+    uint32_t poll_ms_ = 0;
+    RingCallbacks callbacks_;
+    EventOrder order_;
+    std::vector<uint64_t> drops_seen_; // per CPU
+    std::atomic<bool> running_{false};
+    std::thread thread_;
+};
+
+} // namespace dtrace::live

@@ -1,0 +1,60 @@
+// process_info.h: the records behind curpsinfo and curlwpsinfo.
+//
+// Built only when a clause reads them (the reader asks for their
+// addresses): the ids the BPF program recorded at the event, the rest from
+// /proc. A process's /proc facts (session, group, arguments, effective ids)
+// are cached per pid and refreshed when its comm changes (an exec); a
+// thread's (nice, priority, class) are read per firing that asks.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+
+#include "bpf/live_record.h"
+#include "process_library.h"
+
+namespace dtrace::live {
+
+class ProcessInfo {
+  public:
+    // The firing whose records the next reads describe.
+    void begin_firing(const live_record &record) {
+        record_ = &record;
+        psinfo_built_ = false;
+        lwpsinfo_built_ = false;
+    }
+
+    // Reads [address, address + length) of the records and their strings;
+    // -1 when the range is not theirs.
+    int64_t read(uint64_t address, void *buffer, size_t length);
+
+    static bool owns(uint64_t address) { return address >= kPsinfoAddress && address < kProcessRecordsEnd; }
+
+  private:
+    struct ProcessFacts {
+        std::string comm; // the comm they were read under
+        int64_t nlwp = 0, pgid = 0, sid = 0, tty = 0, euid = 0, egid = 0, argc = 0;
+        uint64_t arg_start = 0, env_start = 0;
+        std::string psargs;
+    };
+    struct ThreadFacts {
+        int64_t nice = 0, priority = 0, policy = 0;
+    };
+
+    const ProcessFacts &facts_of(uint32_t pid);
+    void build_psinfo();
+    void build_lwpsinfo();
+    const std::string *text(uint64_t slot_address) const;
+
+    const live_record *record_ = nullptr;
+    bool psinfo_built_ = false;
+    bool lwpsinfo_built_ = false;
+    std::array<uint64_t, ps::kSize> psinfo_{};
+    std::array<uint64_t, lwp::kSize> lwpsinfo_{};
+    std::string fname_, psargs_, clname_, name_;
+    std::unordered_map<uint32_t, ProcessFacts> processes_;
+};
+
+} // namespace dtrace::live

@@ -1,0 +1,39 @@
+/*
+ * syscall_events.bpf.c: the syscall provider's BPF programs for one system
+ * call each, attached to tracefs's syscalls:sys_enter_<name>
+ * (syscall_entry) and syscalls:sys_exit_<name> (syscall_return)
+ * tracepoints. The attach cookie is the probe's slot in live_probes.
+ *
+ * A syscalls tracepoint's record is: 8 bytes of common fields, the system
+ * call's number (int, at 8), then at 16 either its arguments (8 bytes each;
+ * only as many as the call has, so they are read with a probe read: the
+ * context's reads are checked against the smallest record the program may
+ * be attached to) or, on exit, the long return value.
+ */
+#include "syscall_emit.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define SYSCALL_NR_OFFSET 8
+#define SYSCALL_ARGS_OFFSET 16
+
+SEC("tracepoint")
+int syscall_entry(void *ctx) {
+    __u32 slot = bpf_get_attach_cookie(ctx);
+    const struct live_probe_config *cfg = bpf_map_lookup_elem(&live_probes, &slot);
+    if (!cfg || !cfg->armed)
+        return 0;
+    /* A call without arguments (getppid) needs no probe read at all. */
+    __u64 args[LIVE_MAX_ARGS] = {};
+    if (cfg->nargs > 0 && bpf_probe_read_kernel(args, sizeof args, (const char *)ctx + SYSCALL_ARGS_OFFSET) != 0)
+        return 0;
+    return handle_entry(slot, *(const __s32 *)((const char *)ctx + SYSCALL_NR_OFFSET), args);
+}
+
+SEC("tracepoint")
+int syscall_return(void *ctx) {
+    /* Every exit record has its number and return value: read in place. */
+    const char *record = ctx;
+    return handle_return(bpf_get_attach_cookie(ctx), *(const __s32 *)(record + SYSCALL_NR_OFFSET),
+                         *(const __s64 *)(record + SYSCALL_ARGS_OFFSET));
+}

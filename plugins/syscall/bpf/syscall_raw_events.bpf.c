@@ -1,0 +1,64 @@
+/*
+ * syscall_raw_events.bpf.c: the syscall provider's BPF programs for many
+ * system calls at once, attached to raw_syscalls:sys_enter and
+ * raw_syscalls:sys_exit (one attachment each instead of one per call: a
+ * wide enabling such as syscall:::entry attaches and, above all, detaches
+ * in milliseconds rather than the seconds hundreds of tracepoints take).
+ * live_syscall_slots maps a call's number and direction to its probe
+ * slot; calls without one return at once. The maps of live_context.bpf.h
+ * are shared with the per-call object (the loader reuses their fds).
+ */
+#include "syscall_emit.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Index: number * 2 + (0 entry, 1 return); value: slot + 1 (0: none). */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(max_entries, LIVE_MAX_SYSCALLS * 2);
+    __type(key, __u32);
+    __type(value, __u32);
+} live_syscall_slots SEC(".maps");
+
+/* raw_syscalls:sys_enter's and sys_exit's records. */
+struct raw_enter {
+    __u64 common;
+    __s64 id;
+    __u64 args[LIVE_MAX_ARGS];
+};
+struct raw_exit {
+    __u64 common;
+    __s64 id;
+    __s64 ret;
+};
+
+static __always_inline int slot_of(__s64 nr, __u32 direction, __u32 *slot) {
+    if (nr < 0 || nr >= LIVE_MAX_SYSCALLS)
+        return 0;
+    __u32 key = (__u32)nr * 2 + direction;
+    __u32 *value = bpf_map_lookup_elem(&live_syscall_slots, &key);
+    if (!value || *value == 0)
+        return 0;
+    *slot = *value - 1;
+    return 1;
+}
+
+SEC("tracepoint")
+int raw_syscall_entry(struct raw_enter *ctx) {
+    __u32 slot;
+    if (!slot_of(ctx->id, 0, &slot))
+        return 0;
+    __u64 args[LIVE_MAX_ARGS];
+#pragma unroll
+    for (int i = 0; i < LIVE_MAX_ARGS; i++)
+        args[i] = ctx->args[i];
+    return handle_entry(slot, (__s32)ctx->id, args);
+}
+
+SEC("tracepoint")
+int raw_syscall_return(struct raw_exit *ctx) {
+    __u32 slot;
+    if (!slot_of(ctx->id, 1, &slot))
+        return 0;
+    return handle_return(slot, (__s32)ctx->id, ctx->ret);
+}

@@ -1,0 +1,328 @@
+// syscall_plugin.cpp: registering, arming and firing syscall probes.
+#include "syscall_plugin.h"
+
+#include <cstring>
+#include <fnmatch.h>
+#include <string_view>
+#include <vector>
+
+#include "arg_types.h"
+#include "live_options.h"
+#include "process_library.h"
+#include "syscall_numbers.h"
+
+#include <bpf/bpf.h>
+
+extern "C" {
+extern const unsigned char syscall_events_bpf_object[];
+extern const size_t syscall_events_bpf_object_size;
+extern const unsigned char syscall_raw_events_bpf_object[];
+extern const size_t syscall_raw_events_bpf_object_size;
+}
+
+namespace dtrace::syscall {
+
+namespace {
+
+constexpr const char *kProvider = "syscall";
+constexpr const char *kEntryName = "entry";
+constexpr const char *kReturnName = "return";
+constexpr const char *kEntryProgram = "syscall_entry";
+constexpr const char *kReturnProgram = "syscall_return";
+constexpr const char *kRawPrograms[] = {"raw_syscall_entry", "raw_syscall_return"};
+constexpr const char *kRawEvents[] = {"sys_enter", "sys_exit"};
+constexpr const char *kRawGroup = "raw_syscalls";
+// Calls of one direction enabled one by one before the raw_syscalls program
+// takes over: a few per-call tracepoints detach quickly and cost nothing to
+// other calls; hundreds take seconds to detach.
+constexpr uint32_t kRawThreshold = 16;
+
+// DTrace's syscall provider attributes.
+constexpr dtrace_provider_attributes kAttributes = {
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_COMMON},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_ISA},
+};
+
+// A description field (a glob; empty matches anything) against a name.
+bool matches(const char *pattern, const char *name) {
+    return pattern == nullptr || pattern[0] == '\0' || fnmatch(pattern, name, 0) == 0;
+}
+
+} // namespace
+
+SyscallPlugin::SyscallPlugin(dtrace_host *host, const dtrace_host_ops *ops)
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)) {}
+
+SyscallPlugin::~SyscallPlugin() {
+    stop();
+}
+
+int SyscallPlugin::fail(const std::string &message) {
+    ops_->report_error(host_, message.c_str());
+    return -1;
+}
+
+int SyscallPlugin::init() {
+    static const std::string library = live::process_d_library() + syscall_d_types();
+    dtrace_provider_info info{};
+    info.struct_size = sizeof info;
+    info.name = kProvider;
+    info.attributes = kAttributes;
+    info.d_source = library.c_str();
+    provider_ = ops_->register_provider(host_, &info);
+    return provider_ == 0 ? -1 : 0;
+}
+
+int SyscallPlugin::provide(const dtrace_probe_spec *spec) {
+    const char *name_pattern = spec ? spec->name : nullptr;
+    // A description that cannot name a syscall probe reads nothing of tracefs.
+    if (spec && (!matches(spec->provider, kProvider) || !matches(spec->module, "") ||
+                 (!matches(name_pattern, kEntryName) && !matches(name_pattern, kReturnName))))
+        return 0;
+    live::Result<const std::vector<std::string> *> names = catalog_.names();
+    if (!names)
+        return fail(names.error());
+    std::vector<const std::string *> matched;
+    for (const std::string &name : *names.value()) {
+        if (matches(spec ? spec->function : nullptr, name.c_str()))
+            matched.push_back(&name);
+    }
+    // A description naming many calls will be traced by call number.
+    const bool wide = matched.size() > kRawThreshold;
+    for (const std::string *name : matched) {
+        if (!register_call(*name, name_pattern, wide))
+            return -1;
+    }
+    return 0;
+}
+
+std::optional<uint32_t> SyscallPlugin::slot_for(const std::string &function, bool is_return) {
+    const uint32_t count = slot_count_.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < count; ++i) {
+        if (slots_[i].function == function && slots_[i].is_return == is_return)
+            return i;
+    }
+    if (count == LIVE_MAX_PROBES)
+        return std::nullopt;
+    slots_[count].function = function;
+    slots_[count].is_return = is_return;
+    slot_count_.store(count + 1, std::memory_order_release);
+    return count;
+}
+
+bool SyscallPlugin::register_call(const std::string &name, const char *name_pattern, bool wide) {
+    live::Result<const SyscallShape *> shape = catalog_.shape(name);
+    if (!shape) {
+        fail(shape.error());
+        return false;
+    }
+    for (bool is_return : {false, true}) {
+        const char *probe_name = is_return ? kReturnName : kEntryName;
+        if (!matches(name_pattern, probe_name))
+            continue;
+        std::optional<uint32_t> slot = slot_for(name, is_return);
+        if (!slot) {
+            fail("more than " + std::to_string(LIVE_MAX_PROBES) + " syscall probes");
+            return false;
+        }
+        ProbeSlot &s = slots_[*slot];
+        s.shape = shape.value();
+        s.wide = s.wide || wide;
+        const std::vector<std::string> &types = is_return ? s.shape->return_types : s.shape->entry_types;
+        std::vector<dtrace_arg_desc> args(types.size());
+        for (size_t i = 0; i < types.size(); ++i) {
+            args[i].struct_size = sizeof args[i];
+            args[i].native_type = types[i].c_str();
+            args[i].native_index = static_cast<uint8_t>(i);
+        }
+        dtrace_probe_desc desc{};
+        desc.struct_size = sizeof desc;
+        desc.module = "";
+        desc.function = name.c_str();
+        desc.name = probe_name;
+        desc.nargs = static_cast<uint32_t>(args.size());
+        desc.args = args.empty() ? nullptr : args.data();
+        desc.cookie = *slot;
+        dtrace_probe_id id = ops_->register_probe(host_, provider_, &desc);
+        if (id == 0)
+            return false;
+        s.id.store(id, std::memory_order_release);
+    }
+    return true;
+}
+
+bool SyscallPlugin::ensure_loaded() {
+    if (bpf_)
+        return true;
+    live::Result<live::LiveOptions> options = live::read_live_options(host_, ops_);
+    if (!options) {
+        fail(options.error());
+        return false;
+    }
+    options_ = options.value();
+    live::BpfLoadSettings settings;
+    settings.ring_bytes = live::ring_size_for(options_.ring_bytes);
+    settings.settings.wakeup_watermark = settings.ring_bytes / live::kWakeupFraction;
+    live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(
+        std::span<const uint8_t>(syscall_events_bpf_object, syscall_events_bpf_object_size), kProvider, settings);
+    if (!set) {
+        fail(set.error());
+        return false;
+    }
+    bpf_ = std::move(set.value());
+    return true;
+}
+
+live_probe_config SyscallPlugin::config_of(const ProbeSlot &slot) const {
+    live_probe_config config{};
+    config.armed = 1;
+    config.kind = slot.is_return ? LIVE_KIND_SYSCALL_RETURN : LIVE_KIND_SYSCALL_ENTRY;
+    config.nargs = static_cast<uint32_t>(slot.is_return ? 2 : slot.shape->entry_types.size());
+    config.capture_limit = live::capture_limit(host_, ops_);
+    if (!slot.is_return)
+        std::memcpy(config.captures, slot.shape->captures, sizeof config.captures);
+    if (options_.kernel_filter)
+        config.filter = live::encode_filter(slot.filter, config.nargs);
+    return config;
+}
+
+bool SyscallPlugin::set_raw_slot(const ProbeSlot &slot, Direction direction, uint32_t value) {
+    std::optional<int> number = syscall_number(slot.function);
+    if (!number || *number >= LIVE_MAX_SYSCALLS)
+        return false;
+    const uint32_t key = static_cast<uint32_t>(*number) * 2 + direction;
+    return bpf_map_update_elem(raw_bpf_->map_fd("live_syscall_slots"), &key, &value, BPF_ANY) == 0;
+}
+
+// Attaches the raw_syscalls program of `direction` (once).
+bool SyscallPlugin::use_raw(Direction direction) {
+    if (raw_attachment_[direction])
+        return true;
+    if (!raw_bpf_) {
+        live::BpfLoadSettings settings; // the shared ring is bpf_'s
+        live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(
+            std::span<const uint8_t>(syscall_raw_events_bpf_object, syscall_raw_events_bpf_object_size),
+            "syscall (raw_syscalls)", settings, bpf_.get());
+        if (!set) {
+            fail(set.error());
+            return false;
+        }
+        raw_bpf_ = std::move(set.value());
+    }
+    live::Result<size_t> attached =
+        raw_bpf_->attach_tracepoint(kRawPrograms[direction], kRawGroup, kRawEvents[direction], 0);
+    if (!attached) {
+        fail(attached.error());
+        return false;
+    }
+    raw_attachment_[direction] = attached.value();
+    return true;
+}
+
+int SyscallPlugin::enable(uint64_t cookie) {
+    if (cookie >= slot_count_.load(std::memory_order_acquire))
+        return fail("enabling an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
+    ProbeSlot &slot = slots_[cookie];
+    if (slot.enabled)
+        return 0;
+    if (!ensure_loaded())
+        return -1;
+    const uint32_t index = static_cast<uint32_t>(cookie);
+    if (live::Status configured = bpf_->configure(index, config_of(slot)); !configured)
+        return fail(configured.error());
+    const Direction direction = slot.is_return ? kReturn : kEntry;
+    const bool wide = slot.wide || enabled_count_[direction] + 1 > kRawThreshold;
+    if (wide && syscall_number(slot.function) && !use_raw(direction))
+        return -1;
+    if (raw_attachment_[direction] && set_raw_slot(slot, direction, index + 1)) {
+        slot.raw = true;
+    } else {
+        const std::string event = (slot.is_return ? kExitPrefix : kEntryPrefix) + slot.function;
+        live::Result<size_t> attachment =
+            bpf_->attach_tracepoint(slot.is_return ? kReturnProgram : kEntryProgram, kSyscallGroup, event, cookie);
+        if (!attachment)
+            return fail(attachment.error());
+        slot.attachment = attachment.value();
+    }
+    slot.enabled = true;
+    enabled_count_[direction]++;
+    return 0;
+}
+
+void SyscallPlugin::disable(uint64_t cookie) {
+    if (cookie >= slot_count_.load(std::memory_order_acquire) || !bpf_)
+        return;
+    ProbeSlot &slot = slots_[cookie];
+    if (!slot.enabled)
+        return;
+    const Direction direction = slot.is_return ? kReturn : kEntry;
+    if (slot.raw)
+        set_raw_slot(slot, direction, 0);
+    if (slot.attachment)
+        bpf_->detach(*slot.attachment);
+    slot.attachment.reset();
+    slot.raw = false;
+    slot.enabled = false;
+    enabled_count_[direction]--;
+    (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
+}
+
+int SyscallPlugin::set_filter(uint64_t cookie, live::ProbeFilter filter) {
+    if (cookie >= slot_count_.load(std::memory_order_acquire))
+        return fail("filtering an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
+    ProbeSlot &slot = slots_[cookie];
+    slot.filter = std::move(filter);
+    if (!slot.enabled || !bpf_)
+        return 0; // applied when the probe is enabled
+    if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
+        return fail(configured.error());
+    return 0;
+}
+
+int SyscallPlugin::start() {
+    if (!bpf_ || started_)
+        return 0;
+    live::RingCallbacks callbacks;
+    callbacks.deliver = [this](std::span<const uint8_t> record) { deliver(record); };
+    callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
+        ops_->report_drops(host_, cpu, count, DTRACE_DROP_PRINCIPAL);
+    };
+    live::Result<std::unique_ptr<live::EventRing>> ring = live::EventRing::open(
+        bpf_->map_fd("live_events"), bpf_->map_fd("live_drops"), live::kPollMilliseconds, std::move(callbacks));
+    if (!ring)
+        return fail(ring.error());
+    ring_ = std::move(ring.value());
+    ring_->start();
+    started_ = true;
+    return 0;
+}
+
+// Detaches first, so that the last drain sees every event there will be.
+void SyscallPlugin::stop() {
+    if (raw_bpf_)
+        raw_bpf_->detach_all();
+    if (bpf_)
+        bpf_->detach_all();
+    if (ring_)
+        ring_->stop();
+    ring_.reset();
+    started_ = false;
+}
+
+void SyscallPlugin::deliver(std::span<const uint8_t> record) {
+    live_record header;
+    std::memcpy(&header, record.data(), sizeof header);
+    if (header.slot >= slot_count_.load(std::memory_order_acquire))
+        return;
+    const ProbeSlot &slot = slots_[header.slot];
+    const dtrace_probe_id id = slot.id.load(std::memory_order_acquire);
+    const uint32_t nargs = slot.is_return ? 2 : static_cast<uint32_t>(slot.shape->entry_types.size());
+    dtrace_event_ctx ctx;
+    if (id != 0 && firing_.prepare(record, nargs, ctx))
+        ops_->fire(host_, id, &ctx);
+}
+
+} // namespace dtrace::syscall

@@ -1,0 +1,99 @@
+// syscall_plugin.h: the syscall provider, live: syscall::<name>:entry and
+// syscall::<name>:return for every system call of the running kernel.
+//
+// | probe                    | kernel event                    | arguments                            |
+// |--------------------------|---------------------------------|--------------------------------------|
+// | syscall::<name>:entry    | syscalls:sys_enter_<name>       | the call's, typed from its format    |
+// | syscall::<name>:return   | syscalls:sys_exit_<name>        | arg0 = arg1 = return value (-1 on    |
+// |                          |                                 | failure), errno set                  |
+//
+// The module is empty, as DTrace on Linux shows it. Probes are registered
+// when a description names them (nothing of tracefs is read before), each
+// with a probe slot: its cookie, the BPF attach cookie, and its index in
+// the program's configuration map. Enabling a probe arms its slot and
+// attaches a program to the call's own tracepoint; a probe of a description
+// that names many calls (syscall:::entry), or enabled after many others of
+// its direction, is instead found by call number by the raw_syscalls
+// program of its direction, attached once (hundreds of tracepoints take
+// seconds to detach). The BPF objects are loaded at the first enabling that needs
+// them. Events reach fire() from one thread that drains the ring buffer
+// (live/event_ring.h), in timestamp order.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+
+#include <dtrace/provider.h>
+
+#include "bpf_program_set.h"
+#include "event_ring.h"
+#include "kernel_filter.h"
+#include "live_firing.h"
+#include "live_options.h"
+#include "syscall_catalog.h"
+
+namespace dtrace::syscall {
+
+class SyscallPlugin {
+  public:
+    SyscallPlugin(dtrace_host *host, const dtrace_host_ops *ops);
+    ~SyscallPlugin();
+
+    int init();
+    int provide(const dtrace_probe_spec *spec);
+    int enable(uint64_t cookie);
+    void disable(uint64_t cookie);
+    // The disjunction of the probe's clauses' hoistable predicates, checked
+    // in the BPF program from now on (see live/kernel_filter.h).
+    int set_filter(uint64_t cookie, live::ProbeFilter filter);
+    int start();
+    void stop();
+
+    dtrace_host *host() const { return host_; }
+    const dtrace_host_ops *ops() const { return ops_; }
+
+  private:
+    struct ProbeSlot {
+        std::string function;
+        bool is_return = false;
+        const SyscallShape *shape = nullptr;
+        std::atomic<dtrace_probe_id> id{0};
+        bool enabled = false;
+        std::optional<size_t> attachment; // its own tracepoint's
+        bool raw = false;                 // found by number by the raw_syscalls program
+        bool wide = false;                // named by a description that names many calls
+        live::ProbeFilter filter;
+    };
+    enum Direction { kEntry = 0, kReturn = 1 };
+
+    int fail(const std::string &message);
+    bool register_call(const std::string &name, const char *name_pattern, bool wide);
+    std::optional<uint32_t> slot_for(const std::string &function, bool is_return);
+    bool ensure_loaded();
+    bool use_raw(Direction direction);
+    bool set_raw_slot(const ProbeSlot &slot, Direction direction, uint32_t value);
+    live_probe_config config_of(const ProbeSlot &slot) const;
+    void deliver(std::span<const uint8_t> record);
+
+    dtrace_host *host_;
+    const dtrace_host_ops *ops_;
+    dtrace_provider_id provider_ = 0;
+    SyscallCatalog catalog_;
+    // Fixed storage: the ring thread reads slots while provide() adds more.
+    std::unique_ptr<ProbeSlot[]> slots_;
+    std::atomic<uint32_t> slot_count_{0};
+    live::LiveOptions options_;
+    std::unique_ptr<live::BpfProgramSet> bpf_;
+    std::unique_ptr<live::BpfProgramSet> raw_bpf_; // shares bpf_'s maps
+    std::optional<size_t> raw_attachment_[2];      // per Direction
+    uint32_t enabled_count_[2] = {0, 0};
+    std::unique_ptr<live::EventRing> ring_;
+    live::LiveFiring firing_;
+    bool started_ = false;
+};
+
+} // namespace dtrace::syscall

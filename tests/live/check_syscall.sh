@@ -1,0 +1,151 @@
+#!/bin/sh
+# check_syscall.sh DTRACE WORKLOAD CASE: the syscall provider, live, on a
+# workload of our own with known system calls (syscall_workload.c). Every
+# clause filters on $target (other work shares the machine) and every run is
+# bounded in time. Exit 0: passed; 1: failed (saying why); 77: skipped
+# (saying what is missing).
+dtrace=$1
+workload=$2
+case_name=$3
+limit=120
+
+if [ ! -x "$dtrace" ] || [ ! -x "$workload" ]; then
+    echo "skipped: $dtrace or $workload is not built"
+    exit 77
+fi
+if [ "$(id -u)" != 0 ]; then
+    echo "skipped: live tracing needs root (BPF programs, tracefs)"
+    exit 77
+fi
+if ! "$dtrace" -l -n syscall::getppid:entry >/dev/null 2>&1; then
+    echo "skipped: the syscall provider cannot list probes here:"
+    "$dtrace" -l -n syscall::getppid:entry 2>&1 | head -3
+    exit 77
+fi
+
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+run() {
+    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
+    status=$?
+}
+
+fail() {
+    echo "FAILED: $*"
+    echo "--- stdout"; cat "$out"
+    echo "--- stderr"; cat "$err"
+    exit 1
+}
+
+# The lines, then the blank line dtrace ends a run with.
+expect_output() {
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    printf '%s\n\n' "$1" | diff - "$out" >/dev/null || fail "stdout is not: $1"
+}
+
+count='syscall::getppid:entry /pid == $target/ { @ = count(); } END { printa("%@d\n", @); }'
+
+case "$case_name" in
+count)
+    # The issue's one-liner: exactly the workload's 200000 calls, no drops.
+    run -qn "$count" -c "$workload 200000"
+    expect_output "200000"
+    ! grep -q drop "$err" || fail "drops reported"
+    ;;
+count_execname)
+    # Filtering on execname instead of pid: the same count.
+    run -qn 'syscall::getppid:entry /execname == "syscall_workloa" && pid == $target/ { @ = count(); }
+             END { printa("%@d\n", @); }' -c "$workload 50000"
+    expect_output "50000"
+    ;;
+strings)
+    # A path as the call saw it (argv memory, captured at the event), the
+    # return value and errno of a failing open, and write's buffer.
+    dir=$(mktemp -d)
+    echo x >"$dir/present"
+    run -qn 'syscall::openat:entry /pid == $target && copyinstr(arg1) != "/etc/ld.so.cache" &&
+                                    basename(copyinstr(arg1)) != "libc.so.6"/ { printf("open %s\n", copyinstr(arg1)); }
+             syscall::openat:return /pid == $target/ { self->n++; }
+             syscall::openat:return /pid == $target && self->n > 2/ { printf("= %d errno %d\n", arg1, errno); }
+             syscall::write:entry /pid == $target/ { printf("write %d ", arg2); tracemem(copyin(arg1, arg2), 5); }' \
+        -c "$workload open:$dir/present open:$dir/absent write:hello"
+    rm -rf "$dir"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "^open $dir/present\$" "$out" || fail "no path of the open that worked"
+    grep -q "^open $dir/absent\$" "$out" || fail "no path of the open that failed"
+    grep -q "^= -1 errno 2\$" "$out" || fail "no -1 with ENOENT on the failing open"
+    grep -Eq "^= [0-9]+ errno 0\$" "$out" || fail "no file descriptor with errno 0"
+    grep -q "^write 5 " "$out" || fail "no write of 5 bytes"
+    grep -q "hello" "$out" || fail "write's buffer not copied"
+    ;;
+context)
+    # The process context every live event carries (the workload waits, so
+    # that what is read of /proc after the event is still there).
+    run -qn 'syscall::getppid:entry /pid == $target/ {
+                 printf("%d %d %d %s %d %d %d %s\n", pid == $target, tid == pid, ppid > 0, execname, uid, gid,
+                        curthread != 0, curpsinfo->pr_fname);
+                 printf("%d %d %d %d\n", curpsinfo->pr_pid == pid, curpsinfo->pr_ppid == ppid,
+                        curlwpsinfo->pr_lwpid == tid, vtimestamp > 0);
+                 printf("%d %d\n", walltimestamp > 1600000000000000000, cwd != "");
+                 exit(0);
+             }' -c "$workload 1 sleep:500"
+    expect_output "1 1 1 syscall_workloa $(id -u) $(id -g) 1 syscall_workloa
+1 1 1 1
+1 1"
+    ;;
+wide)
+    # Every call of the target, entry and return: the raw_syscalls programs
+    # (found by call number) report the same calls, arguments and errors.
+    dir=$(mktemp -d)
+    run -qn 'syscall:::entry /pid == $target/ { @calls[probefunc] = count(); }
+             syscall::openat:entry /pid == $target/ { self->path = copyinstr(arg1); }
+             syscall:::return /pid == $target && self->path == "'"$dir"'/absent"/ { printf("%s = %d errno %d\n", probefunc, arg0, errno); }
+             syscall:::return /pid == $target/ { self->path = ""; }
+             END { printa("%s %@d\n", @calls); }' -c "$workload 1000 open:$dir/absent write:hi"
+    rmdir "$dir"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "^getppid 1000\$" "$out" || fail "not 1000 getppid entries"
+    grep -q "^write 1\$" "$out" || fail "not 1 write entry"
+    grep -q "^openat = -1 errno 2\$" "$out" || fail "no failing openat return"
+    ;;
+prefilter)
+    # Predicates the kernel pre-filters (pid, execname, integer arguments,
+    # on entry and return) give the same output as with every event crossing
+    # into dtrace (-x livenofilter), and the exact counts.
+    dir=$(mktemp -d)
+    script='syscall::getppid:entry /pid == $target/ { @g = count(); }
+            syscall::write:entry /pid == $target && arg2 == 5/ { @w5 = count(); }
+            syscall::write:entry /pid == $target && arg2 != 5/ { @wother = count(); }
+            syscall::openat:entry /execname == "syscall_workloa" && pid == $target/ { @o = count(); }
+            syscall::openat:return /pid == $target && arg0 < 0/ { @fail = count(); }
+            END { printa("getppid %@d\n", @g); printa("write5 %@d\n", @w5); printa("write %@d\n", @wother);
+                  printa("failed %@d\n", @fail); printa("opened %@d\n", @o); }'
+    steps="3000 open:$dir/absent write:hello write:hi write:hello"
+    run -qn "$script" -c "$workload $steps"
+    filtered=$(cat "$out")
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    run -qn "$script" -x livenofilter -c "$workload $steps"
+    [ "$status" = 0 ] || fail "dtrace -x livenofilter exited with $status"
+    rmdir "$dir"
+    [ "$filtered" = "$(cat "$out")" ] || fail "the pre-filter changed the output: $filtered"
+    # The opens: the loader's two (ld.so.cache, libc), /dev/null and the absent file.
+    expect_output "getppid 3000
+write5 2
+write 1
+failed 1
+opened 4"
+    ;;
+drops)
+    # A one-page ring overflows: the lost events are reported as drops.
+    run -qn 'syscall::getppid:entry /pid == $target/ { @ = count(); }' -x livebufsize=4k -c "$workload 300000"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -Eq "[0-9]+ drops? on CPU" "$err" || fail "no drops reported"
+    ;;
+*)
+    echo "unknown case $case_name"
+    exit 2
+    ;;
+esac
+echo "passed: $case_name"

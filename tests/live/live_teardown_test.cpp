@@ -1,0 +1,226 @@
+// live_teardown_test.cpp: a live session leaves nothing attached.
+//
+// dtrace runs a syscall script on a workload of our own; while it traces,
+// the test reads dtrace's BPF programs, links and maps from its file
+// descriptors (/proc/PID/fdinfo) and checks through libbpf's API that they
+// exist; after dtrace has ended (the target's exit, SIGINT, SIGTERM or even
+// SIGKILL), every one of them must be gone, and tracefs's probe lists
+// unchanged.
+#include <gtest/gtest.h>
+
+#include <bpf/bpf.h>
+
+#include <chrono>
+#include <csignal>
+#include <dirent.h>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+using namespace std::chrono_literals;
+
+struct KernelObjects {
+    std::set<uint32_t> programs, links, maps;
+    bool empty() const { return programs.empty() && links.empty() && maps.empty(); }
+};
+
+// The BPF objects process `pid` holds file descriptors of.
+KernelObjects objects_of(pid_t pid) {
+    KernelObjects found;
+    const std::string dir = "/proc/" + std::to_string(pid) + "/fdinfo";
+    DIR *d = opendir(dir.c_str());
+    if (d == nullptr)
+        return found;
+    while (const dirent *e = readdir(d)) {
+        std::ifstream info(dir + "/" + e->d_name);
+        std::string line;
+        while (std::getline(info, line)) {
+            std::istringstream words(line);
+            std::string key;
+            uint32_t id = 0;
+            if (!(words >> key >> id))
+                continue;
+            if (key == "prog_id:")
+                found.programs.insert(id);
+            else if (key == "link_id:")
+                found.links.insert(id);
+            else if (key == "map_id:")
+                found.maps.insert(id);
+        }
+    }
+    closedir(d);
+    return found;
+}
+
+// Whether the kernel still has an object of that id (libbpf's API, not bpftool).
+bool program_exists(uint32_t id) {
+    int fd = bpf_prog_get_fd_by_id(id);
+    if (fd >= 0)
+        close(fd);
+    return fd >= 0;
+}
+bool link_exists(uint32_t id) {
+    int fd = bpf_link_get_fd_by_id(id);
+    if (fd >= 0)
+        close(fd);
+    return fd >= 0;
+}
+bool map_exists(uint32_t id) {
+    int fd = bpf_map_get_fd_by_id(id);
+    if (fd >= 0)
+        close(fd);
+    return fd >= 0;
+}
+
+std::string program_name(uint32_t id) {
+    int fd = bpf_prog_get_fd_by_id(id);
+    if (fd < 0)
+        return "";
+    bpf_prog_info info{};
+    uint32_t length = sizeof info;
+    std::string name = bpf_obj_get_info_by_fd(fd, &info, &length) == 0 ? info.name : "";
+    close(fd);
+    return name;
+}
+
+std::string read_file(const std::string &path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+class LiveTeardown : public ::testing::TestWithParam<int> {
+  protected:
+    void SetUp() override {
+        if (geteuid() != 0)
+            GTEST_SKIP() << "live tracing needs root (BPF programs, tracefs)";
+        if (access(DTRACE_BINARY, X_OK) != 0 || access(SYSCALL_WORKLOAD, X_OK) != 0)
+            GTEST_SKIP() << DTRACE_BINARY << " or " << SYSCALL_WORKLOAD << " is not built";
+    }
+
+    // Starts dtrace on a workload that sleeps `sleep_ms` after one getppid.
+    pid_t start_dtrace(int sleep_ms) {
+        const std::string command = std::string(SYSCALL_WORKLOAD) + " 1 sleep:" + std::to_string(sleep_ms);
+        pid_t pid = fork();
+        if (pid == 0) {
+            // The workload inherits these: nothing of the test's output stays open.
+            freopen("/dev/null", "w", stdout);
+            freopen("/dev/null", "w", stderr);
+            execl(DTRACE_BINARY, DTRACE_BINARY, "-qn",
+                  "syscall::getppid:entry /pid == $target/ { @ = count(); } "
+                  "syscall::openat:entry,syscall::openat:return /pid == $target/ { @o = count(); }",
+                  "-c", command.c_str(), static_cast<char *>(nullptr));
+            _exit(127);
+        }
+        return pid;
+    }
+
+    // dtrace's BPF objects once it has attached (bounded wait).
+    KernelObjects wait_for_objects(pid_t pid) {
+        for (auto deadline = std::chrono::steady_clock::now() + 20s; std::chrono::steady_clock::now() < deadline;) {
+            KernelObjects objects = objects_of(pid);
+            if (!objects.links.empty())
+                return objects;
+            std::this_thread::sleep_for(20ms);
+        }
+        return {};
+    }
+
+    int wait_exit(pid_t pid) {
+        for (auto deadline = std::chrono::steady_clock::now() + 30s; std::chrono::steady_clock::now() < deadline;) {
+            int status = 0;
+            if (waitpid(pid, &status, WNOHANG) == pid)
+                return status;
+            std::this_thread::sleep_for(20ms);
+        }
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        return -1;
+    }
+
+    // Objects are freed asynchronously after their last descriptor closes.
+    void expect_gone(const KernelObjects &objects) {
+        auto any_left = [&] {
+            for (uint32_t id : objects.programs)
+                if (program_exists(id))
+                    return true;
+            for (uint32_t id : objects.links)
+                if (link_exists(id))
+                    return true;
+            for (uint32_t id : objects.maps)
+                if (map_exists(id))
+                    return true;
+            return false;
+        };
+        for (auto deadline = std::chrono::steady_clock::now() + 10s;
+             any_left() && std::chrono::steady_clock::now() < deadline;)
+            std::this_thread::sleep_for(50ms);
+        for (uint32_t id : objects.programs)
+            EXPECT_FALSE(program_exists(id)) << "BPF program " << id << " left behind";
+        for (uint32_t id : objects.links)
+            EXPECT_FALSE(link_exists(id)) << "BPF link " << id << " left behind";
+        for (uint32_t id : objects.maps)
+            EXPECT_FALSE(map_exists(id)) << "BPF map " << id << " left behind";
+    }
+};
+
+TEST_P(LiveTeardown, NothingLeftAttached) {
+    const int signal = GetParam();
+    const std::string kprobes_before = read_file("/sys/kernel/tracing/kprobe_events");
+    const std::string uprobes_before = read_file("/sys/kernel/tracing/uprobe_events");
+    // With a signal the target sleeps long: the signal, not its exit, ends dtrace.
+    pid_t dtrace = start_dtrace(signal == 0 ? 300 : 20000);
+    KernelObjects objects = wait_for_objects(dtrace);
+    ASSERT_FALSE(objects.links.empty()) << "dtrace attached nothing";
+    ASSERT_FALSE(objects.programs.empty());
+    // What the test looks for exists while dtrace runs (so the check can fail).
+    std::set<std::string> names;
+    for (uint32_t id : objects.programs) {
+        EXPECT_TRUE(program_exists(id));
+        names.insert(program_name(id));
+    }
+    EXPECT_TRUE(names.count("syscall_entry") == 1 && names.count("syscall_return") == 1);
+    for (uint32_t id : objects.links)
+        EXPECT_TRUE(link_exists(id));
+    // The target, which dtrace may leave running when it is signalled.
+    pid_t target = 0;
+    std::istringstream(
+        read_file("/proc/" + std::to_string(dtrace) + "/task/" + std::to_string(dtrace) + "/children")) >>
+        target;
+    if (signal != 0)
+        kill(dtrace, signal);
+    const int status = wait_exit(dtrace);
+    if (target > 0)
+        kill(target, SIGKILL);
+    if (signal == SIGKILL) {
+        EXPECT_TRUE(WIFSIGNALED(status));
+    } else {
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+    }
+    expect_gone(objects);
+    EXPECT_EQ(read_file("/sys/kernel/tracing/kprobe_events"), kprobes_before);
+    EXPECT_EQ(read_file("/sys/kernel/tracing/uprobe_events"), uprobes_before);
+}
+
+INSTANTIATE_TEST_SUITE_P(Endings, LiveTeardown, ::testing::Values(0, SIGINT, SIGTERM, SIGKILL),
+                         [](const ::testing::TestParamInfo<int> &info) {
+                             switch (info.param) {
+                             case SIGINT:
+                                 return std::string("Sigint");
+                             case SIGTERM:
+                                 return std::string("Sigterm");
+                             case SIGKILL:
+                                 return std::string("Sigkill");
+                             default:
+                                 return std::string("TargetExits");
+                             }
+                         });
+
+} // namespace

@@ -1,0 +1,22 @@
+// syscall_numbers_test.cpp: tracefs names to x86-64 system call numbers.
+#include <gtest/gtest.h>
+
+#include "syscall_numbers.h"
+
+namespace dtrace::syscall {
+namespace {
+
+TEST(SyscallNumbers, KnowsTheAbiNumbersAndTracefsNames) {
+#if defined(__x86_64__)
+    EXPECT_EQ(syscall_number("read"), 0);
+    EXPECT_EQ(syscall_number("getppid"), 110);
+    EXPECT_EQ(syscall_number("openat"), 257);
+    EXPECT_EQ(syscall_number("newstat"), 4); // tracefs's name of stat
+    EXPECT_EQ(syscall_number("umount"), 166);
+#endif
+    EXPECT_EQ(syscall_number("no_such_call"), std::nullopt);
+    EXPECT_EQ(syscall_number(""), std::nullopt);
+}
+
+} // namespace
+} // namespace dtrace::syscall
