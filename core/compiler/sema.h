@@ -192,6 +192,7 @@ class Sema {
     NodePtr cook_translated_member(const Expr &e, NodePtr base);
     NodePtr translated_copy(NodePtr xlated, int line);
     NodePtr translated_arg(NodePtr arg, const Type *native, const Type *xlated, int64_t index, int line);
+    NodePtr string_arg(NodePtr arg, int line);
 
     // sema_decl.cpp
     const Type *decl_type(const DeclSpecifiers &spec, const Declarator &d, int line);

@@ -74,9 +74,8 @@ const OptionSpec kOptionTable[] = {
     {"plugins", OptionKind::String, OptionClass::Plugin, nullptr},
     {"plugin", OptionKind::List, OptionClass::Plugin, nullptr},
     {"noplugins", OptionKind::Flag, OptionClass::Plugin, nullptr},
-    {"replay", OptionKind::String, OptionClass::Plugin, nullptr},    // -E: the trace file to replay
-    {"etwmanifest", OptionKind::List, OptionClass::Plugin, nullptr}, // the etw plugin's manifests
-    {"etwtrace", OptionKind::String, OptionClass::Plugin, nullptr},  // the file etw_trace() writes
+    {"replay", OptionKind::String, OptionClass::Plugin, nullptr}, // -E: the trace file to replay
+    // Options a plugin reads are declared by the plugin (dtrace_plugin_ops.options).
 };
 
 const std::vector<std::string> kEmptyList;
@@ -166,14 +165,17 @@ Options::Options() : specs_(std::begin(kOptionTable), std::end(kOptionTable)) {
     }
 }
 
-void Options::declare(const OptionSpec &spec) {
+bool Options::declare(const OptionSpec &spec) {
     if (find(spec.name))
-        return;
+        return false;
     OptionSpec copy = spec;
     copy.name = owned_names_.emplace_back(spec.name).c_str();
+    copy.default_value = nullptr; // applied below; the caller's text need not outlive this call
+    copy.choices = nullptr;
     specs_.push_back(copy);
     if (spec.default_value)
         set(spec.name, spec.default_value);
+    return true;
 }
 
 const OptionSpec *Options::find(std::string_view name) const {
