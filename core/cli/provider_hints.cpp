@@ -50,7 +50,7 @@ std::optional<std::string> missing_provider_hint(const std::string &name, const 
                                    : " when it replays a trace file (-E FILE)");
         return by + ", which registered no such provider in this session";
     }
-    return "no plugin found here supplies " + provider + " (dtrace -x plugins=help lists the plugins found)";
+    return std::nullopt; // DTrace's message says it all
 }
 
 std::optional<std::string> library_provider_of(const std::string &variable) {

@@ -16,8 +16,10 @@
 
 namespace dtrace::cli {
 
-// Why provider `name` (no glob characters) has no probes here, or nothing
-// when its provider is registered (then the module/function/name is wrong).
+// Why provider `name` (no glob characters) has no probes here: which plugin
+// supplies it and why that plugin is not loaded or registered nothing. Nothing
+// when the provider is registered (the module/function/name is wrong) or no
+// plugin found declares it (DTrace's own message is then all there is to say).
 // `replaying`: a trace file is replayed (-E).
 std::optional<std::string> missing_provider_hint(const std::string &name, const engine::ProbeTable &table,
                                                  const std::vector<host::PluginEntry> &catalogue, bool replaying);

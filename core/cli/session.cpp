@@ -503,6 +503,8 @@ void Session::explain_undefined(const compiler::Diagnostic &d) const {
     std::string line = name + " is defined by the D library of the " + *provider + " provider";
     if (auto hint = missing_provider_hint(*provider, engine_->probes(), host_->catalogue(), options_.is_set("replay")))
         line += "; " + *hint;
+    else
+        line += ", which no plugin found here supplies (dtrace -x plugins=help lists them)";
     error(line);
 }
 

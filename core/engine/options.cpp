@@ -75,6 +75,10 @@ const OptionSpec kOptionTable[] = {
     {"plugin", OptionKind::List, OptionClass::Plugin, nullptr},
     {"noplugins", OptionKind::Flag, OptionClass::Plugin, nullptr},
     {"replay", OptionKind::String, OptionClass::Plugin, nullptr}, // -E: the trace file to replay
+    // output for tools (consumer/json_format.h) and replay progress (session/replay_progress.h)
+    {"oformat", OptionKind::String, OptionClass::Dynamic, "text", "text|json"},
+    {"stackformat", OptionKind::String, OptionClass::Dynamic, "text", "text|folded"},
+    {"progress", OptionKind::Flag, OptionClass::Runtime, nullptr},
     // Options a plugin reads are declared by the plugin (dtrace_plugin_ops.options).
 };
 

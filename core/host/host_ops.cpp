@@ -65,6 +65,11 @@ int register_action(dtrace_host *host, const dtrace_action_desc *desc) {
     return plugin == nullptr ? -1 : plugin->register_action(desc);
 }
 
+void report_progress(dtrace_host *host, uint64_t done, uint64_t total, uint64_t events) {
+    if (LoadedPlugin *plugin = plugin_of(host))
+        plugin->sink().report_progress(done, total, events);
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -80,6 +85,7 @@ const dtrace_host_ops host_ops_table = {
     .input_finished = input_finished,
     .add_trace_timer = add_trace_timer,
     .register_action = register_action,
+    .report_progress = report_progress,
 };
 
 } // namespace dtrace::host

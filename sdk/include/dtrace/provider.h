@@ -236,6 +236,12 @@ typedef struct dtrace_host_ops {
      * why (the name is taken, the prototype does not parse). The plugin must
      * then have a consume_action entry. */
     int (*register_action)(dtrace_host *host, const dtrace_action_desc *desc);
+
+    /* Appended in ABI 1 (present when struct_size covers it). A replaying
+     * plugin says how far through its input it is: `done` of `total` (any
+     * unit: bytes, buffers) and the events replayed so far. dtrace shows it
+     * on a terminal; call it as often as you like (it keeps ~10 a second). */
+    void (*report_progress)(dtrace_host *host, uint64_t done, uint64_t total, uint64_t events);
 } dtrace_host_ops;
 
 #define DTRACE_TIMER_PER_CPU 0x1u

@@ -1,1 +1,0 @@
-dtrace -n 'nosuch:::x {}'
