@@ -7,6 +7,7 @@ namespace {
 
 constexpr auto kInterval = std::chrono::milliseconds(100); // at most ten updates a second
 constexpr const char *kEraseLine = "\r\033[K";
+constexpr uint64_t kPercent = 100;
 
 } // namespace
 
@@ -22,7 +23,7 @@ void ReplayProgress::update(uint64_t done, uint64_t total, uint64_t events) {
     const double seconds = std::chrono::duration<double>(now - start_).count();
     const auto rate = seconds > 0 ? static_cast<unsigned long long>(double(events) / seconds) : 0ull;
     std::fprintf(err_, "%sdtrace: replaying %llu%% (%llu events, %llu events/s)%s", rewrite_ ? kEraseLine : "",
-                 static_cast<unsigned long long>(done * 100 / total), static_cast<unsigned long long>(events), rate,
+                 static_cast<unsigned long long>(done * kPercent / total), static_cast<unsigned long long>(events), rate,
                  rewrite_ ? "" : "\n");
     std::fflush(err_);
 }
