@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing dtrace needs (Debian packages), then
 # configures and builds it in build/. Safe to run again: it skips what is done.
-# With --fuzzers (the tests use it) it also installs clang and builds the
-# compiler's libFuzzer target in build-fuzz/.
+# With --tests it also builds the tests and benchmarks (a plain cmake builds
+# only dtrace, its plugins and the SDK); with --fuzzers it also installs clang
+# and builds the compiler's libFuzzer target in build-fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,10 +11,14 @@ packages=(build-essential cmake ninja-build ccache pkg-config python3
           libboost-dev libelf-dev libdwarf-dev zlib1g-dev libtinyxml2-dev
           libgtest-dev libgmock-dev libbenchmark-dev util-linux)
 fuzzers=false
-if [ "${1:-}" = "--fuzzers" ]; then
-  fuzzers=true
-  packages+=(clang)
-fi
+tests=OFF
+for arg in "$@"; do
+  case $arg in
+    --tests) tests=ON ;;
+    --fuzzers) fuzzers=true; packages+=(clang) ;;
+    *) echo "setup: unknown argument $arg (expected --tests, --fuzzers)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -26,7 +31,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 build_type=${BUILD_TYPE:-RelWithDebInfo}
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DDTRACE_BUILD_TESTS=$tests -DDTRACE_BUILD_BENCH=$tests >/dev/null
 cmake --build build -j "$(nproc)"
 
 if $fuzzers; then

@@ -3,6 +3,6 @@
 # then the compiler fuzzer for a bounded time (a crash fails it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh --fuzzers
+scripts/setup.sh --tests --fuzzers
 ctest --test-dir build -j "$(nproc)" --output-on-failure --timeout 300
 ctest --test-dir build-fuzz -R '^fuzz[.]' --output-on-failure --timeout 300
