@@ -487,7 +487,8 @@ void Session::explain_missing_provider(const std::string &description) const {
         return;
     if (!explained_providers_.insert(desc->provider).second)
         return;
-    if (auto hint = missing_provider_hint(desc->provider, engine_->probes(), host_->catalogue(), options_.is_set("replay")))
+    if (auto hint =
+            missing_provider_hint(desc->provider, engine_->probes(), host_->catalogue(), options_.is_set("replay")))
         error(*hint);
 }
 

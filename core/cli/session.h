@@ -73,7 +73,7 @@ class Session {
     CommandLine cl_;
     std::string program_name_;
     engine::Options options_;
-    std::vector<OptionArg> plugin_option_args_; // -x names dtrace does not know: the plugins' (or wrong)
+    std::vector<OptionArg> plugin_option_args_;         // -x names dtrace does not know: the plugins' (or wrong)
     mutable std::set<std::string> explained_providers_; // each missing provider is explained once
     std::unique_ptr<engine::Engine> engine_;
     std::unique_ptr<host::PluginHost> host_;

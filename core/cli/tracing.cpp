@@ -73,9 +73,8 @@ int Tracing::run() {
     // Shared with the hook: a plugin's thread may report until the plugins stop, after run() returns.
     auto progress = std::make_shared<session::ReplayProgress>(
         stderr, progress_wanted && (terminal || options_.is_set("progress")), terminal);
-    engine_.set_progress_hook([progress](uint64_t done, uint64_t total, uint64_t events) {
-        progress->update(done, total, events);
-    });
+    engine_.set_progress_hook(
+        [progress](uint64_t done, uint64_t total, uint64_t events) { progress->update(done, total, events); });
     // BEGIN fires before any plugin delivers an event, as in DTrace.
     install_signal_handlers();
     engine_.go();

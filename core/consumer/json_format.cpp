@@ -14,7 +14,7 @@ namespace dtrace::consumer {
 
 namespace {
 
-constexpr const char *kFunctionNames[] = {"count", "sum",   "avg",      "min",       "max",
+constexpr const char *kFunctionNames[] = {"count",  "sum",      "avg",       "min",       "max",
                                           "stddev", "quantize", "lquantize", "llquantize"};
 
 std::string number_text(uint64_t bits, bool is_signed) {
@@ -144,8 +144,9 @@ std::string json_value(const Value &value, const Resolvers &resolvers) {
 }
 
 std::string json_aggregation(const AggregationSnapshot &agg, const AggSortOptions &sort, const Resolvers &resolvers) {
-    std::string out = "{\"aggregation\": " + json_string("@" + agg.decl.name) + ", \"function\": " +
-                      json_string(kFunctionNames[static_cast<int>(agg.decl.func)]) + ", \"rows\": [";
+    std::string out = "{\"aggregation\": " + json_string("@" + agg.decl.name) +
+                      ", \"function\": " + json_string(kFunctionNames[static_cast<int>(agg.decl.func)]) +
+                      ", \"rows\": [";
     bool first = true;
     for (size_t i : sorted_entries(agg, sort)) {
         const AggEntry &entry = agg.entries[i];
@@ -158,8 +159,7 @@ std::string json_aggregation(const AggregationSnapshot &agg, const AggSortOption
     return out + "]}\n";
 }
 
-std::string folded_aggregation(const AggregationSnapshot &agg, const AggSortOptions &sort,
-                               const Resolvers &resolvers) {
+std::string folded_aggregation(const AggregationSnapshot &agg, const AggSortOptions &sort, const Resolvers &resolvers) {
     std::string out;
     for (size_t i : sorted_entries(agg, sort)) {
         const AggEntry &entry = agg.entries[i];

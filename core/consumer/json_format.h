@@ -30,7 +30,6 @@ std::string json_value(const Value &value, const Resolvers &resolvers);
 std::string json_aggregation(const AggregationSnapshot &agg, const AggSortOptions &sort, const Resolvers &resolvers);
 
 // One "key;key;frame;frame value" line per row.
-std::string folded_aggregation(const AggregationSnapshot &agg, const AggSortOptions &sort,
-                               const Resolvers &resolvers);
+std::string folded_aggregation(const AggregationSnapshot &agg, const AggSortOptions &sort, const Resolvers &resolvers);
 
 } // namespace dtrace::consumer

@@ -23,8 +23,8 @@ void ReplayProgress::update(uint64_t done, uint64_t total, uint64_t events) {
     const double seconds = std::chrono::duration<double>(now - start_).count();
     const auto rate = seconds > 0 ? static_cast<unsigned long long>(double(events) / seconds) : 0ull;
     std::fprintf(err_, "%sdtrace: replaying %llu%% (%llu events, %llu events/s)%s", rewrite_ ? kEraseLine : "",
-                 static_cast<unsigned long long>(done * kPercent / total), static_cast<unsigned long long>(events), rate,
-                 rewrite_ ? "" : "\n");
+                 static_cast<unsigned long long>(done * kPercent / total), static_cast<unsigned long long>(events),
+                 rate, rewrite_ ? "" : "\n");
     std::fflush(err_);
 }
 

@@ -90,8 +90,7 @@ void etw_destroy(void *state) {
 const dtrace_option_desc kEtwOptions[] = {
     {sizeof(dtrace_option_desc), kManifestOption, DTRACE_OPTION_LIST, nullptr,
      "an instrumentation manifest (.man, .xml) or a directory of them, to decode events by"},
-    {sizeof(dtrace_option_desc), kEtwTraceOption, DTRACE_OPTION_STRING, nullptr,
-     "the .etl file etw_trace() writes"},
+    {sizeof(dtrace_option_desc), kEtwTraceOption, DTRACE_OPTION_STRING, nullptr, "the .etl file etw_trace() writes"},
 };
 
 // Besides these, a trace's own providers appear under their names
