@@ -80,6 +80,7 @@ const OptionSpec kOptionTable[] = {
     {"stackformat", OptionKind::String, OptionClass::Dynamic, "text", "text|folded"},
     {"progress", OptionKind::Flag, OptionClass::Runtime, nullptr},
     // Options a plugin reads are declared by the plugin (dtrace_plugin_ops.options).
+    {"perfbufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // pmc: the perf ring of each event (to move into the pmc plugin's declared options)
 };
 
 const std::vector<std::string> kEmptyList;

@@ -29,6 +29,8 @@ inline constexpr uint32_t kPluginOpsLookupSymbolSize =
     offsetof(dtrace_plugin_ops, lookup_symbol) + sizeof(dtrace_plugin_ops::lookup_symbol);
 inline constexpr uint32_t kPluginOpsConsumeActionSize =
     offsetof(dtrace_plugin_ops, consume_action) + sizeof(dtrace_plugin_ops::consume_action);
+inline constexpr uint32_t kPluginOpsLiveTimerSize =
+    offsetof(dtrace_plugin_ops, remove_live_timer) + sizeof(dtrace_plugin_ops::remove_live_timer);
 inline constexpr uint32_t kPluginOpsVersionSize =
     offsetof(dtrace_plugin_ops, version) + sizeof(dtrace_plugin_ops::version);
 inline constexpr uint32_t kPluginOpsOptionsSize =
