@@ -55,11 +55,24 @@ static int bench_provide(void *state, const dtrace_probe_spec *spec) {
     return 0;
 }
 
-static void bench_destroy(void *state) { free(state); }
+static void bench_destroy(void *state) {
+    free(state);
+}
 
 static const dtrace_plugin_ops kOps = {
-    sizeof(dtrace_plugin_ops), DTRACE_SDK_ABI_VERSION, "bench", "many probes for benchmarks", 0, bench_init,
-    bench_provide, NULL, NULL, NULL, NULL, NULL, bench_destroy,
+    sizeof(dtrace_plugin_ops),
+    DTRACE_SDK_ABI_VERSION,
+    "bench",
+    "many probes for benchmarks",
+    0,
+    bench_init,
+    bench_provide,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    bench_destroy,
 };
 
 DTRACE_PLUGIN_EXPORT const dtrace_plugin_ops *dtrace_plugin_entry(uint32_t host_abi_version) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what building and testing dtrace needs (Debian packages), then
 # configures and builds it in build/. Safe to run again: it skips what is done.
-# With --fuzzers (the tests use it) it also installs clang and builds the
-# compiler's libFuzzer target in build-fuzz/.
+# With --tests it also builds the tests and benchmarks (a plain cmake builds
+# only dtrace, its plugins and the SDK); with --fuzzers it also installs clang
+# and builds the compiler's libFuzzer target in build-fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,10 +13,14 @@ packages=(build-essential cmake ninja-build ccache pkg-config python3
           libdw-dev linux-perf  # pmc: CFI unwinding; bench: perf record alongside
           libbpf-dev clang llvm bc)  # the live plugins: libbpf, BPF C compiled by clang, llvm-strip; bc for bench/
 fuzzers=false
-if [ "${1:-}" = "--fuzzers" ]; then
-  fuzzers=true
-  packages+=(clang)
-fi
+tests=OFF
+for arg in "$@"; do
+  case $arg in
+    --tests) tests=ON ;;
+    --fuzzers) fuzzers=true; packages+=(clang) ;;
+    *) echo "setup: unknown argument $arg (expected --tests, --fuzzers)" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -37,7 +42,7 @@ if [ -d "$tracefs" ] && ! mountpoint -q "$tracefs"; then
 fi
 
 build_type=${BUILD_TYPE:-RelWithDebInfo}
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DDTRACE_BUILD_TESTS=$tests -DDTRACE_BUILD_BENCH=$tests >/dev/null
 cmake --build build -j "$(nproc)"
 
 if $fuzzers; then

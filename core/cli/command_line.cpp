@@ -83,6 +83,11 @@ ParseOutcome parse_command_line(int argc, char **argv) {
             cl.macro_args.emplace_back(arg); // an operand: a macro argument
             continue;
         }
+        if (std::strcmp(arg, "--version") == 0) {
+            cl.mode = Mode::ProjectVersion;
+            modes++;
+            continue;
+        }
         if (std::strcmp(arg, "--") == 0) {
             for (i++; i < argc; i++)
                 cl.macro_args.emplace_back(argv[i]);

@@ -15,7 +15,7 @@
 
 namespace dtrace::cli {
 
-enum class Mode { Exec, List, Version };
+enum class Mode { Exec, List, Version, ProjectVersion }; // Version: -V; ProjectVersion: --version
 
 // One program source: -s file, or a probe description with -P -m -f -n -i.
 struct ProgramSource {

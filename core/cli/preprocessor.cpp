@@ -20,6 +20,7 @@ constexpr const char *kVersionDefine = "-D__SUNW_D_VERSION=0x0100d000";
 // The exit statuses of the child when exec fails, as dt_preproc uses them.
 constexpr int kExecNotFound = 127;
 constexpr int kExecFailed = 126;
+constexpr size_t kReadChunk = 64 * 1024; // bytes read from cpp's output at a time
 
 // cpp cannot read "#!": the first line is emptied, its newline kept.
 std::string without_interpreter_line(const std::string &source) {
@@ -53,7 +54,7 @@ int temporary_file_with(const std::string &text) {
 
 std::string read_all(int fd) {
     std::string text;
-    char buffer[65536];
+    char buffer[kReadChunk];
     lseek(fd, 0, SEEK_SET);
     for (;;) {
         ssize_t n = read(fd, buffer, sizeof buffer);

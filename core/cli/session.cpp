@@ -5,6 +5,9 @@
 
 #include "cli/compile_hooks.h"
 #include "cli/listing.h"
+#include "cli/plugin_listing.h"
+#include "cli/plugin_options.h"
+#include "cli/provider_hints.h"
 #include "cli/tracing.h"
 #include "compiler/compile.h"
 #include "compiler/parser.h"
@@ -78,24 +81,64 @@ void Session::notice(const std::string &message) const {
 
 int Session::run() {
     if (cl_.mode == Mode::Version) {
-        std::printf("%s: Sun D 1.13\n", program_name_.c_str());
+        std::printf("%s: %s\n", program_name_.c_str(), kDLanguageVersion);
         return kExitSuccess;
     }
-    if (!apply_options() || !load_plugins() || !start_targets() || !compile_all())
+    if (cl_.mode == Mode::ProjectVersion) {
+        std::printf("%s %s (DTrace with provider plugins; %s; plugin SDK ABI %u)\n", program_name_.c_str(),
+                    DTRACE_PROJECT_VERSION, kDLanguageVersion, DTRACE_SDK_ABI_VERSION);
+        return kExitSuccess;
+    }
+    if (!apply_options() || !load_plugins())
+        return kExitError;
+    if (listing_plugins()) {
+        print_plugin_catalogue(host_->catalogue(), stdout);
+        return kExitSuccess;
+    }
+    if (!start_targets() || !compile_all())
         return kExitError;
     if (cl_.mode == Mode::List)
         return list();
     return execute();
 }
 
+// dtrace's own options; names it does not know wait for the plugins' options
+// (set_plugin_options).
 bool Session::apply_options() {
     for (const OptionArg &option : cl_.options) {
+        if (!options_.knows(option.name)) {
+            plugin_option_args_.push_back(option);
+            continue;
+        }
         if (auto failure = options_.set(option.name, option.value)) {
             error("failed to set " + option.given + ": " + *failure);
             return false;
         }
     }
     return true;
+}
+
+// The options of the plugins about to be initialised, then the -x options
+// that named them.
+bool Session::set_plugin_options() {
+    for (const std::string &note : declare_plugin_options(options_, host_->catalogue()))
+        error(note);
+    for (const OptionArg &option : plugin_option_args_) {
+        std::optional<std::string> failure = options_.set(option.name, option.value);
+        if (!failure)
+            continue;
+        error("failed to set " + option.given + ": " + *failure);
+        if (auto owner = unloaded_option_owner(option.name, host_->catalogue()))
+            error(option.given + ": " + *owner);
+        return false;
+    }
+    return true;
+}
+
+// -x plugins=help: list the plugins found instead of tracing.
+bool Session::listing_plugins() const {
+    const std::string *only = options_.text("plugins");
+    return only != nullptr && *only == kPluginsHelp;
 }
 
 bool Session::load_plugins() {
@@ -107,18 +150,24 @@ bool Session::load_plugins() {
         config.files.emplace_back(file);
     config.search_dirs = host::standard_plugin_search_dirs();
     config.discover = !options_.is_set("noplugins");
-    if (const std::string *only = options_.text("plugins"))
+    if (const std::string *only = options_.text("plugins"); only && !listing_plugins())
         config.only = host::split_plugin_names(*only);
     const bool replaying = options_.is_set("replay");
     if (replaying)
         config.required_capabilities = DTRACE_PLUGIN_REPLAY;
     // A plugin the user asked for must load; a bad discovered one is only reported.
     bool fatal = false, any_error = false;
-    for (const host::PluginDiagnostic &d : host_->load(config)) {
-        error(d.message);
-        any_error = any_error || d.severity == host::Severity::Error;
-        fatal = fatal || (d.severity == host::Severity::Error && d.requested);
-    }
+    auto report = [&](const std::vector<host::PluginDiagnostic> &diagnostics) {
+        for (const host::PluginDiagnostic &d : diagnostics) {
+            error(d.message);
+            any_error = any_error || d.severity == host::Severity::Error;
+            fatal = fatal || (d.severity == host::Severity::Error && d.requested);
+        }
+    };
+    report(host_->discover(config));
+    if (!set_plugin_options())
+        return false;
+    report(host_->initialise());
     if (replaying && !fatal) {
         bool any = false;
         for (const auto &plugin : host_->plugins())
@@ -244,6 +293,7 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
         if (source.kind == ProgramSource::Kind::Description && d.file.empty())
             d.line = 0;
         error(failure_prefix + compiler::format_diagnostic(d, errtags));
+        explain_undefined(d);
         return false;
     };
     compiler::ParseResult parsed = compiler::parse_program(text, parse_options);
@@ -375,8 +425,10 @@ int Session::list() {
         for (const compiler::Clause &clause : c.program->clauses) {
             for (const std::string &text : clause.probes) {
                 std::string failure;
-                if (!listing.list_matching(text, failure))
+                if (!listing.list_matching(text, failure)) {
                     error(failure);
+                    explain_missing_provider(text);
+                }
             }
         }
     }
@@ -402,6 +454,7 @@ int Session::execute() {
             error((c.what == "script" ? "failed to compile script " + c.name
                                       : "invalid probe specifier " + c.source->text) +
                   ": " + why);
+            explain_missing_providers(*c.program);
             return kExitError;
         }
         notice(c.what + " '" + c.name + "' matched " + std::to_string(matched) + " probe" + (matched == 1 ? "" : "s"));
@@ -411,10 +464,49 @@ int Session::execute() {
         return kExitSuccess;
     if (total == 0 && !cl_.zero_matches_ok) {
         error(compiled_.empty() ? "no probes specified" : "no probes matched");
+        for (const Compiled &c : compiled_)
+            explain_missing_providers(*c.program);
         return kExitError;
     }
     Tracing tracing(*engine_, *host_, options_, out_, program_name_, targets_);
     return tracing.run();
+}
+
+// After "does not match any probes": which plugin supplies a provider that
+// is not there, and why it is not loaded.
+void Session::explain_missing_providers(const compiler::Program &program) const {
+    for (const compiler::Clause &clause : program.clauses)
+        for (const std::string &text : clause.probes)
+            explain_missing_provider(text);
+}
+
+void Session::explain_missing_provider(const std::string &description) const {
+    std::string why;
+    auto desc = engine::parse_probe_description(description, engine::SpecKind::Name, why);
+    if (!desc || desc->provider.empty() || desc->provider.find_first_of("*?[") != std::string::npos)
+        return;
+    if (!explained_providers_.insert(desc->provider).second)
+        return;
+    if (auto hint =
+            missing_provider_hint(desc->provider, engine_->probes(), host_->catalogue(), options_.is_set("replay")))
+        error(*hint);
+}
+
+// After "failed to resolve curpsinfo": the provider whose library defines it.
+void Session::explain_undefined(const compiler::Diagnostic &d) const {
+    constexpr std::string_view kPrefix = "failed to resolve ";
+    if (d.tag != "D_IDENT_UNDEF" || d.message.rfind(kPrefix, 0) != 0)
+        return;
+    const std::string name = d.message.substr(kPrefix.size(), d.message.find(':') - kPrefix.size());
+    std::optional<std::string> provider = library_provider_of(name);
+    if (!provider)
+        return;
+    std::string line = name + " is defined by the D library of the " + *provider + " provider";
+    if (auto hint = missing_provider_hint(*provider, engine_->probes(), host_->catalogue(), options_.is_set("replay")))
+        line += "; " + *hint;
+    else
+        line += ", which no plugin found here supplies (dtrace -x plugins=help lists them)";
+    error(line);
 }
 
 } // namespace dtrace::cli

@@ -16,6 +16,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,11 @@ namespace dtrace::cli {
 constexpr int kExitSuccess = 0;
 constexpr int kExitError = 1;
 constexpr int kExitUsage = 2;
+
+// What -V prints after "dtrace: ": the D language version DTrace reports.
+constexpr const char *kDLanguageVersion = "Sun D 1.13";
+// -x plugins=help lists the plugins instead of selecting some.
+constexpr const char *kPluginsHelp = "help";
 
 class Session {
   public:
@@ -43,6 +49,8 @@ class Session {
     };
 
     bool apply_options();
+    bool set_plugin_options();
+    bool listing_plugins() const;
     bool load_plugins();
     bool start_targets();
     bool compile_all();
@@ -54,6 +62,9 @@ class Session {
     int list();
     int execute();
     bool open_output();
+    void explain_missing_providers(const compiler::Program &program) const;
+    void explain_missing_provider(const std::string &description) const;
+    void explain_undefined(const compiler::Diagnostic &d) const;
 
     // Messages on stderr, prefixed "dtrace: ".
     void error(const std::string &message) const;
@@ -62,6 +73,8 @@ class Session {
     CommandLine cl_;
     std::string program_name_;
     engine::Options options_;
+    std::vector<OptionArg> plugin_option_args_;         // -x names dtrace does not know: the plugins' (or wrong)
+    mutable std::set<std::string> explained_providers_; // each missing provider is explained once
     std::unique_ptr<engine::Engine> engine_;
     std::unique_ptr<host::PluginHost> host_;
     std::unique_ptr<compiler::Compiler> compiler_; // shared by the programs of the run

@@ -3,11 +3,14 @@
 
 #include "cli/plugin_actions.h"
 #include "session/record_printer.h"
+#include "session/replay_progress.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <memory>
+#include <unistd.h>
 
 namespace dtrace::cli {
 
@@ -64,6 +67,14 @@ int Tracing::run() {
         report("could not enable tracing: " + *refused);
         return 1;
     }
+    // A replay's progress, on a terminal (or with -x progress), never with -q.
+    const bool progress_wanted = options_.is_set("replay") && !options_.is_set("quiet");
+    const bool terminal = isatty(STDERR_FILENO) != 0;
+    // Shared with the hook: a plugin's thread may report until the plugins stop, after run() returns.
+    auto progress = std::make_shared<session::ReplayProgress>(
+        stderr, progress_wanted && (terminal || options_.is_set("progress")), terminal);
+    engine_.set_progress_hook(
+        [progress](uint64_t done, uint64_t total, uint64_t events) { progress->update(done, total, events); });
     // BEGIN fires before any plugin delivers an event, as in DTrace.
     install_signal_handlers();
     engine_.go();
@@ -103,6 +114,7 @@ int Tracing::run() {
         if (engine_.exit_requested() || engine_.buffer_filled() || seen_interrupts > 0 || targets_gone()) {
             done = true;
             host_.stop_all();
+            progress->finish();
             // As DTrace's consumer, read what was recorded before END fires:
             // the actions carried out on reading (clear, trunc, normalize)
             // then act before END's clauses run.

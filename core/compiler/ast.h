@@ -22,10 +22,10 @@ struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
 
 enum class ExprKind : uint8_t {
-    IntLiteral,    // int_value, int_suffix
-    CharLiteral,   // int_value (the character's value), text (as written, for messages)
-    StringLiteral, // text (escapes already decoded)
-    Identifier,    // text; `mod`sym (backquoted) identifiers: scoped, module = text before the last backquote
+    IntLiteral,     // int_value, int_suffix
+    CharLiteral,    // int_value (the character's value), text (as written, for messages)
+    StringLiteral,  // text (escapes already decoded)
+    Identifier,     // text; `mod`sym (backquoted) identifiers: scoped, module = text before the last backquote
     AggregationRef, // text = name without '@' ("" for the anonymous @); args = keys of @a[k1, k2]
     Unary,          // op, args[0]
     Postfix,        // op (Inc/Dec), args[0]
@@ -123,7 +123,7 @@ enum class StorageClass : uint8_t { None, Auto, Register, Static, Extern, Typede
 // A base type as the declaration specifiers name it.
 struct TypeSpecifier {
     enum class Kind : uint8_t {
-        Builtin,    // keywords in `words` ("unsigned", "long", "long", "int"...)
+        Builtin,     // keywords in `words` ("unsigned", "long", "long", "int"...)
         TypedefName, // name (possibly scoped: module`name); D's `string` keyword is TypedefName "string"
         Struct,
         Union,
@@ -131,10 +131,10 @@ struct TypeSpecifier {
     };
     Kind kind = Kind::Builtin;
     std::vector<std::string> words;
-    std::string name;   // typedef name, or struct/union/enum tag ("" when anonymous)
-    std::string module; // for `mod`type scoped names
-    bool has_body = false;                               // struct/union/enum with { ... }
-    std::vector<std::unique_ptr<Declaration>> members;   // struct/union members
+    std::string name;                                  // typedef name, or struct/union/enum tag ("" when anonymous)
+    std::string module;                                // for `mod`type scoped names
+    bool has_body = false;                             // struct/union/enum with { ... }
+    std::vector<std::unique_ptr<Declaration>> members; // struct/union members
     std::vector<std::pair<std::string, ExprPtr>> enumerators; // enum: name = optional value
     int line = 0;
 };
@@ -154,7 +154,7 @@ struct DeclaratorStep {
     enum class Kind : uint8_t { Pointer, Array, Function };
     Kind kind = Kind::Pointer;
     bool is_const = false, is_volatile = false, is_restrict = false; // pointer qualifiers
-    ExprPtr array_size;                          // Array: the size expression, or null for []
+    ExprPtr array_size;                                              // Array: the size expression, or null for []
     // Array: D's [type, type] associative form. A key may carry a parameter
     // name (inline arrays: `inline int a[int x] = ...`) in declarator.name.
     std::vector<std::unique_ptr<TypeName>> array_key_types;
@@ -206,8 +206,8 @@ using StmtPtr = std::unique_ptr<Stmt>;
 struct Stmt {
     enum class Kind : uint8_t { Expr, Block, If, Empty };
     Kind kind = Kind::Empty;
-    ExprPtr expr;                // Expr: the expression; If: the condition
-    std::vector<StmtPtr> body;   // Block: statements; If: [then, else?]
+    ExprPtr expr;              // Expr: the expression; If: the condition
+    std::vector<StmtPtr> body; // Block: statements; If: [then, else?]
     int line = 0;
 };
 

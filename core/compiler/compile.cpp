@@ -19,9 +19,9 @@ namespace dtrace::compiler {
 namespace {
 
 // depends_on: a provider or module that is missing fails the program. A
-// library dependency belongs to D library files, which are not supported
-// (-L), so a program naming one is refused as DTrace refuses it in a main
-// program.
+// library dependency belongs to D library files (-L, which the CLI orders
+// by these pragmas before compiling them: cli/library_dirs.h), so a main
+// program naming one is refused as DTrace refuses it.
 void check_dependency(const Pragma &p, const CompileOptions &options) {
     const std::string &kind = p.args.at(0);
     const std::string &name = p.args.at(1);

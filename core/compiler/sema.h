@@ -4,15 +4,21 @@
 // created by the first statement that assigns it, as in DTrace), and builds
 // the typed tree of sema_tree.h. It reports errors with DTrace's tags and
 // messages. The implementation is split by concern:
-//   sema_fold.cpp    integer constants: literal types, folding, casts of constants
-//   sema_vars.cpp    identifiers, self->/this->, associative arrays, args[]
-//   sema_ops.cpp     unary, binary, ternary, cast, sizeof, stringof operators
-//   sema_assign.cpp  assignment, compound assignment, ++ and --
-//   sema_call.cpp    subroutine calls and prototype checking
-//   sema_clause.cpp  clauses, statements, actions and aggregations
-//   sema_split.cpp   the parts of a clause split at its if statements
-//   sema_decl.cpp    declarations and type names
-//   sema_xlate.cpp   translators, xlate, translated args[]
+//   sema_fold.cpp     integer constants: literal types, folding, casts of constants
+//   sema_vars.cpp     identifiers, self->/this->, associative arrays, args[] (string args[] read by copyinstr)
+//   sema_symbols.cpp  the program's variable and aggregation tables
+//   sema_ops.cpp      unary, binary, ternary, cast, sizeof, stringof operators
+//   sema_assign.cpp   assignment, compound assignment, ++ and --
+//   sema_call.cpp     subroutine calls and prototype checking
+//   sema_clause.cpp   clauses, statements and the actions trace(), printf() ...
+//   sema_agg.cpp      aggregations: @name[keys] = func(args)
+//   sema_library.cpp  the actions the consumer carries out (clear, trunc, normalize ...)
+//   sema_memory.cpp   tracemem() and print(), the actions that record memory
+//   sema_record.cpp   the actions that record a stack or an address to name later
+//   sema_split.cpp    the parts of a clause split at its if statements
+//   sema_decl.cpp     declarations and type names
+//   sema_xlate.cpp    translators, xlate, translated args[]
+//   sema_messages.cpp how errors are raised, how operators and types are named in them
 // Errors are raised as CompileError and turned into a Diagnostic by compile().
 #pragma once
 
@@ -192,6 +198,7 @@ class Sema {
     NodePtr cook_translated_member(const Expr &e, NodePtr base);
     NodePtr translated_copy(NodePtr xlated, int line);
     NodePtr translated_arg(NodePtr arg, const Type *native, const Type *xlated, int64_t index, int line);
+    NodePtr string_arg(NodePtr arg, int line);
 
     // sema_decl.cpp
     const Type *decl_type(const DeclSpecifiers &spec, const Declarator &d, int line);

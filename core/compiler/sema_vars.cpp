@@ -374,6 +374,10 @@ NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
                 raise_error("D_ARGS_TYPE", e.line,
                             std::string("failed to resolve ") + (is_translated ? "translated" : "native") +
                                 " type for args[" + std::to_string(i) + "]");
+            if (is_string(n->type)) {
+                n->kids.push_back(std::move(index));
+                return string_arg(std::move(n), e.line);
+            }
             if (is_translated) {
                 const Type *native = types_.lookup(probe_args_->native_types[at]);
                 if (!native)
@@ -387,6 +391,23 @@ NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
     }
     n->kids.push_back(std::move(index));
     return n;
+}
+
+// A string argument (args[i] of type string, native or translated) is the
+// address of the string in the memory of whatever fired the probe, which
+// only the probe's memory reader can read: args[i] is copyinstr(argN).
+NodePtr Sema::string_arg(NodePtr arg, int line) {
+    const BuiltinIdent *copyinstr = find_builtin("copyinstr");
+    auto call = std::make_unique<Node>();
+    call->kind = NodeKind::Call;
+    call->id = copyinstr->id;
+    call->str = copyinstr->name;
+    call->line = line;
+    call->type = types_.string_type();
+    arg->type = types_.named("uintptr_t");
+    call->params.push_back(arg->type);
+    call->kids.push_back(std::move(arg));
+    return call;
 }
 
 NodePtr Sema::cook_aggref(const Expr &e) {

@@ -84,20 +84,12 @@ void append_value_column(std::string &out, const AggregationSnapshot &agg, std::
     case AggFunc::Llquantize:
         out += format_distribution(agg.decl.func, agg.decl.params, data, normal, print.zoom);
         return;
-    case AggFunc::Avg: {
-        const int64_t n = data.size() > 1 ? data[0] : 0;
-        const int64_t mean = n != 0 ? data[1] / static_cast<int64_t>(normal) / n : 0;
-        out += ' ';
-        return append_decimal(out, static_cast<long long>(mean), kValueWidth);
-    }
-    case AggFunc::Stddev:
-        out += ' ';
-        return append_decimal(out, static_cast<unsigned long long>(stddev_value(data, normal)), kValueWidth);
     default: {
-        // DTrace divides by the unsigned normal, so the division is unsigned.
-        const auto value = static_cast<uint64_t>(data.empty() ? 0 : data[0]);
+        const AggNumber number = aggregation_number(agg, data, signed_normal);
         out += ' ';
-        return append_decimal(out, static_cast<long long>(normal == 1 ? value : value / normal), kValueWidth);
+        if (number.is_signed)
+            return append_decimal(out, static_cast<long long>(number.bits), kValueWidth);
+        return append_decimal(out, static_cast<unsigned long long>(number.bits), kValueWidth);
     }
     }
 }
@@ -195,6 +187,24 @@ void append_rows(std::string &out, const AggregationSnapshot &agg, const AggSort
 }
 
 } // namespace
+
+AggNumber aggregation_number(const AggregationSnapshot &agg, std::span<const int64_t> data, int64_t signed_normal) {
+    const uint64_t normal = unsigned_normal(signed_normal);
+    switch (agg.decl.func) {
+    case AggFunc::Avg: {
+        const int64_t n = data.size() > 1 ? data[0] : 0;
+        const int64_t mean = n != 0 ? data[1] / static_cast<int64_t>(normal) / n : 0;
+        return {static_cast<uint64_t>(mean), true};
+    }
+    case AggFunc::Stddev:
+        return {stddev_value(data, normal), false};
+    default: {
+        // DTrace divides by the unsigned normal, so the division is unsigned.
+        const auto value = static_cast<uint64_t>(data.empty() ? 0 : data[0]);
+        return {normal == 1 ? value : value / normal, true};
+    }
+    }
+}
 
 AggValue aggregation_value(const AggregationSnapshot &agg, std::span<const int64_t> data, int64_t signed_normal,
                            const AggPrintOptions &print) {

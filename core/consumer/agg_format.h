@@ -53,6 +53,15 @@ std::string print_at_exit(std::span<const AggregationSnapshot> aggs, const AggSo
 Expected<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
                                     const AggSortOptions &sort, const AggPrintOptions &print = {});
 
+// The number the default layout prints for a count(), sum(), min(), max(),
+// avg() or stddev() entry (the JSON and folded outputs print the same one),
+// with the signedness it is printed with.
+struct AggNumber {
+    uint64_t bits = 0;
+    bool is_signed = true;
+};
+AggNumber aggregation_number(const AggregationSnapshot &agg, std::span<const int64_t> data, int64_t normal);
+
 // The value a %@ conversion prints for one entry's data and normal.
 AggValue aggregation_value(const AggregationSnapshot &agg, std::span<const int64_t> data, int64_t normal = 1,
                            const AggPrintOptions &print = {});

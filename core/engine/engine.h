@@ -92,6 +92,9 @@ class Engine final : public host::ProbeSink {
     // Hooks for the host: asked when a probe is first enabled / last disabled.
     using EnableHook = std::function<bool(Probe &, std::string &error)>;
     void set_enable_hook(EnableHook hook) { enable_hook_ = std::move(hook); }
+    // Where a replaying plugin's progress goes (set before tracing starts).
+    using ProgressHook = std::function<void(uint64_t done, uint64_t total, uint64_t events)>;
+    void set_progress_hook(ProgressHook hook) { progress_hook_ = std::move(hook); }
 
     // Enables every clause of `program` on the probes its descriptions match.
     // Returns the number of probes matched, or -1 with `error` set.
@@ -150,6 +153,10 @@ class Engine final : public host::ProbeSink {
     void input_finished() override;
     void remove_provider(dtrace_provider_id provider) override;
     int add_trace_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) override;
+    void report_progress(uint64_t done, uint64_t total, uint64_t events) override {
+        if (progress_hook_)
+            progress_hook_(done, total, events);
+    }
 
     // The ids of the dtrace provider's probes (registered first: 1, 2, 3).
     void set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_probe_id error);
@@ -186,6 +193,7 @@ class Engine final : public host::ProbeSink {
     std::deque<Enabling> enablings_;     // under enabling_lock_
     StableVector<Ecb> ecbs_;             // appended under enabling_lock_ and lock_; read lock-free by epid
     EnableHook enable_hook_;
+    ProgressHook progress_hook_;
     std::unique_ptr<dif::Vm> vm_;
     AggregationStore aggregations_;
     std::vector<PrincipalBuffer> buffers_;

@@ -74,12 +74,15 @@ const OptionSpec kOptionTable[] = {
     {"plugins", OptionKind::String, OptionClass::Plugin, nullptr},
     {"plugin", OptionKind::List, OptionClass::Plugin, nullptr},
     {"noplugins", OptionKind::Flag, OptionClass::Plugin, nullptr},
-    {"replay", OptionKind::String, OptionClass::Plugin, nullptr},    // -E: the trace file to replay
-    {"etwmanifest", OptionKind::List, OptionClass::Plugin, nullptr}, // the etw plugin's manifests
-    {"etwtrace", OptionKind::String, OptionClass::Plugin, nullptr},  // the file etw_trace() writes
-    {"livebufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // the live plugins' BPF ring buffer
-    {"livenofilter", OptionKind::Flag, OptionClass::Plugin, nullptr}, // no in-kernel pre-filter
-    {"perfbufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // pmc: the perf ring of each event
+    {"replay", OptionKind::String, OptionClass::Plugin, nullptr}, // -E: the trace file to replay
+    // output for tools (consumer/json_format.h) and replay progress (session/replay_progress.h)
+    {"oformat", OptionKind::String, OptionClass::Dynamic, "text", "text|json"},
+    {"stackformat", OptionKind::String, OptionClass::Dynamic, "text", "text|folded"},
+    {"progress", OptionKind::Flag, OptionClass::Runtime, nullptr},
+    // Options a plugin reads are declared by the plugin (dtrace_plugin_ops.options).
+    {"livebufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // syscall: the BPF ring buffer (to move into the plugin's declared options)
+    {"livenofilter", OptionKind::Flag, OptionClass::Plugin, nullptr}, // syscall: no in-kernel pre-filter (likewise)
+    {"perfbufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // pmc: the perf ring of each event (to move into the pmc plugin's declared options)
 };
 
 const std::vector<std::string> kEmptyList;
@@ -169,14 +172,17 @@ Options::Options() : specs_(std::begin(kOptionTable), std::end(kOptionTable)) {
     }
 }
 
-void Options::declare(const OptionSpec &spec) {
+bool Options::declare(const OptionSpec &spec) {
     if (find(spec.name))
-        return;
+        return false;
     OptionSpec copy = spec;
     copy.name = owned_names_.emplace_back(spec.name).c_str();
+    copy.default_value = nullptr; // applied below; the caller's text need not outlive this call
+    copy.choices = nullptr;
     specs_.push_back(copy);
     if (spec.default_value)
         set(spec.name, spec.default_value);
+    return true;
 }
 
 const OptionSpec *Options::find(std::string_view name) const {

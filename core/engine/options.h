@@ -57,11 +57,15 @@ class Options {
     // set/unset or a number, and the empty value unsets them.
     std::optional<std::string> set_while_tracing(std::string_view name, std::string_view value);
     bool is_set(std::string_view name) const;
+    // Whether `name` is an option at all (dtrace's own or one declared).
+    bool knows(std::string_view name) const { return find(name) != nullptr; }
     int64_t number(std::string_view name) const; // 0 when unset
     const std::string *text(std::string_view name) const;
     const std::vector<std::string> &list(std::string_view name) const;
-    // Plugins may add their own options before the command line is applied.
-    void declare(const OptionSpec &spec);
+    // Adds an option a plugin declares (its name is copied; its default, if
+    // any, is applied at once). Returns false, changing nothing, when an
+    // option of that name exists.
+    bool declare(const OptionSpec &spec);
 
   private:
     const OptionSpec *find(std::string_view name) const;

@@ -12,6 +12,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace dtrace::host::abi {
 
@@ -28,6 +31,14 @@ inline constexpr uint32_t kPluginOpsConsumeActionSize =
     offsetof(dtrace_plugin_ops, consume_action) + sizeof(dtrace_plugin_ops::consume_action);
 inline constexpr uint32_t kPluginOpsLiveTimerSize =
     offsetof(dtrace_plugin_ops, remove_live_timer) + sizeof(dtrace_plugin_ops::remove_live_timer);
+inline constexpr uint32_t kPluginOpsVersionSize =
+    offsetof(dtrace_plugin_ops, version) + sizeof(dtrace_plugin_ops::version);
+inline constexpr uint32_t kPluginOpsOptionsSize =
+    offsetof(dtrace_plugin_ops, options) + sizeof(dtrace_plugin_ops::options);
+inline constexpr uint32_t kPluginOpsProvidersSize =
+    offsetof(dtrace_plugin_ops, providers) + sizeof(dtrace_plugin_ops::providers);
+inline constexpr uint32_t kOptionDescV1Size =
+    offsetof(dtrace_option_desc, description) + sizeof(dtrace_option_desc::description);
 inline constexpr uint32_t kProviderInfoV1Size =
     offsetof(dtrace_provider_info, d_source) + sizeof(dtrace_provider_info::d_source);
 inline constexpr uint32_t kProbeDescV1Size = offsetof(dtrace_probe_desc, cookie) + sizeof(dtrace_probe_desc::cookie);
@@ -41,8 +52,23 @@ template <typename T> bool covers(const T *s, uint32_t v1_size) {
     return s != nullptr && s->struct_size >= v1_size;
 }
 
-// Checks the table a plugin's entry point returned: size, version, name and
-// the entries the host cannot do without.
+// Checks the table a plugin's entry point returned: size, version, name,
+// the entries the host cannot do without, and its declared options.
 Status check_plugin_ops(const dtrace_plugin_ops *ops);
+
+// A -x option a plugin declares (dtrace_option_desc, copied).
+struct PluginOption {
+    std::string name;
+    dtrace_option_kind kind = DTRACE_OPTION_STRING;
+    std::optional<std::string> default_value;
+    std::string description;
+};
+
+// What a checked table says about itself beyond its name: its version ("" when
+// it gives none, or its table predates the field), its options and the
+// patterns of the providers it may register.
+std::string plugin_version(const dtrace_plugin_ops &ops);
+std::vector<PluginOption> plugin_options(const dtrace_plugin_ops &ops);
+std::vector<std::string> plugin_provider_patterns(const dtrace_plugin_ops &ops);
 
 } // namespace dtrace::host::abi

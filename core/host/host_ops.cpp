@@ -75,6 +75,11 @@ void remove_live_timer(dtrace_host *host, dtrace_probe_id probe) {
         plugin->remove_live_timer(probe);
 }
 
+void report_progress(dtrace_host *host, uint64_t done, uint64_t total, uint64_t events) {
+    if (LoadedPlugin *plugin = plugin_of(host))
+        plugin->sink().report_progress(done, total, events);
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -92,6 +97,7 @@ const dtrace_host_ops host_ops_table = {
     .register_action = register_action,
     .add_live_timer = add_live_timer,
     .remove_live_timer = remove_live_timer,
+    .report_progress = report_progress,
 };
 
 } // namespace dtrace::host

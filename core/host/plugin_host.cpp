@@ -22,7 +22,8 @@ namespace {
 
 constexpr const char *kBuiltinOrigin = "built-in";
 
-struct Candidate {
+// A module opened by discovery, before it is chosen.
+struct Found {
     PluginModule module;
     bool always_load; // built-in or named with -x plugin=
 };
@@ -52,7 +53,7 @@ class CandidateList {
             diagnostics_.push_back(error("failed to load built-in plugin" + name + ": " + module.reason(), true));
             return;
         }
-        candidates_.push_back({std::move(module.value()), true});
+        found_.push_back({std::move(module.value()), true});
     }
 
     void add_file(const fs::path &file, bool always_load) {
@@ -67,25 +68,16 @@ class CandidateList {
                 error("failed to load plugin " + absolute.string() + ": " + module.reason(), always_load));
             return;
         }
-        candidates_.push_back({std::move(module.value()), always_load});
+        found_.push_back({std::move(module.value()), always_load});
     }
 
-    std::vector<Candidate> &candidates() { return candidates_; }
+    std::vector<Found> &found() { return found_; }
 
   private:
     std::vector<PluginDiagnostic> &diagnostics_;
-    std::vector<Candidate> candidates_;
+    std::vector<Found> found_;
     std::set<fs::path> seen_;
 };
-
-// Every name a candidate has, for the -x plugins check (taken before any
-// module is closed, since the names live in the modules' memory).
-std::set<std::string> names_of(const std::vector<Candidate> &candidates) {
-    std::set<std::string> names;
-    for (const Candidate &c : candidates)
-        names.insert(c.module.ops->name);
-    return names;
-}
 
 std::string describe_available(const std::set<std::string> &names) {
     if (names.empty())
@@ -96,14 +88,29 @@ std::string describe_available(const std::set<std::string> &names) {
     return list;
 }
 
-bool selected(const Candidate &c, const PluginConfig &config) {
-    const bool builtin = c.module.file.empty();
-    if (!builtin && (c.module.ops->capabilities & config.required_capabilities) != config.required_capabilities)
-        return false;
-    if (c.always_load || !config.only)
-        return true;
+// Why a found module is left out, or "" when it is to be loaded.
+std::string left_out_because(const Found &f, const PluginConfig &config) {
+    const bool builtin = f.module.file.empty();
+    if (!builtin && (f.module.ops->capabilities & config.required_capabilities) != config.required_capabilities)
+        return "it does not replay trace files (-E loads only plugins that do)";
+    if (f.always_load || !config.only)
+        return "";
     const std::vector<std::string> &only = *config.only;
-    return std::find(only.begin(), only.end(), c.module.ops->name) != only.end();
+    if (std::find(only.begin(), only.end(), f.module.ops->name) == only.end())
+        return "not named in -x plugins";
+    return "";
+}
+
+PluginEntry entry_of(const PluginModule &module) {
+    PluginEntry entry;
+    entry.name = module.ops->name;
+    entry.description = module.ops->description == nullptr ? "" : module.ops->description;
+    entry.version = abi::plugin_version(*module.ops);
+    entry.origin = origin_of(module);
+    entry.capabilities = module.ops->capabilities;
+    entry.options = abi::plugin_options(*module.ops);
+    entry.provider_patterns = abi::plugin_provider_patterns(*module.ops);
+    return entry;
 }
 
 } // namespace
@@ -115,6 +122,13 @@ PluginHost::~PluginHost() {
 }
 
 std::vector<PluginDiagnostic> PluginHost::load(const PluginConfig &config) {
+    std::vector<PluginDiagnostic> diagnostics = discover(config);
+    std::vector<PluginDiagnostic> more = initialise();
+    diagnostics.insert(diagnostics.end(), more.begin(), more.end());
+    return diagnostics;
+}
+
+std::vector<PluginDiagnostic> PluginHost::discover(const PluginConfig &config) {
     std::vector<PluginDiagnostic> diagnostics;
     CandidateList list(diagnostics);
     for (const dtrace_plugin_ops *ops : config.builtins)
@@ -127,32 +141,53 @@ std::vector<PluginDiagnostic> PluginHost::load(const PluginConfig &config) {
                 list.add_file(file, false);
     }
 
-    const std::set<std::string> available = names_of(list.candidates());
-    for (Candidate &c : list.candidates()) {
-        if (!selected(c, config))
-            continue;
-        const std::string origin = origin_of(c.module);
-        if (const LoadedPlugin *first = find(c.module.ops->name)) {
-            diagnostics.push_back({Severity::Note, "plugin '" + first->name() + "' in " + origin +
-                                                       " ignored: already loaded from " + origin_of(*first)});
-            continue;
+    std::set<std::string> available;
+    for (Found &f : list.found()) {
+        available.insert(f.module.ops->name);
+        catalogue_.push_back(entry_of(f.module));
+        PluginEntry &entry = catalogue_.back();
+        entry.reason = left_out_because(f, config);
+        if (!entry.reason.empty()) {
+            entry.state = PluginState::NotSelected;
+            continue; // the module closes here
         }
-        Result<std::unique_ptr<LoadedPlugin>> plugin = LoadedPlugin::create(std::move(c.module), sink_, this);
-        if (!plugin) {
-            const std::string what = origin == kBuiltinOrigin ? "built-in plugin" : "plugin " + origin;
-            diagnostics.push_back(
-                error("failed to load " + what + ": " + plugin.reason(), c.always_load || config.only.has_value()));
-            continue;
-        }
-        plugins_.push_back(std::move(plugin.value()));
+        candidates_.push_back({std::move(f.module), f.always_load, catalogue_.size() - 1});
     }
-
+    only_given_ = config.only.has_value();
     if (config.only) {
         for (const std::string &name : *config.only)
             if (!available.contains(name))
                 diagnostics.push_back(
                     error("unknown plugin '" + name + "' in -x plugins (" + describe_available(available) + ")", true));
     }
+    return diagnostics;
+}
+
+std::vector<PluginDiagnostic> PluginHost::initialise() {
+    std::vector<PluginDiagnostic> diagnostics;
+    for (Candidate &c : candidates_) {
+        PluginEntry &entry = catalogue_[c.entry];
+        const std::string origin = origin_of(c.module);
+        if (const LoadedPlugin *first = find(c.module.ops->name)) {
+            entry.state = PluginState::Duplicate;
+            entry.reason = "already loaded from " + origin_of(*first);
+            diagnostics.push_back({Severity::Note, "plugin '" + first->name() + "' in " + origin +
+                                                       " ignored: already loaded from " + origin_of(*first)});
+            continue;
+        }
+        Result<std::unique_ptr<LoadedPlugin>> plugin = LoadedPlugin::create(std::move(c.module), sink_, this);
+        if (!plugin) {
+            entry.state = PluginState::Failed;
+            entry.reason = plugin.reason();
+            const std::string what = origin == kBuiltinOrigin ? "built-in plugin" : "plugin " + origin;
+            diagnostics.push_back(
+                error("failed to load " + what + ": " + plugin.reason(), c.always_load || only_given_));
+            continue;
+        }
+        entry.state = PluginState::Loaded;
+        plugins_.push_back(std::move(plugin.value()));
+    }
+    candidates_.clear();
     return diagnostics;
 }
 

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "loaded_plugin.h"
+#include "plugin_catalog.h"
 #include "plugin_config.h"
 #include "probe_sink.h"
 #include "result.h"
@@ -56,8 +57,15 @@ class PluginHost final : public PluginPeers {
     // -x plugin files, then the search path (each directory by file name).
     // Returns what went wrong with each plugin that could not be loaded,
     // unknown -x plugins names, and notes for duplicate names (the first
-    // plugin of a name wins).
+    // plugin of a name wins). The same as discover() then initialise().
     std::vector<PluginDiagnostic> load(const PluginConfig &config);
+    // The first half of load(): opens every candidate far enough to read its
+    // ops table and fills the catalogue (state Selected or NotSelected).
+    std::vector<PluginDiagnostic> discover(const PluginConfig &config);
+    // The second half: initialises the selected candidates, in order.
+    std::vector<PluginDiagnostic> initialise();
+    // Every plugin discover() found, in precedence order.
+    const std::vector<PluginEntry> &catalogue() const { return catalogue_; }
 
     // Asks every plugin to register the probes matching `spec` / all probes.
     std::vector<PluginDiagnostic> provide(const ProbeSpec &spec);
@@ -103,6 +111,13 @@ class PluginHost final : public PluginPeers {
     LoadedPlugin *owner_of(dtrace_provider_id provider) const;
 
   private:
+    // A plugin found by discover(), waiting for initialise().
+    struct Candidate {
+        PluginModule module;
+        bool always_load; // built-in or named with -x plugin=
+        size_t entry;     // its row in catalogue_
+    };
+
     std::vector<PluginDiagnostic> provide_matching(const dtrace_probe_spec *spec);
     // The plugins that took live timers of `asker`, in the order they took them first.
     std::vector<LoadedPlugin *> timer_takers_of(const LoadedPlugin *asker) const;
@@ -111,6 +126,9 @@ class PluginHost final : public PluginPeers {
 
     ProbeSink &sink_;
     std::vector<std::unique_ptr<LoadedPlugin>> plugins_;
+    std::vector<PluginEntry> catalogue_;
+    std::vector<Candidate> candidates_; // between discover() and initialise()
+    bool only_given_ = false;           // discover() had -x plugins=: failures are the user's concern
     // Live timers taken: probe -> {asker, taker}. Written on the control
     // thread, read by symbol lookups on the consumer's.
     struct TakenTimer {

@@ -61,6 +61,8 @@ class ProbeSink {
     // init failed: the LoadedPlugin given to add_provider no longer exists.
     // The default keeps them (their owner must then never be used).
     virtual void remove_provider(dtrace_provider_id provider) {}
+    // A replaying plugin's progress (dtrace_host_ops::report_progress); any thread.
+    virtual void report_progress(uint64_t done, uint64_t total, uint64_t events) {}
 };
 
 } // namespace dtrace::host

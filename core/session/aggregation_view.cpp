@@ -2,6 +2,7 @@
 #include "session/aggregation_view.h"
 
 #include "consumer/agg_format.h"
+#include "consumer/json_format.h"
 #include "engine/aggregation_store.h"
 #include "session/recorded_value.h"
 
@@ -94,6 +95,8 @@ std::string AggregationView::printa(const compiler::Program &program, const comp
     }
     if (chosen.empty())
         return {};
+    if (std::optional<std::string> text = for_tools(chosen); text && !format)
+        return *text;
     if (format) {
         auto text =
             consumer::printa_format(*format, chosen, sort_options(options_), print_options(options_, resolvers_));
@@ -110,7 +113,23 @@ std::string AggregationView::unprinted() {
         if (!printed_.count(s.decl))
             left.push_back(convert(s));
     }
+    if (std::optional<std::string> text = for_tools(left))
+        return *text;
     return consumer::print_at_exit(left, sort_options(options_), print_options(options_, resolvers_));
+}
+
+std::optional<std::string> AggregationView::for_tools(const std::vector<consumer::AggregationSnapshot> &aggs) const {
+    const std::string *oformat = options_.text("oformat");
+    const std::string *stackformat = options_.text("stackformat");
+    const bool json = oformat != nullptr && *oformat == "json";
+    const bool folded = stackformat != nullptr && *stackformat == "folded";
+    if (!json && !folded)
+        return std::nullopt;
+    std::string out;
+    for (const consumer::AggregationSnapshot &agg : aggs)
+        out += json ? consumer::json_aggregation(agg, sort_options(options_), resolvers_)
+                    : consumer::folded_aggregation(agg, sort_options(options_), resolvers_);
+    return out;
 }
 
 void AggregationView::clear(const compiler::Program &program, uint32_t id) {

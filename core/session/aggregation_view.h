@@ -13,6 +13,7 @@
 #include "engine/options.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -43,6 +44,9 @@ class AggregationView {
 
   private:
     consumer::AggregationSnapshot convert(const engine::AggregationStore::Snapshot &s) const;
+    // -x oformat=json or -x stackformat=folded: the aggregations in that
+    // form (json_format.h); nothing when neither is set.
+    std::optional<std::string> for_tools(const std::vector<consumer::AggregationSnapshot> &aggs) const;
 
     engine::Engine &engine_;
     const engine::Options &options_;

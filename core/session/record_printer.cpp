@@ -1,6 +1,7 @@
 // record_printer.cpp: from buffer bytes to dtrace(1)'s output.
 #include "session/record_printer.h"
 
+#include "consumer/json_format.h"
 #include "consumer/print_format.h"
 #include "consumer/record_format.h"
 #include "session/aggregation_view.h"
@@ -65,6 +66,28 @@ std::string tracemem_bytes(const compiler::Action &action, engine::RecordReader 
         bytes = bytes.substr(0, shown);
     return std::string(bytes);
 }
+
+// One firing as a JSON line: {"probe": {...}, "output": [{"trace": 1}, ...]}.
+class JsonFiring {
+  public:
+    JsonFiring(const engine::Probe &probe, uint32_t cpu) {
+        line_ = "{\"probe\": {\"id\": " + std::to_string(probe.id) + ", \"cpu\": " + std::to_string(cpu) +
+                ", \"provider\": " + consumer::json_string(probe.provider->name) +
+                ", \"module\": " + consumer::json_string(probe.module) +
+                ", \"function\": " + consumer::json_string(probe.function) +
+                ", \"name\": " + consumer::json_string(probe.name) + "}, \"output\": [";
+    }
+    // `value` is JSON already.
+    void add(const char *kind, const std::string &value) {
+        line_ += std::string(first_ ? "" : ", ") + "{\"" + kind + "\": " + value + "}";
+        first_ = false;
+    }
+    std::string line() const { return line_ + "]}\n"; }
+
+  private:
+    std::string line_;
+    bool first_ = true;
+};
 
 } // namespace
 
@@ -183,11 +206,23 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
         return;
     bool quiet = options_.is_set("quiet"); // setopt() may change it mid-record
     const bool flow = options_.is_set("flowindent");
-    if (!heading_printed_) {
+    const std::string *oformat = options_.text("oformat");
+    // -x oformat=json: the firing's output gathers into one JSON line (json_format.h).
+    std::optional<JsonFiring> json;
+    if (oformat != nullptr && *oformat == "json")
+        json.emplace(*ecb->probe, cpu);
+    auto emit = [&](const char *kind, const std::string &text) {
+        if (json)
+            json->add(kind, consumer::json_string(text));
+        else
+            std::fwrite(text.data(), 1, text.size(), out_);
+    };
+    if (!heading_printed_ && !json) {
         std::fputs(consumer::probe_heading(quiet, flow).c_str(), out_);
         heading_printed_ = true;
     }
-    print_probe_line(cpu, *ecb, previous_epid, next_epid);
+    if (!json)
+        print_probe_line(cpu, *ecb, previous_epid, next_epid);
     engine::RecordReader reader(fields, length);
     const consumer::Resolvers resolvers = plugin_resolvers(symbol_lookup_, ecb->probe->provider->owner);
     for (const compiler::Action &action : ecb->clause->actions) {
@@ -199,17 +234,21 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
             trace_options.rawbytes = options_.is_set("rawbytes");
             trace_options.stackindent = static_cast<int>(options_.number("stackindent"));
             trace_options.resolvers = resolvers;
-            if (read_value(reader, action.value->rtype, v))
+            if (!read_value(reader, action.value->rtype, v))
+                break;
+            if (json)
+                json->add("trace", consumer::json_value(v, resolvers));
+            else
                 std::fputs(consumer::format_trace(v, trace_options).c_str(), out_);
             break;
         }
         case compiler::ActionKind::Tracemem:
-            std::fputs(consumer::format_tracemem(tracemem_bytes(action, reader), quiet).c_str(), out_);
+            emit("text", consumer::format_tracemem(tracemem_bytes(action, reader), quiet));
             break;
         case compiler::ActionKind::Print: {
             consumer::Value v;
             if (read_value(reader, action.value->rtype, v) && action.type)
-                std::fputs(consumer::format_print(*action.type, v.record()).c_str(), out_);
+                emit("text", consumer::format_print(*action.type, v.record()));
             break;
         }
         case compiler::ActionKind::Exit: {
@@ -220,10 +259,14 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
         }
         case compiler::ActionKind::Printf:
             if (std::optional<std::string> text = format_record(action, reader, resolvers))
-                std::fwrite(text->data(), 1, text->size(), out_);
+                emit("printf", *text);
             break;
         case compiler::ActionKind::Printa:
-            print_printa(*ecb->program, action);
+            // Without a format, JSON aggregations are lines of their own.
+            if (json && action.has_format)
+                emit("printa", aggregations_.printa(*ecb->program, action, format_of(action)));
+            else
+                print_printa(*ecb->program, action);
             break;
         case compiler::ActionKind::System:
         case compiler::ActionKind::Freopen:
@@ -261,7 +304,10 @@ void RecordPrinter::print_record(uint32_t cpu, const engine::RecordHeader &heade
             break;
         }
     }
-    std::fputs(consumer::probe_end(quiet).c_str(), out_);
+    if (json)
+        std::fputs(json->line().c_str(), out_);
+    else
+        std::fputs(consumer::probe_end(quiet).c_str(), out_);
 }
 
 std::optional<std::string> RecordPrinter::format_record(const compiler::Action &action, engine::RecordReader &reader,

@@ -9,6 +9,8 @@
 #include <dtrace/provider.h>
 
 #include "etw_plugin.h"
+#include "etw_trace_action.h"
+#include "manifest_set.h"
 
 namespace dtrace::etw::plugin {
 
@@ -85,6 +87,16 @@ void etw_destroy(void *state) {
     delete &p;
 }
 
+const dtrace_option_desc kEtwOptions[] = {
+    {sizeof(dtrace_option_desc), kManifestOption, DTRACE_OPTION_LIST, nullptr,
+     "an instrumentation manifest (.man, .xml) or a directory of them, to decode events by"},
+    {sizeof(dtrace_option_desc), kEtwTraceOption, DTRACE_OPTION_STRING, nullptr, "the .etl file etw_trace() writes"},
+};
+
+// Besides these, a trace's own providers appear under their names
+// (microsoft-windows-dotnetruntime...), which no pattern can foresee.
+constexpr const char *kEtwProviders = "etw diag proc sched io fsinfo reg pf tcpip udpip dpc isr syscall sampled";
+
 const dtrace_plugin_ops kEtwOps = {
     .struct_size = sizeof(dtrace_plugin_ops),
     .abi_version = DTRACE_SDK_ABI_VERSION,
@@ -101,6 +113,10 @@ const dtrace_plugin_ops kEtwOps = {
     .destroy = etw_destroy,
     .lookup_symbol = etw_lookup_symbol,
     .consume_action = etw_consume_action,
+    .version = DTRACE_PROJECT_VERSION,
+    .noptions = sizeof kEtwOptions / sizeof kEtwOptions[0],
+    .options = kEtwOptions,
+    .providers = kEtwProviders,
 };
 
 } // namespace

@@ -1,6 +1,9 @@
 // replay_thread.cpp: the replay loop, damage reports and the end of input.
 #include "replay_thread.h"
 
+#include <algorithm>
+#include <cstddef>
+#include <filesystem>
 #include <system_error>
 
 #include "event_dispatch.h"
@@ -64,6 +67,28 @@ void ReplayThread::run(EtlReader reader) {
     }
 }
 
+uint64_t ReplayThread::buffers_in_file(const EtlReader &reader) const {
+    if (reader.logfile().buffers_written != 0)
+        return reader.logfile().buffers_written;
+    // Loggers that leave the count at 0: the file's size in buffers (an
+    // archive member's is not known without unpacking it).
+    std::error_code ec;
+    const uintmax_t bytes = std::filesystem::file_size(path_, ec);
+    const uint32_t buffer_size = reader.logfile().buffer_size;
+    const bool archive = path_.size() > 4 && path_.compare(path_.size() - 4, 4, ".zip") == 0;
+    return ec || archive || buffer_size == 0 ? 0 : bytes / buffer_size;
+}
+
+void ReplayThread::report_progress(const EtlReader &reader, const ReaderStats &stats) {
+    if (ops_->struct_size < offsetof(dtrace_host_ops, report_progress) + sizeof ops_->report_progress ||
+        ops_->report_progress == nullptr)
+        return;
+    if (progress_total_ == 0)
+        progress_total_ = buffers_in_file(reader);
+    if (progress_total_ != 0)
+        ops_->report_progress(host_, std::min<uint64_t>(stats.buffers, progress_total_), progress_total_, stats.events);
+}
+
 void ReplayThread::replay(EtlReader &reader) {
     EventDispatch dispatch(host_, ops_, inputs_, reader.clock());
     const ReaderStats &stats = reader.stats();
@@ -74,6 +99,11 @@ void ReplayThread::replay(EtlReader &reader) {
             report_damage(stats);
         }
         dispatch.dispatch(event);
+        // Progress by the buffers read of those the file holds, once a buffer.
+        if (stats.buffers != progress_buffers_) {
+            progress_buffers_ = stats.buffers;
+            report_progress(reader, stats);
+        }
     }
     if (stopping_.load()) {
         return;

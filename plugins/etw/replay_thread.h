@@ -44,6 +44,9 @@ class ReplayThread {
     void run(EtlReader reader);
     void replay(EtlReader &reader);
     void report_damage(const ReaderStats &stats);
+    // The host's progress line: buffers read of those the file says it holds.
+    void report_progress(const EtlReader &reader, const ReaderStats &stats);
+    uint64_t buffers_in_file(const EtlReader &reader) const;
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
@@ -53,6 +56,8 @@ class ReplayThread {
     std::thread thread_;
     uint64_t reported_problems_ = 0;
     uint64_t reported_corrupt_buffers_ = 0;
+    uint64_t progress_buffers_ = 0; // stats.buffers when progress was last reported
+    uint64_t progress_total_ = 0;   // buffers in the file, once known
 };
 
 } // namespace dtrace::etw::plugin

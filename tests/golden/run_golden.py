@@ -2,11 +2,13 @@
 """Runs one golden test: a D script (or a command line) and its expected output.
 
 A test is a set of files sharing a stem in tests/golden/<chapter>/:
-  NAME.d       the D script (run as `dtrace -s NAME.d`, unless NAME.cmd exists)
+  NAME.d       the D script (run as `dtrace -s NAME.d`, unless NAME.cmd exists);
+               a first line `#!/usr/sbin/dtrace OPTIONS -s` (DTrace's own
+               script header) runs it as `dtrace OPTIONS -s NAME.d`
   NAME.cmd     optional: the command line, one line, shell syntax; `dtrace` is
                the binary under test (also on PATH for `sh -c`), `$DIR` the test's folder,
                `$BUILD` the build tree the binary sits in (for the test plugins)
-  NAME.out     expected standard output, byte for byte
+  NAME.out     expected standard output, byte for byte (absent: no output)
   NAME.err     optional: expected standard error, byte for byte
   NAME.status  optional: expected exit status (default 0)
 
@@ -31,6 +33,16 @@ def read(path):
         return f.read()
 
 
+def header_options(script):
+    """The options of a `#!/usr/sbin/dtrace OPTIONS -s` first line, without the -s."""
+    with open(script, "rb") as f:
+        first = f.readline().decode(errors="replace").strip()
+    words = shlex.split(first[2:]) if first.startswith("#!") else []
+    if len(words) < 2 or not words[0].endswith("dtrace") or words[-1] != "-s":
+        return []
+    return words[1:-1]
+
+
 def show_diff(what, expected, actual):
     lines = difflib.unified_diff(
         expected.decode(errors="replace").splitlines(keepends=True),
@@ -52,7 +64,7 @@ def main():
         if argv and argv[0] == "dtrace":
             argv[0] = dtrace
     else:
-        argv = [dtrace, "-s", os.path.basename(stem) + ".d"]  # relative: messages name it so
+        argv = [dtrace] + header_options(script) + ["-s", os.path.basename(stem) + ".d"]  # relative: messages name it so
     pin = ["taskset", "-c", "0"] if os.path.exists("/usr/bin/taskset") else []
     # `dtrace` inside a shell command line resolves to the binary under test too.
     env = dict(os.environ)
@@ -64,8 +76,11 @@ def main():
         print("FAIL: %s did not finish within %d s" % (" ".join(argv), TIMEOUT_SECONDS))
         return 1
     if len(sys.argv) > 3 and sys.argv[3] == "--bless":
-        with open(stem + ".out", "wb") as f:
-            f.write(proc.stdout)
+        if proc.stdout:  # no NAME.out means "expects no output"
+            with open(stem + ".out", "wb") as f:
+                f.write(proc.stdout)
+        elif os.path.exists(stem + ".out"):
+            os.remove(stem + ".out")
         with open(stem + ".err", "wb") as f:
             f.write(proc.stderr)
         if proc.returncode != 0:

@@ -25,16 +25,8 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/dtrace-out-of-tree.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 
-# step DESCRIPTION COMMAND...: runs a command, logging its output; stops the test on failure.
-step() {
-    local what=$1
-    shift
-    if ! "$@" >"$work/step.log" 2>&1; then
-        echo "FAIL: $what"
-        cat "$work/step.log"
-        exit 1
-    fi
-}
+# shellcheck source=../steps.sh
+source "$here/../steps.sh" # step DESCRIPTION COMMAND...
 
 step "cmake --install into $prefix" cmake --install "$build" --prefix "$prefix"
 [[ -x $prefix/bin/dtrace ]] || { echo "FAIL: the install has no bin/dtrace"; exit 1; }

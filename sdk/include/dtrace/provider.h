@@ -224,7 +224,8 @@ typedef struct dtrace_host_ops {
     void (*report_drops)(dtrace_host *host, uint32_t cpu, uint64_t count, dtrace_drop_kind kind);
     /* A message for the user, printed as "dtrace: <plugin>: <message>". */
     void (*report_error)(dtrace_host *host, const char *message);
-    /* The value of a -x option (NULL if unset). Plugins may define their own options. */
+    /* The value of a -x option (NULL if unset): dtrace's own, or one the
+     * plugin declared in dtrace_plugin_ops.options. */
     const char *(*get_option)(dtrace_host *host, const char *name);
     /* A replaying plugin says that its input is exhausted; the host then ends
      * the session (END fires) as at exit(). */
@@ -251,6 +252,12 @@ typedef struct dtrace_host_ops {
      * of its own. Call it from enable, and remove_live_timer from disable. */
     int (*add_live_timer)(dtrace_host *host, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
     void (*remove_live_timer)(dtrace_host *host, dtrace_probe_id probe);
+
+    /* Appended in ABI 1 (present when struct_size covers it). A replaying
+     * plugin says how far through its input it is: `done` of `total` (any
+     * unit: bytes, buffers) and the events replayed so far. dtrace shows it
+     * on a terminal; call it as often as you like (it keeps ~10 a second). */
+    void (*report_progress)(dtrace_host *host, uint64_t done, uint64_t total, uint64_t events);
 } dtrace_host_ops;
 
 #define DTRACE_TIMER_PER_CPU 0x1u
@@ -281,6 +288,28 @@ typedef struct dtrace_symbol {
  * (an address space recorded elsewhere, such as a replayed trace's, where
  * the absolute address means nothing on this machine). */
 #define DTRACE_SYMBOL_MODULE_OFFSET 0x1u
+
+/* Kinds of plugin options: how the host parses `-x name=value`. */
+typedef enum dtrace_option_kind {
+    DTRACE_OPTION_STRING = 0, /* any text; `-x name=text` */
+    DTRACE_OPTION_FLAG = 1,   /* set by presence (`-x name`); a value is refused */
+    DTRACE_OPTION_LIST = 2,   /* repeatable; get_option joins the values with ':' */
+    DTRACE_OPTION_SIZE = 3,   /* bytes with an optional k/m/g/t suffix */
+    DTRACE_OPTION_INTEGER = 4 /* a non-negative integer */
+} dtrace_option_kind;
+
+/* An option a plugin declares (dtrace_plugin_ops.options). The host accepts
+ * `-x name=value` and `#pragma D option name=value` for it, checks the value
+ * by its kind before init, lists it under -x plugins=help, and the plugin
+ * reads it with get_option(), as text (a flag reads as ""). Names share one
+ * namespace with dtrace's own options: prefix them with the plugin's name. */
+typedef struct dtrace_option_desc {
+    uint32_t struct_size;
+    const char *name;          /* e.g. "etwmanifest" */
+    uint32_t kind;             /* dtrace_option_kind */
+    const char *default_value; /* NULL: unset unless given */
+    const char *description;   /* one line for -x plugins=help */
+} dtrace_option_desc;
 
 /* plugin -> core: the plugin's function table. Unused entries may be NULL. */
 typedef struct dtrace_plugin_ops {
@@ -336,6 +365,15 @@ typedef struct dtrace_plugin_ops {
      * remove_live_timer gives a taken timer back. */
     int (*add_live_timer)(void *state, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
     void (*remove_live_timer)(void *state, dtrace_probe_id probe);
+    /* Appended in ABI 1 (read only when struct_size covers them): what
+     * -x plugins=help lists, read before init. */
+    const char *version;               /* the plugin's own version, e.g. "1.0"; NULL: none */
+    uint32_t noptions;                 /* entries in options */
+    const dtrace_option_desc *options; /* the -x options the plugin reads with get_option */
+    /* The providers the plugin may register, blank-separated fnmatch(3)
+     * patterns ("syscall", "pid*"): when a probe description names one and
+     * the plugin is not loaded, dtrace says so and why. NULL: not said. */
+    const char *providers;
 } dtrace_plugin_ops;
 
 typedef const dtrace_plugin_ops *(*dtrace_plugin_entry_fn)(uint32_t host_abi_version);

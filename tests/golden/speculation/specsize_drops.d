@@ -1,3 +1,4 @@
+#!/usr/sbin/dtrace -q -x specsize=64 -s
 /*
  * Records that do not fit the speculative buffer (specsize) are speculative
  * drops; those that fit are still committed.

@@ -160,7 +160,8 @@ TEST(Errors, UnsupportedFeaturesSaySo) {
 TEST(Errors, KernelOnlySubroutinesAreUnavailable) {
     auto d = error_of(stmts(call("trace", list(call("getmajor", list(num(1)))))));
     EXPECT_EQ(d.tag, "D_UNKNOWN");
-    EXPECT_EQ(d.message, "getmajor( ) is not available: it reads kernel state, which a user-space dtrace does not have");
+    EXPECT_EQ(d.message,
+              "getmajor( ) is not available: it reads kernel state, which a user-space dtrace does not have");
 }
 
 TEST(Errors, InsufficientRegisters) {

@@ -1,3 +1,4 @@
+#!/usr/sbin/dtrace -x cpp -s
 /* -x cpp is -C. */
 #pragma D option quiet
 

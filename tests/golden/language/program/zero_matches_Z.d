@@ -1,3 +1,4 @@
+#!/usr/sbin/dtrace -Z -s
 /* -Z allows a description that matches no probes. */
 #pragma D option quiet
 

@@ -1,3 +1,4 @@
+#!/usr/sbin/dtrace -x strsize=8 -s
 /* A string longer than strsize is cut when stored. */
 #pragma D option quiet
 

@@ -1,3 +1,4 @@
+#!/usr/sbin/dtrace -x strsize=64 -s
 /* sizeof (string) follows the strsize option. */
 #pragma D option quiet
 

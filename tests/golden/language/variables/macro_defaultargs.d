@@ -1,3 +1,4 @@
+#!/usr/sbin/dtrace -x defaultargs -s
 /* With -x defaultargs, missing operands are 0 (or "" with $$). */
 #pragma D option quiet
 

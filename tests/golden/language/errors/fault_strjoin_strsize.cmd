@@ -1,1 +1,0 @@
-dtrace -x strsize=8 -s fault_strjoin_strsize.d

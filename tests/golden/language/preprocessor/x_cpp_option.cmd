@@ -1,1 +1,0 @@
-dtrace -x cpp -s x_cpp_option.d

@@ -1,1 +1,0 @@
-dtrace -Z -s zero_matches_Z.d

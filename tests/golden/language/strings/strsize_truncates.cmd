@@ -1,1 +1,0 @@
-dtrace -x strsize=8 -s strsize_truncates.d

@@ -1,1 +1,0 @@
-dtrace -x strsize=64 -s sizeof_string_option.d

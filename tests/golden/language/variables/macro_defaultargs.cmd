@@ -1,1 +1,0 @@
-dtrace -x defaultargs -s macro_defaultargs.d

@@ -1,0 +1,1 @@
+dtrace -x noplugins -n 'BEGIN { trace(curpsinfo->pr_pid); }'

@@ -1,0 +1,1 @@
+dtrace -x plugins=etw -x nosuchoption=1 -n BEGIN

@@ -1,0 +1,1 @@
+dtrace -x plugins=etw -x etwmanifest -n BEGIN

@@ -1,0 +1,1 @@
+dtrace -x plugins=etw -n 'sched:::on-cpu {}'

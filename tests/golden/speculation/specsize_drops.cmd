@@ -1,1 +1,0 @@
-dtrace -q -x specsize=64 -s specsize_drops.d
