@@ -141,10 +141,17 @@ bool Session::load_plugins() {
     return !fatal;
 }
 
+// -c commands are created stopped at exec, -p processes grabbed (stopped),
+// before anything is compiled: $target is the first one's pid.
 bool Session::start_targets() {
     for (const std::string &command : cl_.commands) {
         std::string why;
         TargetProcess t = TargetProcess::create(command, why);
+        if (why.empty()) {
+            const int64_t pid = t.pid();
+            bool execed = t.exec(host_->target_created(pid), why);
+            host_->target_changed(pid, execed ? DTRACE_TARGET_STOPPED : DTRACE_TARGET_EXITED);
+        }
         if (!why.empty()) {
             error(why);
             return false;
@@ -158,6 +165,7 @@ bool Session::start_targets() {
             error(why);
             return false;
         }
+        host_->target_grabbed(t.pid(), DTRACE_TARGET_STOPPED);
         targets_.push_back(std::move(t));
     }
     return true;

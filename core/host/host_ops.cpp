@@ -65,6 +65,16 @@ int register_action(dtrace_host *host, const dtrace_action_desc *desc) {
     return plugin == nullptr ? -1 : plugin->register_action(desc);
 }
 
+int get_target(dtrace_host *host, uint32_t index, dtrace_target_info *out) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr || out == nullptr ? -1 : plugin->get_target(index, *out);
+}
+
+int target_setenv(dtrace_host *host, int64_t pid, const char *name, const char *value) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr || name == nullptr || value == nullptr ? -1 : plugin->target_setenv(pid, name, value);
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -80,6 +90,8 @@ const dtrace_host_ops host_ops_table = {
     .input_finished = input_finished,
     .add_trace_timer = add_trace_timer,
     .register_action = register_action,
+    .get_target = get_target,
+    .target_setenv = target_setenv,
 };
 
 } // namespace dtrace::host
