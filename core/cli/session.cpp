@@ -5,6 +5,7 @@
 
 #include "cli/compile_hooks.h"
 #include "cli/listing.h"
+#include "cli/probe_filters.h"
 #include "cli/tracing.h"
 #include "compiler/compile.h"
 #include "compiler/parser.h"
@@ -419,6 +420,10 @@ int Session::execute() {
         return kExitSuccess;
     if (total == 0 && !cl_.zero_matches_ok) {
         error(compiled_.empty() ? "no probes specified" : "no probes matched");
+        return kExitError;
+    }
+    if (std::optional<std::string> refused = send_probe_filters(*engine_, *host_)) {
+        error(*refused);
         return kExitError;
     }
     Tracing tracing(*engine_, *host_, options_, out_, program_name_, targets_);
