@@ -5,6 +5,7 @@
 
 #include "cli/compile_hooks.h"
 #include "cli/listing.h"
+#include "cli/plugin_types.h"
 #include "cli/probe_filters.h"
 #include "cli/tracing.h"
 #include "compiler/compile.h"
@@ -175,6 +176,7 @@ bool Session::start_targets() {
 bool Session::compile_all() {
     compiler::CompileOptions options = compile_options();
     install_compile_hooks(options, *engine_, *host_);
+    install_plugin_type_hooks(options, *host_);
     if (!options_.is_set("nolibs")) {
         std::string why;
         auto libraries = read_library_dirs(options_.list("libdir"), why);
