@@ -92,8 +92,7 @@ struct CompileOptions {
     std::function<std::optional<TypeGraph>(const std::string &name)> resolve_type;
     // A backquoted kernel symbol (`name: module ""; mod`name): its address and
     // type (lookup_kernel_symbol). Without it, every such name is unknown.
-    std::function<std::optional<ExternalSymbol>(const std::string &module, const std::string &name)>
-        resolve_symbol;
+    std::function<std::optional<ExternalSymbol>(const std::string &module, const std::string &name)> resolve_symbol;
     // Compiled, in order, before the program: their declarations, inlines
     // and translators are the program's (probe clauses are not allowed).
     std::vector<LibrarySource> library_sources;

@@ -382,20 +382,20 @@ const char *tag_prefix(TypeKind kind) {
 
 } // namespace
 
-bool TypeTable::resolve(const std::string &spelling) const {
+bool TypeTable::ask_resolver(const std::string &spelling) const {
     return resolver_ && resolver_asked_.insert(spelling).second && resolver_(spelling);
 }
 
 const Type *TypeTable::find_named(const std::string &name) const {
     auto it = names_.find(name);
-    if (it == names_.end() && resolve(name))
+    if (it == names_.end() && ask_resolver(name))
         it = names_.find(name);
     return it == names_.end() ? nullptr : it->second;
 }
 
 Type *TypeTable::find_tagged(TypeKind kind, const std::string &tag) const {
     auto it = tags_.find(tag_prefix(kind) + tag);
-    if (it == tags_.end() && resolve(tag_prefix(kind) + tag))
+    if (it == tags_.end() && ask_resolver(tag_prefix(kind) + tag))
         it = tags_.find(tag_prefix(kind) + tag);
     return it == tags_.end() ? nullptr : it->second;
 }
@@ -403,7 +403,7 @@ Type *TypeTable::find_tagged(TypeKind kind, const std::string &tag) const {
 bool TypeTable::complete(const Type *t) const {
     if (!t->complete && !t->name.empty() &&
         (t->kind == TypeKind::Struct || t->kind == TypeKind::Union || t->kind == TypeKind::Enum))
-        resolve(tag_prefix(t->kind) + t->name);
+        ask_resolver(tag_prefix(t->kind) + t->name);
     return t->complete;
 }
 

@@ -182,7 +182,7 @@ class TypeTable {
     std::map<std::string, Type *> tags_;
     std::map<std::pair<const Type *, uint64_t>, const Type *> arrays_;
     std::map<std::pair<const Type *, int>, const Type *> derived_; // pointers and qualifiers
-    bool resolve(const std::string &spelling) const;
+    bool ask_resolver(const std::string &spelling) const;
     Resolver resolver_;
     mutable std::set<std::string> resolver_asked_;
     const Type *void_ = nullptr, *int_ = nullptr, *dynamic_ = nullptr;

@@ -313,8 +313,8 @@ void PluginHost::target_changed(int64_t pid, dtrace_target_state state) {
         plugin->target_changed(pid, state);
 }
 
-Status PluginHost::set_filters(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie,
-                               uint32_t nfilters, const dtrace_filter *filters) {
+Status PluginHost::set_filters(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters,
+                               const dtrace_filter *filters) {
     LoadedPlugin *plugin = owner_of(provider);
     return plugin == nullptr ? Status{} : plugin->set_filters(probe, cookie, nfilters, filters);
 }

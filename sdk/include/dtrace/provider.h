@@ -280,16 +280,16 @@ typedef struct dtrace_filter {
  * graph of type nodes, referring to each other by index. */
 typedef enum dtrace_type_kind {
     DTRACE_TYPE_VOID = 1,
-    DTRACE_TYPE_INTEGER = 2,  /* name ("unsigned int", "_Bool"...), size, is_signed */
-    DTRACE_TYPE_FLOAT = 3,    /* size */
-    DTRACE_TYPE_POINTER = 4,  /* ref: the pointee */
-    DTRACE_TYPE_ARRAY = 5,    /* ref: the element; count */
-    DTRACE_TYPE_STRUCT = 6,   /* name (the tag; "" when anonymous), size, members;
-                                 size 0 and no members: a forward declaration */
-    DTRACE_TYPE_UNION = 7,    /* as STRUCT */
-    DTRACE_TYPE_ENUM = 8,     /* name, size, enumerators */
-    DTRACE_TYPE_TYPEDEF = 9,  /* name, ref: the type it names */
-    DTRACE_TYPE_CONST = 10,   /* ref */
+    DTRACE_TYPE_INTEGER = 2,   /* name ("unsigned int", "_Bool"...), size, is_signed */
+    DTRACE_TYPE_FLOAT = 3,     /* size */
+    DTRACE_TYPE_POINTER = 4,   /* ref: the pointee */
+    DTRACE_TYPE_ARRAY = 5,     /* ref: the element; count */
+    DTRACE_TYPE_STRUCT = 6,    /* name (the tag; "" when anonymous), size, members;
+                                  size 0 and no members: a forward declaration */
+    DTRACE_TYPE_UNION = 7,     /* as STRUCT */
+    DTRACE_TYPE_ENUM = 8,      /* name, size, enumerators */
+    DTRACE_TYPE_TYPEDEF = 9,   /* name, ref: the type it names */
+    DTRACE_TYPE_CONST = 10,    /* ref */
     DTRACE_TYPE_VOLATILE = 11, /* ref */
     /* A type given by its D spelling ("struct mm_struct", "pid_t") that the
      * host resolves itself, asking lookup_type again when it must: a

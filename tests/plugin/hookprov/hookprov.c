@@ -90,7 +90,8 @@ static int hook_set_filters(void *state, dtrace_probe_id probe, uint64_t cookie,
             if (term->field == DTRACE_FILTER_ARG)
                 snprintf(field, sizeof field, "arg%u", term->arg_index);
             else
-                snprintf(field, sizeof field, "%s", term->field < COUNT_OF(field_names) ? field_names[term->field] : "?");
+                snprintf(field, sizeof field, "%s",
+                         term->field < COUNT_OF(field_names) ? field_names[term->field] : "?");
             if (term->field == DTRACE_FILTER_EXECNAME)
                 used += (size_t)snprintf(text + used, sizeof text - used, "%s%s %s \"%s\"", t ? " && " : "", field,
                                          op_names[term->op % COUNT_OF(op_names)], term->string);
@@ -150,7 +151,8 @@ static const dtrace_type_node enum_nodes[] = {
     {sizeof(dtrace_type_node), DTRACE_TYPE_ENUM, "hook_color", 4, 0, 0, 0, 0, NULL, COUNT_OF(colors), colors},
 };
 
-#define GRAPH(nodes) {sizeof(dtrace_type_graph), COUNT_OF(nodes), nodes, 0}
+#define GRAPH(nodes)                                                                                                   \
+    { sizeof(dtrace_type_graph), COUNT_OF(nodes), nodes, 0 }
 static const struct {
     const char *name;
     dtrace_type_graph graph;
