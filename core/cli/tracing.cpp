@@ -58,9 +58,14 @@ bool Tracing::targets_gone() {
 // they are killed, not waited for.
 void Tracing::kill_created_targets() {
     for (TargetProcess &t : targets_) {
-        std::string how;
-        if (!t.created() || t.poll_exited(how))
+        std::string how; // set when its exit is seen here first
+        if (t.poll_exited(how)) {
+            if (!how.empty())
+                host_.target_changed(t.pid(), DTRACE_TARGET_EXITED);
             continue;
+        }
+        if (!t.created())
+            continue; // a grabbed process goes on after dtrace
         t.kill_created();
         host_.target_changed(t.pid(), DTRACE_TARGET_EXITED);
     }

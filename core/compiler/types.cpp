@@ -489,6 +489,10 @@ uint64_t TypeTable::size_of(const Type *t) const {
         return size_of(r->ref) * r->count;
     case TypeKind::Enum:
         return 4;
+    case TypeKind::Struct:
+    case TypeKind::Union:
+        complete(r); // a struct a plugin named but has not described yet
+        return r->size;
     default:
         return r->size;
     }

@@ -64,7 +64,7 @@ static void hook_target_changed(void *state, int64_t pid, uint32_t new_state) {
     const char *which = "an unknown target";
     if (s->ops->get_target(s->host, 0, &target) == 0 && target.pid == pid)
         which = target.flags & DTRACE_TARGET_FROM_COMMAND ? "$target (-c)" : "$target (-p)";
-    snprintf(message, sizeof message, "%s is %s", which,
+    snprintf(message, sizeof message, "%s: %s", which,
              new_state < COUNT_OF(state_names) ? state_names[new_state] : "?");
     say(s, message);
     if (new_state == DTRACE_TARGET_CREATED && s->ops->target_setenv(s->host, pid, "HOOKPROV_MARK", "set by hookprov"))
