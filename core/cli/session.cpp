@@ -8,6 +8,8 @@
 #include "cli/plugin_listing.h"
 #include "cli/plugin_options.h"
 #include "cli/provider_hints.h"
+#include "cli/plugin_types.h"
+#include "cli/probe_filters.h"
 #include "cli/tracing.h"
 #include "compiler/compile.h"
 #include "compiler/parser.h"
@@ -190,10 +192,17 @@ bool Session::load_plugins() {
     return !fatal;
 }
 
+// -c commands are created stopped at exec, -p processes grabbed (stopped),
+// before anything is compiled: $target is the first one's pid.
 bool Session::start_targets() {
     for (const std::string &command : cl_.commands) {
         std::string why;
         TargetProcess t = TargetProcess::create(command, why);
+        if (why.empty()) {
+            const int64_t pid = t.pid();
+            bool execed = t.exec(host_->target_created(pid), why);
+            host_->target_changed(pid, execed ? DTRACE_TARGET_STOPPED : DTRACE_TARGET_EXITED);
+        }
         if (!why.empty()) {
             error(why);
             return false;
@@ -207,6 +216,7 @@ bool Session::start_targets() {
             error(why);
             return false;
         }
+        host_->target_grabbed(t.pid(), DTRACE_TARGET_STOPPED);
         targets_.push_back(std::move(t));
     }
     return true;
@@ -215,6 +225,7 @@ bool Session::start_targets() {
 bool Session::compile_all() {
     compiler::CompileOptions options = compile_options();
     install_compile_hooks(options, *engine_, *host_);
+    install_plugin_type_hooks(options, *host_);
     if (!options_.is_set("nolibs")) {
         std::string why;
         auto libraries = read_library_dirs(options_.list("libdir"), why);
@@ -466,6 +477,10 @@ int Session::execute() {
         error(compiled_.empty() ? "no probes specified" : "no probes matched");
         for (const Compiled &c : compiled_)
             explain_missing_providers(*c.program);
+        return kExitError;
+    }
+    if (std::optional<std::string> refused = send_probe_filters(*engine_, *host_)) {
+        error(*refused);
         return kExitError;
     }
     Tracing tracing(*engine_, *host_, options_, out_, program_name_, targets_);

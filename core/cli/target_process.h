@@ -1,42 +1,69 @@
 // target_process.h: the processes of -c (created) and -p (grabbed).
 //
-// A -c command is forked before the program is compiled (so $target is
-// known) but held before exec until tracing has started, so that its first
-// instructions can be traced; -p attaches to a running process only in the
-// sense of watching it: tracing ends when every target has gone.
+// As DTrace does, a -c command is created stopped before its first
+// instruction and a -p process is stopped where it runs, both with ptrace,
+// while the program is compiled ($target is known) and its probes enabled;
+// release() then lets it run, so that `pid == $target` sees the very first
+// system call of the new image. The life of a -c command goes:
+//
+//   create()  forked; the child waits, before exec, for its environment
+//             (plugins may extend it: LD_PRELOAD for an in-process agent)
+//   exec()    the child execs with PTRACE_TRACEME and stops at exec (SIGTRAP)
+//   release() detached: it runs
+//   poll_exited() / kill()
+//
+// A grabbed process is seized and interrupted by grab(), detached by
+// release(), and watched through a pidfd (it is not our child). dtrace never
+// stops or kills a process it did not create, beyond that brief stop.
 #pragma once
 
 #include <string>
 #include <sys/types.h>
+#include <utility>
 #include <vector>
 
 namespace dtrace::cli {
 
 class TargetProcess {
   public:
-    // Forks `command` (split at blanks) held before exec. Empty error on success.
+    using Environment = std::vector<std::pair<std::string, std::string>>;
+
+    // Forks `command` (split at blanks), held before exec. Empty error on success.
     static TargetProcess create(const std::string &command, std::string &error);
-    // Checks that `pid_text` names a live process.
+    // Stops the running process `pid_text` names until release().
     static TargetProcess grab(const std::string &pid_text, std::string &error);
 
     TargetProcess(TargetProcess &&other) noexcept;
     TargetProcess &operator=(TargetProcess &&) = delete;
+    // Kills a created process that is still there (as DTrace does when it
+    // exits before its command), detaches from a grabbed one.
     ~TargetProcess();
 
     pid_t pid() const { return pid_; }
-    // Lets a created process exec. Returns false with `error` if exec failed.
-    bool release(std::string &error);
-    // True once the process is gone; `how` says how ("pid 12 has exited").
+    bool created() const { return created_; }
+    // A created process: execs with `environment` added and waits until it
+    // stops at exec. False with `error` (DTrace's words) if exec failed.
+    bool exec(const Environment &environment, std::string &error);
+    // Lets the process run.
+    void release();
+    // True once the process is gone; `how` says how, the first time only
+    // ("pid 12 has exited", "pid 12 terminated by SIGKILL").
     bool poll_exited(std::string &how);
+    // Kills a created process that is still running and reaps it.
+    void kill_created();
 
   private:
     TargetProcess() = default;
+    void close_fds();
+
     pid_t pid_ = -1;
     bool created_ = false;
+    bool stopped_ = false; // ptrace-stopped (at exec, or grabbed) until release()
     bool exited_ = false;
-    int go_fd_ = -1;    // parent's end: writing releases the child
-    int error_fd_ = -1; // parent's end: errno of a failed exec, EOF on success
-    std::string command_;
+    int go_fd_ = -1;    // created: the parent's end the environment is written to
+    int error_fd_ = -1; // created: errno of a failed exec, EOF on success
+    int pidfd_ = -1;    // grabbed: readable once the process has exited
+    std::string program_;
 };
 
 } // namespace dtrace::cli

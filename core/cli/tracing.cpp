@@ -48,10 +48,30 @@ bool Tracing::targets_gone() {
             all_gone = false;
             continue;
         }
-        if (!how.empty() && !options_.is_set("quiet"))
+        if (how.empty())
+            continue;
+        host_.target_changed(t.pid(), DTRACE_TARGET_EXITED);
+        if (!options_.is_set("quiet"))
             std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), how.c_str());
     }
     return all_gone;
+}
+
+// As DTrace does when a session ends before its -c commands (exit(), ^C):
+// they are killed, not waited for.
+void Tracing::kill_created_targets() {
+    for (TargetProcess &t : targets_) {
+        std::string how; // set when its exit is seen here first
+        if (t.poll_exited(how)) {
+            if (!how.empty())
+                host_.target_changed(t.pid(), DTRACE_TARGET_EXITED);
+            continue;
+        }
+        if (!t.created())
+            continue; // a grabbed process goes on after dtrace
+        t.kill_created();
+        host_.target_changed(t.pid(), DTRACE_TARGET_EXITED);
+    }
 }
 
 int Tracing::run() {
@@ -82,14 +102,10 @@ int Tracing::run() {
         report(d.message);
     if (options_.is_set("destructive") && !options_.is_set("quiet"))
         report("allowing destructive actions");
+    // Every probe is enabled: the targets may run.
     for (TargetProcess &t : targets_) {
-        std::string why;
-        if (!t.release(why)) {
-            report(why);
-            host_.stop_all();
-            engine_.stop();
-            return 1;
-        }
+        t.release();
+        host_.target_changed(t.pid(), DTRACE_TARGET_RUNNING);
     }
     // setopt() may change the rates while tracing: they are read each time.
     auto switch_ns = [this] { return std::max<int64_t>(options_.number("switchrate"), 1); };
@@ -134,6 +150,7 @@ int Tracing::run() {
             printer.report_status();
         }
     } while (!done && seen_interrupts < 2);
+    kill_created_targets();
     // A second ^C means: stop now, print nothing more.
     if (seen_interrupts >= 2)
         return printer.exit_status();

@@ -1,11 +1,11 @@
 // tracing.h: the tracing loop of `dtrace` (after the probes are enabled).
 //
-// Starts the plugins and the engine (BEGIN), releases -c processes, then
+// Starts the plugins and the engine (BEGIN), releases the -c and -p processes, then
 // consumes: every switchrate it takes the principal buffers and prints their
 // records, until exit() is called, the replayed input ends, every target
 // process has gone, or the user interrupts (^C). Then END fires, the last
 // records are printed, then a blank line and the aggregations, as dtrace(1)
-// does.
+// does. -c commands still running then are killed.
 #pragma once
 
 #include "cli/command_line.h"
@@ -32,6 +32,7 @@ class Tracing {
 
   private:
     bool targets_gone();
+    void kill_created_targets();
 
     engine::Engine &engine_;
     host::PluginHost &host_;

@@ -26,8 +26,10 @@ Clause generate_clause(const SemaClause &c, const TypeTable &types) {
     Clause out;
     out.probes = c.probes;
     out.line = c.line;
-    if (c.predicate)
+    if (c.predicate) {
         out.predicate = difo(*c.predicate, c.line, strsize);
+        out.filter = hoistable_filter(*c.predicate);
+    }
     for (const auto &a : c.actions) {
         Action act;
         act.kind = a.kind;

@@ -117,6 +117,13 @@ void compile_libraries(const std::vector<LibrarySource> &libs, Sema &sema, const
 Compiler::Compiler(CompileOptions opts)
     : opts_(std::move(opts)), types_(std::make_shared<TypeTable>(opts_.strsize)), symbols_(std::make_unique<Symbols>()),
       sema_(std::make_unique<Sema>(*types_, *symbols_, opts_)) {
+    if (opts_.resolve_type) {
+        // Names the plugins describe join the table on first use.
+        types_->set_resolver([this](const std::string &name) {
+            std::optional<TypeGraph> graph = opts_.resolve_type(name);
+            return graph && import_type_graph(*types_, *graph) != nullptr;
+        });
+    }
     std::vector<LibrarySource> libraries = {kStandardLibrary};
     libraries.insert(libraries.end(), opts_.library_sources.begin(), opts_.library_sources.end());
     try {

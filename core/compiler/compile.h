@@ -12,6 +12,7 @@
 
 #include "compiler/ast.h"
 #include "compiler/diagnostic.h"
+#include "compiler/external_types.h"
 #include "compiler/program.h"
 
 #include <cstdint>
@@ -86,6 +87,12 @@ struct CompileOptions {
         check_printa_keys;
     // The plugin action of a name that D does not define, if a plugin added one.
     std::function<std::optional<PluginActionInfo>(const std::string &name)> plugin_action;
+    // A type nobody declared, by its D spelling ("task_t", "struct foo"):
+    // what a plugin describes (lookup_type). Without it, none.
+    std::function<std::optional<TypeGraph>(const std::string &name)> resolve_type;
+    // A backquoted kernel symbol (`name: module ""; mod`name): its address and
+    // type (lookup_kernel_symbol). Without it, every such name is unknown.
+    std::function<std::optional<ExternalSymbol>(const std::string &module, const std::string &name)> resolve_symbol;
     // Compiled, in order, before the program: their declarations, inlines
     // and translators are the program's (probe clauses are not allowed).
     std::vector<LibrarySource> library_sources;

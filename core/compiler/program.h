@@ -8,6 +8,7 @@
 // Clause-local variables (this->) live across the DIFOs of one clause.
 #pragma once
 
+#include "compiler/predicate_filter.h"
 #include "dif/difo.h"
 
 #include <cstdint>
@@ -91,6 +92,9 @@ inline constexpr size_t kPluginActionContextValues = 2;
 struct Clause {
     std::vector<std::string> probes; // probe descriptions as written
     std::optional<dif::Difo> predicate;
+    // What a provider may check of the predicate before firing (empty: no
+    // conjunct could be hoisted, every event may pass).
+    PredicateFilter filter;
     std::vector<Action> actions;
     int line = 0;
 };

@@ -114,6 +114,7 @@ class Sema {
     void check_signature(std::vector<const Type *> &keys, bool &has_signature, const std::vector<NodePtr> &args,
                          const std::string &prefix, const std::string &name, const char *kind_name, int line);
     NodePtr resolve_global(const Expr &e, unsigned flags, bool create);
+    NodePtr kernel_symbol(const Expr &e);
     NodePtr index_as_pointer(const Expr &e, unsigned flags);
     std::vector<NodePtr> cook_list(const std::vector<ExprPtr> &args, size_t from = 0);
 

@@ -422,6 +422,7 @@ NodePtr Sema::cook_offsetof(const Expr &e) {
     const Type *t = resolve(type_of(*e.type_name));
     if (t->kind != TypeKind::Struct && t->kind != TypeKind::Union)
         raise_error("D_OFFSETOF_TYPE", e.line, "offsetof operand must be a struct or union type");
+    types_.complete(t);
     auto m = std::find_if(t->members.begin(), t->members.end(), [&](const Member &m) { return m.name == e.text; });
     if (m == t->members.end())
         raise_error("D_UNKNOWN", e.line, "failed to determine offset of " + e.text + ": Member name not found");

@@ -82,12 +82,8 @@ NodePtr Sema::var_node(UserVar *v, int line, unsigned flags) {
 }
 
 NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
-    // External symbols need a symbol table: no plugin provides one, so every
-    // backquoted name fails to resolve, as DTrace reports an unknown symbol.
     if (e.scoped)
-        raise_error("D_IDENT_UNDEF", e.line,
-                    "failed to resolve " + e.module + "`" + e.text + ": " +
-                        (e.module.empty() ? "Unknown symbol name" : "Unknown module name"));
+        return kernel_symbol(e);
     if (NodePtr input = xlate_param(e.text, e.line))
         return input;
     if (const BuiltinIdent *b = find_builtin(e.text)) {
@@ -214,7 +210,7 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
                     "operator . cannot be applied to type \"" + type_name(t) +
                         "\"; must be applied to a struct or union");
     }
-    if (!t->complete)
+    if (!types_.complete(t))
         raise_error("D_OP_INCOMPLETE", e.line,
                     "operator " + op_name(e.op) + " cannot be applied to a forward declaration: no " + type_name(t) +
                         " definition is available");
@@ -421,6 +417,25 @@ NodePtr Sema::cook_aggref(const Expr &e) {
     n->line = e.line;
     n->kids = cook_list(e.args);
     return n;
+}
+
+// A backquoted name: the object at a kernel symbol's address, of the type
+// the plugin that knows the symbol gives it (int when it gives none, as
+// DTrace types a symbol without CTF). User symbols (mod``sym) need a
+// process's symbol tables, which nothing provides yet.
+NodePtr Sema::kernel_symbol(const Expr &e) {
+    const bool user = !e.module.empty() && e.module.back() == '`';
+    std::optional<ExternalSymbol> found;
+    if (!user && opts_.resolve_symbol)
+        found = opts_.resolve_symbol(e.module, e.text);
+    if (!found)
+        raise_error("D_IDENT_UNDEF", e.line,
+                    "failed to resolve " + e.module + "`" + e.text + ": " +
+                        (e.module.empty() ? "Unknown symbol name" : "Unknown module name"));
+    const Type *type = found->type.empty() ? types_.int_type() : types_.lookup(found->type);
+    if (type == nullptr)
+        raise_error("D_TYPE_ERR", e.line, "failed to resolve type " + found->type + " of " + e.text);
+    return cook_deref(e.line, make_const(found->address, types_.pointer_to(type), e.line));
 }
 
 } // namespace dtrace::compiler

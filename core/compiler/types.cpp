@@ -374,26 +374,53 @@ const Type *TypeTable::named(const char *name) const {
     return names_.at(name);
 }
 
+namespace {
+
+const char *tag_prefix(TypeKind kind) {
+    return kind == TypeKind::Struct ? "struct " : kind == TypeKind::Union ? "union " : "enum ";
+}
+
+} // namespace
+
+bool TypeTable::ask_resolver(const std::string &spelling) const {
+    return resolver_ && resolver_asked_.insert(spelling).second && resolver_(spelling);
+}
+
 const Type *TypeTable::find_named(const std::string &name) const {
     auto it = names_.find(name);
+    if (it == names_.end() && ask_resolver(name))
+        it = names_.find(name);
     return it == names_.end() ? nullptr : it->second;
 }
 
 Type *TypeTable::find_tagged(TypeKind kind, const std::string &tag) const {
-    const char *prefix = kind == TypeKind::Struct ? "struct " : kind == TypeKind::Union ? "union " : "enum ";
-    auto it = tags_.find(prefix + tag);
+    auto it = tags_.find(tag_prefix(kind) + tag);
+    if (it == tags_.end() && ask_resolver(tag_prefix(kind) + tag))
+        it = tags_.find(tag_prefix(kind) + tag);
     return it == tags_.end() ? nullptr : it->second;
+}
+
+bool TypeTable::complete(const Type *t) const {
+    if (!t->complete && !t->name.empty() &&
+        (t->kind == TypeKind::Struct || t->kind == TypeKind::Union || t->kind == TypeKind::Enum))
+        ask_resolver(tag_prefix(t->kind) + t->name);
+    return t->complete;
+}
+
+Type *TypeTable::declare_tag(TypeKind kind, const std::string &tag) {
+    if (auto it = tags_.find(tag_prefix(kind) + tag); it != tags_.end())
+        return it->second;
+    Type *t = make(kind);
+    t->name = tag;
+    t->complete = false;
+    tags_[tag_prefix(kind) + tag] = t;
+    return t;
 }
 
 Type *TypeTable::tagged(TypeKind kind, const std::string &tag) {
     if (Type *t = find_tagged(kind, tag))
         return t;
-    Type *t = make(kind);
-    t->name = tag;
-    t->complete = false;
-    const char *prefix = kind == TypeKind::Struct ? "struct " : kind == TypeKind::Union ? "union " : "enum ";
-    tags_[prefix + tag] = t;
-    return t;
+    return declare_tag(kind, tag);
 }
 
 Type *TypeTable::anonymous(TypeKind kind) {
@@ -462,6 +489,10 @@ uint64_t TypeTable::size_of(const Type *t) const {
         return size_of(r->ref) * r->count;
     case TypeKind::Enum:
         return 4;
+    case TypeKind::Struct:
+    case TypeKind::Union:
+        complete(r); // a struct a plugin named but has not described yet
+        return r->size;
     default:
         return r->size;
     }
@@ -506,8 +537,8 @@ const Type *TypeTable::lookup(std::string_view spelling) const {
             return nullptr;
         TypeKind k = rest[0] == "struct" ? TypeKind::Struct : rest[0] == "union" ? TypeKind::Union : TypeKind::Enum;
         base = find_tagged(k, rest[1]);
-    } else if (rest.size() == 1 && names_.count(rest[0])) {
-        base = names_.at(rest[0]);
+    } else if (const Type *t = rest.size() == 1 ? find_named(rest[0]) : nullptr) {
+        base = t;
     } else {
         std::string canon = canonical_intrinsic_name(rest);
         base = canon.empty() ? nullptr : find_named(canon);

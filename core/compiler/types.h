@@ -17,7 +17,9 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -133,6 +135,18 @@ class TypeTable {
     // struct/union/enum by tag; null when never declared.
     Type *find_tagged(TypeKind kind, const std::string &tag) const;
 
+    // Asked, once per spelling, for a name the table lacks ("task_t",
+    // "struct foo") or a struct/union/enum that is only forward-declared:
+    // it may add the type (external_types.h), and says whether it did. The
+    // lookups above then answer as if it had been declared all along.
+    using Resolver = std::function<bool(const std::string &spelling)>;
+    void set_resolver(Resolver resolver) { resolver_ = std::move(resolver); }
+    // Completes a forward-declared struct, union or enum through the
+    // resolver; whether `t` is complete afterwards.
+    bool complete(const Type *t) const;
+    // The tagged type, a new forward declaration when unknown (no resolver).
+    Type *declare_tag(TypeKind kind, const std::string &tag);
+
     const Type *void_type() const { return void_; }
     const Type *int_type() const { return int_; }
     const Type *string_type() const { return string_; }
@@ -168,6 +182,9 @@ class TypeTable {
     std::map<std::string, Type *> tags_;
     std::map<std::pair<const Type *, uint64_t>, const Type *> arrays_;
     std::map<std::pair<const Type *, int>, const Type *> derived_; // pointers and qualifiers
+    bool ask_resolver(const std::string &spelling) const;
+    Resolver resolver_;
+    mutable std::set<std::string> resolver_asked_;
     const Type *void_ = nullptr, *int_ = nullptr, *dynamic_ = nullptr;
     Type *string_ = nullptr; // its size follows strsize
 };

@@ -39,6 +39,14 @@ inline constexpr uint32_t kPluginOpsProvidersSize =
     offsetof(dtrace_plugin_ops, providers) + sizeof(dtrace_plugin_ops::providers);
 inline constexpr uint32_t kOptionDescV1Size =
     offsetof(dtrace_option_desc, description) + sizeof(dtrace_option_desc::description);
+inline constexpr uint32_t kPluginOpsTargetChangedSize =
+    offsetof(dtrace_plugin_ops, target_changed) + sizeof(dtrace_plugin_ops::target_changed);
+inline constexpr uint32_t kPluginOpsSetFiltersSize =
+    offsetof(dtrace_plugin_ops, set_filters) + sizeof(dtrace_plugin_ops::set_filters);
+inline constexpr uint32_t kPluginOpsLookupTypeSize =
+    offsetof(dtrace_plugin_ops, lookup_type) + sizeof(dtrace_plugin_ops::lookup_type);
+inline constexpr uint32_t kPluginOpsLookupKernelSymbolSize =
+    offsetof(dtrace_plugin_ops, lookup_kernel_symbol) + sizeof(dtrace_plugin_ops::lookup_kernel_symbol);
 inline constexpr uint32_t kProviderInfoV1Size =
     offsetof(dtrace_provider_info, d_source) + sizeof(dtrace_provider_info::d_source);
 inline constexpr uint32_t kProbeDescV1Size = offsetof(dtrace_probe_desc, cookie) + sizeof(dtrace_probe_desc::cookie);
@@ -46,6 +54,14 @@ inline constexpr uint32_t kArgDescV1Size =
     offsetof(dtrace_arg_desc, native_index) + sizeof(dtrace_arg_desc::native_index);
 inline constexpr uint32_t kEventCtxV1Size = offsetof(dtrace_event_ctx, flags) + sizeof(dtrace_event_ctx::flags);
 inline constexpr uint32_t kActionDescV1Size = offsetof(dtrace_action_desc, cookie) + sizeof(dtrace_action_desc::cookie);
+// The smallest type descriptions the host reads (their fields as first defined).
+inline constexpr uint32_t kTypeGraphSize = offsetof(dtrace_type_graph, root) + sizeof(dtrace_type_graph::root);
+inline constexpr uint32_t kTypeNodeSize =
+    offsetof(dtrace_type_node, enumerators) + sizeof(dtrace_type_node::enumerators);
+inline constexpr uint32_t kTypeMemberSize =
+    offsetof(dtrace_type_member, offset_bits) + sizeof(dtrace_type_member::offset_bits);
+inline constexpr uint32_t kTypeEnumeratorSize =
+    offsetof(dtrace_type_enumerator, value) + sizeof(dtrace_type_enumerator::value);
 
 // True when `s` is non-null and declares at least the v1 size.
 template <typename T> bool covers(const T *s, uint32_t v1_size) {

@@ -80,6 +80,16 @@ void report_progress(dtrace_host *host, uint64_t done, uint64_t total, uint64_t 
         plugin->sink().report_progress(done, total, events);
 }
 
+int get_target(dtrace_host *host, uint32_t index, dtrace_target_info *out) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr || out == nullptr ? -1 : plugin->get_target(index, *out);
+}
+
+int target_setenv(dtrace_host *host, int64_t pid, const char *name, const char *value) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr || name == nullptr || value == nullptr ? -1 : plugin->target_setenv(pid, name, value);
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -98,6 +108,8 @@ const dtrace_host_ops host_ops_table = {
     .add_live_timer = add_live_timer,
     .remove_live_timer = remove_live_timer,
     .report_progress = report_progress,
+    .get_target = get_target,
+    .target_setenv = target_setenv,
 };
 
 } // namespace dtrace::host

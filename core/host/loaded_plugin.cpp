@@ -50,8 +50,8 @@ Result<ArgType> to_arg_type(const dtrace_arg_desc *desc, uint32_t index) {
 
 } // namespace
 
-LoadedPlugin::LoadedPlugin(PluginModule module, ProbeSink &sink, PluginPeers *peers)
-    : module_(std::move(module)), sink_(sink), peers_(peers), name_(module_.ops->name),
+LoadedPlugin::LoadedPlugin(PluginModule module, ProbeSink &sink, PluginPeers *peers, TargetRegistry *targets)
+    : module_(std::move(module)), sink_(sink), peers_(peers), targets_(targets), name_(module_.ops->name),
       description_(text_or_empty(module_.ops->description)) {}
 
 template <typename Call> Status LoadedPlugin::call_plugin(Call &&call) {
@@ -66,8 +66,9 @@ template <typename Call> Status LoadedPlugin::call_plugin(Call &&call) {
     return {};
 }
 
-Result<std::unique_ptr<LoadedPlugin>> LoadedPlugin::create(PluginModule module, ProbeSink &sink, PluginPeers *peers) {
-    std::unique_ptr<LoadedPlugin> plugin(new LoadedPlugin(std::move(module), sink, peers));
+Result<std::unique_ptr<LoadedPlugin>> LoadedPlugin::create(PluginModule module, ProbeSink &sink, PluginPeers *peers,
+                                                           TargetRegistry *targets) {
+    std::unique_ptr<LoadedPlugin> plugin(new LoadedPlugin(std::move(module), sink, peers, targets));
     LoadedPlugin &p = *plugin;
     Status status = p.call_plugin([&] { return p.module_.ops->init(&p.handle_, &host_ops_table, &p.state_) == 0; });
     if (!status) {
@@ -267,6 +268,55 @@ void LoadedPlugin::remove_live_timer(dtrace_probe_id probe) {
 
 Status LoadedPlugin::consume_action(const dtrace_action_call &call) {
     return call_plugin([&] { return module_.ops->consume_action(state_, &call) == 0; });
+}
+
+void LoadedPlugin::target_changed(int64_t pid, dtrace_target_state state) {
+    if (has_entry(abi::kPluginOpsTargetChangedSize) && module_.ops->target_changed != nullptr)
+        module_.ops->target_changed(state_, pid, state);
+}
+
+Status LoadedPlugin::set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters,
+                                 const dtrace_filter *filters) {
+    if (!has_entry(abi::kPluginOpsSetFiltersSize) || module_.ops->set_filters == nullptr)
+        return {};
+    return call_plugin([&] { return module_.ops->set_filters(state_, probe, cookie, nfilters, filters) == 0; });
+}
+
+const dtrace_type_graph *LoadedPlugin::lookup_type(const std::string &name) {
+    if (!has_entry(abi::kPluginOpsLookupTypeSize) || module_.ops->lookup_type == nullptr)
+        return nullptr;
+    const dtrace_type_graph *graph = nullptr;
+    if (module_.ops->lookup_type(state_, name.c_str(), &graph) != 0 || !abi::covers(graph, abi::kTypeGraphSize))
+        return nullptr;
+    return graph;
+}
+
+std::optional<KernelSymbol> LoadedPlugin::lookup_kernel_symbol(const std::string &module, const std::string &name) {
+    if (!has_entry(abi::kPluginOpsLookupKernelSymbolSize) || module_.ops->lookup_kernel_symbol == nullptr)
+        return std::nullopt;
+    dtrace_kernel_symbol found{};
+    found.struct_size = sizeof found;
+    if (module_.ops->lookup_kernel_symbol(state_, module.c_str(), name.c_str(), &found) != 0)
+        return std::nullopt;
+    return KernelSymbol{found.address, text_or_empty(found.type)};
+}
+
+int LoadedPlugin::get_target(uint32_t index, dtrace_target_info &out) const {
+    std::optional<dtrace_target_info> found = targets_ ? targets_->get(index) : std::nullopt;
+    if (!found || out.struct_size < offsetof(dtrace_target_info, flags) + sizeof out.flags)
+        return -1;
+    found->struct_size = out.struct_size; // the fields are all v1's: nothing lies beyond the caller's size
+    out = *found;
+    return 0;
+}
+
+int LoadedPlugin::target_setenv(int64_t pid, const char *name, const char *value) {
+    if (targets_ == nullptr || !targets_->setenv(pid, name, value)) {
+        report_error(std::string("target_setenv(") + name + "): pid " + std::to_string(pid) +
+                     " is not a target being created");
+        return -1;
+    }
+    return 0;
 }
 
 void LoadedPlugin::report_error(std::string_view message) {

@@ -17,6 +17,7 @@
 #include "probe_sink.h"
 #include "result.h"
 #include "shared_object.h"
+#include "target_registry.h"
 
 #include <dtrace/provider.h>
 
@@ -58,6 +59,12 @@ class PluginPeers {
     virtual void remove_live_timer(LoadedPlugin &asker, dtrace_probe_id probe) = 0;
 };
 
+// What lookup_kernel_symbol answered (dtrace_kernel_symbol, copied).
+struct KernelSymbol {
+    uint64_t address = 0;
+    std::string type; // the D spelling of its type; "" when the plugin gave none
+};
+
 // A plugin's code and validated ops table, not yet initialised.
 struct PluginModule {
     std::filesystem::path file; // empty for a built-in plugin
@@ -69,9 +76,11 @@ class LoadedPlugin {
   public:
     // Calls the plugin's init with the host ops. The failure reason is what
     // the plugin reported, prefixed "plugin's init failed".
-    // `peers` (may be null: no live timers) serves add_live_timer.
+    // `peers` (may be null: no live timers) serves add_live_timer; `targets`
+    // (may be null: no targets) answers get_target and target_setenv.
     static Result<std::unique_ptr<LoadedPlugin>> create(PluginModule module, ProbeSink &sink,
-                                                        PluginPeers *peers = nullptr);
+                                                        PluginPeers *peers = nullptr,
+                                                        TargetRegistry *targets = nullptr);
 
     // Stops the plugin if it runs, destroys its state, then unmaps its code.
     ~LoadedPlugin();
@@ -101,6 +110,14 @@ class LoadedPlugin {
     // entry); true when it took it. release_live_timer gives it back.
     bool take_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
     void release_live_timer(dtrace_probe_id probe);
+    // The entries appended to the ops table; each is skipped (nothing, or
+    // success) when the plugin's table predates it or leaves it NULL.
+    void target_changed(int64_t pid, dtrace_target_state state);
+    Status set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters);
+    // The plugin's graph for type `name`, valid until its next lookup_type;
+    // null when it does not know the name.
+    const dtrace_type_graph *lookup_type(const std::string &name);
+    std::optional<KernelSymbol> lookup_kernel_symbol(const std::string &module, const std::string &name);
     // The actions the plugin registered during init, in order.
     const std::vector<PluginAction> &actions() const { return actions_; }
 
@@ -114,10 +131,14 @@ class LoadedPlugin {
     int add_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
     void remove_live_timer(dtrace_probe_id probe);
     void report_error(std::string_view message);
+    int get_target(uint32_t index, dtrace_target_info &out) const;
+    int target_setenv(int64_t pid, const char *name, const char *value);
     ProbeSink &sink() { return sink_; }
 
   private:
-    LoadedPlugin(PluginModule module, ProbeSink &sink, PluginPeers *peers);
+    LoadedPlugin(PluginModule module, ProbeSink &sink, PluginPeers *peers, TargetRegistry *targets);
+    // Whether the plugin's table reaches an appended entry (`size` from abi.h).
+    bool has_entry(uint32_t size) const { return module_.ops->struct_size >= size; }
     // Runs a call into the plugin; on `failed`, the messages it reported on
     // this thread become the reason, otherwise they are passed on to the sink.
     template <typename Call> Status call_plugin(Call &&call);
@@ -125,6 +146,7 @@ class LoadedPlugin {
     PluginModule module_;
     ProbeSink &sink_;
     PluginPeers *peers_;
+    TargetRegistry *targets_;
     std::string name_, description_;
     dtrace_host handle_{this};
     void *state_ = nullptr;

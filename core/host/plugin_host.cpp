@@ -175,7 +175,7 @@ std::vector<PluginDiagnostic> PluginHost::initialise() {
                                                        " ignored: already loaded from " + origin_of(*first)});
             continue;
         }
-        Result<std::unique_ptr<LoadedPlugin>> plugin = LoadedPlugin::create(std::move(c.module), sink_, this);
+        Result<std::unique_ptr<LoadedPlugin>> plugin = LoadedPlugin::create(std::move(c.module), sink_, this, &targets_);
         if (!plugin) {
             entry.state = PluginState::Failed;
             entry.reason = plugin.reason();
@@ -368,6 +368,46 @@ LoadedPlugin *PluginHost::owner_of(dtrace_provider_id provider) const {
         if (plugin->owns(provider))
             return plugin.get();
     return nullptr;
+}
+
+TargetRegistry::Environment PluginHost::target_created(int64_t pid) {
+    targets_.add(pid, DTRACE_TARGET_FROM_COMMAND, DTRACE_TARGET_CREATED);
+    targets_.open_environment(pid);
+    for (const auto &plugin : plugins_)
+        plugin->target_changed(pid, DTRACE_TARGET_CREATED);
+    return targets_.close_environment();
+}
+
+void PluginHost::target_grabbed(int64_t pid, dtrace_target_state state) {
+    targets_.add(pid, DTRACE_TARGET_GRABBED, state);
+    for (const auto &plugin : plugins_)
+        plugin->target_changed(pid, state);
+}
+
+void PluginHost::target_changed(int64_t pid, dtrace_target_state state) {
+    targets_.set_state(pid, state);
+    for (const auto &plugin : plugins_)
+        plugin->target_changed(pid, state);
+}
+
+Status PluginHost::set_filters(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters,
+                               const dtrace_filter *filters) {
+    LoadedPlugin *plugin = owner_of(provider);
+    return plugin == nullptr ? Status{} : plugin->set_filters(probe, cookie, nfilters, filters);
+}
+
+const dtrace_type_graph *PluginHost::lookup_type(const std::string &name) {
+    for (const auto &plugin : plugins_)
+        if (const dtrace_type_graph *graph = plugin->lookup_type(name))
+            return graph;
+    return nullptr;
+}
+
+std::optional<KernelSymbol> PluginHost::lookup_kernel_symbol(const std::string &module, const std::string &name) {
+    for (const auto &plugin : plugins_)
+        if (std::optional<KernelSymbol> found = plugin->lookup_kernel_symbol(module, name))
+            return found;
+    return std::nullopt;
 }
 
 } // namespace dtrace::host

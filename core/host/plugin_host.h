@@ -18,6 +18,7 @@
 #include "plugin_config.h"
 #include "probe_sink.h"
 #include "result.h"
+#include "target_registry.h"
 
 #include <map>
 #include <memory>
@@ -106,6 +107,23 @@ class PluginHost final : public PluginPeers {
     // filled in here). The failure is "<plugin>: <the plugin's reason>".
     Status consume_action(uint32_t id, dtrace_action_call call);
 
+    // Target processes (-c, -p). A created one is announced to every plugin
+    // (DTRACE_TARGET_CREATED) and the environment they set for it returned;
+    // a grabbed one is recorded stopped. target_changed records a new state
+    // and tells every plugin, in load order.
+    TargetRegistry::Environment target_created(int64_t pid);
+    void target_grabbed(int64_t pid, dtrace_target_state state);
+    void target_changed(int64_t pid, dtrace_target_state state);
+
+    // Hands the probe's predicate filters to the plugin that owns its provider.
+    Status set_filters(dtrace_provider_id provider, dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters,
+                       const dtrace_filter *filters);
+    // The first plugin, in load order, that describes type `name`, and its
+    // graph (valid until that plugin's next lookup_type); null when none does.
+    const dtrace_type_graph *lookup_type(const std::string &name);
+    // The first plugin, in load order, that knows kernel symbol module`name.
+    std::optional<KernelSymbol> lookup_kernel_symbol(const std::string &module, const std::string &name);
+
     const std::vector<std::unique_ptr<LoadedPlugin>> &plugins() const { return plugins_; }
     LoadedPlugin *find(std::string_view name) const;
     LoadedPlugin *owner_of(dtrace_provider_id provider) const;
@@ -125,6 +143,7 @@ class PluginHost final : public PluginPeers {
     std::pair<LoadedPlugin *, const PluginAction *> locate_action(uint32_t id) const;
 
     ProbeSink &sink_;
+    TargetRegistry targets_; // before plugins_: the plugins refer to it until destroyed
     std::vector<std::unique_ptr<LoadedPlugin>> plugins_;
     std::vector<PluginEntry> catalogue_;
     std::vector<Candidate> candidates_; // between discover() and initialise()

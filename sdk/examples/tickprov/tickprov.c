@@ -4,7 +4,8 @@
  * registering a provider with its own D types and translator, probes typed at
  * registration and probes typed on demand (arg_info), glob matching in
  * provide(), enabling, a delivery thread calling fire() with a full event
- * context, and a memory reader through which D reads the plugin's strings.
+ * context, a memory reader through which D reads the plugin's strings, and
+ * the predicate filters of set_filters (a timer no clause can pass stays quiet).
  *
  * Probes (provider tick_example, module timer, name tick), driven by one
  * timer thread started at start() and joined at stop():
@@ -74,6 +75,7 @@ typedef struct tick_timer {
     char label[LABEL_SIZE];     /* read by D through read_label() */
     _Atomic dtrace_probe_id probe;
     atomic_bool enabled;
+    bool filtered_out; /* set_filters: no clause can pass this timer's events */
     uint64_t count;    /* timer thread only */
     uint64_t next_due; /* timer thread only */
 } tick_timer;
@@ -143,6 +145,51 @@ static void fire_tick(tickprov *tp, tick_timer *t, uint64_t now) {
     tp->ops->fire(tp->host, atomic_load(&t->probe), &ctx);
 }
 
+/* Whether `value` passes a filter term. Terms on fields this example does not
+ * check itself (pid, execname...) pass: the predicate decides them later. */
+static bool term_passes(const dtrace_filter_term *term, int64_t interval_ms) {
+    if (term->field != DTRACE_FILTER_ARG || term->arg_index != 1)
+        return true;
+    switch (term->op) {
+    case DTRACE_FILTER_EQ:
+        return interval_ms == term->value;
+    case DTRACE_FILTER_NE:
+        return interval_ms != term->value;
+    case DTRACE_FILTER_LT:
+        return interval_ms < term->value;
+    case DTRACE_FILTER_LE:
+        return interval_ms <= term->value;
+    case DTRACE_FILTER_GT:
+        return interval_ms > term->value;
+    case DTRACE_FILTER_GE:
+        return interval_ms >= term->value;
+    default:
+        return true;
+    }
+}
+
+/* Before start: the clauses' hoisted predicates. arg1 (the interval) is fixed
+ * per timer, so a filter on it decides once whether the timer fires at all;
+ * a real provider would check the terms where its events arise (in the
+ * kernel), per event. Ignoring the filters would be as correct, only slower. */
+static int tick_set_filters(void *state, dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters,
+                            const dtrace_filter *filters) {
+    (void)probe;
+    tickprov *tp = state;
+    if (cookie >= TIMER_COUNT)
+        return 0;
+    tick_timer *t = &tp->timers[cookie];
+    bool any = nfilters == 0;
+    for (uint32_t f = 0; f < nfilters && !any; f++) {
+        bool all = true;
+        for (uint32_t i = 0; i < filters[f].nterms && all; i++)
+            all = term_passes(&filters[f].terms[i], t->interval_ms);
+        any = all;
+    }
+    t->filtered_out = !any;
+    return 0;
+}
+
 static void sleep_until(uint64_t deadline) {
     struct timespec ts = {(time_t)(deadline / NS_PER_S), (long)(deadline % NS_PER_S)};
     while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
@@ -168,7 +215,7 @@ static void *run_timers(void *arg) {
                 continue;
             t->count++;
             t->next_due += (uint64_t)t->interval_ms * NS_PER_MS;
-            if (atomic_load(&t->enabled) && atomic_load(&t->probe) != 0)
+            if (atomic_load(&t->enabled) && !t->filtered_out && atomic_load(&t->probe) != 0)
                 fire_tick(tp, t, now);
         }
     }
@@ -299,6 +346,7 @@ static const dtrace_plugin_ops tickprov_ops = {
     .start = tick_start,
     .stop = tick_stop,
     .destroy = tick_destroy,
+    .set_filters = tick_set_filters,
 };
 
 /* The host checks our abi_version; a plugin that needed a newer host would

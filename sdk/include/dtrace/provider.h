@@ -210,6 +210,144 @@ typedef struct dtrace_action_call {
     int64_t tid;
 } dtrace_action_call;
 
+/* ---- Target processes (-c / -p) -------------------------------------------
+ * The session's targets ($target is the first) and where each is in its life.
+ * A plugin reads them with get_target and hears of each change through its
+ * target_changed entry. */
+typedef enum dtrace_target_state {
+    DTRACE_TARGET_CREATED = 1, /* -c: forked, not exec'd yet; target_setenv may extend its environment */
+    DTRACE_TARGET_STOPPED = 2, /* stopped before its first instruction: -c at exec (the new image is
+                                  mapped), -p where it was grabbed; probes are being enabled */
+    DTRACE_TARGET_RUNNING = 3, /* released: every probe of the session is enabled */
+    DTRACE_TARGET_EXITED = 4   /* gone (exited, killed, or its exec failed) */
+} dtrace_target_state;
+
+/* How the target came to the session. */
+#define DTRACE_TARGET_FROM_COMMAND 0x1u /* -c: dtrace created it (and kills it when the session ends early) */
+#define DTRACE_TARGET_GRABBED 0x2u      /* -p: it ran before dtrace and goes on after it */
+
+typedef struct dtrace_target_info {
+    uint32_t struct_size; /* set by the host; write no field beyond it */
+    uint32_t state;       /* dtrace_target_state */
+    int64_t pid;
+    uint32_t flags; /* DTRACE_TARGET_FROM_COMMAND or DTRACE_TARGET_GRABBED */
+} dtrace_target_info;
+
+/* ---- Predicate filters --------------------------------------------------
+ * What the compiler could hoist out of a clause's predicate: the conjuncts
+ * that compare one field of the firing with a constant ($target included),
+ * e.g. `/pid == $target && arg0 > 2 && self->ts/` gives pid == N and arg0 > 2.
+ * A plugin may check them where its events arise (in the kernel) so that
+ * unwanted events never reach fire(); it may also ignore them: the clause's
+ * predicate still runs in the DIF VM, so output is the same either way. */
+typedef enum dtrace_filter_field {
+    DTRACE_FILTER_PID = 1,      /* the process id (pid, as the event context's pid) */
+    DTRACE_FILTER_TID = 2,      /* the thread id (tid) */
+    DTRACE_FILTER_UID = 3,      /* the real user id (uid) */
+    DTRACE_FILTER_GID = 4,      /* the real group id (gid) */
+    DTRACE_FILTER_EXECNAME = 5, /* execname; `string` holds the operand, op is EQ or NE */
+    DTRACE_FILTER_ARG = 6       /* native argument arg_index (argN), as the plugin passes it */
+} dtrace_filter_field;
+
+/* Comparisons, always of the field's 64-bit value as a signed integer
+ * (int64_t) with `value`: the compiler hoists an ordered comparison only
+ * when D compares signed; EQ and NE are the same signed or not. */
+typedef enum dtrace_filter_op {
+    DTRACE_FILTER_EQ = 1,
+    DTRACE_FILTER_NE = 2,
+    DTRACE_FILTER_LT = 3,
+    DTRACE_FILTER_LE = 4,
+    DTRACE_FILTER_GT = 5,
+    DTRACE_FILTER_GE = 6
+} dtrace_filter_op;
+
+/* One conjunct: `field op value` (or `execname op string`). */
+typedef struct dtrace_filter_term {
+    uint32_t struct_size;
+    uint32_t field;     /* dtrace_filter_field */
+    uint32_t arg_index; /* DTRACE_FILTER_ARG: which argN */
+    uint32_t op;        /* dtrace_filter_op */
+    int64_t value;
+    const char *string; /* DTRACE_FILTER_EXECNAME: the name; NULL otherwise */
+} dtrace_filter_term;
+
+/* A conjunction of terms: an event passes when every term holds. */
+typedef struct dtrace_filter {
+    uint32_t struct_size;
+    uint32_t nterms;
+    const dtrace_filter_term *terms;
+} dtrace_filter;
+
+/* ---- Types supplied by a plugin, on demand -----------------------------
+ * A plugin with many types (BTF's kernel types, a program's DWARF) answers
+ * lookup_type for one name at a time instead of shipping D source: a small
+ * graph of type nodes, referring to each other by index. */
+typedef enum dtrace_type_kind {
+    DTRACE_TYPE_VOID = 1,
+    DTRACE_TYPE_INTEGER = 2,   /* name ("unsigned int", "_Bool"...), size, is_signed */
+    DTRACE_TYPE_FLOAT = 3,     /* size */
+    DTRACE_TYPE_POINTER = 4,   /* ref: the pointee */
+    DTRACE_TYPE_ARRAY = 5,     /* ref: the element; count */
+    DTRACE_TYPE_STRUCT = 6,    /* name (the tag; "" when anonymous), size, members;
+                                  size 0 and no members: a forward declaration */
+    DTRACE_TYPE_UNION = 7,     /* as STRUCT */
+    DTRACE_TYPE_ENUM = 8,      /* name, size, enumerators */
+    DTRACE_TYPE_TYPEDEF = 9,   /* name, ref: the type it names */
+    DTRACE_TYPE_CONST = 10,    /* ref */
+    DTRACE_TYPE_VOLATILE = 11, /* ref */
+    /* A type given by its D spelling ("struct mm_struct", "pid_t") that the
+     * host resolves itself, asking lookup_type again when it must: a
+     * plugin answers one struct at a time and names the structs its
+     * members point to, which are then described only when a program uses
+     * them. */
+    DTRACE_TYPE_NAMED = 12
+} dtrace_type_kind;
+
+typedef struct dtrace_type_member {
+    uint32_t struct_size;
+    const char *name;
+    uint32_t type;      /* index in the graph's types */
+    uint32_t bit_width; /* 0: not a bit-field */
+    uint64_t offset_bits;
+} dtrace_type_member;
+
+typedef struct dtrace_type_enumerator {
+    uint32_t struct_size;
+    const char *name;
+    int64_t value;
+} dtrace_type_enumerator;
+
+typedef struct dtrace_type_node {
+    uint32_t struct_size;
+    uint32_t kind; /* dtrace_type_kind */
+    const char *name;
+    uint64_t size; /* bytes */
+    uint32_t is_signed;
+    uint32_t ref;   /* index in the graph's types */
+    uint64_t count; /* ARRAY: elements */
+    uint32_t nmembers;
+    const dtrace_type_member *members;
+    uint32_t nenumerators;
+    const dtrace_type_enumerator *enumerators;
+} dtrace_type_node;
+
+typedef struct dtrace_type_graph {
+    uint32_t struct_size;
+    uint32_t ntypes;
+    const dtrace_type_node *types;
+    uint32_t root; /* index of the type that was asked for */
+} dtrace_type_graph;
+
+/* ---- Kernel symbols -----------------------------------------------------
+ * What a backquoted identifier (`jiffies, `vmlinux`jiffies) names. */
+typedef struct dtrace_kernel_symbol {
+    uint32_t struct_size; /* set by the host; write no field beyond it */
+    uint64_t address;
+    const char *type; /* the D type of the object at `address`, as D spells it
+                         ("unsigned long", "struct task_struct"); NULL: int, as
+                         DTrace types a symbol it has no type for */
+} dtrace_kernel_symbol;
+
 /* core -> plugin: the host's services. */
 typedef struct dtrace_host_ops {
     uint32_t struct_size;
@@ -258,6 +396,16 @@ typedef struct dtrace_host_ops {
      * unit: bytes, buffers) and the events replayed so far. dtrace shows it
      * on a terminal; call it as often as you like (it keeps ~10 a second). */
     void (*report_progress)(dtrace_host *host, uint64_t done, uint64_t total, uint64_t events);
+
+    /* Appended in ABI version 1 (present when struct_size covers them). */
+    /* The session's target `index` (0 is $target). Returns 0 with *out filled,
+     * or -1 when there is no such target (a session without -c/-p has none). */
+    int (*get_target)(dtrace_host *host, uint32_t index, dtrace_target_info *out);
+    /* Sets NAME=VALUE in the environment target `pid` will exec with; only
+     * while target_changed(DTRACE_TARGET_CREATED) for that pid runs (-1
+     * otherwise). The value replaces the one the target would inherit from
+     * dtrace: to add to LD_PRELOAD, read getenv("LD_PRELOAD") first. */
+    int (*target_setenv)(dtrace_host *host, int64_t pid, const char *name, const char *value);
 } dtrace_host_ops;
 
 #define DTRACE_TIMER_PER_CPU 0x1u
@@ -374,6 +522,34 @@ typedef struct dtrace_plugin_ops {
      * patterns ("syscall", "pid*"): when a probe description names one and
      * the plugin is not loaded, dtrace says so and why. NULL: not said. */
     const char *providers;
+
+    /* Target `pid` (see get_target) is now in state `state`
+     * (dtrace_target_state), on the control thread: CREATED (call
+     * target_setenv now), STOPPED (place what must see its first
+     * instruction), RUNNING, EXITED. */
+    void (*target_changed)(void *state, int64_t pid, uint32_t new_state);
+
+    /* Before start(), once per enabled probe of the plugin: the events of the
+     * probe that can pass any of its clauses' predicates are those passing at
+     * least one of the `nfilters` filters (a disjunction of conjunctions);
+     * nfilters 0: every event may (some clause has no hoistable predicate).
+     * Valid during the call only. Returns 0 (filters used or ignored), or -1
+     * after report_error() (the session then fails to start). */
+    int (*set_filters)(void *state, dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters,
+                       const dtrace_filter *filters);
+
+    /* Describes the type D spells `name` ("task_t", "struct task_struct",
+     * "union u", "enum e") when a program needs a type nobody declared.
+     * Returns 0 with *out pointing at a graph valid until the next
+     * lookup_type call or destroy, or -1 when the plugin has no such type
+     * (no report_error needed). Called by the compiler, on the control
+     * thread. */
+    int (*lookup_type)(void *state, const char *name, const dtrace_type_graph **out);
+
+    /* Resolves a backquoted kernel symbol: `module` is "" for `name, or the
+     * module of mod`name. Returns 0 with *out filled (strings valid until the
+     * next call), or -1 when the plugin does not know it. */
+    int (*lookup_kernel_symbol)(void *state, const char *module, const char *name, dtrace_kernel_symbol *out);
 } dtrace_plugin_ops;
 
 typedef const dtrace_plugin_ops *(*dtrace_plugin_entry_fn)(uint32_t host_abi_version);

@@ -114,5 +114,27 @@ TEST_F(TickProv, FiresEnabledTicksFromItsTimerThread) {
     }
 }
 
+// set_filters: with both timers enabled and a filter only the slow timer's
+// interval (arg1 == 100) passes, only slow ticks are fired.
+TEST_F(TickProv, HonoursAFilterOnItsIntervalArgument) {
+    ASSERT_TRUE(host.provide_all().empty());
+    const dtrace_filter_term term{sizeof(dtrace_filter_term), DTRACE_FILTER_ARG, 1, DTRACE_FILTER_EQ, 100, nullptr};
+    const dtrace_filter filter{sizeof(dtrace_filter), 1, &term};
+    for (const char *function : {"fast", "slow"}) {
+        const dtrace_probe_id id = probe(function);
+        const RecordedProbe &p = sink.probes[id - 1];
+        ASSERT_TRUE(host.enable(p.provider, id, p.info.cookie).ok());
+        ASSERT_TRUE(host.set_filters(p.provider, id, p.info.cookie, 1, &filter).ok());
+    }
+    ASSERT_TRUE(host.start_all().empty());
+    const auto deadline = std::chrono::steady_clock::now() + kDeliveryTimeout;
+    while (sink.fire_count() < 2 && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(kPollInterval);
+    host.stop_all();
+    ASSERT_GE(sink.fires.size(), 2u) << "the slow timer fires every 100 ms";
+    for (const RecordedFire &f : sink.fires)
+        EXPECT_EQ(f.probe, probe("slow")) << "the fast timer's interval (10) fails arg1 == 100";
+}
+
 } // namespace
 } // namespace dtrace::host::test

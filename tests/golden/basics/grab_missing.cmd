@@ -1,0 +1,1 @@
+dtrace -p 999999999 -n 'BEGIN { }'

@@ -1,0 +1,1 @@
+dtrace -p 2 -n 'BEGIN { }'

@@ -1,0 +1,1 @@
+bash $DIR/interrupt_kills_target.sh INT

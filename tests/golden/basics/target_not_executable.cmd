@@ -1,0 +1,1 @@
+dtrace -c /etc/passwd -n 'BEGIN { }'

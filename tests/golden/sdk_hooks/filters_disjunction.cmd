@@ -1,0 +1,1 @@
+bash -o pipefail -c 'dtrace -x noplugins -x plugin=$BUILD/tests/plugin/hookprov/hookprov.so -q -n "hook:::fire /pid == \$target && arg1 > 3/ { } hook:::fire /execname == \"sh\" && x++ && uid == 0/ { } hook:::fire /pid == \$target && arg1 > 3/ { }" -n "BEGIN { exit(0); }" -c true 2>&1 | sed -e "s/pid == [0-9]* /pid == TARGET /"'

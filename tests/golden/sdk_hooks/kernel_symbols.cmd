@@ -1,0 +1,1 @@
+dtrace -x noplugins -x plugin=$BUILD/tests/plugin/hookprov/hookprov.so -q -n 'BEGIN { printf("%x %d %d %x\n", (uint64_t)&`hook_jiffies, sizeof(`hook_jiffies), sizeof(*`hook_ptr), (uint64_t)&vmlinux`hook_jiffies); exit(0); }'

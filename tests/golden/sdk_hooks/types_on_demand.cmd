@@ -1,0 +1,1 @@
+dtrace -x noplugins -x plugin=$BUILD/tests/plugin/hookprov/hookprov.so -q -n 'BEGIN { printf("%d %d %d\n", sizeof(struct hook_point), offsetof(hook_point_t, hp_y), sizeof(hook_point_t *)); printf("%d %d\n", sizeof(((hook_point_t *)0)->hp_other->ho_tag), sizeof(enum hook_color)); exit(0); }'
