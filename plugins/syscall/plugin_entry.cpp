@@ -8,6 +8,7 @@
 
 #include <dtrace/provider.h>
 
+#include "sdk_filter.h"
 #include "syscall_plugin.h"
 
 namespace dtrace::syscall {
@@ -55,6 +56,12 @@ void syscall_disable(void *state, dtrace_probe_id, uint64_t cookie) {
     });
 }
 
+// The clauses' hoisted predicates, checked in the BPF program from then on.
+int syscall_set_filters(void *state, dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
+    SyscallPlugin &p = plugin_of(state);
+    return guarded(p.host(), p.ops(), [&] { return p.set_filter(cookie, live::probe_filter_of(nfilters, filters)); });
+}
+
 int syscall_start(void *state) {
     SyscallPlugin &p = plugin_of(state);
     return guarded(p.host(), p.ops(), [&] { return p.start(); });
@@ -84,6 +91,7 @@ const dtrace_plugin_ops kOps = {
     .destroy = syscall_destroy,
     .lookup_symbol = nullptr,
     .consume_action = nullptr,
+    .set_filters = syscall_set_filters,
 };
 
 } // namespace
