@@ -5,6 +5,7 @@
 
 #include "cli/compile_hooks.h"
 #include "cli/listing.h"
+#include "cli/source_file.h"
 #include "cli/tracing.h"
 #include "compiler/compile.h"
 #include "compiler/parser.h"
@@ -15,8 +16,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace dtrace::cli {
@@ -41,17 +40,6 @@ compiler::ProbeSpecKind probe_spec_kind(engine::SpecKind kind) {
 std::string crop_description(const std::string &text) {
     size_t cut = text.find_first_of("{/;");
     return cut == std::string::npos ? text : text.substr(0, cut);
-}
-
-std::optional<std::string> read_file(const std::string &path, std::string &error) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "failed to open " + path + ": " + std::strerror(errno);
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 } // namespace
@@ -210,14 +198,14 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
         parse_options.macro_vars["target"] = std::to_string(targets_.front().pid());
     std::string failure_prefix;
     if (source.kind == ProgramSource::Kind::File) {
-        std::string why;
-        std::optional<std::string> contents = read_file(source.text, why);
+        Result<std::string> contents = read_source_file(source.text);
         if (!contents) {
-            error(why);
+            error(contents.reason());
             return false;
         }
-        text = std::move(*contents);
+        text = std::move(contents.value());
         failure_prefix = "failed to compile script " + source.text + ": ";
+        std::string why;
         if (cl_.cpp || options_.is_set("cpp")) {
             std::optional<std::string> preprocessed = preprocess(text, preprocessor_config(), why);
             if (!preprocessed) {

@@ -12,7 +12,7 @@
 
 #include "consumer/agg_sort.h"
 #include "consumer/aggregation.h"
-#include "consumer/expected.h"
+#include "common/result.h"
 #include "consumer/printf_format.h"
 #include "consumer/stack_format.h"
 
@@ -50,7 +50,7 @@ std::string print_at_exit(std::span<const AggregationSnapshot> aggs, const AggSo
 
 // printa("format", @a, ...): the format once per entry (per distinct key for
 // several aggregations), no leading newline.
-Expected<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
+Result<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
                                     const AggSortOptions &sort, const AggPrintOptions &print = {});
 
 // The value a %@ conversion prints for one entry's data and normal.

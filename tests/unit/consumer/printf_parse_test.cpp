@@ -9,7 +9,7 @@ using test::parsed;
 
 std::string parse_error(std::string_view text) {
     auto f = parse_format(text);
-    EXPECT_FALSE(f.has_value()) << text;
+    EXPECT_FALSE(f.ok()) << text;
     if (f)
         return "";
     EXPECT_EQ(f.error().tag, "D_SYNTAX");
