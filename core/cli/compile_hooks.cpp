@@ -163,7 +163,7 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
                 }
             });
             if (unstable) {
-                result.error = compiler::Diagnostic{"D_ARGS_MULTI", line, "", "",
+                result.error = compiler::Diagnostic{compiler::Tag::D_ARGS_MULTI, line, "", "",
                                                     "args[ ] may not be referenced because probe description " +
                                                         desc->to_string() + " matches an unstable set of probes"};
                 return result;

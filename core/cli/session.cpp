@@ -384,7 +384,7 @@ int Session::execute() {
             // In a script, a description that matches nothing is a compile
             // error with its line (D_PDESC_ZERO); -n descriptions have none.
             if (c.what == "script" && unmatched_line > 0) {
-                compiler::Diagnostic d{"D_PDESC_ZERO", unmatched_line, "", "", why};
+                compiler::Diagnostic d{compiler::Tag::D_PDESC_ZERO, unmatched_line, "", "", why};
                 why = compiler::format_diagnostic(d, options_.is_set("errtags"));
             }
             error((c.what == "script" ? "failed to compile script " + c.name

@@ -20,7 +20,7 @@ constexpr int kDecimalBase = 10;
 
 compiler::Diagnostic syntax_error(std::string message) {
     compiler::Diagnostic d;
-    d.tag = "D_SYNTAX";
+    d.tag = compiler::Tag::D_SYNTAX;
     d.message = std::move(message);
     return d;
 }

@@ -12,7 +12,7 @@ std::string parse_error(std::string_view text) {
     EXPECT_FALSE(f.ok()) << text;
     if (f)
         return "";
-    EXPECT_EQ(f.error().tag, "D_SYNTAX");
+    EXPECT_EQ(f.error().tag, compiler::Tag::D_SYNTAX);
     return f.error().message;
 }
 
