@@ -19,7 +19,8 @@ Result<std::string> read_source_file(const std::string &path, size_t limit) {
         in.read(text.data() + had, static_cast<std::streamsize>(kChunk));
         text.resize(had + static_cast<size_t>(in.gcount()));
         if (text.size() > limit)
-            return Failure{"failed to read " + path + ": the file is larger than " + std::to_string(limit >> 20) + " MB"};
+            return Failure{"failed to read " + path + ": the file is larger than " + std::to_string(limit >> 20) +
+                           " MB"};
     }
     if (in.bad())
         return Failure{"failed to read " + path + ": " + std::strerror(errno)};

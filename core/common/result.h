@@ -30,11 +30,7 @@ template <typename T, typename E = Failure> class [[nodiscard]] Result {
     T &value() { return std::get<0>(state_); }
     const T &value() const { return std::get<0>(state_); }
     const E &error() const { return std::get<1>(state_); }
-    const std::string &reason() const
-        requires std::is_same_v<E, Failure>
-    {
-        return error().reason;
-    }
+    const std::string &reason() const requires std::is_same_v<E, Failure> { return error().reason; }
 
   private:
     std::variant<T, E> state_;

@@ -6,10 +6,9 @@
 namespace dtrace::compiler {
 
 namespace {
-constexpr std::string_view kNames[] = {
-    "",
+constexpr std::string_view kNames[] = {"",
 #define DTRACE_TAG_NAME(name) #name,
-    DTRACE_D_TAGS(DTRACE_TAG_NAME)
+                                       DTRACE_D_TAGS(DTRACE_TAG_NAME)
 #undef DTRACE_TAG_NAME
 };
 } // namespace

@@ -190,7 +190,8 @@ void Parser::parse_clause(ProgramAst &prog) {
             syntax_error();
         take();
         if (!at(Tok::LBrace))
-            fail(Tag::D_SYNTAX, clause->predicate->line, "expected actions { } following probe description and predicate");
+            fail(Tag::D_SYNTAX, clause->predicate->line,
+                 "expected actions { } following probe description and predicate");
     }
     if (at(Tok::LBrace)) {
         take();

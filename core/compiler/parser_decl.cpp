@@ -322,7 +322,8 @@ std::unique_ptr<Parameter> Parser::parse_parameter() {
         p->declarator.line = name->line;
     }
     if (p->specifiers.storage != StorageClass::None && p->specifiers.storage != StorageClass::Register)
-        fail(Tag::D_DECL_PARMCLASS, cur().line, "inappropriate storage class for function or associative array parameter");
+        fail(Tag::D_DECL_PARMCLASS, cur().line,
+             "inappropriate storage class for function or associative array parameter");
     return p;
 }
 

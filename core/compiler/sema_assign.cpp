@@ -89,7 +89,8 @@ void Sema::check_writable(const Node &lhs, const char *op, int line) const {
     if (!lvalue)
         raise_error(Tag::D_OP_LVAL, line, std::string("operator ") + op + " requires modifiable lvalue as an operand");
     if (!is_writable(lhs))
-        raise_error(Tag::D_OP_WRITE, line, std::string("operator ") + op + " can only be applied to a writable variable");
+        raise_error(Tag::D_OP_WRITE, line,
+                    std::string("operator ") + op + " can only be applied to a writable variable");
 }
 
 NodePtr Sema::cook_assign(const Expr &e) {

@@ -51,7 +51,8 @@ const BuiltinIdent &Sema::lookup_function(const Expr &call) {
     const BuiltinIdent *b = find_builtin(call.text);
     if (!b) {
         if (symbols_.find(dif::Scope::Global, call.text))
-            raise_error(Tag::D_FUNC_IDKIND, call.line, "scalar '" + call.text + "' may not be referenced as a function");
+            raise_error(Tag::D_FUNC_IDKIND, call.line,
+                        "scalar '" + call.text + "' may not be referenced as a function");
         raise_error(Tag::D_FUNC_UNDEF, call.line, "undefined function name: " + call.text);
     }
     if (b->kind != IdentKind::Function && b->kind != IdentKind::AggFunc && b->kind != IdentKind::ActFunc)

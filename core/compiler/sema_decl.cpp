@@ -303,7 +303,8 @@ void Sema::declare_variable(const DeclSpecifiers &spec, const Declarator &d, int
     bool assoc = is_signature(d);
     if (!d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array && !assoc &&
         !d.steps.front().array_size)
-        raise_error(Tag::D_DECL_ARRNULL, line, "array declaration requires array dimension or tuple signature: " + d.name);
+        raise_error(Tag::D_DECL_ARRNULL, line,
+                    "array declaration requires array dimension or tuple signature: " + d.name);
     if (scope == dif::Scope::Global && find_builtin(d.name))
         raise_error(Tag::D_DECL_IDRED, line, "built-in identifier redeclared: " + d.name);
     if (assoc && scope == dif::Scope::ClauseLocal)

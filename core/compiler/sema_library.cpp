@@ -74,8 +74,7 @@ void Sema::finish_library_action(SemaAction &a) {
         break;
     case LibraryAction::Trunc:
         if (argc < 1 || argc > 2)
-            raise_error(spec.proto, a.line,
-                        passed + (argc < 1 ? "at least 1" : "no more than 2") + " expected");
+            raise_error(spec.proto, a.line, passed + (argc < 1 ? "at least 1" : "no more than 2") + " expected");
         break;
     case LibraryAction::Setopt:
         break;

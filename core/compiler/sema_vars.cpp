@@ -107,7 +107,8 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
         return make_const(uint64_t(it->second.first), it->second.second, e.line);
     if (auto it = inlines_.find(e.text); it != inlines_.end()) {
         if (!it->second.params.empty())
-            raise_error(Tag::D_IDENT_BADREF, e.line, "associative array '" + e.text + "' may not be referenced as scalar");
+            raise_error(Tag::D_IDENT_BADREF, e.line,
+                        "associative array '" + e.text + "' may not be referenced as scalar");
         // An inline is its expression, converted to the declared type; a
         // translated one stays translated (its members translate where used).
         NodePtr value = cook(*it->second.expr, kRef);
@@ -122,7 +123,8 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
     }
     if (UserVar *v = symbols_.find(dif::Scope::Global, e.text)) {
         if (v->is_array)
-            raise_error(Tag::D_IDENT_BADREF, e.line, "associative array '" + e.text + "' may not be referenced as scalar");
+            raise_error(Tag::D_IDENT_BADREF, e.line,
+                        "associative array '" + e.text + "' may not be referenced as scalar");
         return var_node(v, e.line, flags);
     }
     if (create)
@@ -194,7 +196,8 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
     if (is_scope_member(e)) {
         UserVar *v = scoped_var(e, true);
         if (v->is_array)
-            raise_error(Tag::D_IDENT_BADREF, e.line, "associative array '" + e.text + "' may not be referenced as scalar");
+            raise_error(Tag::D_IDENT_BADREF, e.line,
+                        "associative array '" + e.text + "' may not be referenced as scalar");
         return var_node(v, e.line, flags);
     }
     NodePtr base = cook(*e.args[0], kRef);
@@ -318,7 +321,8 @@ NodePtr Sema::cook_index(const Expr &e, unsigned flags) {
             if (!v->unref())
                 return index_as_pointer(e, flags);
             if (v->scope == dif::Scope::ClauseLocal)
-                raise_error(Tag::D_ARR_LOCAL, e.line, "local variables may not be used as associative arrays: " + v->name);
+                raise_error(Tag::D_ARR_LOCAL, e.line,
+                            "local variables may not be used as associative arrays: " + v->name);
             v->is_array = true;
         }
     } else {

@@ -266,7 +266,7 @@ std::string print_at_exit(std::span<const AggregationSnapshot> aggs, const AggSo
 }
 
 Result<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
-                                    const AggSortOptions &sort, const AggPrintOptions &print) {
+                                  const AggSortOptions &sort, const AggPrintOptions &print) {
     FormatContext context;
     context.resolvers = print.resolvers;
     std::string out;

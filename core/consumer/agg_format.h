@@ -10,9 +10,9 @@
 // With a format, each entry is one format_printa() of its keys and value.
 #pragma once
 
+#include "common/result.h"
 #include "consumer/agg_sort.h"
 #include "consumer/aggregation.h"
-#include "common/result.h"
 #include "consumer/printf_format.h"
 #include "consumer/stack_format.h"
 
@@ -51,7 +51,7 @@ std::string print_at_exit(std::span<const AggregationSnapshot> aggs, const AggSo
 // printa("format", @a, ...): the format once per entry (per distinct key for
 // several aggregations), no leading newline.
 Result<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
-                                    const AggSortOptions &sort, const AggPrintOptions &print = {});
+                                  const AggSortOptions &sort, const AggPrintOptions &print = {});
 
 // The value a %@ conversion prints for one entry's data and normal.
 AggValue aggregation_value(const AggregationSnapshot &agg, std::span<const int64_t> data, int64_t normal = 1,

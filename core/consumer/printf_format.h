@@ -10,11 +10,11 @@
 // conversions (%a %Y %S ...) render to text first and are then padded as %s.
 #pragma once
 
+#include "common/result.h"
 #include "common/symbol.h"
 #include "compiler/diagnostic.h"
 #include "consumer/arg_type.h"
 #include "consumer/conversions.h"
-#include "common/result.h"
 #include "consumer/value.h"
 
 #include <cstdint>
@@ -119,7 +119,7 @@ struct AggValue {
 // ordinary conversions, each %@ takes the next of `values` (the last one is
 // reused once they run out).
 Result<std::string> format_printa(const Format &format, std::span<const Value> keys, std::span<const AggValue> values,
-                                    const FormatContext &context = {});
+                                  const FormatContext &context = {});
 
 // The text of an address when no resolver knows it: "0x" and hex digits.
 std::string unresolved_address(uint64_t address);

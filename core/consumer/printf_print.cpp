@@ -258,7 +258,7 @@ bool too_wide(long long n) {
 // dt_printf_format(): the pieces in order; records are consumed by '*', ".*"
 // and value conversions; %@ conversions take `values` instead.
 Result<std::string> render(const Format &format, std::span<const Value> records, std::span<const AggValue> values,
-                             const FormatContext &context) {
+                           const FormatContext &context) {
     std::string out;
     size_t next = 0;
     size_t current_value = 0;
@@ -327,7 +327,7 @@ Result<std::string> format(const Format &format, std::span<const Value> args, co
 }
 
 Result<std::string> format_printa(const Format &format, std::span<const Value> keys, std::span<const AggValue> values,
-                                    const FormatContext &context) {
+                                  const FormatContext &context) {
     return render(format, keys, values, context);
 }
 

@@ -9,7 +9,7 @@ namespace dtrace::engine {
 
 namespace {
 constexpr size_t kInitialSlots = 64;
-constexpr size_t kSlotsPerEntry = 4; // the most an index a quarter full keeps per entry
+constexpr size_t kSlotsPerEntry = 4;                              // the most an index a quarter full keeps per entry
 constexpr size_t kShortStringCapacity = std::string().capacity(); // kept inside the string, no heap block
 
 // What a heap block of `n` bytes takes with glibc's allocator: a size word,

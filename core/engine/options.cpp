@@ -128,8 +128,8 @@ constexpr std::string_view kTooLarge = "Value too large for defined data type"; 
 // array of that many chars); the frame counts and the CPU id are 32-bit here
 // too, so a larger value is refused rather than cut to 32 bits.
 uint64_t largest_value(std::string_view name) {
-    static const std::string_view kThirtyTwoBit[] = {"strsize", "stackframes", "ustackframes", "jstackframes",
-                                                      "jstackstrsize", "cpu"};
+    static const std::string_view kThirtyTwoBit[] = {"strsize",      "stackframes",   "ustackframes",
+                                                     "jstackframes", "jstackstrsize", "cpu"};
     for (std::string_view n : kThirtyTwoBit) {
         if (n == name)
             return UINT32_MAX;
@@ -267,7 +267,7 @@ std::optional<std::string> Options::set(std::string_view name, std::optional<std
     case OptionKind::Integer: {
         if (!value)
             return std::string(kBadValue);
-        std::optional<int64_t> number = spec->kind == OptionKind::Size ? parse_size(*value)
+        std::optional<int64_t> number = spec->kind == OptionKind::Size   ? parse_size(*value)
                                         : spec->kind == OptionKind::Rate ? parse_rate(*value)
                                                                          : parse_integer(*value);
         if (!number)

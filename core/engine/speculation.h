@@ -52,7 +52,7 @@ class Speculations {
     void release(Speculation &spec);
 
     std::deque<Speculation> speculations_; // the ones handed out so far: a large nspec costs nothing up front
-    uint64_t count_ = 0;                    // nspec
+    uint64_t count_ = 0;                   // nspec
     size_t bytes_per_cpu_ = 0;
     uint64_t drops_ = 0;
     uint64_t unavailable_ = 0;

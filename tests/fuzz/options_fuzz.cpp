@@ -60,8 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         (void)options.set_while_tracing(option.name, option.value.value_or(""));
     }
     const uint32_t cpus = 1 + (size % 8);
-    engine::SizingOutcome sized = engine::size_for_machine(options, {cpus, (size & 1) != 0, (size & 2) != 0},
-                                                           kMachineBytes);
+    engine::SizingOutcome sized =
+        engine::size_for_machine(options, {cpus, (size & 1) != 0, (size & 2) != 0}, kMachineBytes);
     if (sized.refusal)
         return 0;
     for (const char *option : {"bufsize", "dynvarsize"}) {

@@ -39,7 +39,8 @@ TEST(Actions, Printf) {
         seen = args;
         std::optional<Diagnostic> d;
         if (fmt == "bad")
-            d = Diagnostic{dtrace::compiler::Tag::D_PRINTF_ARG_TYPE, 1, "", "", "printf( ) argument #2 is incompatible"};
+            d = Diagnostic{dtrace::compiler::Tag::D_PRINTF_ARG_TYPE, 1, "", "",
+                           "printf( ) argument #2 is incompatible"};
         return d;
     };
     auto p = compile_ok(program(clause(stmts(call("printf", list(str("%d %s\n"), id("pid"), id("execname")))))), opts);
