@@ -2,6 +2,7 @@
 #include "cli/tracing.h"
 
 #include "cli/plugin_actions.h"
+#include "engine/enable_checks.h"
 #include "engine/resource_sizing.h"
 #include "session/record_printer.h"
 

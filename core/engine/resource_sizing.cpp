@@ -2,7 +2,6 @@
 #include "engine/resource_sizing.h"
 
 #include "engine/buffer_policy.h"
-#include "engine/engine.h"
 
 #include <climits>
 #include <fstream>
@@ -62,18 +61,6 @@ uint64_t available_memory() {
     }
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : UINT64_MAX;
-}
-
-ResourceNeeds resource_needs(const Engine &engine) {
-    ResourceNeeds needs;
-    needs.cpus = online_cpus();
-    for (uint32_t epid = kErrorEpid + 1; const Ecb *ecb = engine.ecb(epid); epid++) {
-        for (const compiler::Action &action : ecb->clause->actions) {
-            needs.aggregates = needs.aggregates || action.kind == compiler::ActionKind::Aggregate;
-            needs.speculates = needs.speculates || action.kind == compiler::ActionKind::Speculate;
-        }
-    }
-    return needs;
 }
 
 std::string size_text(uint64_t bytes) {

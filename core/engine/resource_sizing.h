@@ -28,9 +28,8 @@
 
 namespace dtrace::engine {
 
-class Engine;
-
-// What the enabled clauses need besides principal buffers.
+// What the enabled clauses need besides principal buffers
+// (resource_needs() in enable_checks.h works it out from an engine).
 struct ResourceNeeds {
     uint32_t cpus = 1;
     bool aggregates = false;
@@ -46,7 +45,6 @@ uint32_t online_cpus();
 // Memory the machine can give now (MemAvailable; the physical memory when
 // /proc/meminfo does not say).
 uint64_t available_memory();
-ResourceNeeds resource_needs(const Engine &engine);
 // Lowers the size options in `options` that must shrink to fit `available` bytes.
 SizingOutcome size_for_machine(Options &options, const ResourceNeeds &needs, uint64_t available);
 // "2m", "512k", or "1000 bytes" when the size is not a whole number of a unit (dtrace(1)'s notation).
