@@ -110,7 +110,7 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
     };
     options.check_printf = [](const std::string &fmt, const std::vector<compiler::ArgTypeInfo> &args, int line) {
         auto format = consumer::parse_format(fmt);
-        if (!format.has_value())
+        if (!format.ok())
             return with_line(format.error(), line);
         std::vector<consumer::ArgType> types = to_consumer(args);
         return with_line(consumer::check_args(format.value(), types), line);
@@ -118,7 +118,7 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
     options.check_printa = [](const std::string &fmt, const std::vector<compiler::ArgTypeInfo> &keys, bool is_count,
                               int line) {
         auto format = consumer::parse_format(fmt);
-        if (!format.has_value())
+        if (!format.ok())
             return with_line(format.error(), line);
         consumer::CheckOptions check;
         check.function = "printa";
@@ -163,7 +163,7 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
                 }
             });
             if (unstable) {
-                result.error = compiler::Diagnostic{"D_ARGS_MULTI", line, "", "",
+                result.error = compiler::Diagnostic{compiler::Tag::D_ARGS_MULTI, line, "", "",
                                                     "args[ ] may not be referenced because probe description " +
                                                         desc->to_string() + " matches an unstable set of probes"};
                 return result;

@@ -1,14 +1,14 @@
 // library_dirs.cpp: see library_dirs.h.
 #include "cli/library_dirs.h"
 
+#include "cli/source_file.h"
+
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <map>
 #include <regex>
 #include <set>
-#include <sstream>
 
 namespace dtrace::cli {
 
@@ -83,10 +83,10 @@ std::vector<LibraryFile> files_of(const std::string &dir) {
     for (const fs::directory_entry &e : fs::directory_iterator(dir, ec)) {
         if (e.path().extension() != ".d" || !e.is_regular_file(ec))
             continue;
-        std::ifstream in(e.path(), std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        files.push_back({e.path().string(), text.str(), library_dependencies(text.str())});
+        Result<std::string> text = read_source_file(e.path().string());
+        if (!text)
+            continue; // unreadable, or without end: the same as a file that is not there
+        files.push_back({e.path().string(), text.value(), library_dependencies(text.value())});
     }
     std::sort(files.begin(), files.end(), [](const auto &a, const auto &b) { return a.path < b.path; });
     return files;

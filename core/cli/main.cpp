@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstring>
+#include <new>
 
 int main(int argc, char **argv) {
     using namespace dtrace::cli;
@@ -17,6 +18,13 @@ int main(int argc, char **argv) {
             std::fputs(usage_text(name).c_str(), stderr);
         return parsed.status;
     }
-    Session session(std::move(*parsed.command_line), name);
-    return session.run();
+    // Sizes are checked before they are used (engine/resource_sizing.h); an
+    // allocation that fails all the same ends the run with a message, not an abort.
+    try {
+        Session session(std::move(*parsed.command_line), name);
+        return session.run();
+    } catch (const std::bad_alloc &) {
+        std::fprintf(stderr, "%s: Memory allocation failure\n", name.c_str());
+        return 1;
+    }
 }

@@ -10,6 +10,7 @@
 #include "cli/provider_hints.h"
 #include "cli/plugin_types.h"
 #include "cli/probe_filters.h"
+#include "cli/source_file.h"
 #include "cli/tracing.h"
 #include "compiler/compile.h"
 #include "compiler/parser.h"
@@ -20,8 +21,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 #include <unistd.h>
 
 namespace dtrace::cli {
@@ -46,17 +45,6 @@ compiler::ProbeSpecKind probe_spec_kind(engine::SpecKind kind) {
 std::string crop_description(const std::string &text) {
     size_t cut = text.find_first_of("{/;");
     return cut == std::string::npos ? text : text.substr(0, cut);
-}
-
-std::optional<std::string> read_file(const std::string &path, std::string &error) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        error = "failed to open " + path + ": " + std::strerror(errno);
-        return std::nullopt;
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
 }
 
 } // namespace
@@ -270,14 +258,14 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
         parse_options.macro_vars["target"] = std::to_string(targets_.front().pid());
     std::string failure_prefix;
     if (source.kind == ProgramSource::Kind::File) {
-        std::string why;
-        std::optional<std::string> contents = read_file(source.text, why);
+        Result<std::string> contents = read_source_file(source.text);
         if (!contents) {
-            error(why);
+            error(contents.reason());
             return false;
         }
-        text = std::move(*contents);
+        text = std::move(contents.value());
         failure_prefix = "failed to compile script " + source.text + ": ";
+        std::string why;
         if (cl_.cpp || options_.is_set("cpp")) {
             std::optional<std::string> preprocessed = preprocess(text, preprocessor_config(), why);
             if (!preprocessed) {
@@ -459,7 +447,7 @@ int Session::execute() {
             // In a script, a description that matches nothing is a compile
             // error with its line (D_PDESC_ZERO); -n descriptions have none.
             if (c.what == "script" && unmatched_line > 0) {
-                compiler::Diagnostic d{"D_PDESC_ZERO", unmatched_line, "", "", why};
+                compiler::Diagnostic d{compiler::Tag::D_PDESC_ZERO, unmatched_line, "", "", why};
                 why = compiler::format_diagnostic(d, options_.is_set("errtags"));
             }
             error((c.what == "script" ? "failed to compile script " + c.name
@@ -510,7 +498,7 @@ void Session::explain_missing_provider(const std::string &description) const {
 // After "failed to resolve curpsinfo": the provider whose library defines it.
 void Session::explain_undefined(const compiler::Diagnostic &d) const {
     constexpr std::string_view kPrefix = "failed to resolve ";
-    if (d.tag != "D_IDENT_UNDEF" || d.message.rfind(kPrefix, 0) != 0)
+    if (d.tag != compiler::Tag::D_IDENT_UNDEF || d.message.rfind(kPrefix, 0) != 0)
         return;
     const std::string name = d.message.substr(kPrefix.size(), d.message.find(':') - kPrefix.size());
     std::optional<std::string> provider = library_provider_of(name);

@@ -2,6 +2,8 @@
 #include "cli/tracing.h"
 
 #include "cli/plugin_actions.h"
+#include "engine/enable_checks.h"
+#include "engine/resource_sizing.h"
 #include "session/record_printer.h"
 #include "session/replay_progress.h"
 
@@ -83,7 +85,9 @@ int Tracing::run() {
     auto report = [&](const std::string &message) {
         std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), message.c_str());
     };
-    if (std::optional<std::string> refused = engine_.refuse_start()) {
+    const engine::SizingOutcome sizing =
+        engine::size_for_machine(options_, engine::resource_needs(engine_), engine::available_memory());
+    if (std::optional<std::string> refused = sizing.refusal ? sizing.refusal : engine_.refuse_start()) {
         report("could not enable tracing: " + *refused);
         return 1;
     }
@@ -98,6 +102,8 @@ int Tracing::run() {
     // BEGIN fires before any plugin delivers an event, as in DTrace.
     install_signal_handlers();
     engine_.go();
+    for (const std::string &notice : sizing.notices)
+        report(notice);
     for (const host::PluginDiagnostic &d : host_.start_all())
         report(d.message);
     if (options_.is_set("destructive") && !options_.is_set("quiet"))

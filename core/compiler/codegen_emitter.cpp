@@ -14,7 +14,7 @@ uint8_t DifoBuilder::alloc() {
             return r;
         }
     }
-    raise_error("D_NOREG", line_, "Insufficient registers to generate code");
+    raise_error(Tag::D_NOREG, line_, "Insufficient registers to generate code");
 }
 
 void DifoBuilder::free(uint8_t reg) {

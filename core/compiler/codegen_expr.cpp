@@ -154,11 +154,11 @@ uint8_t ExprGen::gen(const Node &n) {
     case NodeKind::AggRef:
         raise_unsupported(n.line, "an aggregation used as a value");
     case NodeKind::ActCall:
-        raise_error("D_CG_EXPR", n.line,
+        raise_error(Tag::D_CG_EXPR, n.line,
                     std::string(ident_kind_name(n.act_kind)) + " " + n.str +
                         "( ) may not be called from a D expression (D program context required)");
     }
-    raise_error("D_UNKNOWN", n.line, "internal error -- unknown node kind");
+    raise_error(Tag::D_UNKNOWN, n.line, "internal error -- unknown node kind");
 }
 
 // A bit-field is loaded as the bytes that hold it (type_layout.h); then, as
@@ -504,7 +504,7 @@ void ExprGen::copy_bytes(uint8_t to, uint8_t from, const Node &from_node, uint64
 
 void ExprGen::push_tuple(const std::vector<NodePtr> &args, const std::vector<const Type *> &params) {
     if (args.size() > kTupleRegisters)
-        throw CompileError{Diagnostic{"", 0, "", "", "Insufficient tuple registers to generate code"}};
+        throw CompileError{Diagnostic{Tag::None, 0, "", "", "Insufficient tuple registers to generate code"}};
     // Evaluate everything first: an argument may itself use the tuple stack.
     std::vector<uint8_t> regs;
     for (size_t i = 0; i < args.size(); i++) {

@@ -26,9 +26,9 @@ void check_dependency(const Pragma &p, const CompileOptions &options) {
     const std::string &kind = p.args.at(0);
     const std::string &name = p.args.at(1);
     if (kind == "library")
-        raise_error("D_PRAGMA_DEPEND", p.line, "main program may not explicitly depend on a library");
+        raise_error(Tag::D_PRAGMA_DEPEND, p.line, "main program may not explicitly depend on a library");
     if (!options.dependency_present || !options.dependency_present(kind, name))
-        raise_error("D_PRAGMA_DEPEND", p.line, "program requires " + kind + " " + name);
+        raise_error(Tag::D_PRAGMA_DEPEND, p.line, "program requires " + kind + " " + name);
 }
 
 void add_pragma(const Pragma &p, Program &prog, const CompileOptions &options) {
@@ -103,7 +103,7 @@ void compile_libraries(const std::vector<LibrarySource> &libs, Sema &sema, const
                 case TopLevel::Kind::Pragma: // depends_on and the like: nothing to check here
                     break;
                 case TopLevel::Kind::Clause:
-                    raise_error("D_UNKNOWN", item.clause->line, "a D library may not contain probe clauses");
+                    raise_error(Tag::D_UNKNOWN, item.clause->line, "a D library may not contain probe clauses");
                 case TopLevel::Kind::Provider:
                     raise_unsupported(item.provider->line, "provider definitions");
                 }

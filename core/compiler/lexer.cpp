@@ -156,7 +156,7 @@ std::string char_text(char c) {
 Lexer::Lexer(std::string_view source, LexerConfig config, const TypeNameOracle &oracle)
     : src_(source.substr(0, source.find('\0'))), config_(std::move(config)), oracle_(oracle) {}
 
-void Lexer::fail(const char *tag, int line, std::string message) const {
+void Lexer::fail(Tag tag, int line, std::string message) const {
     Diagnostic d;
     d.tag = tag;
     d.line = line;
@@ -174,7 +174,7 @@ void Lexer::syntax_error(const Token &near) const {
         std::string shown = near.text.substr(0, near.text.find('\n'));
         message += " near \"" + shown + "\"";
     }
-    fail("D_SYNTAX", near.line, std::move(message));
+    fail(Tag::D_SYNTAX, near.line, std::move(message));
 }
 
 Token Lexer::next() {
@@ -218,9 +218,9 @@ void Lexer::skip_comment() {
     pos_ += 2;
     for (;;) {
         if (pos_ >= src_.size())
-            fail("D_SYNTAX", line_, "end-of-file encountered before matching */");
+            fail(Tag::D_SYNTAX, line_, "end-of-file encountered before matching */");
         if (src_[pos_] == '/' && at(pos_ + 1) == '*')
-            fail("D_SYNTAX", line_, "/* encountered inside a comment");
+            fail(Tag::D_SYNTAX, line_, "/* encountered inside a comment");
         if (src_[pos_] == '*' && at(pos_ + 1) == '/') {
             pos_ += 2;
             return;
@@ -339,21 +339,21 @@ Token Lexer::scan_operator(size_t start, int line) {
             break;
         case Tok::RParen:
             if (--parens_ < 0)
-                fail("D_SYNTAX", line_, "extra ) in input stream");
+                fail(Tag::D_SYNTAX, line_, "extra ) in input stream");
             break;
         case Tok::LBracket:
             ++brackets_;
             break;
         case Tok::RBracket:
             if (--brackets_ < 0)
-                fail("D_SYNTAX", line_, "extra ] in input stream");
+                fail(Tag::D_SYNTAX, line_, "extra ] in input stream");
             break;
         case Tok::LBrace:
             ++braces_;
             break;
         case Tok::RBrace:
             if (--braces_ < 0)
-                fail("D_SYNTAX", line_, "extra } in input stream");
+                fail(Tag::D_SYNTAX, line_, "extra } in input stream");
             break;
         default:
             break;
@@ -363,7 +363,7 @@ Token Lexer::scan_operator(size_t start, int line) {
     if (src_[start] == '/')
         return scan_slash(start);
     pos_ = start + 1;
-    fail("D_SYNTAX", line_, "syntax error near \"" + char_text(src_[start]) + "\"");
+    fail(Tag::D_SYNTAX, line_, "syntax error near \"" + char_text(src_[start]) + "\"");
 }
 
 // '/' divides, unless the next word is the end of input, ';', '{' or '/':
@@ -378,9 +378,9 @@ Token Lexer::scan_slash(size_t start) {
     if (next == '\0' || next == ';' || next == '{' || next == '/') {
         t.kind = Tok::EndPred;
         if (parens_ != 0)
-            fail("D_SYNTAX", t.line, "closing ) expected in predicate before /");
+            fail(Tag::D_SYNTAX, t.line, "closing ) expected in predicate before /");
         if (brackets_ != 0)
-            fail("D_SYNTAX", t.line, "closing ] expected in predicate before /");
+            fail(Tag::D_SYNTAX, t.line, "closing ] expected in predicate before /");
     }
     return t;
 }
@@ -405,7 +405,7 @@ Token Lexer::scan_program_token() {
         ++braces_;
         return make(Tok::LBrace, start, line);
     default:
-        fail("D_SYNTAX", line_, "syntax error near \"" + char_text(c) + "\"");
+        fail(Tag::D_SYNTAX, line_, "syntax error near \"" + char_text(c) + "\"");
     }
 }
 

@@ -79,7 +79,7 @@ class Lexer {
     void set_mode(LexMode mode) { mode_ = mode; }
 
     // Throws the error DTrace reports at `line` (naming the #line file if any).
-    [[noreturn]] void fail(const char *tag, int line, std::string message) const;
+    [[noreturn]] void fail(Tag tag, int line, std::string message) const;
     // "syntax error near ..." for a token DTrace's grammar rejects.
     [[noreturn]] void syntax_error(const Token &near) const;
 

@@ -77,7 +77,7 @@ bool Lexer::skip_control_line() {
         while (is_control_blank(at(pos_)))
             ++pos_;
         if (pos_ >= src_.size())
-            fail("D_SYNTAX", line_, "end-of-file encountered before end of control line");
+            fail(Tag::D_SYNTAX, line_, "end-of-file encountered before end of control line");
         const size_t start = pos_;
         const char c = src_[pos_];
         if (c == '\n') {
@@ -88,14 +88,14 @@ bool Lexer::skip_control_line() {
         if (c == '"') {
             const size_t end = quoted_body_end(start + 1, '"');
             if (end >= src_.size())
-                fail("D_SYNTAX", line_, "end-of-file encountered before end of control line");
+                fail(Tag::D_SYNTAX, line_, "end-of-file encountered before end of control line");
             if (src_[end] == '\n') {
                 pos_ = end;
-                fail("D_STR_NL", line_, "newline encountered in string literal");
+                fail(Tag::D_STR_NL, line_, "newline encountered in string literal");
             }
             if (src_[end] != '"') {
                 pos_ = start + 1;
-                fail("D_SYNTAX", line_, "syntax error near \"\"\"");
+                fail(Tag::D_SYNTAX, line_, "syntax error near \"\"\"");
             }
             pos_ = end + 1;
             Token t = make(Tok::StringLit, start, line_);
@@ -107,7 +107,7 @@ bool Lexer::skip_control_line() {
         while (end < src_.size() && !is_control_blank(src_[end]) && src_[end] != '\n' && src_[end] != '"')
             ++end;
         if (end >= src_.size())
-            fail("D_SYNTAX", line_, "end-of-file encountered before end of control line");
+            fail(Tag::D_SYNTAX, line_, "end-of-file encountered before end of control line");
         pos_ = end;
         const std::string_view word = src_.substr(start, end - start);
         if (integer_constant_length(word) == word.size()) {
@@ -133,7 +133,7 @@ void Lexer::run_directive(const std::vector<Token> &words, int directive_line_nu
             return;
         }
         if (w.kind != Tok::Ident)
-            fail("D_PRAGCTL_INVAL", line_, "invalid control directive");
+            fail(Tag::D_PRAGCTL_INVAL, line_, "invalid control directive");
         if (level == Level::Directive && w.value == "pragma") {
             level = Level::Pragma;
             continue;
@@ -150,9 +150,9 @@ void Lexer::run_directive(const std::vector<Token> &words, int directive_line_nu
         line_ = directive_line_number;
         if (found == nullptr) {
             if (level == Level::Directive)
-                fail("D_PRAGCTL_INVAL", line_, "invalid control directive: #" + w.value);
+                fail(Tag::D_PRAGCTL_INVAL, line_, "invalid control directive: #" + w.value);
             if (level == Level::DPragma)
-                fail("D_PRAGMA_INVAL", line_, "invalid D pragma: " + w.value);
+                fail(Tag::D_PRAGMA_INVAL, line_, "invalid D pragma: " + w.value);
         } else if (std::string_view(found->name) == "line") {
             directive_line(found->name, words, i + 1);
         } else {
@@ -168,7 +168,7 @@ void Lexer::run_directive(const std::vector<Token> &words, int directive_line_nu
 void Lexer::directive_line(const char *name, const std::vector<Token> &args, size_t first) {
     if (!is_kind(args, first, Tok::IntLit) || (first + 1 < args.size() && args[first + 1].kind != Tok::StringLit) ||
         (first + 2 < args.size() && args[first + 2].kind != Tok::IntLit))
-        fail("D_PRAGMA_MALFORM", line_, std::string("malformed #") + name + " <line> [ [\"file\"] state ]");
+        fail(Tag::D_PRAGMA_MALFORM, line_, std::string("malformed #") + name + " <line> [ [\"file\"] state ]");
     if (first + 1 < args.size()) {
         const std::string &file = args[first + 1].value;
         const bool main_input =
@@ -188,7 +188,7 @@ void Lexer::set_pragma_option(const std::string &arg) {
     if (eq != std::string::npos)
         value = arg.substr(eq + 1);
     if (std::optional<std::string> why = config_.set_option(name, value))
-        fail("D_PRAGMA_OPTSET", line_,
+        fail(Tag::D_PRAGMA_OPTSET, line_,
              "failed to set option '" + name + "'" + (value ? " to '" + *value + "'" : std::string()) + ": " + *why);
 }
 
@@ -201,26 +201,26 @@ void Lexer::pragma_directive(const std::string &name, const std::vector<Token> &
             if (args[i].kind != Tok::IntLit)
                 text += args[i].value + " ";
         }
-        fail("D_PRAGERR", line_, "#error: " + text);
+        fail(Tag::D_PRAGERR, line_, "#error: " + text);
     }
     if (name == "option") {
         if (!is_kind(args, first, Tok::Ident))
-            fail("D_PRAGMA_MALFORM", line_, "malformed #pragma option <option>=<val>");
+            fail(Tag::D_PRAGMA_MALFORM, line_, "malformed #pragma option <option>=<val>");
         if (first + 1 < args.size())
-            fail("D_PRAGMA_MALFORM", line_, "superfluous arguments specified for #pragma option");
+            fail(Tag::D_PRAGMA_MALFORM, line_, "superfluous arguments specified for #pragma option");
         set_pragma_option(args[first].value);
     } else if (name == "attributes") {
         if (!is_kind(args, first, Tok::Ident) || !is_kind(args, first + 1, Tok::Ident))
-            fail("D_PRAGMA_MALFORM", line_, "malformed #pragma attributes <attributes> <ident>");
+            fail(Tag::D_PRAGMA_MALFORM, line_, "malformed #pragma attributes <attributes> <ident>");
     } else if (name == "binding") {
         if (!is_kind(args, first, Tok::StringLit) || !is_kind(args, first + 1, Tok::Ident))
-            fail("D_PRAGMA_MALFORM", line_, "malformed #pragma binding \"version\" <ident>");
+            fail(Tag::D_PRAGMA_MALFORM, line_, "malformed #pragma binding \"version\" <ident>");
     } else if (name == "depends_on") {
         if (!is_kind(args, first, Tok::Ident) || !is_kind(args, first + 1, Tok::Ident))
-            fail("D_PRAGMA_MALFORM", line_, "malformed #pragma depends_on <class> <name>");
+            fail(Tag::D_PRAGMA_MALFORM, line_, "malformed #pragma depends_on <class> <name>");
         const std::string &cls = args[first].value;
         if (cls != "provider" && cls != "module" && cls != "library")
-            fail("D_PRAGMA_INVAL", line_, "invalid class " + cls + " specified by #pragma depends_on");
+            fail(Tag::D_PRAGMA_INVAL, line_, "invalid class " + cls + " specified by #pragma depends_on");
     }
     LexedPragma p;
     p.pragma.name = name;

@@ -248,7 +248,7 @@ Token Lexer::scan_number(size_t start, int line, bool allow_float) {
     const size_t int_len = integer_constant_length(rest);
     if (allow_float && float_match_length(rest) > int_len) {
         pos_ = start + float_match_length(rest);
-        fail("D_SYNTAX", line_, "floating-point constants are not permitted");
+        fail(Tag::D_SYNTAX, line_, "floating-point constants are not permitted");
     }
     pos_ = start + int_len;
     return integer_token(rest.substr(0, int_len), line);
@@ -259,10 +259,10 @@ Token Lexer::scan_number(size_t start, int line, bool allow_float) {
 Token Lexer::integer_token(std::string_view text, int line) {
     Conversion c = c_strtoull(text);
     if (c.overflow)
-        fail("D_INT_OFLOW", line_, "constant " + std::string(text) + " results in integer overflow");
+        fail(Tag::D_INT_OFLOW, line_, "constant " + std::string(text) + " results in integer overflow");
     const std::string_view rest = text.substr(c.end);
     if (!rest.empty() && rest[0] != 'u' && rest[0] != 'U' && rest[0] != 'l' && rest[0] != 'L')
-        fail("D_INT_DIGIT", line_,
+        fail(Tag::D_INT_DIGIT, line_,
              "constant " + std::string(text) + " contains invalid digit " + std::string(1, rest[0]));
     Token t;
     t.kind = Tok::IntLit;
@@ -298,11 +298,11 @@ Token Lexer::scan_string(size_t start, int line) {
     const size_t end = quoted_body_end(start + 1, '"');
     if (at(end) == '\n') {
         pos_ = end;
-        fail("D_STR_NL", line_, "newline encountered in string literal");
+        fail(Tag::D_STR_NL, line_, "newline encountered in string literal");
     }
     if (at(end) != '"') {
         pos_ = start + 1;
-        fail("D_SYNTAX", line_, "syntax error near \"\"\"");
+        fail(Tag::D_SYNTAX, line_, "syntax error near \"\"\"");
     }
     pos_ = end + 1;
     Token t = make(Tok::StringLit, start, line);
@@ -321,18 +321,18 @@ Token Lexer::scan_char(size_t start, int line) {
     const size_t end = quoted_body_end(start + 1, '\'');
     if (at(end) == '\n') {
         pos_ = end;
-        fail("D_CHR_NL", line_, "newline encountered in character constant");
+        fail(Tag::D_CHR_NL, line_, "newline encountered in character constant");
     }
     if (at(end) != '\'') {
         pos_ = start + 1;
-        fail("D_SYNTAX", line_, "syntax error near \"'\"");
+        fail(Tag::D_SYNTAX, line_, "syntax error near \"'\"");
     }
     pos_ = end + 1;
     if (end == start + 1)
-        fail("D_CHR_NULL", line_, "empty character constant");
+        fail(Tag::D_CHR_NULL, line_, "empty character constant");
     const std::string bytes = decode_escapes(src_.substr(start + 1, end - start - 1));
     if (bytes.size() > kMaxCharConstantBytes)
-        fail("D_CHR_OFLOW", line_, "character constant is too long");
+        fail(Tag::D_CHR_OFLOW, line_, "character constant is too long");
     Token t;
     t.kind = Tok::IntLit;
     t.line = line;
@@ -367,7 +367,7 @@ Token Lexer::scan_macro(size_t start, int line) {
                               line);
     }
     pos_ = start + 1;
-    fail("D_SYNTAX", line_, "syntax error near \"$\"");
+    fail(Tag::D_SYNTAX, line_, "syntax error near \"$\"");
 }
 
 // A macro argument stands for one token: $$n for a string; $n for an
@@ -376,7 +376,7 @@ Token Lexer::scan_macro(size_t start, int line) {
 Token Lexer::macro_argument(std::string_view text, int index, bool as_string, int line) {
     const int argc = static_cast<int>(config_.macro_args.size());
     if (index < 0 || (index >= argc && !config_.default_args))
-        fail("D_MACRO_UNDEF", line_, "macro argument " + std::string(text) + " is not defined");
+        fail(Tag::D_MACRO_UNDEF, line_, "macro argument " + std::string(text) + " is not defined");
     std::string v = as_string ? "" : "0";
     if (index < argc) {
         v = config_.macro_args[static_cast<size_t>(index)];
@@ -400,7 +400,7 @@ Token Lexer::macro_argument(std::string_view text, int index, bool as_string, in
         }
         Conversion c = c_strtoull(number);
         if (c.overflow)
-            fail("D_MACRO_OFLOW", line_,
+            fail(Tag::D_MACRO_OFLOW, line_,
                  "macro argument " + std::string(text) + " constant " + std::string(number) +
                      " results in integer overflow");
         t.kind = Tok::IntLit;
@@ -417,7 +417,7 @@ Token Lexer::macro_argument(std::string_view text, int index, bool as_string, in
 Token Lexer::macro_variable(std::string_view text, std::string_view name, bool as_string, int line) {
     auto it = config_.macro_vars.find(std::string(name));
     if (it == config_.macro_vars.end())
-        fail("D_MACRO_UNDEF", line_, "macro variable " + std::string(text) + " is not defined");
+        fail(Tag::D_MACRO_UNDEF, line_, "macro variable " + std::string(text) + " is not defined");
     const auto id = static_cast<uint32_t>(std::strtoll(it->second.c_str(), nullptr, kBase10));
     Token t;
     t.line = line;

@@ -72,7 +72,7 @@ void Parser::DepthGuard::deeper() {
 
 void Parser::nesting_too_deep() {
     const Token &t = cur();
-    fail("D_SYNTAX", t.line, "nesting too deep near \"" + t.text + "\"");
+    fail(Tag::D_SYNTAX, t.line, "nesting too deep near \"" + t.text + "\"");
 }
 
 const Token &Parser::cur() {
@@ -101,7 +101,7 @@ void Parser::syntax_error() {
     lexer_.syntax_error(cur());
 }
 
-void Parser::fail(const char *tag, int line, std::string message) const {
+void Parser::fail(Tag tag, int line, std::string message) const {
     lexer_.fail(tag, line, std::move(message));
 }
 
@@ -122,13 +122,13 @@ ProgramAst Parser::parse() {
 void Parser::check_translation_unit(const ProgramAst &prog, int end_line) const {
     size_t argc = opts_.macro_args.size();
     if (argc > 1 && !opts_.allow_unreferenced_args && referenced_args().count(int(argc - 1)) == 0)
-        fail("D_MACRO_UNUSED", end_line,
+        fail(Tag::D_MACRO_UNUSED, end_line,
              "extraneous argument '" + opts_.macro_args[argc - 1] + "' ($" + std::to_string(argc - 1) +
                  " is not referenced)");
     bool empty = std::all_of(prog.items.begin(), prog.items.end(),
                              [](const TopLevel &item) { return item.kind == TopLevel::Kind::Pragma; });
     if (empty && !opts_.allow_empty)
-        fail("D_EMPTY", end_line, "empty D program translation unit");
+        fail(Tag::D_EMPTY, end_line, "empty D program translation unit");
 }
 
 void Parser::parse_external_declaration(ProgramAst &prog) {
@@ -191,7 +191,8 @@ void Parser::parse_clause(ProgramAst &prog) {
             syntax_error();
         take();
         if (!at(Tok::LBrace))
-            fail("D_SYNTAX", clause->predicate->line, "expected actions { } following probe description and predicate");
+            fail(Tag::D_SYNTAX, clause->predicate->line,
+                 "expected actions { } following probe description and predicate");
     }
     if (at(Tok::LBrace)) {
         take();
@@ -201,7 +202,7 @@ void Parser::parse_clause(ProgramAst &prog) {
         lexer_.set_mode(LexMode::Program);
     } else {
         if (opts_.from_file)
-            fail("D_SYNTAX", clause->line, "expected predicate and/or actions following probe description");
+            fail(Tag::D_SYNTAX, clause->line, "expected predicate and/or actions following probe description");
         lexer_.set_mode(LexMode::Program);
     }
     TopLevel item;

@@ -68,14 +68,14 @@ void Parser::parse_declaration(ProgramAst &prog) {
         } else if (decl->specifiers.type.kind != TypeSpecifier::Kind::Struct &&
                    decl->specifiers.type.kind != TypeSpecifier::Kind::Union &&
                    decl->specifiers.type.kind != TypeSpecifier::Kind::Enum) {
-            fail("D_DECL_USELESS", semi.line, "useless declaration");
+            fail(Tag::D_DECL_USELESS, semi.line, "useless declaration");
         }
     } else {
         for (;;) {
             Declarator d = parse_declarator(DeclaratorKind::Named);
             // What dt_node_decl() checks once the declarator is complete.
             if (d.name.find('`') != std::string::npos)
-                fail("D_DECL_SCOPE", cur().line,
+                fail(Tag::D_DECL_SCOPE, cur().line,
                      "D scoping operator may not be used in a declaration name (" + d.name + ")");
             if (decl->specifiers.storage == StorageClass::Typedef)
                 typedefs_.insert(d.name);
@@ -106,7 +106,7 @@ void Parser::parse_inline(ProgramAst &prog) {
     }
     const Token semi = expect(Tok::Semi);
     if (decl->specifiers.storage != StorageClass::None)
-        fail("D_DECL_BADCLASS", semi.line, "specified storage class not appropriate for inline declaration");
+        fail(Tag::D_DECL_BADCLASS, semi.line, "specified storage class not appropriate for inline declaration");
     decl->specifiers.storage = StorageClass::Inline;
     lexer_.set_mode(LexMode::Program);
     append(prog, make_item(TopLevel::Kind::Declaration, std::move(decl)));
@@ -170,9 +170,9 @@ void Parser::parse_provider(ProgramAst &prog) {
         const int semi_line = expect(Tok::Semi).line;
         const std::string shown = hyphenate("::" + probe.name);
         if (shown.find('`') != std::string::npos)
-            fail("D_PROV_BADNAME", semi_line, "probe name may not contain scoping operator: " + shown);
+            fail(Tag::D_PROV_BADNAME, semi_line, "probe name may not contain scoping operator: " + shown);
         if (shown.size() - 2 >= kProbeNameLimit)
-            fail("D_PROV_BADNAME", semi_line,
+            fail(Tag::D_PROV_BADNAME, semi_line,
                  "probe name may not exceed " + std::to_string(kProbeNameLimit - 1) + " characters: " + shown);
         provider->probes.push_back(std::move(probe));
     }
@@ -180,12 +180,12 @@ void Parser::parse_provider(ProgramAst &prog) {
     const int semi_line = expect(Tok::Semi).line;
     const std::string &pname = provider->name;
     if (pname.find('`') != std::string::npos)
-        fail("D_PROV_BADNAME", semi_line, "provider name may not contain scoping operator: " + pname);
+        fail(Tag::D_PROV_BADNAME, semi_line, "provider name may not contain scoping operator: " + pname);
     if (pname.size() >= kProviderNameLimit)
-        fail("D_PROV_BADNAME", semi_line,
+        fail(Tag::D_PROV_BADNAME, semi_line,
              "provider name may not exceed " + std::to_string(kProviderNameLimit - 1) + " characters: " + pname);
     if (std::isdigit(static_cast<unsigned char>(pname.back())))
-        fail("D_PROV_BADNAME", semi_line, "provider name may not end with a digit: " + pname);
+        fail(Tag::D_PROV_BADNAME, semi_line, "provider name may not end with a digit: " + pname);
     lexer_.set_mode(LexMode::Program);
     append(prog, make_item(TopLevel::Kind::Provider, std::move(provider)));
 }
@@ -194,7 +194,7 @@ void Parser::parse_provider(ProgramAst &prog) {
 // that role (DTrace's dt_decl_ident).
 void Parser::declarator_name(Declarator &d, const Token &name) {
     if (scopes_.back().spec_name)
-        fail("D_DECL_IDENT", name.line, "old-style declaration or incorrect type specified");
+        fail(Tag::D_DECL_IDENT, name.line, "old-style declaration or incorrect type specified");
     d.name = name.value;
     d.line = name.line;
 }
@@ -322,7 +322,8 @@ std::unique_ptr<Parameter> Parser::parse_parameter() {
         p->declarator.line = name->line;
     }
     if (p->specifiers.storage != StorageClass::None && p->specifiers.storage != StorageClass::Register)
-        fail("D_DECL_PARMCLASS", cur().line, "inappropriate storage class for function or associative array parameter");
+        fail(Tag::D_DECL_PARMCLASS, cur().line,
+             "inappropriate storage class for function or associative array parameter");
     return p;
 }
 

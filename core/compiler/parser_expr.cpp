@@ -325,7 +325,7 @@ ExprPtr Parser::make_call(ExprPtr callee, std::vector<ExprPtr> args, int rparen_
     else if (callee->kind == ExprKind::AggregationRef && callee->args.empty())
         name = "@" + (callee->text.empty() ? std::string("_") : callee->text);
     else
-        fail("D_FUNC_IDENT", rparen_line, "function designator is not of function type");
+        fail(Tag::D_FUNC_IDENT, rparen_line, "function designator is not of function type");
     ExprPtr call = make_expr(ExprKind::Call, callee->line);
     call->text = std::move(name);
     call->args = std::move(args);
@@ -426,7 +426,7 @@ ExprPtr Parser::int_literal(const Token &t) const {
     if (!fits) {
         char hex[sizeof("0x") + 2 * sizeof(uint64_t)];
         std::snprintf(hex, sizeof(hex), "0x%llx", static_cast<unsigned long long>(t.int_value));
-        fail("D_INT_OFLOW", t.line,
+        fail(Tag::D_INT_OFLOW, t.line,
              std::string("integer constant ") + hex + " cannot be represented in any built-in integral type");
     }
     ExprPtr e = make_expr(ExprKind::IntLiteral, t.line);

@@ -102,7 +102,7 @@ class Parser final : public TypeNameOracle {
     bool at(Tok kind) { return cur().kind == kind; }
     Token expect(Tok kind);
     [[noreturn]] void syntax_error();
-    [[noreturn]] void fail(const char *tag, int line, std::string message) const;
+    [[noreturn]] void fail(Tag tag, int line, std::string message) const;
     void check_translation_unit(const ProgramAst &prog, int end_line) const;
     [[noreturn]] void nesting_too_deep();
 

@@ -48,9 +48,9 @@ ProbeSpecifier Parser::probe_specifier(const Token &t) {
     if (t.kind == Tok::IntLit) {
         ps.text = t.text;
         if (t.int_value > UINT32_MAX)
-            fail("D_PDESC_INVAL", t.line, "identifier " + std::to_string(t.int_value) + " exceeds maximum probe id");
+            fail(Tag::D_PDESC_INVAL, t.line, "identifier " + std::to_string(t.int_value) + " exceeds maximum probe id");
         if (opts_.probe_spec != ProbeSpecKind::Name)
-            fail("D_PDESC_INVAL", t.line,
+            fail(Tag::D_PDESC_INVAL, t.line,
                  "probe identifier " + std::to_string(t.int_value) + " not permitted when specifying " +
                      kSpecNames[static_cast<size_t>(opts_.probe_spec)]);
         ps.by_id = true;
@@ -60,7 +60,7 @@ ProbeSpecifier Parser::probe_specifier(const Token &t) {
 
     const std::string &spec = t.value;
     auto invalid = [&](const char *why) {
-        fail("D_PDESC_INVAL", t.line, "invalid probe description \"" + spec + "\": " + why);
+        fail(Tag::D_PDESC_INVAL, t.line, "invalid probe description \"" + spec + "\": " + why);
     };
     // DTrace's right-to-left scan never starts a field before a leading ':'.
     std::vector<std::string> parts = split_colons(spec);

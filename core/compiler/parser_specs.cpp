@@ -150,9 +150,9 @@ DeclSpecifiers Parser::parse_specifiers(SpecContext context) {
             // name, except in a typedef (dt_decl_spec).
             if (!state.name.empty()) {
                 if (out.storage == StorageClass::Typedef)
-                    fail("D_DECL_IDRED", t.line, "identifier redeclared: " + name);
+                    fail(Tag::D_DECL_IDRED, t.line, "identifier redeclared: " + name);
                 if (scopes_.back().spec_name)
-                    fail("D_DECL_IDENT", t.line, "old-style declaration or incorrect type specified");
+                    fail(Tag::D_DECL_IDENT, t.line, "old-style declaration or incorrect type specified");
                 scopes_.back().spec_name = t;
                 scopes_.back().spec_name->value = name;
                 break;
@@ -164,7 +164,7 @@ DeclSpecifiers Parser::parse_specifiers(SpecContext context) {
         }
         default: // storage classes
             if (out.storage != StorageClass::None)
-                fail("D_DECL_CLASS", t.line, "only one storage class allowed in a declaration");
+                fail(Tag::D_DECL_CLASS, t.line, "only one storage class allowed in a declaration");
             out.storage = storage_class(kind);
             break;
         }
@@ -176,7 +176,7 @@ DeclSpecifiers Parser::parse_specifiers(SpecContext context) {
 
 void Parser::spec_named(SpecState &state, SpecState::Kind kind, const std::string &name, int line) {
     if (state.started && (!state.name.empty() || state.kind != SpecState::Kind::Unknown))
-        fail("D_DECL_COMBO", line, "invalid type combination");
+        fail(Tag::D_DECL_COMBO, line, "invalid type combination");
     state.started = true;
     state.kind = kind;
     state.name = name;
@@ -189,13 +189,13 @@ void Parser::spec_attribute(SpecState &state, Tok keyword, int line) {
     state.started = true;
     if (!first) {
         if (keyword == Tok::KwLong && state.is_long_long)
-            fail("D_DECL_COMBO", line, "the attribute 'long' may only be used at most twice in a declaration");
+            fail(Tag::D_DECL_COMBO, line, "the attribute 'long' may only be used at most twice in a declaration");
         if (keyword == Tok::KwShort && state.is_short)
-            fail("D_DECL_COMBO", line, "the attribute 'short' may only be used at most once in a declaration");
+            fail(Tag::D_DECL_COMBO, line, "the attribute 'short' may only be used at most once in a declaration");
         if (keyword == Tok::KwSigned && state.is_signed)
-            fail("D_DECL_COMBO", line, "the attribute 'signed' may only be used at most once in a declaration");
+            fail(Tag::D_DECL_COMBO, line, "the attribute 'signed' may only be used at most once in a declaration");
         if (keyword == Tok::KwUnsigned && state.is_unsigned)
-            fail("D_DECL_COMBO", line, "the attribute 'unsigned' may only be used at most once in a declaration");
+            fail(Tag::D_DECL_COMBO, line, "the attribute 'unsigned' may only be used at most once in a declaration");
     }
     switch (keyword) {
     case Tok::KwLong:
@@ -228,14 +228,14 @@ void Parser::spec_check(const SpecState &state, int line) const {
         return;
     const bool any_long = state.is_long || state.is_long_long;
     if (state.name == "char" && (state.is_short || any_long))
-        fail("D_DECL_CHARATTR", line, "invalid type declaration: short and long may not be used with char type");
+        fail(Tag::D_DECL_CHARATTR, line, "invalid type declaration: short and long may not be used with char type");
     if (state.name == "void" && (state.is_short || any_long || state.is_signed || state.is_unsigned))
-        fail("D_DECL_VOIDATTR", line, "invalid type declaration: attributes may not be used with void type");
+        fail(Tag::D_DECL_VOIDATTR, line, "invalid type declaration: attributes may not be used with void type");
     if (state.kind != Kind::Integer && (state.is_signed || state.is_unsigned))
-        fail("D_DECL_SIGNINT", line,
+        fail(Tag::D_DECL_SIGNINT, line,
              "invalid type declaration: signed and unsigned may only be used with integer type");
     if (state.kind != Kind::Integer && state.kind != Kind::Float && any_long)
-        fail("D_DECL_LONGINT", line,
+        fail(Tag::D_DECL_LONGINT, line,
              "invalid type declaration: long and long long may only be used with integer or floating-point type");
 }
 
@@ -293,7 +293,7 @@ void Parser::parse_member_declaration(TypeSpecifier &sou) {
             }
         }
         if (d.name.find('`') != std::string::npos)
-            fail("D_DECL_SCOPE", cur().line, "D scoping operator may not be used in a member name (" + d.name + ")");
+            fail(Tag::D_DECL_SCOPE, cur().line, "D scoping operator may not be used in a member name (" + d.name + ")");
         decl->declarators.push_back(std::move(d));
         decl->initializers.push_back(nullptr);
         if (!at(Tok::Comma))

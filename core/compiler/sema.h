@@ -36,7 +36,7 @@ struct CompileError {
     Diagnostic diag;
 };
 
-[[noreturn]] void raise_error(const char *tag, int line, std::string message);
+[[noreturn]] void raise_error(Tag tag, int line, std::string message);
 // A construct this implementation does not compile yet.
 [[noreturn]] void raise_unsupported(int line, const std::string &what);
 

@@ -25,14 +25,14 @@ bool is_posconst(const Node &n) {
 
 struct LlquantizeParam {
     const char *what;
-    const char *type_tag, *value_tag, *match_tag;
+    Tag type_tag, value_tag, match_tag;
 };
 
 constexpr LlquantizeParam kLlquantizeParamSpecs[kLlquantizeParams] = {
-    {"factor", "D_LLQUANT_FACTORTYPE", "D_LLQUANT_FACTORVAL", "D_LLQUANT_FACTORMATCH"},
-    {"low magnitude", "D_LLQUANT_LOWTYPE", "D_LLQUANT_LOWVAL", "D_LLQUANT_LOWMATCH"},
-    {"high magnitude", "D_LLQUANT_HIGHTYPE", "D_LLQUANT_HIGHVAL", "D_LLQUANT_HIGHMATCH"},
-    {"linear steps per magnitude", "D_LLQUANT_NSTEPTYPE", "D_LLQUANT_NSTEPVAL", "D_LLQUANT_NSTEPMATCH"},
+    {"factor", Tag::D_LLQUANT_FACTORTYPE, Tag::D_LLQUANT_FACTORVAL, Tag::D_LLQUANT_FACTORMATCH},
+    {"low magnitude", Tag::D_LLQUANT_LOWTYPE, Tag::D_LLQUANT_LOWVAL, Tag::D_LLQUANT_LOWMATCH},
+    {"high magnitude", Tag::D_LLQUANT_HIGHTYPE, Tag::D_LLQUANT_HIGHVAL, Tag::D_LLQUANT_HIGHMATCH},
+    {"linear steps per magnitude", Tag::D_LLQUANT_NSTEPTYPE, Tag::D_LLQUANT_NSTEPVAL, Tag::D_LLQUANT_NSTEPMATCH},
 };
 
 } // namespace
@@ -56,10 +56,10 @@ SemaAction Sema::cook_aggregation(const Expr &assign) {
         cook(fe, kRef);
     }
     if (!b || b->kind != IdentKind::AggFunc)
-        raise_error("D_AGG_FUNC", assign.line,
+        raise_error(Tag::D_AGG_FUNC, assign.line,
                     "@" + agg->name + " must be assigned the result of an aggregating function");
     if (agg->has_func && agg->func_name != b->name)
-        raise_error("D_AGG_REDEF", assign.line,
+        raise_error(Tag::D_AGG_REDEF, assign.line,
                     "aggregation redefined: @" + agg->name + "\n\t current: @" + agg->name + " = " +
                         std::string(b->name) + "( )\n\tprevious: @" + agg->name + " = " + agg->func_name +
                         "( ) : line " + std::to_string(agg->line));
@@ -79,11 +79,11 @@ SemaAction Sema::cook_aggregation(const Expr &assign) {
 
 void Sema::finish_aggregation(SemaAction &a) {
     if (!a.fn)
-        raise_error("D_AGG_NULL", a.line, "expression has null effect: @" + a.agg->name);
+        raise_error(Tag::D_AGG_NULL, a.line, "expression has null effect: @" + a.agg->name);
     std::string fname(a.fn->name);
     auto &args = a.call_args;
     if (!args.empty() && !is_scalar(args[0]->type))
-        raise_error("D_AGG_SCALAR", a.fn_line, fname + "( ) argument #1 must be of scalar type");
+        raise_error(Tag::D_AGG_SCALAR, a.fn_line, fname + "( ) argument #1 must be of scalar type");
 
     size_t incr_at = 0;
     unsigned argmax = 0;
@@ -109,11 +109,11 @@ void Sema::finish_aggregation(SemaAction &a) {
         a.agg_args.push_back(std::move(args[0]));
     if (incr_at && args.size() > incr_at) {
         if (!is_scalar(args[incr_at]->type))
-            raise_error("D_PROTO_ARG", a.line,
+            raise_error(Tag::D_PROTO_ARG, a.line,
                         fname + "( ) increment value (argument #" + std::to_string(argmax) +
                             ") must be of scalar type");
         if (args.size() > incr_at + 1)
-            raise_error("D_PROTO_LEN", args[incr_at]->line,
+            raise_error(Tag::D_PROTO_LEN, args[incr_at]->line,
                         fname + "( ) prototype mismatch: " + std::to_string(args.size()) + " args passed, at most " +
                             std::to_string(argmax) + " expected");
         a.agg_args.push_back(std::move(args[incr_at]));
@@ -124,34 +124,34 @@ void Sema::finish_lquantize(SemaAction &a) {
     auto &args = a.call_args;
     const Node &base = *args[1], &limit = *args[2];
     if (base.kind != NodeKind::Const)
-        raise_error("D_LQUANT_BASETYPE", base.line, "lquantize( ) argument #1 must be an integer constant");
+        raise_error(Tag::D_LQUANT_BASETYPE, base.line, "lquantize( ) argument #1 must be an integer constant");
     int64_t baseval = int64_t(base.value);
     if (baseval < kMinI32 || baseval > kMaxI32)
-        raise_error("D_LQUANT_BASEVAL", base.line, "lquantize( ) argument #1 must be a 32-bit quantity");
+        raise_error(Tag::D_LQUANT_BASEVAL, base.line, "lquantize( ) argument #1 must be a 32-bit quantity");
     if (limit.kind != NodeKind::Const)
-        raise_error("D_LQUANT_LIMTYPE", limit.line, "lquantize( ) argument #2 must be an integer constant");
+        raise_error(Tag::D_LQUANT_LIMTYPE, limit.line, "lquantize( ) argument #2 must be an integer constant");
     int64_t limitval = int64_t(limit.value);
     if (limitval < kMinI32 || limitval > kMaxI32)
-        raise_error("D_LQUANT_LIMVAL", limit.line, "lquantize( ) argument #2 must be a 32-bit quantity");
+        raise_error(Tag::D_LQUANT_LIMVAL, limit.line, "lquantize( ) argument #2 must be a 32-bit quantity");
     if (limitval < baseval)
-        raise_error("D_LQUANT_MISMATCH", a.line,
+        raise_error(Tag::D_LQUANT_MISMATCH, a.line,
                     "lquantize( ) base (argument #1) must be less than limit (argument #2)");
     uint64_t step = 1;
     if (args.size() > 3) {
         const Node &s = *args[3];
         if (!is_posconst(s))
-            raise_error("D_LQUANT_STEPTYPE", s.line,
+            raise_error(Tag::D_LQUANT_STEPTYPE, s.line,
                         "lquantize( ) argument #3 must be a non-zero positive integer constant");
         step = s.value;
         if (step > kMaxU16)
-            raise_error("D_LQUANT_STEPVAL", s.line, "lquantize( ) argument #3 must be a 16-bit quantity");
+            raise_error(Tag::D_LQUANT_STEPVAL, s.line, "lquantize( ) argument #3 must be a 16-bit quantity");
     }
     uint64_t nlevels = uint64_t(limitval - baseval) / step;
     if (nlevels == 0)
-        raise_error("D_LQUANT_STEPLARGE", a.line,
+        raise_error(Tag::D_LQUANT_STEPLARGE, a.line,
                     "lquantize( ) step (argument #3) too large: must have at least one quantization level");
     if (nlevels > kMaxU16)
-        raise_error("D_LQUANT_STEPSMALL", a.line,
+        raise_error(Tag::D_LQUANT_STEPSMALL, a.line,
                     "lquantize( ) step (argument #3) too small: number of quantization levels must be a 16-bit "
                     "quantity");
     // The limit kept is the one the levels reach (base + levels * step),
@@ -163,17 +163,17 @@ void Sema::finish_lquantize(SemaAction &a) {
         prev = params;
         return;
     }
-    auto mismatch = [&](const char *tag, const char *what, int64_t expected, int64_t found) {
+    auto mismatch = [&](Tag tag, const char *what, int64_t expected, int64_t found) {
         raise_error(tag, a.line,
                     std::string("lquantize( ) ") + what + " doesn't match previous declaration: expected " +
                         std::to_string(expected) + ", found " + std::to_string(found));
     };
     if (prev[0] != params[0])
-        mismatch("D_LQUANT_MATCHBASE", "base (argument #1)", prev[0], params[0]);
+        mismatch(Tag::D_LQUANT_MATCHBASE, "base (argument #1)", prev[0], params[0]);
     if (prev[1] != params[1])
-        mismatch("D_LQUANT_MATCHLIM", "limit (argument #2)", prev[1], params[1]);
+        mismatch(Tag::D_LQUANT_MATCHLIM, "limit (argument #2)", prev[1], params[1]);
     if (prev[2] != params[2])
-        mismatch("D_LQUANT_MATCHSTEP", "step (argument #3)", prev[2], params[2]);
+        mismatch(Tag::D_LQUANT_MATCHSTEP, "step (argument #3)", prev[2], params[2]);
 }
 
 void Sema::finish_llquantize(SemaAction &a) {
@@ -191,25 +191,25 @@ void Sema::finish_llquantize(SemaAction &a) {
     }
     int64_t factor = params[0], low = params[1], high = params[2], nsteps = params[3];
     if (factor < 2)
-        raise_error("D_LLQUANT_FACTORSMALL", a.line, "llquantize( ) factor (argument #1) must be two or more");
+        raise_error(Tag::D_LLQUANT_FACTORSMALL, a.line, "llquantize( ) factor (argument #1) must be two or more");
     if (low >= high)
-        raise_error("D_LLQUANT_MAGRANGE", a.line,
+        raise_error(Tag::D_LLQUANT_MAGRANGE, a.line,
                     "llquantize( ) high magnitude (argument #3) must be greater than low magnitude (argument #2)");
     if (nsteps < factor)
-        raise_error("D_LLQUANT_FACTORNSTEPS", a.line,
+        raise_error(Tag::D_LLQUANT_FACTORNSTEPS, a.line,
                     "llquantize( ) factor (argument #1) must be less than or equal to the number of linear steps per "
                     "magnitude (argument #4)");
     uint64_t v = uint64_t(factor);
     while (v < uint64_t(nsteps))
         v *= uint64_t(factor);
     if (nsteps % factor || v % uint64_t(nsteps))
-        raise_error("D_LLQUANT_FACTOREVEN", a.line,
+        raise_error(Tag::D_LLQUANT_FACTOREVEN, a.line,
                     "llquantize( ) factor (argument #1) must evenly divide the number of steps per magnitude "
                     "(argument #4), and the number of steps per magnitude must evenly divide a power of the factor");
     uint64_t order = 1;
     for (int64_t i = 0; i < high; i++) {
         if (order * uint64_t(factor) <= order || order * uint64_t(factor) / uint64_t(factor) != order)
-            raise_error("D_LLQUANT_MAGTOOBIG", a.line,
+            raise_error(Tag::D_LLQUANT_MAGTOOBIG, a.line,
                         "llquantize( ) factor (" + std::to_string(factor) + ") raised to power of high magnitude (" +
                             std::to_string(high) + ") overflows 64-bits");
         order *= uint64_t(factor);

@@ -87,9 +87,10 @@ void Sema::check_writable(const Node &lhs, const char *op, int line) const {
     bool lvalue = is_var(lhs) || lhs.kind == NodeKind::Builtin || lhs.kind == NodeKind::BuiltinArray ||
                   lhs.kind == NodeKind::Deref || lhs.kind == NodeKind::Member;
     if (!lvalue)
-        raise_error("D_OP_LVAL", line, std::string("operator ") + op + " requires modifiable lvalue as an operand");
+        raise_error(Tag::D_OP_LVAL, line, std::string("operator ") + op + " requires modifiable lvalue as an operand");
     if (!is_writable(lhs))
-        raise_error("D_OP_WRITE", line, std::string("operator ") + op + " can only be applied to a writable variable");
+        raise_error(Tag::D_OP_WRITE, line,
+                    std::string("operator ") + op + " can only be applied to a writable variable");
 }
 
 NodePtr Sema::cook_assign(const Expr &e) {
@@ -101,7 +102,7 @@ NodePtr Sema::cook_assign(const Expr &e) {
     if (rhs->kind == NodeKind::Xlated) {
         const bool fresh = is_var(*lhs) && lhs->var->unref() && !lhs->var->type;
         if (rhs->op == Op::Arrow || (!fresh && !translates_to(*rhs, lhs->type)))
-            raise_error("D_OP_INCOMPAT", e.line,
+            raise_error(Tag::D_OP_INCOMPAT, e.line,
                         "operands have incompatible types: \"" + node_type_name(*lhs) + "\" = \"" +
                             node_type_name(*rhs) + "\"");
         rhs = translated_copy(std::move(rhs), e.line);
@@ -116,11 +117,11 @@ NodePtr Sema::cook_assign(const Expr &e) {
     if (!is_string(lhs->type)) {
         auto k = resolve(lhs->type)->kind;
         if (k == TypeKind::Array || k == TypeKind::Function)
-            raise_error("D_OP_ARRFUN", e.line,
+            raise_error(Tag::D_OP_ARRFUN, e.line,
                         "operator = may not be applied to operand of type \"" + node_type_name(*lhs) + "\"");
     }
     if (!arg_compatible(lhs->type, *rhs))
-        raise_error("D_OP_INCOMPAT", e.line,
+        raise_error(Tag::D_OP_INCOMPAT, e.line,
                     "operands have incompatible types: \"" + node_type_name(*lhs) + "\" = \"" + node_type_name(*rhs) +
                         "\"");
     check_writable(*lhs, "=", e.line);
@@ -140,23 +141,23 @@ NodePtr Sema::cook_compound(const Expr &e) {
         use_var(lhs->var, e.line, kRef | kMod);
     NodePtr rhs = cook(*e.args[1], kRef | kMod);
     if ((e.op == Op::DivAssign || e.op == Op::ModAssign) && is_zero_const(*rhs))
-        raise_error("D_DIV_ZERO", e.line, "expression contains division by zero");
+        raise_error(Tag::D_DIV_ZERO, e.line, "expression contains division by zero");
     bool both_int = is_integer(lhs->type) && is_integer(rhs->type);
     switch (e.op) {
     case Op::MulAssign:
     case Op::DivAssign:
         if (!is_arith(lhs->type) || !is_arith(rhs->type))
-            raise_error("D_OP_ARITH", e.line, "operator " + op + " requires operands of arithmetic type");
+            raise_error(Tag::D_OP_ARITH, e.line, "operator " + op + " requires operands of arithmetic type");
         break;
     case Op::AddAssign:
     case Op::SubAssign:
         if (is_string(lhs->type) || is_string(rhs->type))
-            raise_error("D_OP_INCOMPAT", e.line,
+            raise_error(Tag::D_OP_INCOMPAT, e.line,
                         "operands have incompatible types: \"" + node_type_name(*lhs) + "\" " + op + " \"" +
                             node_type_name(*rhs) + "\"");
         if (!both_int) {
             if (!is_pointer(lhs->type) || is_vfptr(lhs->type))
-                raise_error("D_OP_VFPTR", e.line,
+                raise_error(Tag::D_OP_VFPTR, e.line,
                             "operator " + op + " requires left-hand scalar operand of known size");
             if (!is_integer(rhs->type))
                 raise_unsupported(e.line, "operator " + op + " with a pointer right-hand operand");
@@ -164,7 +165,7 @@ NodePtr Sema::cook_compound(const Expr &e) {
         break;
     default:
         if (!both_int)
-            raise_error("D_OP_INT", e.line, "operator " + op + " requires operands of integral type");
+            raise_error(Tag::D_OP_INT, e.line, "operator " + op + " requires operands of integral type");
         break;
     }
     check_writable(*lhs, op.c_str(), e.line);
@@ -189,9 +190,9 @@ NodePtr Sema::cook_incdec(const Expr &e) {
         child->var->modified = true;
     }
     if (!is_scalar(child->type))
-        raise_error("D_OP_SCALAR", e.line, "operator " + name + " requires operand of scalar type");
+        raise_error(Tag::D_OP_SCALAR, e.line, "operator " + name + " requires operand of scalar type");
     if (is_vfptr(child->type))
-        raise_error("D_OP_VFPTR", e.line, "operator " + name + " requires an operand of known size");
+        raise_error(Tag::D_OP_VFPTR, e.line, "operator " + name + " requires an operand of known size");
     check_writable(*child, name.c_str(), e.line);
     auto n = std::make_unique<Node>();
     n->kind = NodeKind::IncDec;

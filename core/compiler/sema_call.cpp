@@ -11,7 +11,7 @@ const Signature &Sema::signature(const BuiltinIdent &b, int line) {
         return it->second;
     auto sig = parse_prototype(b.proto, types_);
     if (!sig)
-        raise_error("D_UNKNOWN", line, "failed to resolve type of " + name + " (" + std::string(b.proto) + ")");
+        raise_error(Tag::D_UNKNOWN, line, "failed to resolve type of " + name + " (" + std::string(b.proto) + ")");
     return signatures_.emplace(name, std::move(*sig)).first->second;
 }
 
@@ -33,14 +33,14 @@ void Sema::check_prototype(const Signature &sig, const std::string &name, const 
     std::string who = prefix + name + suffix;
     if (mismatch) {
         bool optional = sig.optional_from >= 0;
-        raise_error("D_PROTO_LEN", line,
+        raise_error(Tag::D_PROTO_LEN, line,
                     who + " prototype mismatch: " + args_passed(argc) + "passed, " + (optional ? "at least " : "") +
                         std::to_string(optional ? size_t(sig.optional_from) : limit) + " expected");
     }
     for (size_t i = 0; i < limit; i++) {
         const Type *param = sig.params[i];
         if (param && !arg_compatible(param, *args[i]))
-            raise_error("D_PROTO_ARG", args[i]->line ? args[i]->line : line,
+            raise_error(Tag::D_PROTO_ARG, args[i]->line ? args[i]->line : line,
                         who + " argument #" + std::to_string(i + 1) +
                             " is incompatible with prototype:\n\tprototype: " + type_name(param) +
                             "\n\t argument: " + node_type_name(*args[i]));
@@ -51,14 +51,15 @@ const BuiltinIdent &Sema::lookup_function(const Expr &call) {
     const BuiltinIdent *b = find_builtin(call.text);
     if (!b) {
         if (symbols_.find(dif::Scope::Global, call.text))
-            raise_error("D_FUNC_IDKIND", call.line, "scalar '" + call.text + "' may not be referenced as a function");
-        raise_error("D_FUNC_UNDEF", call.line, "undefined function name: " + call.text);
+            raise_error(Tag::D_FUNC_IDKIND, call.line,
+                        "scalar '" + call.text + "' may not be referenced as a function");
+        raise_error(Tag::D_FUNC_UNDEF, call.line, "undefined function name: " + call.text);
     }
     if (b->kind != IdentKind::Function && b->kind != IdentKind::AggFunc && b->kind != IdentKind::ActFunc)
-        raise_error("D_FUNC_IDKIND", call.line,
+        raise_error(Tag::D_FUNC_IDKIND, call.line,
                     std::string(ident_kind_name(b->kind)) + " '" + call.text + "' may not be referenced as a function");
     if (b->kernel_only)
-        raise_error("D_UNKNOWN", call.line,
+        raise_error(Tag::D_UNKNOWN, call.line,
                     call.text + "( ) is not available: it reads kernel state, which a user-space dtrace does not have");
     if (!b->supported)
         raise_unsupported(call.line, call.text + "( )");

@@ -120,7 +120,7 @@ SemaClause Sema::clause(const ProbeClause &c) {
     try {
         cook_actions();
     } catch (CompileError &err) {
-        if (!c.predicate || (err.diag.tag != "D_IDENT_UNDEF" && err.diag.tag != "D_VAR_UNDEF"))
+        if (!c.predicate || (err.diag.tag != Tag::D_IDENT_UNDEF && err.diag.tag != Tag::D_VAR_UNDEF))
             throw;
         symbols_.restore(before);
         out.actions.clear();
@@ -137,7 +137,7 @@ SemaClause Sema::clause(const ProbeClause &c) {
 NodePtr Sema::cook_predicate(const Expr &pred) {
     NodePtr n = cook(pred, kRef);
     if (!is_scalar(n->type))
-        raise_error("D_PRED_SCALAR", pred.line, "predicate result must be of scalar type");
+        raise_error(Tag::D_PRED_SCALAR, pred.line, "predicate result must be of scalar type");
     return n;
 }
 
@@ -154,7 +154,7 @@ void Sema::cook_statement(const Stmt &s, std::vector<SemaAction> &out) {
         cook_statements(s.body, out);
         return;
     case Stmt::Kind::If: // split off by clause_split.h before analysis
-        raise_error("D_UNKNOWN", s.line, "internal error -- unsplit if statement");
+        raise_error(Tag::D_UNKNOWN, s.line, "internal error -- unsplit if statement");
     case Stmt::Kind::Expr:
         break;
     }
@@ -253,7 +253,7 @@ SemaAction Sema::cook_plugin_action(const Expr &call, const PluginActionInfo &ac
     if (it == signatures_.end()) {
         std::optional<Signature> sig = parse_prototype(action.prototype, types_);
         if (!sig)
-            raise_error("D_UNKNOWN", call.line,
+            raise_error(Tag::D_UNKNOWN, call.line,
                         "failed to resolve type of " + call.text + " (" + action.prototype + ")");
         it = signatures_.emplace(call.text, std::move(*sig)).first;
     }
@@ -266,7 +266,7 @@ SemaAction Sema::cook_plugin_action(const Expr &call, const PluginActionInfo &ac
     for (size_t i = 0; i < a.call_args.size(); i++) {
         const Node &arg = *a.call_args[i];
         if (is_void(arg.type) || is_dynamic(arg.type))
-            raise_error("D_PROTO_ARG", arg.line ? arg.line : call.line,
+            raise_error(Tag::D_PROTO_ARG, arg.line ? arg.line : call.line,
                         call.text + "( ) argument #" + std::to_string(i + 1) +
                             " is incompatible with prototype:\n\tprototype: a recordable value\n\t argument: " +
                             node_type_name(arg));
@@ -285,9 +285,9 @@ void Sema::finish_action(SemaAction &a) {
     case ActionKind::Trace: {
         NodePtr v = std::move(a.call_args[0]);
         if (is_void(v->type))
-            raise_error("D_TRACE_VOID", v->line, "trace( ) may not be applied to a void expression");
+            raise_error(Tag::D_TRACE_VOID, v->line, "trace( ) may not be applied to a void expression");
         if (is_dynamic(v->type))
-            raise_error("D_TRACE_DYN", v->line, "trace( ) may not be applied to a dynamic expression");
+            raise_error(Tag::D_TRACE_DYN, v->line, "trace( ) may not be applied to a dynamic expression");
         a.value = std::move(v);
         break;
     }
@@ -333,7 +333,7 @@ void Sema::finish_action(SemaAction &a) {
 void Sema::finish_printf(SemaAction &a) {
     const Node &fmt = *a.call_args[0];
     if (fmt.kind != NodeKind::String)
-        raise_error("D_PRINTF_ARG_FMT", a.line,
+        raise_error(Tag::D_PRINTF_ARG_FMT, a.line,
                     std::string(a.fn->name) +
                         "( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: " +
                         node_type_name(fmt));
@@ -360,7 +360,7 @@ void Sema::finish_printa(SemaAction &a) {
     }
     size_t argc = a.call_args.size(), argr = first + 1;
     if (argc < argr)
-        raise_error("D_PRINTA_PROTO", a.line,
+        raise_error(Tag::D_PRINTA_PROTO, a.line,
                     "printa( ) prototype mismatch: " + std::to_string(argc) + " args passed, " + std::to_string(argr) +
                         " expected");
     // As DTrace: each aggregation in turn is checked, then matched against
@@ -375,11 +375,11 @@ void Sema::finish_printa(SemaAction &a) {
         const Node &n = *a.call_args[i];
         if (n.kind != NodeKind::AggRef || !n.kids.empty())
             raise_error(
-                "D_PRINTA_AGGARG", a.line,
+                Tag::D_PRINTA_AGGARG, a.line,
                 "printa( ) argument #" + std::to_string(i + 1) +
                     " is incompatible with prototype:\n\tprototype: aggregation\n\t argument: " + node_type_name(n));
         if (!n.agg->modified)
-            raise_error("D_PRINTA_AGGBAD", a.line, "undefined aggregation: @" + n.agg->name);
+            raise_error(Tag::D_PRINTA_AGGBAD, a.line, "undefined aggregation: @" + n.agg->name);
         a.printa_aggs.push_back(n.agg);
         const Aggregation &lead = *a.printa_aggs.front();
         if (i > first && opts_.check_printa_keys)
@@ -396,7 +396,7 @@ void Sema::finish_printa(SemaAction &a) {
 void Sema::finish_freopen(SemaAction &a) {
     const Node &path = *a.call_args[0];
     if (path.kind == NodeKind::String && path.str == ".")
-        raise_error("D_FREOPEN_INVALID", a.line, "freopen( ) argument #1 cannot be \".\"");
+        raise_error(Tag::D_FREOPEN_INVALID, a.line, "freopen( ) argument #1 cannot be \".\"");
     finish_printf(a);
 }
 

@@ -53,13 +53,13 @@ const Type *Sema::base_type(const TypeSpecifier &spec, int line) {
         std::string name = canonical_intrinsic_name(spec.words);
         const Type *t = name.empty() ? nullptr : types_.find_named(name);
         if (!t)
-            raise_error("D_DECL_COMBO", line, "invalid type combination");
+            raise_error(Tag::D_DECL_COMBO, line, "invalid type combination");
         return t;
     }
     case K::TypedefName: {
         const Type *t = types_.find_named(spec.name);
         if (!t)
-            raise_error("D_TYPE_ERR", line, "failed to resolve type " + spec.name);
+            raise_error(Tag::D_TYPE_ERR, line, "failed to resolve type " + spec.name);
         return t;
     }
     case K::Struct:
@@ -71,7 +71,7 @@ const Type *Sema::base_type(const TypeSpecifier &spec, int line) {
         Type *t = spec.name.empty() ? types_.anonymous(kind) : types_.tagged(kind, spec.name);
         if (spec.has_body) {
             if (t->complete && !spec.name.empty() && (!t->members.empty() || !t->enumerators.empty()))
-                raise_error("D_DECL_TYPERED", line, "type redeclared: " + TypeTable::name_of(t));
+                raise_error(Tag::D_DECL_TYPERED, line, "type redeclared: " + TypeTable::name_of(t));
             if (kind == TypeKind::Enum)
                 define_enum(t, spec, line);
             else
@@ -80,7 +80,7 @@ const Type *Sema::base_type(const TypeSpecifier &spec, int line) {
         return t;
     }
     }
-    raise_error("D_UNKNOWN", line, "internal error -- unknown type specifier");
+    raise_error(Tag::D_UNKNOWN, line, "internal error -- unknown type specifier");
 }
 
 const Type *Sema::decl_type(const DeclSpecifiers &spec, const Declarator &d, int line) {
@@ -104,15 +104,15 @@ const Type *Sema::decl_type(const DeclSpecifiers &spec, const Declarator &d, int
                 raise_unsupported(line, "an associative array type outside of a variable declaration");
             uint64_t count = 0;
             if (is_void(t))
-                raise_error("D_DECL_VOIDOBJ", line, "cannot declare array of void");
+                raise_error(Tag::D_DECL_VOIDOBJ, line, "cannot declare array of void");
             if (it->array_size) {
                 NodePtr n = cook(*it->array_size, kRef);
                 if (!is_positive_constant(*n))
-                    raise_error("D_DECL_ARRSUB", line,
+                    raise_error(Tag::D_DECL_ARRSUB, line,
                                 "positive integral constant expression or tuple signature expected as array "
                                 "declaration subscript");
                 if (n->value > UINT32_MAX)
-                    raise_error("D_DECL_ARRBIG", line, "array dimension too big");
+                    raise_error(Tag::D_DECL_ARRBIG, line, "array dimension too big");
                 count = n->value;
             }
             t = types_.array_of(t, count);
@@ -138,7 +138,7 @@ void Sema::define_members(Type *sou, const TypeSpecifier &spec, int line) {
     for (const auto &decl : spec.members) {
         int mline = decl->line ? decl->line : line;
         if (decl->declarators.empty())
-            raise_error("D_DECL_MNAME", mline, "member declaration requires a name");
+            raise_error(Tag::D_DECL_MNAME, mline, "member declaration requires a name");
         for (const auto &d : decl->declarators) {
             Member m;
             m.name = d.name;
@@ -146,18 +146,18 @@ void Sema::define_members(Type *sou, const TypeSpecifier &spec, int line) {
             // DTrace's CTF library refuses a second member of the same name.
             if (!d.name.empty() && std::any_of(sou->members.begin(), sou->members.end(),
                                                [&](const Member &other) { return other.name == d.name; }))
-                raise_error("D_UNKNOWN", mline,
+                raise_error(Tag::D_UNKNOWN, mline,
                             "failed to define member '" + d.name + "': Duplicate member name definition");
             const Type *mt = resolve(m.type);
             if (is_dynamic(mt))
-                raise_error("D_DECL_DYNOBJ", mline, "cannot have dynamic member: " + d.name);
+                raise_error(Tag::D_DECL_DYNOBJ, mline, "cannot have dynamic member: " + d.name);
             if ((mt->kind == TypeKind::Struct || mt->kind == TypeKind::Union || mt->kind == TypeKind::Enum) &&
                 !mt->complete)
-                raise_error("D_DECL_INCOMPLETE", mline,
+                raise_error(Tag::D_DECL_INCOMPLETE, mline,
                             "incomplete struct/union/enum " + type_name(m.type) + ": " + d.name);
             uint64_t msize = types_.size_of(m.type);
             if (msize == 0)
-                raise_error("D_DECL_VOIDOBJ", mline, "cannot have void member: " + d.name);
+                raise_error(Tag::D_DECL_VOIDOBJ, mline, "cannot have void member: " + d.name);
             if (d.bitfield_width) {
                 NodePtr w = cook(*d.bitfield_width, kRef);
                 // An unnamed zero-width field ends a storage unit in C;
@@ -166,12 +166,12 @@ void Sema::define_members(Type *sou, const TypeSpecifier &spec, int line) {
                     continue;
                 std::string name = d.name.empty() ? "(anon)" : d.name;
                 if (!is_positive_constant(*w))
-                    raise_error("D_DECL_BFCONST", mline,
+                    raise_error(Tag::D_DECL_BFCONST, mline,
                                 "positive integral constant expression expected as bit-field size");
                 if (mt->kind != TypeKind::Integer)
-                    raise_error("D_DECL_BFTYPE", mline, "invalid type for bit-field: " + name);
+                    raise_error(Tag::D_DECL_BFTYPE, mline, "invalid type for bit-field: " + name);
                 if (w->value > msize * kBitsPerByte)
-                    raise_error("D_DECL_BFSIZE", mline, "bit-field too big for type: " + name);
+                    raise_error(Tag::D_DECL_BFSIZE, mline, "bit-field too big for type: " + name);
                 m.bit_width = uint32_t(w->value);
                 msize = bitfield_bytes(m.bit_width);
             }
@@ -191,17 +191,17 @@ void Sema::define_enum(Type *e, const TypeSpecifier &spec, int line) {
         if (value) {
             NodePtr v = cook(*value, kRef);
             if (v->kind != NodeKind::Const)
-                raise_error("D_DECL_ENCONST", line,
+                raise_error(Tag::D_DECL_ENCONST, line,
                             "enumerator '" + name + "' must be assigned to an integral constant expression");
             int64_t x = int64_t(v->value);
             if (x > INT32_MAX || x < INT32_MIN)
-                raise_error("D_DECL_ENOFLOW", line,
+                raise_error(Tag::D_DECL_ENOFLOW, line,
                             "enumerator '" + name + "' value overflows INT_MAX (" + std::to_string(INT32_MAX) + ")");
             next = int32_t(x);
         }
         if (constants_.count(name) || inlines_.count(name) || find_builtin(name) ||
             symbols_.find(dif::Scope::Global, name))
-            raise_error("D_DECL_IDRED", line, "identifier redeclared: " + name);
+            raise_error(Tag::D_DECL_IDRED, line, "identifier redeclared: " + name);
         e->enumerators.push_back({name, next});
         constants_[name] = {next, e};
         next = int32_t(uint32_t(next) + 1); // wraps as DTrace's int does
@@ -217,7 +217,7 @@ void Sema::declare(const Declaration &d) {
     case StorageClass::Auto:
     case StorageClass::Register:
     case StorageClass::Static:
-        raise_error("D_DECL_BADCLASS", d.line, "specified storage class not appropriate in D");
+        raise_error(Tag::D_DECL_BADCLASS, d.line, "specified storage class not appropriate in D");
     case StorageClass::Inline:
         for (size_t i = 0; i < d.declarators.size(); i++)
             declare_inline(spec, d.declarators[i], i < d.initializers.size() ? d.initializers[i].get() : nullptr,
@@ -225,7 +225,7 @@ void Sema::declare(const Declaration &d) {
         return;
     case StorageClass::Extern:
         // An extern names a kernel or user symbol, and no plugin provides any.
-        raise_error("D_UNKNOWN", d.line,
+        raise_error(Tag::D_UNKNOWN, d.line,
                     "failed to extern " + (d.declarators.empty() ? std::string() : d.declarators.front().name) +
                         ": Unknown symbol name");
     default:
@@ -235,14 +235,14 @@ void Sema::declare(const Declaration &d) {
         auto k = spec.type.kind;
         base_type(spec.type, d.line);
         if (k != TypeSpecifier::Kind::Struct && k != TypeSpecifier::Kind::Union && k != TypeSpecifier::Kind::Enum)
-            raise_error("D_DECL_USELESS", d.line, "useless declaration");
+            raise_error(Tag::D_DECL_USELESS, d.line, "useless declaration");
         return;
     }
     for (const auto &decl : d.declarators) {
         int line = decl.line ? decl.line : d.line;
         if (spec.storage == StorageClass::Typedef) {
             if (!types_.add_typedef(decl.name, decl_type(spec, decl, line)))
-                raise_error("D_DECL_IDRED", line, "identifier redeclared: " + decl.name);
+                raise_error(Tag::D_DECL_IDRED, line, "identifier redeclared: " + decl.name);
             continue;
         }
         declare_variable(spec, decl, line);
@@ -254,14 +254,14 @@ void Sema::declare(const Declaration &d) {
 void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const Expr *init, int line) {
     const bool array = !d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array;
     if (array && !is_signature(d))
-        raise_error("D_DECL_ARRNULL", line, "inline declaration requires array tuple signature: " + d.name);
+        raise_error(Tag::D_DECL_ARRNULL, line, "inline declaration requires array tuple signature: " + d.name);
     if (!init)
-        raise_error("D_DECL_USELESS", line, "inline declaration requires a value: " + d.name);
+        raise_error(Tag::D_DECL_USELESS, line, "inline declaration requires a value: " + d.name);
     const BuiltinIdent *b = find_builtin(d.name);
     UserVar *v = symbols_.find(dif::Scope::Global, d.name);
     bool is_inline = constants_.count(d.name) || inlines_.count(d.name);
     if (b || v || is_inline)
-        raise_error("D_DECL_IDRED", line,
+        raise_error(Tag::D_DECL_IDRED, line,
                     "identifier redefined: " + d.name + "\n\t current: inline definition\n\tprevious: " +
                         (b                  ? ident_kind_name(b->kind)
                          : v && v->is_array ? "associative array"
@@ -269,14 +269,14 @@ void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const
                         " " + (is_inline ? "inline" : ""));
     const Type *type = array ? decl_type(spec, element_declarator(d), line) : decl_type(spec, d, line);
     if (is_void(type))
-        raise_error("D_DECL_VOIDOBJ", line, "cannot declare void inline: " + d.name);
+        raise_error(Tag::D_DECL_VOIDOBJ, line, "cannot declare void inline: " + d.name);
     if (array) {
         Inline in{type, init, {}};
         for (const auto &key : d.steps.front().array_key_types)
             in.params.push_back({key->declarator.name, type_of(*key), 0});
         NodePtr value = cook_inline(in, line, {}); // checked with the parameters standing for themselves
         if (!arg_compatible(type, *value))
-            raise_error("D_OP_INCOMPAT", line,
+            raise_error(Tag::D_OP_INCOMPAT, line,
                         "inline " + d.name + " definition uses incompatible types: \"" + type_name(type) + "\" = \"" +
                             node_type_name(*value) + "\"");
         inlines_[d.name] = std::move(in);
@@ -287,7 +287,7 @@ void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const
     // the translator's output type, as DTrace's curpsinfo is defined.
     const bool translated = value->kind == NodeKind::Xlated && translates_to(*value, type);
     if (!translated && !arg_compatible(type, *value))
-        raise_error("D_OP_INCOMPAT", line,
+        raise_error(Tag::D_OP_INCOMPAT, line,
                     "inline " + d.name + " definition uses incompatible types: \"" + type_name(type) + "\" = \"" +
                         node_type_name(*value) + "\"");
     if (value->kind == NodeKind::Const && is_integer(type))
@@ -303,11 +303,12 @@ void Sema::declare_variable(const DeclSpecifiers &spec, const Declarator &d, int
     bool assoc = is_signature(d);
     if (!d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array && !assoc &&
         !d.steps.front().array_size)
-        raise_error("D_DECL_ARRNULL", line, "array declaration requires array dimension or tuple signature: " + d.name);
+        raise_error(Tag::D_DECL_ARRNULL, line,
+                    "array declaration requires array dimension or tuple signature: " + d.name);
     if (scope == dif::Scope::Global && find_builtin(d.name))
-        raise_error("D_DECL_IDRED", line, "built-in identifier redeclared: " + d.name);
+        raise_error(Tag::D_DECL_IDRED, line, "built-in identifier redeclared: " + d.name);
     if (assoc && scope == dif::Scope::ClauseLocal)
-        raise_error("D_DECL_LOCASSC", line, "associative arrays may not be declared as local variables: " + d.name);
+        raise_error(Tag::D_DECL_LOCASSC, line, "associative arrays may not be declared as local variables: " + d.name);
 
     std::vector<const Type *> keys;
     const Type *type;
@@ -324,15 +325,15 @@ void Sema::declare_variable(const DeclSpecifiers &spec, const Declarator &d, int
         type = decl_type(spec, d, line);
     }
     if (is_void(type))
-        raise_error("D_DECL_VOIDOBJ", line, "cannot have void object: " + d.name);
+        raise_error(Tag::D_DECL_VOIDOBJ, line, "cannot have void object: " + d.name);
     const Type *r = resolve(type);
     if ((r->kind == TypeKind::Struct || r->kind == TypeKind::Union || r->kind == TypeKind::Enum) && !r->complete)
-        raise_error("D_DECL_INCOMPLETE", line, "incomplete struct/union/enum " + type_name(type) + ": " + d.name);
+        raise_error(Tag::D_DECL_INCOMPLETE, line, "incomplete struct/union/enum " + type_name(type) + ": " + d.name);
 
     if (UserVar *v = symbols_.find(scope, d.name)) {
         bool same = v->is_array == assoc && v->type && types_compatible(v->type, type);
         if (!same)
-            raise_error("D_DECL_IDRED", line,
+            raise_error(Tag::D_DECL_IDRED, line,
                         "identifier redeclared: " + d.name + "\n\t current: " +
                             ident_kind_name(assoc ? IdentKind::Array : IdentKind::Scalar) + " " + type_name(type) +
                             "\n\tprevious: " + ident_kind_name(v->is_array ? IdentKind::Array : IdentKind::Scalar) +

@@ -91,7 +91,7 @@ NodePtr Sema::int_literal(const Expr &e) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "integer constant 0x%" PRIx64 " cannot be represented in any built-in integral type",
                   e.int_value);
-    raise_error("D_INT_OFLOW", e.line, buf);
+    raise_error(Tag::D_INT_OFLOW, e.line, buf);
 }
 
 NodePtr Sema::fold_unary(Op op, NodePtr child, int line) {

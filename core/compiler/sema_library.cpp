@@ -15,23 +15,23 @@ namespace {
 
 struct LibrarySpec {
     const char *name;
-    const char *tag; // the tags' prefix: D_CLEAR, D_TRUNC, D_NORMALIZE
+    Tag proto, aggarg, scalar, aggbad; // the tags of its argument checks
 };
 
 LibrarySpec library_spec(LibraryAction action) {
     switch (action) {
     case LibraryAction::Clear:
-        return {"clear", "D_CLEAR"};
+        return {"clear", Tag::D_CLEAR_PROTO, Tag::D_CLEAR_AGGARG, Tag::None, Tag::D_CLEAR_AGGBAD};
     case LibraryAction::Trunc:
-        return {"trunc", "D_TRUNC"};
+        return {"trunc", Tag::D_TRUNC_PROTO, Tag::D_TRUNC_AGGARG, Tag::D_TRUNC_SCALAR, Tag::D_TRUNC_AGGBAD};
     case LibraryAction::Normalize:
-        return {"normalize", "D_NORMALIZE"};
     case LibraryAction::Denormalize:
-        return {"denormalize", "D_NORMALIZE"};
-    case LibraryAction::Setopt:
         break;
+    case LibraryAction::Setopt:
+        return {"setopt", Tag::None, Tag::None, Tag::None, Tag::None};
     }
-    return {"setopt", ""};
+    return {action == LibraryAction::Normalize ? "normalize" : "denormalize", Tag::D_NORMALIZE_PROTO,
+            Tag::D_NORMALIZE_AGGARG, Tag::D_NORMALIZE_SCALAR, Tag::D_NORMALIZE_AGGBAD};
 }
 
 LibraryAction library_action(ActionFn fn) {
@@ -60,36 +60,34 @@ void Sema::finish_library_action(SemaAction &a) {
     }
     const LibrarySpec spec = library_spec(a.library);
     const std::string name = spec.name;
-    const std::string tag = spec.tag;
     const size_t argc = a.call_args.size();
     const std::string passed = name + "( ) prototype mismatch: " + std::to_string(argc) + " args passed, ";
     switch (a.library) {
     case LibraryAction::Clear:
     case LibraryAction::Denormalize:
         if (argc != 1)
-            raise_error((tag + "_PROTO").c_str(), a.line, passed + "1 expected");
+            raise_error(spec.proto, a.line, passed + "1 expected");
         break;
     case LibraryAction::Normalize:
         if (argc != 2)
-            raise_error((tag + "_PROTO").c_str(), a.line, passed + "2 expected");
+            raise_error(spec.proto, a.line, passed + "2 expected");
         break;
     case LibraryAction::Trunc:
         if (argc < 1 || argc > 2)
-            raise_error((tag + "_PROTO").c_str(), a.line,
-                        passed + (argc < 1 ? "at least 1" : "no more than 2") + " expected");
+            raise_error(spec.proto, a.line, passed + (argc < 1 ? "at least 1" : "no more than 2") + " expected");
         break;
     case LibraryAction::Setopt:
         break;
     }
     const Node &agg = *a.call_args[0];
     if (agg.kind != NodeKind::AggRef || !agg.kids.empty())
-        raise_error((tag + "_AGGARG").c_str(), a.line,
+        raise_error(spec.aggarg, a.line,
                     name + "( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: " +
                         node_type_name(agg));
     if (argc == 2 && !is_scalar(a.call_args[1]->type))
-        raise_error((tag + "_SCALAR").c_str(), a.line, name + "( ) argument #2 must be of scalar type");
+        raise_error(spec.scalar, a.line, name + "( ) argument #2 must be of scalar type");
     if (!agg.agg->modified)
-        raise_error((tag + "_AGGBAD").c_str(), a.line, "undefined aggregation: @" + agg.agg->name);
+        raise_error(spec.aggbad, a.line, "undefined aggregation: @" + agg.agg->name);
     a.agg = agg.agg;
     if (argc == 2)
         a.args.push_back(std::move(a.call_args[1]));

@@ -24,20 +24,20 @@ void Sema::finish_tracemem(SemaAction &a) {
     NodePtr &addr = a.call_args[0];
     NodePtr &size = a.call_args[1];
     if (!is_integer(addr->type) && !is_pointer(addr->type))
-        raise_error("D_TRACEMEM_ADDR", line_of(*addr, a.line),
+        raise_error(Tag::D_TRACEMEM_ADDR, line_of(*addr, a.line),
                     "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n"
                     "\t argument: " +
                         node_type_name(*addr));
     if (!is_posconst(*size))
-        raise_error("D_TRACEMEM_SIZE", line_of(*size, a.line),
+        raise_error(Tag::D_TRACEMEM_SIZE, line_of(*size, a.line),
                     "tracemem( ) argument #2 must be a non-zero positive integral constant expression");
     if (a.call_args.size() > 2) {
         NodePtr &shown = a.call_args[2];
         if (a.call_args.size() > 3)
-            raise_error("D_TRACEMEM_ARGS", line_of(*shown, a.line),
+            raise_error(Tag::D_TRACEMEM_ARGS, line_of(*shown, a.line),
                         "tracemem ( ) prototype mismatch: expected at most 3 args");
         if (!is_scalar(shown->type))
-            raise_error("D_TRACEMEM_DYNSIZE", line_of(*shown, a.line),
+            raise_error(Tag::D_TRACEMEM_DYNSIZE, line_of(*shown, a.line),
                         "tracemem ( ) dynamic size (argument #3) must be of scalar type");
         a.args.push_back(std::move(shown));
     }
@@ -48,9 +48,9 @@ void Sema::finish_tracemem(SemaAction &a) {
 void Sema::finish_print(SemaAction &a) {
     NodePtr v = std::move(a.call_args[0]);
     if (is_void(v->type))
-        raise_error("D_PRINT_VOID", line_of(*v, a.line), "print( ) may not be applied to a void expression");
+        raise_error(Tag::D_PRINT_VOID, line_of(*v, a.line), "print( ) may not be applied to a void expression");
     if (v->kind == NodeKind::AggRef)
-        raise_error("D_PRINT_AGG", line_of(*v, a.line), "print( ) may not be applied to an aggregation");
+        raise_error(Tag::D_PRINT_AGG, line_of(*v, a.line), "print( ) may not be applied to an aggregation");
     a.value = std::move(v);
 }
 

@@ -4,7 +4,7 @@
 
 namespace dtrace::compiler {
 
-void raise_error(const char *tag, int line, std::string message) {
+void raise_error(Tag tag, int line, std::string message) {
     Diagnostic d;
     d.tag = tag;
     d.line = line;
@@ -14,7 +14,7 @@ void raise_error(const char *tag, int line, std::string message) {
 
 void raise_unsupported(int line, const std::string &what) {
     // DTrace reports its own unimplemented features under D_UNKNOWN too.
-    raise_error("D_UNKNOWN", line, what + " is not supported yet");
+    raise_error(Tag::D_UNKNOWN, line, what + " is not supported yet");
 }
 
 std::string Sema::op_name(Op op) {

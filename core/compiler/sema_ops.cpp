@@ -118,7 +118,7 @@ NodePtr Sema::cook(const Expr &e, unsigned flags) {
     case ExprKind::Member:
         return cook_member(e, flags);
     }
-    raise_error("D_UNKNOWN", e.line, "internal error -- unknown expression kind");
+    raise_error(Tag::D_UNKNOWN, e.line, "internal error -- unknown expression kind");
 }
 
 NodePtr Sema::cook_unary(const Expr &e) {
@@ -136,18 +136,18 @@ NodePtr Sema::cook_unary(const Expr &e) {
     case Op::Plus:
     case Op::Minus:
         if (!is_arith(child->type))
-            raise_error("D_OP_ARITH", e.line, "operator " + op + " requires an operand of arithmetic type");
+            raise_error(Tag::D_OP_ARITH, e.line, "operator " + op + " requires an operand of arithmetic type");
         break;
     case Op::BitNot:
         if (!is_integer(child->type))
-            raise_error("D_OP_INT", e.line, "operator " + op + " requires an operand of integral type");
+            raise_error(Tag::D_OP_INT, e.line, "operator " + op + " requires an operand of integral type");
         break;
     case Op::LogNot:
         if (!is_scalar(child->type))
-            raise_error("D_OP_SCALAR", e.line, "operator " + op + " requires an operand of scalar type");
+            raise_error(Tag::D_OP_SCALAR, e.line, "operator " + op + " requires an operand of scalar type");
         break;
     default:
-        raise_error("D_UNKNOWN", e.line, "invalid unary op " + op);
+        raise_error(Tag::D_UNKNOWN, e.line, "invalid unary op " + op);
     }
     if (child->kind == NodeKind::Const)
         return fold_unary(e.op, std::move(child), e.line);
@@ -164,17 +164,17 @@ NodePtr Sema::cook_addrof(int line, NodePtr child) {
     case NodeKind::Builtin:
     case NodeKind::BuiltinArray:
     case NodeKind::AggRef:
-        raise_error("D_ADDROF_VAR", line, "cannot take address of dynamic variable");
+        raise_error(Tag::D_ADDROF_VAR, line, "cannot take address of dynamic variable");
     case NodeKind::Deref:
     case NodeKind::Member:
         break;
     default:
         if (is_dynamic(child->type))
-            raise_error("D_ADDROF_VAR", line, "cannot take address of dynamic object");
-        raise_error("D_ADDROF_LVAL", line, "unacceptable operand for unary & operator");
+            raise_error(Tag::D_ADDROF_VAR, line, "cannot take address of dynamic object");
+        raise_error(Tag::D_ADDROF_LVAL, line, "unacceptable operand for unary & operator");
     }
     if (child->bit_width != 0)
-        raise_error("D_ADDROF_BITFIELD", line, "cannot take address of bit-field");
+        raise_error(Tag::D_ADDROF_BITFIELD, line, "cannot take address of bit-field");
     NodePtr n = make_node(NodeKind::Unary, types_.pointer_to(child->type), line, Op::AddrOf);
     n->kids.push_back(std::move(child));
     return n;
@@ -183,12 +183,12 @@ NodePtr Sema::cook_addrof(int line, NodePtr child) {
 NodePtr Sema::cook_deref(int line, NodePtr child) {
     const Type *t = resolve(child->type);
     if (t->kind != TypeKind::Pointer && t->kind != TypeKind::Array)
-        raise_error("D_DEREF_NONPTR", line, "cannot dereference non-pointer type");
+        raise_error(Tag::D_DEREF_NONPTR, line, "cannot dereference non-pointer type");
     const Type *target = resolve(t->ref);
     if (target->kind == TypeKind::Void)
-        raise_error("D_DEREF_VOID", line, "cannot dereference pointer to void");
+        raise_error(Tag::D_DEREF_VOID, line, "cannot dereference pointer to void");
     if (target->kind == TypeKind::Function)
-        raise_error("D_DEREF_FUNC", line, "cannot dereference pointer to function");
+        raise_error(Tag::D_DEREF_FUNC, line, "cannot dereference pointer to function");
     if (!is_scalar(target) && target->kind != TypeKind::Struct && target->kind != TypeKind::Union &&
         target->kind != TypeKind::Array)
         raise_unsupported(line, "dereferencing a pointer to " + type_name(t->ref));
@@ -216,7 +216,7 @@ NodePtr Sema::cook_binary(const Expr &e) {
                                : symbols_.find(dif::Scope::Global, tag) ? "scalar"
                                                                         : nullptr;
             if (kind)
-                raise_error("D_IDENT_AMBIG", e.line,
+                raise_error(Tag::D_IDENT_AMBIG, e.line,
                             "ambiguous use of operator " + op + ": " + tag + " is both a " + type_name(l->type) +
                                 " enum tag and a global " + kind);
             NodePtr tag_value = make_const(uint64_t(it->value), l->type, e.line);
@@ -228,9 +228,9 @@ NodePtr Sema::cook_binary(const Expr &e) {
     switch (e.op) {
     case Op::Comma: {
         if (is_dynamic(l->type) || is_dynamic(r->type))
-            raise_error("D_OP_DYN", e.line, "operator , operands cannot be of dynamic type");
+            raise_error(Tag::D_OP_DYN, e.line, "operator , operands cannot be of dynamic type");
         if (l->kind == NodeKind::ActCall || r->kind == NodeKind::ActCall)
-            raise_error("D_OP_ACT", e.line, "operator , operands cannot be actions");
+            raise_error(Tag::D_OP_ACT, e.line, "operator , operands cannot be actions");
         NodePtr n = make_node(NodeKind::Comma, r->type, e.line, e.op);
         n->kids.push_back(std::move(l));
         n->kids.push_back(std::move(r));
@@ -246,7 +246,7 @@ NodePtr Sema::cook_binary(const Expr &e) {
     if (is_compare(e.op))
         return cook_compare(e, std::move(l), std::move(r));
     if ((e.op == Op::Div || e.op == Op::Mod) && is_zero_const(*r))
-        raise_error("D_DIV_ZERO", e.line, "expression contains division by zero");
+        raise_error(Tag::D_DIV_ZERO, e.line, "expression contains division by zero");
     return cook_arith(e.op, e.line, std::move(l), std::move(r));
 }
 
@@ -255,7 +255,7 @@ NodePtr Sema::cook_arith(Op opcode, int line, NodePtr l, NodePtr r) {
     const Type *type = nullptr;
     auto require_int = [&] {
         if (!is_integer(l->type) || !is_integer(r->type))
-            raise_error("D_OP_INT", line, "operator " + op + " requires operands of integral type");
+            raise_error(Tag::D_OP_INT, line, "operator " + op + " requires operands of integral type");
     };
     switch (opcode) {
     case Op::BitAnd:
@@ -273,7 +273,7 @@ NodePtr Sema::cook_arith(Op opcode, int line, NodePtr l, NodePtr r) {
     case Op::Mul:
     case Op::Div:
         if (!is_arith(l->type) || !is_arith(r->type))
-            raise_error("D_OP_ARITH", line, "operator " + op + " requires operands of arithmetic type");
+            raise_error(Tag::D_OP_ARITH, line, "operator " + op + " requires operands of arithmetic type");
         type = usual_conversion(l->type, r->type, types_.int_type());
         break;
     case Op::Add:
@@ -289,13 +289,13 @@ NodePtr Sema::cook_arith(Op opcode, int line, NodePtr l, NodePtr r) {
         else if (lp && rp && opcode == Op::Sub && ptr_compatible(l->type, false, r->type, false, nullptr))
             type = types_.named("ptrdiff_t");
         else
-            raise_error("D_OP_INCOMPAT", line,
+            raise_error(Tag::D_OP_INCOMPAT, line,
                         "operands have incompatible types: \"" + node_type_name(*l) + "\" " + op + " \"" +
                             node_type_name(*r) + "\"");
         break;
     }
     default:
-        raise_error("D_UNKNOWN", line, "invalid binary op " + op);
+        raise_error(Tag::D_UNKNOWN, line, "invalid binary op " + op);
     }
     if (l->kind == NodeKind::Const && r->kind == NodeKind::Const) {
         const Type *folded = nullptr;
@@ -310,7 +310,7 @@ NodePtr Sema::cook_arith(Op opcode, int line, NodePtr l, NodePtr r) {
 
 NodePtr Sema::cook_logical(Op opcode, int line, NodePtr l, NodePtr r) {
     if (!is_scalar(l->type) || !is_scalar(r->type))
-        raise_error("D_OP_SCALAR", line, "operator " + op_name(opcode) + " requires operands of scalar type");
+        raise_error(Tag::D_OP_SCALAR, line, "operator " + op_name(opcode) + " requires operands of scalar type");
     const Type *t = nullptr;
     if (l->kind == NodeKind::Const && r->kind == NodeKind::Const)
         if (auto v = fold_binary(opcode, *l, *r, t))
@@ -326,7 +326,7 @@ NodePtr Sema::cook_compare(const Expr &e, NodePtr l, NodePtr r) {
               (is_strcompat(l->type) && is_strcompat(r->type) && (is_string(l->type) || is_string(r->type))) ||
               ptr_compatible(l->type, is_zero_const(*l), r->type, is_zero_const(*r), nullptr);
     if (!ok || is_dynamic(l->type) || is_dynamic(r->type))
-        raise_error("D_OP_INCOMPAT", e.line,
+        raise_error(Tag::D_OP_INCOMPAT, e.line,
                     "operands have incompatible types: \"" + node_type_name(*l) + "\" " + op_name(e.op) + " \"" +
                         node_type_name(*r) + "\"");
     if (l->kind == NodeKind::Const && r->kind == NodeKind::Const) {
@@ -353,9 +353,9 @@ NodePtr Sema::cook_ternary(const Expr &e) {
     NodePtr l = cook(*e.args[1], kRef);
     NodePtr r = cook(*e.args[2], kRef);
     if (!is_scalar(cond->type))
-        raise_error("D_OP_SCALAR", e.line, "operator ?: expression must be of scalar type");
+        raise_error(Tag::D_OP_SCALAR, e.line, "operator ?: expression must be of scalar type");
     if (is_dynamic(l->type) || is_dynamic(r->type))
-        raise_error("D_OP_DYN", e.line, "operator ?: operands cannot be of dynamic type");
+        raise_error(Tag::D_OP_DYN, e.line, "operator ?: operands cannot be of dynamic type");
     const Type *type = nullptr;
     if (types_compatible(l->type, r->type))
         type = l->type;
@@ -364,9 +364,9 @@ NodePtr Sema::cook_ternary(const Expr &e) {
     else if (is_strcompat(l->type) && is_strcompat(r->type) && (is_string(l->type) || is_string(r->type)))
         type = types_.string_type();
     else if (!ptr_compatible(l->type, is_zero_const(*l), r->type, is_zero_const(*r), &type))
-        raise_error("D_OP_INCOMPAT", e.line, "operator ?: operands must have compatible types");
+        raise_error(Tag::D_OP_INCOMPAT, e.line, "operator ?: operands must have compatible types");
     if (l->kind == NodeKind::ActCall || r->kind == NodeKind::ActCall)
-        raise_error("D_OP_ACT", e.line, "action cannot be used in a conditional context");
+        raise_error(Tag::D_OP_ACT, e.line, "action cannot be used in a conditional context");
     NodePtr n = make_node(NodeKind::Ternary, type, e.line);
     n->kids.push_back(std::move(cond));
     n->kids.push_back(std::move(l));
@@ -383,7 +383,7 @@ NodePtr Sema::cook_cast(const Expr &e) {
               is_void(to) || (resolve(to)->kind == TypeKind::Pointer && is_pointer(from)) ||
               (is_string(to) && (is_scalar(from) || is_pointer(from) || is_strcompat(from)));
     if (!ok || is_dynamic(from))
-        raise_error("D_CAST_INVAL", e.line,
+        raise_error(Tag::D_CAST_INVAL, e.line,
                     "invalid cast expression: \"" + node_type_name(*child) + "\" to \"" + type_name(to) + "\"");
     if (child->kind == NodeKind::Const && is_integer(to))
         return make_const(cast_constant(child->value, from, to), to, e.line);
@@ -401,18 +401,18 @@ NodePtr Sema::cook_sizeof(const Expr &e) {
     else {
         NodePtr operand = cook(*e.args[0], kRef);
         if (operand->bit_width != 0)
-            raise_error("D_SIZEOF_BITFIELD", e.line, "cannot apply sizeof to a bit-field");
+            raise_error(Tag::D_SIZEOF_BITFIELD, e.line, "cannot apply sizeof to a bit-field");
         size = types_.size_of(operand->type);
     }
     if (size == 0)
-        raise_error("D_SIZEOF_TYPE", e.line, "cannot apply sizeof to an operand of unknown size");
+        raise_error(Tag::D_SIZEOF_TYPE, e.line, "cannot apply sizeof to an operand of unknown size");
     return make_const(size, types_.named("size_t"), e.line);
 }
 
 NodePtr Sema::cook_stringof(const Expr &e) {
     NodePtr child = cook(*e.args[0], kRef);
     if (!is_scalar(child->type) && !is_pointer(child->type) && !is_strcompat(child->type))
-        raise_error("D_STRINGOF_TYPE", e.line, "cannot apply stringof to a value of type " + node_type_name(*child));
+        raise_error(Tag::D_STRINGOF_TYPE, e.line, "cannot apply stringof to a value of type " + node_type_name(*child));
     NodePtr n = make_node(NodeKind::Convert, types_.string_type(), e.line);
     n->kids.push_back(std::move(child));
     return n;
@@ -421,13 +421,13 @@ NodePtr Sema::cook_stringof(const Expr &e) {
 NodePtr Sema::cook_offsetof(const Expr &e) {
     const Type *t = resolve(type_of(*e.type_name));
     if (t->kind != TypeKind::Struct && t->kind != TypeKind::Union)
-        raise_error("D_OFFSETOF_TYPE", e.line, "offsetof operand must be a struct or union type");
+        raise_error(Tag::D_OFFSETOF_TYPE, e.line, "offsetof operand must be a struct or union type");
     types_.complete(t);
     auto m = std::find_if(t->members.begin(), t->members.end(), [&](const Member &m) { return m.name == e.text; });
     if (m == t->members.end())
-        raise_error("D_UNKNOWN", e.line, "failed to determine offset of " + e.text + ": Member name not found");
+        raise_error(Tag::D_UNKNOWN, e.line, "failed to determine offset of " + e.text + ": Member name not found");
     if (m->bit_width != 0)
-        raise_error("D_OFFSETOF_BITFIELD", e.line, "cannot take offset of a bit-field: " + e.text);
+        raise_error(Tag::D_OFFSETOF_BITFIELD, e.line, "cannot take offset of a bit-field: " + e.text);
     return make_const(m->offset_bits / 8, types_.int_type(), e.line);
 }
 

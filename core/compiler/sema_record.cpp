@@ -107,10 +107,10 @@ NodePtr Sema::recorded(NodePtr value) {
         uint64_t frames = opts_.stackframes;
         if (!args.empty()) {
             if (args.size() > 1)
-                raise_error("D_STACK_PROTO", line_of(*args[0], line),
+                raise_error(Tag::D_STACK_PROTO, line_of(*args[0], line),
                             "stack( ) prototype mismatch: too many arguments");
             if (!is_posconst(*args[0]))
-                raise_error("D_STACK_SIZE", line_of(*args[0], line),
+                raise_error(Tag::D_STACK_SIZE, line_of(*args[0], line),
                             "stack( ) size must be a non-zero positive integral constant expression");
             frames = args[0]->value;
         }
@@ -125,17 +125,17 @@ NodePtr Sema::recorded(NodePtr value) {
         uint64_t frames = ActionFn(b->id) == ActionFn::Jstack ? opts_.jstackframes : opts_.ustackframes;
         if (!args.empty()) {
             if (!is_posconst(*args[0]))
-                raise_error("D_USTACK_FRAMES", line_of(*args[0], line),
+                raise_error(Tag::D_USTACK_FRAMES, line_of(*args[0], line),
                             "ustack( ) argument #1 must be a non-zero positive integer constant");
             frames = args[0]->value;
         }
         if (args.size() > 1) {
             const Node &strsize = *args[1];
             if (strsize.kind != NodeKind::Const || (is_signed(strsize.type) && int64_t(strsize.value) < 0))
-                raise_error("D_USTACK_STRSIZE", line_of(strsize, line),
+                raise_error(Tag::D_USTACK_STRSIZE, line_of(strsize, line),
                             "ustack( ) argument #2 must be a positive integer constant");
             if (args.size() > 2)
-                raise_error("D_USTACK_PROTO", line_of(strsize, line),
+                raise_error(Tag::D_USTACK_PROTO, line_of(strsize, line),
                             "ustack( ) prototype mismatch: too many arguments");
         }
         std::vector<NodePtr> count;

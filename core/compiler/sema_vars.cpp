@@ -65,7 +65,7 @@ std::vector<NodePtr> Sema::cook_list(const std::vector<ExprPtr> &args, size_t fr
 
 void Sema::use_var(UserVar *v, int line, unsigned flags) {
     if ((flags & kRef) && v->unref())
-        raise_error("D_VAR_UNDEF", line,
+        raise_error(Tag::D_VAR_UNDEF, line,
                     std::string(scope_prefix(v->scope)) + v->name + " has not yet been declared or assigned");
     v->referenced |= (flags & kRef) != 0;
     v->modified |= (flags & kMod) != 0;
@@ -88,7 +88,7 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
         return input;
     if (const BuiltinIdent *b = find_builtin(e.text)) {
         if (b->kind != IdentKind::Scalar)
-            raise_error("D_IDENT_BADREF", e.line,
+            raise_error(Tag::D_IDENT_BADREF, e.line,
                         std::string(ident_kind_name(b->kind)) + " '" + e.text + "' may not be referenced as scalar");
         if (!b->supported)
             raise_unsupported(e.line, "builtin variable " + e.text);
@@ -103,7 +103,8 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
         return make_const(uint64_t(it->second.first), it->second.second, e.line);
     if (auto it = inlines_.find(e.text); it != inlines_.end()) {
         if (!it->second.params.empty())
-            raise_error("D_IDENT_BADREF", e.line, "associative array '" + e.text + "' may not be referenced as scalar");
+            raise_error(Tag::D_IDENT_BADREF, e.line,
+                        "associative array '" + e.text + "' may not be referenced as scalar");
         // An inline is its expression, converted to the declared type; a
         // translated one stays translated (its members translate where used).
         NodePtr value = cook(*it->second.expr, kRef);
@@ -118,12 +119,13 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
     }
     if (UserVar *v = symbols_.find(dif::Scope::Global, e.text)) {
         if (v->is_array)
-            raise_error("D_IDENT_BADREF", e.line, "associative array '" + e.text + "' may not be referenced as scalar");
+            raise_error(Tag::D_IDENT_BADREF, e.line,
+                        "associative array '" + e.text + "' may not be referenced as scalar");
         return var_node(v, e.line, flags);
     }
     if (create)
         return var_node(symbols_.create(dif::Scope::Global, e.text, false, e.line), e.line, flags);
-    raise_error("D_IDENT_UNDEF", e.line, "failed to resolve " + e.text + ": " + kUndefinedVariable);
+    raise_error(Tag::D_IDENT_UNDEF, e.line, "failed to resolve " + e.text + ": " + kUndefinedVariable);
 }
 
 // An inline array's expression with its parameters bound to `args`, each
@@ -190,7 +192,8 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
     if (is_scope_member(e)) {
         UserVar *v = scoped_var(e, true);
         if (v->is_array)
-            raise_error("D_IDENT_BADREF", e.line, "associative array '" + e.text + "' may not be referenced as scalar");
+            raise_error(Tag::D_IDENT_BADREF, e.line,
+                        "associative array '" + e.text + "' may not be referenced as scalar");
         return var_node(v, e.line, flags);
     }
     NodePtr base = cook(*e.args[0], kRef);
@@ -199,24 +202,24 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
     const Type *t = resolve(base->type);
     if (e.op == Op::Arrow) {
         if (t->kind != TypeKind::Pointer)
-            raise_error("D_OP_PTR", e.line, "operator -> must be applied to a pointer");
+            raise_error(Tag::D_OP_PTR, e.line, "operator -> must be applied to a pointer");
         t = resolve(t->ref);
         if (t->kind != TypeKind::Struct && t->kind != TypeKind::Union)
-            raise_error("D_OP_SOU", e.line,
+            raise_error(Tag::D_OP_SOU, e.line,
                         "operator -> cannot be applied to pointer to type \"" + type_name(t) +
                             "\"; must be applied to a struct or union pointer");
     } else if (t->kind != TypeKind::Struct && t->kind != TypeKind::Union) {
-        raise_error("D_OP_SOU", e.line,
+        raise_error(Tag::D_OP_SOU, e.line,
                     "operator . cannot be applied to type \"" + type_name(t) +
                         "\"; must be applied to a struct or union");
     }
     if (!types_.complete(t))
-        raise_error("D_OP_INCOMPLETE", e.line,
+        raise_error(Tag::D_OP_INCOMPLETE, e.line,
                     "operator " + op_name(e.op) + " cannot be applied to a forward declaration: no " + type_name(t) +
                         " definition is available");
     auto m = std::find_if(t->members.begin(), t->members.end(), [&](const Member &m) { return m.name == e.text; });
     if (m == t->members.end())
-        raise_error("D_TYPE_MEMBER", e.line, e.text + " is not a member of " + type_name(t));
+        raise_error(Tag::D_TYPE_MEMBER, e.line, e.text + " is not a member of " + type_name(t));
     // A struct value is an address: a member of one, *p, a struct variable,
     // or a translator's struct input.
     if (e.op == Op::Dot && base->kind != NodeKind::Member && base->kind != NodeKind::Deref &&
@@ -244,7 +247,7 @@ void Sema::check_signature(std::vector<const Type *> &keys, bool &has_signature,
     keys.clear();
     for (size_t i = 0; i < args.size(); i++) {
         if (is_dynamic(args[i]->type) || is_void(args[i]->type))
-            raise_error("D_KEY_TYPE", args[i]->line,
+            raise_error(Tag::D_KEY_TYPE, args[i]->line,
                         node_type_name(*args[i]) + " expression may not be used as " + kind_name + " index: key #" +
                             std::to_string(i + 1));
         keys.push_back(args[i]->type);
@@ -259,7 +262,7 @@ NodePtr Sema::index_as_pointer(const Expr &e, unsigned flags) {
         std::string what = base->kind == NodeKind::Var || base->kind == NodeKind::Builtin
                                ? "scalar " + (base->var ? base->var->name : e.args[0]->text)
                                : "operator [";
-        raise_error("D_ARR_BADREF", e.line, "cannot access " + what + " as an associative array");
+        raise_error(Tag::D_ARR_BADREF, e.line, "cannot access " + what + " as an associative array");
     }
     NodePtr index = cook(*e.args[1], kRef);
     // An array's length is known: a constant index must lie within it, and
@@ -268,7 +271,7 @@ NodePtr Sema::index_as_pointer(const Expr &e, unsigned flags) {
     uint64_t bound = 0;
     if (const Type *array = resolve(base->type); array->kind == TypeKind::Array && array->count != 0) {
         if (index->kind == NodeKind::Const && index->value >= array->count)
-            raise_error("D_ARR_BOUNDS", e.line,
+            raise_error(Tag::D_ARR_BOUNDS, e.line,
                         "index outside array bounds: " + std::to_string(index->value) + ", max is " +
                             std::to_string(array->count));
         if (index->kind != NodeKind::Const && storage_variable(*base))
@@ -284,7 +287,7 @@ NodePtr Sema::cook_index(const Expr &e, unsigned flags) {
     UserVar *v = nullptr;
     if (base.kind == ExprKind::AggregationRef) {
         if (!base.args.empty())
-            raise_error("D_AGG_MDIM", e.line,
+            raise_error(Tag::D_AGG_MDIM, e.line,
                         "improper attempt to reference @" + base.text + " as a multi-dimensional array");
         raise_unsupported(e.line, "indexing an aggregation outside of an aggregating statement");
     } else if (base.kind == ExprKind::Identifier && !base.scoped) {
@@ -293,7 +296,7 @@ NodePtr Sema::cook_index(const Expr &e, unsigned flags) {
                 return args_elem(e, *b);
             if (b->kind == IdentKind::Scalar)
                 return index_as_pointer(e, flags);
-            raise_error("D_IDENT_BADREF", e.line,
+            raise_error(Tag::D_IDENT_BADREF, e.line,
                         std::string(ident_kind_name(b->kind)) + " '" + base.text +
                             "' may not be referenced as associative array");
         }
@@ -302,7 +305,7 @@ NodePtr Sema::cook_index(const Expr &e, unsigned flags) {
         v = symbols_.find(dif::Scope::Global, base.text);
         if (v && !v->is_array) {
             if (v->unref())
-                raise_error("D_IDENT_BADREF", e.line,
+                raise_error(Tag::D_IDENT_BADREF, e.line,
                             "scalar '" + base.text + "' may not be referenced as associative array");
             return index_as_pointer(e, flags);
         }
@@ -314,7 +317,8 @@ NodePtr Sema::cook_index(const Expr &e, unsigned flags) {
             if (!v->unref())
                 return index_as_pointer(e, flags);
             if (v->scope == dif::Scope::ClauseLocal)
-                raise_error("D_ARR_LOCAL", e.line, "local variables may not be used as associative arrays: " + v->name);
+                raise_error(Tag::D_ARR_LOCAL, e.line,
+                            "local variables may not be used as associative arrays: " + v->name);
             v->is_array = true;
         }
     } else {
@@ -331,12 +335,12 @@ NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
     size_t argc = e.args.size() - 1;
     std::string name(b.name);
     if (argc != 1)
-        raise_error("D_PROTO_LEN", e.line,
+        raise_error(Tag::D_PROTO_LEN, e.line,
                     name + "[ ] prototype mismatch: " + args_passed(argc) + "passed, 1 expected");
     NodePtr index = cook(*e.args[1], kRef);
     if (index->kind != NodeKind::Const)
         raise_error(
-            "D_PROTO_ARG", e.line,
+            Tag::D_PROTO_ARG, e.line,
             name + "[ ] argument #1 is incompatible with prototype:\n\tprototype: integer constant\n\t argument: " +
                 node_type_name(*index));
     auto n = std::make_unique<Node>();
@@ -346,11 +350,11 @@ NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
     int64_t i = int64_t(index->value);
     if (b.id == uint32_t(dif::VarId::Uregs)) {
         if (is_signed(index->type) && i < 0)
-            raise_error("D_REGS_IDX", e.line, "index " + std::to_string(i) + " is out of range for array uregs");
+            raise_error(Tag::D_REGS_IDX, e.line, "index " + std::to_string(i) + " is out of range for array uregs");
         n->type = types_.named("uint64_t");
     } else {
         if (!probes_)
-            raise_error("D_ARGS_NONE", e.line, name + "[ ] may not be referenced outside of a probe clause");
+            raise_error(Tag::D_ARGS_NONE, e.line, name + "[ ] may not be referenced outside of a probe clause");
         n->type = types_.named("int64_t");
         if (!probe_args_fetched_ && opts_.probe_arg_types && probes_) {
             probe_args_ = opts_.probe_arg_types(*probes_, clause_line_);
@@ -361,13 +365,13 @@ NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
                 throw CompileError{*probe_args_->error};
             const auto &names = probe_args_->types;
             if (uint64_t(i) >= names.size())
-                raise_error("D_ARGS_IDX", e.line,
+                raise_error(Tag::D_ARGS_IDX, e.line,
                             "index " + std::to_string(i) + " is out of range for " + probe_desc_ + " args[ ]");
             size_t at = size_t(i);
             bool is_translated = at < probe_args_->native_types.size() && !probe_args_->native_types[at].empty();
             n->type = types_.lookup(names[at]);
             if (!n->type)
-                raise_error("D_ARGS_TYPE", e.line,
+                raise_error(Tag::D_ARGS_TYPE, e.line,
                             std::string("failed to resolve ") + (is_translated ? "translated" : "native") +
                                 " type for args[" + std::to_string(i) + "]");
             if (is_string(n->type)) {
@@ -377,7 +381,7 @@ NodePtr Sema::args_elem(const Expr &e, const BuiltinIdent &b) {
             if (is_translated) {
                 const Type *native = types_.lookup(probe_args_->native_types[at]);
                 if (!native)
-                    raise_error("D_ARGS_TYPE", e.line,
+                    raise_error(Tag::D_ARGS_TYPE, e.line,
                                 "failed to resolve native type for args[" + std::to_string(i) + "]");
                 const Type *xlated = n->type;
                 n->kids.push_back(std::move(index));
@@ -409,7 +413,7 @@ NodePtr Sema::string_arg(NodePtr arg, int line) {
 NodePtr Sema::cook_aggref(const Expr &e) {
     Aggregation *a = symbols_.find_agg(e.text);
     if (!a)
-        raise_error("D_IDENT_UNDEF", e.line, "failed to resolve @" + e.text + ": " + kUndefinedVariable);
+        raise_error(Tag::D_IDENT_UNDEF, e.line, "failed to resolve @" + e.text + ": " + kUndefinedVariable);
     auto n = std::make_unique<Node>();
     n->kind = NodeKind::AggRef;
     n->agg = a;
@@ -429,12 +433,12 @@ NodePtr Sema::kernel_symbol(const Expr &e) {
     if (!user && opts_.resolve_symbol)
         found = opts_.resolve_symbol(e.module, e.text);
     if (!found)
-        raise_error("D_IDENT_UNDEF", e.line,
+        raise_error(Tag::D_IDENT_UNDEF, e.line,
                     "failed to resolve " + e.module + "`" + e.text + ": " +
                         (e.module.empty() ? "Unknown symbol name" : "Unknown module name"));
     const Type *type = found->type.empty() ? types_.int_type() : types_.lookup(found->type);
     if (type == nullptr)
-        raise_error("D_TYPE_ERR", e.line, "failed to resolve type " + found->type + " of " + e.text);
+        raise_error(Tag::D_TYPE_ERR, e.line, "failed to resolve type " + found->type + " of " + e.text);
     return cook_deref(e.line, make_const(found->address, types_.pointer_to(type), e.line));
 }
 

@@ -82,22 +82,22 @@ void Sema::declare_translator(const Translator &t) {
     Node input;
     input.type = x.input;
     if (find_translator(input, x.output, true))
-        raise_error("D_XLATE_REDECL", t.line,
+        raise_error(Tag::D_XLATE_REDECL, t.line,
                     "translator from " + type_name(x.input) + " to " + type_name(x.output) +
                         " has already been declared");
     const Type *out = resolve(x.output);
     if ((out->kind == TypeKind::Struct || out->kind == TypeKind::Union) && !out->complete)
-        raise_error("D_XLATE_SOU", t.line, "incomplete struct/union/enum " + type_name(x.output));
+        raise_error(Tag::D_XLATE_SOU, t.line, "incomplete struct/union/enum " + type_name(x.output));
     if (out->kind != TypeKind::Struct && out->kind != TypeKind::Union)
-        raise_error("D_XLATE_SOU", t.line, "translator output type must be a struct or union");
+        raise_error(Tag::D_XLATE_SOU, t.line, "translator output type must be a struct or union");
     for (const auto &[name, value] : t.members) {
         const Member *m = find_member(out, name);
         if (!m)
-            raise_error("D_XLATE_MEMB", value->line,
+            raise_error(Tag::D_XLATE_MEMB, value->line,
                         "translator member " + name + " is not a member of " + type_name(x.output));
         NodePtr v = cook_translator_member(x, *value, next_xlate_id_++);
         if (!arg_compatible(m->type, *v))
-            raise_error("D_XLATE_INCOMPAT", value->line,
+            raise_error(Tag::D_XLATE_INCOMPAT, value->line,
                         "translator member " + name + " definition uses incompatible types: \"" + type_name(m->type) +
                             "\" = \"" + node_type_name(*v) + "\"");
     }
@@ -136,7 +136,7 @@ NodePtr Sema::cook_xlate(const Expr &e) {
     NodePtr input = cook(*e.args[0], kRef);
     const TranslatorDef *x = find_translator(*input, to, false);
     if (!x)
-        raise_error("D_XLATE_NONE", e.line,
+        raise_error(Tag::D_XLATE_NONE, e.line,
                     "cannot translate from \"" + node_type_name(*input) + "\" to \"" + type_name(to) + "\"");
     return translated(*x, std::move(input), resolve(to)->kind == TypeKind::Pointer, e.line);
 }
@@ -147,12 +147,12 @@ NodePtr Sema::cook_translated_member(const Expr &e, NodePtr base) {
     const TranslatorDef &x = translators_[size_t(base->value)];
     const Expr *value = translator_member(*x.ast, e.text);
     if (!value)
-        raise_error("D_XLATE_NOCONV", e.line, "translator does not define conversion for member: " + e.text);
+        raise_error(Tag::D_XLATE_NOCONV, e.line, "translator does not define conversion for member: " + e.text);
     bool pointer = base->op == Op::Arrow;
     if (e.op == Op::Arrow && !pointer)
-        raise_error("D_OP_PTR", e.line, "operator -> must be applied to a pointer");
+        raise_error(Tag::D_OP_PTR, e.line, "operator -> must be applied to a pointer");
     if (e.op == Op::Dot && pointer)
-        raise_error("D_OP_SOU", e.line,
+        raise_error(Tag::D_OP_SOU, e.line,
                     "operator . cannot be applied to type \"" + type_name(types_.pointer_to(x.output)) +
                         "\"; must be applied to a struct or union");
     uint32_t id = next_xlate_id_++;
@@ -193,7 +193,7 @@ NodePtr Sema::translated_arg(NodePtr arg, const Type *native, const Type *xlated
     }
     const TranslatorDef *x = find_translator(*arg, xlated, false);
     if (!x)
-        raise_error("D_ARGS_XLATOR", line,
+        raise_error(Tag::D_ARGS_XLATOR, line,
                     "translator for args[" + std::to_string(index) + "] from " + type_name(native) + " to " +
                         type_name(xlated) + " is not defined");
     return translated(*x, std::move(arg), resolve(xlated)->kind == TypeKind::Pointer, line);

@@ -32,25 +32,25 @@ void SpeculationRules::add(const SemaAction &a) {
     switch (a.kind) {
     case ActionKind::Commit:
         if (commit_)
-            raise_error("D_COMM_COMM", line, "commit( ) may not follow commit( )");
+            raise_error(Tag::D_COMM_COMM, line, "commit( ) may not follow commit( )");
         if (recorded_)
-            raise_error("D_COMM_DREC", line, "commit( ) may not follow data-recording action(s)");
+            raise_error(Tag::D_COMM_DREC, line, "commit( ) may not follow data-recording action(s)");
         commit_ = true;
         return;
     case ActionKind::Speculate:
         if (speculate_)
-            raise_error("D_SPEC_SPEC", line, "speculate( ) may not follow speculate( )");
+            raise_error(Tag::D_SPEC_SPEC, line, "speculate( ) may not follow speculate( )");
         if (commit_)
-            raise_error("D_SPEC_COMM", line, "speculate( ) may not follow commit( )");
+            raise_error(Tag::D_SPEC_COMM, line, "speculate( ) may not follow commit( )");
         if (recorded_)
-            raise_error("D_SPEC_DREC", line, "speculate( ) may not follow data-recording action(s)");
+            raise_error(Tag::D_SPEC_DREC, line, "speculate( ) may not follow data-recording action(s)");
         speculate_ = true;
         return;
     case ActionKind::Aggregate:
         if (commit_)
-            raise_error("D_AGG_COMM", line, "aggregating actions may not follow commit( )");
+            raise_error(Tag::D_AGG_COMM, line, "aggregating actions may not follow commit( )");
         if (speculate_)
-            raise_error("D_AGG_SPEC", line, "aggregating actions may not follow speculate( )");
+            raise_error(Tag::D_AGG_SPEC, line, "aggregating actions may not follow speculate( )");
         recorded_ = true;
         return;
     default:
@@ -58,15 +58,15 @@ void SpeculationRules::add(const SemaAction &a) {
     }
     if (speculate_) {
         if (destructive(a))
-            raise_error("D_ACT_SPEC", line, "destructive actions may not follow speculate( )");
+            raise_error(Tag::D_ACT_SPEC, line, "destructive actions may not follow speculate( )");
         if (a.kind == ActionKind::Exit)
-            raise_error("D_EXIT_SPEC", line, "exit( ) may not follow speculate( )");
+            raise_error(Tag::D_EXIT_SPEC, line, "exit( ) may not follow speculate( )");
     }
     // Destructive actions, discard() and assignments record no data.
     if (destructive(a) || a.kind == ActionKind::Discard || a.kind == ActionKind::Expression)
         return;
     if (commit_)
-        raise_error("D_DREC_COMM", line, "data-recording actions may not follow commit( )");
+        raise_error(Tag::D_DREC_COMM, line, "data-recording actions may not follow commit( )");
     if (!speculate_)
         recorded_ = true;
 }

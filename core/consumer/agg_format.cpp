@@ -275,8 +275,8 @@ std::string print_at_exit(std::span<const AggregationSnapshot> aggs, const AggSo
     return out;
 }
 
-Expected<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
-                                    const AggSortOptions &sort, const AggPrintOptions &print) {
+Result<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
+                                  const AggSortOptions &sort, const AggPrintOptions &print) {
     FormatContext context;
     context.resolvers = print.resolvers;
     std::string out;

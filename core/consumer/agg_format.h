@@ -10,9 +10,9 @@
 // With a format, each entry is one format_printa() of its keys and value.
 #pragma once
 
+#include "common/result.h"
 #include "consumer/agg_sort.h"
 #include "consumer/aggregation.h"
-#include "consumer/expected.h"
 #include "consumer/printf_format.h"
 #include "consumer/stack_format.h"
 
@@ -50,8 +50,8 @@ std::string print_at_exit(std::span<const AggregationSnapshot> aggs, const AggSo
 
 // printa("format", @a, ...): the format once per entry (per distinct key for
 // several aggregations), no leading newline.
-Expected<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
-                                    const AggSortOptions &sort, const AggPrintOptions &print = {});
+Result<std::string> printa_format(const Format &format, std::span<const AggregationSnapshot> aggs,
+                                  const AggSortOptions &sort, const AggPrintOptions &print = {});
 
 // The number the default layout prints for a count(), sum(), min(), max(),
 // avg() or stddev() entry (the JSON and folded outputs print the same one),

@@ -18,7 +18,7 @@ constexpr uint32_t kShortSize = sizeof(int16_t);
 constexpr uint32_t kLongSize = sizeof(int64_t);
 constexpr uint32_t kTimeSize = sizeof(int64_t);
 
-compiler::Diagnostic error(std::string tag, std::string message) {
+compiler::Diagnostic error(compiler::Tag tag, std::string message) {
     compiler::Diagnostic d;
     d.tag = std::move(tag);
     d.message = std::move(message);
@@ -76,7 +76,7 @@ std::optional<compiler::Diagnostic> check_args(const Format &format, std::span<c
     const std::string func = fn(options.function);
 
     if (format.source.empty())
-        return error("D_PRINTF_FMT_EMPTY", func + " format string is empty");
+        return error(compiler::Tag::D_PRINTF_FMT_EMPTY, func + " format string is empty");
 
     const ArgType agg_value = options.aggregation_is_count ? ArgType::integer(kLongSize, false, "uint64_t")
                                                            : ArgType::integer(kLongSize, true, "int64_t");
@@ -93,14 +93,15 @@ std::optional<compiler::Diagnostic> check_args(const Format &format, std::span<c
             if (!c.has(dyn[0] == '*' ? kFlagDynWidth : kFlagDynPrec))
                 continue;
             if (next >= args.size()) {
-                return error("D_PRINTF_DYN_PROTO", func + " prototype mismatch: conversion #" + number + " (%" + name +
-                                                       ") is missing a corresponding \"" + dyn + "\" argument");
+                return error(compiler::Tag::D_PRINTF_DYN_PROTO, func + " prototype mismatch: conversion #" + number +
+                                                                    " (%" + name + ") is missing a corresponding \"" +
+                                                                    dyn + "\" argument");
             }
             if (!args[next].is_integer()) {
-                return error("D_PRINTF_DYN_TYPE", func + " argument #" + std::to_string(next + kFormatArgument + 1) +
-                                                      " is incompatible with conversion #" + number +
-                                                      " prototype:\n\tconversion: % " + dyn + " " + name +
-                                                      "\n\t prototype: int\n\t  argument: " + args[next].name);
+                return error(compiler::Tag::D_PRINTF_DYN_TYPE,
+                             func + " argument #" + std::to_string(next + kFormatArgument + 1) +
+                                 " is incompatible with conversion #" + number + " prototype:\n\tconversion: % " + dyn +
+                                 " " + name + "\n\t prototype: int\n\t  argument: " + args[next].name);
             }
             ++next;
         }
@@ -109,14 +110,15 @@ std::optional<compiler::Diagnostic> check_args(const Format &format, std::span<c
         std::string what;
         if (c.has(kFlagAggValue)) {
             if (!options.aggregation) {
-                return error("D_PRINTF_AGG_CONV",
+                return error(compiler::Tag::D_PRINTF_AGG_CONV,
                              "%@ conversion requires an aggregation and is not for use with " + func);
             }
             arg = &agg_value;
             what = "aggregating action";
         } else if (next >= args.size()) {
-            return error("D_PRINTF_ARG_PROTO", func + " prototype mismatch: conversion #" + number + " (%" + name +
-                                                   ") is missing a corresponding value argument");
+            return error(compiler::Tag::D_PRINTF_ARG_PROTO, func + " prototype mismatch: conversion #" + number +
+                                                                " (%" + name +
+                                                                ") is missing a corresponding value argument");
         } else {
             arg = &args[next];
             what = "argument #" + std::to_string(next + kFormatArgument + 1);
@@ -124,24 +126,25 @@ std::optional<compiler::Diagnostic> check_args(const Format &format, std::span<c
         }
 
         if (!accepts(*c.info, *arg, options)) {
-            return error("D_PRINTF_ARG_TYPE", func + " " + what + " is incompatible with conversion #" + number +
-                                                  " prototype:\n\tconversion: %" + name + "\n\t prototype: " +
-                                                  std::string(c.info->prototype) + "\n\t  argument: " + arg->name);
+            return error(compiler::Tag::D_PRINTF_ARG_TYPE, func + " " + what + " is incompatible with conversion #" +
+                                                               number + " prototype:\n\tconversion: %" + name +
+                                                               "\n\t prototype: " + std::string(c.info->prototype) +
+                                                               "\n\t  argument: " + arg->name);
         }
     }
 
     if (options.exact_length && next < args.size()) {
-        return error("D_PRINTF_ARG_EXTRA", func + " prototype mismatch: only " + std::to_string(next) +
-                                               " arguments required by this format string");
+        return error(compiler::Tag::D_PRINTF_ARG_EXTRA, func + " prototype mismatch: only " + std::to_string(next) +
+                                                            " arguments required by this format string");
     }
     return std::nullopt;
 }
 
 compiler::Diagnostic format_not_constant(std::string_view function, std::string_view arg_type_name) {
-    return error("D_PRINTF_ARG_FMT", fn(function) +
-                                         " argument #1 is incompatible with prototype:\n\tprototype: "
-                                         "string constant\n\t argument: " +
-                                         std::string(arg_type_name));
+    return error(compiler::Tag::D_PRINTF_ARG_FMT, fn(function) +
+                                                      " argument #1 is incompatible with prototype:\n\tprototype: "
+                                                      "string constant\n\t argument: " +
+                                                      std::string(arg_type_name));
 }
 
 std::optional<compiler::Diagnostic> check_printa_keys(std::string_view first_name, std::span<const ArgType> first_keys,
@@ -151,9 +154,9 @@ std::optional<compiler::Diagnostic> check_printa_keys(std::string_view first_nam
     const std::string r(other_name);
     if (first_keys.size() != other_keys.size()) {
         auto keys = [](size_t n) { return std::to_string(n) + (n == 1 ? " key" : " keys"); };
-        return error("D_PRINTA_AGGKEY", "printa( ): @" + l + " and @" + r + " do not have matching key signatures: @" +
-                                            l + " has " + keys(first_keys.size()) + ", @" + r + " has " +
-                                            keys(other_keys.size()));
+        return error(compiler::Tag::D_PRINTA_AGGKEY,
+                     "printa( ): @" + l + " and @" + r + " do not have matching key signatures: @" + l + " has " +
+                         keys(first_keys.size()) + ", @" + r + " has " + keys(other_keys.size()));
     }
     for (size_t i = 0; i < first_keys.size(); ++i) {
         const ArgType &a = first_keys[i];
@@ -166,9 +169,9 @@ std::optional<compiler::Diagnostic> check_printa_keys(std::string_view first_nam
         auto column = [&](const std::string &s) {
             return std::string(s.size() < kNameColumn ? kNameColumn - s.size() : 0, ' ') + s;
         };
-        return error("D_PRINTA_AGGPROTO", "printa( ): @" + r + "[ ] key #" + n + " is incompatible with @" + l + ":\n" +
-                                              column(l) + " key #" + n + ": " + a.name + "\n" + column(r) + " key #" +
-                                              n + ": " + b.name);
+        return error(compiler::Tag::D_PRINTA_AGGPROTO,
+                     "printa( ): @" + r + "[ ] key #" + n + " is incompatible with @" + l + ":\n" + column(l) +
+                         " key #" + n + ": " + a.name + "\n" + column(r) + " key #" + n + ": " + b.name);
     }
     return std::nullopt;
 }

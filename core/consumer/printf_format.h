@@ -10,11 +10,11 @@
 // conversions (%a %Y %S ...) render to text first and are then padded as %s.
 #pragma once
 
+#include "common/result.h"
 #include "common/symbol.h"
 #include "compiler/diagnostic.h"
 #include "consumer/arg_type.h"
 #include "consumer/conversions.h"
-#include "consumer/expected.h"
 #include "consumer/value.h"
 
 #include <cstdint>
@@ -59,7 +59,7 @@ struct Format {
 
 // Parses a format string. Malformed conversions are reported as DTrace
 // reports them (tag D_SYNTAX, e.g. "format conversion #1 is undefined: %z").
-Expected<Format, compiler::Diagnostic> parse_format(std::string_view text);
+Result<Format, compiler::Diagnostic> parse_format(std::string_view text);
 
 struct CheckOptions {
     std::string_view function = "printf"; // the action named in messages
@@ -106,7 +106,7 @@ struct FormatContext {
 // printf(): formats one firing's records. `args` holds the records in the
 // order the conversions consume them ('*' and ".*" take one each, before the
 // value). Fails as libdtrace does when the records do not fit.
-Expected<std::string> format(const Format &format, std::span<const Value> args, const FormatContext &context = {});
+Result<std::string> format(const Format &format, std::span<const Value> args, const FormatContext &context = {});
 
 // printa(): what a %@ conversion prints for one aggregation.
 struct AggValue {
@@ -118,8 +118,8 @@ struct AggValue {
 // printa() with a format, for one aggregation tuple: the keys feed the
 // ordinary conversions, each %@ takes the next of `values` (the last one is
 // reused once they run out).
-Expected<std::string> format_printa(const Format &format, std::span<const Value> keys, std::span<const AggValue> values,
-                                    const FormatContext &context = {});
+Result<std::string> format_printa(const Format &format, std::span<const Value> keys, std::span<const AggValue> values,
+                                  const FormatContext &context = {});
 
 // The text of an address when no resolver knows it: "0x" and hex digits.
 std::string unresolved_address(uint64_t address);

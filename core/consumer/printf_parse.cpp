@@ -20,7 +20,7 @@ constexpr int kDecimalBase = 10;
 
 compiler::Diagnostic syntax_error(std::string message) {
     compiler::Diagnostic d;
-    d.tag = "D_SYNTAX";
+    d.tag = compiler::Tag::D_SYNTAX;
     d.message = std::move(message);
     return d;
 }
@@ -31,7 +31,7 @@ std::string numbered(size_t conversion, std::string_view what) {
 
 } // namespace
 
-Expected<Format, compiler::Diagnostic> parse_format(std::string_view text) {
+Result<Format, compiler::Diagnostic> parse_format(std::string_view text) {
     // DTrace formats are C strings: nothing after a NUL exists.
     if (const size_t nul = text.find('\0'); nul != std::string_view::npos)
         text = text.substr(0, nul);

@@ -29,8 +29,8 @@ constexpr uint32_t kUserAddrWithPidSize = 2 * sizeof(uint64_t);
 constexpr uint32_t kWideCharSize = sizeof(uint32_t);
 constexpr uint32_t kAsciiLimit = 0x80;
 
-ConsumerError mismatch() {
-    return ConsumerError{std::string(kRecordMismatch)};
+Failure mismatch() {
+    return Failure{std::string(kRecordMismatch)};
 }
 
 std::string leading_flags(const Conversion &c, int width) {
@@ -100,7 +100,7 @@ std::string as_string(const Job &job, const std::string &text) {
     return c_printf(spec_head(job.conv, job.width, job.precision) + "s", text.c_str());
 }
 
-Expected<std::string> print_int(const Job &job, const Value &v, int64_t normal, bool is_signed) {
+Result<std::string> print_int(const Job &job, const Value &v, int64_t normal, bool is_signed) {
     if (!is_int_record(v))
         return mismatch();
     std::string conv(job.conv.info->output);
@@ -131,7 +131,7 @@ Expected<std::string> print_int(const Job &job, const Value &v, int64_t normal, 
                               divide_unsigned(static_cast<uint32_t>(v.as_unsigned()), static_cast<uint32_t>(normal))));
 }
 
-Expected<std::string> print_float(const Job &job, const Value &v, int64_t normal) {
+Result<std::string> print_float(const Job &job, const Value &v, int64_t normal) {
     const std::string rec = v.record();
     const std::string head = spec_head(job.conv, job.width, job.precision);
     const std::string conv(job.conv.info->output);
@@ -153,7 +153,7 @@ Expected<std::string> print_float(const Job &job, const Value &v, int64_t normal
     return mismatch();
 }
 
-Expected<std::string> print_stack(const Job &job, const Value &v) {
+Result<std::string> print_stack(const Job &job, const Value &v) {
     if (v.kind != Value::Kind::Stack && v.kind != Value::Kind::UserStack)
         return mismatch();
     // The stack's format is applied to each frame; '-' turns the width into
@@ -169,7 +169,7 @@ Expected<std::string> print_stack(const Job &job, const Value &v) {
                         [&](const std::string &frame) { return c_printf(spec, frame.c_str()); });
 }
 
-Expected<std::string> print_user_addr(const Job &job, const Value &v) {
+Result<std::string> print_user_addr(const Job &job, const Value &v) {
     uint64_t pid = 0;
     uint64_t address = 0;
     if (is_int_record(v) && v.size >= sizeof(uint32_t)) {
@@ -183,7 +183,7 @@ Expected<std::string> print_user_addr(const Job &job, const Value &v) {
     return as_string(job, address_text(user_lookup(job.context.resolvers, pid, address), address));
 }
 
-Expected<std::string> print_wide_string(const Job &job, const Value &v) {
+Result<std::string> print_wide_string(const Job &job, const Value &v) {
     const std::string rec = v.record();
     std::string text;
     for (size_t off = 0; off + kWideCharSize <= rec.size(); off += kWideCharSize) {
@@ -196,7 +196,7 @@ Expected<std::string> print_wide_string(const Job &job, const Value &v) {
     return as_string(job, text);
 }
 
-Expected<std::string> print_one(const Job &job, const Value &v, int64_t normal) {
+Result<std::string> print_one(const Job &job, const Value &v, int64_t normal) {
     const FormatContext &ctx = job.context;
     switch (job.conv.info->printer) {
     case Printer::SignedInt:
@@ -257,8 +257,8 @@ bool too_wide(long long n) {
 
 // dt_printf_format(): the pieces in order; records are consumed by '*', ".*"
 // and value conversions; %@ conversions take `values` instead.
-Expected<std::string> render(const Format &format, std::span<const Value> records, std::span<const AggValue> values,
-                             const FormatContext &context) {
+Result<std::string> render(const Format &format, std::span<const Value> records, std::span<const AggValue> values,
+                           const FormatContext &context) {
     std::string out;
     size_t next = 0;
     size_t current_value = 0;
@@ -293,17 +293,17 @@ Expected<std::string> render(const Format &format, std::span<const Value> record
             precision = *p;
         }
         if (too_wide(width) || too_wide(precision))
-            return ConsumerError{"format width or precision is too large"};
+            return Failure{"format width or precision is too large"};
 
         const Job job{c, width, precision, dynamic_width, context};
-        Expected<std::string> piece = std::string();
+        Result<std::string> piece = std::string();
         if (c.has(kFlagAggValue)) {
             if (values.empty())
                 return mismatch();
             const AggValue &value = values[current_value];
             if (current_value + 1 < values.size())
                 ++current_value;
-            piece = value.scalar ? print_one(job, *value.scalar, value.normal) : Expected<std::string>(value.text);
+            piece = value.scalar ? print_one(job, *value.scalar, value.normal) : Result<std::string>(value.text);
         } else {
             if (next >= records.size())
                 return mismatch();
@@ -322,12 +322,12 @@ std::string unresolved_address(uint64_t address) {
     return c_printf("0x%llx", static_cast<unsigned long long>(address));
 }
 
-Expected<std::string> format(const Format &format, std::span<const Value> args, const FormatContext &context) {
+Result<std::string> format(const Format &format, std::span<const Value> args, const FormatContext &context) {
     return render(format, args, {}, context);
 }
 
-Expected<std::string> format_printa(const Format &format, std::span<const Value> keys, std::span<const AggValue> values,
-                                    const FormatContext &context) {
+Result<std::string> format_printa(const Format &format, std::span<const Value> keys, std::span<const AggValue> values,
+                                  const FormatContext &context) {
     return render(format, keys, values, context);
 }
 

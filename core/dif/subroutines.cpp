@@ -86,9 +86,7 @@ std::optional<Subr> subr_by_name(std::string_view name) {
     return std::nullopt;
 }
 
-SubrState::SubrState(uint32_t strsize) : rand_state(kRandSeed) {
-    strtok_text.reserve(strsize);
-}
+SubrState::SubrState() : rand_state(kRandSeed) {}
 
 uint64_t SubrContext::fail(FaultKind kind, uint64_t address) {
     fault_.kind = kind;

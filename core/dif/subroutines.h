@@ -21,7 +21,7 @@ namespace dtrace::dif {
 
 // What subroutines keep between calls.
 struct SubrState {
-    explicit SubrState(uint32_t strsize);
+    SubrState();
 
     // strtok(): a private copy of the string being split, how far it has
     // been consumed and the thread it belongs to. DTrace keeps strtok's

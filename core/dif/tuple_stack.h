@@ -10,7 +10,9 @@
 //                string's characters (without the NUL), a by-ref object
 // The kind and length make the encoding self-delimiting, so keys of
 // different shapes never collide. Host byte order: keys never leave the
-// process. Capacity is fixed at construction; nothing allocates while running.
+// process. The key buffer's capacity is fixed at construction (the tuple
+// depth times strsize); its memory grows as keys use it, so a large strsize
+// costs only what the keys really hold.
 #pragma once
 
 #include <cstddef>
@@ -43,7 +45,8 @@ class TupleStack {
     bool push(uint64_t value, Kind kind, const void *payload, size_t length);
 
     std::vector<uint64_t> values_;
-    std::vector<uint32_t> key_starts_; // in words
+    std::vector<size_t> key_starts_; // in words
+    size_t key_capacity_words_;
     std::vector<uint64_t> key_;
     uint32_t size_ = 0;
     size_t key_words_ = 0;

@@ -83,8 +83,7 @@ struct Vm::RunState {
 Vm::Vm(const VmConfig &config)
     : config_(normalised(config)), memory_(config_.scratch_size),
       variables_(VariablesConfig{config_.strsize, config_.dynvarsize}),
-      tuples_(config_.tuple_stack_depth, config_.tuple_stack_depth * (config_.strsize + kTupleEntryOverhead)),
-      subr_state_(config_.strsize) {}
+      tuples_(config_.tuple_stack_depth, config_.tuple_stack_depth * (config_.strsize + kTupleEntryOverhead)) {}
 
 bool Vm::load_bytes(uint64_t address, size_t size, std::string_view &out, Fault &fault) const {
     const uint8_t *p = memory_.readable(address, size);

@@ -9,8 +9,6 @@
 namespace dtrace::engine {
 
 namespace {
-// Rough per-entry bookkeeping of the hash table, charged against aggsize.
-constexpr size_t kEntryOverhead = 64;
 const uint64_t kEmptyKeyHash = AggregationTable::hash({});
 
 // An integer key takes the size of its type, as DTrace records it (the
@@ -21,7 +19,7 @@ size_t integer_key_size(const dif::TypeDesc &type) {
 }
 
 size_t entry_cost(std::string_view key, const std::vector<int64_t> &data) {
-    return key.size() + data.size() * sizeof(int64_t) + kEntryOverhead;
+    return AggregationTable::entry_bytes(key.size(), data.size());
 }
 } // namespace
 

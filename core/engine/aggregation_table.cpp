@@ -1,6 +1,7 @@
 // aggregation_table.cpp: open addressing with linear probing.
 #include "engine/aggregation_table.h"
 
+#include <algorithm>
 #include <cstring>
 #include <unordered_set>
 
@@ -8,6 +9,15 @@ namespace dtrace::engine {
 
 namespace {
 constexpr size_t kInitialSlots = 64;
+constexpr size_t kSlotsPerEntry = 4;                              // the most an index a quarter full keeps per entry
+constexpr size_t kShortStringCapacity = std::string().capacity(); // kept inside the string, no heap block
+
+// What a heap block of `n` bytes takes with glibc's allocator: a size word,
+// 16-byte granules, 32 bytes at least.
+constexpr size_t heap_block(size_t n) {
+    constexpr size_t kHeader = sizeof(size_t), kGranule = 16, kSmallest = 32;
+    return n == 0 ? 0 : std::max(kSmallest, (n + kHeader + kGranule - 1) & ~(kGranule - 1));
+}
 } // namespace
 
 uint64_t AggregationTable::hash(std::string_view s) {
@@ -20,6 +30,11 @@ uint64_t AggregationTable::hash(std::string_view s) {
         h = mix_word(h, word);
     }
     return finish(h, tail(p, n));
+}
+
+size_t AggregationTable::entry_bytes(size_t key_size, size_t data_words) {
+    const size_t key_heap = key_size > kShortStringCapacity ? heap_block(key_size + 1) : 0;
+    return sizeof(Entry) + key_heap + heap_block(data_words * sizeof(int64_t)) + kSlotsPerEntry * sizeof(Slot);
 }
 
 AggregationTable::Entry &AggregationTable::insert(std::string_view key, uint64_t hash, std::vector<int64_t> data) {

@@ -39,6 +39,11 @@ class AggregationTable {
     // Adds `key` (absent) with `data`; returns its entry.
     Entry &insert(std::string_view key, uint64_t hash, std::vector<int64_t> data);
 
+    // The bytes one entry really takes, charged against aggsize: the entry,
+    // its key and data as the allocator hands them out, and the index slots
+    // it keeps in use (the index is between a quarter and half full).
+    static size_t entry_bytes(size_t key_size, size_t data_words);
+
     const std::deque<Entry> &entries() const { return entries_; }
     std::deque<Entry> &entries() { return entries_; }
     // Removes the entries of `keys` (trunc()); returns how many went.

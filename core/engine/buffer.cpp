@@ -33,7 +33,7 @@ void PrincipalBuffer::configure(const BufferConfig &config) {
     auto_resize_ = config.auto_resize;
     limit_ = policy_ == BufferPolicy::Ring ? capacity_ * kRingAreaFactor : capacity_ - reserve_;
     compact_at_ = policy_ == BufferPolicy::Ring ? capacity_ * (kRingAreaFactor - 1) : kNoCompaction;
-    data_.clear();
+    data_.reset();
     used_ = mark_ = head_ = read_ = 0;
     full_ = overflow_ = false;
 }
@@ -50,7 +50,7 @@ void PrincipalBuffer::release_reserve() {
 void PrincipalBuffer::allocate() {
     const size_t physical = policy_ == BufferPolicy::Ring ? capacity_ * kRingAreaFactor : capacity_;
     try {
-        data_.resize(physical);
+        data_.reset(new uint8_t[physical]); // not zero-filled: pages are taken as records reach them
         return;
     } catch (const std::bad_alloc &) {
     }
@@ -64,14 +64,14 @@ void PrincipalBuffer::allocate() {
 }
 
 void PrincipalBuffer::prepare_write() {
-    if (data_.empty() && limit_ != 0)
+    if (!data_ && limit_ != 0)
         allocate();
     if (used_ > compact_at_)
         compact();
 }
 
 void PrincipalBuffer::compact() {
-    std::memmove(data_.data(), data_.data() + head_, used_ - head_);
+    std::memmove(data_.get(), data_.get() + head_, used_ - head_);
     used_ -= head_;
     head_ = 0;
 }
@@ -90,7 +90,7 @@ void PrincipalBuffer::overflowed() {
 
 void PrincipalBuffer::evict_oldest() {
     while (used_ - head_ > capacity_)
-        head_ += record_size(data_.data() + head_);
+        head_ += record_size(data_.get() + head_);
 }
 
 void PrincipalBuffer::begin(uint32_t epid, uint64_t timestamp, uint64_t sequence) {
@@ -102,7 +102,7 @@ void PrincipalBuffer::begin(uint32_t epid, uint64_t timestamp, uint64_t sequence
         return;
     }
     RecordHeader h{epid, 0, timestamp, sequence};
-    std::memcpy(data_.data() + used_, &h, sizeof h);
+    std::memcpy(data_.get() + used_, &h, sizeof h);
     used_ += sizeof h;
 }
 
@@ -111,7 +111,7 @@ void PrincipalBuffer::put_integer(uint64_t value) {
         overflow_ = true;
         return;
     }
-    std::memcpy(data_.data() + used_, &value, sizeof value);
+    std::memcpy(data_.get() + used_, &value, sizeof value);
     used_ += sizeof value;
 }
 
@@ -121,7 +121,7 @@ void PrincipalBuffer::put_bytes(const void *bytes, uint32_t length) {
         overflow_ = true;
         return;
     }
-    uint8_t *p = data_.data() + used_;
+    uint8_t *p = data_.get() + used_;
     std::memcpy(p, &length, sizeof length);
     std::memcpy(p + sizeof length, bytes, length);
     std::memset(p + sizeof length + length, 0, total - sizeof length - length);
@@ -135,7 +135,7 @@ bool PrincipalBuffer::end() {
         return false;
     }
     uint32_t size = static_cast<uint32_t>(used_ - mark_);
-    std::memcpy(data_.data() + mark_ + offsetof(RecordHeader, size), &size, sizeof size);
+    std::memcpy(data_.get() + mark_ + offsetof(RecordHeader, size), &size, sizeof size);
     // Only a ring buffer ever holds more than its size: make room by
     // forgetting the oldest records (a record larger than the whole buffer
     // is a drop).
@@ -159,7 +159,7 @@ void PrincipalBuffer::append_records(const uint8_t *records, size_t length, uint
         overflowed();
         return;
     }
-    uint8_t *start = data_.data() + used_;
+    uint8_t *start = data_.get() + used_;
     std::memcpy(start, records, length);
     for (size_t at = 0; at + sizeof(RecordHeader) <= length;) {
         uint64_t seq = sequence++;
@@ -175,7 +175,7 @@ void PrincipalBuffer::append_records(const uint8_t *records, size_t length, uint
 
 void PrincipalBuffer::swap(std::vector<uint8_t> &out, uint64_t &drops) {
     const size_t from = policy_ == BufferPolicy::Fill ? read_ : head_;
-    out.assign(data_.begin() + static_cast<std::ptrdiff_t>(from), data_.begin() + static_cast<std::ptrdiff_t>(used_));
+    out.assign(data_.get() + from, data_.get() + used_);
     if (policy_ == BufferPolicy::Fill)
         read_ = used_;
     else

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -93,7 +94,7 @@ class PrincipalBuffer {
     void prepare_write();
     void overflowed();
     void evict_oldest();
-    std::vector<uint8_t> data_;
+    std::unique_ptr<uint8_t[]> data_;
     BufferPolicy policy_ = BufferPolicy::Switch;
     size_t capacity_ = 0; // bytes of records the buffer holds
     size_t limit_ = 0;    // records end before this offset (fill: capacity less the END reserve)

@@ -81,6 +81,18 @@ size_t end_reserve(const std::vector<const Ecb *> &end_ecbs, size_t strsize) {
     return total;
 }
 
+ResourceNeeds resource_needs(const Engine &engine) {
+    ResourceNeeds needs;
+    needs.cpus = online_cpus();
+    for (uint32_t epid = kErrorEpid + 1; const Ecb *ecb = engine.ecb(epid); epid++) {
+        for (const compiler::Action &action : ecb->clause->actions) {
+            needs.aggregates = needs.aggregates || action.kind == compiler::ActionKind::Aggregate;
+            needs.speculates = needs.speculates || action.kind == compiler::ActionKind::Speculate;
+        }
+    }
+    return needs;
+}
+
 std::optional<std::string> check_enablings(const std::vector<const Ecb *> &ecbs,
                                            const std::vector<const Ecb *> &end_ecbs, const Options &options) {
     const bool destructive_allowed = options.is_set("destructive");

@@ -13,6 +13,7 @@
 #pragma once
 
 #include "engine/engine.h"
+#include "engine/resource_sizing.h"
 
 #include <cstddef>
 #include <optional>
@@ -26,6 +27,9 @@ size_t record_bound(const Ecb &ecb, size_t strsize);
 
 // The room a fill buffer keeps for END: the records of every END clause.
 size_t end_reserve(const std::vector<const Ecb *> &end_ecbs, size_t strsize);
+
+// What the clauses enabled in `engine` need: aggregation tables, speculation buffers.
+ResourceNeeds resource_needs(const Engine &engine);
 
 // nullopt when tracing may start; otherwise DTrace's reason.
 std::optional<std::string> check_enablings(const std::vector<const Ecb *> &ecbs,

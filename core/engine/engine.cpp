@@ -6,6 +6,7 @@
 #include "dif/validator.h"
 #include "engine/enable_checks.h"
 #include "engine/probe_context.h"
+#include "engine/resource_sizing.h"
 
 #include <algorithm>
 #include <chrono>
@@ -18,11 +19,6 @@ namespace {
 constexpr uint32_t kFirstUserEpid = 2;   // epid 1 is the fault-reporting ECB, as in DTrace
 constexpr uint32_t kMaxTraceCpus = 1024; // CPU numbers of replayed traces kept as they are
 constexpr auto kDrainWait = std::chrono::seconds(2);
-
-uint32_t online_cpus() {
-    long n = sysconf(_SC_NPROCESSORS_CONF);
-    return n > 0 ? static_cast<uint32_t>(n) : 1;
-}
 
 bool records_anything(const compiler::Clause &clause) {
     for (const compiler::Action &a : clause.actions) {
@@ -164,7 +160,7 @@ void Engine::go() {
         buffer_config_.auto_resize = !resize || *resize != "manual";
         const Probe *end = probes_.probe(end_probe_);
         buffer_config_.reserve = end ? end_reserve({end->ecbs.begin(), end->ecbs.end()}, config.strsize) : 0;
-        buffers_.assign(online_cpus(), PrincipalBuffer());
+        buffers_ = std::vector<PrincipalBuffer>(online_cpus()); // move-only: each owns its memory
         configure_buffers(buffers_, 0);
         speculations_.configure(static_cast<uint32_t>(options_.number("nspec")),
                                 static_cast<size_t>(options_.number("specsize")));

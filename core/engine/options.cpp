@@ -106,6 +106,14 @@ std::optional<std::pair<int64_t, std::string_view>> leading_number(std::string_v
     return std::make_pair(int64_t(value), std::string_view(end, digits.data() + digits.size() - end));
 }
 
+// A whole plain number, nothing after it.
+std::optional<int64_t> parse_integer(std::string_view text) {
+    auto leading = leading_number(text);
+    if (!leading || !leading->second.empty())
+        return std::nullopt;
+    return leading->first;
+}
+
 // Whether `value` is one of the '|'-separated `choices`.
 bool is_choice(std::string_view choices, std::string_view value) {
     while (!choices.empty()) {
@@ -115,6 +123,50 @@ bool is_choice(std::string_view choices, std::string_view value) {
         choices = bar == std::string_view::npos ? std::string_view() : choices.substr(bar + 1);
     }
     return false;
+}
+
+constexpr std::string_view kBadName = "Invalid option name";
+constexpr std::string_view kBadValue = "Invalid value for specified option";
+constexpr std::string_view kTooLarge = "Value too large for defined data type"; // EOVERFLOW
+
+// Options whose value must fit a narrower type than the 64 bits of an option
+// value. DTrace refuses a strsize above UINT_MAX (its string type is a CTF
+// array of that many chars); the frame counts and the CPU id are 32-bit here
+// too, so a larger value is refused rather than cut to 32 bits.
+uint64_t largest_value(std::string_view name) {
+    static const std::string_view kThirtyTwoBit[] = {"strsize",      "stackframes",   "ustackframes",
+                                                     "jstackframes", "jstackstrsize", "cpu"};
+    for (std::string_view n : kThirtyTwoBit) {
+        if (n == name)
+            return UINT32_MAX;
+    }
+    return INT64_MAX;
+}
+
+// Run-time and dynamic flags and integers take DTrace's switch words
+// (dt_opt_runtime): yes/no, enable/disable, enabled/disabled, true/false,
+// on/off, set/unset (any case), the empty value (off) or a number.
+// Compile-time flags take no value at all.
+bool takes_switch_words(const OptionSpec &spec) {
+    return (spec.cls == OptionClass::Runtime || spec.cls == OptionClass::Dynamic) &&
+           (spec.kind == OptionKind::Flag || spec.kind == OptionKind::Integer);
+}
+
+std::optional<bool> switch_word(std::string_view value) {
+    static const std::pair<const char *, const char *> kWords[] = {
+        {"yes", "no"},     {"enable", "disable"}, {"enabled", "disabled"},
+        {"true", "false"}, {"on", "off"},         {"set", "unset"},
+    };
+    if (value.empty())
+        return false;
+    const std::string text(value);
+    for (const auto &[yes, no] : kWords) {
+        if (strcasecmp(text.c_str(), yes) == 0)
+            return true;
+        if (strcasecmp(text.c_str(), no) == 0)
+            return false;
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -194,43 +246,53 @@ const OptionSpec *Options::find(std::string_view name) const {
 }
 
 std::optional<std::string> Options::set(std::string_view name, std::optional<std::string_view> value) {
-    static const std::string kBadName = "Invalid option name";
-    static const std::string kBadValue = "Invalid value for specified option";
     const OptionSpec *spec = find(name);
     if (!spec)
-        return kBadName;
+        return std::string(kBadName);
+    if (value && takes_switch_words(*spec)) {
+        std::optional<bool> on = switch_word(*value);
+        if (on == false) {
+            unset(*spec);
+            return std::nullopt;
+        }
+        if (on == true)
+            value = "1";
+        // Any number sets a flag, 0 included, as in DTrace.
+        if (spec->kind == OptionKind::Flag) {
+            if (!parse_integer(*value))
+                return std::string(kBadValue);
+            value = std::nullopt;
+        }
+    }
     OptionValue parsed;
     switch (spec->kind) {
     case OptionKind::Flag:
         if (value && !value->empty())
-            return kBadValue;
+            return std::string(kBadValue);
         parsed.number = 1;
         break;
     case OptionKind::Size:
     case OptionKind::Rate:
     case OptionKind::Integer: {
         if (!value)
-            return kBadValue;
+            return std::string(kBadValue);
         std::optional<int64_t> number = spec->kind == OptionKind::Size   ? parse_size(*value)
                                         : spec->kind == OptionKind::Rate ? parse_rate(*value)
-                                                                         : std::nullopt;
-        if (spec->kind == OptionKind::Integer) {
-            auto leading = leading_number(*value);
-            if (leading && leading->second.empty())
-                number = leading->first;
-        }
+                                                                         : parse_integer(*value);
         if (!number)
-            return kBadValue;
-        parsed.number = *number;
+            return std::string(kBadValue);
+        parsed.number = number.value();
+        if (uint64_t(parsed.number) > largest_value(spec->name))
+            return std::string(kTooLarge);
         break;
     }
     case OptionKind::String:
         if (!value || (spec->choices && !is_choice(spec->choices, *value)))
-            return kBadValue;
+            return std::string(kBadValue);
         break;
     case OptionKind::List: {
         if (!value)
-            return kBadValue;
+            return std::string(kBadValue);
         auto it = values_.find(name);
         if (it != values_.end())
             parsed.list = it->second.list;
@@ -250,40 +312,20 @@ std::optional<std::string> Options::set(std::string_view name, std::optional<std
     return std::nullopt;
 }
 
+// An option turned off goes back to its default, as DTrace's kernel falls
+// back to its own value for an option left unset.
+void Options::unset(const OptionSpec &spec) {
+    if (auto it = values_.find(spec.name); it != values_.end())
+        values_.erase(it);
+    if (spec.default_value)
+        set(spec.name, spec.default_value);
+}
+
 std::optional<std::string> Options::set_while_tracing(std::string_view name, std::string_view value) {
-    static const std::pair<const char *, const char *> kWords[] = {
-        {"yes", "no"},     {"enable", "disable"}, {"enabled", "disabled"},
-        {"true", "false"}, {"on", "off"},         {"set", "unset"},
-    };
-    auto same = [](std::string_view a, const char *b) { return strcasecmp(std::string(a).c_str(), b) == 0; };
     const OptionSpec *spec = find(name);
     if (spec && (spec->cls == OptionClass::Runtime || spec->cls == OptionClass::Plugin))
         return std::string("Operation illegal when tracing is active");
-    if (!spec || spec->cls != OptionClass::Dynamic ||
-        (spec->kind != OptionKind::Flag && spec->kind != OptionKind::Integer))
-        return set(name, value);
-    std::optional<bool> on;
-    if (value.empty())
-        on = false;
-    for (const auto &[yes, no] : kWords) {
-        if (same(value, yes))
-            on = true;
-        else if (same(value, no))
-            on = false;
-    }
-    if (on.has_value()) {
-        if (!*on) {
-            if (auto it = values_.find(name); it != values_.end())
-                values_.erase(it);
-            return std::nullopt;
-        }
-        value = "1";
-    }
-    auto number = leading_number(value);
-    if (!number || !number->second.empty())
-        return std::string("Invalid value for specified option");
-    // Any number sets a flag, 0 included, as in DTrace.
-    return spec->kind == OptionKind::Flag ? set(name, std::nullopt) : set(name, value);
+    return set(name, value);
 }
 
 bool Options::is_set(std::string_view name) const {

@@ -48,13 +48,14 @@ struct OptionValue {
 class Options {
   public:
     Options();
-    // Sets an option; returns an error text ("Invalid option name", "Invalid value for specified option")
-    // as DTrace's libdtrace words it, or nullopt on success.
+    // Sets an option; returns an error text ("Invalid option name", "Invalid value for specified option",
+    // "Value too large for defined data type") as DTrace's libdtrace words it, or nullopt on success.
+    // Run-time and dynamic flags and integers also take DTrace's switch words: yes/no,
+    // enable(d)/disable(d), true/false, on/off, set/unset (any case); "no" or the empty value
+    // turns the option off (back to its default), and any number turns a flag on.
     std::optional<std::string> set(std::string_view name, std::optional<std::string_view> value);
     // setopt() while tracing, by DTrace's rules: run-time options are fixed
-    // ("Operation illegal when tracing is active"), dynamic flags and
-    // integers take yes/no, enable(d)/disable(d), true/false, on/off,
-    // set/unset or a number, and the empty value unsets them.
+    // ("Operation illegal when tracing is active"); the others are set as set() does.
     std::optional<std::string> set_while_tracing(std::string_view name, std::string_view value);
     bool is_set(std::string_view name) const;
     // Whether `name` is an option at all (dtrace's own or one declared).
@@ -69,6 +70,7 @@ class Options {
 
   private:
     const OptionSpec *find(std::string_view name) const;
+    void unset(const OptionSpec &spec);
     std::vector<OptionSpec> specs_;
     std::map<std::string, OptionValue, std::less<>> values_;
     std::deque<std::string> owned_names_; // stable storage for the names of declared plugin options

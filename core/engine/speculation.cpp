@@ -4,7 +4,8 @@
 namespace dtrace::engine {
 
 void Speculations::configure(uint32_t count, size_t bytes_per_cpu) {
-    speculations_.assign(count, Speculation());
+    speculations_.clear();
+    count_ = count;
     bytes_per_cpu_ = bytes_per_cpu;
     drops_ = unavailable_ = 0;
 }
@@ -16,13 +17,17 @@ uint64_t Speculations::acquire() {
             return i + 1;
         }
     }
+    if (speculations_.size() < count_) {
+        speculations_.emplace_back().active = true;
+        return speculations_.size();
+    }
     unavailable_++;
     return 0;
 }
 
 Speculations::Speculation *Speculations::find(uint64_t id, bool &illegal) {
-    illegal = id > speculations_.size();
-    if (id == 0 || illegal)
+    illegal = id > count_;
+    if (id == 0 || illegal || id > speculations_.size()) // a legal id not handed out yet is inactive
         return nullptr;
     return &speculations_[id - 1];
 }

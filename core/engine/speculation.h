@@ -19,6 +19,7 @@
 #include "engine/buffer.h"
 
 #include <cstdint>
+#include <deque>
 #include <utility>
 #include <vector>
 
@@ -50,7 +51,8 @@ class Speculations {
     Speculation *find(uint64_t id, bool &illegal);
     void release(Speculation &spec);
 
-    std::vector<Speculation> speculations_;
+    std::deque<Speculation> speculations_; // the ones handed out so far: a large nspec costs nothing up front
+    uint64_t count_ = 0;                   // nspec
     size_t bytes_per_cpu_ = 0;
     uint64_t drops_ = 0;
     uint64_t unavailable_ = 0;

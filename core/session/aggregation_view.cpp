@@ -100,7 +100,7 @@ std::string AggregationView::printa(const compiler::Program &program, const comp
     if (format) {
         auto text =
             consumer::printa_format(*format, chosen, sort_options(options_), print_options(options_, resolvers_));
-        return text.has_value() ? text.value() : std::string();
+        return text.ok() ? text.value() : std::string();
     }
     if (chosen.size() == 1)
         return consumer::print_aggregation(chosen.front(), sort_options(options_), print_options(options_, resolvers_));

@@ -164,7 +164,7 @@ const consumer::Format *RecordPrinter::format_of(const compiler::Action &action)
     if (it != formats_.end())
         return &it->second;
     auto parsed = consumer::parse_format(action.format);
-    if (!parsed.has_value())
+    if (!parsed.ok())
         return nullptr; // the compiler checked it; nothing sensible to print
     return &formats_.emplace(&action, parsed.value()).first->second;
 }
@@ -320,8 +320,8 @@ std::optional<std::string> RecordPrinter::format_record(const compiler::Action &
     if (!complete || !format)
         return std::nullopt;
     auto text = consumer::format(*format, args, consumer::FormatContext{resolvers});
-    if (!text.has_value()) {
-        report("failed to print: " + text.error().message);
+    if (!text.ok()) {
+        report("failed to print: " + text.reason());
         return std::nullopt;
     }
     return std::move(text.value());

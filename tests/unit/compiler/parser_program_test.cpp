@@ -260,7 +260,7 @@ TEST(ParserProgram, DiagnosticsAreValues) {
     ParseResult r = parse_program("BEGIN { x = }", script_options());
     EXPECT_FALSE(r.program);
     ASSERT_TRUE(r.error);
-    EXPECT_EQ(r.error->tag, "D_SYNTAX");
+    EXPECT_EQ(r.error->tag, Tag::D_SYNTAX);
     EXPECT_EQ(r.error->line, 1);
     EXPECT_EQ(r.error->message, "syntax error near \"}\"");
     EXPECT_EQ(format_diagnostic(*r.error, false), "line 1: syntax error near \"}\"");

@@ -39,7 +39,8 @@ TEST(Actions, Printf) {
         seen = args;
         std::optional<Diagnostic> d;
         if (fmt == "bad")
-            d = Diagnostic{"D_PRINTF_ARG_TYPE", 1, "", "", "printf( ) argument #2 is incompatible"};
+            d = Diagnostic{dtrace::compiler::Tag::D_PRINTF_ARG_TYPE, 1, "", "",
+                           "printf( ) argument #2 is incompatible"};
         return d;
     };
     auto p = compile_ok(program(clause(stmts(call("printf", list(str("%d %s\n"), id("pid"), id("execname")))))), opts);
@@ -55,9 +56,9 @@ TEST(Actions, Printf) {
     EXPECT_EQ(seen[1].kind, ArgTypeInfo::Kind::String);
 
     auto d = compile_error(program(clause(stmts(call("printf", list(str("bad"), id("pid")))))), opts);
-    EXPECT_EQ(d.tag, "D_PRINTF_ARG_TYPE");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PRINTF_ARG_TYPE);
     d = compile_error(program(clause(stmts(call("printf", list(id("pid")))))));
-    EXPECT_EQ(d.tag, "D_PRINTF_ARG_FMT");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PRINTF_ARG_FMT);
     EXPECT_EQ(d.message, "printf( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t "
                          "argument: pid_t");
 }
@@ -98,23 +99,23 @@ TEST(Actions, AggregationsInOrderOfAppearance) {
 TEST(Actions, AggregationErrors) {
     auto d = compile_error(program(clause(
         stmts(bin(Op::Assign, agg("a"), call("count")), bin(Op::Assign, agg("a"), call("sum", list(num(1))), 2)))));
-    EXPECT_EQ(d.tag, "D_AGG_REDEF");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_AGG_REDEF);
     EXPECT_EQ(d.message, "aggregation redefined: @a\n\t current: @a = sum( )\n\tprevious: @a = count( ) : line 1");
     d = compile_error(program(clause(stmts(bin(Op::Assign, agg("a"), num(1))))));
-    EXPECT_EQ(d.tag, "D_AGG_FUNC");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_AGG_FUNC);
     EXPECT_EQ(d.message, "@a must be assigned the result of an aggregating function");
     d = compile_error(program(clause(stmts(bin(Op::Assign, agg("a"), call("count", list(num(1))))))));
-    EXPECT_EQ(d.tag, "D_PROTO_LEN");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PROTO_LEN);
     EXPECT_EQ(d.message, "count( ) prototype mismatch: 1 arg passed, 0 expected");
     d = compile_error(program(clause(stmts(bin(Op::Assign, agg("a"), call("sum", list(str("x"))))))));
-    EXPECT_EQ(d.tag, "D_AGG_SCALAR");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_AGG_SCALAR);
     EXPECT_EQ(d.message, "sum( ) argument #1 must be of scalar type");
     d = compile_error(program(clause(
         stmts(bin(Op::Assign, agg("a", list(num(1))), call("count")), bin(Op::Assign, agg("a"), call("count"))))));
-    EXPECT_EQ(d.tag, "D_PROTO_LEN");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PROTO_LEN);
     EXPECT_EQ(d.message, "@a[ ] prototype mismatch: 0 args passed, 1 expected");
     d = compile_error(program(clause(stmts(agg("a")))));
-    EXPECT_EQ(d.tag, "D_IDENT_UNDEF");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_IDENT_UNDEF);
     EXPECT_EQ(d.message, "failed to resolve @a: Unknown variable name");
 }
 
@@ -126,50 +127,50 @@ TEST(Actions, QuantizeParameterErrors) {
         return compile_error(program(clause(stmts(bin(Op::Assign, agg("a"), call("lquantize", std::move(args)))))));
     };
     auto d = lq(id("pid"), num(10), nullptr);
-    EXPECT_EQ(d.tag, "D_LQUANT_BASETYPE");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LQUANT_BASETYPE);
     EXPECT_EQ(d.message, "lquantize( ) argument #1 must be an integer constant");
     d = lq(num(10), num(0), nullptr);
-    EXPECT_EQ(d.tag, "D_LQUANT_MISMATCH");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LQUANT_MISMATCH);
     d = lq(num(0), num(10), num(0));
-    EXPECT_EQ(d.tag, "D_LQUANT_STEPTYPE");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LQUANT_STEPTYPE);
     d = lq(num(0), num(10), num(20));
-    EXPECT_EQ(d.tag, "D_LQUANT_STEPLARGE");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LQUANT_STEPLARGE);
     d = lq(num(0), num(0x100000000ULL), nullptr);
-    EXPECT_EQ(d.tag, "D_LQUANT_LIMVAL");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LQUANT_LIMVAL);
 
     auto llq = [](uint64_t f, uint64_t lo, uint64_t hi, uint64_t n) {
         return compile_error(program(clause(
             stmts(bin(Op::Assign, agg("a"), call("llquantize", list(id("arg0"), num(f), num(lo), num(hi), num(n))))))));
     };
     d = llq(1, 0, 6, 20);
-    EXPECT_EQ(d.tag, "D_LLQUANT_FACTORSMALL");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LLQUANT_FACTORSMALL);
     EXPECT_EQ(d.message, "llquantize( ) factor (argument #1) must be two or more");
     d = llq(10, 6, 6, 20);
-    EXPECT_EQ(d.tag, "D_LLQUANT_MAGRANGE");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LLQUANT_MAGRANGE);
     d = llq(10, 0, 6, 5);
-    EXPECT_EQ(d.tag, "D_LLQUANT_FACTORNSTEPS");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LLQUANT_FACTORNSTEPS);
     d = llq(10, 0, 6, 15);
-    EXPECT_EQ(d.tag, "D_LLQUANT_FACTOREVEN");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LLQUANT_FACTOREVEN);
     d = llq(10, 0, 30, 20);
-    EXPECT_EQ(d.tag, "D_LLQUANT_MAGTOOBIG");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LLQUANT_MAGTOOBIG);
     d = llq(10, 0, 70000, 20);
-    EXPECT_EQ(d.tag, "D_LLQUANT_HIGHVAL");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LLQUANT_HIGHVAL);
     EXPECT_EQ(d.message, "llquantize( ) argument #3 (high magnitude) must be an unsigned 16-bit quantity");
 
     d = compile_error(program(clause(
         stmts(bin(Op::Assign, agg("a"), call("llquantize", list(id("arg0"), num(10), num(0), num(6), num(20)))),
               bin(Op::Assign, agg("a"), call("llquantize", list(id("arg0"), num(10), num(1), num(6), num(20))))))));
-    EXPECT_EQ(d.tag, "D_LLQUANT_LOWMATCH");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_LLQUANT_LOWMATCH);
     EXPECT_EQ(d.message,
               "llquantize( ) low magnitude (argument #2) doesn't match previous declaration: expected 0, found 1");
 }
 
 TEST(Actions, PrintaErrors) {
     auto d = compile_error(program(clause(stmts(call("printa", list(str("%d")))))));
-    EXPECT_EQ(d.tag, "D_PRINTA_PROTO");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PRINTA_PROTO);
     EXPECT_EQ(d.message, "printa( ) prototype mismatch: 1 args passed, 2 expected");
     d = compile_error(program(clause(stmts(call("printa", list(id("pid")))))));
-    EXPECT_EQ(d.tag, "D_PRINTA_AGGARG");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PRINTA_AGGARG);
 }
 
 TEST(Actions, VariablesTable) {

@@ -84,5 +84,5 @@ TEST(CompilerSession, ALibraryErrorFailsEveryProgram) {
     CompileResult r = compiler.compile(program);
     ASSERT_TRUE(r.error);
     EXPECT_EQ(r.error->file, "broken.d");
-    EXPECT_EQ(r.error->tag, "D_XLATE_MEMB");
+    EXPECT_EQ(r.error->tag, Tag::D_XLATE_MEMB);
 }

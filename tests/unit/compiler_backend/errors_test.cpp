@@ -16,7 +16,7 @@ Diagnostic error_of(std::vector<StmtPtr> body, ExprPtr pred = nullptr) {
 
 TEST(Errors, UndefinedIdentifier) {
     auto d = error_of(stmts(call("trace", list(id("y", 3)))));
-    EXPECT_EQ(d.tag, "D_IDENT_UNDEF");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_IDENT_UNDEF);
     EXPECT_EQ(d.message, "failed to resolve y: Unknown variable name");
     EXPECT_EQ(d.line, 3);
     EXPECT_EQ(d.region, "action list");
@@ -25,19 +25,19 @@ TEST(Errors, UndefinedIdentifier) {
 
 TEST(Errors, UndefinedInPredicate) {
     auto d = error_of(stmts(call("trace", list(num(1)))), bin(Op::Eq, id("z"), num(0)));
-    EXPECT_EQ(d.tag, "D_IDENT_UNDEF");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_IDENT_UNDEF);
     EXPECT_EQ(d.region, "predicate");
 }
 
 TEST(Errors, VariableReadBeforeAssignment) {
     auto d = error_of(stmts(call("trace", list(self("x")))));
-    EXPECT_EQ(d.tag, "D_VAR_UNDEF");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_VAR_UNDEF);
     EXPECT_EQ(d.message, "self->x has not yet been declared or assigned");
     d = error_of(stmts(bin(Op::Assign, id("x"), bin(Op::Add, id("x"), num(1)))));
-    EXPECT_EQ(d.tag, "D_VAR_UNDEF");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_VAR_UNDEF);
     EXPECT_EQ(d.message, "x has not yet been declared or assigned");
     d = error_of(stmts(bin(Op::AddAssign, id("x"), num(1))));
-    EXPECT_EQ(d.tag, "D_VAR_UNDEF");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_VAR_UNDEF);
 }
 
 TEST(Errors, PredicateRetriedFirst) {
@@ -48,7 +48,7 @@ TEST(Errors, PredicateRetriedFirst) {
 
 TEST(Errors, ConflictingGlobalTypes) {
     auto d = error_of(stmts(bin(Op::Assign, id("x"), num(1)), bin(Op::Assign, id("x"), str("s"))));
-    EXPECT_EQ(d.tag, "D_OP_INCOMPAT");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_OP_INCOMPAT);
     EXPECT_EQ(d.message, "operands have incompatible types: \"int\" = \"string\"");
     d = error_of(stmts(bin(Op::Assign, id("x"), str("s")), bin(Op::Assign, id("x"), num(1))));
     EXPECT_EQ(d.message, "operands have incompatible types: \"string\" = \"int\"");
@@ -56,16 +56,16 @@ TEST(Errors, ConflictingGlobalTypes) {
 
 TEST(Errors, OperatorOperandTypes) {
     auto d = error_of(stmts(call("trace", list(bin(Op::BitOr, str("a"), num(1))))));
-    EXPECT_EQ(d.tag, "D_OP_INT");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_OP_INT);
     EXPECT_EQ(d.message, "operator | requires operands of integral type");
     d = error_of(stmts(call("trace", list(bin(Op::Mul, str("a"), num(1))))));
-    EXPECT_EQ(d.tag, "D_OP_ARITH");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_OP_ARITH);
     EXPECT_EQ(d.message, "operator * requires operands of arithmetic type");
     d = error_of(stmts(call("trace", list(un(Op::LogNot, str("a"))))));
-    EXPECT_EQ(d.tag, "D_OP_SCALAR");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_OP_SCALAR);
     EXPECT_EQ(d.message, "operator ! requires an operand of scalar type");
     d = error_of(stmts(call("trace", list(bin(Op::Lt, str("a"), num(1))))));
-    EXPECT_EQ(d.tag, "D_OP_INCOMPAT");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_OP_INCOMPAT);
     EXPECT_EQ(d.message, "operands have incompatible types: \"string\" < \"int\"");
     d = error_of(stmts(call("trace", list(bin(Op::Add, str("a"), num(1))))));
     EXPECT_EQ(d.message, "operands have incompatible types: \"string\" + \"int\"");
@@ -73,25 +73,25 @@ TEST(Errors, OperatorOperandTypes) {
 
 TEST(Errors, LvaluesAndWritability) {
     auto d = error_of(stmts(bin(Op::Assign, num(1), num(2))));
-    EXPECT_EQ(d.tag, "D_OP_LVAL");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_OP_LVAL);
     EXPECT_EQ(d.message, "operator = requires modifiable lvalue as an operand");
     d = error_of(stmts(bin(Op::Assign, id("pid"), num(2))));
-    EXPECT_EQ(d.tag, "D_OP_WRITE");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_OP_WRITE);
     EXPECT_EQ(d.message, "operator = can only be applied to a writable variable");
     d = error_of(stmts(post(Op::PostInc, id("timestamp"))));
-    EXPECT_EQ(d.tag, "D_OP_WRITE");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_OP_WRITE);
     EXPECT_EQ(d.message, "operator ++ can only be applied to a writable variable");
 }
 
 TEST(Errors, DivisionByConstantZero) {
     auto d = error_of(stmts(call("trace", list(bin(Op::Div, id("pid"), num(0))))));
-    EXPECT_EQ(d.tag, "D_DIV_ZERO");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_DIV_ZERO);
     EXPECT_EQ(d.message, "expression contains division by zero");
 }
 
 TEST(Errors, IntegerConstantOverflow) {
     auto d = error_of(stmts(call("trace", list(num(0xffffffffffffffffULL)))));
-    EXPECT_EQ(d.tag, "D_INT_OFLOW");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_INT_OFLOW);
     EXPECT_EQ(d.message, "integer constant 0xffffffffffffffff cannot be represented in any built-in integral type");
     auto r =
         compile(program(clause(stmts(call("trace", list(num(0xffffffffffffffffULL, IntSuffix::None, true)))))), {});
@@ -100,10 +100,10 @@ TEST(Errors, IntegerConstantOverflow) {
 
 TEST(Errors, FunctionPrototypes) {
     auto d = error_of(stmts(call("trace", list(call("strlen")))));
-    EXPECT_EQ(d.tag, "D_PROTO_LEN");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PROTO_LEN);
     EXPECT_EQ(d.message, "strlen( ) prototype mismatch: 0 args passed, 1 expected");
     d = error_of(stmts(call("trace", list(call("strlen", list(num(1)))))));
-    EXPECT_EQ(d.tag, "D_PROTO_ARG");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PROTO_ARG);
     EXPECT_EQ(d.message,
               "strlen( ) argument #1 is incompatible with prototype:\n\tprototype: const char *\n\t argument: int");
     d = error_of(stmts(call("trace", list(call("substr", list(str("a")))))));
@@ -111,27 +111,27 @@ TEST(Errors, FunctionPrototypes) {
     d = error_of(stmts(call("trace")));
     EXPECT_EQ(d.message, "trace( ) prototype mismatch: 0 args passed, 1 expected");
     d = error_of(stmts(call("exit", list(str("a")))));
-    EXPECT_EQ(d.tag, "D_PROTO_ARG");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PROTO_ARG);
     d = error_of(stmts(call("nosuch", list())));
-    EXPECT_EQ(d.tag, "D_FUNC_UNDEF");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_FUNC_UNDEF);
     EXPECT_EQ(d.message, "undefined function name: nosuch");
     d = error_of(stmts(call("pid", list())));
-    EXPECT_EQ(d.tag, "D_FUNC_IDKIND");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_FUNC_IDKIND);
     EXPECT_EQ(d.message, "scalar 'pid' may not be referenced as a function");
 }
 
 TEST(Errors, ActionsInExpressions) {
     auto d = error_of(stmts(bin(Op::Assign, id("x"), call("count"))));
-    EXPECT_EQ(d.tag, "D_OP_INCOMPAT");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_OP_INCOMPAT);
     d = error_of(stmts(call("count")));
-    EXPECT_EQ(d.tag, "D_CG_EXPR");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_CG_EXPR);
     EXPECT_EQ(d.message,
               "aggregating function count( ) may not be called from a D expression (D program context required)");
 }
 
 TEST(Errors, TraceOfVoid) {
     auto d = error_of(stmts(call("trace", list(call("bcopy", list(num(0), num(0), num(0)))))));
-    EXPECT_EQ(d.tag, "D_TRACE_VOID");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_TRACE_VOID);
     EXPECT_EQ(d.message, "trace( ) may not be applied to a void expression");
     EXPECT_EQ(d.region, ""); // found while building the action, after cooking
 }
@@ -139,17 +139,17 @@ TEST(Errors, TraceOfVoid) {
 TEST(Errors, AssociativeArrays) {
     auto d = error_of(stmts(bin(Op::Assign, index(id("a"), list(num(1))), num(1)),
                             bin(Op::Assign, index(id("a"), list(num(1), num(2))), num(1))));
-    EXPECT_EQ(d.tag, "D_PROTO_LEN");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PROTO_LEN);
     EXPECT_EQ(d.message, "a[ ] prototype mismatch: 2 args passed, 1 expected");
     d = error_of(stmts(bin(Op::Assign, index(id("a"), list(num(1))), num(1)),
                        bin(Op::Assign, index(id("a"), list(str("k"))), num(1))));
-    EXPECT_EQ(d.tag, "D_PROTO_ARG");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_PROTO_ARG);
     EXPECT_EQ(d.message, "a[ ] argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: string");
     d = error_of(stmts(bin(Op::Assign, index(thisv("a"), list(num(1))), num(1))));
-    EXPECT_EQ(d.tag, "D_ARR_LOCAL");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_ARR_LOCAL);
     EXPECT_EQ(d.message, "local variables may not be used as associative arrays: a");
     d = error_of(stmts(bin(Op::Assign, id("x"), num(1)), bin(Op::Assign, index(id("x"), list(num(1))), num(1))));
-    EXPECT_EQ(d.tag, "D_DEREF_NONPTR");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_DEREF_NONPTR);
 }
 
 TEST(Errors, UnsupportedFeaturesSaySo) {
@@ -159,7 +159,7 @@ TEST(Errors, UnsupportedFeaturesSaySo) {
 
 TEST(Errors, KernelOnlySubroutinesAreUnavailable) {
     auto d = error_of(stmts(call("trace", list(call("getmajor", list(num(1)))))));
-    EXPECT_EQ(d.tag, "D_UNKNOWN");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_UNKNOWN);
     EXPECT_EQ(d.message,
               "getmajor( ) is not available: it reads kernel state, which a user-space dtrace does not have");
 }
@@ -175,7 +175,7 @@ TEST(Errors, InsufficientRegisters) {
         e = bin(Op::Add, id(names[i - 1]), bin(Op::Mul, id(names[i]), std::move(e)));
     body.push_back(stmt(call("trace", list(std::move(e)))));
     auto d = compile_error(program(clause(std::move(body), nullptr, "BEGIN", 4)));
-    EXPECT_EQ(d.tag, "D_NOREG");
+    EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_NOREG);
     EXPECT_EQ(d.message, "Insufficient registers to generate code");
     EXPECT_EQ(d.line, 4);
 }

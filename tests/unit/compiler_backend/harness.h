@@ -130,7 +130,7 @@ class Runner {
 inline Program compile_ok(const compiler::ProgramAst &ast, const compiler::CompileOptions &opts = {}) {
     auto r = compiler::compile(ast, opts);
     if (r.error)
-        ADD_FAILURE() << "unexpected error: [" << r.error->tag << "] " << r.error->message;
+        ADD_FAILURE() << "unexpected error: [" << dtrace::compiler::tag_name(r.error->tag) << "] " << r.error->message;
     if (!r.program)
         return {};
     validate_program(*r.program);

@@ -105,18 +105,18 @@ TEST(IfElse, TestsMustBeScalar) {
     // The test is cooked as the right operand of `1 && test`, as DTrace's
     // rewrite cooks it, in the action list (the predicate included).
     Diagnostic d = error("BEGIN { if (\"abc\") trace(1); }");
-    EXPECT_EQ(d.tag, "D_OP_SCALAR");
+    EXPECT_EQ(d.tag, Tag::D_OP_SCALAR);
     EXPECT_EQ(d.message, "operator && requires operands of scalar type");
     EXPECT_EQ(d.region, "action list");
     d = error("BEGIN /\"abc\"/ { if (1) trace(1); }");
-    EXPECT_EQ(d.tag, "D_OP_SCALAR");
+    EXPECT_EQ(d.tag, Tag::D_OP_SCALAR);
     d = error("BEGIN { if (nosuch) trace(1); }");
-    EXPECT_EQ(d.tag, "D_IDENT_UNDEF");
+    EXPECT_EQ(d.tag, Tag::D_IDENT_UNDEF);
     EXPECT_EQ(d.line, 1);
 }
 
 TEST(IfElse, PredicateNoLongerSeesVariablesTheBodyCreates) {
     // Without if, the actions are cooked first; with if, the predicate's
     // condition clause comes first (as in DTrace).
-    EXPECT_EQ(error("BEGIN /z == 0/ { z = 1; if (z) trace(1); }").tag, "D_IDENT_UNDEF");
+    EXPECT_EQ(error("BEGIN /z == 0/ { z = 1; if (z) trace(1); }").tag, Tag::D_IDENT_UNDEF);
 }

@@ -79,53 +79,53 @@ TEST(Layout, AddressOf) {
                      "trace((uintptr_t)&(*this->p).c - arg0); }",
                      bytes),
               (Ints{4, 1, 0}));
-    EXPECT_EQ(error("BEGIN { x = 1; y = &x; }").tag, "D_ADDROF_VAR");
-    EXPECT_EQ(error("BEGIN { y = &arg0; }").tag, "D_ADDROF_VAR");
+    EXPECT_EQ(error("BEGIN { x = 1; y = &x; }").tag, Tag::D_ADDROF_VAR);
+    EXPECT_EQ(error("BEGIN { y = &arg0; }").tag, Tag::D_ADDROF_VAR);
     Diagnostic d = error("BEGIN { y = &1; }");
-    EXPECT_EQ(d.tag, "D_ADDROF_LVAL");
+    EXPECT_EQ(d.tag, Tag::D_ADDROF_LVAL);
     EXPECT_EQ(d.message, "unacceptable operand for unary & operator");
     d = error("struct b { int a:3; }; BEGIN { y = &((struct b *)arg0)->a; }");
-    EXPECT_EQ(d.tag, "D_ADDROF_BITFIELD");
+    EXPECT_EQ(d.tag, Tag::D_ADDROF_BITFIELD);
     EXPECT_EQ(d.message, "cannot take address of bit-field");
     d = error("struct b { int a:3; }; BEGIN { trace(sizeof (((struct b *)arg0)->a)); }");
-    EXPECT_EQ(d.tag, "D_SIZEOF_BITFIELD");
+    EXPECT_EQ(d.tag, Tag::D_SIZEOF_BITFIELD);
     EXPECT_EQ(d.message, "cannot apply sizeof to a bit-field");
 }
 
 TEST(Layout, MemberDeclarationErrors) {
     Diagnostic d = error("struct s { char *p:3; };");
-    EXPECT_EQ(d.tag, "D_DECL_BFTYPE");
+    EXPECT_EQ(d.tag, Tag::D_DECL_BFTYPE);
     EXPECT_EQ(d.message, "invalid type for bit-field: p");
     d = error("struct s { char c:9; };");
-    EXPECT_EQ(d.tag, "D_DECL_BFSIZE");
+    EXPECT_EQ(d.tag, Tag::D_DECL_BFSIZE);
     EXPECT_EQ(d.message, "bit-field too big for type: c");
     d = error("struct s { int a:0; };");
-    EXPECT_EQ(d.tag, "D_DECL_BFCONST");
+    EXPECT_EQ(d.tag, Tag::D_DECL_BFCONST);
     EXPECT_EQ(d.message, "positive integral constant expression expected as bit-field size");
     d = error("struct s { void v; };");
-    EXPECT_EQ(d.tag, "D_DECL_VOIDOBJ");
+    EXPECT_EQ(d.tag, Tag::D_DECL_VOIDOBJ);
     EXPECT_EQ(d.message, "cannot have void member: v");
     d = error("struct f; struct s { struct f x; };");
-    EXPECT_EQ(d.tag, "D_DECL_INCOMPLETE");
+    EXPECT_EQ(d.tag, Tag::D_DECL_INCOMPLETE);
 }
 
 TEST(Layout, ArrayAndEnumDeclarationErrors) {
     Diagnostic d = error("int a[0];");
-    EXPECT_EQ(d.tag, "D_DECL_ARRSUB");
+    EXPECT_EQ(d.tag, Tag::D_DECL_ARRSUB);
     EXPECT_EQ(d.message,
               "positive integral constant expression or tuple signature expected as array declaration subscript");
-    EXPECT_EQ(error("int a[-2];").tag, "D_DECL_ARRSUB");
+    EXPECT_EQ(error("int a[-2];").tag, Tag::D_DECL_ARRSUB);
     d = error("int a[0x100000000];");
-    EXPECT_EQ(d.tag, "D_DECL_ARRBIG");
+    EXPECT_EQ(d.tag, Tag::D_DECL_ARRBIG);
     EXPECT_EQ(d.message, "array dimension too big");
     d = error("void a[3];");
-    EXPECT_EQ(d.tag, "D_DECL_VOIDOBJ");
+    EXPECT_EQ(d.tag, Tag::D_DECL_VOIDOBJ);
     EXPECT_EQ(d.message, "cannot declare array of void");
     d = error("enum e { A = 0x80000000 };");
-    EXPECT_EQ(d.tag, "D_DECL_ENOFLOW");
+    EXPECT_EQ(d.tag, Tag::D_DECL_ENOFLOW);
     EXPECT_EQ(d.message, "enumerator 'A' value overflows INT_MAX (2147483647)");
     d = error("enum e { A = \"x\" };");
-    EXPECT_EQ(d.tag, "D_DECL_ENCONST");
+    EXPECT_EQ(d.tag, Tag::D_DECL_ENCONST);
     EXPECT_EQ(d.message, "enumerator 'A' must be assigned to an integral constant expression");
 }
 
@@ -138,6 +138,6 @@ TEST(Layout, EnumeratorsCountOnAsInts) {
 
 TEST(Layout, ArgsOutsideOfAClause) {
     Diagnostic d = error("inline int x = args[0];");
-    EXPECT_EQ(d.tag, "D_ARGS_NONE");
+    EXPECT_EQ(d.tag, Tag::D_ARGS_NONE);
     EXPECT_EQ(d.message, "args[ ] may not be referenced outside of a probe clause");
 }

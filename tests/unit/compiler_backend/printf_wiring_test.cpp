@@ -83,12 +83,12 @@ TEST(PrintfWiring, MatchingArgumentsCompile) {
 TEST(PrintfWiring, MismatchesReportTheActionLine) {
     auto r = compile_source("BEGIN\n{\n\tprintf(\"%d\\n\", execname);\n}");
     ASSERT_TRUE(r.error);
-    EXPECT_EQ(r.error->tag, "D_PRINTF_ARG_TYPE");
+    EXPECT_EQ(r.error->tag, Tag::D_PRINTF_ARG_TYPE);
     EXPECT_EQ(r.error->line, 3);
     r = compile_source("BEGIN { printf(\"%d %d\\n\", pid); }");
     ASSERT_TRUE(r.error);
-    EXPECT_EQ(r.error->tag, "D_PRINTF_ARG_PROTO");
+    EXPECT_EQ(r.error->tag, Tag::D_PRINTF_ARG_PROTO);
     r = compile_source("BEGIN { printf(\"%d\\n\", pid, pid); }");
     ASSERT_TRUE(r.error);
-    EXPECT_EQ(r.error->tag, "D_PRINTF_ARG_EXTRA");
+    EXPECT_EQ(r.error->tag, Tag::D_PRINTF_ARG_EXTRA);
 }

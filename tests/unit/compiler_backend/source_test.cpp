@@ -102,24 +102,24 @@ TEST(Source, ErrorsWithDTraceMessages) {
     auto d = error("BEGIN\n{\n\ttrace(nosuch);\n}\n");
     EXPECT_EQ(format_diagnostic(d, true), "[D_IDENT_UNDEF] line 3: failed to resolve nosuch: Unknown variable name");
     d = error("BEGIN { x = 1; x = \"a\"; }");
-    EXPECT_EQ(d.tag, "D_OP_INCOMPAT");
+    EXPECT_EQ(d.tag, Tag::D_OP_INCOMPAT);
     d = error("BEGIN { @a = count(); @a = sum(1); }");
-    EXPECT_EQ(d.tag, "D_AGG_REDEF");
+    EXPECT_EQ(d.tag, Tag::D_AGG_REDEF);
     d = error("BEGIN { @a = lquantize(1, 10, 0); }");
-    EXPECT_EQ(d.tag, "D_LQUANT_MISMATCH");
+    EXPECT_EQ(d.tag, Tag::D_LQUANT_MISMATCH);
     d = error("BEGIN { trace(strlen(1)); }");
-    EXPECT_EQ(d.tag, "D_PROTO_ARG");
+    EXPECT_EQ(d.tag, Tag::D_PROTO_ARG);
     d = error("BEGIN { x = 1 / 0; }");
-    EXPECT_EQ(d.tag, "D_DIV_ZERO");
+    EXPECT_EQ(d.tag, Tag::D_DIV_ZERO);
     d = error("BEGIN { trace(curthread->t_procp); }");
-    EXPECT_EQ(d.tag, "D_OP_SOU");
+    EXPECT_EQ(d.tag, Tag::D_OP_SOU);
     d = error("BEGIN { a = b = c = d = e = f = g = h = i = j = k = l = 1;\n"
               "trace(a + b * (c + d * (e + f * (g + h * (i + j * (k + l)))))); }");
-    EXPECT_EQ(d.tag, "D_NOREG");
+    EXPECT_EQ(d.tag, Tag::D_NOREG);
 }
 
 TEST(Source, StructTypes) {
-    EXPECT_EQ(error("BEGIN { trace(sizeof (struct point)); }").tag, "D_SIZEOF_TYPE"); // only a forward declaration
+    EXPECT_EQ(error("BEGIN { trace(sizeof (struct point)); }").tag, Tag::D_SIZEOF_TYPE); // only a forward declaration
     auto v = run("struct point { char tag; int x; long y; };\n"
                  "BEGIN { trace(sizeof (struct point)); trace(offsetof(struct point, x)); "
                  "trace(offsetof(struct point, y)); }");
@@ -128,7 +128,7 @@ TEST(Source, StructTypes) {
     EXPECT_EQ(v[1].i, 4);
     EXPECT_EQ(v[2].i, 8);
     auto d = error("struct point { int x; };\nBEGIN { this->p = (struct point *)alloca(4); trace(this->p->z); }");
-    EXPECT_EQ(d.tag, "D_TYPE_MEMBER");
+    EXPECT_EQ(d.tag, Tag::D_TYPE_MEMBER);
     EXPECT_EQ(d.message, "z is not a member of struct point");
     // Stores go through pointers held in variables (DTrace's writable rule)...
     v = run("struct point { int x; };\nBEGIN { this->p = (struct point *)alloca(4); this->p->x = 7; "
@@ -137,7 +137,7 @@ TEST(Source, StructTypes) {
     EXPECT_EQ(v[0].i, 9);
     // ...but not through a pointer computed by a cast.
     d = error("BEGIN { x = 1; *(int *)x = 1; }");
-    EXPECT_EQ(d.tag, "D_OP_WRITE");
+    EXPECT_EQ(d.tag, Tag::D_OP_WRITE);
 }
 
 TEST(Source, StructVariables) {
@@ -154,10 +154,10 @@ TEST(Source, ArgsRangeFromHook) {
     CompileOptions opts;
     opts.probe_arg_types = [](const std::vector<std::string> &, int) { return ProbeArgTypes{{"int"}, std::nullopt}; };
     auto d = error("syscall::read:entry { trace(args[1]); }", opts);
-    EXPECT_EQ(d.tag, "D_ARGS_IDX");
+    EXPECT_EQ(d.tag, Tag::D_ARGS_IDX);
     EXPECT_EQ(d.message, "index 1 is out of range for syscall::read:entry args[ ]");
     d = error("syscall::read:entry { trace(args[arg0]); }", opts);
-    EXPECT_EQ(d.tag, "D_PROTO_ARG");
+    EXPECT_EQ(d.tag, Tag::D_PROTO_ARG);
     EXPECT_EQ(d.message, "args[ ] argument #1 is incompatible with prototype:\n\tprototype: integer constant\n\t "
                          "argument: int64_t");
 }

@@ -92,38 +92,38 @@ TEST(Translators, NestedTranslations) {
 
 TEST(Translators, DefinitionErrors) {
     Diagnostic d = error(std::string(kOut) + "translator out_t < int q > { x = q; };");
-    EXPECT_EQ(d.tag, "D_XLATE_REDECL");
+    EXPECT_EQ(d.tag, Tag::D_XLATE_REDECL);
     EXPECT_EQ(d.message, "translator from int to out_t has already been declared");
     d = error("translator int < int v > { x = v; };");
-    EXPECT_EQ(d.tag, "D_XLATE_SOU");
+    EXPECT_EQ(d.tag, Tag::D_XLATE_SOU);
     EXPECT_EQ(d.message, "translator output type must be a struct or union");
     d = error("struct fwd; translator struct fwd < int v > { x = v; };");
-    EXPECT_EQ(d.tag, "D_XLATE_SOU");
+    EXPECT_EQ(d.tag, Tag::D_XLATE_SOU);
     EXPECT_EQ(d.message, "incomplete struct/union/enum struct fwd");
     d = error("typedef struct s { int a; } s_t; translator s_t < int v > { b = v; };");
-    EXPECT_EQ(d.tag, "D_XLATE_MEMB");
+    EXPECT_EQ(d.tag, Tag::D_XLATE_MEMB);
     EXPECT_EQ(d.message, "translator member b is not a member of s_t");
     d = error("typedef struct s { int a; } s_t; translator s_t < int v > { a = \"str\"; };");
-    EXPECT_EQ(d.tag, "D_XLATE_INCOMPAT");
+    EXPECT_EQ(d.tag, Tag::D_XLATE_INCOMPAT);
     EXPECT_EQ(d.message, "translator member a definition uses incompatible types: \"int\" = \"string\"");
     d = error("typedef struct s { int a; } s_t; translator s_t < int v > { a = nosuch; };");
-    EXPECT_EQ(d.tag, "D_IDENT_UNDEF");
+    EXPECT_EQ(d.tag, Tag::D_IDENT_UNDEF);
 }
 
 TEST(Translators, UseErrors) {
     Diagnostic d = error(std::string(kOut) + "BEGIN { trace(xlate<out_t>(\"s\").x); }");
-    EXPECT_EQ(d.tag, "D_XLATE_NONE");
+    EXPECT_EQ(d.tag, Tag::D_XLATE_NONE);
     EXPECT_EQ(d.message, "cannot translate from \"string\" to \"out_t\"");
     d = error(std::string(kOut) + "BEGIN { trace(xlate<out_t>(1).nosuch); }");
-    EXPECT_EQ(d.tag, "D_XLATE_NOCONV");
+    EXPECT_EQ(d.tag, Tag::D_XLATE_NOCONV);
     EXPECT_EQ(d.message, "translator does not define conversion for member: nosuch");
     d = error(std::string(kOut) + "BEGIN { trace(xlate<out_t>(1)->x); }");
-    EXPECT_EQ(d.tag, "D_OP_PTR");
+    EXPECT_EQ(d.tag, Tag::D_OP_PTR);
     d = error(std::string(kOut) + "BEGIN { trace(xlate<out_t *>(1).x); }");
-    EXPECT_EQ(d.tag, "D_OP_SOU");
+    EXPECT_EQ(d.tag, Tag::D_OP_SOU);
     EXPECT_EQ(d.message, "operator . cannot be applied to type \"out_t *\"; must be applied to a struct or union");
     d = error(std::string(kOut) + "BEGIN { trace(xlate<out_t>(1)); }");
-    EXPECT_EQ(d.tag, "D_TRACE_DYN");
+    EXPECT_EQ(d.tag, Tag::D_TRACE_DYN);
 }
 
 TEST(Translators, LibraryTypesAndTranslatedArgs) {
@@ -151,7 +151,7 @@ TEST(Translators, LibraryErrorsNameTheLibrary) {
     CompileOptions o;
     o.library_sources = {{"broken.d", "typedef struct s { int a; } s_t;\ntranslator s_t < int v > { b = v; };\n"}};
     Diagnostic d = error("BEGIN { }", o);
-    EXPECT_EQ(d.tag, "D_XLATE_MEMB");
+    EXPECT_EQ(d.tag, Tag::D_XLATE_MEMB);
     EXPECT_EQ(d.file, "broken.d");
     EXPECT_EQ(d.line, 2);
     o.library_sources = {{"clause.d", "BEGIN { }\n"}};
@@ -165,6 +165,6 @@ TEST(Translators, ArgsWithoutATranslator) {
     auto ast = parse_with_library("tick_example::fast:tick { trace(args[3].a); }");
     ASSERT_TRUE(ast);
     Diagnostic d = harness::compile_error(*ast, o);
-    EXPECT_EQ(d.tag, "D_ARGS_XLATOR");
+    EXPECT_EQ(d.tag, Tag::D_ARGS_XLATOR);
     EXPECT_EQ(d.message, "translator for args[3] from uint64_t to tickinfo_t is not defined");
 }

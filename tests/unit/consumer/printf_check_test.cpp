@@ -22,7 +22,7 @@ std::optional<compiler::Diagnostic> check(std::string_view fmt, std::vector<ArgT
     return check_args(parsed(fmt), args, options);
 }
 
-void expect_error(const std::optional<compiler::Diagnostic> &d, std::string_view tag, std::string_view message) {
+void expect_error(const std::optional<compiler::Diagnostic> &d, compiler::Tag tag, std::string_view message) {
     ASSERT_TRUE(d.has_value());
     EXPECT_EQ(d->tag, tag);
     EXPECT_EQ(d->message, message);
@@ -35,20 +35,20 @@ TEST(PrintfCheck, AcceptsMatchingArguments) {
 }
 
 TEST(PrintfCheck, EmptyFormat) {
-    expect_error(check("", {}), "D_PRINTF_FMT_EMPTY", "printf( ) format string is empty");
+    expect_error(check("", {}), compiler::Tag::D_PRINTF_FMT_EMPTY, "printf( ) format string is empty");
     CheckOptions printa;
     printa.function = "printa";
     printa.aggregation = true;
-    expect_error(check("", {}, printa), "D_PRINTF_FMT_EMPTY", "printa( ) format string is empty");
+    expect_error(check("", {}, printa), compiler::Tag::D_PRINTF_FMT_EMPTY, "printa( ) format string is empty");
 }
 
 TEST(PrintfCheck, ArgumentTypeMismatch) {
-    expect_error(check("%d", {kString}), "D_PRINTF_ARG_TYPE",
+    expect_error(check("%d", {kString}), compiler::Tag::D_PRINTF_ARG_TYPE,
                  "printf( ) argument #2 is incompatible with conversion #1 prototype:\n"
                  "\tconversion: %d\n"
                  "\t prototype: char, short, int, long, or long long\n"
                  "\t  argument: string");
-    expect_error(check("%s %s", {kString, kInt}), "D_PRINTF_ARG_TYPE",
+    expect_error(check("%s %s", {kString, kInt}), compiler::Tag::D_PRINTF_ARG_TYPE,
                  "printf( ) argument #3 is incompatible with conversion #2 prototype:\n"
                  "\tconversion: %s\n"
                  "\t prototype: char [] or string (or use stringof)\n"
@@ -56,7 +56,7 @@ TEST(PrintfCheck, ArgumentTypeMismatch) {
 }
 
 TEST(PrintfCheck, ConversionNumbersCountPercentPercentAndNameTheConversion) {
-    expect_error(check("%% %lld", {kInt}), "D_PRINTF_ARG_TYPE",
+    expect_error(check("%% %lld", {kInt}), compiler::Tag::D_PRINTF_ARG_TYPE,
                  "printf( ) argument #2 is incompatible with conversion #2 prototype:\n"
                  "\tconversion: %lld\n"
                  "\t prototype: long long\n"
@@ -106,19 +106,19 @@ TEST(PrintfCheck, UserAddressNeedsATargetUnlessUsymaddr) {
 }
 
 TEST(PrintfCheck, MissingDynamicArgument) {
-    expect_error(check("%*d", {}), "D_PRINTF_DYN_PROTO",
+    expect_error(check("%*d", {}), compiler::Tag::D_PRINTF_DYN_PROTO,
                  "printf( ) prototype mismatch: conversion #1 (%d) is missing a corresponding \"*\" argument");
-    expect_error(check("%s %.*s", {kString}), "D_PRINTF_DYN_PROTO",
+    expect_error(check("%s %.*s", {kString}), compiler::Tag::D_PRINTF_DYN_PROTO,
                  "printf( ) prototype mismatch: conversion #2 (%s) is missing a corresponding \".*\" argument");
 }
 
 TEST(PrintfCheck, DynamicArgumentMustBeInteger) {
-    expect_error(check("%*d", {kString, kInt}), "D_PRINTF_DYN_TYPE",
+    expect_error(check("%*d", {kString, kInt}), compiler::Tag::D_PRINTF_DYN_TYPE,
                  "printf( ) argument #2 is incompatible with conversion #1 prototype:\n"
                  "\tconversion: % * d\n"
                  "\t prototype: int\n"
                  "\t  argument: string");
-    expect_error(check("%*.*s", {kInt, kString, kString}), "D_PRINTF_DYN_TYPE",
+    expect_error(check("%*.*s", {kInt, kString, kString}), compiler::Tag::D_PRINTF_DYN_TYPE,
                  "printf( ) argument #3 is incompatible with conversion #1 prototype:\n"
                  "\tconversion: % .* s\n"
                  "\t prototype: int\n"
@@ -126,19 +126,19 @@ TEST(PrintfCheck, DynamicArgumentMustBeInteger) {
 }
 
 TEST(PrintfCheck, MissingValueArgument) {
-    expect_error(check("%d and %d", {kInt}), "D_PRINTF_ARG_PROTO",
+    expect_error(check("%d and %d", {kInt}), compiler::Tag::D_PRINTF_ARG_PROTO,
                  "printf( ) prototype mismatch: conversion #2 (%d) is missing a corresponding value argument");
 }
 
 TEST(PrintfCheck, ExtraArguments) {
-    expect_error(check("%d\n", {kInt, kInt, kInt}), "D_PRINTF_ARG_EXTRA",
+    expect_error(check("%d\n", {kInt, kInt, kInt}), compiler::Tag::D_PRINTF_ARG_EXTRA,
                  "printf( ) prototype mismatch: only 1 arguments required by this format string");
-    expect_error(check("hello", {kInt}), "D_PRINTF_ARG_EXTRA",
+    expect_error(check("hello", {kInt}), compiler::Tag::D_PRINTF_ARG_EXTRA,
                  "printf( ) prototype mismatch: only 0 arguments required by this format string");
 }
 
 TEST(PrintfCheck, AggregationConversionOutsidePrinta) {
-    expect_error(check("%@d", {}), "D_PRINTF_AGG_CONV",
+    expect_error(check("%@d", {}), compiler::Tag::D_PRINTF_AGG_CONV,
                  "%@ conversion requires an aggregation and is not for use with printf( )");
 }
 
@@ -149,13 +149,13 @@ TEST(PrintfCheck, PrintaChecksKeysAndTheAggregationValue) {
     printa.exact_length = false;
     EXPECT_FALSE(check("%s %@d\n", {kString}, printa));
     EXPECT_FALSE(check("%@d\n", {kString, kInt}, printa)); // keys may go unused
-    expect_error(check("%@s", {}, printa), "D_PRINTF_ARG_TYPE",
+    expect_error(check("%@s", {}, printa), compiler::Tag::D_PRINTF_ARG_TYPE,
                  "printa( ) aggregating action is incompatible with conversion #1 prototype:\n"
                  "\tconversion: %s\n"
                  "\t prototype: char [] or string (or use stringof)\n"
                  "\t  argument: int64_t");
     printa.aggregation_is_count = true;
-    expect_error(check("%@c", {}, printa), "D_PRINTF_ARG_TYPE",
+    expect_error(check("%@c", {}, printa), compiler::Tag::D_PRINTF_ARG_TYPE,
                  "printa( ) aggregating action is incompatible with conversion #1 prototype:\n"
                  "\tconversion: %c\n"
                  "\t prototype: char, short, or int\n"
@@ -164,7 +164,7 @@ TEST(PrintfCheck, PrintaChecksKeysAndTheAggregationValue) {
 
 TEST(PrintfCheck, FormatMustBeAStringConstant) {
     const compiler::Diagnostic d = format_not_constant("printf", "int");
-    EXPECT_EQ(d.tag, "D_PRINTF_ARG_FMT");
+    EXPECT_EQ(d.tag, compiler::Tag::D_PRINTF_ARG_FMT);
     EXPECT_EQ(d.message, "printf( ) argument #1 is incompatible with prototype:\n"
                          "\tprototype: string constant\n"
                          "\t argument: int");
@@ -177,11 +177,11 @@ TEST(PrintfCheck, PrintaKeySignatures) {
     EXPECT_FALSE(check_printa_keys("a", one, "b", one));
     auto count = check_printa_keys("a", one, "b", two);
     ASSERT_TRUE(count);
-    EXPECT_EQ(count->tag, "D_PRINTA_AGGKEY");
+    EXPECT_EQ(count->tag, compiler::Tag::D_PRINTA_AGGKEY);
     EXPECT_EQ(count->message, "printa( ): @a and @b do not have matching key signatures: @a has 1 key, @b has 2 keys");
     auto type = check_printa_keys("a", one, "bb", other);
     ASSERT_TRUE(type);
-    EXPECT_EQ(type->tag, "D_PRINTA_AGGPROTO");
+    EXPECT_EQ(type->tag, compiler::Tag::D_PRINTA_AGGPROTO);
     EXPECT_EQ(type->message, "printa( ): @bb[ ] key #1 is incompatible with @a:\n"
                              "        a key #1: string\n"
                              "       bb key #1: char *");

@@ -9,10 +9,10 @@ using test::parsed;
 
 std::string parse_error(std::string_view text) {
     auto f = parse_format(text);
-    EXPECT_FALSE(f.has_value()) << text;
+    EXPECT_FALSE(f.ok()) << text;
     if (f)
         return "";
-    EXPECT_EQ(f.error().tag, "D_SYNTAX");
+    EXPECT_EQ(f.error().tag, compiler::Tag::D_SYNTAX);
     return f.error().message;
 }
 

@@ -9,14 +9,14 @@ namespace dtrace::consumer::test {
 
 Format parsed(std::string_view text) {
     auto f = parse_format(text);
-    EXPECT_TRUE(f.has_value()) << "format \"" << text << "\" failed: " << (f ? "" : f.error().message);
+    EXPECT_TRUE(f.ok()) << "format \"" << text << "\" failed: " << (f ? "" : f.error().message);
     return f ? f.value() : Format{};
 }
 
 std::string printf_of(std::string_view text, std::initializer_list<Value> args, const FormatContext &ctx) {
     const std::vector<Value> v(args);
     auto out = format(parsed(text), v, ctx);
-    return out ? out.value() : "<error: " + out.error().message + ">";
+    return out ? out.value() : "<error: " + out.reason() + ">";
 }
 
 ScopedTimeZone::ScopedTimeZone(const char *tz) {

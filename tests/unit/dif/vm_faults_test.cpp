@@ -5,6 +5,7 @@
 #include "dif_test_util.h"
 
 #include <gtest/gtest.h>
+#include <malloc.h>
 
 namespace dtrace::dif {
 namespace {
@@ -136,6 +137,19 @@ TEST(Faults, TupleKeyBytesOverflow) {
     // The key buffer holds depth * (strsize + 16) bytes.
     r.run("setx %r1, 1000\nallocs %r2, %r1\npushtr %r2, %r1\nret %r0");
     expect_fault(r.fault, FaultKind::TupleOverflow, 2, 0);
+}
+
+// A large strsize costs only what the keys use: a VM whose key buffer may
+// hold 8 * 4 GB takes no more than a few megabytes until keys fill it.
+TEST(Faults, ALargeStrsizeTakesMemoryOnlyAsKeysUseIt) {
+    auto heap = [] { return mallinfo2().uordblks + mallinfo2().hblkhd; };
+    const size_t before = heap();
+    VmConfig c;
+    c.strsize = UINT32_MAX;
+    Runner r(c);
+    EXPECT_LT(heap() - before, size_t(64) << 20);
+    r.run("setx %r1, 7\npushtv %r1, 8\nret %r0");
+    EXPECT_EQ(r.fault.kind, FaultKind::None);
 }
 
 TEST(Faults, AFaultStopsTheRunAtOnce) {

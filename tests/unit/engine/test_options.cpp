@@ -42,7 +42,8 @@ TEST(Options, SetReportsDTracesErrors) {
     Options o;
     EXPECT_EQ(o.set("nosuchoption", std::nullopt), "Invalid option name");
     EXPECT_EQ(o.set("bufsize", "lots"), "Invalid value for specified option");
-    EXPECT_EQ(o.set("quiet", "yes"), "Invalid value for specified option");
+    EXPECT_EQ(o.set("quiet", "maybe"), "Invalid value for specified option");
+    EXPECT_EQ(o.set("errtags", "yes"), "Invalid value for specified option"); // compile-time flags take no value
     EXPECT_EQ(o.set("bufsize", "1m"), std::nullopt);
     EXPECT_EQ(o.number("bufsize"), 1 << 20);
     EXPECT_EQ(o.set("quiet", std::nullopt), std::nullopt);
@@ -94,4 +95,28 @@ TEST(Options, SetWhileTracingFollowsDTracesRuntimeRules) {
     EXPECT_EQ(o.number("aggsortkeypos"), 2);
     EXPECT_EQ(o.set_while_tracing("switchrate", "10hz"), std::nullopt);
     EXPECT_EQ(o.number("switchrate"), 100'000'000);
+}
+
+TEST(Options, RuntimeFlagsAndIntegersTakeDTracesSwitchWords) {
+    Options o;
+    EXPECT_EQ(o.set("quiet", "yes"), std::nullopt);
+    EXPECT_TRUE(o.is_set("quiet"));
+    EXPECT_EQ(o.set("quiet", "Disabled"), std::nullopt);
+    EXPECT_FALSE(o.is_set("quiet"));
+    EXPECT_EQ(o.set("destructive", "0"), std::nullopt); // any number sets a flag
+    EXPECT_TRUE(o.is_set("destructive"));
+    EXPECT_EQ(o.set("nspec", "on"), std::nullopt);
+    EXPECT_EQ(o.number("nspec"), 1);
+    EXPECT_EQ(o.set("nspec", "4"), std::nullopt);
+    EXPECT_EQ(o.set("nspec", "unset"), std::nullopt); // back to the default
+    EXPECT_EQ(o.number("nspec"), 1);
+}
+
+TEST(Options, ValuesWiderThanTheirTypeAreRefused) {
+    Options o;
+    EXPECT_EQ(o.set("strsize", "4294967295"), std::nullopt);
+    EXPECT_EQ(o.set("strsize", "4g"), "Value too large for defined data type");
+    EXPECT_EQ(o.number("strsize"), 4294967295); // the failed set changed nothing
+    EXPECT_EQ(o.set("stackframes", "4294967296"), "Value too large for defined data type");
+    EXPECT_EQ(o.set("bufsize", "100t"), std::nullopt); // sizes are checked against the machine at start
 }

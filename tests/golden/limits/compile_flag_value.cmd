@@ -1,0 +1,1 @@
+dtrace -x errtags=yes -n 'BEGIN { exit(0); }'

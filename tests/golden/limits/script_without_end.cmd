@@ -1,0 +1,1 @@
+dtrace -s /dev/zero

@@ -1,0 +1,1 @@
+dtrace -x stackframes=4294967296 -n 'BEGIN { exit(0); }'

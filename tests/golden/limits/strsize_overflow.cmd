@@ -1,0 +1,1 @@
+dtrace -x strsize=4g -n 'BEGIN { exit(0); }'
