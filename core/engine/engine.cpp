@@ -17,7 +17,6 @@ namespace {
 
 constexpr uint32_t kFirstUserEpid = 2;   // epid 1 is the fault-reporting ECB, as in DTrace
 constexpr uint32_t kMaxTraceCpus = 1024; // CPU numbers of replayed traces kept as they are
-constexpr auto kDrainWait = std::chrono::seconds(2);
 
 uint32_t online_cpus() {
     long n = sysconf(_SC_NPROCESSORS_CONF);
@@ -30,6 +29,12 @@ bool records_anything(const compiler::Clause &clause) {
             return true;
     }
     return clause.actions.empty();
+}
+
+bool consumer_reads_aggregations(const compiler::Clause &clause) {
+    return std::any_of(clause.actions.begin(), clause.actions.end(), [](const auto &a) {
+        return a.kind == compiler::ActionKind::Printa || a.kind == compiler::ActionKind::Library;
+    });
 }
 
 bool aggregates_only(const compiler::Clause &clause) {
@@ -110,6 +115,7 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
                 ecb->program = &program;
                 ecb->records = records_anything(clause);
                 ecb->aggregates_only = aggregates_only(clause);
+                ecb->consumer_reads_aggregations = consumer_reads_aggregations(clause);
                 for (const compiler::Action &action : clause.actions)
                     ecb->aggregations.push_back(action.kind == compiler::ActionKind::Aggregate
                                                     ? aggregations_.bind(program, action)
@@ -157,6 +163,10 @@ void Engine::go() {
         aggregations_.set_limit(static_cast<size_t>(options_.number("aggsize")));
     }
     activity_.store(Activity::Warmup, std::memory_order_release);
+    if (options_.is_set("replay")) {
+        replay_clock_.hold_begin(); // fire_held_begin(), at the first replayed event
+        return;
+    }
     fire_internal(begin_probe_, nullptr, 0);
     Activity expected = Activity::Warmup;
     activity_.compare_exchange_strong(expected, Activity::Active, std::memory_order_acq_rel);
@@ -181,6 +191,13 @@ void Engine::stop() {
     Activity now = activity_.load(std::memory_order_acquire);
     if (now == Activity::Stopped || now == Activity::Inactive)
         return;
+    backpressure_.release(); // nothing waits for the consumer from here on
+    if (replay_clock_.begin_held()) {
+        // A replay that fired no event: BEGIN still runs before END.
+        activity_.store(Activity::Warmup, std::memory_order_release);
+        ReplayGuard guard(lock_);
+        fire_held_begin(dtrace_event_ctx{}, guard);
+    }
     {
         // END may use the room fill buffers kept for it.
         std::lock_guard guard(lock_);
@@ -197,8 +214,8 @@ void Engine::fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t
     {
         // While replaying, END happens at the trace's last moment, not now.
         std::lock_guard guard(lock_);
-        ctx.timestamp = last_trace_time_;
-        ctx.walltimestamp = last_trace_wall_;
+        ctx.timestamp = replay_clock_.last_time();
+        ctx.walltimestamp = replay_clock_.last_wall();
     }
     ctx.args = args;
     ctx.nargs = nargs;
@@ -225,80 +242,79 @@ void Engine::fire_live(Probe &probe, const dtrace_event_ctx &ctx) {
 }
 
 // A replayed event also moves trace time (firing the trace timers due
-// before it) and may have to wait for the consumer.
+// before it), fires BEGIN if it is the first, and may have to wait for the
+// consumer (replay_backpressure.h).
 void Engine::fire_replayed(Probe &probe, const dtrace_event_ctx &ctx) {
-    const bool timers =
-        (ctx.flags & DTRACE_EVENT_BEFORE_DATA) == 0 && has_trace_timers_.load(std::memory_order_acquire);
-    if (probe.ecbs.empty() && !timers)
+    replay_clock_.note(ctx); // END's time, whatever fires
+    const bool timers = (ctx.flags & DTRACE_EVENT_BEFORE_DATA) == 0 && replay_clock_.has_timers();
+    if (probe.ecbs.empty() && !timers && !replay_clock_.begin_held())
         return;
-    uint64_t wait_for_generation = 0;
-    bool must_wait = false;
-    {
-        std::lock_guard guard(lock_);
-        last_trace_time_ = ctx.timestamp;
-        last_trace_wall_ = ctx.walltimestamp;
-        if (timers)
-            advance_trace_time(ctx);
-        if (!probe.ecbs.empty())
-            run_ecbs(probe, ctx);
-        // A replay can outrun the consumer; rather than drop records it
-        // waits for a buffer switch when a buffer is three quarters full
-        // (noted as records are written: note_fill()). A ring buffer
-        // overwrites rather than waits.
-        if (drain_due_ && buffer_config_.policy != BufferPolicy::Ring) {
-            must_wait = true;
-            wait_for_generation = drain_generation_;
-        }
+    ReplayGuard guard(lock_);
+    if (replay_clock_.begin_held())
+        fire_held_begin(ctx, guard);
+    if (timers)
+        fire_trace_timers(ctx, guard);
+    if (!probe.ecbs.empty())
+        run_ecbs(probe, ctx);
+    sync_with_consumer(guard);
+    // A replay can outrun the consumer; rather than drop records it
+    // waits for a buffer switch when a buffer is three quarters full
+    // (noted as records are written: note_fill()). A ring buffer
+    // overwrites rather than waits.
+    if (drain_due_ && buffer_config_.policy != BufferPolicy::Ring) {
+        const uint64_t generation = backpressure_.current_take();
+        guard.unlock();
+        backpressure_.wait_for_drain(generation, [this] { notify(); });
     }
-    if (must_wait)
-        wait_for_drain(wait_for_generation);
 }
 
-void Engine::wait_for_drain(uint64_t generation) {
-    drain_wanted_.store(true, std::memory_order_release);
-    notify();
-    std::unique_lock guard(drain_lock_);
-    // A consumer that never comes (it stopped) releases us after a while;
-    // the records that then do not fit are counted as drops.
-    drained_.wait_for(guard, kDrainWait, [&] {
-        return drain_generation_seen_ != generation || activity_.load(std::memory_order_acquire) == Activity::Stopped;
-    });
-}
-
-int Engine::add_trace_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
-    if (!options_.is_set("replay") || interval_ns == 0 || !probes_.probe(probe))
-        return -1;
-    std::lock_guard guard(lock_);
-    trace_timers_.push_back({probe, interval_ns, (flags & DTRACE_TIMER_PER_CPU) != 0, 0});
-    has_trace_timers_.store(true, std::memory_order_release);
-    return 0;
+// BEGIN of a replay, on the trace's time: the first replayed event's.
+void Engine::fire_held_begin(const dtrace_event_ctx &first, ReplayGuard &guard) {
+    replay_clock_.begin_fired();
+    dtrace_event_ctx begin = common::own_process_context();
+    begin.timestamp = first.timestamp;
+    begin.walltimestamp = first.walltimestamp;
+    if (Probe *probe = probes_.probe(begin_probe_); probe && !probe->ecbs.empty())
+        run_ecbs(*probe, begin);
+    sync_with_consumer(guard);
+    Activity expected = Activity::Warmup;
+    activity_.compare_exchange_strong(expected, Activity::Active, std::memory_order_acq_rel);
 }
 
 // Fires every trace timer whose time has come, at its own timestamp, before
 // the event at ctx.timestamp runs: replayed ticks interleave with the events
-// as they would have live.
-void Engine::advance_trace_time(const dtrace_event_ctx &ctx) {
-    trace_cpus_ = std::max(trace_cpus_, ctx.cpu + 1);
-    for (TraceTimer &timer : trace_timers_) {
-        if (timer.next == 0)
-            timer.next = ctx.timestamp + timer.interval;
-        Probe *probe = probes_.probe(timer.probe);
-        while (timer.next <= ctx.timestamp) {
-            dtrace_event_ctx tick{};
-            tick.struct_size = sizeof tick;
-            tick.timestamp = timer.next;
-            tick.walltimestamp = ctx.walltimestamp - ctx.timestamp + timer.next;
-            tick.pid = tick.ppid = tick.tid = 0; // no thread was interrupted: report the idle one
-            tick.execname = "";
-            tick.flags = DTRACE_EVENT_REPLAYED;
-            for (uint32_t cpu = 0; cpu < (timer.per_cpu ? trace_cpus_ : 1u); cpu++) {
-                tick.cpu = timer.per_cpu ? cpu : ctx.cpu;
-                if (probe && !probe->ecbs.empty())
-                    run_ecbs(*probe, tick);
-            }
-            timer.next += timer.interval;
+// as they would have live, each seeing the aggregations as they are then.
+void Engine::fire_trace_timers(const dtrace_event_ctx &ctx, ReplayGuard &guard) {
+    replay_clock_.advance(ctx, [&](dtrace_probe_id id, const dtrace_event_ctx &tick) {
+        Probe *probe = probes_.probe(id);
+        if (probe && !probe->ecbs.empty()) {
+            run_ecbs(*probe, tick);
+            sync_with_consumer(guard);
         }
-    }
+    });
+}
+
+// After a replayed firing recorded what the consumer does to aggregations
+// (printa, clear ...): wait until it has done it, so that it reads them as
+// they were at the firing, whatever the switch rate. A ring buffer is read
+// only at the end.
+void Engine::sync_with_consumer(ReplayGuard &guard) {
+    if (!consumer_sync_due_)
+        return;
+    consumer_sync_due_ = false;
+    if (buffer_config_.policy == BufferPolicy::Ring)
+        return;
+    const uint64_t generation = backpressure_.next_take();
+    guard.unlock();
+    backpressure_.wait_for_consumer(generation, [this] { notify(); });
+    guard.lock();
+}
+
+int Engine::add_trace_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
+    if (!options_.is_set("replay") || !probes_.probe(probe))
+        return -1;
+    std::lock_guard guard(lock_);
+    return replay_clock_.add_timer(probe, interval_ns, (flags & DTRACE_TIMER_PER_CPU) != 0) ? 0 : -1;
 }
 
 // DTrace's activity rules: while not Active only the dtrace provider fires,
@@ -522,6 +538,7 @@ bool Engine::run_actions(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeConte
         }
     }
     if (out) {
+        consumer_sync_due_ |= ecb.consumer_reads_aggregations;
         if (!out->end() && out->full()) {
             buffer_filled_.store(true, std::memory_order_release);
             notify();
@@ -582,13 +599,7 @@ void Engine::wait_for_work(int64_t timeout_ns) {
 std::vector<Engine::CpuData> Engine::take_buffers() {
     std::vector<CpuData> out;
     std::lock_guard guard(lock_);
-    drain_generation_++;
-    {
-        std::lock_guard drained(drain_lock_);
-        drain_generation_seen_ = drain_generation_;
-    }
-    drain_wanted_.store(false, std::memory_order_release);
-    drained_.notify_all();
+    backpressure_.buffers_taken();
     drain_due_ = false; // every principal buffer is taken (a ring one is never waited for)
     // A ring buffer is read once, when tracing has stopped.
     if (buffer_config_.policy == BufferPolicy::Ring && activity_.load(std::memory_order_acquire) != Activity::Stopped)
