@@ -44,6 +44,7 @@ uint64_t ipinfo(const ArgContext &c) {
     ip[ip::ip_connid] = r.u(field::connid);
     ip[ip::ip_stime] = r.u(field::startime);
     ip[ip::ip_etime] = r.u(field::endtime);
+    ip[ip::ip_size] = r.u(field::size);
     return address;
 }
 
