@@ -551,7 +551,7 @@ bool Engine::run_actions(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeConte
 
 void Engine::record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault) {
     if (in_error_probe_) {
-        double_errors_++; // a fault in an ERROR clause is only counted
+        drops_.double_errors++; // a fault in an ERROR clause is only counted
         return;
     }
     PrincipalBuffer &buffer = buffers_[ctx.cpu];
@@ -608,8 +608,8 @@ std::vector<Engine::CpuData> Engine::take_buffers() {
         CpuData data{cpu, {}, 0};
         buffers_[cpu].swap(data.records, data.drops);
         if (cpu == 0) {
-            data.drops += external_drops_;
-            external_drops_ = 0;
+            data.drops += std::exchange(drops_.reported, 0);
+            data.trace_logger_lost = std::exchange(drops_.trace_logger, 0);
         }
         out.push_back(std::move(data));
     }
@@ -663,12 +663,23 @@ dtrace_probe_id Engine::lookup_probe(dtrace_provider_id provider, std::string_vi
 
 void Engine::report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) {
     std::lock_guard guard(lock_);
-    (kind == DTRACE_DROP_CORRUPT ? corrupt_drops_ : external_drops_) += count;
+    switch (kind) {
+    case DTRACE_DROP_PRINCIPAL:
+        drops_.reported += count;
+        return;
+    case DTRACE_DROP_CORRUPT:
+        drops_.corrupt += count;
+        return;
+    case DTRACE_DROP_LOGGER:
+        drops_.trace_logger += count;
+        return;
+    }
+    drops_.reported += count; // a kind from a newer SDK: still a loss
 }
 
 uint64_t Engine::take_double_errors() {
     std::lock_guard guard(lock_);
-    return std::exchange(double_errors_, 0);
+    return std::exchange(drops_.double_errors, 0);
 }
 
 uint64_t Engine::take_speculative_drops() {
@@ -683,7 +694,7 @@ uint64_t Engine::take_failed_speculations() {
 
 uint64_t Engine::take_corrupt_drops() {
     std::lock_guard guard(lock_);
-    return std::exchange(corrupt_drops_, 0);
+    return std::exchange(drops_.corrupt, 0);
 }
 
 const char *Engine::option(std::string_view name) const {

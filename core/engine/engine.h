@@ -18,6 +18,7 @@
 #include "engine/aggregation_store.h"
 #include "engine/buffer.h"
 #include "engine/destructive.h"
+#include "engine/drop_counters.h"
 #include "engine/options.h"
 #include "engine/probe_table.h"
 #include "engine/replay_backpressure.h"
@@ -122,6 +123,9 @@ class Engine final : public host::ProbeSink {
         uint32_t cpu;
         std::vector<uint8_t> records;
         uint64_t drops;
+        // CPU 0's only: events the replayed trace's logger lost, as reported
+        // by the time of this take (so reported after the records before it).
+        uint64_t trace_logger_lost = 0;
     };
     std::vector<CpuData> take_buffers();
     // The consumer has carried out the records of the buffers it took.
@@ -192,7 +196,7 @@ class Engine final : public host::ProbeSink {
     std::atomic<bool> buffer_filled_{false};
     dtrace_probe_id begin_probe_ = 0, end_probe_ = 0, error_probe_ = 0;
     bool in_error_probe_ = false; // a fault inside an ERROR clause does not fire ERROR again
-    uint64_t double_errors_ = 0;
+    DropCounters drops_;          // under lock_
 
     // Replays only (replay_clock.h, replay_backpressure.h); live firings never touch them.
     ReplayClock replay_clock_;        // under lock_ (the times it notes: atomics)
@@ -202,9 +206,7 @@ class Engine final : public host::ProbeSink {
     mutable SpinLock lock_; // probe context
     std::atomic<Activity> activity_{Activity::Inactive};
     std::atomic<bool> exit_requested_{false};
-    uint64_t external_drops_ = 0;
-    uint64_t sequence_ = 0; // next record's sequence number
-    uint64_t corrupt_drops_ = 0;
+    uint64_t sequence_ = 0;  // next record's sequence number
     bool drain_due_ = false; // under lock_: a principal buffer reached its drain mark since the last switch
 
     std::mutex wake_lock_;

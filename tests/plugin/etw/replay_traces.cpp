@@ -471,6 +471,7 @@ Bytes interval_trace() {
     logfile.pointer_size = ps;
     logfile.buffer_size = 0x10000;
     logfile.number_of_processors = 1;
+    logfile.events_lost = kIntervalLoggerLost;
     EtlFileBuilder builder(logfile);
     BufferSpec buffer{.cpu = 0};
     buffer.records.push_back(encode_kernel(

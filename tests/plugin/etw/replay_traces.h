@@ -59,8 +59,9 @@ Bytes jit_stack_trace();
 // for 6 s of trace time, the one at kIntervalLsoIndex an LSO send of
 // kIntervalLsoBytes (more than ip_plength's 16 bits); each other send is of
 // (index % 1500) + 1 bytes. For per-interval reports: many ticks, many events
-// between them.
+// between them. Its header says the logger lost kIntervalLoggerLost events.
 inline constexpr uint32_t kIntervalSends = 3000;
+inline constexpr uint32_t kIntervalLoggerLost = 41;
 inline constexpr uint32_t kIntervalLsoIndex = 1234;
 inline constexpr uint32_t kIntervalLsoBytes = 11'400'000;
 Bytes interval_trace();
