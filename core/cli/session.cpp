@@ -17,6 +17,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace dtrace::cli {
@@ -52,6 +53,11 @@ std::optional<std::string> read_file(const std::string &path, std::string &error
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+bool is_directory(const std::string &path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 } // namespace
@@ -112,6 +118,11 @@ bool Session::load_plugins() {
     const bool replaying = options_.is_set("replay");
     if (replaying)
         config.required_capabilities = DTRACE_PLUGIN_REPLAY;
+    // Said here, for every replaying plugin: not as a plugin failing to load.
+    if (replaying && is_directory(*options_.text("replay"))) {
+        error("failed to replay " + *options_.text("replay") + ": it is a directory (-E takes a trace file)");
+        return false;
+    }
     // A plugin the user asked for must load; a bad discovered one is only reported.
     bool fatal = false, any_error = false;
     for (const host::PluginDiagnostic &d : host_->load(config)) {

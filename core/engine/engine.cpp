@@ -6,6 +6,7 @@
 #include "dif/validator.h"
 #include "engine/enable_checks.h"
 #include "engine/probe_context.h"
+#include "engine/unmatched_hint.h"
 
 #include <algorithm>
 #include <chrono>
@@ -130,7 +131,8 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
                 return -1;
             }
             if (here == 0 && !allow_zero_matches) {
-                error = "probe description " + desc->to_string() + " does not match any probes";
+                error = "probe description " + desc->to_string() + " does not match any probes" +
+                        unmatched_hint(probes_, *desc);
                 if (unmatched_line)
                     *unmatched_line = clause.line;
                 return -1;
