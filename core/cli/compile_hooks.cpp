@@ -78,10 +78,10 @@ std::pair<std::vector<std::string>, std::vector<std::string>> arg_types_of(const
 // The D sources (types, inlines, translators) the loaded providers ship.
 std::vector<compiler::LibrarySource> provider_libraries(const engine::Engine &engine) {
     std::vector<compiler::LibrarySource> libraries;
-    for (const engine::Provider &p : engine.probes().providers()) {
+    engine.probes().for_each_provider([&](const engine::Provider &p) {
         if (!p.d_source.empty() && !p.withdrawn)
             libraries.emplace_back(p.name + " provider", p.d_source);
-    }
+    });
     return libraries;
 }
 

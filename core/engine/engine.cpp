@@ -89,6 +89,7 @@ bool validate_program(const compiler::Program &program, std::string &error) {
 int Engine::enable(const compiler::Program &program, bool allow_zero_matches, std::string &error, int *unmatched_line) {
     if (!validate_program(program, error))
         return -1;
+    std::lock_guard enabling(enabling_lock_);
     {
         std::lock_guard guard(lock_);
         aggregations_.add_program(program);
@@ -102,45 +103,58 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
                 error = parse_error;
                 return -1;
             }
-            int here = 0;
+            // Registered before the walk: a probe that arming another one
+            // registers (on this thread) is matched by add_probe() instead.
+            Enabling &e = enablings_.emplace_back(Enabling{&program, &clause, std::move(*desc)});
             std::string hook_error;
-            probes_.for_each_match(*desc, [&](Probe &probe) {
-                if (!hook_error.empty())
-                    return;
-                if (probe.ecbs.empty() && enable_hook_ && !enable_hook_(probe, hook_error))
-                    return;
-                auto ecb = std::make_unique<Ecb>();
-                ecb->epid = kFirstUserEpid + static_cast<uint32_t>(ecbs_.size());
-                ecb->probe = &probe;
-                ecb->clause = &clause;
-                ecb->program = &program;
-                ecb->records = records_anything(clause);
-                ecb->aggregates_only = aggregates_only(clause);
-                ecb->consumer_reads_aggregations = consumer_reads_aggregations(clause);
-                for (const compiler::Action &action : clause.actions)
-                    ecb->aggregations.push_back(action.kind == compiler::ActionKind::Aggregate
-                                                    ? aggregations_.bind(program, action)
-                                                    : AggregationStore::Binding{});
-                std::lock_guard guard(lock_);
-                probe.ecbs.push_back(ecb.get());
-                ecbs_.push_back(std::move(ecb));
-                here++;
+            probes_.for_each_match(e.desc, [&](Probe &probe) {
+                if (hook_error.empty())
+                    attach(e, probe, hook_error);
             });
             if (!hook_error.empty()) {
                 error = hook_error;
                 return -1;
             }
-            if (here == 0 && !allow_zero_matches) {
-                error = "probe description " + desc->to_string() + " does not match any probes" +
-                        unmatched_hint(probes_, *desc);
+            if (e.matched == 0 && !allow_zero_matches) {
+                error = "probe description " + e.desc.to_string() + " does not match any probes" +
+                        unmatched_hint(probes_, e.desc);
                 if (unmatched_line)
                     *unmatched_line = clause.line;
+                enablings_.pop_back();
                 return -1;
             }
-            matched += here;
+            matched += e.matched;
         }
     }
     return matched;
+}
+
+bool Engine::attach(Enabling &enabling, Probe &probe, std::string &error) {
+    if (probe.ecbs.empty() && enable_hook_ && !enable_hook_(probe, error))
+        return false;
+    Ecb *ecb = ecbs_.prepare();
+    if (!ecb) {
+        error = "too many enabled probes";
+        return false;
+    }
+    const compiler::Clause &clause = *enabling.clause;
+    ecb->epid = kFirstUserEpid + static_cast<uint32_t>(ecbs_.size());
+    ecb->probe = &probe;
+    ecb->clause = &clause;
+    ecb->program = enabling.program;
+    ecb->records = records_anything(clause);
+    ecb->aggregates_only = aggregates_only(clause);
+    ecb->consumer_reads_aggregations = consumer_reads_aggregations(clause);
+    std::lock_guard guard(lock_);
+    for (const compiler::Action &action : clause.actions)
+        ecb->aggregations.push_back(action.kind == compiler::ActionKind::Aggregate
+                                        ? aggregations_.bind(*enabling.program, action)
+                                        : AggregationStore::Binding{});
+    ecbs_.publish();
+    probe.ecbs.push_back(ecb);
+    probe.enabled.store(true, std::memory_order_release);
+    enabling.matched++;
+    return true;
 }
 
 void Engine::go() {
@@ -181,11 +195,11 @@ void Engine::configure_buffers(std::vector<PrincipalBuffer> &buffers, size_t fro
 
 std::optional<std::string> Engine::refuse_start() const {
     std::vector<const Ecb *> all, end;
-    for (const auto &ecb : ecbs_) {
-        all.push_back(ecb.get());
-        if (ecb->probe->id == end_probe_)
-            end.push_back(ecb.get());
-    }
+    ecbs_.for_each([&](const Ecb &ecb) {
+        all.push_back(&ecb);
+        if (ecb.probe->id == end_probe_)
+            end.push_back(&ecb);
+    });
     return check_enablings(all, end, options_);
 }
 
@@ -234,7 +248,7 @@ void Engine::fire(dtrace_probe_id id, const dtrace_event_ctx &ctx) {
         return;
     if (ctx.flags & DTRACE_EVENT_REPLAYED)
         fire_replayed(*probe, ctx);
-    else if (!probe->ecbs.empty())
+    else if (probe->enabled.load(std::memory_order_relaxed))
         fire_live(*probe, ctx);
 }
 
@@ -250,7 +264,7 @@ void Engine::fire_replayed(Probe &probe, const dtrace_event_ctx &ctx) {
     replay_clock_.note(ctx); // END's time, whatever fires
     const bool timers = (ctx.flags & DTRACE_EVENT_BEFORE_DATA) == 0 && replay_clock_.has_timers();
     const bool begin = replay_clock_.begin_held();
-    if (probe.ecbs.empty() && !timers && !begin)
+    if (!probe.enabled.load(std::memory_order_relaxed) && !timers && !begin)
         return;
     lock_.lock();
     if (timers || begin) {
@@ -475,18 +489,30 @@ uint64_t Engine::take_dynvar_drops() {
 
 dtrace_provider_id Engine::add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info,
                                         std::string &error) {
-    std::lock_guard guard(lock_);
     return probes_.add_provider(&owner, info, error);
 }
 
-dtrace_probe_id Engine::add_probe(dtrace_provider_id provider, const host::ProbeInfo &probe) {
-    std::lock_guard guard(lock_);
-    return probes_.add_probe(provider, probe);
+// A probe registered after clauses were enabled gains the ECBs of those
+// whose descriptions match it, in enabling order, and fires from then on.
+dtrace_probe_id Engine::add_probe(dtrace_provider_id provider, const host::ProbeInfo &info) {
+    std::lock_guard enabling(enabling_lock_);
+    bool added = false;
+    const dtrace_probe_id id = probes_.add_probe(provider, info, &added);
+    if (!added || enablings_.empty())
+        return id;
+    Probe &probe = *probes_.probe(id);
+    for (Enabling &e : enablings_) {
+        std::string error;
+        if (ProbeTable::matches(e.desc, probe) && !attach(e, probe, error)) {
+            report_error(probe.provider->name, error);
+            break;
+        }
+    }
+    return id;
 }
 
 dtrace_probe_id Engine::lookup_probe(dtrace_provider_id provider, std::string_view module, std::string_view function,
                                      std::string_view name) const {
-    std::lock_guard guard(lock_);
     return probes_.lookup(provider, module, function, name);
 }
 
@@ -532,7 +558,6 @@ const char *Engine::option(std::string_view name) const {
 }
 
 void Engine::remove_provider(dtrace_provider_id provider) {
-    std::lock_guard guard(lock_);
     probes_.withdraw_provider(provider);
 }
 

@@ -11,6 +11,12 @@
 // consumer takes it briefly to swap buffers and snapshot aggregations.
 // DTrace's semantics do not promise more ordering than that, and one
 // uncontended lock costs a few nanoseconds per firing.
+//
+// Probes may be registered at any time from any thread (a library loaded
+// under pid, a module under fbt). The probe table reads lock-free; a probe
+// registered after enable() is matched against the clauses enabled so far
+// and gains their ECBs at once (enabling_lock_ serialises that with
+// enable(): a probe is matched by one of the two, never by both).
 #pragma once
 
 #include "compiler/program.h"
@@ -30,6 +36,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -144,9 +151,7 @@ class Engine final : public host::ProbeSink {
     uint64_t take_double_errors();       // faults in ERROR clauses
     // A replay waits for the consumer to switch buffers rather than drop records.
     bool drain_wanted() const { return backpressure_.wanted(); }
-    const Ecb *ecb(uint32_t epid) const {
-        return epid >= 2 && epid - 2 < ecbs_.size() ? ecbs_[epid - 2].get() : nullptr;
-    }
+    const Ecb *ecb(uint32_t epid) const { return epid >= 2 && epid - 2 < ecbs_.size() ? &ecbs_[epid - 2] : nullptr; }
 
     // host::ProbeSink
     dtrace_provider_id add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info,
@@ -165,6 +170,16 @@ class Engine final : public host::ProbeSink {
     void set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_probe_id error);
 
   private:
+    // A clause's probe description as enabled, kept to match later probes.
+    struct Enabling {
+        const compiler::Program *program;
+        const compiler::Clause *clause;
+        ProbeDescription desc;
+        int matched = 0; // ECBs made from it
+    };
+    // Enables `enabling`'s clause on `probe` (arming the probe first if it
+    // had no ECB). False with `error` when the plugin could not arm it.
+    bool attach(Enabling &enabling, Probe &probe, std::string &error);
     void configure_buffers(std::vector<PrincipalBuffer> &buffers, size_t from) const;
     void fire_live(Probe &probe, const dtrace_event_ctx &ctx);
     void fire_replayed(Probe &probe, const dtrace_event_ctx &ctx);
@@ -185,7 +200,9 @@ class Engine final : public host::ProbeSink {
 
     Options &options_;
     ProbeTable probes_;
-    std::vector<std::unique_ptr<Ecb>> ecbs_;
+    std::recursive_mutex enabling_lock_; // held by enable() and add_probe() while they make ECBs
+    std::deque<Enabling> enablings_;     // under enabling_lock_
+    StableVector<Ecb> ecbs_;             // appended under enabling_lock_ and lock_; read lock-free by epid
     EnableHook enable_hook_;
     std::unique_ptr<dif::Vm> vm_;
     AggregationStore aggregations_;

@@ -2,18 +2,25 @@
 //
 // Probe ids are dense and start at 1 in registration order; the core
 // registers the dtrace provider first so that BEGIN, END and ERROR are ids
-// 1, 2 and 3 as in DTrace. Probes never move once registered (each is owned
-// by its own allocation), so the engine keeps plain pointers to them.
+// 1, 2 and 3 as in DTrace. Probes never move once registered, so the engine
+// keeps plain pointers to them.
+//
+// Threads: plugins register providers and probes from any thread, at any
+// time, while others fire probes by id and match descriptions. Registration
+// and lookups by name take the table's mutex; reading a probe by id, walking
+// the probes and the providers take no lock (StableVector), and see every
+// probe registered before the walk began.
 #pragma once
 
 #include "engine/probe_match.h"
+#include "engine/stable_vector.h"
 #include "host/probe_sink.h"
 
 #include <dtrace/provider.h>
 
-#include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,7 +35,7 @@ struct Provider {
     dtrace_provider_attributes attributes{};
     std::string d_source;
     host::LoadedPlugin *owner = nullptr;
-    bool withdrawn = false; // its plugin failed to initialise: its probes match nothing
+    std::atomic<bool> withdrawn{false}; // its plugin failed to initialise: its probes match nothing
 };
 
 struct Probe {
@@ -39,36 +46,39 @@ struct Probe {
     bool args_known = true;
     uint32_t nargs = 0;
     uint64_t cookie = 0;
-    std::vector<Ecb *> ecbs; // enabled clauses, in enabling order
+    std::vector<Ecb *> ecbs; // enabled clauses, in enabling order (under the engine's probe-context lock)
+    // Whether ecbs is non-empty, for the firing path's check before it takes the lock.
+    std::atomic<bool> enabled{false};
 };
 
 class ProbeTable {
   public:
     // Returns 0 and sets `error` if a provider of that name exists.
     dtrace_provider_id add_provider(host::LoadedPlugin *owner, const dtrace_provider_info &info, std::string &error);
-    dtrace_probe_id add_probe(dtrace_provider_id provider, const host::ProbeInfo &info);
+    // Registers a probe, or returns the id of the identical one registered
+    // before; `added` (when given) tells which. 0 when the provider is unknown
+    // or the table is full.
+    dtrace_probe_id add_probe(dtrace_provider_id provider, const host::ProbeInfo &info, bool *added = nullptr);
     dtrace_probe_id lookup(dtrace_provider_id provider, std::string_view module, std::string_view function,
                            std::string_view name) const;
 
-    Probe *probe(dtrace_probe_id id) { return id == 0 || id > probes_.size() ? nullptr : probes_[id - 1].get(); }
-    const Probe *probe(dtrace_probe_id id) const {
-        return id == 0 || id > probes_.size() ? nullptr : probes_[id - 1].get();
-    }
+    Probe *probe(dtrace_probe_id id) const { return id == 0 || id > probes_.size() ? nullptr : &probes_[id - 1]; }
     size_t probe_count() const { return probes_.size(); }
-    const std::deque<Provider> &providers() const { return providers_; }
+    template <typename F> void for_each_provider(F &&visit) const { providers_.for_each(visit); }
     const Provider *find_provider(std::string_view name) const;
     void withdraw_provider(dtrace_provider_id provider);
 
-    // Calls `visit` for every probe matching `desc`, in id order.
-    void for_each_match(const ProbeDescription &desc, const std::function<void(Probe &)> &visit);
+    // Calls `visit` for every probe matching `desc`, in id order, among the
+    // probes registered when the walk begins.
+    void for_each_match(const ProbeDescription &desc, const std::function<void(Probe &)> &visit) const;
+    static bool matches(const ProbeDescription &desc, const Probe &probe);
 
   private:
     static std::string key(dtrace_provider_id provider, std::string_view module, std::string_view function,
                            std::string_view name);
-    std::deque<Provider> providers_;
-    // Indexed by id on every firing: a vector of owned probes (a deque's
-    // index needs a division when the element size is not a power of two).
-    std::vector<std::unique_ptr<Probe>> probes_;
+    mutable std::mutex registry_lock_; // writers of the sequences below, and by_key_
+    StableVector<Provider, 4, 256> providers_;
+    StableVector<Probe> probes_;
     std::unordered_map<std::string, dtrace_probe_id> by_key_;
 };
 

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 using namespace dtrace::engine;
 
 namespace {
@@ -62,4 +65,30 @@ TEST(ProbeTable, MatchingVisitsInIdOrder) {
     desc = parse_probe_description("2", SpecKind::Name, error);
     t.for_each_match(*desc, [&](Probe &p) { seen.push_back(p.id); });
     EXPECT_EQ(seen, (std::vector<dtrace_probe_id>{2}));
+}
+
+TEST(ProbeTable, GrowsPastManyChunksWhileReadersLookUpById) {
+    ProbeTable t;
+    dtrace_provider_id dt = add_provider(t, "many");
+    constexpr int kProbes = 5000; // several StableVector chunks
+    std::atomic<bool> done{false};
+    std::atomic<uint64_t> seen{0};
+    std::thread reader([&] {
+        while (!done.load()) {
+            size_t n = t.probe_count();
+            if (n > 0) {
+                const Probe *p = t.probe(static_cast<dtrace_probe_id>(n));
+                ASSERT_NE(p, nullptr);
+                ASSERT_EQ(p->id, n);
+                seen++;
+            }
+        }
+    });
+    for (int i = 0; i < kProbes; i++)
+        ASSERT_EQ(t.add_probe(dt, probe("m", "f", ("p" + std::to_string(i)).c_str())), static_cast<uint32_t>(i + 1));
+    done.store(true);
+    reader.join();
+    EXPECT_EQ(t.probe_count(), static_cast<size_t>(kProbes));
+    EXPECT_EQ(t.probe(kProbes)->name, "p" + std::to_string(kProbes - 1));
+    EXPECT_EQ(t.probe(kProbes + 1), nullptr);
 }
