@@ -267,33 +267,41 @@ void Engine::fire_replayed(Probe &probe, const dtrace_event_ctx &ctx) {
     if (!probe.enabled.load(std::memory_order_relaxed) && !timers && !begin)
         return;
     lock_.lock();
-    if (timers || begin) {
-        // Firings of their own before the event's, each of which may wait
-        // for the consumer (with the lock released meanwhile).
-        ReplayGuard guard(lock_, std::adopt_lock);
-        if (begin)
-            fire_held_begin(ctx, guard);
-        if (timers)
-            fire_trace_timers(ctx, guard);
-        guard.release(); // still locked
-    }
+    if (timers || begin)
+        fire_before_event(ctx, timers, begin);
     if (!probe.ecbs.empty())
         run_ecbs(probe, ctx);
-    // Then the event's own wait, if it must: for the consumer to carry out
-    // what a clause recorded for it, or for a buffer switch when a buffer
-    // is three quarters full (noted as records are written: note_fill();
-    // rather than drop records; a ring buffer overwrites instead).
-    if ((consumer_sync_due_ || drain_due_) && buffer_config_.policy != BufferPolicy::Ring) {
-        const bool sync = std::exchange(consumer_sync_due_, false);
-        const uint64_t generation = sync ? backpressure_.next_take() : backpressure_.current_take();
+    if ((consumer_sync_due_ | drain_due_) && buffer_config_.policy != BufferPolicy::Ring)
+        wait_after_event(); // unlocks
+    else
         lock_.unlock();
-        if (sync)
-            backpressure_.wait_for_consumer(generation, [this] { notify(); });
-        else
-            backpressure_.wait_for_drain(generation, [this] { notify(); });
-        return;
-    }
+}
+
+// What fires before a replayed event (with lock_ held): BEGIN at the first,
+// the trace timers due. Each firing may wait for the consumer, with the lock
+// released meanwhile. Out of line: the common replayed firing has neither.
+void Engine::fire_before_event(const dtrace_event_ctx &ctx, bool timers, bool begin) {
+    ReplayGuard guard(lock_, std::adopt_lock);
+    if (begin)
+        fire_held_begin(ctx, guard);
+    if (timers)
+        fire_trace_timers(ctx, guard);
+    guard.release(); // still locked
+}
+
+// A replayed event's own wait (entered with lock_ held, returns with it
+// released): for the consumer to carry out what a clause recorded for it, or
+// for a buffer switch when a buffer is three quarters full (noted as records
+// are written: note_fill()), rather than drop records. A ring buffer
+// overwrites instead, and is never waited for.
+void Engine::wait_after_event() {
+    const bool sync = std::exchange(consumer_sync_due_, false);
+    const uint64_t generation = sync ? backpressure_.next_take() : backpressure_.current_take();
     lock_.unlock();
+    if (sync)
+        backpressure_.wait_for_consumer(generation, [this] { notify(); });
+    else
+        backpressure_.wait_for_drain(generation, [this] { notify(); });
 }
 
 // BEGIN of a replay, on the trace's time: the first replayed event's.

@@ -191,6 +191,8 @@ class Engine final : public host::ProbeSink {
     void fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t nargs);
     // Replayed firings, with lock_ held by `guard` (released while waiting for the consumer).
     using ReplayGuard = std::unique_lock<SpinLock>;
+    [[gnu::noinline]] void fire_before_event(const dtrace_event_ctx &ctx, bool timers, bool begin);
+    [[gnu::noinline]] void wait_after_event();
     void fire_held_begin(const dtrace_event_ctx &first, ReplayGuard &guard);
     void fire_trace_timers(const dtrace_event_ctx &ctx, ReplayGuard &guard);
     void sync_with_consumer(ReplayGuard &guard);

@@ -20,15 +20,13 @@ std::string unmatched_hint(const ProbeTable &probes, const ProbeDescription &des
     const std::string &wanted = desc.provider;
     if (wanted.empty() || wanted.find_first_of("*?[\\") != std::string::npos)
         return "";
+    if (probes.find_provider(wanted))
+        return ""; // the provider is there: its probes did not match
     const Provider *other_case = nullptr;
-    for (const Provider &p : probes.providers()) {
-        if (p.withdrawn)
-            continue;
-        if (p.name == wanted)
-            return ""; // the provider is there: its probes did not match
-        if (!other_case && equal_ignoring_case(p.name, wanted))
+    probes.for_each_provider([&](const Provider &p) {
+        if (!other_case && !p.withdrawn && equal_ignoring_case(p.name, wanted))
             other_case = &p;
-    }
+    });
     return other_case ? " (provider names are case-sensitive: did you mean " + other_case->name + "?)" : "";
 }
 
