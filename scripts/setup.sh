@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build ccache pkg-config python3
           libboost-dev libelf-dev libdwarf-dev zlib1g-dev libtinyxml2-dev
-          libgtest-dev libgmock-dev libbenchmark-dev util-linux)
+          libgtest-dev libgmock-dev libbenchmark-dev util-linux
+          libdw-dev linux-perf)  # pmc: CFI unwinding; bench: perf record alongside
 fuzzers=false
 if [ "${1:-}" = "--fuzzers" ]; then
   fuzzers=true

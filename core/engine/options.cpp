@@ -77,6 +77,7 @@ const OptionSpec kOptionTable[] = {
     {"replay", OptionKind::String, OptionClass::Plugin, nullptr},    // -E: the trace file to replay
     {"etwmanifest", OptionKind::List, OptionClass::Plugin, nullptr}, // the etw plugin's manifests
     {"etwtrace", OptionKind::String, OptionClass::Plugin, nullptr},  // the file etw_trace() writes
+    {"perfbufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // pmc: the perf ring of each event
 };
 
 const std::vector<std::string> kEmptyList;

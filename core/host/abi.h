@@ -26,6 +26,8 @@ inline constexpr uint32_t kPluginOpsLookupSymbolSize =
     offsetof(dtrace_plugin_ops, lookup_symbol) + sizeof(dtrace_plugin_ops::lookup_symbol);
 inline constexpr uint32_t kPluginOpsConsumeActionSize =
     offsetof(dtrace_plugin_ops, consume_action) + sizeof(dtrace_plugin_ops::consume_action);
+inline constexpr uint32_t kPluginOpsLiveTimerSize =
+    offsetof(dtrace_plugin_ops, remove_live_timer) + sizeof(dtrace_plugin_ops::remove_live_timer);
 inline constexpr uint32_t kProviderInfoV1Size =
     offsetof(dtrace_provider_info, d_source) + sizeof(dtrace_provider_info::d_source);
 inline constexpr uint32_t kProbeDescV1Size = offsetof(dtrace_probe_desc, cookie) + sizeof(dtrace_probe_desc::cookie);

@@ -65,6 +65,16 @@ int register_action(dtrace_host *host, const dtrace_action_desc *desc) {
     return plugin == nullptr ? -1 : plugin->register_action(desc);
 }
 
+int add_live_timer(dtrace_host *host, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr ? -1 : plugin->add_live_timer(probe, interval_ns, flags);
+}
+
+void remove_live_timer(dtrace_host *host, dtrace_probe_id probe) {
+    if (LoadedPlugin *plugin = plugin_of(host))
+        plugin->remove_live_timer(probe);
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -80,6 +90,8 @@ const dtrace_host_ops host_ops_table = {
     .input_finished = input_finished,
     .add_trace_timer = add_trace_timer,
     .register_action = register_action,
+    .add_live_timer = add_live_timer,
+    .remove_live_timer = remove_live_timer,
 };
 
 } // namespace dtrace::host

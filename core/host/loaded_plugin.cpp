@@ -50,8 +50,8 @@ Result<ArgType> to_arg_type(const dtrace_arg_desc *desc, uint32_t index) {
 
 } // namespace
 
-LoadedPlugin::LoadedPlugin(PluginModule module, ProbeSink &sink)
-    : module_(std::move(module)), sink_(sink), name_(module_.ops->name),
+LoadedPlugin::LoadedPlugin(PluginModule module, ProbeSink &sink, PluginPeers *peers)
+    : module_(std::move(module)), sink_(sink), peers_(peers), name_(module_.ops->name),
       description_(text_or_empty(module_.ops->description)) {}
 
 template <typename Call> Status LoadedPlugin::call_plugin(Call &&call) {
@@ -66,8 +66,8 @@ template <typename Call> Status LoadedPlugin::call_plugin(Call &&call) {
     return {};
 }
 
-Result<std::unique_ptr<LoadedPlugin>> LoadedPlugin::create(PluginModule module, ProbeSink &sink) {
-    std::unique_ptr<LoadedPlugin> plugin(new LoadedPlugin(std::move(module), sink));
+Result<std::unique_ptr<LoadedPlugin>> LoadedPlugin::create(PluginModule module, ProbeSink &sink, PluginPeers *peers) {
+    std::unique_ptr<LoadedPlugin> plugin(new LoadedPlugin(std::move(module), sink, peers));
     LoadedPlugin &p = *plugin;
     Status status = p.call_plugin([&] { return p.module_.ops->init(&p.handle_, &host_ops_table, &p.state_) == 0; });
     if (!status) {
@@ -241,6 +241,28 @@ int LoadedPlugin::register_action(const dtrace_action_desc *desc) {
     }
     actions_.push_back({desc->name, desc->prototype, desc->cookie});
     return 0;
+}
+
+bool LoadedPlugin::take_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
+    const dtrace_plugin_ops &ops = *module_.ops;
+    if (ops.struct_size < abi::kPluginOpsLiveTimerSize || ops.add_live_timer == nullptr)
+        return false;
+    return ops.add_live_timer(state_, probe, interval_ns, flags) == 0;
+}
+
+void LoadedPlugin::release_live_timer(dtrace_probe_id probe) {
+    const dtrace_plugin_ops &ops = *module_.ops;
+    if (ops.struct_size >= abi::kPluginOpsLiveTimerSize && ops.remove_live_timer != nullptr)
+        ops.remove_live_timer(state_, probe);
+}
+
+int LoadedPlugin::add_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
+    return peers_ == nullptr ? -1 : peers_->add_live_timer(*this, probe, interval_ns, flags);
+}
+
+void LoadedPlugin::remove_live_timer(dtrace_probe_id probe) {
+    if (peers_ != nullptr)
+        peers_->remove_live_timer(*this, probe);
 }
 
 Status LoadedPlugin::consume_action(const dtrace_action_call &call) {

@@ -48,6 +48,16 @@ struct PluginAction {
     uint64_t cookie = 0;
 };
 
+// What one plugin may ask of the others through the host: live timers
+// (dtrace_host_ops.add_live_timer). PluginHost implements it.
+class PluginPeers {
+  public:
+    virtual ~PluginPeers() = default;
+    // 0 when another plugin took the timer, -1 when none can.
+    virtual int add_live_timer(LoadedPlugin &asker, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) = 0;
+    virtual void remove_live_timer(LoadedPlugin &asker, dtrace_probe_id probe) = 0;
+};
+
 // A plugin's code and validated ops table, not yet initialised.
 struct PluginModule {
     std::filesystem::path file; // empty for a built-in plugin
@@ -59,7 +69,9 @@ class LoadedPlugin {
   public:
     // Calls the plugin's init with the host ops. The failure reason is what
     // the plugin reported, prefixed "plugin's init failed".
-    static Result<std::unique_ptr<LoadedPlugin>> create(PluginModule module, ProbeSink &sink);
+    // `peers` (may be null: no live timers) serves add_live_timer.
+    static Result<std::unique_ptr<LoadedPlugin>> create(PluginModule module, ProbeSink &sink,
+                                                        PluginPeers *peers = nullptr);
 
     // Stops the plugin if it runs, destroys its state, then unmaps its code.
     ~LoadedPlugin();
@@ -85,6 +97,10 @@ class LoadedPlugin {
     std::optional<Symbol> lookup_symbol(uint32_t space, int64_t pid, uint64_t address);
     // Performs a recorded call of one of the plugin's actions (consumer thread).
     Status consume_action(const dtrace_action_call &call);
+    // Offers the plugin another plugin's live timer (its add_live_timer
+    // entry); true when it took it. release_live_timer gives it back.
+    bool take_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
+    void release_live_timer(dtrace_probe_id probe);
     // The actions the plugin registered during init, in order.
     const std::vector<PluginAction> &actions() const { return actions_; }
 
@@ -95,17 +111,20 @@ class LoadedPlugin {
                                  const char *name);
     void fire(dtrace_probe_id probe, const dtrace_event_ctx *ctx);
     int register_action(const dtrace_action_desc *desc);
+    int add_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
+    void remove_live_timer(dtrace_probe_id probe);
     void report_error(std::string_view message);
     ProbeSink &sink() { return sink_; }
 
   private:
-    LoadedPlugin(PluginModule module, ProbeSink &sink);
+    LoadedPlugin(PluginModule module, ProbeSink &sink, PluginPeers *peers);
     // Runs a call into the plugin; on `failed`, the messages it reported on
     // this thread become the reason, otherwise they are passed on to the sink.
     template <typename Call> Status call_plugin(Call &&call);
 
     PluginModule module_;
     ProbeSink &sink_;
+    PluginPeers *peers_;
     std::string name_, description_;
     dtrace_host handle_{this};
     void *state_ = nullptr;

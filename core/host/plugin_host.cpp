@@ -137,7 +137,7 @@ std::vector<PluginDiagnostic> PluginHost::load(const PluginConfig &config) {
                                                        " ignored: already loaded from " + origin_of(*first)});
             continue;
         }
-        Result<std::unique_ptr<LoadedPlugin>> plugin = LoadedPlugin::create(std::move(c.module), sink_);
+        Result<std::unique_ptr<LoadedPlugin>> plugin = LoadedPlugin::create(std::move(c.module), sink_, this);
         if (!plugin) {
             const std::string what = origin == kBuiltinOrigin ? "built-in plugin" : "plugin " + origin;
             diagnostics.push_back(
@@ -207,10 +207,15 @@ std::optional<Symbol> PluginHost::lookup_symbol(LoadedPlugin *recorder, uint32_t
         if (auto symbol = recorder->lookup_symbol(space, pid, address))
             return symbol;
     }
-    // A user address means something only to the plugin that saw its process;
-    // when that is unknown (an aggregation key), any plugin may know it.
-    if (space != DTRACE_SYMBOL_KERNEL && recorder != nullptr)
+    // A user address means something only to the plugin that saw its process
+    // (the recorder, or a plugin that fired its probes for it); when that is
+    // unknown (an aggregation key), any plugin may know it.
+    if (space != DTRACE_SYMBOL_KERNEL && recorder != nullptr) {
+        for (LoadedPlugin *taker : timer_takers_of(recorder))
+            if (auto symbol = taker->lookup_symbol(space, pid, address))
+                return symbol;
         return std::nullopt;
+    }
     for (const auto &plugin : plugins_) {
         if (plugin.get() == recorder)
             continue;
@@ -218,6 +223,39 @@ std::optional<Symbol> PluginHost::lookup_symbol(LoadedPlugin *recorder, uint32_t
             return symbol;
     }
     return std::nullopt;
+}
+
+int PluginHost::add_live_timer(LoadedPlugin &asker, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
+    for (const auto &plugin : plugins_) {
+        if (plugin.get() == &asker || !plugin->take_live_timer(probe, interval_ns, flags))
+            continue;
+        std::lock_guard lock(timers_mutex_);
+        taken_timers_[probe] = {&asker, plugin.get()};
+        return 0;
+    }
+    return -1;
+}
+
+void PluginHost::remove_live_timer(LoadedPlugin &asker, dtrace_probe_id probe) {
+    LoadedPlugin *taker = nullptr;
+    {
+        std::lock_guard lock(timers_mutex_);
+        auto it = taken_timers_.find(probe);
+        if (it == taken_timers_.end() || it->second.asker != &asker)
+            return;
+        taker = it->second.taker;
+        taken_timers_.erase(it);
+    }
+    taker->release_live_timer(probe);
+}
+
+std::vector<LoadedPlugin *> PluginHost::timer_takers_of(const LoadedPlugin *asker) const {
+    std::vector<LoadedPlugin *> takers;
+    std::lock_guard lock(timers_mutex_);
+    for (const auto &[probe, timer] : taken_timers_)
+        if (timer.asker == asker && std::find(takers.begin(), takers.end(), timer.taker) == takers.end())
+            takers.push_back(timer.taker);
+    return takers;
 }
 
 std::vector<PluginDiagnostic> PluginHost::start_all() {
@@ -237,6 +275,10 @@ void PluginHost::stop_all() {
 
 void PluginHost::destroy_all() {
     stop_all();
+    {
+        std::lock_guard lock(timers_mutex_);
+        taken_timers_.clear();
+    }
     while (!plugins_.empty())
         plugins_.pop_back();
 }

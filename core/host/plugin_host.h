@@ -18,7 +18,9 @@
 #include "probe_sink.h"
 #include "result.h"
 
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,10 +45,10 @@ struct ProbeSpec {
     std::string provider, module, function, name;
 };
 
-class PluginHost {
+class PluginHost final : public PluginPeers {
   public:
     explicit PluginHost(ProbeSink &sink);
-    ~PluginHost(); // destroy_all()
+    ~PluginHost() override; // destroy_all()
     PluginHost(const PluginHost &) = delete;
     PluginHost &operator=(const PluginHost &) = delete;
 
@@ -69,9 +71,16 @@ class PluginHost {
 
     // Resolves an address (DTRACE_SYMBOL_* space) recorded by a probe of
     // `recorder`: that plugin answers first, then, for kernel addresses,
-    // every other plugin in load order. With no recorder (an aggregation key
-    // gathered from many probes), every plugin is asked, in load order.
+    // every other plugin in load order; for user addresses, the plugins that
+    // took the recorder's live timers (they fired its probes). With no
+    // recorder (an aggregation key gathered from many probes), every plugin
+    // is asked, in load order.
     std::optional<Symbol> lookup_symbol(LoadedPlugin *recorder, uint32_t space, int64_t pid, uint64_t address) const;
+
+    // A plugin's live timer (dtrace_host_ops.add_live_timer), offered to the
+    // other plugins in load order; the first that takes it fires the probe.
+    int add_live_timer(LoadedPlugin &asker, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) override;
+    void remove_live_timer(LoadedPlugin &asker, dtrace_probe_id probe) override;
 
     // Starts event delivery in load order; a plugin that fails to start is
     // reported and the others are started all the same.
@@ -95,11 +104,21 @@ class PluginHost {
 
   private:
     std::vector<PluginDiagnostic> provide_matching(const dtrace_probe_spec *spec);
+    // The plugins that took live timers of `asker`, in the order they took them first.
+    std::vector<LoadedPlugin *> timer_takers_of(const LoadedPlugin *asker) const;
     // The plugin and action numbered `id`, or {nullptr, nullptr}.
     std::pair<LoadedPlugin *, const PluginAction *> locate_action(uint32_t id) const;
 
     ProbeSink &sink_;
     std::vector<std::unique_ptr<LoadedPlugin>> plugins_;
+    // Live timers taken: probe -> {asker, taker}. Written on the control
+    // thread, read by symbol lookups on the consumer's.
+    struct TakenTimer {
+        LoadedPlugin *asker;
+        LoadedPlugin *taker;
+    };
+    mutable std::mutex timers_mutex_;
+    std::map<dtrace_probe_id, TakenTimer> taken_timers_;
 };
 
 } // namespace dtrace::host

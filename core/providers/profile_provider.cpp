@@ -14,11 +14,13 @@
 // the provider hands them to the host (add_trace_timer), which fires them as
 // the replayed events' timestamps pass each deadline.
 //
-// Live, this backend runs portable timer threads (one per CPU for profile-N,
-// pinned where the OS allows): the firing thread is dtrace's own, so pid,
-// tid and execname describe dtrace, not the interrupted thread, and arg0/arg1
-// (the interrupted kernel/user PC) are 0. Sampling the running thread needs
-// the kernel's cpu-clock events, which a platform plugin supplies.
+// Live, each enabled timer is first offered to the platform plugins
+// (add_live_timer): one that samples with the kernel's clock events (pmc on
+// Linux) fires it in the interrupted thread's context, with arg0/arg1 the
+// kernel/user PC and the thread's stacks. When no plugin takes it, this
+// provider runs a portable timer thread (one per CPU for profile-N, pinned
+// where the OS allows): the firing thread is then dtrace's own, so pid, tid
+// and execname describe dtrace, and arg0/arg1 are 0.
 #include "providers/dtrace_provider.h"
 
 #include "common/own_process.h"
@@ -27,6 +29,7 @@
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -34,6 +37,7 @@
 #include <optional>
 #include <pthread.h>
 #include <sched.h>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -124,12 +128,19 @@ class ProfileProvider {
     }
 
     int enable(dtrace_probe_id probe, uint64_t cookie) {
+        const TimerProbe timer = timer_of(cookie);
+        if (offer_live_timer(probe, timer))
+            return 0;
         std::lock_guard guard(lock_);
-        enabled_[probe] = timer_of(cookie);
+        enabled_[probe] = timer;
         return 0;
     }
 
     void disable(dtrace_probe_id probe) {
+        if (delegated_.erase(probe) != 0) {
+            ops_->remove_live_timer(host_, probe);
+            return;
+        }
         std::lock_guard guard(lock_);
         enabled_.erase(probe);
     }
@@ -172,6 +183,19 @@ class ProfileProvider {
     }
 
   private:
+    // True when a platform plugin took the timer (live only: a replay's
+    // timers run on trace time from start()).
+    bool offer_live_timer(dtrace_probe_id probe, const TimerProbe &timer) {
+        if (ops_->get_option(host_, "replay") != nullptr ||
+            ops_->struct_size < offsetof(dtrace_host_ops, remove_live_timer) + sizeof ops_->remove_live_timer)
+            return false;
+        if (ops_->add_live_timer(host_, probe, uint64_t(timer.interval_ns), timer.per_cpu ? DTRACE_TIMER_PER_CPU : 0) !=
+            0)
+            return false;
+        delegated_.insert(probe);
+        return true;
+    }
+
     void add(const char *name) {
         std::optional<TimerProbe> timer = parse_timer_name(name);
         if (!timer)
@@ -220,7 +244,8 @@ class ProfileProvider {
     std::mutex lock_;
     std::condition_variable wake_;
     bool stopping_ = false;
-    std::map<dtrace_probe_id, TimerProbe> enabled_;
+    std::map<dtrace_probe_id, TimerProbe> enabled_; // run here
+    std::set<dtrace_probe_id> delegated_;           // taken by a platform plugin (control thread only)
     std::vector<std::thread> threads_;
 };
 

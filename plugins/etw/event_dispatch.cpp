@@ -103,6 +103,10 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
     memory_.begin(event);
     kernel_.begin_event(event);
     methods_.note(event);
+    // An event that carries its own stack (STACK_TRACE items; nettrace stacks).
+    if (stack == nullptr && has_extended_stack(event) && decode_extended_stack(event, carried_stack_)) {
+        stack = &carried_stack_;
+    }
     // A record without ids (PERFINFO) that has a stack is the stack's thread's.
     const bool ids_from_stack = stack != nullptr && event.pid == kUnknownId;
     set_context(event, ids_from_stack ? stack->pid : event.pid, ids_from_stack ? stack->tid : event.tid, stack);

@@ -89,6 +89,7 @@ class EventDispatch {
     StackKeys stack_keys_;
     kernel::StackAttach attach_;
     WalkedStack stack_;
+    WalkedStack carried_stack_; // the stack of an event that carries it (STACK_TRACE items)
     DecodedPayload decoded_;
     uint64_t event_serial_ = 0;   // events dispatched
     uint64_t decoded_serial_ = 0; // the event decoded_ holds

@@ -1,6 +1,7 @@
 // stack_walk.cpp: decoding StackWalk/Stack events.
 #include "stack_walk.h"
 
+#include "reader/extended_items.h"
 #include "reader/kernel_groups.h"
 #include "reader/le_bytes.h"
 
@@ -52,6 +53,28 @@ bool decode_stack_walk(const Event &event, WalkedStack &out) {
             is_kernel_address(pc, event.pointer_size) && out.kernel_depth + 1 == out.frames.size() ? 1 : 0;
     }
     return true;
+}
+
+bool decode_extended_stack(const Event &event, WalkedStack &out) {
+    for (ExtendedItem item : ExtendedItems(event)) {
+        std::optional<StackTrace> trace = stack_trace(item);
+        if (!trace) {
+            continue;
+        }
+        out.event_timestamp = event.timestamp;
+        out.pid = event.pid;
+        out.tid = event.tid;
+        out.frames.clear();
+        out.kernel_depth = 0;
+        for (size_t i = 0; i < trace->depth(); ++i) {
+            const uint64_t pc = trace->frame(i);
+            out.frames.push_back(pc);
+            out.kernel_depth +=
+                is_kernel_address(pc, trace->pointer_size) && out.kernel_depth + 1 == out.frames.size() ? 1 : 0;
+        }
+        return true;
+    }
+    return false;
 }
 
 } // namespace dtrace::etw::plugin

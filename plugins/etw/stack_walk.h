@@ -41,5 +41,13 @@ bool is_stack_walk(const Event &event);
 // Decodes a StackWalk/Stack payload into out (reusing its storage); false if
 // the payload is too short.
 bool decode_stack_walk(const Event &event, WalkedStack &out);
+// The stack an EVENT_HEADER event carries itself in a STACK_TRACE32/64
+// extended item (a session that asked for stacks; nettrace stacks arrive so
+// too), as the event's thread's; false if it carries none.
+bool decode_extended_stack(const Event &event, WalkedStack &out);
+inline bool has_extended_stack(const Event &event) {
+    constexpr uint32_t kStackItems = (1u << 5) | (1u << 6); // STACK_TRACE32, STACK_TRACE64
+    return (event.extended_types & kStackItems) != 0;
+}
 
 } // namespace dtrace::etw::plugin

@@ -178,28 +178,35 @@ Result<EtlReader> EtlReader::open_source(std::unique_ptr<ByteSource> source, con
 }
 
 EtlReader::EtlReader(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+EtlReader::EtlReader(std::unique_ptr<EventStream> stream) : stream_(std::move(stream)) {}
+EtlReader EtlReader::adopt(std::unique_ptr<EventStream> stream) {
+    return EtlReader(std::move(stream));
+}
 EtlReader::EtlReader(EtlReader &&) noexcept = default;
 EtlReader &EtlReader::operator=(EtlReader &&) noexcept = default;
 EtlReader::~EtlReader() = default;
 
 bool EtlReader::next(Event &out) {
-    return impl_->next(out);
+    return stream_ ? stream_->next(out) : impl_->next(out);
 }
 const LogfileHeader &EtlReader::logfile() const {
-    return impl_->header;
+    return stream_ ? stream_->logfile() : impl_->header;
 }
 const TraceClock &EtlReader::clock() const {
-    return impl_->clock;
+    return stream_ ? stream_->clock() : impl_->clock;
 }
 const ReaderStats &EtlReader::stats() const {
-    return impl_->stats;
+    return stream_ ? stream_->stats() : impl_->stats;
 }
 const std::string &EtlReader::name() const {
-    return impl_->name;
+    return stream_ ? stream_->name() : impl_->name;
 }
 
 std::vector<uint16_t> EtlReader::cpus() const {
     std::vector<uint16_t> result;
+    if (stream_) {
+        return result;
+    }
     for (const CpuLane &lane : impl_->lanes) {
         result.push_back(lane.cpu());
     }

@@ -23,6 +23,7 @@
 
 #include "reader/byte_source.h"
 #include "reader/event.h"
+#include "reader/event_stream.h"
 #include "reader/logfile_header.h"
 #include "reader/reader_stats.h"
 #include "reader/result.h"
@@ -44,6 +45,8 @@ class EtlReader {
     // name is used in messages. The source may be a ZIP archive.
     static Result<EtlReader> open_source(std::unique_ptr<ByteSource> source, const std::string &name,
                                          const ReaderOptions &options = {});
+    // A reader over another format's events (event_stream.h).
+    static EtlReader adopt(std::unique_ptr<EventStream> stream);
 
     EtlReader(EtlReader &&) noexcept;
     EtlReader &operator=(EtlReader &&) noexcept;
@@ -58,13 +61,15 @@ class EtlReader {
     const ReaderStats &stats() const;
     // The name used in messages ("a.etl.zip!a.etl" for an archive member).
     const std::string &name() const;
-    // The CPUs that have buffers in the file, ascending.
+    // The CPUs that have buffers in the file, ascending (none for an adopted stream).
     std::vector<uint16_t> cpus() const;
 
   private:
     struct Impl;
     explicit EtlReader(std::unique_ptr<Impl> impl);
+    explicit EtlReader(std::unique_ptr<EventStream> stream);
     std::unique_ptr<Impl> impl_;
+    std::unique_ptr<EventStream> stream_; // set instead of impl_ by adopt()
 };
 
 } // namespace dtrace::etw

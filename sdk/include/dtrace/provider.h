@@ -236,6 +236,18 @@ typedef struct dtrace_host_ops {
      * why (the name is taken, the prototype does not parse). The plugin must
      * then have a consume_action entry. */
     int (*register_action)(dtrace_host *host, const dtrace_action_desc *desc);
+    /* Appended in ABI version 1 (present when struct_size covers them).
+     * Live (not replaying), asks the other plugins to fire `probe` every
+     * `interval_ns` in the context of the thread each interval interrupts
+     * (with DTRACE_TIMER_PER_CPU on every CPU, else on one), as a platform
+     * plugin that samples with the kernel's clock events can. The firings
+     * carry arg0 = the interrupted kernel PC or 0, arg1 = the interrupted
+     * user PC or 0, and the thread's stacks. Returns 0 when a plugin took
+     * the timer (it fires the probe between its start and stop until
+     * remove_live_timer), or -1 when none can: the caller then runs a timer
+     * of its own. Call it from enable, and remove_live_timer from disable. */
+    int (*add_live_timer)(dtrace_host *host, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
+    void (*remove_live_timer)(dtrace_host *host, dtrace_probe_id probe);
 } dtrace_host_ops;
 
 #define DTRACE_TIMER_PER_CPU 0x1u
@@ -310,6 +322,17 @@ typedef struct dtrace_plugin_ops {
      * thread, in the order the records are printed. Returns 0, or -1 after
      * report_error() (the session goes on). */
     int (*consume_action)(void *state, const dtrace_action_call *call);
+
+    /* Take a live timer another plugin asked the host for (see
+     * dtrace_host_ops.add_live_timer): fire `probe`, which is not this
+     * plugin's, every `interval_ns` in the interrupted thread's context from
+     * start to stop. Returns 0 when taken, -1 to decline (no report_error
+     * needed: the host asks the next plugin, then the asker runs its own
+     * timer). Called on the control thread before start; the host then asks
+     * this plugin's lookup_symbol about the addresses those firings record.
+     * remove_live_timer gives a taken timer back. */
+    int (*add_live_timer)(void *state, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
+    void (*remove_live_timer)(void *state, dtrace_probe_id probe);
 } dtrace_plugin_ops;
 
 typedef const dtrace_plugin_ops *(*dtrace_plugin_entry_fn)(uint32_t host_abi_version);

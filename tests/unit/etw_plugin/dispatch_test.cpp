@@ -98,7 +98,7 @@ TEST(EtwPluginInit, AMissingFileSaysLiveEtwNeedsWindows) {
     EXPECT_EQ(plugin.init(), -1);
     ASSERT_EQ(host.errors.size(), 1u);
     EXPECT_EQ(host.errors[0], "/nonexistent/trace.etl: No such file or directory (recording live ETW needs "
-                              "Windows; -E takes an existing .etl or .etl.zip file)");
+                              "Windows; -E takes an existing .etl, .etl.zip, .nettrace or .nettrace.zip file)");
 }
 
 TEST(EtwPluginInit, AFileThatIsNoTraceIsRefusedWithTheReadersReason) {

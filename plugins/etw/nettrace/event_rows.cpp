@@ -1,0 +1,133 @@
+// event_rows.cpp: event row headers, compressed and not (see event_rows.h).
+#include "nettrace/event_rows.h"
+
+namespace dtrace::etw::nettrace {
+
+namespace {
+
+constexpr uint16_t kBlockFlagCompressed = 1;
+constexpr size_t kMinBlockHeaderSize = 20; // u16 size, u16 flags, i64 min, i64 max
+constexpr uint32_t kSortedBit = 0x80000000u;
+constexpr uint32_t kV6 = 6;
+
+namespace compressed {
+constexpr uint8_t kMetadataId = 1;
+constexpr uint8_t kCaptureThreadAndSequence = 2;
+constexpr uint8_t kThreadId = 4;
+constexpr uint8_t kStackId = 8;
+constexpr uint8_t kActivityId = 16; // V6: the label list id
+constexpr uint8_t kRelatedActivityId = 32;
+constexpr uint8_t kSorted = 64;
+constexpr uint8_t kPayloadSize = 128;
+} // namespace compressed
+
+} // namespace
+
+EventRows::EventRows(std::span<const uint8_t> block, uint32_t format_version) : c_(block), v6_(format_version >= kV6) {
+    const uint16_t header_size = c_.u16();
+    const uint16_t flags = c_.u16();
+    min_timestamp_ = c_.i64();
+    max_timestamp_ = c_.i64();
+    if (!c_.ok() || header_size < kMinBlockHeaderSize) {
+        fail(0, "a block header of " + std::to_string(block.size()) + " bytes (header size " +
+                    std::to_string(header_size) + ")");
+        return;
+    }
+    c_.skip(header_size - kMinBlockHeaderSize);
+    if (!c_.ok()) {
+        fail(0, "a block header size of " + std::to_string(header_size) + " beyond the block");
+    }
+    compressed_ = (flags & kBlockFlagCompressed) != 0;
+}
+
+bool EventRows::fail(uint32_t at, std::string what) {
+    damage_offset_ = at;
+    damage_ = std::move(what);
+    return false;
+}
+
+bool EventRows::read_compressed(EventRow &row) {
+    EventRow &p = previous_;
+    const uint8_t flags = c_.u8();
+    if (flags & compressed::kMetadataId) {
+        p.metadata_id = c_.varuint32();
+    }
+    if (flags & compressed::kCaptureThreadAndSequence) {
+        p.sequence += c_.varuint32();
+        p.capture_thread = c_.varuint();
+        p.processor = c_.varuint32();
+    }
+    if (v6_ || p.metadata_id != 0) {
+        ++p.sequence;
+    }
+    if (flags & compressed::kThreadId) {
+        p.thread = c_.varuint();
+    }
+    if (flags & compressed::kStackId) {
+        p.stack_id = c_.varuint32();
+    }
+    p.timestamp = static_cast<int64_t>(static_cast<uint64_t>(p.timestamp) + c_.varuint());
+    if (v6_) {
+        if (flags & compressed::kActivityId) {
+            p.label_list = c_.varuint32();
+        }
+    } else {
+        if (flags & compressed::kActivityId) {
+            p.activity = c_.guid();
+        }
+        if (flags & compressed::kRelatedActivityId) {
+            p.related_activity = c_.guid();
+        }
+    }
+    p.sorted = (flags & compressed::kSorted) != 0;
+    if (flags & compressed::kPayloadSize) {
+        previous_payload_size_ = c_.varuint32();
+    }
+    const std::span<const uint8_t> payload = c_.bytes(previous_payload_size_);
+    if (!c_.ok()) {
+        return fail(row.offset, "an event header or payload runs past the end of its block");
+    }
+    const uint32_t offset = row.offset;
+    row = p;
+    row.offset = offset;
+    row.payload = payload;
+    return true;
+}
+
+bool EventRows::read_uncompressed(EventRow &row) {
+    const uint32_t size = c_.u32();
+    ByteCursor r(c_.bytes(size));
+    if (!c_.ok()) {
+        return fail(row.offset, "an event of " + std::to_string(size) + " bytes runs past the end of its block");
+    }
+    const uint32_t id = r.u32();
+    row.metadata_id = id & ~kSortedBit;
+    row.sorted = (id & kSortedBit) != 0;
+    row.sequence = r.u32();
+    row.thread = r.u64();
+    row.capture_thread = r.u64();
+    row.processor = r.u32();
+    row.stack_id = r.u32();
+    row.timestamp = r.i64();
+    if (v6_) {
+        row.label_list = r.u32();
+    } else {
+        row.activity = r.guid();
+        row.related_activity = r.guid();
+    }
+    const uint32_t payload_size = r.u32();
+    row.payload = r.bytes(payload_size);
+    if (!r.ok()) {
+        return fail(row.offset, "an event of " + std::to_string(size) + " bytes too short for its header and " +
+                                    std::to_string(payload_size) + " bytes of payload");
+    }
+    if (!v6_) { // V4/V5 pad each row to 4 bytes (blocks start 4-aligned)
+        c_.skip((4 - c_.offset() % 4) % 4);
+        if (!c_.ok()) {
+            c_ = ByteCursor(); // padding cut by the block's end: nothing follows
+        }
+    }
+    return true;
+}
+
+} // namespace dtrace::etw::nettrace

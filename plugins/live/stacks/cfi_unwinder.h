@@ -1,0 +1,36 @@
+// cfi_unwinder.h: unwinding a copied user stack with DWARF call frame
+// information, for code built without frame pointers (Debian's libc).
+//
+// At a sample the kernel copies the registers and the top of the user stack
+// (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER). From there each frame's
+// CFI rules (found by libdw in the image's .eh_frame or .debug_frame) give
+// the canonical frame address and where the caller's registers were saved;
+// the unwinder evaluates them against the registers it knows and the stack
+// copy, and steps to the caller, until a rule needs memory outside the copy,
+// the return address is undefined (the outermost frame) or `out` is full.
+#pragma once
+
+#include "elf_image.h"
+#include "user_regs.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+
+namespace dtrace::live::stacks {
+
+// The image holding `pc` and the link-time address `pc` is at; nullptr: unknown code.
+using CodeLocator = std::function<ElfImage *(uint64_t pc, uint64_t &link_address)>;
+
+// The copied stack: `bytes` are the memory from address `sp` up.
+struct StackCopy {
+    uint64_t sp = 0;
+    std::span<const uint8_t> bytes;
+};
+
+// Writes the program counters of the stack to `out`, innermost (regs' ip)
+// first; returns how many.
+size_t unwind(const UserRegs &regs, StackCopy stack, const CodeLocator &locate, std::span<uint64_t> out);
+
+} // namespace dtrace::live::stacks

@@ -1,0 +1,71 @@
+// elf_image.h: one ELF file as the stack helpers need it.
+//
+// Opened with libelf once per file (the ImageCache shares it per build-id):
+// its PT_LOAD segments (to turn a file offset of a mapping into the link-time
+// address its symbols and CFI use), its function symbols (.symtab, else
+// .dynsym; a stripped file's .symtab is looked for in its separate debug file
+// under /usr/lib/debug/.build-id/), and its call frame information (.eh_frame
+// through libdw, else .debug_frame) for the unwinder.
+#pragma once
+
+#include <elfutils/libdw.h>
+#include <libelf.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dtrace::live::stacks {
+
+struct FunctionSymbol {
+    std::string_view name;
+    uint64_t start; // link-time address
+};
+
+class ElfImage {
+  public:
+    // Opens `path`; nullptr with `error` when it is not a readable ELF file.
+    static std::shared_ptr<ElfImage> open(const std::string &path, std::string &error);
+    ~ElfImage();
+    ElfImage(const ElfImage &) = delete;
+    ElfImage &operator=(const ElfImage &) = delete;
+
+    const std::string &build_id() const { return build_id_; } // hex; empty when the file has none
+    // The link-time address of byte `offset` of the file, when a PT_LOAD segment maps it.
+    std::optional<uint64_t> address_of_offset(uint64_t offset) const;
+    // The function containing link-time address `address`. Thread-safe, as is frame_at.
+    std::optional<FunctionSymbol> function_at(uint64_t address);
+    // The CFI rules at link-time address `address` (caller frees with free()).
+    Dwarf_Frame *frame_at(uint64_t address);
+
+  private:
+    ElfImage() = default;
+    struct Symbol {
+        uint64_t start, size;
+        uint32_t name; // offset in names_
+    };
+    struct Segment {
+        uint64_t offset, vaddr, size;
+    };
+    void load_symbols();
+    bool read_symbols(Elf *elf, uint32_t section_type);
+
+    std::mutex mutex_; // the lazy parts: symbols and CFI
+    int fd_ = -1;
+    Elf *elf_ = nullptr;
+    std::string build_id_;
+    std::vector<Segment> segments_;
+    bool symbols_loaded_ = false;
+    std::vector<Symbol> symbols_;
+    std::string names_;
+    Dwarf_CFI *eh_frame_ = nullptr;
+    bool debug_frame_tried_ = false;
+    Dwarf *dwarf_ = nullptr;
+    Dwarf_CFI *debug_frame_ = nullptr;
+};
+
+} // namespace dtrace::live::stacks

@@ -1,0 +1,55 @@
+// process_maps.h: the executable file mappings of the processes a live
+// plugin has seen, so that their addresses can be unwound and named, even
+// after a process has exited.
+//
+// A process is learnt from /proc/PID/maps the first time it is needed
+// (ensure), or from the kernel's records as it maps files (add) and execs
+// (exec: its old mappings go, and the new image's arrive as records). Nothing
+// is forgotten when a process exits: its stacks are printed after the fact.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace dtrace::live::stacks {
+
+struct Mapping {
+    uint64_t start = 0, end = 0; // [start, end)
+    uint64_t file_offset = 0;    // of `start`
+    std::string path;
+};
+
+// The executable, file-backed (or [vdso]-like) mappings of a maps file, sorted.
+std::vector<Mapping> parse_maps(std::string_view text);
+
+class ProcessMaps {
+  public:
+    explicit ProcessMaps(std::string proc = "/proc") : proc_(std::move(proc)) {}
+
+    // Reads /proc/PID/maps unless the process is already known completely.
+    void ensure(int64_t pid);
+    // A mapping the process made (replaces what it overlaps).
+    void add(int64_t pid, Mapping mapping);
+    // The process exec'd: its earlier mappings are gone.
+    void exec(int64_t pid);
+    // The mapping containing `address`, learning the process first if needed.
+    std::optional<Mapping> find(int64_t pid, uint64_t address);
+
+  private:
+    struct Process {
+        std::vector<Mapping> mappings; // sorted by start
+        bool complete = false;         // read from /proc or followed since exec
+    };
+    void ensure_locked(int64_t pid);
+
+    std::string proc_;
+    std::mutex mutex_;
+    std::unordered_map<int64_t, Process> processes_;
+};
+
+} // namespace dtrace::live::stacks

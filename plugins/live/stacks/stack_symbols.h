@@ -1,0 +1,55 @@
+// stack_symbols.h: the one stack and symbol helper of the live plugins.
+//
+// Every live plugin (profile's sampler, pmc, pid, fpid) unwinds and names
+// stacks through this class, so their stack(), ustack(), sym(), usym() and
+// friends print identically. It owns what that needs: the kernel's symbols
+// (/proc/kallsyms, loaded at the first kernel lookup), the mappings of every
+// process seen (learnt from /proc or from the kernel's mmap/exec records, and
+// kept after the process exits), and the ELF images of mapped files (symbol
+// tables and CFI, one per build-id).
+//
+// Threads: the plugin's event thread unwinds and feeds mappings while the
+// consumer's thread names addresses; every method is thread-safe, but
+// lookup() writes its answer's strings into this object (valid until the next
+// lookup, as the SDK's lookup_symbol allows), so it has one caller at a time.
+#pragma once
+
+#include "cfi_unwinder.h"
+#include "image_cache.h"
+#include "kernel_symbols.h"
+#include "process_maps.h"
+
+#include <dtrace/provider.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace dtrace::live::stacks {
+
+class StackSymbols {
+  public:
+    ProcessMaps &maps() { return maps_; }
+
+    // The user stack of a sample of process `pid`: program counters,
+    // innermost first, into `out`; returns how many.
+    size_t unwind_user(int64_t pid, const UserRegs &regs, StackCopy stack, std::span<uint64_t> out);
+
+    // The SDK's lookup_symbol: fills `out` (module, function, offset) for an
+    // address of the kernel (DTRACE_SYMBOL_KERNEL) or of process `pid`.
+    bool lookup(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
+
+  private:
+    // The image and link-time address of a user address of `pid`.
+    std::shared_ptr<ElfImage> locate(int64_t pid, uint64_t address, uint64_t &link_address, std::string *path);
+
+    KernelSymbols kernel_;
+    ProcessMaps maps_;
+    ImageCache images_;
+    std::string module_, function_; // the last lookup's answer
+};
+
+// The module name DTrace prints for a mapped file: its base name.
+std::string module_name(const std::string &path);
+
+} // namespace dtrace::live::stacks

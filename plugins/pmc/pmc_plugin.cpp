@@ -1,0 +1,305 @@
+// pmc_plugin.cpp: opening the sampling events and firing their samples.
+#include "pmc_plugin.h"
+
+#include "user_regs.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fnmatch.h>
+#include <linux/perf_event.h>
+#include <unistd.h>
+#include <vector>
+
+namespace dtrace::pmc {
+
+namespace {
+
+namespace perf = live::perf;
+namespace stacks = live::stacks;
+
+// As deep as the kernel's own limit (perf_event_max_stack).
+constexpr size_t kMaxFrames = 127;
+// The user stack bytes copied at each sample: what perf record copies by default.
+constexpr uint32_t kUserStackBytes = 8192;
+constexpr size_t kRingPages = 1024;
+constexpr size_t kMaxDefaultRingPages = 16384;    // 64 MB
+constexpr uint64_t kSampleOverhead = 512;         // a sample's bytes besides the stack copy
+constexpr size_t kMaxRingPages = size_t(1) << 18; // 1 GB of 4 KB pages
+// A sampler tag is the probe id, with this bit for probes whose arg0 is the IP in either mode.
+constexpr uint64_t kArg0IsIpTag = 1ull << 32;
+constexpr int kPollTimeoutMs = 50;
+
+std::vector<int> online_cpus(bool every_cpu) {
+    long count = sysconf(_SC_NPROCESSORS_ONLN);
+    std::vector<int> cpus;
+    for (int cpu = 0; cpu < (every_cpu ? std::max(count, 1L) : 1L); cpu++)
+        cpus.push_back(cpu);
+    return cpus;
+}
+
+// The ring pages of each event: -x perfbufsize (k, m or g suffix) rounded
+// down to a power of two, at least 8 pages.
+size_t ring_pages(const char *option) {
+    if (option == nullptr)
+        return kRingPages;
+    char *end = nullptr;
+    uint64_t bytes = std::strtoull(option, &end, 0);
+    switch (std::tolower(static_cast<unsigned char>(*end))) {
+    case 'g':
+        bytes <<= 10;
+        [[fallthrough]];
+    case 'm':
+        bytes <<= 10;
+        [[fallthrough]];
+    case 'k':
+        bytes <<= 10;
+        break;
+    default:
+        break;
+    }
+    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    size_t pages = 8;
+    while (pages * 2 * page <= bytes && pages < kMaxRingPages)
+        pages *= 2;
+    return pages;
+}
+
+// Without -x perfbufsize: rings that hold half a second of the fastest
+// clock's samples with their stack copies (the reader may not be scheduled
+// for that long on a loaded machine), from kRingPages up to 64 MB.
+size_t default_ring_pages(const std::map<dtrace_probe_id, SamplingProbe> &enabled) {
+    uint64_t fastest_hz = 0;
+    for (const auto &[probe, sampling] : enabled)
+        if (sampling.type == PERF_TYPE_SOFTWARE &&
+            (sampling.config == PERF_COUNT_SW_CPU_CLOCK || sampling.config == PERF_COUNT_SW_TASK_CLOCK))
+            fastest_hz = std::max<uint64_t>(fastest_hz, 1000000000 / sampling.period);
+    const uint64_t half_second = fastest_hz * (kUserStackBytes + kSampleOverhead) / 2;
+    const uint64_t page = static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+    size_t pages = kRingPages;
+    while (pages * page < half_second && pages < kMaxDefaultRingPages)
+        pages *= 2;
+    return pages;
+}
+
+perf_event_attr sampling_attr(const SamplingProbe &probe) {
+    perf_event_attr attr{};
+    attr.type = probe.type;
+    attr.config = probe.config;
+    attr.sample_period = probe.period;
+    attr.use_clockid = 1;
+    attr.clockid = CLOCK_MONOTONIC;  // the clock of live timestamps
+    attr.exclude_callchain_user = 1; // user stacks come from the DWARF unwinder
+    attr.sample_max_stack = kMaxFrames;
+    attr.sample_stack_user = kUserStackBytes;
+    return attr;
+}
+
+} // namespace
+
+bool PmcPlugin::can_sample() {
+    if (sampling_works_ < 0) {
+        perf_event_attr attr{};
+        attr.size = sizeof attr;
+        attr.type = PERF_TYPE_SOFTWARE;
+        attr.config = PERF_COUNT_SW_CPU_CLOCK;
+        attr.disabled = 1;
+        int fd = perf::open_event(attr, 0, -1);
+        sampling_works_ = fd >= 0;
+        if (fd >= 0)
+            close(fd);
+    }
+    return sampling_works_ == 1;
+}
+
+int PmcPlugin::register_provider() {
+    constexpr dtrace_attribute kEvolvingCommon = {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING,
+                                                  DTRACE_CLASS_COMMON};
+    constexpr dtrace_attribute kPrivateUnknown = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE,
+                                                  DTRACE_CLASS_UNKNOWN};
+    dtrace_provider_info info{};
+    info.struct_size = sizeof info;
+    info.name = "pmc";
+    info.attributes = {kEvolvingCommon, kPrivateUnknown, kPrivateUnknown, kEvolvingCommon, kEvolvingCommon};
+    provider_ = ops_->register_provider(host_, &info);
+    return provider_ == 0 ? -1 : 0;
+}
+
+bool PmcPlugin::countable(const Counter &counter, std::string &why) {
+    auto known = not_countable_.find(counter.name);
+    if (known == not_countable_.end())
+        known = not_countable_.emplace(counter.name, pmc::countable(counter, why) ? "" : why).first;
+    why = known->second;
+    return why.empty();
+}
+
+void PmcPlugin::add_probe(const CounterProbe &probe) {
+    static const dtrace_arg_desc kArgs[2] = {{sizeof(dtrace_arg_desc), "uint64_t", nullptr, 0},
+                                             {sizeof(dtrace_arg_desc), "uint64_t", nullptr, 1}};
+    size_t index = 0;
+    while (index < probes_.size() &&
+           !(probes_[index].counter.name == probe.counter.name && probes_[index].interval == probe.interval))
+        index++;
+    if (index == probes_.size())
+        probes_.push_back(probe);
+    const std::string name = probe.counter.name + "-" + std::to_string(probe.interval);
+    dtrace_probe_desc desc{};
+    desc.struct_size = sizeof desc;
+    desc.module = "";
+    desc.function = "";
+    desc.name = name.c_str();
+    desc.nargs = 2;
+    desc.args = kArgs;
+    desc.cookie = index + 1;
+    ops_->register_probe(host_, provider_, &desc);
+}
+
+void PmcPlugin::provide_listing(const char *name_pattern, bool say_why_hardware_is_missing) {
+    std::string hardware_missing;
+    for (const Counter &counter : known_counters()) {
+        // Without a PMU no hardware counter opens: one failure says it for all.
+        if (counter.hardware() && !hardware_missing.empty())
+            continue;
+        std::string why;
+        if (!countable(counter, why)) {
+            if (counter.hardware() && why.rfind("no PMU", 0) == 0)
+                hardware_missing = why;
+            continue;
+        }
+        const std::string name = counter.name + "-" + std::to_string(counter.listed_interval);
+        if (name_pattern == nullptr || name_pattern[0] == '\0' || fnmatch(name_pattern, name.c_str(), 0) == 0)
+            add_probe({counter, counter.listed_interval});
+    }
+    if (say_why_hardware_is_missing && !hardware_missing.empty()) {
+        const std::string note = "no hardware counter is listed: " + hardware_missing;
+        ops_->report_error(host_, note.c_str());
+    }
+}
+
+int PmcPlugin::provide(const dtrace_probe_spec *spec) {
+    if (spec == nullptr) {
+        provide_listing(nullptr, false);
+        return 0;
+    }
+    const char *provider = spec->provider != nullptr ? spec->provider : "";
+    if (provider[0] != '\0' && fnmatch(provider, "pmc", 0) != 0)
+        return 0;
+    const char *name = spec->name != nullptr ? spec->name : "";
+    // A plain name may create any counter's probe (page-faults-1, cycles-100000, r00c0-1000).
+    if (std::strpbrk(name, "*?[") == nullptr && name[0] != '\0') {
+        if (std::optional<CounterProbe> probe = parse_probe_name(name))
+            add_probe(*probe);
+        return 0;
+    }
+    provide_listing(name, std::strcmp(provider, "pmc") == 0);
+    return 0;
+}
+
+int PmcPlugin::enable(dtrace_probe_id probe, uint64_t cookie) {
+    if (cookie == 0 || cookie > probes_.size())
+        return -1;
+    const CounterProbe &counter = probes_[cookie - 1];
+    std::string why;
+    if (!countable(counter.counter, why)) {
+        ops_->report_error(host_, why.c_str());
+        return -1;
+    }
+    enabled_[probe] = {counter.counter.type, counter.counter.config, counter.interval, true, true};
+    return 0;
+}
+
+void PmcPlugin::disable(dtrace_probe_id probe) {
+    enabled_.erase(probe);
+}
+
+int PmcPlugin::add_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
+    if (interval_ns == 0 || !can_sample())
+        return -1;
+    enabled_[probe] = {PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, interval_ns, (flags & DTRACE_TIMER_PER_CPU) != 0};
+    return 0;
+}
+
+void PmcPlugin::remove_live_timer(dtrace_probe_id probe) {
+    enabled_.erase(probe);
+}
+
+int PmcPlugin::start() {
+    if (enabled_.empty())
+        return 0;
+    const char *ring_option = ops_->get_option(host_, "perfbufsize");
+    const size_t pages = ring_option != nullptr ? ring_pages(ring_option) : default_ring_pages(enabled_);
+    sampler_ = std::make_unique<perf::Sampler>(*this, perf::SamplerOptions{pages, kPollTimeoutMs});
+    const perf::RecordLayout layout{perf::kSampleType, stacks::kPerfRegsMask};
+    std::string error;
+    for (const auto &[probe, sampling] : enabled_) {
+        const uint64_t tag = probe | (sampling.arg0_is_ip ? kArg0IsIpTag : 0);
+        if (!sampler_->add(sampling_attr(sampling), layout, tag, online_cpus(sampling.every_cpu), error)) {
+            sampler_.reset();
+            ops_->report_error(host_, error.c_str());
+            return -1;
+        }
+    }
+    if (!sampler_->start(error)) {
+        sampler_.reset();
+        ops_->report_error(host_, error.c_str());
+        return -1;
+    }
+    return 0;
+}
+
+void PmcPlugin::stop() {
+    if (sampler_ != nullptr)
+        sampler_->stop();
+    sampler_.reset();
+}
+
+int PmcPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
+    return stacks_.lookup(space, pid, address, out) ? 0 : -1;
+}
+
+void PmcPlugin::on_sample(uint64_t tag, const perf::Sample &sample) {
+    uint64_t kernel_stack[kMaxFrames], user_stack[kMaxFrames];
+    const ProcessInfo &process = processes_.of(sample.pid, sample.cpu);
+    const bool arg0_is_ip = (tag & kArg0IsIpTag) != 0;
+    const uint64_t args[2] = {arg0_is_ip || sample.kernel_mode ? sample.ip : 0, sample.kernel_mode ? 0 : sample.ip};
+    dtrace_event_ctx ctx{};
+    ctx.struct_size = sizeof ctx;
+    ctx.cpu = sample.cpu;
+    ctx.timestamp = sample.time;
+    ctx.pid = sample.pid;
+    ctx.tid = sample.tid;
+    ctx.ppid = process.ppid;
+    ctx.uid = process.uid;
+    ctx.gid = process.gid;
+    ctx.execname = process.execname.c_str();
+    ctx.nargs = 2;
+    ctx.args = args;
+    ctx.kernel_stack = kernel_stack;
+    ctx.kernel_stack_depth = static_cast<uint32_t>(perf::kernel_frames(sample.callchain, kernel_stack));
+    ctx.user_stack = user_stack;
+    if (sample.pid != 0 && !sample.user_regs.empty()) {
+        const stacks::UserRegs regs = stacks::from_perf(sample.user_regs);
+        const stacks::StackCopy copy{regs.value[stacks::kDwarfSp], sample.user_stack};
+        ctx.user_stack_depth = static_cast<uint32_t>(stacks_.unwind_user(sample.pid, regs, copy, user_stack));
+    }
+    ops_->fire(host_, static_cast<dtrace_probe_id>(tag & ~kArg0IsIpTag), &ctx);
+}
+
+void PmcPlugin::on_comm(const perf::CommRecord &comm) {
+    if (comm.exec)
+        stacks_.maps().exec(comm.pid);
+    if (comm.pid == comm.tid)
+        processes_.rename(comm.pid, comm.comm);
+}
+
+void PmcPlugin::on_mmap(const perf::MmapRecord &mmap) {
+    stacks_.maps().add(mmap.pid, {mmap.start, mmap.start + mmap.length, mmap.pgoff, std::string(mmap.path)});
+}
+
+void PmcPlugin::on_lost(uint32_t cpu, uint64_t count) {
+    ops_->report_drops(host_, cpu, count, DTRACE_DROP_PRINCIPAL);
+}
+
+} // namespace dtrace::pmc

@@ -1,0 +1,68 @@
+// process_info.cpp: /proc/PID/status, read once per process.
+#include "process_info.h"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace dtrace::pmc {
+
+namespace {
+
+int64_t first_number(std::string_view text) {
+    size_t start = text.find_first_of("0123456789");
+    int64_t value = -1;
+    if (start != std::string_view::npos)
+        std::from_chars(text.data() + start, text.data() + text.size(), value);
+    return value;
+}
+
+} // namespace
+
+ProcessInfo parse_status(std::string_view text) {
+    ProcessInfo info;
+    while (!text.empty()) {
+        size_t eol = text.find('\n');
+        std::string_view line = text.substr(0, eol);
+        text.remove_prefix(eol == std::string_view::npos ? text.size() : eol + 1);
+        size_t colon = line.find(':');
+        if (colon == std::string_view::npos)
+            continue;
+        std::string_view key = line.substr(0, colon), value = line.substr(colon + 1);
+        if (key == "Name") {
+            size_t start = value.find_first_not_of(" \t");
+            info.execname = start == std::string_view::npos ? "" : std::string(value.substr(start));
+        } else if (key == "PPid") {
+            info.ppid = first_number(value);
+        } else if (key == "Uid") {
+            info.uid = first_number(value);
+        } else if (key == "Gid") {
+            info.gid = first_number(value);
+        }
+    }
+    return info;
+}
+
+ProcessInfo &ProcessInfoTable::load(int64_t pid) {
+    auto it = known_.find(pid);
+    if (it != known_.end())
+        return it->second;
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    std::stringstream text;
+    text << in.rdbuf();
+    return known_.emplace(pid, parse_status(text.str())).first->second;
+}
+
+const ProcessInfo &ProcessInfoTable::of(int64_t pid, uint32_t cpu) {
+    if (pid == 0) {
+        idle_ = {"swapper/" + std::to_string(cpu), 0, 0, 0};
+        return idle_;
+    }
+    return load(pid);
+}
+
+void ProcessInfoTable::rename(int64_t pid, std::string_view name) {
+    load(pid).execname = name;
+}
+
+} // namespace dtrace::pmc

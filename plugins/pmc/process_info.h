@@ -1,0 +1,37 @@
+// process_info.h: execname, ppid, uid and gid of the processes samples hit.
+//
+// Read from /proc/PID/status the first time a pid is sampled or renamed
+// (the kernel's comm records report an exec), then kept, also after the
+// process exits. pid 0 is the idle task of each CPU.
+#pragma once
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace dtrace::pmc {
+
+struct ProcessInfo {
+    std::string execname;
+    int64_t ppid = -1, uid = -1, gid = -1;
+};
+
+class ProcessInfoTable {
+  public:
+    // The pid's information; valid until the next call (one thread).
+    const ProcessInfo &of(int64_t pid, uint32_t cpu);
+    void rename(int64_t pid, std::string_view name);
+
+  private:
+    ProcessInfo &load(int64_t pid); // /proc/PID/status at the first sight of a pid
+
+    std::unordered_map<int64_t, ProcessInfo> known_;
+    ProcessInfo idle_;
+};
+
+// Parses the lines of a /proc/PID/status file that ProcessInfo needs.
+ProcessInfo parse_status(std::string_view text);
+
+} // namespace dtrace::pmc

@@ -1,0 +1,1 @@
+sh -c 'for v in 4 5 6; do dtrace -qE "$NETTRACE_FIXTURES/sample-v$v.nettrace" -n "etw:::Checkout { printf(\"%s bought %d items for %d cents\n\", copyinstr(args[0]), args[1], args[2]); } demo-shop:::events { @[arg0] = count(); }" || exit 1; done'

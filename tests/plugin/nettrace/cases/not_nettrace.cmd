@@ -1,0 +1,1 @@
+bash -c 'set -o pipefail; cd "$NETTRACE_FIXTURES" && head -c 12 sample-v6.nettrace > v9.nettrace && printf "\011\0\0\0\0\0\0\0" >> v9.nettrace && dtrace -qE v9.nettrace -n "diag:::events { @ = count(); }" 2>&1 | sed "s|[^ ]*/etw\.so|etw.so|"'

@@ -1,0 +1,1 @@
+sh -c 'dtrace -x etwmanifest="$CLR_MANIFEST" -qE "$NETTRACE_DATA/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip" -n "etw:e13c0d23-ccbc-4e12-931b-d9cc2eee27e4::10 { @[copyinstr(args[5])] = sum(args[3]); } END { trunc(@, 8); }"'
