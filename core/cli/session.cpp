@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace dtrace::cli {
@@ -45,6 +46,11 @@ compiler::ProbeSpecKind probe_spec_kind(engine::SpecKind kind) {
 std::string crop_description(const std::string &text) {
     size_t cut = text.find_first_of("{/;");
     return cut == std::string::npos ? text : text.substr(0, cut);
+}
+
+bool is_directory(const std::string &path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 } // namespace
@@ -145,6 +151,11 @@ bool Session::load_plugins() {
     const bool replaying = options_.is_set("replay");
     if (replaying)
         config.required_capabilities = DTRACE_PLUGIN_REPLAY;
+    // Said here, for every replaying plugin: not as a plugin failing to load.
+    if (replaying && is_directory(*options_.text("replay"))) {
+        error("failed to replay " + *options_.text("replay") + ": it is a directory (-E takes a trace file)");
+        return false;
+    }
     // A plugin the user asked for must load; a bad discovered one is only reported.
     bool fatal = false, any_error = false;
     auto report = [&](const std::vector<host::PluginDiagnostic> &diagnostics) {

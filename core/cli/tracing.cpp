@@ -116,6 +116,12 @@ int Tracing::run() {
     // setopt() may change the rates while tracing: they are read each time.
     auto switch_ns = [this] { return std::max<int64_t>(options_.number("switchrate"), 1); };
     auto status_ns = [this] { return std::max<int64_t>(options_.number("statusrate"), 1); };
+    // Reads the buffers and carries out their records; a replay waiting for
+    // that (printa, clear ...: replay_backpressure.h) then goes on.
+    auto consume = [&] {
+        printer.consume(engine_.take_buffers());
+        engine_.buffers_consumed();
+    };
     bool done = false;
     bool newline_pending = false;
     int seen_interrupts = 0;
@@ -135,18 +141,19 @@ int Tracing::run() {
         }
         if (engine_.exit_requested() || engine_.buffer_filled() || seen_interrupts > 0 || targets_gone()) {
             done = true;
+            engine_.consumer_stopping();
             host_.stop_all();
             progress->finish();
             // As DTrace's consumer, read what was recorded before END fires:
             // the actions carried out on reading (clear, trunc, normalize)
             // then act before END's clauses run.
-            printer.consume(engine_.take_buffers());
+            consume();
             engine_.stop();
         }
         // Buffers are switched at switchrate (or at the end), as DTrace does.
         auto now = std::chrono::steady_clock::now();
         if (done || now >= next_switch || engine_.drain_wanted()) {
-            printer.consume(engine_.take_buffers());
+            consume();
             std::fflush(printer.output());
             next_switch = now + std::chrono::nanoseconds(switch_ns()); // after a setopt() just read
         }

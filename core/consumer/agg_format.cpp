@@ -12,6 +12,8 @@
 
 namespace dtrace::consumer {
 
+using namespace aggdata; // the data layouts the formats read
+
 namespace {
 
 // Key columns: the width of an integer key by size (dt_print_datum()).

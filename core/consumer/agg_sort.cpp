@@ -1,12 +1,14 @@
 // agg_sort.cpp: aggregation ordering (see agg_sort.h).
 #include "consumer/agg_sort.h"
 
-#include "consumer/agg_data.h"
+#include "aggdata/agg_data.h"
 
 #include <algorithm>
 #include <cstring>
 
 namespace dtrace::consumer {
+
+using namespace aggdata; // the data layouts the formats read
 
 namespace {
 

@@ -18,7 +18,7 @@ namespace dtrace::consumer {
 
 // <0, 0, >0 like memcmp. `keypos` as aggsortkeypos (out of range means 0).
 int compare_keys(std::span<const Value> lhs, std::span<const Value> rhs, int keypos);
-int compare_values(AggFunc func, std::span<const int64_t> params, std::span<const int64_t> lhs,
+int compare_values(compiler::AggFunc func, std::span<const int64_t> params, std::span<const int64_t> lhs,
                    std::span<const int64_t> rhs);
 
 // The entries of one aggregation in printing order (indices into entries).

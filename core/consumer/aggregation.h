@@ -5,8 +5,8 @@
 // Sorting and printing work on these snapshots alone.
 #pragma once
 
+#include "aggdata/agg_data.h"
 #include "compiler/program.h"
-#include "consumer/agg_data.h"
 #include "consumer/value.h"
 
 #include <cstdint>

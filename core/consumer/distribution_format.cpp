@@ -7,6 +7,8 @@
 
 namespace dtrace::consumer {
 
+using namespace aggdata; // the data layouts the formats read
+
 namespace {
 
 constexpr unsigned kBarWidth = 40;

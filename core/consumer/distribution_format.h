@@ -8,7 +8,7 @@
 // left of the axis; mixed signs split the bar in two halves.
 #pragma once
 
-#include "consumer/agg_data.h"
+#include "aggdata/agg_data.h"
 
 #include <cstdint>
 #include <span>
@@ -38,12 +38,13 @@ std::string distribution_header(int key_width = 0);
 std::string distribution_bar(int64_t value, uint64_t normal, const BarScale &scale);
 
 std::string format_quantize(std::span<const int64_t> data, uint64_t normal, bool zoom);
-std::string format_lquantize(std::span<const int64_t> data, const LquantizeParams &params, uint64_t normal, bool zoom);
-std::string format_llquantize(std::span<const int64_t> data, const LlquantizeParams &params, uint64_t normal,
+std::string format_lquantize(std::span<const int64_t> data, const aggdata::LquantizeParams &params, uint64_t normal,
+                             bool zoom);
+std::string format_llquantize(std::span<const int64_t> data, const aggdata::LlquantizeParams &params, uint64_t normal,
                               bool zoom);
 
 // Dispatches on the aggregating function (quantize family only; "" otherwise).
-std::string format_distribution(AggFunc func, std::span<const int64_t> params, std::span<const int64_t> data,
+std::string format_distribution(compiler::AggFunc func, std::span<const int64_t> params, std::span<const int64_t> data,
                                 uint64_t normal, bool zoom);
 
 } // namespace dtrace::consumer

@@ -11,6 +11,8 @@
 
 namespace dtrace::consumer {
 
+using namespace aggdata; // the data layouts the formats read
+
 namespace {
 
 constexpr std::string_view kAsciiLevels = "__xxxxXX";

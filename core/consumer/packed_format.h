@@ -9,7 +9,7 @@
 // uses, widened by one on each side.
 #pragma once
 
-#include "consumer/agg_data.h"
+#include "aggdata/agg_data.h"
 
 #include <cstdint>
 #include <span>
@@ -27,10 +27,11 @@ BinRange merge_bins(BinRange a, BinRange b);
 
 // The header: `key_width` (0 without keys) holds "key", then the columns.
 std::string quantize_packed_header(int key_width, BinRange bins);
-std::string lquantize_packed_header(int key_width, const LquantizeParams &params);
+std::string lquantize_packed_header(int key_width, const aggdata::LquantizeParams &params);
 
 // One entry's row, ending with " | total count\n".
 std::string format_quantize_packed(std::span<const int64_t> data, BinRange bins, bool zoom, bool utf8);
-std::string format_lquantize_packed(std::span<const int64_t> data, const LquantizeParams &params, bool zoom, bool utf8);
+std::string format_lquantize_packed(std::span<const int64_t> data, const aggdata::LquantizeParams &params, bool zoom,
+                                    bool utf8);
 
 } // namespace dtrace::consumer

@@ -1,7 +1,7 @@
 // aggregation_store.cpp: aggregation tables and their per-firing update.
 #include "engine/aggregation_store.h"
 
-#include "consumer/agg_data.h"
+#include "aggdata/agg_data.h"
 
 #include <algorithm>
 #include <cstring>
@@ -136,13 +136,13 @@ bool AggregationStore::apply(const Binding &binding, dif::Vm &vm, dif::Environme
     if (!entry)
         entry = add_entry(aggregation, key, hash);
     if (entry)
-        consumer::aggregate_add(aggregation.decl->func, aggregation.decl->params, entry->data, value, increment);
+        aggdata::aggregate_add(aggregation.decl->func, aggregation.decl->params, entry->data, value, increment);
     return true;
 }
 
 AggregationTable::Entry *AggregationStore::add_entry(Aggregation &aggregation, std::string_view key, uint64_t hash) {
     const compiler::AggregationDecl &decl = *aggregation.decl;
-    std::vector<int64_t> data = consumer::aggregate_init(decl.func, decl.params);
+    std::vector<int64_t> data = aggdata::aggregate_init(decl.func, decl.params);
     size_t cost = entry_cost(key, data);
     if (limit_ != 0 && used_ + cost > limit_) {
         drops_++;

@@ -3,7 +3,7 @@
 //
 // Each aggregation is a hash table from its key tuple (encoded as bytes:
 // integers in their type's size, strings with a terminating NUL, other data by size)
-// to the data of its aggregating function (layouts in consumer/agg_data.h).
+// to the data of its aggregating function (layouts in aggdata/agg_data.h).
 // The engine binds each aggregating action to its table once, at enable
 // time, so a firing costs one hash lookup; the binding also notes the
 // commonest key shapes (no key, one integer), whose firings hash the key's

@@ -7,6 +7,7 @@
 #include "engine/enable_checks.h"
 #include "engine/probe_context.h"
 #include "engine/resource_sizing.h"
+#include "engine/unmatched_hint.h"
 
 #include <algorithm>
 #include <chrono>
@@ -18,7 +19,6 @@ namespace {
 
 constexpr uint32_t kFirstUserEpid = 2;   // epid 1 is the fault-reporting ECB, as in DTrace
 constexpr uint32_t kMaxTraceCpus = 1024; // CPU numbers of replayed traces kept as they are
-constexpr auto kDrainWait = std::chrono::seconds(2);
 
 bool records_anything(const compiler::Clause &clause) {
     for (const compiler::Action &a : clause.actions) {
@@ -26,6 +26,12 @@ bool records_anything(const compiler::Clause &clause) {
             return true;
     }
     return clause.actions.empty();
+}
+
+bool consumer_reads_aggregations(const compiler::Clause &clause) {
+    return std::any_of(clause.actions.begin(), clause.actions.end(), [](const auto &a) {
+        return a.kind == compiler::ActionKind::Printa || a.kind == compiler::ActionKind::Library;
+    });
 }
 
 bool aggregates_only(const compiler::Clause &clause) {
@@ -106,7 +112,8 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
                 return -1;
             }
             if (e.matched == 0 && !allow_zero_matches) {
-                error = "probe description " + e.desc.to_string() + " does not match any probes";
+                error = "probe description " + e.desc.to_string() + " does not match any probes" +
+                        unmatched_hint(probes_, e.desc);
                 if (unmatched_line)
                     *unmatched_line = clause.line;
                 enablings_.pop_back();
@@ -133,6 +140,7 @@ bool Engine::attach(Enabling &enabling, Probe &probe, std::string &error) {
     ecb->program = enabling.program;
     ecb->records = records_anything(clause);
     ecb->aggregates_only = aggregates_only(clause);
+    ecb->consumer_reads_aggregations = consumer_reads_aggregations(clause);
     std::lock_guard guard(lock_);
     for (const compiler::Action &action : clause.actions)
         ecb->aggregations.push_back(action.kind == compiler::ActionKind::Aggregate
@@ -167,6 +175,10 @@ void Engine::go() {
         aggregations_.set_limit(static_cast<size_t>(options_.number("aggsize")));
     }
     activity_.store(Activity::Warmup, std::memory_order_release);
+    if (options_.is_set("replay")) {
+        replay_clock_.hold_begin(); // fire_held_begin(), at the first replayed event
+        return;
+    }
     fire_internal(begin_probe_, nullptr, 0);
     Activity expected = Activity::Warmup;
     activity_.compare_exchange_strong(expected, Activity::Active, std::memory_order_acq_rel);
@@ -191,6 +203,13 @@ void Engine::stop() {
     Activity now = activity_.load(std::memory_order_acquire);
     if (now == Activity::Stopped || now == Activity::Inactive)
         return;
+    backpressure_.release(); // nothing waits for the consumer from here on
+    if (replay_clock_.begin_held()) {
+        // A replay that fired no event: BEGIN still runs before END.
+        activity_.store(Activity::Warmup, std::memory_order_release);
+        ReplayGuard guard(lock_);
+        fire_held_begin(dtrace_event_ctx{}, guard);
+    }
     {
         // END may use the room fill buffers kept for it.
         std::lock_guard guard(lock_);
@@ -207,8 +226,8 @@ void Engine::fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t
     {
         // While replaying, END happens at the trace's last moment, not now.
         std::lock_guard guard(lock_);
-        ctx.timestamp = last_trace_time_;
-        ctx.walltimestamp = last_trace_wall_;
+        ctx.timestamp = replay_clock_.last_time();
+        ctx.walltimestamp = replay_clock_.last_wall();
     }
     ctx.args = args;
     ctx.nargs = nargs;
@@ -235,80 +254,99 @@ void Engine::fire_live(Probe &probe, const dtrace_event_ctx &ctx) {
 }
 
 // A replayed event also moves trace time (firing the trace timers due
-// before it) and may have to wait for the consumer.
+// before it), fires BEGIN if it is the first, and may have to wait for the
+// consumer (replay_backpressure.h).
 void Engine::fire_replayed(Probe &probe, const dtrace_event_ctx &ctx) {
-    const bool timers =
-        (ctx.flags & DTRACE_EVENT_BEFORE_DATA) == 0 && has_trace_timers_.load(std::memory_order_acquire);
-    if (!probe.enabled.load(std::memory_order_relaxed) && !timers)
+    replay_clock_.note(ctx); // END's time, whatever fires
+    const bool timers = (ctx.flags & DTRACE_EVENT_BEFORE_DATA) == 0 && replay_clock_.has_timers();
+    const bool begin = replay_clock_.begin_held();
+    if (!probe.enabled.load(std::memory_order_relaxed) && !timers && !begin)
         return;
-    uint64_t wait_for_generation = 0;
-    bool must_wait = false;
-    {
-        std::lock_guard guard(lock_);
-        last_trace_time_ = ctx.timestamp;
-        last_trace_wall_ = ctx.walltimestamp;
-        if (timers)
-            advance_trace_time(ctx);
-        if (!probe.ecbs.empty())
-            run_ecbs(probe, ctx);
-        // A replay can outrun the consumer; rather than drop records it
-        // waits for a buffer switch when a buffer is three quarters full
-        // (noted as records are written: note_fill()). A ring buffer
-        // overwrites rather than waits.
-        if (drain_due_ && buffer_config_.policy != BufferPolicy::Ring) {
-            must_wait = true;
-            wait_for_generation = drain_generation_;
-        }
-    }
-    if (must_wait)
-        wait_for_drain(wait_for_generation);
+    lock_.lock();
+    if (timers || begin)
+        fire_before_event(ctx, timers, begin);
+    if (!probe.ecbs.empty())
+        run_ecbs(probe, ctx);
+    if ((consumer_sync_due_ | drain_due_) && buffer_config_.policy != BufferPolicy::Ring)
+        wait_after_event(); // unlocks
+    else
+        lock_.unlock();
 }
 
-void Engine::wait_for_drain(uint64_t generation) {
-    drain_wanted_.store(true, std::memory_order_release);
-    notify();
-    std::unique_lock guard(drain_lock_);
-    // A consumer that never comes (it stopped) releases us after a while;
-    // the records that then do not fit are counted as drops.
-    drained_.wait_for(guard, kDrainWait, [&] {
-        return drain_generation_seen_ != generation || activity_.load(std::memory_order_acquire) == Activity::Stopped;
-    });
+// What fires before a replayed event (with lock_ held): BEGIN at the first,
+// the trace timers due. Each firing may wait for the consumer, with the lock
+// released meanwhile. Out of line: the common replayed firing has neither.
+void Engine::fire_before_event(const dtrace_event_ctx &ctx, bool timers, bool begin) {
+    ReplayGuard guard(lock_, std::adopt_lock);
+    if (begin)
+        fire_held_begin(ctx, guard);
+    if (timers)
+        fire_trace_timers(ctx, guard);
+    guard.release(); // still locked
 }
 
-int Engine::add_trace_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
-    if (!options_.is_set("replay") || interval_ns == 0 || !probes_.probe(probe))
-        return -1;
-    std::lock_guard guard(lock_);
-    trace_timers_.push_back({probe, interval_ns, (flags & DTRACE_TIMER_PER_CPU) != 0, 0});
-    has_trace_timers_.store(true, std::memory_order_release);
-    return 0;
+// A replayed event's own wait (entered with lock_ held, returns with it
+// released): for the consumer to carry out what a clause recorded for it, or
+// for a buffer switch when a buffer is three quarters full (noted as records
+// are written: note_fill()), rather than drop records. A ring buffer
+// overwrites instead, and is never waited for.
+void Engine::wait_after_event() {
+    const bool sync = std::exchange(consumer_sync_due_, false);
+    const uint64_t generation = sync ? backpressure_.next_take() : backpressure_.current_take();
+    lock_.unlock();
+    if (sync)
+        backpressure_.wait_for_consumer(generation, [this] { notify(); });
+    else
+        backpressure_.wait_for_drain(generation, [this] { notify(); });
+}
+
+// BEGIN of a replay, on the trace's time: the first replayed event's.
+void Engine::fire_held_begin(const dtrace_event_ctx &first, ReplayGuard &guard) {
+    replay_clock_.begin_fired();
+    dtrace_event_ctx begin = common::own_process_context();
+    begin.timestamp = first.timestamp;
+    begin.walltimestamp = first.walltimestamp;
+    if (Probe *probe = probes_.probe(begin_probe_); probe && !probe->ecbs.empty())
+        run_ecbs(*probe, begin);
+    sync_with_consumer(guard);
+    Activity expected = Activity::Warmup;
+    activity_.compare_exchange_strong(expected, Activity::Active, std::memory_order_acq_rel);
 }
 
 // Fires every trace timer whose time has come, at its own timestamp, before
 // the event at ctx.timestamp runs: replayed ticks interleave with the events
-// as they would have live.
-void Engine::advance_trace_time(const dtrace_event_ctx &ctx) {
-    trace_cpus_ = std::max(trace_cpus_, ctx.cpu + 1);
-    for (TraceTimer &timer : trace_timers_) {
-        if (timer.next == 0)
-            timer.next = ctx.timestamp + timer.interval;
-        Probe *probe = probes_.probe(timer.probe);
-        while (timer.next <= ctx.timestamp) {
-            dtrace_event_ctx tick{};
-            tick.struct_size = sizeof tick;
-            tick.timestamp = timer.next;
-            tick.walltimestamp = ctx.walltimestamp - ctx.timestamp + timer.next;
-            tick.pid = tick.ppid = tick.tid = 0; // no thread was interrupted: report the idle one
-            tick.execname = "";
-            tick.flags = DTRACE_EVENT_REPLAYED;
-            for (uint32_t cpu = 0; cpu < (timer.per_cpu ? trace_cpus_ : 1u); cpu++) {
-                tick.cpu = timer.per_cpu ? cpu : ctx.cpu;
-                if (probe && !probe->ecbs.empty())
-                    run_ecbs(*probe, tick);
-            }
-            timer.next += timer.interval;
+// as they would have live, each seeing the aggregations as they are then.
+void Engine::fire_trace_timers(const dtrace_event_ctx &ctx, ReplayGuard &guard) {
+    replay_clock_.advance(ctx, [&](dtrace_probe_id id, const dtrace_event_ctx &tick) {
+        Probe *probe = probes_.probe(id);
+        if (probe && !probe->ecbs.empty()) {
+            run_ecbs(*probe, tick);
+            sync_with_consumer(guard);
         }
-    }
+    });
+}
+
+// After a replayed firing recorded what the consumer does to aggregations
+// (printa, clear ...): wait until it has done it, so that it reads them as
+// they were at the firing, whatever the switch rate. A ring buffer is read
+// only at the end.
+void Engine::sync_with_consumer(ReplayGuard &guard) {
+    if (!consumer_sync_due_)
+        return;
+    consumer_sync_due_ = false;
+    if (buffer_config_.policy == BufferPolicy::Ring)
+        return;
+    const uint64_t generation = backpressure_.next_take();
+    guard.unlock();
+    backpressure_.wait_for_consumer(generation, [this] { notify(); });
+    guard.lock();
+}
+
+int Engine::add_trace_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
+    if (!options_.is_set("replay") || !probes_.probe(probe))
+        return -1;
+    std::lock_guard guard(lock_);
+    return replay_clock_.add_timer(probe, interval_ns, (flags & DTRACE_TIMER_PER_CPU) != 0) ? 0 : -1;
 }
 
 // DTrace's activity rules: while not Active only the dtrace provider fires,
@@ -391,190 +429,6 @@ bool Engine::run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &
     return true;
 }
 
-// The actions of a clause whose predicate passed.
-bool Engine::run_actions(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault) {
-    dif::Vm &vm = *vm_;
-    dif::Fault f;
-    const compiler::Clause &clause = *ecb.clause;
-    // Where the clause's record goes once the predicate passed: the CPU's
-    // principal buffer, after speculate() a speculative buffer, or nowhere.
-    PrincipalBuffer *out = nullptr;
-    auto faulted = [&](int32_t action) {
-        if (out)
-            out->abandon();
-        fault = FaultRecord::of(ecb.epid, action, f);
-        return false;
-    };
-    // A fault of the action itself rather than of its DIF: no DIF offset.
-    auto action_faulted = [&](int32_t action, dif::FaultKind kind) {
-        f = dif::Fault{};
-        f.kind = kind;
-        f.pc = kNoDifOffset;
-        return faulted(action);
-    };
-    if (ecb.records) {
-        out = &buffers_[ctx.cpu];
-        out->begin(ecb.epid, ctx.timestamp, sequence_++);
-    }
-    auto record_value = [&](const dif::Difo &difo, uint64_t value) {
-        switch (difo.rtype.kind) {
-        case dif::TypeDesc::Kind::Integer:
-            if (out)
-                out->put_integer(value);
-            return true;
-        case dif::TypeDesc::Kind::String: {
-            std::string_view s;
-            if (!vm.load_string(value, s, f))
-                return false;
-            if (out)
-                out->put_bytes(s.data(), static_cast<uint32_t>(s.size()));
-            return true;
-        }
-        case dif::TypeDesc::Kind::ByRef: {
-            std::string_view bytes;
-            if (!vm.load_bytes(value, difo.rtype.size, bytes, f))
-                return false;
-            if (out)
-                out->put_bytes(bytes.data(), static_cast<uint32_t>(bytes.size()));
-            return true;
-        }
-        }
-        return true;
-    };
-    int32_t index = 0;
-    for (const compiler::Action &action : clause.actions) {
-        index++;
-        switch (action.kind) {
-        case compiler::ActionKind::Expression:
-        case compiler::ActionKind::Trace:
-        case compiler::ActionKind::Print:
-        case compiler::ActionKind::Exit: {
-            uint64_t v = vm.run(*action.value, env, f);
-            if (f.kind != dif::FaultKind::None ||
-                (action.kind != compiler::ActionKind::Expression && !record_value(*action.value, v)))
-                return faulted(index);
-            if (action.kind == compiler::ActionKind::Exit) {
-                Activity current = activity_.load(std::memory_order_relaxed);
-                if (current == Activity::Active || current == Activity::Warmup) {
-                    activity_.store(Activity::Draining, std::memory_order_release);
-                    exit_requested_.store(true, std::memory_order_release);
-                    notify();
-                } else if (current != Activity::Cooldown) {
-                    if (out)
-                        out->abandon(); // a second exit() while draining records nothing
-                    return true;
-                }
-            }
-            break;
-        }
-        case compiler::ActionKind::Printf:
-        case compiler::ActionKind::Printa:
-        case compiler::ActionKind::System:
-        case compiler::ActionKind::Freopen:
-        case compiler::ActionKind::Library:
-        case compiler::ActionKind::Tracemem:
-        case compiler::ActionKind::Plugin:
-            for (const dif::Difo &arg : action.args) {
-                uint64_t v = vm.run(arg, env, f);
-                if (f.kind != dif::FaultKind::None || !record_value(arg, v))
-                    return faulted(index);
-            }
-            break;
-        case compiler::ActionKind::Aggregate:
-            if (!ecb.aggregations[index - 1].aggregation ||
-                !aggregations_.apply(ecb.aggregations[index - 1], vm, env, f))
-                return faulted(index);
-            break;
-        case compiler::ActionKind::Speculate:
-        case compiler::ActionKind::Commit:
-        case compiler::ActionKind::Discard: {
-            uint64_t id = vm.run(*action.value, env, f);
-            if (f.kind != dif::FaultKind::None)
-                return faulted(index);
-            bool illegal = false;
-            if (action.kind == compiler::ActionKind::Speculate) {
-                PrincipalBuffer *spec = speculations_.buffer(id, ctx.cpu, illegal);
-                if (!illegal) {
-                    // The record begun in the principal buffer moves to the speculation.
-                    if (out)
-                        out->abandon();
-                    out = spec;
-                    if (out)
-                        out->begin(ecb.epid, ctx.timestamp, 0);
-                }
-            } else if (action.kind == compiler::ActionKind::Commit) {
-                illegal = !speculations_.commit(id, buffers_, sequence_);
-                for (const PrincipalBuffer &b : buffers_)
-                    note_fill(b);
-            } else {
-                illegal = !speculations_.discard(id);
-            }
-            if (illegal)
-                return action_faulted(index, dif::FaultKind::IllOp);
-            break;
-        }
-        case compiler::ActionKind::Raise:
-        case compiler::ActionKind::Chill: {
-            uint64_t v = vm.run(*action.value, env, f);
-            if (f.kind != dif::FaultKind::None)
-                return faulted(index);
-            dif::FaultKind k = action.kind == compiler::ActionKind::Raise ? raise_signal(ctx, v) : chill_.spin(v);
-            if (k != dif::FaultKind::None)
-                return action_faulted(index, k);
-            break;
-        }
-        case compiler::ActionKind::Stop:
-            stop_process(ctx);
-            break;
-        case compiler::ActionKind::Ftruncate:
-        case compiler::ActionKind::Default:
-            break;
-        }
-    }
-    if (out) {
-        if (!out->end() && out->full()) {
-            buffer_filled_.store(true, std::memory_order_release);
-            notify();
-        }
-        if (out == &buffers_[ctx.cpu]) // not a speculation's buffer: a switch does not empty those
-            note_fill(*out);
-    }
-    return true;
-}
-
-void Engine::record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault) {
-    if (in_error_probe_) {
-        double_errors_++; // a fault in an ERROR clause is only counted
-        return;
-    }
-    PrincipalBuffer &buffer = buffers_[ctx.cpu];
-    buffer.begin(kErrorEpid, ctx.timestamp, sequence_++);
-    buffer.put_integer(fault.epid);
-    buffer.put_integer(static_cast<uint64_t>(fault.action));
-    buffer.put_integer(fault.pc);
-    buffer.put_integer(static_cast<uint64_t>(fault.kind));
-    buffer.put_integer(fault.address);
-    buffer.end();
-    note_fill(buffer);
-
-    Probe *error_probe = probes_.probe(error_probe_);
-    if (!error_probe || error_probe->ecbs.empty())
-        return;
-    // ERROR's arguments: arg1 epid, arg2 action index, arg3 DIF offset, arg4 fault, arg5 address.
-    const uint64_t args[] = {0,
-                             fault.epid,
-                             static_cast<uint64_t>(fault.action),
-                             fault.pc == kNoDifOffset ? uint64_t(-1) : uint64_t(fault.pc) * sizeof(uint64_t),
-                             static_cast<uint64_t>(fault.kind),
-                             fault.address};
-    dtrace_event_ctx error_ctx = ctx;
-    error_ctx.args = args;
-    error_ctx.nargs = sizeof args / sizeof args[0];
-    in_error_probe_ = true;
-    run_ecbs(*error_probe, error_ctx);
-    in_error_probe_ = false;
-}
-
 void Engine::notify() {
     {
         std::lock_guard guard(wake_lock_);
@@ -592,13 +446,7 @@ void Engine::wait_for_work(int64_t timeout_ns) {
 std::vector<Engine::CpuData> Engine::take_buffers() {
     std::vector<CpuData> out;
     std::lock_guard guard(lock_);
-    drain_generation_++;
-    {
-        std::lock_guard drained(drain_lock_);
-        drain_generation_seen_ = drain_generation_;
-    }
-    drain_wanted_.store(false, std::memory_order_release);
-    drained_.notify_all();
+    backpressure_.buffers_taken();
     drain_due_ = false; // every principal buffer is taken (a ring one is never waited for)
     // A ring buffer is read once, when tracing has stopped.
     if (buffer_config_.policy == BufferPolicy::Ring && activity_.load(std::memory_order_acquire) != Activity::Stopped)
@@ -607,8 +455,8 @@ std::vector<Engine::CpuData> Engine::take_buffers() {
         CpuData data{cpu, {}, 0};
         buffers_[cpu].swap(data.records, data.drops);
         if (cpu == 0) {
-            data.drops += external_drops_;
-            external_drops_ = 0;
+            data.drops += std::exchange(drops_.reported, 0);
+            data.trace_logger_lost = std::exchange(drops_.trace_logger, 0);
         }
         out.push_back(std::move(data));
     }
@@ -674,12 +522,23 @@ dtrace_probe_id Engine::lookup_probe(dtrace_provider_id provider, std::string_vi
 
 void Engine::report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) {
     std::lock_guard guard(lock_);
-    (kind == DTRACE_DROP_CORRUPT ? corrupt_drops_ : external_drops_) += count;
+    switch (kind) {
+    case DTRACE_DROP_PRINCIPAL:
+        drops_.reported += count;
+        return;
+    case DTRACE_DROP_CORRUPT:
+        drops_.corrupt += count;
+        return;
+    case DTRACE_DROP_LOGGER:
+        drops_.trace_logger += count;
+        return;
+    }
+    drops_.reported += count; // a kind from a newer SDK: still a loss
 }
 
 uint64_t Engine::take_double_errors() {
     std::lock_guard guard(lock_);
-    return std::exchange(double_errors_, 0);
+    return std::exchange(drops_.double_errors, 0);
 }
 
 uint64_t Engine::take_speculative_drops() {
@@ -694,7 +553,7 @@ uint64_t Engine::take_failed_speculations() {
 
 uint64_t Engine::take_corrupt_drops() {
     std::lock_guard guard(lock_);
-    return std::exchange(corrupt_drops_, 0);
+    return std::exchange(drops_.corrupt, 0);
 }
 
 const char *Engine::option(std::string_view name) const {

@@ -24,8 +24,11 @@
 #include "engine/aggregation_store.h"
 #include "engine/buffer.h"
 #include "engine/destructive.h"
+#include "engine/drop_counters.h"
 #include "engine/options.h"
 #include "engine/probe_table.h"
+#include "engine/replay_backpressure.h"
+#include "engine/replay_clock.h"
 #include "engine/speculation.h"
 #include "engine/spin_lock.h"
 #include "host/probe_sink.h"
@@ -54,6 +57,10 @@ struct Ecb {
     std::vector<AggregationStore::Binding> aggregations;
     bool records = false;         // whether a firing writes a record (else only variables/aggregations change)
     bool aggregates_only = false; // every action aggregates (@a[k] = f(v); ...)
+    // The consumer acts on aggregations when it reads this clause's record
+    // (printa, clear, trunc, normalize, denormalize, setopt): a replay waits
+    // for that (replay_backpressure.h).
+    bool consumer_reads_aggregations = false;
 };
 
 // The reserved enabled-probe id of the records that report faults.
@@ -106,7 +113,8 @@ class Engine final : public host::ProbeSink {
     // What keeps tracing from starting (destructive actions without -w,
     // buffers too small...), as DTrace words it; nullopt when it may start.
     std::optional<std::string> refuse_start() const;
-    // Starts tracing: sizes buffers from the options and fires BEGIN.
+    // Starts tracing: sizes buffers from the options and fires BEGIN (when
+    // replaying, at the first replayed event, on its time: replay_clock.h).
     void go();
     // Stops tracing: fires END (unless BEGIN never ran), then no more firings.
     void stop();
@@ -125,8 +133,15 @@ class Engine final : public host::ProbeSink {
         uint32_t cpu;
         std::vector<uint8_t> records;
         uint64_t drops;
+        // CPU 0's only: events the replayed trace's logger lost, as reported
+        // by the time of this take (so reported after the records before it).
+        uint64_t trace_logger_lost = 0;
     };
     std::vector<CpuData> take_buffers();
+    // The consumer has carried out the records of the buffers it took.
+    void buffers_consumed() { backpressure_.buffers_consumed(); }
+    // The consumer reads no more: a replay waiting for it goes on.
+    void consumer_stopping() { backpressure_.release(); }
     std::vector<AggregationStore::Snapshot> snapshot_aggregations();
     // The consumer's clear() and trunc() of one aggregation of `program`.
     void clear_aggregation(const compiler::Program &program, uint32_t id);
@@ -138,7 +153,7 @@ class Engine final : public host::ProbeSink {
     uint64_t take_failed_speculations(); // speculation() found no free speculation
     uint64_t take_double_errors();       // faults in ERROR clauses
     // A replay waits for the consumer to switch buffers rather than drop records.
-    bool drain_wanted() const { return drain_wanted_.load(std::memory_order_acquire); }
+    bool drain_wanted() const { return backpressure_.wanted(); }
     const Ecb *ecb(uint32_t epid) const { return epid >= 2 && epid - 2 < ecbs_.size() ? &ecbs_[epid - 2] : nullptr; }
 
     // host::ProbeSink
@@ -181,8 +196,13 @@ class Engine final : public host::ProbeSink {
     bool run_actions(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault);
     void record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault);
     void fire_internal(dtrace_probe_id probe, const uint64_t *args, uint32_t nargs);
-    void advance_trace_time(const dtrace_event_ctx &ctx);
-    void wait_for_drain(uint64_t generation);
+    // Replayed firings, with lock_ held by `guard` (released while waiting for the consumer).
+    using ReplayGuard = std::unique_lock<SpinLock>;
+    [[gnu::noinline]] void fire_before_event(const dtrace_event_ctx &ctx, bool timers, bool begin);
+    [[gnu::noinline]] void wait_after_event();
+    void fire_held_begin(const dtrace_event_ctx &first, ReplayGuard &guard);
+    void fire_trace_timers(const dtrace_event_ctx &ctx, ReplayGuard &guard);
+    void sync_with_consumer(ReplayGuard &guard);
     // After a record went to a principal buffer: whether it is now full
     // enough for a replay to wait for the consumer.
     void note_fill(const PrincipalBuffer &buffer) { drain_due_ |= buffer.drain_due(); }
@@ -203,35 +223,18 @@ class Engine final : public host::ProbeSink {
     std::atomic<bool> buffer_filled_{false};
     dtrace_probe_id begin_probe_ = 0, end_probe_ = 0, error_probe_ = 0;
     bool in_error_probe_ = false; // a fault inside an ERROR clause does not fire ERROR again
-    uint64_t double_errors_ = 0;
+    DropCounters drops_;          // under lock_
 
-    // Timers on trace time (tick-N while replaying a file): the replayed
-    // events' timestamps drive them.
-    struct TraceTimer {
-        dtrace_probe_id probe;
-        uint64_t interval;
-        bool per_cpu;
-        uint64_t next; // 0 until the first replayed event starts the clock
-    };
-    std::vector<TraceTimer> trace_timers_;
-    std::atomic<bool> has_trace_timers_{false};
-    uint32_t trace_cpus_ = 0; // CPUs seen in the replayed events
+    // Replays only (replay_clock.h, replay_backpressure.h); live firings never touch them.
+    ReplayClock replay_clock_;        // under lock_ (the times it notes: atomics)
+    ReplayBackpressure backpressure_; // its own locks
+    bool consumer_sync_due_ = false;  // under lock_: a clause recorded what the consumer does to aggregations
 
     mutable SpinLock lock_; // probe context
     std::atomic<Activity> activity_{Activity::Inactive};
     std::atomic<bool> exit_requested_{false};
-    uint64_t external_drops_ = 0;
-    uint64_t sequence_ = 0; // next record's sequence number
-    uint64_t corrupt_drops_ = 0;
-    uint64_t last_trace_time_ = 0, last_trace_wall_ = 0; // of the last replayed event
-
-    // Replay backpressure: buffer switches counted, and waited for.
-    std::atomic<bool> drain_wanted_{false};
-    bool drain_due_ = false;        // under lock_: a principal buffer reached its drain mark since the last switch
-    uint64_t drain_generation_ = 0; // under lock_
-    std::mutex drain_lock_;
-    std::condition_variable drained_;
-    uint64_t drain_generation_seen_ = 0; // under drain_lock_
+    uint64_t sequence_ = 0;  // next record's sequence number
+    bool drain_due_ = false; // under lock_: a principal buffer reached its drain mark since the last switch
 
     std::mutex wake_lock_;
     std::condition_variable wake_;

@@ -132,6 +132,9 @@ void RecordPrinter::consume(const std::vector<engine::Engine::CpuData> &buffers)
         if (cpu.drops != 0)
             report_drop(DropKind::Principal, cpu.drops, cpu.cpu);
     }
+    uint64_t trace_logger_lost = 0;
+    for (const engine::Engine::CpuData &cpu : buffers)
+        trace_logger_lost += cpu.trace_logger_lost;
     for (size_t i = 0; i < records.size(); i++) {
         const Located &r = records[i];
         const uint32_t next = i + 1 < records.size() ? records[i + 1].header.epid : 0;
@@ -142,6 +145,10 @@ void RecordPrinter::consume(const std::vector<engine::Engine::CpuData> &buffers)
         report_drop(DropKind::Aggregation, drops);
     if (uint64_t drops = engine_.take_corrupt_drops())
         report(std::to_string(drops) + " drop" + (drops == 1 ? "" : "s") + " of corrupt input skipped by the replay");
+    // Not this session's drops: the recording's own, told as such.
+    if (trace_logger_lost != 0)
+        report("the trace's logger lost " + std::to_string(trace_logger_lost) +
+               (trace_logger_lost == 1 ? " event" : " events"));
 }
 
 void RecordPrinter::report_drop(DropKind kind, uint64_t count, uint32_t cpu) const {

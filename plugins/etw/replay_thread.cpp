@@ -111,7 +111,7 @@ void ReplayThread::replay(EtlReader &reader) {
     dispatch.finish();
     report_damage(stats);
     if (reader.logfile().events_lost != 0) {
-        ops_->report_drops(host_, kTraceWideCpu, reader.logfile().events_lost, DTRACE_DROP_PRINCIPAL);
+        ops_->report_drops(host_, kTraceWideCpu, reader.logfile().events_lost, DTRACE_DROP_LOGGER);
     }
     ops_->input_finished(host_);
 }

@@ -9,8 +9,8 @@
 // Damage does not stop a replay: the reader skips a corrupt buffer and goes
 // on. Each newly skipped buffer is reported as it is met, as a drop of kind
 // CORRUPT, with the reader's message naming the file and offset; the events
-// the logger itself lost (the logfile header's EventsLost) are reported as
-// drops at the end.
+// the logger itself lost (the logfile header's EventsLost) are reported at
+// the end as what they are (DTRACE_DROP_LOGGER), not as this session's drops.
 #pragma once
 
 #include <atomic>

@@ -4,7 +4,7 @@
 // let it update what the plugin knows (processes, threads, files, keys,
 // images), then fire the enabled probes of its class and opcode
 // (kernel_probes.h) in table order, each with its own pid/tid, execname and
-// arguments built in KernelMemory. Events that teach the plugin nothing and
+// arguments built in KernelMemory by its family's builder (probe_family.h). Events that teach the plugin nothing and
 // that no probe wants (ReadyThread, samples, system calls ...) cost one
 // class lookup; a context switch that no probe wants, the lookups of its two
 // threads (context_switch.h).
@@ -64,9 +64,6 @@ class KernelDispatch {
     }
 
   private:
-    static constexpr size_t kMaxArgs = 6;
-    using Args = std::array<uint64_t, kMaxArgs>;
-
     // Whether an event of the class and opcode tells the plugin something it
     // keeps from its decoded fields (kernel_state.h, process_table.h,
     // module_map.h); context switches teach without decoding. Others are
@@ -89,10 +86,6 @@ class KernelDispatch {
     }
     void decode_and_fire(const Event &event, int klass, const dtrace_event_ctx &base);
     void fire(uint16_t row, dtrace_probe_id id, const Event &event, const dtrace_event_ctx &base);
-    size_t build_args(const KernelProbe &probe, const Event &event, Args &args);
-    uint64_t fileinfo(const Event &event, uint64_t file, uint64_t irp);
-    uint64_t ipinfo(uint8_t version);
-    int64_t ns(uint64_t raw) const { return clock_.to_unix_ns(static_cast<int64_t>(raw)); }
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;

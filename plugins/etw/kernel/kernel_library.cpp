@@ -96,6 +96,8 @@ constexpr Member kIpinfo[] = {
     {"ip_saddr", "string", "source address"},           {"ip_daddr", "string", "destination address"},
     {"ip_connid", "uint32_t", "connection identifier"}, {"ip_stime", "uint64_t", "start send request time"},
     {"ip_etime", "uint32_t", "end send request time"},
+    // ip_plength is 16 bits, as in DTrace and the seed: an LSO send can be larger.
+    {"ip_size", "uint32_t", "payload length, never truncated"},
 };
 constexpr Member kTcpinfo[] = {
     {"tcp_sport", "uint16_t", "source port"},

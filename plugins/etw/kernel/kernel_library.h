@@ -90,7 +90,7 @@ namespace dev {
 enum Member : uint8_t { dev_major, dev_minor, dev_instance, dev_name, dev_statname, dev_pathname, kSize };
 }
 namespace ip {
-enum Member : uint8_t { ip_ver, ip_plength, ip_saddr, ip_daddr, ip_connid, ip_stime, ip_etime, kSize };
+enum Member : uint8_t { ip_ver, ip_plength, ip_saddr, ip_daddr, ip_connid, ip_stime, ip_etime, ip_size, kSize };
 }
 namespace tcp {
 enum Member : uint8_t {

@@ -2,7 +2,7 @@
 //
 // The Dtrace-ETW port (seed 001) presents the kernel logger's events as
 // providers with DTrace's names and translated arguments. Each row of the
-// table in kernel_probes.cpp is one probe: its provider and name, the kernel
+// table below is one probe (its row is in its family's file): its provider and name, the kernel
 // class and opcodes that fire it, the shape of its arguments, and which
 // payload fields give the firing's pid and tid (kernel events are often
 // logged in another thread's context: a process start in its parent's, a
@@ -47,15 +47,8 @@
 // | sampled:::profile            | PerfInfo 46 SampledProfile | arg0 kernel PC, arg1 user PC (0 when    | ThreadId    |
 // |                              |                            |   not there), 2 uint32_t tid, 3 count   |             |
 //
-// fsinfo: create 64, cleanup 65, close 66, read 67, write 68, setinfo 69,
-// delete 70, rename 71, direnum 72, flush 73, queryinfo 74, fscontrol 75,
-// done 76 (OperationEnd: the file of the IRP, fi_extinfo, fi_rstatus),
-// dirnotify 77. reg: create 10, open 11, delete 12, query 13, setvalue 14,
-// delvalue 15, queryvalue 16, enumkey 17, enumvaluekey 18, querymulvalue 19,
-// setinfo 20, flush 21, kcbcreate 22, kcbdelete 23, virtualize 26, close 27,
-// setsecurity 28, querysecurity 29. tcpip (IPv4, IPv6): send 10/26, receive
-// 11/27, connect 12/28, disconnect 13/29, retransmit 14/30, accept 15/31,
-// reconnect 16/32, copy 18/34.
+// The opcodes of fsinfo, reg and tcpip are listed in their family's file
+// (probe_family.h: one file per family, family_<name>.cpp).
 //
 // The SampledProfile probe is sampled:::profile: the profile provider is
 // dtrace's own (profile-N and tick-N fire on trace time when replaying), and
@@ -79,43 +72,12 @@
 #include <dtrace/provider.h>
 
 #include "kernel/mof_classes.h"
+#include "kernel/probe_family.h"
 
 namespace dtrace::etw::plugin::kernel {
 
-enum class ArgShape : uint8_t {
-    None,
-    NewProcess,
-    ExitStatus,
-    Thread, // lwpsinfo_t *, psinfo_t *
-    Module,
-    DiskIo,
-    FileIo,
-    Registry,
-    Fault,
-    HardFault,
-    VirtualMemory,
-    ImageBacked,
-    Tcp,
-    Udp,
-    NetFail,
-    Dpc,
-    Isr,
-    SyscallEntry,
-    SyscallReturn,
-    Sample,
-};
-
-struct KernelProbe {
-    std::string_view provider;
-    std::string_view name;
-    KernelClass klass;
-    std::array<uint8_t, 6> opcodes; // 0-terminated unless all six are used
-    ArgShape args;
-    std::string_view pid_field; // the payload field with the firing's pid ("": the record's)
-    std::string_view tid_field; // the same for the tid
-};
-
-// The table (kernel_probes.cpp).
+// Every family's rows, in the order of kernel_probes.cpp's family table (a
+// row's index is its cookie's offset from kKernelCookieBase).
 std::span<const KernelProbe> kernel_probe_table();
 // True for the names of the kernel providers (other providers may not take them).
 bool is_kernel_provider(std::string_view name);
@@ -143,6 +105,7 @@ class KernelProbes {
     bool any_enabled(int klass) const { return enabled_in_class_[static_cast<size_t>(klass)].load() != 0; }
 
   private:
+    std::span<const KernelProbe> table_;
     std::vector<dtrace_probe_id> ids_;
     std::unique_ptr<std::atomic<dtrace_probe_id>[]> enabled_;
     std::array<std::atomic<uint32_t>, kClassSlots> enabled_in_class_{};

@@ -162,7 +162,8 @@ typedef struct dtrace_event_ctx {
 /* Drop kinds a plugin reports (events lost before they reached the host). */
 typedef enum dtrace_drop_kind {
     DTRACE_DROP_PRINCIPAL = 0, /* events the source lost (ring overflow, lost records) */
-    DTRACE_DROP_CORRUPT = 1    /* input skipped as corrupt (replay) */
+    DTRACE_DROP_CORRUPT = 1,   /* input skipped as corrupt (replay) */
+    DTRACE_DROP_LOGGER = 2     /* events the replayed trace's own logger lost while recording */
 } dtrace_drop_kind;
 
 /* A plugin action: a function the plugin adds to D (say etw_trace()). A call

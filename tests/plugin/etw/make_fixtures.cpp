@@ -40,5 +40,6 @@ int main(int argc, char **argv) {
     write_file(dir + "/metadata.etl", metadata_trace());
     write_file(dir + "/stack_keys.etl", stack_key_trace());
     write_file(dir + "/jit_stacks.etl", jit_stack_trace());
+    write_file(dir + "/intervals.etl", interval_trace());
     return 0;
 }

@@ -462,6 +462,38 @@ Bytes kernel_trace(uint8_t ps) {
 // The first two samples' kernel stacks are the one KeyDelete defines, the
 // third's the one the rundown defines; the first sample's user stack too
 // comes from the rundown.
+Bytes interval_trace() {
+    constexpr uint8_t ps = 8;
+    constexpr int64_t kStart = 1000;
+    constexpr int64_t kSendSpacing = 20'000; // 2 ms in 100 ns ticks
+    constexpr size_t kSendsPerBuffer = 500;
+    LogfileSpec logfile;
+    logfile.pointer_size = ps;
+    logfile.buffer_size = 0x10000;
+    logfile.number_of_processors = 1;
+    logfile.events_lost = kIntervalLoggerLost;
+    EtlFileBuilder builder(logfile);
+    BufferSpec buffer{.cpu = 0};
+    buffer.records.push_back(encode_kernel(
+        {kProcessDcStart, 4, kStart, 0, 0, process_payload(ps, 300, 4, 0, "client.exe", u"client.exe")}, ps));
+    for (uint32_t i = 0; i < kIntervalSends; ++i) {
+        const int64_t t = kStart + kSendSpacing * (i + 1);
+        const uint32_t size = i == kIntervalLsoIndex ? kIntervalLsoBytes : i % 1500 + 1;
+        KernelPayload send(ps);
+        send.u32(300).u32(size).raw({10, 0, 0, 2}).raw({10, 0, 0, 1}).raw({0x01, 0xBB}).raw({0xC3, 0x50});
+        send.u32(static_cast<uint32_t>(t)).u32(static_cast<uint32_t>(t + 1)).u32(i).pointer(0xC1);
+        buffer.records.push_back(encode_kernel({0x060A, 2, t, kUnknownId, kUnknownId, send.bytes}, ps));
+        if (buffer.records.size() == kSendsPerBuffer) {
+            builder.add_buffer(buffer);
+            buffer.records.clear();
+        }
+    }
+    if (!buffer.records.empty()) {
+        builder.add_buffer(buffer);
+    }
+    return builder.build();
+}
+
 Bytes stack_key_trace() {
     constexpr uint8_t ps = 8;
     constexpr uint32_t kNone = kUnknownId;

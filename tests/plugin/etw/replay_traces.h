@@ -55,6 +55,17 @@ Bytes clr_method_payload(uint64_t module_id, uint64_t start, uint32_t size, std:
 // replay_traces.cpp.
 Bytes jit_stack_trace();
 
+// Process 300 (client.exe) sends kIntervalSends TCP segments, one every 2 ms
+// for 6 s of trace time, the one at kIntervalLsoIndex an LSO send of
+// kIntervalLsoBytes (more than ip_plength's 16 bits); each other send is of
+// (index % 1500) + 1 bytes. For per-interval reports: many ticks, many events
+// between them. Its header says the logger lost kIntervalLoggerLost events.
+inline constexpr uint32_t kIntervalSends = 3000;
+inline constexpr uint32_t kIntervalLoggerLost = 41;
+inline constexpr uint32_t kIntervalLsoIndex = 1234;
+inline constexpr uint32_t kIntervalLsoBytes = 11'400'000;
+Bytes interval_trace();
+
 // kCorruptCpus x kCorruptPerCpu events in small buffers, the one at
 // kCorruptBufferOffset damaged: the reader skips it and goes on.
 inline constexpr uint16_t kCorruptCpus = 4;

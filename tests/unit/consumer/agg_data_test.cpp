@@ -3,11 +3,11 @@
 // magnitude), the updates, per-CPU merging and DTrace's integer stddev.
 #include "test_support.h"
 
-#include "consumer/agg_data.h"
+#include "aggdata/agg_data.h"
 
 #include <limits>
 
-namespace dtrace::consumer {
+namespace dtrace::aggdata {
 namespace {
 
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -173,4 +173,4 @@ TEST(AggData, QuantizeBucketHoldsItsValueAroundEveryPowerOfTwo) {
 }
 
 } // namespace
-} // namespace dtrace::consumer
+} // namespace dtrace::aggdata

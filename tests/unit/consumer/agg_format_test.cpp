@@ -11,6 +11,8 @@
 #include <cstdint>
 
 namespace dtrace::consumer {
+
+using namespace aggdata; // the data layouts the formats read
 namespace {
 
 using test::spaces;

@@ -9,6 +9,8 @@
 #include <algorithm>
 
 namespace dtrace::consumer {
+
+using namespace aggdata; // the data layouts the formats read
 namespace {
 
 using test::spaces;

@@ -1,11 +1,11 @@
 // agg_data.cpp: aggregation layouts and arithmetic (see agg_data.h).
-#include "consumer/agg_data.h"
+#include "aggdata/agg_data.h"
 
 #include <algorithm>
 #include <bit>
 #include <limits>
 
-namespace dtrace::consumer {
+namespace dtrace::aggdata {
 
 namespace {
 
@@ -252,4 +252,4 @@ uint64_t stddev_value(std::span<const int64_t> data, uint64_t normal) {
     return isqrt128(mean_of_squares - square_of_mean);
 }
 
-} // namespace dtrace::consumer
+} // namespace dtrace::aggdata

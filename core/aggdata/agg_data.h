@@ -2,7 +2,8 @@
 //
 // The engine updates aggregation data at each firing and merges per-CPU
 // copies; the consumer prints and sorts it. Both must agree on the layout,
-// so the layout lives here, with the arithmetic DTrace uses:
+// so the layout lives here, below both (the engine does not link the
+// consumer), with the arithmetic DTrace uses:
 //
 //   count      [n]
 //   sum        [sum]
@@ -25,7 +26,7 @@
 #include <span>
 #include <vector>
 
-namespace dtrace::consumer {
+namespace dtrace::aggdata {
 
 using compiler::AggFunc;
 
@@ -87,4 +88,4 @@ void aggregate_merge(AggFunc func, std::vector<int64_t> &into, std::span<const i
 // computed in 128 bits and divided by `normal`.
 uint64_t stddev_value(std::span<const int64_t> data, uint64_t normal = 1);
 
-} // namespace dtrace::consumer
+} // namespace dtrace::aggdata
