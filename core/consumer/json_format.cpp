@@ -1,7 +1,7 @@
 // json_format.cpp: aggregations and records as JSON lines, stacks folded.
 #include "consumer/json_format.h"
 
-#include "consumer/agg_data.h"
+#include "aggdata/agg_data.h"
 #include "consumer/agg_format.h"
 #include "consumer/stack_format.h"
 #include "consumer/symbol_format.h"
@@ -11,6 +11,8 @@
 #include <vector>
 
 namespace dtrace::consumer {
+
+using namespace aggdata; // the data layouts the formats read
 
 namespace {
 
