@@ -48,5 +48,5 @@ cmake --build build -j "$(nproc)"
 if $fuzzers; then
   cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DDTRACE_BUILD_FUZZERS=ON \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
-  cmake --build build-fuzz -j "$(nproc)" --target compiler_fuzzer
+  cmake --build build-fuzz -j "$(nproc)" --target fuzzers
 fi
