@@ -46,7 +46,7 @@ cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DDTRACE_BUILD_TES
 cmake --build build -j "$(nproc)"
 
 if $fuzzers; then
-  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DDTRACE_BUILD_FUZZERS=ON \
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DDTRACE_BUILD_FUZZERS=ON -DDTRACE_BUILD_TESTS=ON \
     -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ >/dev/null
   cmake --build build-fuzz -j "$(nproc)" --target fuzzers
 fi
