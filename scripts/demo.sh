@@ -5,14 +5,18 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 d=build/dtrace
 run() { echo; echo "\$ dtrace $*"; "$d" "$@"; }
-# Live tracing (root): system calls by process for a second, then the latency
-# of a small workload's system calls as a power-of-two distribution.
+# Live tracing (root): system calls by process for a second, the latency of a
+# command's system calls as power-of-two distributions, and a profile of a
+# command with its user stacks (Debian's programs are stripped: their own
+# frames show as module`address, libc's are named).
 if [ "$(id -u)" -eq 0 ]; then
   run -qn 'syscall:::entry { @[execname] = count(); } tick-1s { exit(0); }
            END { trunc(@, 10); printa("%-20s %@d\n", @); }'
   run -qn 'syscall:::entry /pid == $target/ { self->ts = timestamp; }
            syscall:::return /self->ts/ { @[probefunc] = quantize(timestamp - self->ts); self->ts = 0; }' \
-      -c "build/tests/live/syscall_workload 20000 open:/etc/hostname write:hello"
+      -c "cat /etc/hostname /etc/os-release"
+  run -qn 'profile-997 /pid == $target/ { @[ustack(4)] = count(); } END { trunc(@, 3); }' \
+      -c "sha256sum $d $d $d"
 else
   echo; echo "(live tracing skipped: it needs root)"
 fi
