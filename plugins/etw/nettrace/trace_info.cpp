@@ -30,6 +30,8 @@ int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
 
 } // namespace
 
+constexpr unsigned kLastSystemTimeYear = 30827;
+
 int64_t systemtime_to_filetime(std::span<const uint8_t, 16> st) {
     ByteCursor c(st);
     const unsigned year = c.u16();
@@ -40,8 +42,9 @@ int64_t systemtime_to_filetime(std::span<const uint8_t, 16> st) {
     const unsigned minute = c.u16();
     const unsigned second = c.u16();
     const unsigned ms = c.u16();
-    if (year < 1601 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60 ||
-        ms > 999) {
+    // Windows' SYSTEMTIME range: a later year overflows a 64-bit FILETIME.
+    if (year < 1601 || year > kLastSystemTimeYear || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 ||
+        minute > 59 || second > 60 || ms > 999) {
         return 0;
     }
     const int64_t days = days_from_civil(year, month, day) + kDaysFrom1601To1970;
