@@ -42,6 +42,9 @@ dtrace_plugin_ops make_ops() {
         return self(state).add_live_timer(probe, interval_ns, flags);
     };
     ops.remove_live_timer = [](void *state, dtrace_probe_id probe) { self(state).remove_live_timer(probe); };
+    ops.target_changed = [](void *state, int64_t pid, uint32_t state_now) {
+        self(state).target_changed(pid, state_now);
+    };
     return ops;
 }
 

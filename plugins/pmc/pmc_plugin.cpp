@@ -294,6 +294,11 @@ void PmcPlugin::on_comm(const perf::CommRecord &comm) {
         processes_.rename(comm.pid, comm.comm);
 }
 
+void PmcPlugin::target_changed(int64_t pid, uint32_t state) {
+    if (state == DTRACE_TARGET_STOPPED)
+        stacks_.maps().ensure(pid);
+}
+
 void PmcPlugin::on_mmap(const perf::MmapRecord &mmap) {
     stacks_.maps().add(mmap.pid, {mmap.start, mmap.start + mmap.length, mmap.pgoff, std::string(mmap.path)});
 }

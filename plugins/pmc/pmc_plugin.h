@@ -51,6 +51,10 @@ class PmcPlugin final : public live::perf::RecordSink {
 
     int add_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
     void remove_live_timer(dtrace_probe_id probe);
+    // A target stopped at exec (-c) or grabbed (-p) has its mappings read now,
+    // while it is alive: its exec and first mmaps came before our perf
+    // events, and a short command may be gone before its samples are read.
+    void target_changed(int64_t pid, uint32_t state);
     int start();
     void stop();
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
