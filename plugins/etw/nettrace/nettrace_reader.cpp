@@ -23,7 +23,6 @@ namespace {
 
 constexpr uint32_t kV6 = 6;
 constexpr uint32_t kSequencePointFlushThreads = 1;
-constexpr char kArchiveMemberSeparator = '!';
 constexpr std::string_view kMemberSuffix = ".nettrace";
 
 // An event between its block and its delivery.
@@ -39,28 +38,6 @@ struct Pending {
     uint64_t block_offset = 0;
     uint32_t row_offset = 0;
 };
-
-bool ends_with_nocase(std::string_view s, std::string_view suffix) {
-    if (s.size() < suffix.size()) {
-        return false;
-    }
-    for (size_t i = 0; i < suffix.size(); ++i) {
-        const char a = s[s.size() - suffix.size() + i];
-        if (std::tolower(static_cast<unsigned char>(a)) != suffix[i]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-const ZipMember *find_nettrace_member(const std::vector<ZipMember> &members) {
-    for (const ZipMember &m : members) {
-        if (ends_with_nocase(m.name, kMemberSuffix)) {
-            return &m;
-        }
-    }
-    return nullptr;
-}
 
 std::string_view block_name(BlockKind kind) {
     switch (kind) {
@@ -378,7 +355,8 @@ bool is_nettrace_file(ByteSource &source) {
         return false;
     }
     Result<std::vector<ZipMember>> members = read_zip_directory(source, "");
-    return members && find_etl_member(members.value()) == nullptr && find_nettrace_member(members.value()) != nullptr;
+    return members && find_etl_member(members.value()) == nullptr &&
+           find_member_with_suffix(members.value(), kMemberSuffix) != nullptr;
 }
 
 Result<std::unique_ptr<NetTraceReader>> NetTraceReader::open(const std::string &path, const NetTraceOptions &options) {
@@ -392,27 +370,13 @@ Result<std::unique_ptr<NetTraceReader>> NetTraceReader::open(const std::string &
 Result<std::unique_ptr<NetTraceReader>> NetTraceReader::open_source(std::unique_ptr<ByteSource> source,
                                                                     const std::string &name,
                                                                     const NetTraceOptions &options) {
-    std::string display_name = name;
-    if (looks_like_zip(*source)) {
-        Result<std::vector<ZipMember>> members = read_zip_directory(*source, name);
-        if (!members) {
-            return Error{members.error()};
-        }
-        const ZipMember *member = find_nettrace_member(members.value());
-        if (member == nullptr) {
-            return Error{name + ": the archive holds no .nettrace file"};
-        }
-        Result<std::unique_ptr<ByteSource>> extracted =
-            extract_zip_member(*source, *member, name, options.max_extracted_size);
-        if (!extracted) {
-            return Error{extracted.error()};
-        }
-        source = std::move(extracted.value());
-        display_name = name + kArchiveMemberSeparator + member->name;
+    std::string display_name;
+    Result<std::unique_ptr<ByteSource>> input =
+        open_maybe_archived(std::move(source), name, kMemberSuffix, options.max_extracted_size, display_name);
+    if (!input) {
+        return Error{input.error()};
     }
-    if (source->size() == 0) {
-        return Error{display_name + ": the file is empty"};
-    }
+    source = std::move(input.value());
     return open_input(input_from_source(std::move(source)), display_name, options);
 }
 

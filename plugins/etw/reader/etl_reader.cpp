@@ -18,7 +18,6 @@ namespace dtrace::etw {
 namespace {
 constexpr uint32_t kNoLane = std::numeric_limits<uint32_t>::max();
 constexpr uint16_t kLogfileHeaderHook = 0x0000; // EventTrace group, type 0 (Info)
-constexpr char kArchiveMemberSeparator = '!';
 
 bool is_kernel_kind(RecordKind kind) {
     return kind == RecordKind::System || kind == RecordKind::CompactSystem || kind == RecordKind::PerfInfo;
@@ -148,27 +147,13 @@ Result<EtlReader> EtlReader::open(const std::string &path, const ReaderOptions &
 
 Result<EtlReader> EtlReader::open_source(std::unique_ptr<ByteSource> source, const std::string &name,
                                          const ReaderOptions &options) {
-    std::string display_name = name;
-    if (looks_like_zip(*source)) {
-        Result<std::vector<ZipMember>> members = read_zip_directory(*source, name);
-        if (!members) {
-            return Error{members.error()};
-        }
-        const ZipMember *member = find_etl_member(members.value());
-        if (member == nullptr) {
-            return Error{name + ": the archive holds no .etl file"};
-        }
-        Result<std::unique_ptr<ByteSource>> extracted =
-            extract_zip_member(*source, *member, name, options.max_extracted_size);
-        if (!extracted) {
-            return Error{extracted.error()};
-        }
-        source = std::move(extracted.value());
-        display_name = name + kArchiveMemberSeparator + member->name;
+    std::string display_name;
+    Result<std::unique_ptr<ByteSource>> input =
+        open_maybe_archived(std::move(source), name, ".etl", options.max_extracted_size, display_name);
+    if (!input) {
+        return Error{input.error()};
     }
-    if (source->size() == 0) {
-        return Error{display_name + ": the file is empty"};
-    }
+    source = std::move(input.value());
     auto impl = std::make_unique<Impl>(std::move(source), display_name, options);
     if (std::optional<Error> failed = impl->read_logfile_header()) {
         return *failed;

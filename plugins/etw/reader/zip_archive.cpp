@@ -141,16 +141,46 @@ Result<std::vector<ZipMember>> read_zip_directory(ByteSource &source, const std:
     return members;
 }
 
-const ZipMember *find_etl_member(const std::vector<ZipMember> &members) {
-    static constexpr std::string_view kSuffix = ".etl";
+const ZipMember *find_member_with_suffix(const std::vector<ZipMember> &members, std::string_view suffix) {
     for (const ZipMember &m : members) {
-        if (m.name.size() >= kSuffix.size() &&
-            std::equal(kSuffix.begin(), kSuffix.end(), m.name.end() - static_cast<std::ptrdiff_t>(kSuffix.size()),
+        if (m.name.size() >= suffix.size() &&
+            std::equal(suffix.begin(), suffix.end(), m.name.end() - static_cast<std::ptrdiff_t>(suffix.size()),
                        [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); })) {
             return &m;
         }
     }
     return nullptr;
+}
+
+const ZipMember *find_etl_member(const std::vector<ZipMember> &members) {
+    return find_member_with_suffix(members, ".etl");
+}
+
+Result<std::unique_ptr<ByteSource>> open_maybe_archived(std::unique_ptr<ByteSource> source, const std::string &name,
+                                                        std::string_view suffix, uint64_t max_extracted_size,
+                                                        std::string &display_name) {
+    constexpr char kArchiveMemberSeparator = '!';
+    display_name = name;
+    if (looks_like_zip(*source)) {
+        Result<std::vector<ZipMember>> members = read_zip_directory(*source, name);
+        if (!members) {
+            return Error{members.error()};
+        }
+        const ZipMember *member = find_member_with_suffix(members.value(), suffix);
+        if (member == nullptr) {
+            return Error{name + ": the archive holds no " + std::string(suffix) + " file"};
+        }
+        Result<std::unique_ptr<ByteSource>> extracted = extract_zip_member(*source, *member, name, max_extracted_size);
+        if (!extracted) {
+            return Error{extracted.error()};
+        }
+        source = std::move(extracted.value());
+        display_name = name + kArchiveMemberSeparator + member->name;
+    }
+    if (source->size() == 0) {
+        return Error{display_name + ": the file is empty"};
+    }
+    return source;
 }
 
 } // namespace dtrace::etw

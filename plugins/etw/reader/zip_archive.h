@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reader/byte_source.h"
@@ -42,6 +43,8 @@ bool looks_like_zip(ByteSource &source);
 // Reads the central directory. Errors name archive_name and the offset.
 Result<std::vector<ZipMember>> read_zip_directory(ByteSource &source, const std::string &archive_name);
 
+// The first member whose name ends in `suffix` (any case), or nullptr.
+const ZipMember *find_member_with_suffix(const std::vector<ZipMember> &members, std::string_view suffix);
 // The first member whose name ends in ".etl" (any case), or nullptr.
 const ZipMember *find_etl_member(const std::vector<ZipMember> &members);
 
@@ -52,5 +55,13 @@ Error zip_error(const std::string &archive, const std::string &what);
 // (zip_extract.cpp).
 Result<std::unique_ptr<ByteSource>> extract_zip_member(ByteSource &source, const ZipMember &member,
                                                        const std::string &archive_name, uint64_t max_size);
+
+// What a reader reads from `source`, opened as `name`: the source itself or,
+// when it is a ZIP archive, its first member whose name ends in `suffix`,
+// extracted (display_name is then "archive!member", else name). Fails on an
+// archive without such a member and on an empty file.
+Result<std::unique_ptr<ByteSource>> open_maybe_archived(std::unique_ptr<ByteSource> source, const std::string &name,
+                                                        std::string_view suffix, uint64_t max_extracted_size,
+                                                        std::string &display_name);
 
 } // namespace dtrace::etw
