@@ -43,6 +43,10 @@ bool looks_like_zip(ByteSource &source);
 // Reads the central directory. Errors name archive_name and the offset.
 Result<std::vector<ZipMember>> read_zip_directory(ByteSource &source, const std::string &archive_name);
 
+// True if the member's name ends in `suffix` (lower case; the name in any case).
+bool member_has_suffix(const ZipMember &member, std::string_view suffix);
+// "archive!member", how messages name a member.
+std::string archive_member_name(const std::string &archive, const ZipMember &member);
 // The first member whose name ends in `suffix` (any case), or nullptr.
 const ZipMember *find_member_with_suffix(const std::vector<ZipMember> &members, std::string_view suffix);
 // The first member whose name ends in ".etl" (any case), or nullptr.

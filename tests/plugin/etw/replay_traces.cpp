@@ -618,6 +618,51 @@ Bytes jit_stack_trace() {
     return builder.build();
 }
 
+// session_traces(): two files, one clock (100 ns ticks), both on CPU 0:
+//
+//   time  file    record                                         pid  tid
+//    100  kernel  the header: the session starts
+//    500  user    the header: its session starts 40 us later
+//    990  user    DotNETRuntime id 1 (before the kernel file names 300) 300 301
+//    999  kernel  Thread/DCStart: thread 301 of process 300
+//   1000  kernel  Process/DCStart: pid 300 client.exe
+//   1005  user    DotNETRuntime id 2                             300  301
+//   1010  kernel  PerfInfo/SampledProfile, thread 301             -    -
+//   1011  user    DotNETRuntime id 10                            300  301
+//   1012  kernel  StackWalk/Stack of the sample: 1 kernel, 1 user frame
+SessionFiles session_traces() {
+    constexpr uint8_t ps = 8;
+    LogfileSpec kernel_log;
+    kernel_log.buffer_size = kBufferSize;
+    kernel_log.number_of_processors = 1;
+    kernel_log.events_lost = 2;
+    LogfileSpec user_log = kernel_log;
+    user_log.header_timestamp = 500;
+    user_log.start_time = kernel_log.start_time + 400; // FILETIME ticks are the clock's ticks here
+    user_log.events_lost = 3;
+    auto kernel_record = [](uint16_t hook, int64_t time, uint32_t pid, uint32_t tid, Bytes payload) {
+        return encode_kernel({hook, 3, time, pid, tid, std::move(payload)}, ps);
+    };
+    BufferSpec kernel_cpu0{.cpu = 0};
+    kernel_cpu0.records = {
+        kernel_record(0x0503, 999, 0, 0, thread_payload(ps, 300, 301, 8)),
+        process_dc_start(1000, 300, 4, "client.exe"),
+        kernel_record(kSampledProfile, 1010, kUnknownId, kUnknownId,
+                      KernelPayload(ps).pointer(0xFFFFF80000001000).u32(301).u32(1).bytes),
+        kernel_record(
+            kStackWalkStack, 1012, 300, 301,
+            KernelPayload(ps).u64(1010).u32(300).u32(301).pointer(0xFFFFF80000001000).pointer(0x7FF600001234).bytes),
+    };
+    BufferSpec user_cpu0{.cpu = 0};
+    user_cpu0.records = {clr(1, 990, 4, 0x1, 300, 301, 1), clr(2, 1005, 4, 0x1, 300, 301, 2),
+                         clr(10, 1011, 5, 0x1, 300, 301, 3)};
+    EtlFileBuilder kernel_file(kernel_log);
+    kernel_file.add_buffer(kernel_cpu0);
+    EtlFileBuilder user_file(user_log);
+    user_file.add_buffer(user_cpu0);
+    return {kernel_file.build(), user_file.build()};
+}
+
 Bytes corrupt_trace() {
     Bytes file = sample_multi_cpu(kCorruptCpus, kCorruptPerCpu, kCorruptBufferSize);
     // The buffer's end of data points past the buffer.
