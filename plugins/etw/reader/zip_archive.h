@@ -3,7 +3,8 @@
 // PerfView ships traces as ZIP archives (System.IO.Compression: deflate, ZIP64
 // beyond 4 GiB). The reader finds the members through the central directory
 // at the end of the archive (local headers can lie when sizes come in data
-// descriptors), picks the first member named *.etl, and inflates it with
+// descriptors), picks the first member named *.etl (the etw plugin's
+// replay_source.h opens each one when there are several), and inflates it with
 // zlib into an unlinked temporary file under $TMPDIR (or /tmp): the ETL reader
 // needs random access, and memory use must not grow with the trace. The
 // extraction streams in fixed chunks (zlib's 32 KiB window plus two 64 KiB

@@ -663,6 +663,55 @@ SessionFiles session_traces() {
     return {kernel_file.build(), user_file.build()};
 }
 
+// late_names_trace(): one CPU, process 300 (client.exe), thread 301:
+//
+//   time  record
+//   1000  Thread/DCStart, Process/DCStart
+//   1010  DiskIo/Read of 4096 bytes, FileObject 0xF1 (named only at 2000)
+//   1015  FileIo/Name: 0xF2 is \Device\HarddiskVolume2\data\early.txt
+//   1020  DiskIo/Write of 512 bytes, FileObject 0xF2
+//   1030  DiskIo/Read of 8192 bytes, FileObject 0xF3 (never named)
+//   2000  FileIo/Rundown: 0xF1 is \Device\HarddiskVolume2\data\late.txt,
+//         0xF2 is \Device\HarddiskVolume2\data\renamed.txt
+Bytes late_names_trace() {
+    constexpr uint8_t ps = 8;
+    constexpr uint16_t kDiskRead = 0x010A, kDiskWrite = 0x010B, kFileName = 0x0400, kFileRundown = 0x0424;
+    LogfileSpec logfile;
+    logfile.buffer_size = kBufferSize;
+    logfile.number_of_processors = 1;
+    auto disk = [](uint16_t hook, int64_t time, uint32_t bytes, uint64_t file) {
+        return KernelEvent{hook,
+                           2,
+                           time,
+                           kUnknownId,
+                           kUnknownId,
+                           KernelPayload(ps)
+                               .u32(1)
+                               .u32(0x60043)
+                               .u32(bytes)
+                               .u32(0)
+                               .u64(8192)
+                               .pointer(file)
+                               .pointer(0xB0 + file)
+                               .u64(50)
+                               .u32(301)
+                               .bytes};
+    };
+    auto name = [](uint16_t hook, int64_t time, uint64_t file, std::u16string_view path) {
+        return KernelEvent{hook, 2, time, kUnknownId, kUnknownId, KernelPayload(ps).pointer(file).wide(path).bytes};
+    };
+    return one_cpu_file(logfile, {
+                                     {0x0503, 3, 1000, 0, 0, thread_payload(ps, 300, 301, 8)},
+                                     {0x0303, 4, 1000, 0, 0, process_payload(ps, 300, 4, 0, "client.exe", u"client")},
+                                     disk(kDiskRead, 1010, 4096, 0xF1),
+                                     name(kFileName, 1015, 0xF2, u"\\Device\\HarddiskVolume2\\data\\early.txt"),
+                                     disk(kDiskWrite, 1020, 512, 0xF2),
+                                     disk(kDiskRead, 1030, 8192, 0xF3),
+                                     name(kFileRundown, 2000, 0xF1, u"\\Device\\HarddiskVolume2\\data\\late.txt"),
+                                     name(kFileRundown, 2000, 0xF2, u"\\Device\\HarddiskVolume2\\data\\renamed.txt"),
+                                 });
+}
+
 Bytes corrupt_trace() {
     Bytes file = sample_multi_cpu(kCorruptCpus, kCorruptPerCpu, kCorruptBufferSize);
     // The buffer's end of data points past the buffer.

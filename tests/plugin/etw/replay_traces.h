@@ -78,6 +78,10 @@ struct SessionFiles {
 };
 SessionFiles session_traces();
 
+// Disk I/O of files whose names come later in the file (the FileIo rundown
+// at its end), earlier, or never; the list in replay_traces.cpp.
+Bytes late_names_trace();
+
 // kCorruptCpus x kCorruptPerCpu events in small buffers, the one at
 // kCorruptBufferOffset damaged: the reader skips it and goes on.
 inline constexpr uint16_t kCorruptCpus = 4;
