@@ -1,0 +1,413 @@
+// sdt_plugin.cpp: registering, arming and firing sdt and stable probes.
+#include "sdt_plugin.h"
+
+#include <algorithm>
+#include <cstring>
+#include <fnmatch.h>
+
+#include <bpf/bpf.h>
+
+#include "sdt_library.h"
+
+extern "C" {
+extern const unsigned char sdt_events_bpf_object[];
+extern const size_t sdt_events_bpf_object_size;
+}
+
+namespace dtrace::sdt {
+
+namespace {
+
+constexpr const char *kSdtProvider = "sdt";
+constexpr const char *kStableModule = "vmlinux"; // the stable providers' probes are the kernel's
+constexpr const char *kTracepointProgram = "sdt_tracepoint";
+constexpr const char *kSwitchProgram = "sdt_switch";
+
+// The stable providers' attributes (DTrace's for proc, sched, io ...).
+constexpr dtrace_provider_attributes kStableAttributes = {
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+};
+// sdt's: the kernel's tracepoints are its private interfaces.
+constexpr dtrace_provider_attributes kSdtAttributes = {
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_ISA},
+};
+
+bool matches(const char *pattern, const char *name) {
+    return pattern == nullptr || pattern[0] == '\0' || fnmatch(pattern, name, 0) == 0;
+}
+
+bool matches(const char *pattern, std::string_view name) {
+    return matches(pattern, std::string(name).c_str());
+}
+
+// The rows of every family, in table order.
+const std::vector<const StableProbe *> &stable_rows() {
+    static const std::vector<const StableProbe *> rows = [] {
+        std::vector<const StableProbe *> all;
+        for (std::span<const StableProbe> family : stable_families())
+            for (const StableProbe &row : family)
+                all.push_back(&row);
+        return all;
+    }();
+    return rows;
+}
+
+} // namespace
+
+SdtPlugin::SdtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)),
+      row_slots_(stable_rows().size()) {}
+
+SdtPlugin::~SdtPlugin() {
+    stop();
+}
+
+int SdtPlugin::fail(const std::string &message) {
+    ops_->report_error(host_, message.c_str());
+    return -1;
+}
+
+dtrace_provider_id SdtPlugin::register_provider(const char *name, const dtrace_provider_attributes &attributes,
+                                                const char *d_source) {
+    dtrace_provider_info info{};
+    info.struct_size = sizeof info;
+    info.name = name;
+    info.attributes = attributes;
+    info.d_source = d_source;
+    return ops_->register_provider(host_, &info);
+}
+
+int SdtPlugin::init() {
+    sdt_provider_ = register_provider(kSdtProvider, kSdtAttributes, sdt_d_library().c_str());
+    if (sdt_provider_ == 0)
+        return -1;
+    for (const StableProbe *row : stable_rows()) {
+        const std::string name(row->provider);
+        if (std::any_of(stable_providers_.begin(), stable_providers_.end(),
+                        [&](const auto &p) { return p.first == name; }))
+            continue;
+        dtrace_provider_id id = register_provider(name.c_str(), kStableAttributes, nullptr);
+        if (id == 0)
+            return -1;
+        stable_providers_.emplace_back(name, id);
+    }
+    return 0;
+}
+
+int SdtPlugin::provide(const dtrace_probe_spec *spec) {
+    if (provide_stable(spec) != 0)
+        return -1;
+    if (spec && !matches(spec->provider, kSdtProvider))
+        return 0;
+    return provide_sdt(spec);
+}
+
+std::optional<uint32_t> SdtPlugin::new_slot() {
+    const uint32_t count = slot_count_.load(std::memory_order_acquire);
+    if (count == LIVE_MAX_PROBES)
+        return std::nullopt;
+    return count;
+}
+
+bool SdtPlugin::register_slot(uint32_t index, dtrace_provider_id provider, const char *module, const char *function,
+                              const char *name, std::span<const dtrace_arg_desc> args) {
+    dtrace_probe_desc desc{};
+    desc.struct_size = sizeof desc;
+    desc.module = module;
+    desc.function = function;
+    desc.name = name;
+    desc.nargs = static_cast<uint32_t>(args.size());
+    desc.args = args.empty() ? nullptr : args.data();
+    desc.cookie = index;
+    slot_count_.store(index + 1, std::memory_order_release); // the slot is complete before its probe exists
+    dtrace_probe_id id = ops_->register_probe(host_, provider, &desc);
+    if (id == 0)
+        return false;
+    slots_[index].id.store(id, std::memory_order_release);
+    return true;
+}
+
+int SdtPlugin::provide_stable(const dtrace_probe_spec *spec) {
+    if (spec && (!matches(spec->module, kStableModule) || !matches(spec->function, "")))
+        return 0;
+    const std::vector<const StableProbe *> &rows = stable_rows();
+    for (size_t r = 0; r < rows.size(); ++r) {
+        const StableProbe &row = *rows[r];
+        if (row_slots_[r] || (spec && (!matches(spec->provider, row.provider) || !matches(spec->name, row.name))))
+            continue;
+        std::optional<uint32_t> index = new_slot();
+        if (!index)
+            return fail("more than " + std::to_string(LIVE_MAX_PROBES) + " sdt probes");
+        ProbeSlot &slot = slots_[*index];
+        slot.row = &row;
+        slot.group = row.group;
+        slot.event = row.event;
+        const std::string provider(row.provider), name(row.name);
+        const auto found = std::find_if(stable_providers_.begin(), stable_providers_.end(),
+                                        [&](const auto &p) { return p.first == provider; });
+        if (!register_slot(*index, found->second, kStableModule, "", name.c_str(), row.args))
+            return -1;
+        row_slots_[r] = *index;
+    }
+    return 0;
+}
+
+int SdtPlugin::provide_sdt(const dtrace_probe_spec *spec) {
+    live::Result<const std::vector<Tracepoint> *> all = catalog_.all();
+    if (!all)
+        return fail(all.error());
+    for (const Tracepoint &t : *all.value()) {
+        if (spec && (!matches(spec->module, t.group) || !matches(spec->function, "") || !matches(spec->name, t.event)))
+            continue;
+        const std::string key = t.group + ":" + t.event;
+        if (sdt_slots_.contains(key))
+            continue;
+        live::Result<const live::TracepointFormat *> format = catalog_.format(t.group, t.event);
+        if (!format)
+            continue; // an event without a readable format (ftrace's own) cannot be traced
+        std::optional<uint32_t> index = new_slot();
+        if (!index)
+            return fail("more than " + std::to_string(LIVE_MAX_PROBES) + " sdt probes");
+        ProbeSlot &slot = slots_[*index];
+        slot.group = t.group;
+        slot.event = t.event;
+        slot.format = format.value();
+        slot.fields = format.value()->event_fields();
+        if (slot.fields.size() > kMaxProbeArgs)
+            slot.fields.resize(kMaxProbeArgs);
+        std::vector<dtrace_arg_desc> args(slot.fields.size());
+        slot.arg_types.reserve(slot.fields.size());
+        for (size_t i = 0; i < slot.fields.size(); ++i) {
+            slot.arg_types.push_back(d_type_of(*slot.fields[i]));
+            args[i] = probe_arg(slot.arg_types[i].c_str(), static_cast<uint8_t>(i));
+        }
+        if (!register_slot(*index, sdt_provider_, t.group.c_str(), "", t.event.c_str(), args))
+            return -1;
+        sdt_slots_.emplace(key, *index);
+    }
+    return 0;
+}
+
+// A stable row's tracepoint and fields, checked against this kernel.
+bool SdtPlugin::resolve(ProbeSlot &slot) {
+    if (slot.format != nullptr || slot.row == nullptr || slot.row->source != EventSource::Tracepoint)
+        return true;
+    const StableProbe &row = *slot.row;
+    const std::string probe = std::string(row.provider) + ":::" + std::string(row.name);
+    if (!catalog_.exists(slot.group, slot.event)) {
+        fail(probe + " needs the kernel tracepoint " + slot.group + ":" + slot.event + ", which this kernel does not have");
+        return false;
+    }
+    live::Result<const live::TracepointFormat *> format = catalog_.format(slot.group, slot.event);
+    if (!format) {
+        fail(probe + ": " + format.error());
+        return false;
+    }
+    std::vector<const live::TracepointField *> fields;
+    for (std::string_view name : row.fields) {
+        const auto &all = format.value()->fields;
+        auto found = std::find_if(all.begin(), all.end(), [&](const live::TracepointField &f) { return f.name == name; });
+        if (found == all.end()) {
+            fail(probe + ": the kernel's tracepoint " + slot.group + ":" + slot.event + " has no field " +
+                 std::string(name));
+            return false;
+        }
+        fields.push_back(&*found);
+    }
+    slot.fields = std::move(fields);
+    slot.format = format.value();
+    return true;
+}
+
+bool SdtPlugin::ensure_loaded() {
+    if (bpf_)
+        return true;
+    live::Result<live::LiveOptions> options = live::read_live_options(host_, ops_);
+    if (!options) {
+        fail(options.error());
+        return false;
+    }
+    options_ = options.value();
+    live::BpfLoadSettings settings;
+    settings.ring_bytes = live::ring_size_for(options_.ring_bytes);
+    settings.settings.wakeup_watermark = settings.ring_bytes / live::kWakeupFraction;
+    live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(
+        std::span<const uint8_t>(sdt_events_bpf_object, sdt_events_bpf_object_size), kSdtProvider, settings);
+    if (!set) {
+        fail(set.error());
+        return false;
+    }
+    bpf_ = std::move(set.value());
+    return true;
+}
+
+live_probe_config SdtPlugin::config_of(const ProbeSlot &slot) const {
+    live_probe_config config{};
+    config.armed = 1;
+    config.kind = 0;
+    if (slot.format != nullptr)
+        config.capture_limit = capture_bytes(*slot.format, live::capture_limit(host_, ops_));
+    if (slot.row != nullptr && slot.row->capture_psargs)
+        config.captures[1].mode = SDT_CAPTURE_PSARGS;
+    if (options_.kernel_filter)
+        config.filter = live::encode_filter(slot.filter, 0); // arguments are decoded in user space
+    return config;
+}
+
+bool SdtPlugin::attach(uint32_t index, ProbeSlot &slot) {
+    const EventSource source = slot.row ? slot.row->source : EventSource::Tracepoint;
+    if (source == EventSource::Tracepoint) {
+        live::Result<size_t> attached = bpf_->attach_tracepoint(kTracepointProgram, slot.group, slot.event, index);
+        if (!attached) {
+            fail(attached.error());
+            return false;
+        }
+        slot.attachment = attached.value();
+        return true;
+    }
+    const uint32_t kind = static_cast<uint32_t>(source) - 1, value = index + 1;
+    if (bpf_map_update_elem(bpf_->map_fd("sdt_switch_slots"), &kind, &value, BPF_ANY) != 0) {
+        fail("cannot arm the sched_switch program: " + std::string(std::strerror(errno)));
+        return false;
+    }
+    if (!switch_attachment_) {
+        live::Result<size_t> attached = bpf_->attach_program(kSwitchProgram);
+        if (!attached) {
+            fail(attached.error());
+            return false;
+        }
+        switch_attachment_ = attached.value();
+    }
+    switch_users_++;
+    return true;
+}
+
+int SdtPlugin::enable(uint64_t cookie) {
+    if (cookie >= slot_count_.load(std::memory_order_acquire))
+        return fail("enabling an unknown sdt probe (cookie " + std::to_string(cookie) + ")");
+    ProbeSlot &slot = slots_[cookie];
+    if (slot.enabled)
+        return 0;
+    if (!resolve(slot) || !ensure_loaded())
+        return -1;
+    const uint32_t index = static_cast<uint32_t>(cookie);
+    if (live::Status configured = bpf_->configure(index, config_of(slot)); !configured)
+        return fail(configured.error());
+    if (!attach(index, slot))
+        return -1;
+    slot.enabled = true;
+    return 0;
+}
+
+void SdtPlugin::disable(uint64_t cookie) {
+    if (cookie >= slot_count_.load(std::memory_order_acquire) || !bpf_)
+        return;
+    ProbeSlot &slot = slots_[cookie];
+    if (!slot.enabled)
+        return;
+    if (slot.attachment)
+        bpf_->detach(*slot.attachment);
+    slot.attachment.reset();
+    if (slot.row && slot.row->source != EventSource::Tracepoint) {
+        const uint32_t kind = static_cast<uint32_t>(slot.row->source) - 1, none = 0;
+        bpf_map_update_elem(bpf_->map_fd("sdt_switch_slots"), &kind, &none, BPF_ANY);
+        if (--switch_users_ == 0 && switch_attachment_) {
+            bpf_->detach(*switch_attachment_);
+            switch_attachment_.reset();
+        }
+    }
+    slot.enabled = false;
+    (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
+}
+
+int SdtPlugin::set_filter(uint64_t cookie, live::ProbeFilter filter) {
+    if (cookie >= slot_count_.load(std::memory_order_acquire))
+        return fail("filtering an unknown sdt probe (cookie " + std::to_string(cookie) + ")");
+    ProbeSlot &slot = slots_[cookie];
+    slot.filter = std::move(filter);
+    if (!slot.enabled || !bpf_)
+        return 0; // applied when the probe is enabled
+    if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
+        return fail(configured.error());
+    return 0;
+}
+
+int SdtPlugin::start() {
+    if (!bpf_ || started_)
+        return 0;
+    live::RingCallbacks callbacks;
+    callbacks.deliver = [this](std::span<const uint8_t> record) { deliver(record); };
+    callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
+        ops_->report_drops(host_, cpu, count, DTRACE_DROP_PRINCIPAL);
+    };
+    live::Result<std::unique_ptr<live::EventRing>> ring = live::EventRing::open(
+        bpf_->map_fd("live_events"), bpf_->map_fd("live_drops"), live::kPollMilliseconds, std::move(callbacks));
+    if (!ring)
+        return fail(ring.error());
+    ring_ = std::move(ring.value());
+    ring_->start();
+    started_ = true;
+    return 0;
+}
+
+// Detaches first, so that the last drain sees every event there will be.
+void SdtPlugin::stop() {
+    if (bpf_)
+        bpf_->detach_all();
+    switch_attachment_.reset();
+    if (ring_)
+        ring_->stop();
+    ring_.reset();
+    started_ = false;
+}
+
+int64_t SdtPlugin::read(void *state, uint64_t address, void *buffer, size_t length) {
+    auto *self = static_cast<SdtPlugin *>(state);
+    if (RecordMemory::owns(address))
+        return self->memory_.read(address, buffer, length);
+    return live::LiveFiring::read(&self->firing_, address, buffer, length);
+}
+
+void SdtPlugin::deliver(std::span<const uint8_t> record) {
+    live_record header;
+    if (record.size() < sizeof header)
+        return;
+    std::memcpy(&header, record.data(), sizeof header);
+    if (header.slot >= slot_count_.load(std::memory_order_acquire))
+        return;
+    const ProbeSlot &slot = slots_[header.slot];
+    const dtrace_probe_id id = slot.id.load(std::memory_order_acquire);
+    dtrace_event_ctx ctx;
+    if (id == 0 || !firing_.prepare(record, 0, ctx))
+        return;
+    const RawRecord raw(record.subspan(sizeof header, std::min<size_t>(header.capture_length[0],
+                                                                        record.size() - sizeof header)));
+    memory_.reset();
+    ProbeArgs args{};
+    size_t nargs = 0;
+    const ArgContext context{header, raw, slot.fields, memory_};
+    if (slot.row == nullptr) {
+        for (const live::TracepointField *field : slot.fields)
+            args[nargs++] = raw.arg(*field);
+    } else {
+        if (slot.row->accept != nullptr && !slot.row->accept(context))
+            return;
+        if (slot.row->build != nullptr)
+            nargs = slot.row->build(context, args);
+    }
+    ctx.nargs = static_cast<uint32_t>(nargs);
+    ctx.args = args.data();
+    ctx.read_memory = &SdtPlugin::read;
+    ctx.reader_state = this;
+    ops_->fire(host_, id, &ctx);
+}
+
+} // namespace dtrace::sdt

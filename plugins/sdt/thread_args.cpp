@@ -1,0 +1,19 @@
+// thread_args.cpp: lwpsinfo_t/psinfo_t arguments (see thread_args.h).
+#include "thread_args.h"
+
+#include "process_library.h"
+
+namespace dtrace::sdt {
+
+const dtrace_arg_desc kThreadArgs[2] = {probe_arg("live_lwpsinfo_t *", 0, "lwpsinfo_t *"),
+                                        probe_arg("live_psinfo_t *", 1, "psinfo_t *")};
+
+void thread_args(const ArgContext &c, uint32_t pid, uint32_t tid, ProbeArgs &args, size_t first) {
+    // WIP: only the firing's own thread is described yet.
+    (void)pid;
+    const bool own = tid == c.record.tid;
+    args[first] = own ? live::kLwpsinfoAddress : 0;
+    args[first + 1] = own ? live::kPsinfoAddress : 0;
+}
+
+} // namespace dtrace::sdt
