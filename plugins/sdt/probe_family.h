@@ -23,6 +23,7 @@
 
 #include "bpf/live_record.h"
 #include "bpf/sdt_raw.h"
+#include "other_thread.h"
 #include "record_memory.h"
 #include "tracepoint_fields.h"
 
@@ -43,12 +44,13 @@ static_assert(static_cast<int>(EventSource::OffCpu) - 1 == SDT_SWITCH_OFF_CPU &&
 
 // What a builder reads: the process context the program captured, the
 // tracepoint copy and the row's fields in it, where translated records go,
-// and the process arguments captured at the event (empty unless asked).
+// and the description of another thread than the firing's.
 struct ArgContext {
     const live_record &record;
     const RawRecord &raw;
     std::span<const live::TracepointField *const> fields;
     RecordMemory &memory;
+    OtherThread &other;
 
     uint64_t u(size_t field) const { return raw.integer(*fields[field]); }
     int64_t i(size_t field) const { return static_cast<int64_t>(raw.integer(*fields[field])); }

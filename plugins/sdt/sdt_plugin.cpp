@@ -7,6 +7,7 @@
 
 #include <bpf/bpf.h>
 
+#include "sdk_filter.h"
 #include "sdt_library.h"
 
 extern "C" {
@@ -20,7 +21,6 @@ namespace {
 
 constexpr const char *kSdtProvider = "sdt";
 constexpr const char *kStableModule = "vmlinux"; // the stable providers' probes are the kernel's
-constexpr const char *kTracepointProgram = "sdt_tracepoint";
 constexpr const char *kSwitchProgram = "sdt_switch";
 
 // The stable providers' attributes (DTrace's for proc, sched, io ...).
@@ -58,6 +58,20 @@ const std::vector<const StableProbe *> &stable_rows() {
         return all;
     }();
     return rows;
+}
+
+// psinfo's pr_psargs from the arguments the program copied: NULs between
+// them become blanks, cut at PRARGSZ (80) as /proc's are.
+std::string psargs_of(std::span<const uint8_t> captured) {
+    constexpr size_t kPsargsMax = 80;
+    std::string text(reinterpret_cast<const char *>(captured.data()), captured.size());
+    for (char &c : text)
+        c = c == '\0' ? ' ' : c;
+    while (!text.empty() && text.back() == ' ')
+        text.pop_back();
+    if (text.size() > kPsargsMax)
+        text.resize(kPsargsMax);
+    return text;
 }
 
 } // namespace
@@ -112,7 +126,7 @@ int SdtPlugin::provide(const dtrace_probe_spec *spec) {
 
 std::optional<uint32_t> SdtPlugin::new_slot() {
     const uint32_t count = slot_count_.load(std::memory_order_acquire);
-    if (count == LIVE_MAX_PROBES)
+    if (count == TracepointLinks::kFirstConfig)
         return std::nullopt;
     return count;
 }
@@ -145,7 +159,7 @@ int SdtPlugin::provide_stable(const dtrace_probe_spec *spec) {
             continue;
         std::optional<uint32_t> index = new_slot();
         if (!index)
-            return fail("more than " + std::to_string(LIVE_MAX_PROBES) + " sdt probes");
+            return fail("more than " + std::to_string(TracepointLinks::kFirstConfig) + " sdt probes");
         ProbeSlot &slot = slots_[*index];
         slot.row = &row;
         slot.group = row.group;
@@ -175,7 +189,7 @@ int SdtPlugin::provide_sdt(const dtrace_probe_spec *spec) {
             continue; // an event without a readable format (ftrace's own) cannot be traced
         std::optional<uint32_t> index = new_slot();
         if (!index)
-            return fail("more than " + std::to_string(LIVE_MAX_PROBES) + " sdt probes");
+            return fail("more than " + std::to_string(TracepointLinks::kFirstConfig) + " sdt probes");
         ProbeSlot &slot = slots_[*index];
         slot.group = t.group;
         slot.event = t.event;
@@ -252,7 +266,6 @@ bool SdtPlugin::ensure_loaded() {
 live_probe_config SdtPlugin::config_of(const ProbeSlot &slot) const {
     live_probe_config config{};
     config.armed = 1;
-    config.kind = 0;
     if (slot.format != nullptr)
         config.capture_limit = capture_bytes(*slot.format, live::capture_limit(host_, ops_));
     if (slot.row != nullptr && slot.row->capture_psargs)
@@ -262,18 +275,58 @@ live_probe_config SdtPlugin::config_of(const ProbeSlot &slot) const {
     return config;
 }
 
-bool SdtPlugin::attach(uint32_t index, ProbeSlot &slot) {
-    const EventSource source = slot.row ? slot.row->source : EventSource::Tracepoint;
-    if (source == EventSource::Tracepoint) {
-        live::Result<size_t> attached = bpf_->attach_tracepoint(kTracepointProgram, slot.group, slot.event, index);
-        if (!attached) {
-            fail(attached.error());
-            return false;
-        }
-        slot.attachment = attached.value();
-        return true;
+// What every member needs: the largest copy, the arguments if one wants
+// them, and an event any member's filter passes.
+live_probe_config SdtPlugin::link_config(uint32_t link, std::optional<uint32_t> joining) const {
+    live_probe_config config{};
+    config.armed = 1;
+    live::ProbeFilter filter{false, {}};
+    auto add = [&](uint32_t index) {
+        const ProbeSlot &slot = slots_[index];
+        const live_probe_config own = config_of(slot);
+        config.capture_limit = std::max(config.capture_limit, own.capture_limit);
+        if (own.captures[1].mode != LIVE_CAPTURE_NONE)
+            config.captures[1] = own.captures[1];
+        filter.everything = filter.everything || slot.filter.everything;
+        filter.any_of.insert(filter.any_of.end(), slot.filter.any_of.begin(), slot.filter.any_of.end());
+    };
+    links_.for_each_member(TracepointLinks::config_slot(link), add);
+    if (joining)
+        add(*joining);
+    if (options_.kernel_filter)
+        config.filter = live::encode_filter(filter, 0);
+    return config;
+}
+
+bool SdtPlugin::configure_link(uint32_t link, std::optional<uint32_t> joining) {
+    live::Status configured = bpf_->configure(TracepointLinks::config_slot(link), link_config(link, joining));
+    if (!configured)
+        fail(configured.error());
+    return configured.ok();
+}
+
+bool SdtPlugin::enable_tracepoint(uint32_t index, ProbeSlot &slot) {
+    live::Result<uint32_t> link = links_.link_for(slot.group, slot.event);
+    if (!link) {
+        fail(link.error());
+        return false;
     }
-    const uint32_t kind = static_cast<uint32_t>(source) - 1, value = index + 1;
+    if (!configure_link(link.value(), index))
+        return false;
+    if (live::Status added = links_.add(*bpf_, link.value(), index); !added) {
+        fail(added.error());
+        return false;
+    }
+    slot.link = link.value();
+    return true;
+}
+
+bool SdtPlugin::enable_switch(uint32_t index, ProbeSlot &slot) {
+    if (live::Status configured = bpf_->configure(index, config_of(slot)); !configured) {
+        fail(configured.error());
+        return false;
+    }
+    const uint32_t kind = static_cast<uint32_t>(slot.row->source) - 1, value = index + 1;
     if (bpf_map_update_elem(bpf_->map_fd("sdt_switch_slots"), &kind, &value, BPF_ANY) != 0) {
         fail("cannot arm the sched_switch program: " + std::string(std::strerror(errno)));
         return false;
@@ -290,7 +343,7 @@ bool SdtPlugin::attach(uint32_t index, ProbeSlot &slot) {
     return true;
 }
 
-int SdtPlugin::enable(uint64_t cookie) {
+int SdtPlugin::enable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("enabling an unknown sdt probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
@@ -299,42 +352,45 @@ int SdtPlugin::enable(uint64_t cookie) {
     if (!resolve(slot) || !ensure_loaded())
         return -1;
     const uint32_t index = static_cast<uint32_t>(cookie);
-    if (live::Status configured = bpf_->configure(index, config_of(slot)); !configured)
-        return fail(configured.error());
-    if (!attach(index, slot))
+    const bool tracepoint = slot.row == nullptr || slot.row->source == EventSource::Tracepoint;
+    if (!(tracepoint ? enable_tracepoint(index, slot) : enable_switch(index, slot)))
         return -1;
     slot.enabled = true;
     return 0;
 }
 
-void SdtPlugin::disable(uint64_t cookie) {
+void SdtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire) || !bpf_)
         return;
     ProbeSlot &slot = slots_[cookie];
     if (!slot.enabled)
         return;
-    if (slot.attachment)
-        bpf_->detach(*slot.attachment);
-    slot.attachment.reset();
-    if (slot.row && slot.row->source != EventSource::Tracepoint) {
+    const uint32_t index = static_cast<uint32_t>(cookie);
+    if (slot.link) {
+        links_.remove(*bpf_, *slot.link, index);
+        configure_link(*slot.link);
+        slot.link.reset();
+    } else {
         const uint32_t kind = static_cast<uint32_t>(slot.row->source) - 1, none = 0;
         bpf_map_update_elem(bpf_->map_fd("sdt_switch_slots"), &kind, &none, BPF_ANY);
         if (--switch_users_ == 0 && switch_attachment_) {
             bpf_->detach(*switch_attachment_);
             switch_attachment_.reset();
         }
+        (void)bpf_->configure(index, live_probe_config{});
     }
     slot.enabled = false;
-    (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
 }
 
-int SdtPlugin::set_filter(uint64_t cookie, live::ProbeFilter filter) {
+int SdtPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("filtering an unknown sdt probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
-    slot.filter = std::move(filter);
+    slot.filter = live::probe_filter_of(nfilters, filters);
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
+    if (slot.link)
+        return configure_link(*slot.link) ? 0 : -1;
     if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
         return fail(configured.error());
     return 0;
@@ -362,6 +418,7 @@ int SdtPlugin::start() {
 void SdtPlugin::stop() {
     if (bpf_)
         bpf_->detach_all();
+    links_.forget_attachments();
     switch_attachment_.reset();
     if (ring_)
         ring_->stop();
@@ -369,31 +426,60 @@ void SdtPlugin::stop() {
     started_ = false;
 }
 
+// The firing's memory: the family's records, another thread's, the process
+// arguments captured at exec, then the live library's (psinfo, the
+// tracepoint copy, the process).
 int64_t SdtPlugin::read(void *state, uint64_t address, void *buffer, size_t length) {
     auto *self = static_cast<SdtPlugin *>(state);
     if (RecordMemory::owns(address))
         return self->memory_.read(address, buffer, length);
+    if (OtherThread::owns(address))
+        return self->other_.read(address, buffer, length);
+    const uint64_t psargs = live::text_address(live::ProcessText::Psargs);
+    if (!self->psargs_.empty() && address >= psargs && address - psargs < live::kProcessTextSlot)
+        return self->read_psargs(address - psargs, buffer, length);
     return live::LiveFiring::read(&self->firing_, address, buffer, length);
 }
+
+int64_t SdtPlugin::read_psargs(uint64_t offset, void *buffer, size_t length) const {
+    if (offset > psargs_.size())
+        return -1;
+    const size_t n = std::min<size_t>(length, psargs_.size() + 1 - offset); // with its NUL
+    std::memcpy(buffer, psargs_.c_str() + offset, n);
+    return static_cast<int64_t>(n);
+}
+
 
 void SdtPlugin::deliver(std::span<const uint8_t> record) {
     live_record header;
     if (record.size() < sizeof header)
         return;
     std::memcpy(&header, record.data(), sizeof header);
-    if (header.slot >= slot_count_.load(std::memory_order_acquire))
-        return;
-    const ProbeSlot &slot = slots_[header.slot];
-    const dtrace_probe_id id = slot.id.load(std::memory_order_acquire);
     dtrace_event_ctx ctx;
-    if (id == 0 || !firing_.prepare(record, 0, ctx))
+    if (!firing_.prepare(record, 0, ctx))
         return;
-    const RawRecord raw(record.subspan(sizeof header, std::min<size_t>(header.capture_length[0],
-                                                                        record.size() - sizeof header)));
+    // prepare() checked that the captures fit the record.
+    const std::span<const uint8_t> captures = record.subspan(sizeof header);
+    if (TracepointLinks::is_config_slot(header.slot))
+        links_.for_each_member(header.slot, [&](uint32_t slot) { fire_slot(slot, header, captures, ctx); });
+    else
+        fire_slot(header.slot, header, captures, ctx);
+}
+
+void SdtPlugin::fire_slot(uint32_t index, const live_record &header, std::span<const uint8_t> captures,
+                          dtrace_event_ctx ctx) {
+    if (index >= slot_count_.load(std::memory_order_acquire))
+        return;
+    const ProbeSlot &slot = slots_[index];
+    const dtrace_probe_id id = slot.id.load(std::memory_order_acquire);
+    if (id == 0)
+        return;
+    const RawRecord raw(captures.first(header.capture_length[0]));
+    psargs_ = psargs_of(captures.subspan(header.capture_length[0], header.capture_length[1]));
     memory_.reset();
     ProbeArgs args{};
     size_t nargs = 0;
-    const ArgContext context{header, raw, slot.fields, memory_};
+    const ArgContext context{header, raw, slot.fields, memory_, other_};
     if (slot.row == nullptr) {
         for (const live::TracepointField *field : slot.fields)
             args[nargs++] = raw.arg(*field);

@@ -38,6 +38,7 @@
 #include "probe_family.h"
 #include "record_memory.h"
 #include "tracepoint_catalog.h"
+#include "tracepoint_links.h"
 
 namespace dtrace::sdt {
 
@@ -48,9 +49,11 @@ class SdtPlugin {
 
     int init();
     int provide(const dtrace_probe_spec *spec);
-    int enable(uint64_t cookie);
-    void disable(uint64_t cookie);
-    int set_filter(uint64_t cookie, live::ProbeFilter filter);
+    int enable(dtrace_probe_id probe, uint64_t cookie);
+    void disable(dtrace_probe_id probe, uint64_t cookie);
+    // The disjunction of the probe's clauses' hoistable predicates, checked
+    // in the BPF program from now on (see live/kernel_filter.h).
+    int set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters);
     int start();
     void stop();
 
@@ -67,7 +70,7 @@ class SdtPlugin {
         std::vector<std::string> arg_types; // an sdt probe's
         std::atomic<dtrace_probe_id> id{0};
         bool enabled = false;
-        std::optional<size_t> attachment;
+        std::optional<uint32_t> link; // its tracepoint's, while enabled
         live::ProbeFilter filter;
     };
 
@@ -81,10 +84,18 @@ class SdtPlugin {
                        const char *name, std::span<const dtrace_arg_desc> args);
     bool resolve(ProbeSlot &slot);
     bool ensure_loaded();
-    bool attach(uint32_t index, ProbeSlot &slot);
+    bool enable_tracepoint(uint32_t index, ProbeSlot &slot);
+    bool enable_switch(uint32_t index, ProbeSlot &slot);
+    // The configuration the BPF program reads for one probe, or for a link
+    // (its members' together; `joining` is about to become one).
     live_probe_config config_of(const ProbeSlot &slot) const;
+    live_probe_config link_config(uint32_t link, std::optional<uint32_t> joining) const;
+    bool configure_link(uint32_t link, std::optional<uint32_t> joining = std::nullopt);
     void deliver(std::span<const uint8_t> record);
+    void fire_slot(uint32_t index, const live_record &header, std::span<const uint8_t> captures,
+                   dtrace_event_ctx ctx);
     static int64_t read(void *state, uint64_t address, void *buffer, size_t length);
+    int64_t read_psargs(uint64_t address, void *buffer, size_t length) const;
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
@@ -98,11 +109,14 @@ class SdtPlugin {
     std::map<std::string, uint32_t> sdt_slots_;       // "group:event" of the sdt probes registered
     live::LiveOptions options_;
     std::unique_ptr<live::BpfProgramSet> bpf_;
+    TracepointLinks links_;
     std::optional<size_t> switch_attachment_;
     uint32_t switch_users_ = 0;
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     RecordMemory memory_;
+    OtherThread other_;
+    std::string psargs_; // the firing's process arguments, when captured at the event
     bool started_ = false;
 };
 

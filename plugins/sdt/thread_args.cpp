@@ -9,11 +9,16 @@ const dtrace_arg_desc kThreadArgs[2] = {probe_arg("live_lwpsinfo_t *", 0, "lwpsi
                                         probe_arg("live_psinfo_t *", 1, "psinfo_t *")};
 
 void thread_args(const ArgContext &c, uint32_t pid, uint32_t tid, ProbeArgs &args, size_t first) {
-    // WIP: only the firing's own thread is described yet.
-    (void)pid;
-    const bool own = tid == c.record.tid;
-    args[first] = own ? live::kLwpsinfoAddress : 0;
-    args[first + 1] = own ? live::kPsinfoAddress : 0;
+    if (tid == c.record.tid) {
+        args[first] = live::kLwpsinfoAddress;
+        args[first + 1] = live::kPsinfoAddress;
+    } else if (c.other.describe(c.record, pid, tid)) {
+        args[first] = OtherThread::lwpsinfo_address();
+        args[first + 1] = OtherThread::psinfo_address();
+    } else { // gone before dtrace read /proc
+        args[first] = 0;
+        args[first + 1] = 0;
+    }
 }
 
 } // namespace dtrace::sdt
