@@ -67,12 +67,12 @@ bool new_thread(const ArgContext &c) {
 size_t child_process(const ArgContext &c, ProbeArgs &a) {
     const auto child = static_cast<uint32_t>(c.u(0));
     ProbeArgs pair{};
-    thread_args(c, child, child, pair, 0);
+    child_args(c, child, child, pair, 0);
     a[0] = pair[1];
     return 1;
 }
 size_t new_lwp(const ArgContext &c, ProbeArgs &a) {
-    thread_args(c, c.record.pid, static_cast<uint32_t>(c.u(0)), a, 0);
+    child_args(c, c.record.pid, static_cast<uint32_t>(c.u(0)), a, 0);
     return 2;
 }
 

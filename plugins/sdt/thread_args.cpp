@@ -12,13 +12,17 @@ void thread_args(const ArgContext &c, uint32_t pid, uint32_t tid, ProbeArgs &arg
     if (tid == c.record.tid) {
         args[first] = live::kLwpsinfoAddress;
         args[first + 1] = live::kPsinfoAddress;
-    } else if (c.other.describe(c.record, pid, tid)) {
+    } else {
+        c.other.describe(c.record, pid, tid);
         args[first] = OtherThread::lwpsinfo_address();
         args[first + 1] = OtherThread::psinfo_address();
-    } else { // gone before dtrace read /proc
-        args[first] = 0;
-        args[first + 1] = 0;
     }
+}
+
+void child_args(const ArgContext &c, uint32_t pid, uint32_t tid, ProbeArgs &args, size_t first) {
+    c.other.describe_child(c.record, pid, tid);
+    args[first] = OtherThread::lwpsinfo_address();
+    args[first + 1] = OtherThread::psinfo_address();
 }
 
 } // namespace dtrace::sdt

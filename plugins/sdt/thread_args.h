@@ -14,6 +14,10 @@ namespace dtrace::sdt {
 // of process pid.
 void thread_args(const ArgContext &c, uint32_t pid, uint32_t tid, ProbeArgs &args, size_t first);
 
+// The same for a thread the firing's thread has just created (pid == tid:
+// a new process), described as fork copied it from its creator.
+void child_args(const ArgContext &c, uint32_t pid, uint32_t tid, ProbeArgs &args, size_t first);
+
 // The argument descriptions of that pair at args[0], args[1].
 extern const dtrace_arg_desc kThreadArgs[2];
 
