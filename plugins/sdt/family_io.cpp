@@ -60,8 +60,9 @@ const BlockDevice &block_device(uint64_t major, uint64_t minor) {
     return devices.emplace(key, std::move(device)).first->second;
 }
 
-// The fields both tracepoints have, first in each row's list.
-enum Field : size_t { Dev, Sector, NrSector, Rwbs, Bytes, Error };
+// The fields of each row's list: four both tracepoints have, then the
+// issue's byte count or the completion's error.
+enum Field : size_t { Dev, Sector, NrSector, Rwbs, Bytes, Error = Bytes };
 constexpr std::string_view kIssueFields[] = {"dev", "sector", "nr_sector", "rwbs", "bytes"};
 constexpr std::string_view kCompleteFields[] = {"dev", "sector", "nr_sector", "rwbs", "error"};
 
