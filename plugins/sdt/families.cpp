@@ -9,6 +9,7 @@ std::span<const std::span<const StableProbe>> stable_families() {
         proc_family(),
         sched_family(),
         io_family(),
+        net_family(),
     };
     return kFamilies;
 }

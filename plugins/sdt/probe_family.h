@@ -74,6 +74,9 @@ struct StableProbe {
     BuildArgs build = nullptr;   // nullptr: no arguments
     AcceptEvent accept = nullptr; // nullptr: every event
     bool capture_psargs = false;  // the program copies the process arguments
+    // The field holding a struct sock * whose addresses and ports the
+    // program copies (to the record's args[3], args[4]); empty: none.
+    std::string_view socket_field = {};
 };
 
 // A dtrace_arg_desc for a family's table.
@@ -87,5 +90,6 @@ std::span<const std::span<const StableProbe>> stable_families();
 std::span<const StableProbe> proc_family();
 std::span<const StableProbe> sched_family();
 std::span<const StableProbe> io_family();
+std::span<const StableProbe> net_family();
 
 } // namespace dtrace::sdt

@@ -236,6 +236,16 @@ bool SdtPlugin::resolve(ProbeSlot &slot) {
         }
         fields.push_back(&*found);
     }
+    if (!row.socket_field.empty()) {
+        const auto &all = format.value()->fields;
+        auto found = std::find_if(all.begin(), all.end(), [&](const live::TracepointField &f) { return f.name == row.socket_field; });
+        if (found == all.end() || found->size != sizeof(uint64_t) || found->offset > UINT8_MAX) {
+            fail(probe + ": the kernel's tracepoint " + slot.group + ":" + slot.event + " has no socket field " +
+                 std::string(row.socket_field));
+            return false;
+        }
+        slot.socket_field = &*found;
+    }
     slot.fields = std::move(fields);
     slot.format = format.value();
     return true;
@@ -270,6 +280,10 @@ live_probe_config SdtPlugin::config_of(const ProbeSlot &slot) const {
         config.capture_limit = capture_bytes(*slot.format, live::capture_limit(host_, ops_));
     if (slot.row != nullptr && slot.row->capture_psargs)
         config.captures[1].mode = SDT_CAPTURE_PSARGS;
+    if (slot.socket_field != nullptr) {
+        config.captures[0].mode = SDT_CAPTURE_SOCKET;
+        config.captures[0].arg = static_cast<uint8_t>(slot.socket_field->offset);
+    }
     if (options_.kernel_filter)
         config.filter = live::encode_filter(slot.filter, 0); // arguments are decoded in user space
     return config;
@@ -285,8 +299,9 @@ live_probe_config SdtPlugin::link_config(uint32_t link, std::optional<uint32_t> 
         const ProbeSlot &slot = slots_[index];
         const live_probe_config own = config_of(slot);
         config.capture_limit = std::max(config.capture_limit, own.capture_limit);
-        if (own.captures[1].mode != LIVE_CAPTURE_NONE)
-            config.captures[1] = own.captures[1];
+        for (int i = 0; i < LIVE_MAX_CAPTURES; ++i)
+            if (own.captures[i].mode != LIVE_CAPTURE_NONE)
+                config.captures[i] = own.captures[i];
         filter.everything = filter.everything || slot.filter.everything;
         filter.any_of.insert(filter.any_of.end(), slot.filter.any_of.begin(), slot.filter.any_of.end());
     };

@@ -15,6 +15,9 @@
 #define SDT_PSARGS_ADDRESS 0xfffffe4000000000ull
 /* captures[1].mode of a probe whose program captures them. */
 #define SDT_CAPTURE_PSARGS 3
+/* captures[0].mode of a probe whose program reads the struct sock the
+ * record's field at byte captures[0].arg points to (args[3], args[4]). */
+#define SDT_CAPTURE_SOCKET 4
 /* Bytes of arguments captured (more than psinfo's 80). */
 #define SDT_PSARGS_MAX 256
 
