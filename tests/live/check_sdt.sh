@@ -174,6 +174,32 @@ io_direct)
     [ -z "$device" ] || [ "$1" = "$device" ] || [ "${device#"$1"}" != "$device" ] || fail "device $1 is not $device"
     [ "$(value_of done)" = "$3" ] || fail "not every start is done"
     ;;
+tcp)
+    # A loopback connection of the workload's own: connect, the state
+    # changes of its client socket, 3000 bytes sent and received.
+    run -qn 'tcp:::send /pid == $target/ { @sent = sum(args[2]->ip_plength); }
+             tcp:::receive /pid == $target/ { @received = sum(args[2]->ip_plength); }
+             tcp:::connect-request /pid == $target/ { printf("connect-request %s\n", args[3]->tcps_raddr); }
+             tcp:::connect-established /pid == $target/ { printf("connect-established %d\n", args[3]->tcps_state); }
+             tcp:::state-change /pid == $target && args[5]->tcps_state == TCP_STATE_SYN_SENT/ {
+                 printf("state SYN_SENT -> %d\n", args[3]->tcps_state); }
+             END { printa("sent %@d\n", @sent); printa("received %@d\n", @received); }' -c "$workload tcp 3000"
+    expect_status_0
+    [ "$(value_of sent)" = 3000 ] || fail "not 3000 bytes sent"
+    [ "$(value_of received)" = 3000 ] || fail "not 3000 bytes received"
+    grep -q "^connect-request 127.0.0.1\$" "$out" || fail "no connect-request to 127.0.0.1"
+    grep -q "^connect-established 6\$" "$out" || fail "no connect-established in ESTABLISHED"
+    grep -q "^state SYN_SENT -> 6\$" "$out" || fail "no state change from SYN_SENT to ESTABLISHED"
+    ;;
+udp)
+    # One 300-byte datagram: udp_length counts the 8-byte header.
+    run -qn 'udp:::send /pid == $target/ { printf("send %d %d\n", args[4]->udp_length, args[2]->ip_plength); }
+             udp:::receive /pid == $target/ { printf("receive %d %s\n", args[4]->udp_length, args[2]->ip_daddr); }' \
+        -c "$workload udp 300"
+    expect_status_0
+    grep -q "^send 308 308\$" "$out" || fail "no 308-byte send"
+    grep -q "^receive 308 127.0.0.1\$" "$out" || fail "no 308-byte receive on 127.0.0.1"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2
