@@ -124,3 +124,10 @@ print("   replay: %.2f s wall (%.1f M events/s, %.0f MB/s); %.2f s CPU (%.1f M e
       % (wall, events / wall / 1e6, mb / wall, cpu, events / cpu / 1e6, mb / cpu, rss))
 PY
 rm -f "$nettrace"
+
+echo "== sched:::on-cpu { @[execname] = count(); } against bpftrace's sched_switch count, context-switch-heavy workload"
+if [[ $(id -u) == 0 ]]; then
+  bench/sdt_sched.sh "$build"
+else
+  echo "   skipped: needs root (BPF programs)"
+fi

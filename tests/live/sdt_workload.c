@@ -11,6 +11,9 @@
  *   tcp N            a loopback TCP connection: the client sends N bytes,
  *                    the server reads them and sends them back, both close
  *   udp N            one N-byte UDP datagram over loopback
+ *   pingpong N       a parent and a child pass a byte back and forth N times
+ *                    over two pipes (2N context switches on one CPU), then
+ *                    print "elapsed <ns>" (the benchmark's workload)
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -126,9 +129,33 @@ static int udp(int n) {
     return 0;
 }
 
+static int pingpong(int n) {
+    int there[2], back[2];
+    if (pipe(there) != 0 || pipe(back) != 0)
+        return 1;
+    double start = now_ms(CLOCK_MONOTONIC);
+    pid_t child = fork();
+    if (child < 0)
+        return 1;
+    char byte = 0;
+    for (int i = 0; i < n; i++) {
+        if (child == 0) {
+            if (read(there[0], &byte, 1) != 1 || write(back[1], &byte, 1) != 1)
+                _exit(1);
+        } else if (write(there[1], &byte, 1) != 1 || read(back[0], &byte, 1) != 1) {
+            return 1;
+        }
+    }
+    if (child == 0)
+        _exit(0);
+    waitpid(child, NULL, 0);
+    printf("elapsed %.0f\n", (now_ms(CLOCK_MONOTONIC) - start) * 1e6);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s sleep N | cpu MS | direct PATH N | exit CODE | kill | signal | tcp N | udp N\n",
+        fprintf(stderr, "usage: %s sleep N | cpu MS | direct PATH N | exit CODE | kill | signal | tcp N | udp N | pingpong N\n",
                 argv[0]);
         return 2;
     }
@@ -157,6 +184,8 @@ int main(int argc, char **argv) {
         return tcp(atoi(argv[2]));
     if (strcmp(mode, "udp") == 0 && argc == 3)
         return udp(atoi(argv[2]));
+    if (strcmp(mode, "pingpong") == 0 && argc == 3)
+        return pingpong(atoi(argv[2]));
     fprintf(stderr, "%s: unknown mode %s\n", argv[0], mode);
     return 2;
 }
