@@ -221,12 +221,13 @@ static __always_inline void emit_switch(__u32 which, struct task_struct *t, stru
     const struct live_probe_config *cfg = bpf_map_lookup_elem(&live_probes, &slot);
     if (!cfg || !cfg->armed)
         return;
+    /* BTF-typed tasks: plain loads the verifier checks, no probe reads. */
     struct task_struct___sdt *task = (struct task_struct___sdt *)t;
     struct task_struct___sdt *peer = (struct task_struct___sdt *)other;
-    __u64 pid_tgid = ((__u64)BPF_CORE_READ(task, tgid) << 32) | (__u32)BPF_CORE_READ(task, pid);
-    __u64 uid_gid = ((__u64)BPF_CORE_READ(task, cred, gid.val) << 32) | BPF_CORE_READ(task, cred, uid.val);
-    char comm[LIVE_COMM_LEN] = {};
-    BPF_CORE_READ_STR_INTO(&comm, task, comm);
+    __u64 pid_tgid = ((__u64)task->tgid << 32) | (__u32)task->pid;
+    __u64 uid_gid = ((__u64)task->cred->gid.val << 32) | task->cred->uid.val;
+    char comm[LIVE_COMM_LEN];
+    __builtin_memcpy(comm, task->comm, sizeof comm);
     if (!passes_for(&cfg->filter, pid_tgid, uid_gid, comm))
         return;
     struct live_record *r = bpf_ringbuf_reserve(&live_events, sizeof *r, 0);
@@ -239,14 +240,14 @@ static __always_inline void emit_switch(__u32 which, struct task_struct *t, stru
     r->tid = (__u32)pid_tgid;
     r->uid = (__u32)uid_gid;
     r->gid = uid_gid >> 32;
-    r->ppid = BPF_CORE_READ(task, real_parent, tgid);
-    r->vtimestamp = BPF_CORE_READ(task, se.sum_exec_runtime);
+    r->ppid = task->real_parent->tgid;
+    r->vtimestamp = task->se.sum_exec_runtime;
     r->task = (__u64)t;
     r->cpu = bpf_get_smp_processor_id();
     r->slot = slot;
     __builtin_memcpy(r->comm, comm, sizeof comm);
-    r->args[0] = (__u32)BPF_CORE_READ(peer, pid);
-    r->args[1] = (__u32)BPF_CORE_READ(peer, tgid);
+    r->args[0] = (__u32)peer->pid;
+    r->args[1] = (__u32)peer->tgid;
     r->args[2] = prev_state;
     r->args[3] = 0;
     r->args[4] = 0;
