@@ -7,6 +7,7 @@
 
 #include <bpf/bpf.h>
 
+#include "process_library.h"
 #include "sdk_filter.h"
 #include "sdt_library.h"
 
@@ -100,6 +101,8 @@ dtrace_provider_id SdtPlugin::register_provider(const char *name, const dtrace_p
 }
 
 int SdtPlugin::init() {
+    if (live::register_process_library(host_, ops_) != 0) // psinfo_t, lwpsinfo_t, curpsinfo
+        return -1;
     sdt_provider_ = register_provider(kSdtProvider, kSdtAttributes, sdt_d_library().c_str());
     if (sdt_provider_ == 0)
         return -1;
