@@ -10,6 +10,7 @@ std::span<const std::span<const StableProbe>> stable_families() {
         sched_family(),
         io_family(),
         net_family(),
+        lockstat_family(),
     };
     return kFamilies;
 }

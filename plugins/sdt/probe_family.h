@@ -77,6 +77,12 @@ struct StableProbe {
     // The field holding a struct sock * whose addresses and ports the
     // program copies (to the record's args[3], args[4]); empty: none.
     std::string_view socket_field = {};
+    // A tracepoint of the same group where the wait this row's event ends
+    // began (lockstat: contention_begin): the program keeps, per thread,
+    // when and the begin's `wait_flags` field, and hands this row's event
+    // args[3] = the ns waited and args[4] = those flags.
+    std::string_view wait_begin = {};
+    std::string_view wait_flags = {};
 };
 
 // A dtrace_arg_desc for a family's table.
@@ -91,5 +97,6 @@ std::span<const StableProbe> proc_family();
 std::span<const StableProbe> sched_family();
 std::span<const StableProbe> io_family();
 std::span<const StableProbe> net_family();
+std::span<const StableProbe> lockstat_family();
 
 } // namespace dtrace::sdt

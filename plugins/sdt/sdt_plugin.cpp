@@ -213,44 +213,58 @@ int SdtPlugin::provide_sdt(const dtrace_probe_spec *spec) {
     return 0;
 }
 
-// A stable row's tracepoint and fields, checked against this kernel.
+// A tracepoint's format, or a failure naming the probe that needs it.
+const live::TracepointFormat *SdtPlugin::format_for(const std::string &probe, const std::string &group,
+                                                    const std::string &event) {
+    if (!catalog_.exists(group, event)) {
+        fail(probe + " needs the kernel tracepoint " + group + ":" + event + ", which this kernel does not have");
+        return nullptr;
+    }
+    live::Result<const live::TracepointFormat *> format = catalog_.format(group, event);
+    if (!format) {
+        fail(probe + ": " + format.error());
+        return nullptr;
+    }
+    return format.value();
+}
+
+// The field `name` of group:event, or a failure naming the probe.
+const live::TracepointField *SdtPlugin::field_for(const std::string &probe, const live::TracepointFormat &format,
+                                                  std::string_view name) {
+    for (const live::TracepointField &f : format.fields)
+        if (f.name == name)
+            return &f;
+    fail(probe + ": the kernel's tracepoint " + format.name + " has no field " + std::string(name));
+    return nullptr;
+}
+
+// A stable row's tracepoints and fields, checked against this kernel.
 bool SdtPlugin::resolve(ProbeSlot &slot) {
     if (slot.format != nullptr || slot.row == nullptr || slot.row->source != EventSource::Tracepoint)
         return true;
     const StableProbe &row = *slot.row;
     const std::string probe = std::string(row.provider) + ":::" + std::string(row.name);
-    if (!catalog_.exists(slot.group, slot.event)) {
-        fail(probe + " needs the kernel tracepoint " + slot.group + ":" + slot.event + ", which this kernel does not have");
+    const live::TracepointFormat *format = format_for(probe, slot.group, slot.event);
+    if (format == nullptr)
         return false;
-    }
-    live::Result<const live::TracepointFormat *> format = catalog_.format(slot.group, slot.event);
-    if (!format) {
-        fail(probe + ": " + format.error());
-        return false;
-    }
     std::vector<const live::TracepointField *> fields;
     for (std::string_view name : row.fields) {
-        const auto &all = format.value()->fields;
-        auto found = std::find_if(all.begin(), all.end(), [&](const live::TracepointField &f) { return f.name == name; });
-        if (found == all.end()) {
-            fail(probe + ": the kernel's tracepoint " + slot.group + ":" + slot.event + " has no field " +
-                 std::string(name));
+        fields.push_back(field_for(probe, *format, name));
+        if (fields.back() == nullptr)
             return false;
-        }
-        fields.push_back(&*found);
     }
     if (!row.socket_field.empty()) {
-        const auto &all = format.value()->fields;
-        auto found = std::find_if(all.begin(), all.end(), [&](const live::TracepointField &f) { return f.name == row.socket_field; });
-        if (found == all.end() || found->size != sizeof(uint64_t) || found->offset > UINT8_MAX) {
-            fail(probe + ": the kernel's tracepoint " + slot.group + ":" + slot.event + " has no socket field " +
-                 std::string(row.socket_field));
+        slot.socket_field = field_for(probe, *format, row.socket_field);
+        if (slot.socket_field == nullptr)
             return false;
-        }
-        slot.socket_field = &*found;
+    }
+    if (!row.wait_begin.empty()) {
+        const live::TracepointFormat *begin = format_for(probe, slot.group, std::string(row.wait_begin));
+        if (begin == nullptr || (slot.wait_flags = field_for(probe, *begin, row.wait_flags)) == nullptr)
+            return false;
     }
     slot.fields = std::move(fields);
-    slot.format = format.value();
+    slot.format = format;
     return true;
 }
 
@@ -276,10 +290,16 @@ bool SdtPlugin::ensure_loaded() {
     return true;
 }
 
-live_probe_config SdtPlugin::config_of(const ProbeSlot &slot) const {
+live_probe_config SdtPlugin::config_of(const ProbeSlot &slot, bool wait_begin) const {
     live_probe_config config{};
     config.armed = 1;
-    if (slot.format != nullptr)
+    if (wait_begin) { // the program only keeps the thread's wait
+        config.captures[0].mode = SDT_CAPTURE_LOCK_BEGIN;
+        config.captures[0].arg = static_cast<uint8_t>(slot.wait_flags->offset);
+    } else if (slot.wait_flags != nullptr) {
+        config.captures[0].mode = SDT_CAPTURE_LOCK_END;
+    }
+    if (slot.format != nullptr && !wait_begin)
         config.capture_limit = capture_bytes(*slot.format, live::capture_limit(host_, ops_));
     if (slot.row != nullptr && slot.row->capture_psargs)
         config.captures[1].mode = SDT_CAPTURE_PSARGS;
@@ -298,9 +318,11 @@ live_probe_config SdtPlugin::link_config(uint32_t link, std::optional<uint32_t> 
     live_probe_config config{};
     config.armed = 1;
     live::ProbeFilter filter{false, {}};
+    bool plain = false; // a member wants every event of the tracepoint
     auto add = [&](uint32_t index) {
         const ProbeSlot &slot = slots_[index];
-        const live_probe_config own = config_of(slot);
+        const live_probe_config own = config_of(slot, slot.begin_link == link);
+        plain = plain || own.captures[0].mode == LIVE_CAPTURE_NONE;
         config.capture_limit = std::max(config.capture_limit, own.capture_limit);
         for (int i = 0; i < LIVE_MAX_CAPTURES; ++i)
             if (own.captures[i].mode != LIVE_CAPTURE_NONE)
@@ -311,6 +333,9 @@ live_probe_config SdtPlugin::link_config(uint32_t link, std::optional<uint32_t> 
     links_.for_each_member(TracepointLinks::config_slot(link), add);
     if (joining)
         add(*joining);
+    const uint8_t mode = config.captures[0].mode;
+    if (plain && (mode == SDT_CAPTURE_LOCK_BEGIN || mode == SDT_CAPTURE_LOCK_END))
+        config.captures[0].length_arg = 1; // lockstat's pairing, and every event for the others
     if (options_.kernel_filter)
         config.filter = live::encode_filter(filter, 0);
     return config;
@@ -336,11 +361,31 @@ bool SdtPlugin::enable_tracepoint(uint32_t index, ProbeSlot &slot) {
         return false;
     }
     slot.link = link.value();
+    if (slot.wait_flags != nullptr) // the tracepoint where the waits begin, first
+        return enable_wait_begin(index, slot);
+    return true;
+}
+
+// The program sees the row's wait_begin tracepoint too (it writes no record
+// there): the slot is a member of its link, configured to keep the waits.
+bool SdtPlugin::enable_wait_begin(uint32_t index, ProbeSlot &slot) {
+    live::Result<uint32_t> link = links_.link_for(slot.group, std::string(slot.row->wait_begin));
+    if (!link) {
+        fail(link.error());
+        return false;
+    }
+    slot.begin_link = link.value();
+    if (!configure_link(link.value(), index))
+        return false;
+    if (live::Status added = links_.add(*bpf_, link.value(), index); !added) {
+        fail(added.error());
+        return false;
+    }
     return true;
 }
 
 bool SdtPlugin::enable_switch(uint32_t index, ProbeSlot &slot) {
-    if (live::Status configured = bpf_->configure(index, config_of(slot)); !configured) {
+    if (live::Status configured = bpf_->configure(index, config_of(slot, false)); !configured) {
         fail(configured.error());
         return false;
     }
@@ -385,9 +430,13 @@ void SdtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
         return;
     const uint32_t index = static_cast<uint32_t>(cookie);
     if (slot.link) {
-        links_.remove(*bpf_, *slot.link, index);
-        configure_link(*slot.link);
-        slot.link.reset();
+        for (std::optional<uint32_t> *link : {&slot.link, &slot.begin_link}) {
+            if (*link) {
+                links_.remove(*bpf_, **link, index);
+                configure_link(**link);
+            }
+            link->reset();
+        }
     } else {
         const uint32_t kind = static_cast<uint32_t>(slot.row->source) - 1, none = 0;
         bpf_map_update_elem(bpf_->map_fd("sdt_switch_slots"), &kind, &none, BPF_ANY);
@@ -408,8 +457,8 @@ int SdtPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, 
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (slot.link)
-        return configure_link(*slot.link) ? 0 : -1;
-    if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
+        return configure_link(*slot.link) && (!slot.begin_link || configure_link(*slot.begin_link)) ? 0 : -1;
+    if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot, false)); !configured)
         return fail(configured.error());
     return 0;
 }

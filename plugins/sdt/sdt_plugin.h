@@ -69,9 +69,11 @@ class SdtPlugin {
         std::vector<const live::TracepointField *> fields;
         std::vector<std::string> arg_types; // an sdt probe's
         const live::TracepointField *socket_field = nullptr; // the row's, resolved
+        const live::TracepointField *wait_flags = nullptr;   // in the row's wait_begin, resolved
         std::atomic<dtrace_probe_id> id{0};
         bool enabled = false;
-        std::optional<uint32_t> link; // its tracepoint's, while enabled
+        std::optional<uint32_t> link;       // its tracepoint's, while enabled
+        std::optional<uint32_t> begin_link; // its wait_begin tracepoint's, while enabled
         live::ProbeFilter filter;
     };
 
@@ -83,13 +85,19 @@ class SdtPlugin {
     std::optional<uint32_t> new_slot();
     bool register_slot(uint32_t slot, dtrace_provider_id provider, const char *module, const char *function,
                        const char *name, std::span<const dtrace_arg_desc> args);
+    const live::TracepointFormat *format_for(const std::string &probe, const std::string &group,
+                                             const std::string &event);
+    const live::TracepointField *field_for(const std::string &probe, const live::TracepointFormat &format,
+                                           std::string_view name);
     bool resolve(ProbeSlot &slot);
     bool ensure_loaded();
     bool enable_tracepoint(uint32_t index, ProbeSlot &slot);
+    bool enable_wait_begin(uint32_t index, ProbeSlot &slot);
     bool enable_switch(uint32_t index, ProbeSlot &slot);
-    // The configuration the BPF program reads for one probe, or for a link
-    // (its members' together; `joining` is about to become one).
-    live_probe_config config_of(const ProbeSlot &slot) const;
+    // The configuration the BPF program reads for one probe (at its row's
+    // wait_begin tracepoint, or its own), or for a link (its members'
+    // together; `joining` is about to become one).
+    live_probe_config config_of(const ProbeSlot &slot, bool wait_begin) const;
     live_probe_config link_config(uint32_t link, std::optional<uint32_t> joining) const;
     bool configure_link(uint32_t link, std::optional<uint32_t> joining = std::nullopt);
     void deliver(std::span<const uint8_t> record);

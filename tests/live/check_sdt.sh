@@ -200,6 +200,18 @@ udp)
     grep -q "^send 308 308\$" "$out" || fail "no 308-byte send"
     grep -q "^receive 308 127.0.0.1\$" "$out" || fail "no 308-byte receive on 127.0.0.1"
     ;;
+lockstat)
+    # Four threads appending to one file contend for the kernel's locks: the
+    # waits are paired (begin to end) with a time, in the waiting thread.
+    if ! "$dtrace" -n 'lockstat:::adaptive-block { exit(0); }' -c true >/dev/null 2>"$err"; then
+        grep -q "does not have" "$err" && { echo "skipped: $(cat "$err")"; exit 77; }
+    fi
+    run -qn 'lockstat::: /pid == $target/ { @n = count(); @min = min(arg1); }
+             END { printa("waits %@d\n", @n); printa("shortest %@d\n", @min); }' -c "$workload contend 20000"
+    expect_status_0
+    [ "$(value_of waits)" -gt 0 ] || fail "no lock waits of the workload"
+    [ "$(value_of shortest)" -gt 0 ] || fail "a wait of no time"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2

@@ -11,6 +11,8 @@
  *   tcp N            a loopback TCP connection: the client sends N bytes,
  *                    the server reads them and sends them back, both close
  *   udp N            one N-byte UDP datagram over loopback
+ *   contend N        4 threads append N small writes each to one file: the
+ *                    kernel's inode lock is contended (lockstat)
  *   pingpong N       a parent and a child pass a byte back and forth N times
  *                    over two pipes (2N context switches on one CPU), then
  *                    print "elapsed <ns>" (the benchmark's workload)
@@ -19,6 +21,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,6 +132,38 @@ static int udp(int n) {
     return 0;
 }
 
+struct appender {
+    int fd;
+    int n;
+};
+
+static void *append(void *arg) {
+    const struct appender *a = arg;
+    char line[64] = "a line of the contended file\n";
+    for (int i = 0; i < a->n; i++)
+        if (write(a->fd, line, sizeof line) != sizeof line)
+            break;
+    return NULL;
+}
+
+static int contend(int n) {
+    char path[] = "/tmp/sdt_contend.XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return 1;
+    unlink(path);
+    int flags = fcntl(fd, F_GETFL);
+    fcntl(fd, F_SETFL, flags | O_APPEND);
+    struct appender a = {fd, n};
+    pthread_t threads[4];
+    for (int i = 0; i < 4; i++)
+        pthread_create(&threads[i], NULL, append, &a);
+    for (int i = 0; i < 4; i++)
+        pthread_join(threads[i], NULL);
+    close(fd);
+    return 0;
+}
+
 static int pingpong(int n) {
     int there[2], back[2];
     if (pipe(there) != 0 || pipe(back) != 0)
@@ -155,7 +190,7 @@ static int pingpong(int n) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s sleep N | cpu MS | direct PATH N | exit CODE | kill | signal | tcp N | udp N | pingpong N\n",
+        fprintf(stderr, "usage: %s sleep N | cpu MS | direct PATH N | exit CODE | kill | signal | tcp N | udp N | contend N | pingpong N\n",
                 argv[0]);
         return 2;
     }
@@ -184,6 +219,8 @@ int main(int argc, char **argv) {
         return tcp(atoi(argv[2]));
     if (strcmp(mode, "udp") == 0 && argc == 3)
         return udp(atoi(argv[2]));
+    if (strcmp(mode, "contend") == 0 && argc == 3)
+        return contend(atoi(argv[2]));
     if (strcmp(mode, "pingpong") == 0 && argc == 3)
         return pingpong(atoi(argv[2]));
     fprintf(stderr, "%s: unknown mode %s\n", argv[0], mode);

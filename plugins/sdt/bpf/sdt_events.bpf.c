@@ -37,6 +37,42 @@ struct task_struct___sdt_mm {
     int exit_code;
 } __attribute__((preserve_access_index));
 
+/* lockstat: when each thread began waiting for a lock, and the lock's kind. */
+struct sdt_lock_wait {
+    __u64 since;
+    __u64 flags;
+};
+struct {
+    __uint(type, BPF_MAP_TYPE_HASH);
+    __uint(max_entries, 16384);
+    __type(key, __u32);
+    __type(value, struct sdt_lock_wait);
+} sdt_lock_waits SEC(".maps");
+
+/* SDT_CAPTURE_LOCK_BEGIN: keeps the thread's wait. SDT_CAPTURE_LOCK_END:
+ * the wait ended, into `wait` (zero when no begin was kept). Returns 1 when
+ * the event makes no record: always at a begin, at an end without its
+ * begin, unless captures[0].length_arg says a probe on the tracepoint wants
+ * every event (sdt:lock::contention_begin beside lockstat). */
+static __always_inline int lock_wait(const struct live_probe_config *cfg, const void *ctx, struct sdt_lock_wait *wait) {
+    __u32 tid = (__u32)bpf_get_current_pid_tgid();
+    if (cfg->captures[0].mode == SDT_CAPTURE_LOCK_BEGIN) {
+        struct sdt_lock_wait begin = {bpf_ktime_get_ns(), 0};
+        __u32 flags = 0;
+        bpf_probe_read_kernel(&flags, sizeof flags, (const char *)ctx + cfg->captures[0].arg);
+        begin.flags = flags;
+        bpf_map_update_elem(&sdt_lock_waits, &tid, &begin, BPF_ANY);
+        return !cfg->captures[0].length_arg;
+    }
+    struct sdt_lock_wait *begin = bpf_map_lookup_elem(&sdt_lock_waits, &tid);
+    if (!begin)
+        return !cfg->captures[0].length_arg;
+    wait->since = bpf_ktime_get_ns() - begin->since;
+    wait->flags = begin->flags;
+    bpf_map_delete_elem(&sdt_lock_waits, &tid);
+    return 0;
+}
+
 /* What a socket event needs of its struct sock (CO-RE: the kernel's
  * struct sock and sock_common; the anonymous unions are matched by name). */
 struct sock_common___sdt {
@@ -121,6 +157,10 @@ int sdt_tracepoint(void *ctx) {
     __u64 no_args[LIVE_MAX_ARGS] = {};
     if (!live_filter_passes(&cfg->filter, no_args))
         return 0;
+    struct sdt_lock_wait wait = {};
+    __u32 mode = cfg->captures[0].mode;
+    if ((mode == SDT_CAPTURE_LOCK_BEGIN || mode == SDT_CAPTURE_LOCK_END) && lock_wait(cfg, ctx, &wait))
+        return 0;
     __u32 zero = 0;
     struct sdt_scratch *s = bpf_map_lookup_elem(&sdt_scratch, &zero);
     if (!s)
@@ -134,8 +174,12 @@ int sdt_tracepoint(void *ctx) {
     r->args[0] = SDT_RAW_ADDRESS;
     /* proc:::exit's reason comes from it (sched_process_exit has no code). */
     r->args[2] = BPF_CORE_READ((struct task_struct___sdt_mm *)bpf_get_current_task_btf(), exit_code);
-    if (cfg->captures[0].mode == SDT_CAPTURE_SOCKET)
+    if (mode == SDT_CAPTURE_SOCKET)
         copy_socket(r, ctx, cfg->captures[0].arg);
+    if (mode == SDT_CAPTURE_LOCK_END) {
+        r->args[3] = wait.since;
+        r->args[4] = wait.flags;
+    }
     r->error = 0;
     r->syscall_nr = -1;
     __u32 length = cfg->capture_limit;

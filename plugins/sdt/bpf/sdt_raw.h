@@ -18,6 +18,15 @@
 /* captures[0].mode of a probe whose program reads the struct sock the
  * record's field at byte captures[0].arg points to (args[3], args[4]). */
 #define SDT_CAPTURE_SOCKET 4
+/* captures[0].mode of lock:contention_begin for lockstat: the program keeps
+ * the time and the record's flags (its u32 at byte captures[0].arg) per
+ * thread and writes no record (unless captures[0].length_arg is 1: another
+ * probe on the tracepoint wants every event). */
+#define SDT_CAPTURE_LOCK_BEGIN 5
+/* captures[0].mode of lock:contention_end for lockstat: the program writes
+ * a record only after a kept begin, with args[3] = the ns since it and
+ * args[4] = its flags. */
+#define SDT_CAPTURE_LOCK_END 6
 /* Bytes of arguments captured (more than psinfo's 80). */
 #define SDT_PSARGS_MAX 256
 
