@@ -6,11 +6,7 @@ namespace dtrace::sdt {
 
 std::span<const std::span<const StableProbe>> stable_families() {
     static const std::span<const StableProbe> kFamilies[] = {
-        proc_family(),
-        sched_family(),
-        io_family(),
-        net_family(),
-        lockstat_family(),
+        proc_family(), sched_family(), io_family(), net_family(), lockstat_family(),
     };
     return kFamilies;
 }

@@ -68,18 +68,22 @@ size_t rw_args(const ArgContext &c, ProbeArgs &a) {
     return 3;
 }
 
-using S = EventSource;
+// Every row ends a contention_begin wait at contention_end.
+constexpr StableProbe lock_row(std::string_view name, std::span<const dtrace_arg_desc> args, BuildArgs build,
+                               AcceptEvent accept) {
+    StableProbe row{"lockstat", name,  EventSource::Tracepoint, "lock", "contention_end", kEndFields, args,
+                    build,      accept};
+    row.wait_begin = "contention_begin";
+    row.wait_flags = "flags";
+    return row;
+}
+
 constexpr StableProbe kRows[] = {
-    {"lockstat", "adaptive-block", S::Tracepoint, "lock", "contention_end", kEndFields, kLockArgs, lock_args,
-     adaptive_block, false, {}, "contention_begin", "flags"},
-    {"lockstat", "adaptive-spin", S::Tracepoint, "lock", "contention_end", kEndFields, kLockArgs, lock_args,
-     adaptive_spin, false, {}, "contention_begin", "flags"},
-    {"lockstat", "spin-spin", S::Tracepoint, "lock", "contention_end", kEndFields, kLockArgs, lock_args, spin_spin,
-     false, {}, "contention_begin", "flags"},
-    {"lockstat", "rw-block", S::Tracepoint, "lock", "contention_end", kEndFields, kRwArgs, rw_args, rw_block, false,
-     {}, "contention_begin", "flags"},
-    {"lockstat", "rw-spin", S::Tracepoint, "lock", "contention_end", kEndFields, kRwArgs, rw_args, rw_spin, false, {},
-     "contention_begin", "flags"},
+    lock_row("adaptive-block", kLockArgs, lock_args, adaptive_block),
+    lock_row("adaptive-spin", kLockArgs, lock_args, adaptive_spin),
+    lock_row("spin-spin", kLockArgs, lock_args, spin_spin),
+    lock_row("rw-block", kRwArgs, rw_args, rw_block),
+    lock_row("rw-spin", kRwArgs, rw_args, rw_spin),
 };
 
 } // namespace

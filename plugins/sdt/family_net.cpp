@@ -144,10 +144,12 @@ bool udp_bytes(const ArgContext &c) {
     return inet_bytes(c) && c.u(Protocol) == kProtocolUdp;
 }
 
-constexpr dtrace_arg_desc kIpArgs[] = {
-    probe_arg("sdt_pktinfo_t *", 0, "pktinfo_t *"), probe_arg("sdt_csinfo_t *", 1, "csinfo_t *"),
-    probe_arg("sdt_ipinfo_t *", 2, "ipinfo_t *"),   probe_arg("void *", 3),
-    probe_arg("void *", 4),                         probe_arg("void *", 5)};
+constexpr dtrace_arg_desc kIpArgs[] = {probe_arg("sdt_pktinfo_t *", 0, "pktinfo_t *"),
+                                       probe_arg("sdt_csinfo_t *", 1, "csinfo_t *"),
+                                       probe_arg("sdt_ipinfo_t *", 2, "ipinfo_t *"),
+                                       probe_arg("void *", 3),
+                                       probe_arg("void *", 4),
+                                       probe_arg("void *", 5)};
 size_t ip_args(const ArgContext &c, ProbeArgs &a, bool sent) {
     const Connection k = socket_connection(c, Sk);
     c.memory.record(a[0]); // pkt_addr: NULL
@@ -163,8 +165,8 @@ size_t ip_receive(const ArgContext &c, ProbeArgs &a) {
 }
 
 constexpr dtrace_arg_desc kTcpArgs[] = {
-    probe_arg("sdt_pktinfo_t *", 0, "pktinfo_t *"),   probe_arg("sdt_csinfo_t *", 1, "csinfo_t *"),
-    probe_arg("sdt_ipinfo_t *", 2, "ipinfo_t *"),     probe_arg("sdt_tcpsinfo_t *", 3, "tcpsinfo_t *"),
+    probe_arg("sdt_pktinfo_t *", 0, "pktinfo_t *"), probe_arg("sdt_csinfo_t *", 1, "csinfo_t *"),
+    probe_arg("sdt_ipinfo_t *", 2, "ipinfo_t *"), probe_arg("sdt_tcpsinfo_t *", 3, "tcpsinfo_t *"),
     probe_arg("sdt_tcpinfo_t *", 4, "tcpinfo_t *")};
 size_t tcp_args(const ArgContext &c, ProbeArgs &a, bool sent) {
     const Connection k = socket_connection(c, Sk);
@@ -183,8 +185,8 @@ size_t tcp_receive(const ArgContext &c, ProbeArgs &a) {
 }
 
 constexpr dtrace_arg_desc kUdpArgs[] = {
-    probe_arg("sdt_pktinfo_t *", 0, "pktinfo_t *"),   probe_arg("sdt_csinfo_t *", 1, "csinfo_t *"),
-    probe_arg("sdt_ipinfo_t *", 2, "ipinfo_t *"),     probe_arg("sdt_udpsinfo_t *", 3, "udpsinfo_t *"),
+    probe_arg("sdt_pktinfo_t *", 0, "pktinfo_t *"), probe_arg("sdt_csinfo_t *", 1, "csinfo_t *"),
+    probe_arg("sdt_ipinfo_t *", 2, "ipinfo_t *"), probe_arg("sdt_udpsinfo_t *", 3, "udpsinfo_t *"),
     probe_arg("sdt_udpinfo_t *", 4, "udpinfo_t *")};
 size_t udp_args(const ArgContext &c, ProbeArgs &a, bool sent) {
     const Connection k = socket_connection(c, Sk);
@@ -212,8 +214,8 @@ size_t udp_receive(const ArgContext &c, ProbeArgs &a) {
 
 // inet_sock_set_state: the connection from the tracepoint's own fields.
 enum StateField : size_t { Skaddr, OldState, NewState, Sport, Dport, SFamily, SProtocol, Saddr, Daddr, Saddr6, Daddr6 };
-constexpr std::string_view kStateFields[] = {"skaddr", "oldstate", "newstate", "sport",    "dport",   "family",
-                                             "protocol", "saddr",  "daddr",    "saddr_v6", "daddr_v6"};
+constexpr std::string_view kStateFields[] = {"skaddr",   "oldstate", "newstate", "sport",    "dport",   "family",
+                                             "protocol", "saddr",    "daddr",    "saddr_v6", "daddr_v6"};
 Connection state_connection(const ArgContext &c) {
     Connection k;
     k.socket = c.u(Skaddr);
@@ -234,9 +236,9 @@ template <uint64_t From, uint64_t To> bool transition(const ArgContext &c) {
 }
 
 constexpr dtrace_arg_desc kStateChangeArgs[] = {
-    probe_arg("void *", 0), probe_arg("sdt_csinfo_t *", 1, "csinfo_t *"), probe_arg("void *", 2),
-    probe_arg("sdt_tcpsinfo_t *", 3, "tcpsinfo_t *"), probe_arg("void *", 4),
-    probe_arg("sdt_tcplsinfo_t *", 5, "tcplsinfo_t *")};
+    probe_arg("void *", 0), probe_arg("sdt_csinfo_t *", 1, "csinfo_t *"),
+    probe_arg("void *", 2), probe_arg("sdt_tcpsinfo_t *", 3, "tcpsinfo_t *"),
+    probe_arg("void *", 4), probe_arg("sdt_tcplsinfo_t *", 5, "tcplsinfo_t *")};
 size_t state_change(const ArgContext &c, ProbeArgs &a) {
     const Connection k = state_connection(c);
     a[1] = csinfo(c, k, -1); // the context may be the network's, not a process's

@@ -99,8 +99,7 @@ size_t signal_send(const ArgContext &c, ProbeArgs &a) {
 }
 
 constexpr std::string_view kDeliverFields[] = {"sig", "sa_handler"};
-constexpr dtrace_arg_desc kSignalHandleArgs[] = {probe_arg("int", 0), probe_arg("void *", 1),
-                                                 probe_arg("void *", 2)};
+constexpr dtrace_arg_desc kSignalHandleArgs[] = {probe_arg("int", 0), probe_arg("void *", 1), probe_arg("void *", 2)};
 size_t signal_handle(const ArgContext &c, ProbeArgs &a) {
     a[0] = c.u(0);
     a[1] = 0; // the siginfo_t is not in the record
@@ -111,18 +110,14 @@ size_t signal_handle(const ArgContext &c, ProbeArgs &a) {
 using S = EventSource;
 constexpr StableProbe kRows[] = {
     {"proc", "exec-success", S::Tracepoint, "sched", "sched_process_exec", {}, {}, nullptr, nullptr, true},
-    {"proc", "exec-failure", S::Tracepoint, "syscalls", "sys_exit_execve", kRetFields, kErrnoArgs, exec_errno,
-     failed},
-    {"proc", "exit", S::Tracepoint, "sched", "sched_process_exit", kExitFields, kExitArgs, exit_reason,
-     last_thread},
+    {"proc", "exec-failure", S::Tracepoint, "syscalls", "sys_exit_execve", kRetFields, kErrnoArgs, exec_errno, failed},
+    {"proc", "exit", S::Tracepoint, "sched", "sched_process_exit", kExitFields, kExitArgs, exit_reason, last_thread},
     {"proc", "lwp-exit", S::Tracepoint, "sched", "sched_process_exit", kExitFields, {}, nullptr, not_last_thread},
-    {"proc", "create", S::Tracepoint, "task", "task_newtask", kNewTaskFields, kCreateArgs, child_process,
-     new_process},
+    {"proc", "create", S::Tracepoint, "task", "task_newtask", kNewTaskFields, kCreateArgs, child_process, new_process},
     {"proc", "lwp-create", S::Tracepoint, "task", "task_newtask", kNewTaskFields, kThreadArgs, new_lwp, new_thread},
     {"proc", "start", S::Tracepoint, "raw_syscalls", "sys_exit", kSysExitFields, {}, nullptr, process_start},
     {"proc", "lwp-start", S::Tracepoint, "raw_syscalls", "sys_exit", kSysExitFields, {}, nullptr, lwp_start},
-    {"proc", "signal-send", S::Tracepoint, "signal", "signal_generate", kGenerateFields, kSignalSendArgs,
-     signal_send},
+    {"proc", "signal-send", S::Tracepoint, "signal", "signal_generate", kGenerateFields, kSignalSendArgs, signal_send},
     {"proc", "signal-handle", S::Tracepoint, "signal", "signal_deliver", kDeliverFields, kSignalHandleArgs,
      signal_handle},
 };

@@ -14,7 +14,9 @@ namespace {
 // The number after `key` in /proc/<id>/status ("Tgid:\t1234"); 0 if absent.
 uint32_t status_number(const std::string &status, const char *key) {
     const size_t at = status.find(key);
-    return at == std::string::npos ? 0 : static_cast<uint32_t>(std::strtoul(status.c_str() + at + std::strlen(key), nullptr, 10));
+    return at == std::string::npos
+               ? 0
+               : static_cast<uint32_t>(std::strtoul(status.c_str() + at + std::strlen(key), nullptr, 10));
 }
 
 } // namespace

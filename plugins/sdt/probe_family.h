@@ -9,9 +9,8 @@
 // it never switches on a family.
 //
 // A row's event is a kernel tracepoint, or a record of the sched_switch BTF
-// program (in the context of the thread leaving or coming on). Builders read the tracepoint's fields by index into the row's field
-// list, resolved against the format file when the probe is registered,
-// never by name per firing.
+// program (in the context of the thread leaving or coming on). Builders read the tracepoint's fields by index into the
+// row's field list, resolved against the format file when the probe is registered, never by name per firing.
 #pragma once
 
 #include <array>
@@ -71,7 +70,7 @@ struct StableProbe {
     std::string_view event;
     std::span<const std::string_view> fields; // read by the builder and accept, by index
     std::span<const dtrace_arg_desc> args;
-    BuildArgs build = nullptr;   // nullptr: no arguments
+    BuildArgs build = nullptr;    // nullptr: no arguments
     AcceptEvent accept = nullptr; // nullptr: every event
     bool capture_psargs = false;  // the program copies the process arguments
     // The field holding a struct sock * whose addresses and ports the

@@ -123,14 +123,13 @@ constexpr Member kUdpsinfo[] = {
 
 static_assert(std::size(kBufinfo) == buf::kSize && std::size(kDevinfo) == dev::kSize &&
               std::size(kFileinfo) == fi::kSize && std::size(kPktinfo) == pkt::kSize &&
-              std::size(kCsinfo) == cs::kSize && std::size(kIpinfo) == ip::kSize &&
-              std::size(kTcpinfo) == tcp::kSize && std::size(kTcpsinfo) == tcps::kSize &&
-              std::size(kTcplsinfo) == tcpls::kSize && std::size(kUdpinfo) == udp::kSize &&
-              std::size(kUdpsinfo) == udps::kSize);
+              std::size(kCsinfo) == cs::kSize && std::size(kIpinfo) == ip::kSize && std::size(kTcpinfo) == tcp::kSize &&
+              std::size(kTcpsinfo) == tcps::kSize && std::size(kTcplsinfo) == tcpls::kSize &&
+              std::size(kUdpinfo) == udp::kSize && std::size(kUdpsinfo) == udps::kSize);
 
 constexpr TranslatedType kTypes[] = {
-    {"bufinfo", kBufinfo}, {"devinfo", kDevinfo}, {"fileinfo", kFileinfo}, {"pktinfo", kPktinfo},
-    {"csinfo", kCsinfo},   {"ipinfo", kIpinfo},   {"tcpinfo", kTcpinfo},   {"tcpsinfo", kTcpsinfo},
+    {"bufinfo", kBufinfo},     {"devinfo", kDevinfo}, {"fileinfo", kFileinfo}, {"pktinfo", kPktinfo},
+    {"csinfo", kCsinfo},       {"ipinfo", kIpinfo},   {"tcpinfo", kTcpinfo},   {"tcpsinfo", kTcpsinfo},
     {"tcplsinfo", kTcplsinfo}, {"udpinfo", kUdpinfo}, {"udpsinfo", kUdpsinfo},
 };
 

@@ -78,8 +78,8 @@ std::string psargs_of(std::span<const uint8_t> captured) {
 } // namespace
 
 SdtPlugin::SdtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
-    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)),
-      row_slots_(stable_rows().size()) {}
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), row_slots_(stable_rows().size()) {
+}
 
 SdtPlugin::~SdtPlugin() {
     stop();
@@ -515,7 +515,6 @@ int64_t SdtPlugin::read_psargs(uint64_t offset, void *buffer, size_t length) con
     std::memcpy(buffer, psargs_.c_str() + offset, n);
     return static_cast<int64_t>(n);
 }
-
 
 void SdtPlugin::deliver(std::span<const uint8_t> record) {
     live_record header;

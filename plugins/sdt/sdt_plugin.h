@@ -4,9 +4,9 @@
 //
 // | probe                         | kernel event                  | arguments                     |
 // |-------------------------------|-------------------------------|-------------------------------|
-// | sdt:<group>::<event>          | the tracepoint group:event    | its fields, typed from its format (tracepoint_fields.h) |
-// | <provider>:vmlinux::<name>    | a family row's tracepoint or  | the row's builder's           |
-// |                               | sched_switch record           |                               |
+// | sdt:<group>::<event>          | the tracepoint group:event    | its fields, typed from its format
+// (tracepoint_fields.h) | | <provider>:vmlinux::<name>    | a family row's tracepoint or  | the row's builder's | | |
+// sched_switch record           |                               |
 //
 // Probes are registered when a description names them (tracefs is read
 // then: available_events, and the format files of the matching events),
@@ -20,8 +20,8 @@
 #pragma once
 
 #include <atomic>
-#include <map>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -67,7 +67,7 @@ class SdtPlugin {
         const live::TracepointFormat *format = nullptr;
         // The fields args are built from: the row's, resolved; all of an sdt event's.
         std::vector<const live::TracepointField *> fields;
-        std::vector<std::string> arg_types; // an sdt probe's
+        std::vector<std::string> arg_types;                  // an sdt probe's
         const live::TracepointField *socket_field = nullptr; // the row's, resolved
         const live::TracepointField *wait_flags = nullptr;   // in the row's wait_begin, resolved
         std::atomic<dtrace_probe_id> id{0};
@@ -101,8 +101,7 @@ class SdtPlugin {
     live_probe_config link_config(uint32_t link, std::optional<uint32_t> joining) const;
     bool configure_link(uint32_t link, std::optional<uint32_t> joining = std::nullopt);
     void deliver(std::span<const uint8_t> record);
-    void fire_slot(uint32_t index, const live_record &header, std::span<const uint8_t> captures,
-                   dtrace_event_ctx ctx);
+    void fire_slot(uint32_t index, const live_record &header, std::span<const uint8_t> captures, dtrace_event_ctx ctx);
     static int64_t read(void *state, uint64_t address, void *buffer, size_t length);
     int64_t read_psargs(uint64_t address, void *buffer, size_t length) const;
 
@@ -114,8 +113,8 @@ class SdtPlugin {
     // Fixed storage: the ring thread reads slots while provide() adds more.
     std::unique_ptr<ProbeSlot[]> slots_;
     std::atomic<uint32_t> slot_count_{0};
-    std::vector<std::optional<uint32_t>> row_slots_;  // per stable row (stable_rows() order)
-    std::map<std::string, uint32_t> sdt_slots_;       // "group:event" of the sdt probes registered
+    std::vector<std::optional<uint32_t>> row_slots_; // per stable row (stable_rows() order)
+    std::map<std::string, uint32_t> sdt_slots_;      // "group:event" of the sdt probes registered
     live::LiveOptions options_;
     std::unique_ptr<live::BpfProgramSet> bpf_;
     TracepointLinks links_;

@@ -44,8 +44,9 @@ live::Result<const std::vector<Tracepoint> *> TracepointCatalog::all() {
         if (sdt_offers_group(t.group))
             list->push_back(std::move(t));
     }
-    std::sort(list->begin(), list->end(),
-              [](const Tracepoint &a, const Tracepoint &b) { return std::tie(a.group, a.event) < std::tie(b.group, b.event); });
+    std::sort(list->begin(), list->end(), [](const Tracepoint &a, const Tracepoint &b) {
+        return std::tie(a.group, a.event) < std::tie(b.group, b.event);
+    });
     all_ = std::move(list);
     return all_.get();
 }

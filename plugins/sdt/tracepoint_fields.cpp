@@ -14,15 +14,16 @@ constexpr std::string_view kDataLoc = "__data_loc ";
 constexpr std::string_view kRelLoc = "__rel_loc ";
 constexpr uint32_t kLocOffsetMask = 0xffff; // a __data_loc word: length << 16 | offset
 constexpr uint32_t kLocLengthShift = 16;
-constexpr uint32_t kMaxCapture = 2048;      // LIVE_CAPTURE_MAX
+constexpr uint32_t kMaxCapture = 2048; // LIVE_CAPTURE_MAX
 
 // Integer type names D knows (its intrinsics and <sys/types.h> typedefs).
 constexpr std::string_view kDIntegers[] = {
-    "char",          "short",          "int",          "long",        "long long",          "unsigned char",
-    "unsigned short", "unsigned int",  "unsigned long", "unsigned long long", "signed char", "unsigned",
-    "size_t",        "ssize_t",        "pid_t",        "uid_t",       "gid_t",              "id_t",
-    "int8_t",        "int16_t",        "int32_t",      "int64_t",     "uint8_t",            "uint16_t",
-    "uint32_t",      "uint64_t",       "uintptr_t",    "intptr_t"};
+    "char",          "short",          "int",          "long",          "long long",
+    "unsigned char", "unsigned short", "unsigned int", "unsigned long", "unsigned long long",
+    "signed char",   "unsigned",       "size_t",       "ssize_t",       "pid_t",
+    "uid_t",         "gid_t",          "id_t",         "int8_t",        "int16_t",
+    "int32_t",       "int64_t",        "uint8_t",      "uint16_t",      "uint32_t",
+    "uint64_t",      "uintptr_t",      "intptr_t"};
 
 bool is_location(std::string_view type) {
     return type.starts_with(kDataLoc) || type.starts_with(kRelLoc);

@@ -123,8 +123,7 @@ static int udp(int n) {
         return 1;
     int sender = socket(AF_INET, SOCK_DGRAM, 0);
     char *data = calloc(1, n);
-    if (sendto(sender, data, n, 0, (struct sockaddr *)&address, sizeof address) != n ||
-        recv(receiver, data, n, 0) != n)
+    if (sendto(sender, data, n, 0, (struct sockaddr *)&address, sizeof address) != n || recv(receiver, data, n, 0) != n)
         return 1;
     close(sender);
     close(receiver);
@@ -190,7 +189,9 @@ static int pingpong(int n) {
 
 int main(int argc, char **argv) {
     if (argc < 2) {
-        fprintf(stderr, "usage: %s sleep N | cpu MS | direct PATH N | exit CODE | kill | signal | tcp N | udp N | contend N | pingpong N\n",
+        fprintf(stderr,
+                "usage: %s sleep N | cpu MS | direct PATH N | exit CODE | kill | signal | tcp N | udp N | contend N | "
+                "pingpong N\n",
                 argv[0]);
         return 2;
     }

@@ -94,8 +94,8 @@ struct sock___sdt {
  * state. */
 static __always_inline void copy_socket(struct live_record *r, const void *ctx, __u32 offset) {
     const struct sock___sdt *sk = 0;
-    if (offset > LIVE_CAPTURE_MAX - sizeof sk || bpf_probe_read_kernel(&sk, sizeof sk, (const char *)ctx + offset) != 0 ||
-        !sk)
+    if (offset > LIVE_CAPTURE_MAX - sizeof sk ||
+        bpf_probe_read_kernel(&sk, sizeof sk, (const char *)ctx + offset) != 0 || !sk)
         return;
     __u64 daddr = BPF_CORE_READ(sk, __sk_common.skc_daddr);
     __u64 saddr = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
