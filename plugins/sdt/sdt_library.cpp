@@ -5,15 +5,13 @@
 #include <span>
 #include <string_view>
 
+#include "d_twin_types.h"
+
 namespace dtrace::sdt {
 
 namespace {
 
-struct Member {
-    std::string_view name;
-    std::string_view d_type;
-    std::string_view comment;
-};
+using Member = plugin_common::TwinMember;
 
 struct TranslatedType {
     std::string_view tag; // struct tag; the typedef is tag_t
@@ -167,36 +165,13 @@ constexpr std::string_view kInlines = "inline int B_DONE = 0x0002;\n"
                                       "inline int32_t TCP_STATE_TIME_WAIT = 12;\n";
 static_assert(kBufDone == 0x0002 && kBufRead == 0x0040 && kBufWrite == 0x0100);
 
-void append_type(std::string &d, const TranslatedType &t) {
-    const std::string tag(t.tag);
-    const std::string twin = "sdt_" + tag + "_t";
-    d += "typedef struct " + tag + " {\n";
-    for (const Member &m : t.members)
-        d += "\t" + std::string(m.d_type) + " " + std::string(m.name) + ";\t/* " + std::string(m.comment) + " */\n";
-    d += "} " + tag + "_t;\n";
-    d += "typedef struct sdt_" + tag + " {\n";
-    for (const Member &m : t.members)
-        d += "\tuint64_t " + std::string(m.name) + ";\n";
-    d += "} " + twin + ";\n";
-    d += "translator " + tag + "_t < " + twin + " *P > {\n";
-    const std::string copied = "((" + twin + " *)copyin((uintptr_t)P, sizeof (" + twin + ")))->";
-    for (const Member &m : t.members) {
-        const std::string name(m.name);
-        if (m.d_type == "string")
-            d += "\t" + name + " = copyinstr((uintptr_t)" + copied + name + ");\n";
-        else
-            d += "\t" + name + " = (" + std::string(m.d_type) + ")" + copied + name + ";\n";
-    }
-    d += "};\n";
-}
-
 } // namespace
 
 const std::string &sdt_d_library() {
     static const std::string library = [] {
         std::string d(kPrelude);
         for (const TranslatedType &t : kTypes)
-            append_type(d, t);
+            plugin_common::append_twin_type(d, t.tag, "sdt_", t.members);
         d += kInlines;
         return d;
     }();

@@ -128,18 +128,24 @@ signal)
     grep -q "^handle 10 1\$" "$out" || fail "no SIGUSR1 handled"
     ;;
 sched_pairs)
-    # A thread that sleeps 200 times goes off and on a CPU at least as often.
+    # A thread that sleeps 200 times goes off a CPU at least as often, and
+    # on-cpu/off-cpu fire exactly when the raw sched_switch names it as next
+    # or previous (the kernel itself may switch a thread in fewer times than
+    # out: a wake-up that lands before the switch away completes).
     run -qn 'sched:::off-cpu /pid == $target/ { @off = count(); }
              sched:::on-cpu /pid == $target/ { @on = count(); }
              sched:::sleep /pid == $target/ { @sleep = count(); }
-             END { printa("off %@d\n", @off); printa("on %@d\n", @on); printa("sleep %@d\n", @sleep); }' \
+             sdt:sched::sched_switch /args[1] == $target/ { @out = count(); }
+             sdt:sched::sched_switch /args[5] == $target/ { @in = count(); }
+             END { printa("off %@d\n", @off); printa("on %@d\n", @on); printa("sleep %@d\n", @sleep);
+                   printa("out %@d\n", @out); printa("in %@d\n", @in); }' \
         -c "$workload sleep 200"
     expect_status_0
     [ "$(value_of sleep)" -ge 200 ] || fail "fewer than 200 sleeps"
     [ "$(value_of off)" -ge "$(value_of sleep)" ] || fail "fewer off-cpu than sleeps"
-    on=$(value_of on)
-    off=$(value_of off)
-    [ $((on - off)) -le 1 ] && [ $((off - on)) -le 1 ] || fail "on-cpu and off-cpu do not pair"
+    [ "$(value_of off)" = "$(value_of out)" ] || fail "off-cpu is not sched_switch's previous thread"
+    [ "$(value_of on)" = "$(value_of in)" ] || fail "on-cpu is not sched_switch's next thread"
+    [ "$(value_of on)" -ge 180 ] || fail "fewer than 180 on-cpu"
     ;;
 sched_rusage)
     # Time on CPU between on-cpu and off-cpu matches getrusage within 5%.
