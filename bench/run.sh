@@ -83,3 +83,10 @@ nettrace=$(mktemp --suffix=.nettrace)
 nettrace_events=$("$build/bench/nettrace_bench_trace" "$nettrace" "${NETTRACE_BENCH_MB:-1024}")
 bench/replay_figures.py "$dtrace" "$nettrace" "$nettrace_events"
 rm -f "$nettrace"
+
+echo "== sched:::on-cpu { @[execname] = count(); } against bpftrace's sched_switch count, context-switch-heavy workload"
+if [[ $(id -u) == 0 ]]; then
+  bench/sdt_sched.sh "$build"
+else
+  echo "   skipped: needs root (BPF programs)"
+fi
