@@ -26,8 +26,8 @@ EventDispatch::EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, cons
     : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
       methods_(inputs.methods), clock_(clock),
       kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules), stack_keys_(inputs.reopen),
-      file_names_(inputs.reopen), attach_(inputs.walks_stacks, &stack_keys_) {
-    kernel_.look_ahead_with(&file_names_);
+      file_names_(inputs.reopen), volumes_(inputs.reopen), attach_(inputs.walks_stacks, &stack_keys_) {
+    kernel_.look_ahead_with(&file_names_, &volumes_);
     // What no event changes.
     ctx_.struct_size = sizeof ctx_;
     ctx_.uid = -1;

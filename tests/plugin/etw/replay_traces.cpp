@@ -673,43 +673,60 @@ SessionFiles session_traces() {
 //   1030  DiskIo/Read of 8192 bytes, FileObject 0xF3 (never named)
 //   2000  FileIo/Rundown: 0xF1 is \Device\HarddiskVolume2\data\late.txt,
 //         0xF2 is \Device\HarddiskVolume2\data\renamed.txt
+//   2001  SysConfig/VolumeMapping: \Device\HarddiskVolume22\ is E:\ (a
+//         longer name that must not match), \Device\HarddiskVolume2\ is C:\ too
 Bytes late_names_trace() {
     constexpr uint8_t ps = 8;
     constexpr uint16_t kDiskRead = 0x010A, kDiskWrite = 0x010B, kFileName = 0x0400, kFileRundown = 0x0424;
+    constexpr uint8_t kVolumeMapping = 35;
     LogfileSpec logfile;
     logfile.buffer_size = kBufferSize;
     logfile.number_of_processors = 1;
     auto disk = [](uint16_t hook, int64_t time, uint32_t bytes, uint64_t file) {
-        return KernelEvent{hook,
-                           2,
-                           time,
-                           kUnknownId,
-                           kUnknownId,
-                           KernelPayload(ps)
-                               .u32(1)
-                               .u32(0x60043)
-                               .u32(bytes)
-                               .u32(0)
-                               .u64(8192)
-                               .pointer(file)
-                               .pointer(0xB0 + file)
-                               .u64(50)
-                               .u32(301)
-                               .bytes};
+        return encode_kernel({hook, 2, time, kUnknownId, kUnknownId,
+                              KernelPayload(ps)
+                                  .u32(1)
+                                  .u32(0x60043)
+                                  .u32(bytes)
+                                  .u32(0)
+                                  .u64(8192)
+                                  .pointer(file)
+                                  .pointer(0xB0 + file)
+                                  .u64(50)
+                                  .u32(301)
+                                  .bytes},
+                             ps);
     };
     auto name = [](uint16_t hook, int64_t time, uint64_t file, std::u16string_view path) {
-        return KernelEvent{hook, 2, time, kUnknownId, kUnknownId, KernelPayload(ps).pointer(file).wide(path).bytes};
+        return encode_kernel({hook, 2, time, kUnknownId, kUnknownId, KernelPayload(ps).pointer(file).wide(path).bytes},
+                             ps);
     };
-    return one_cpu_file(logfile, {
-                                     {0x0503, 3, 1000, 0, 0, thread_payload(ps, 300, 301, 8)},
-                                     {0x0303, 4, 1000, 0, 0, process_payload(ps, 300, 4, 0, "client.exe", u"client")},
-                                     disk(kDiskRead, 1010, 4096, 0xF1),
-                                     name(kFileName, 1015, 0xF2, u"\\Device\\HarddiskVolume2\\data\\early.txt"),
-                                     disk(kDiskWrite, 1020, 512, 0xF2),
-                                     disk(kDiskRead, 1030, 8192, 0xF3),
-                                     name(kFileRundown, 2000, 0xF1, u"\\Device\\HarddiskVolume2\\data\\late.txt"),
-                                     name(kFileRundown, 2000, 0xF2, u"\\Device\\HarddiskVolume2\\data\\renamed.txt"),
-                                 });
+    auto volume = [](int64_t time, std::u16string_view nt, std::u16string_view dos) {
+        ClassicSpec c;
+        c.guid = *Guid::parse("9b79ee91-b5fd-41c0-a243-4248e266e9d0");
+        c.type = kVolumeMapping;
+        c.version = 2;
+        c.timestamp = time;
+        put_wide_text(c.payload, nt);
+        put_wide_text(c.payload, dos);
+        return encode(c);
+    };
+    BufferSpec cpu0{.cpu = 0};
+    cpu0.records = {
+        encode_kernel({0x0503, 3, 1000, 0, 0, thread_payload(ps, 300, 301, 8)}, ps),
+        encode_kernel({0x0303, 4, 1000, 0, 0, process_payload(ps, 300, 4, 0, "client.exe", u"client")}, ps),
+        disk(kDiskRead, 1010, 4096, 0xF1),
+        name(kFileName, 1015, 0xF2, u"\\Device\\HarddiskVolume2\\data\\early.txt"),
+        disk(kDiskWrite, 1020, 512, 0xF2),
+        disk(kDiskRead, 1030, 8192, 0xF3),
+        name(kFileRundown, 2000, 0xF1, u"\\Device\\HarddiskVolume2\\data\\late.txt"),
+        name(kFileRundown, 2000, 0xF2, u"\\Device\\HarddiskVolume2\\data\\renamed.txt"),
+        volume(2001, u"\\Device\\HarddiskVolume22\\", u"E:\\"),
+        volume(2001, u"\\Device\\HarddiskVolume2\\", u"C:\\"),
+    };
+    EtlFileBuilder builder(logfile);
+    builder.add_buffer(cpu0);
+    return builder.build();
 }
 
 Bytes corrupt_trace() {
