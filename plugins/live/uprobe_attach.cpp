@@ -61,8 +61,7 @@ Result<std::unique_ptr<BpfProgramSet>> load_programs(const std::string &name, Bp
 
 } // namespace
 
-Result<std::unique_ptr<UprobeAttacher>> UprobeAttacher::load(const std::string &name,
-                                                             const BpfLoadSettings &settings) {
+Result<std::unique_ptr<UprobeAttacher>> UprobeAttacher::load(const std::string &name, const BpfLoadSettings &settings) {
     std::unique_ptr<UprobeAttacher> attacher(new UprobeAttacher());
     // A kernel without uprobe_multi refuses the program's attach type at load.
     Result<std::unique_ptr<BpfProgramSet>> programs = load_programs(name, settings, true);
@@ -106,8 +105,7 @@ Result<size_t> UprobeAttacher::attach_multi(const std::string &path, int64_t pid
     const long fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof attr);
     if (fd < 0) {
         const int e = errno;
-        return Error{"cannot attach " + std::to_string(sites.size()) + " uprobes to " + path + ": " +
-                     std::strerror(e)};
+        return Error{"cannot attach " + std::to_string(sites.size()) + " uprobes to " + path + ": " + std::strerror(e)};
     }
     Attachment attachment;
     attachment.link_fd = static_cast<int>(fd);
@@ -120,14 +118,14 @@ Result<size_t> UprobeAttacher::attach_each(const std::string &path, int64_t pid,
     bpf_program *program = programs_->program(kSingleProgram);
     for (const UprobeSite &site : sites) {
         LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = site.cookie);
-        bpf_link *link = bpf_program__attach_uprobe_opts(program, pid > 0 ? static_cast<pid_t>(pid) : -1,
-                                                         path.c_str(), site.file_offset, &opts);
+        bpf_link *link = bpf_program__attach_uprobe_opts(program, pid > 0 ? static_cast<pid_t>(pid) : -1, path.c_str(),
+                                                         site.file_offset, &opts);
         if (link == nullptr) {
             const int e = errno;
             for (bpf_link *done : attachment.links)
                 bpf_link__destroy(done);
-            return Error{"cannot attach a uprobe to " + path + " at offset " + std::to_string(site.file_offset) +
-                         ": " + std::strerror(e)};
+            return Error{"cannot attach a uprobe to " + path + " at offset " + std::to_string(site.file_offset) + ": " +
+                         std::strerror(e)};
         }
         attachment.links.push_back(link);
     }
@@ -185,8 +183,7 @@ bool split_uprobe_event(std::span<const uint8_t> record, UprobeEvent &out) {
     if (record.size() < sizeof header)
         return false;
     std::memcpy(&header, record.data(), sizeof header);
-    if (header.size < sizeof header || header.size > record.size() ||
-        record.size() - header.size < sizeof(uprobe_tail))
+    if (header.size < sizeof header || header.size > record.size() || record.size() - header.size < sizeof(uprobe_tail))
         return false;
     std::memcpy(&out.tail, record.data() + header.size, sizeof out.tail);
     const size_t stack_at = header.size + sizeof(uprobe_tail);

@@ -70,7 +70,7 @@ class UprobeAttacher {
     Result<size_t> attach_each(const std::string &path, int64_t pid, std::span<const UprobeSite> sites);
 
     struct Attachment {
-        int link_fd = -1;             // a uprobe_multi link
+        int link_fd = -1;              // a uprobe_multi link
         std::vector<bpf_link *> links; // one per site (uprobe PMU)
     };
     std::unique_ptr<BpfProgramSet> programs_;
@@ -84,8 +84,8 @@ class UprobeAttacher {
 
 // One uprobe event as the ring delivers it, split into its parts.
 struct UprobeEvent {
-    std::span<const uint8_t> live; // live_record and captures: what LiveFiring reads
-    uprobe_tail tail{};            // copied out: the ring does not align it
+    std::span<const uint8_t> live;  // live_record and captures: what LiveFiring reads
+    uprobe_tail tail{};             // copied out: the ring does not align it
     std::span<const uint8_t> stack; // tail->stack_size bytes from regs[UPROBE_REG_RSP]
 };
 

@@ -50,8 +50,7 @@ std::vector<Segment> executable_segments(Elf *elf) {
     elf_getphdrnum(elf, &count);
     for (size_t i = 0; i < count; ++i) {
         GElf_Phdr phdr;
-        if (gelf_getphdr(elf, static_cast<int>(i), &phdr) != nullptr && phdr.p_type == PT_LOAD &&
-            (phdr.p_flags & PF_X))
+        if (gelf_getphdr(elf, static_cast<int>(i), &phdr) != nullptr && phdr.p_type == PT_LOAD && (phdr.p_flags & PF_X))
             segments.push_back({phdr.p_vaddr, phdr.p_offset, phdr.p_filesz});
     }
     return segments;

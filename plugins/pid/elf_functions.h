@@ -20,10 +20,10 @@
 namespace dtrace::pid {
 
 struct ElfFunction {
-    std::string name;          // canonical
-    uint64_t address = 0;      // link-time
-    uint64_t size = 0;         // bytes (0: unknown, no offsets or return probes)
-    uint64_t file_offset = 0;  // of its first byte
+    std::string name;         // canonical
+    uint64_t address = 0;     // link-time
+    uint64_t size = 0;        // bytes (0: unknown, no offsets or return probes)
+    uint64_t file_offset = 0; // of its first byte
     std::vector<std::string> aliases;
 };
 

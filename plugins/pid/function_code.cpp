@@ -14,8 +14,8 @@ std::optional<FunctionCode> decode_function(std::span<const uint8_t> code, uint6
     while (offset < code.size()) {
         ZydisDecodedInstruction instruction;
         ZydisDecodedOperand operands[ZYDIS_MAX_OPERAND_COUNT];
-        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder, code.data() + offset, code.size() - offset, &instruction,
-                                                 operands)))
+        if (!ZYAN_SUCCESS(
+                ZydisDecoderDecodeFull(&decoder, code.data() + offset, code.size() - offset, &instruction, operands)))
             return std::nullopt;
         out.instructions.push_back(static_cast<uint32_t>(offset));
         bool leaves = instruction.meta.category == ZYDIS_CATEGORY_RET;

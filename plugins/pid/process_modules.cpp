@@ -70,7 +70,8 @@ std::vector<ProcessModule> mapped_modules(int64_t pid) {
     for (const live::stacks::Mapping &mapping : live::stacks::parse_maps(text.str())) {
         if (mapping.path.empty() || mapping.path[0] != '/')
             continue; // [vdso] and anonymous code
-        if (std::none_of(modules.begin(), modules.end(), [&](const ProcessModule &m) { return m.path == mapping.path; }))
+        if (std::none_of(modules.begin(), modules.end(),
+                         [&](const ProcessModule &m) { return m.path == mapping.path; }))
             modules.push_back({mapping.path, false});
     }
     return modules;
