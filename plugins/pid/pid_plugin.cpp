@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "demangle.h"
 #include "function_code.h"
 #include "process_modules.h"
 #include "sdk_filter.h"
@@ -390,13 +391,17 @@ int PidPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, 
 }
 
 bool PidPlugin::attach_pending() {
-    // One batch per process and file.
-    std::map<std::pair<int64_t, std::string>, std::vector<live::UprobeSite>> batches;
+    // One batch per process and file, in the order of pending_.
+    std::vector<std::pair<std::pair<int64_t, std::string>, std::vector<live::UprobeSite>>> batches;
     for (uint32_t index : pending_) {
         ProbeSlot &slot = *slots_.get(index);
         if (!slot.enabled || slot.attached)
             continue;
-        std::vector<live::UprobeSite> &sites = batches[{slot.pid, slot.module->path}];
+        const std::pair<int64_t, std::string> where{slot.pid, slot.module->path};
+        auto batch = std::find_if(batches.begin(), batches.end(), [&](const auto &b) { return b.first == where; });
+        if (batch == batches.end())
+            batch = batches.insert(batches.end(), {where, {}});
+        std::vector<live::UprobeSite> &sites = batch->second;
         const uint64_t start = slot.function->file_offset;
         switch (slot.kind) {
         case ProbeKind::Entry:
@@ -425,10 +430,11 @@ bool PidPlugin::attach_pending() {
 
 int PidPlugin::start() {
     std::lock_guard guard(mutex_);
-    if (!uprobes_ || started_)
+    if (processes_.empty() || started_)
         return 0;
+    if (!ensure_loaded())
+        return -1;
     // Every clause is enabled by now: arm each probe for what they read.
-    std::set<int64_t> traced;
     for (uint32_t index = 0; index < slots_.count(); ++index) {
         ProbeSlot &slot = *slots_.get(index);
         if (!slot.enabled || slot.internal)
@@ -436,10 +442,10 @@ int PidPlugin::start() {
         learn_usage(slot.id.load(std::memory_order_acquire), slot);
         if (!arm(index, slot))
             return -1;
-        traced.insert(slot.pid);
     }
-    for (int64_t pid : traced) {
-        if (!hook_link_map(pid, processes_[pid]))
+    // Libraries loaded later may hold probes the descriptions name (-Z).
+    for (auto &[pid, process] : processes_) {
+        if (!hook_link_map(pid, process))
             return -1;
     }
     if (!attach_pending())
@@ -500,7 +506,7 @@ bool PidPlugin::hook_link_map(int64_t pid, Process &process) {
     slot.enabled = true;
     if (!arm(*index, slot))
         return false;
-    pending_.push_back(*index);
+    pending_.insert(pending_.begin(), *index); // attached first
     return true;
 }
 
@@ -577,7 +583,13 @@ void PidPlugin::deliver(std::span<const uint8_t> record) {
 }
 
 int PidPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
-    return stacks_.lookup(space, pid, address, out) ? 0 : -1;
+    if (!stacks_.lookup(space, pid, address, out))
+        return -1;
+    if (space == DTRACE_SYMBOL_USER && out->function != nullptr) {
+        demangled_ = demangle(out->function);
+        out->function = demangled_.c_str();
+    }
+    return 0;
 }
 
 } // namespace dtrace::pid

@@ -107,6 +107,7 @@ class PidPlugin {
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     live::stacks::StackSymbols stacks_;
+    std::string demangled_; // lookup_symbol's last function name
     bool started_ = false;
 };
 
