@@ -120,19 +120,21 @@ std::shared_ptr<const PidModule> PidPlugin::module_for(const std::string &path, 
     module->executable = executable;
     module->file_name = module_file_name(path);
     module->aliases = module_aliases(path, functions->soname(), executable);
+    if (!functions->debug_path().empty())
+        module->types = DwarfTypes::open(functions->debug_path());
     module->functions = std::move(functions);
     modules_[path] = module;
     return module;
 }
 
-PidPlugin::Process *PidPlugin::process_for(int64_t pid, std::string &error) {
+PidPlugin::Process *PidPlugin::process_for(int64_t pid, std::string &error, bool with_provider) {
     std::vector<ProcessModule> mapped = mapped_modules(pid);
     if (mapped.empty()) {
         error = "cannot trace process " + std::to_string(pid) + ": no such process";
         return nullptr;
     }
     Process &process = processes_[pid];
-    if (process.provider == 0) {
+    if (process.provider == 0 && with_provider) {
         const std::string name = "pid" + std::to_string(pid);
         dtrace_provider_info info{};
         info.struct_size = sizeof info;
@@ -261,6 +263,16 @@ bool PidPlugin::add_probe(int64_t pid, Process &process, const std::shared_ptr<c
     slot.offset = offset;
     slot.returns = std::move(returns);
     slot.nargs = kind == ProbeKind::Entry ? kUntypedEntryArgs : kind == ProbeKind::Return ? 2 : 0;
+    if (std::optional<Signature> signature =
+            kind != ProbeKind::Offset && module->types ? module->types->signature(function.name) : std::nullopt) {
+        if (kind == ProbeKind::Entry) {
+            slot.arg_types = signature->params;
+            slot.arg_types.resize(std::min<size_t>(slot.arg_types.size(), LIVE_MAX_ARGS + UPROBE_STACK_ARGS));
+            slot.nargs = static_cast<uint32_t>(slot.arg_types.size());
+        } else {
+            slot.arg_types = {"uint64_t", signature->result == "void" ? "uint64_t" : signature->result};
+        }
+    }
     dtrace_probe_desc desc{};
     desc.struct_size = sizeof desc;
     desc.module = module_name.c_str();
@@ -280,7 +292,7 @@ int PidPlugin::arg_info(dtrace_probe_id, uint64_t cookie, uint32_t index, dtrace
     const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
     if (slot == nullptr || index >= slot->nargs)
         return fail("no argument " + std::to_string(index) + " of pid probe " + std::to_string(cookie));
-    out->native_type = "uint64_t";
+    out->native_type = index < slot->arg_types.size() ? slot->arg_types[index].c_str() : "uint64_t";
     out->translated_type = nullptr;
     out->native_index = static_cast<uint8_t>(index);
     return 0;
@@ -580,6 +592,32 @@ void PidPlugin::deliver(std::span<const uint8_t> record) {
         ctx.user_stack_depth = static_cast<uint32_t>(stacks_.unwind_user(header.pid, regs, copy, user_stack));
     }
     ops_->fire(host_, id, &ctx);
+}
+
+int PidPlugin::lookup_type(const char *name, const dtrace_type_graph **out) {
+    std::lock_guard guard(mutex_);
+    // A clause's types are resolved while it compiles, before its probe
+    // description is provided: the session's targets are the programs.
+    dtrace_target_info target{};
+    target.struct_size = sizeof target;
+    for (uint32_t i = 0; ops_->get_target != nullptr && ops_->get_target(host_, i, &target) == 0; ++i) {
+        std::string ignored;
+        if (target.state != DTRACE_TARGET_EXITED && !processes_.count(target.pid))
+            process_for(target.pid, ignored, false); // no provider while a program compiles
+    }
+    // The executables' types first: a program's own structs are what a
+    // description of it names.
+    for (bool executable : {true, false}) {
+        for (auto &[path, module] : modules_) {
+            if (module->executable != executable || !module->types)
+                continue;
+            if (const dtrace_type_graph *graph = module->types->describe(name)) {
+                *out = graph;
+                return 0;
+            }
+        }
+    }
+    return -1;
 }
 
 int PidPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {

@@ -52,6 +52,8 @@ class PidPlugin {
     int set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters);
     int start();
     void stop();
+    // A type of a traced program's DWARF ("struct request") D does not know.
+    int lookup_type(const char *name, const dtrace_type_graph **out);
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
 
     dtrace_host *host() const { return host_; }
@@ -68,7 +70,9 @@ class PidPlugin {
     };
 
     int fail(const std::string &message);
-    Process *process_for(int64_t pid, std::string &error);
+    // The process's entry, its modules read again; its provider registered
+    // unless `with_provider` is false.
+    Process *process_for(int64_t pid, std::string &error, bool with_provider = true);
     std::shared_ptr<const PidModule> module_for(const std::string &path, bool executable);
     // Registers the probes of `spec` in one module of a process.
     bool provide_module(int64_t pid, Process &process, const PidModule &module,

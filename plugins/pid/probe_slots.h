@@ -19,6 +19,7 @@
 #include <dtrace/provider.h>
 
 #include "bpf/uprobe_record.h"
+#include "dwarf_types.h"
 #include "elf_functions.h"
 #include "kernel_filter.h"
 
@@ -33,6 +34,7 @@ struct PidModule {
     std::string file_name; // the probes' module (libc.so.6)
     std::vector<std::string> aliases;
     std::unique_ptr<ElfFunctions> functions;
+    std::shared_ptr<DwarfTypes> types; // nullptr: no debug information
 };
 
 struct ProbeSlot {
@@ -43,6 +45,7 @@ struct ProbeSlot {
     uint32_t offset = 0;           // Offset: the instruction's offset in the function
     std::vector<uint32_t> returns; // Return: offsets of the instructions that leave the function
     uint32_t nargs = 0;
+    std::vector<std::string> arg_types; // D types from DWARF; empty: uint64_t each
     std::atomic<dtrace_probe_id> id{0};
     // Control thread only:
     bool enabled = false;
