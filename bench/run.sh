@@ -124,3 +124,6 @@ print("   replay: %.2f s wall (%.1f M events/s, %.0f MB/s); %.2f s CPU (%.1f M e
       % (wall, events / wall / 1e6, mb / wall, cpu, events / cpu / 1e6, mb / cpu, rss))
 PY
 rm -f "$nettrace"
+
+echo "== pid provider: cost per hit against bpftrace's uprobe: (and fpid when built); attach/detach of libc's functions"
+bench/pid_probes.sh "$build"

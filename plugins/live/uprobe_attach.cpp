@@ -183,13 +183,20 @@ bool split_uprobe_event(std::span<const uint8_t> record, UprobeEvent &out) {
     if (record.size() < sizeof header)
         return false;
     std::memcpy(&header, record.data(), sizeof header);
-    if (header.size < sizeof header || header.size > record.size() || record.size() - header.size < sizeof(uprobe_tail))
+    if (header.size < sizeof header || header.size > record.size())
+        return false;
+    out.live = record.first(header.size);
+    out.has_tail = record.size() > header.size;
+    out.tail = uprobe_tail{};
+    out.stack = {};
+    if (!out.has_tail)
+        return true;
+    if (record.size() - header.size < sizeof(uprobe_tail))
         return false;
     std::memcpy(&out.tail, record.data() + header.size, sizeof out.tail);
     const size_t stack_at = header.size + sizeof(uprobe_tail);
     if (out.tail.stack_size > record.size() - stack_at)
         return false;
-    out.live = record.first(header.size);
     out.stack = record.subspan(stack_at, out.tail.stack_size);
     return true;
 }

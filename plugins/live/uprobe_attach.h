@@ -85,7 +85,8 @@ class UprobeAttacher {
 // One uprobe event as the ring delivers it, split into its parts.
 struct UprobeEvent {
     std::span<const uint8_t> live;  // live_record and captures: what LiveFiring reads
-    uprobe_tail tail{};             // copied out: the ring does not align it
+    bool has_tail = false;          // the probe asked for it (UPROBE_FLAG_TAIL)
+    uprobe_tail tail{};             // copied out (the ring does not align it); zero without
     std::span<const uint8_t> stack; // tail->stack_size bytes from regs[UPROBE_REG_RSP]
 };
 

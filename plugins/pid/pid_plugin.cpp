@@ -120,11 +120,20 @@ std::shared_ptr<const PidModule> PidPlugin::module_for(const std::string &path, 
     module->executable = executable;
     module->file_name = module_file_name(path);
     module->aliases = module_aliases(path, functions->soname(), executable);
-    if (!functions->debug_path().empty())
-        module->types = DwarfTypes::open(functions->debug_path());
     module->functions = std::move(functions);
     modules_[path] = module;
     return module;
+}
+
+// Indexing a module's DWARF takes time (libc's debug file: a third of a
+// second): done once, when a probe of the module needs its types.
+DwarfTypes *PidPlugin::dwarf_for(const PidModule &module) {
+    auto known = dwarf_.find(module.path);
+    if (known == dwarf_.end()) {
+        const std::string &debug = module.functions->debug_path();
+        known = dwarf_.emplace(module.path, debug.empty() ? nullptr : DwarfTypes::open(debug)).first;
+    }
+    return known->second.get();
 }
 
 PidPlugin::Process *PidPlugin::process_for(int64_t pid, std::string &error, bool with_provider) {
@@ -263,8 +272,8 @@ bool PidPlugin::add_probe(int64_t pid, Process &process, const std::shared_ptr<c
     slot.offset = offset;
     slot.returns = std::move(returns);
     slot.nargs = kind == ProbeKind::Entry ? kUntypedEntryArgs : kind == ProbeKind::Return ? 2 : 0;
-    if (std::optional<Signature> signature =
-            kind != ProbeKind::Offset && module->types ? module->types->signature(function.name) : std::nullopt) {
+    DwarfTypes *types = kind != ProbeKind::Offset ? dwarf_for(*module) : nullptr;
+    if (std::optional<Signature> signature = types ? types->signature(function.name) : std::nullopt) {
         if (kind == ProbeKind::Entry) {
             slot.arg_types = signature->params;
             slot.arg_types.resize(std::min<size_t>(slot.arg_types.size(), LIVE_MAX_ARGS + UPROBE_STACK_ARGS));
@@ -356,6 +365,8 @@ bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {
     uprobe_probe_config uconfig{};
     uconfig.stack_bytes = slot.wants_stack ? UPROBE_STACK_MAX : 0;
     uconfig.flags = slot.internal ? UPROBE_FLAG_STOP : 0;
+    if (slot.wants_stack || slot.nargs > LIVE_MAX_ARGS)
+        uconfig.flags |= UPROBE_FLAG_TAIL;
     if (live::Status configured = uprobes_->configure(index, config_of(slot), uconfig); !configured) {
         fail(configured.error());
         return false;
@@ -609,9 +620,13 @@ int PidPlugin::lookup_type(const char *name, const dtrace_type_graph **out) {
     // description of it names.
     for (bool executable : {true, false}) {
         for (auto &[path, module] : modules_) {
-            if (module->executable != executable || !module->types)
+            // A library's DWARF is read for its probes' types; only a
+            // program's is read for a type name alone.
+            DwarfTypes *types =
+                module->executable == executable && (executable || dwarf_.count(path)) ? dwarf_for(*module) : nullptr;
+            if (types == nullptr)
                 continue;
-            if (const dtrace_type_graph *graph = module->types->describe(name)) {
+            if (const dtrace_type_graph *graph = types->describe(name)) {
                 *out = graph;
                 return 0;
             }

@@ -30,6 +30,7 @@
 
 #include <dtrace/provider.h>
 
+#include "dwarf_types.h"
 #include "event_ring.h"
 #include "live_firing.h"
 #include "live_options.h"
@@ -74,6 +75,7 @@ class PidPlugin {
     // unless `with_provider` is false.
     Process *process_for(int64_t pid, std::string &error, bool with_provider = true);
     std::shared_ptr<const PidModule> module_for(const std::string &path, bool executable);
+    DwarfTypes *dwarf_for(const PidModule &module);
     // Registers the probes of `spec` in one module of a process.
     bool provide_module(int64_t pid, Process &process, const PidModule &module,
                         const std::shared_ptr<const PidModule> &shared, const dtrace_probe_spec &spec);
@@ -104,6 +106,7 @@ class PidPlugin {
     std::recursive_mutex mutex_;
     std::map<int64_t, Process> processes_;
     std::map<std::string, std::shared_ptr<const PidModule>> modules_; // by path
+    std::map<std::string, std::unique_ptr<DwarfTypes>> dwarf_;        // by module path; nullptr: none
     ProbeSlots slots_;
     std::vector<uint32_t> pending_; // enabled, not attached yet
     live::LiveOptions options_;

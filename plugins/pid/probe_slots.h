@@ -19,7 +19,6 @@
 #include <dtrace/provider.h>
 
 #include "bpf/uprobe_record.h"
-#include "dwarf_types.h"
 #include "elf_functions.h"
 #include "kernel_filter.h"
 
@@ -34,7 +33,6 @@ struct PidModule {
     std::string file_name; // the probes' module (libc.so.6)
     std::vector<std::string> aliases;
     std::unique_ptr<ElfFunctions> functions;
-    std::shared_ptr<DwarfTypes> types; // nullptr: no debug information
 };
 
 struct ProbeSlot {

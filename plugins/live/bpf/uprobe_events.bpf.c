@@ -130,6 +130,31 @@ static __always_inline int handle(struct pt_regs *ctx) {
     if (!live_filter_passes(&cfg->filter, args))
         return 0;
 
+    /* The common case, counting calls: a bare record, reserved in the ring. */
+    if (!(ucfg->flags & (UPROBE_FLAG_TAIL | UPROBE_FLAG_STOP)) && cfg->captures[0].mode == LIVE_CAPTURE_NONE) {
+        struct live_record *bare = bpf_ringbuf_reserve(&live_events, sizeof *bare, 0);
+        if (!bare) {
+            live_count_drop();
+            return 0;
+        }
+        bare->timestamp = bpf_ktime_get_ns();
+        live_fill_context(bare, slot);
+#pragma unroll
+        for (int i = 0; i < LIVE_MAX_ARGS; i++)
+            bare->args[i] = args[i];
+        bare->size = sizeof *bare;
+        bare->error = 0;
+        bare->syscall_nr = -1;
+#pragma unroll
+        for (int i = 0; i < LIVE_MAX_CAPTURES; i++) {
+            bare->capture_length[i] = 0;
+            bare->capture_arg[i] = 0;
+            bare->capture_mode[i] = LIVE_CAPTURE_NONE;
+        }
+        bpf_ringbuf_submit(bare, live_submit_flags());
+        return 0;
+    }
+
     __u32 zero = 0;
     struct uprobe_scratch *s = bpf_map_lookup_elem(&uprobe_scratch, &zero);
     if (!s)

@@ -7,7 +7,8 @@
  *   [live_record][capture bytes][uprobe_tail][stack bytes]
  *
  * live_record.size covers the first two parts (what LiveFiring reads); the
- * tail holds the user registers of the probed instruction (uregs[], the
+ * tail, present only when the probe's configuration asks for it
+ * (UPROBE_FLAG_TAIL: a bare record is a third of the size), holds the user registers of the probed instruction (uregs[], the
  * unwinder's starting point), arguments past the sixth read from the stack,
  * and tail.stack_size bytes of the user stack from rsp, for ustack().
  */
@@ -68,6 +69,9 @@ struct uprobe_probe_config {
  * space reads what it must while the process cannot change (its mappings
  * after the dynamic linker loaded a library), then sends SIGCONT. */
 #define UPROBE_FLAG_STOP 0x1
+/* The event carries the uprobe_tail (registers, stack arguments) and the
+ * stack bytes after its live_record and captures. */
+#define UPROBE_FLAG_TAIL 0x2
 
 struct uprobe_tail {
     __u64 regs[UPROBE_NREGS];
