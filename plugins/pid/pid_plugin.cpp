@@ -358,6 +358,7 @@ void PidPlugin::learn_usage(dtrace_probe_id id, ProbeSlot &slot) {
         ops_->probe_usage(host_, id, &usage) != 0)
         return;
     slot.wants_stack = (usage.flags & DTRACE_USAGE_USER_STACK) != 0;
+    slot.wants_regs = (usage.flags & DTRACE_USAGE_USER_REGS) != 0;
     slot.string_args = usage.string_args;
 }
 
@@ -408,6 +409,11 @@ int PidPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, 
     if (slot == nullptr)
         return fail("filtering an unknown pid probe (cookie " + std::to_string(cookie) + ")");
     slot->filter = live::probe_filter_of(nfilters, filters);
+    // Every clause of the probe is enabled by now: refuse what cannot work.
+    learn_usage(slot->id.load(std::memory_order_acquire), *slot);
+    if (slot->wants_regs)
+        return fail("uregs[] is not available at pid probes yet (the registers are captured, but the SDK has no "
+                    "way to hand them to D)");
     if (slot->enabled && uprobes_ && !arm(static_cast<uint32_t>(cookie), *slot))
         return -1;
     return 0;

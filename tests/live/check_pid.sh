@@ -164,6 +164,15 @@ grab)
     victim_status=$?
     [ "$victim_status" = 0 ] || fail "the target exited with $victim_status after the detach"
     ;;
+refused)
+    # What the provider cannot do fails, saying why, with a non-zero status.
+    run -qn 'pid$target:a.out:respond:entry { trace(uregs[0]); }' -c "$target calls:1"
+    [ "$status" != 0 ] || fail "uregs[] was accepted"
+    grep -q "uregs\[\] is not available at pid probes" "$err" || fail "no message about uregs[]"
+    run -qn 'pid999999999:a.out:main:entry { exit(0); }'
+    [ "$status" != 0 ] || fail "a process that does not exist was accepted"
+    grep -q "cannot trace process 999999999: no such process" "$err" || fail "no message about the process"
+    ;;
 target_dies)
     # A target that crashes, or exits at once, mid-trace: dtrace ends, with
     # what it saw, and leaves no stopped process behind.
