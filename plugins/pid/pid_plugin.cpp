@@ -14,6 +14,7 @@
 
 #include "demangle.h"
 #include "function_code.h"
+#include "process_library.h"
 #include "process_modules.h"
 #include "sdk_filter.h"
 
@@ -103,8 +104,10 @@ int PidPlugin::fail(const std::string &message) {
     return -1;
 }
 
+// A provider per process is made when a description names it; the live
+// process types (curpsinfo, curlwpsinfo) are every live plugin's.
 int PidPlugin::init() {
-    return 0; // a provider per process, made when a description names it
+    return live::register_process_library(host_, ops_);
 }
 
 std::shared_ptr<const PidModule> PidPlugin::module_for(const std::string &path, bool executable) {
