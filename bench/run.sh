@@ -90,3 +90,5 @@ if [[ $(id -u) == 0 ]]; then
 else
   echo "   skipped: needs root (BPF programs)"
 fi
+echo "== pid provider: cost per hit against bpftrace's uprobe: (and fpid when built); attach/detach of libc's functions"
+bench/pid_probes.sh "$build"

@@ -68,7 +68,12 @@ const Type *Sema::base_type(const TypeSpecifier &spec, int line) {
         TypeKind kind = spec.kind == K::Struct  ? TypeKind::Struct
                         : spec.kind == K::Union ? TypeKind::Union
                                                 : TypeKind::Enum;
-        Type *t = spec.name.empty() ? types_.anonymous(kind) : types_.tagged(kind, spec.name);
+        // A definition declares the tag itself: asking the plugins' types
+        // first would make D's own `struct in_addr { ... }` a redeclaration
+        // of the one a traced program's DWARF describes.
+        Type *t = spec.name.empty() ? types_.anonymous(kind)
+                  : spec.has_body   ? types_.declare_tag(kind, spec.name)
+                                    : types_.tagged(kind, spec.name);
         if (spec.has_body) {
             if (t->complete && !spec.name.empty() && (!t->members.empty() || !t->enumerators.empty()))
                 raise_error(Tag::D_DECL_TYPERED, line, "type redeclared: " + TypeTable::name_of(t));

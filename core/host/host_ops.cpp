@@ -95,6 +95,13 @@ int register_library(dtrace_host *host, const char *name, const char *d_source) 
     return plugin == nullptr ? -1 : plugin->register_library(name, d_source);
 }
 
+int probe_usage(dtrace_host *host, dtrace_probe_id probe, dtrace_probe_usage *out) {
+    LoadedPlugin *plugin = plugin_of(host);
+    if (plugin == nullptr || out == nullptr || out->struct_size < sizeof(dtrace_probe_usage))
+        return -1;
+    return plugin->sink().probe_usage(probe, *out) ? 0 : -1;
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -116,6 +123,7 @@ const dtrace_host_ops host_ops_table = {
     .get_target = get_target,
     .target_setenv = target_setenv,
     .register_library = register_library,
+    .probe_usage = probe_usage,
 };
 
 } // namespace dtrace::host

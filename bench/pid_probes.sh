@@ -1,0 +1,118 @@
+#!/bin/sh
+# pid_probes.sh [BUILD_DIR]: the pid provider, live, side by side with
+# bpftrace's uprobe: (Debian's) on the same binary, in one run. Root only.
+# Prints:
+#   1. the cost per hit of an entry probe counting calls, on a tight loop of
+#      a tiny function (tests/targets: tiny_leaf, `lea; ret`, whose first
+#      instruction uprobes single-step, and tiny_framed, which begins with a
+#      push they emulate): the traced process's added CPU per call (what the
+#      probe costs the traced thread), dtrace's own CPU per event, and the
+#      ratio of the added wall times pid / bpftrace (goal <= 1.0). With the
+#      fpid plugin built, fpid$target the same way.
+#   2. the time to attach `pid$target:libc.so.6::entry` (every function of
+#      libc) to a running process and to detach, against a one-probe
+#      session, and bpftrace's `uprobe:libc:*` (its attach and detach).
+# Timings on a shared VM spread widely: read the ratios and CPU per call.
+set -u
+build=${1:-build}
+dtrace=$build/dtrace
+target=$(ls "$build"/tests/targets/pid_target "$build"/bench/targets/pid_target 2>/dev/null | head -1)
+calls=${CALLS:-200000}
+runs=${RUNS:-3}
+
+if [ "$(id -u)" != 0 ]; then
+    echo "pid_probes.sh: needs root (uprobes)" >&2
+    exit 1
+fi
+[ -x "$dtrace" ] && [ -n "$target" ] || { echo "pid_probes.sh: dtrace or pid_target is not built in $build" >&2; exit 1; }
+target=$(readlink -f "$target")
+bpftrace=$(command -v bpftrace || true)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# Runs "$@" with the target's report on; appends the target's own CPU and
+# elapsed seconds (its loop, without the tool's start-up) to $tmp/NAME.cpu
+# and $tmp/NAME.wall, and the tool's own CPU (start-up included; time(1)
+# counts the target too, which is taken off) to $tmp/NAME.tool.
+measure() {
+    name=$1; shift
+    TARGET_REPORT=1 /usr/bin/time -f "tool_cpu %U %S" "$@" >"$tmp/out" 2>"$tmp/err"
+    awk '/^target elapsed/ {print $3}' "$tmp/err" >>"$tmp/$name.wall"
+    awk '/^target elapsed/ {print $5}' "$tmp/err" >>"$tmp/$name.cpu"
+    awk '/^target elapsed/ {target = $5} /^tool_cpu/ {tool = $2 + $3} END {print tool - target}' "$tmp/err" \
+        >>"$tmp/$name.tool"
+}
+per_call_us() { echo "($1 - $2) * 1000000 / $calls" | bc -l | xargs printf '%.2f'; }
+
+for function in tiny_leaf tiny_framed; do
+    step=loop:$calls
+    [ "$function" = tiny_framed ] && step=loop-framed:$calls
+    echo "== $function x $calls, entry probe counting (median of $runs runs)"
+    rm -f "$tmp"/*.cpu "$tmp"/*.wall "$tmp"/*.tool
+    for i in $(seq "$runs"); do
+        measure alone "$target" "$step"
+        measure pid "$dtrace" -qn "pid\$target:a.out:$function:entry { @ = count(); } END { printa(\"%@d\\n\", @); }" \
+            -c "$target $step"
+        [ "$(head -1 "$tmp/out")" = "$calls" ] || echo "   pid counted $(head -1 "$tmp/out"), not $calls"
+        if [ -f "$build/plugins/fpid.so" ]; then
+            measure fpid "$dtrace" -qn "fpid\$target:a.out:$function:entry { @ = count(); }" -c "$target $step"
+        fi
+        if [ -n "$bpftrace" ]; then
+            measure bpftrace "$bpftrace" -e "uprobe:$target:$function { @ = count(); }" -c "$target $step"
+        fi
+    done
+    alone_cpu=$(median <"$tmp/alone.cpu"); alone_wall=$(median <"$tmp/alone.wall")
+    for tool in pid fpid bpftrace; do
+        [ -s "$tmp/$tool.cpu" ] || continue
+        cpu=$(median <"$tmp/$tool.cpu"); wall=$(median <"$tmp/$tool.wall"); own=$(median <"$tmp/$tool.tool")
+        printf '   %-8s target CPU +%s us/call; target elapsed +%s us/call; the tool'"'"'s own CPU %s us/call (start-up included)\n' \
+            "$tool" "$(per_call_us "$cpu" "$alone_cpu")" "$(per_call_us "$wall" "$alone_wall")" "$(per_call_us "$own" 0)"
+    done
+    if [ -s "$tmp/bpftrace.wall" ]; then
+        echo "   pid / bpftrace added target elapsed: $(echo "($(median <"$tmp/pid.wall") - $alone_wall) / ($(median <"$tmp/bpftrace.wall") - $alone_wall)" | bc -l | xargs printf '%.2f') (goal <= 1.0)"
+    fi
+done
+
+echo "== attach and detach pid\$target:libc.so.6::entry on a running process (median of $runs runs)"
+python3 - "$dtrace" "$target" "$runs" "$bpftrace" <<'PY'
+import os, subprocess, sys, time
+dtrace, target, runs, bpftrace = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+victim = subprocess.Popen([target, "sleep:600000"])
+time.sleep(0.3)
+pid = str(victim.pid)
+
+def session(argv, ready):
+    """Seconds to the first line containing `ready` (probes attached) and from there to the end (detach)."""
+    t0 = time.perf_counter()
+    p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    t1 = None
+    for line in p.stdout:
+        if t1 is None and ready in line:
+            t1 = time.perf_counter()
+    p.wait()
+    t2 = time.perf_counter()
+    return (t1 or t2) - t0, t2 - (t1 or t2)
+
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+def probe_count(description):
+    out = subprocess.run([dtrace, "-l", "-n", description], capture_output=True, text=True).stdout
+    return max(len(out.splitlines()) - 1, 0)
+
+script = 'BEGIN { printf("attached\\n"); exit(0); }'
+one = [session([dtrace, "-qn", "pid%s:a.out:main:entry { @ = count(); } %s" % (pid, script)], "attached") for _ in range(runs)]
+libc = [session([dtrace, "-qn", "pid%s:libc.so.6::entry { @ = count(); } %s" % (pid, script)], "attached") for _ in range(runs)]
+n = probe_count("pid%s:libc.so.6::entry" % pid)
+print("   dtrace: %d probes: attach %.0f ms, detach %.0f ms (a one-probe session: %.0f ms, %.0f ms)"
+      % (n, median([a for a, _ in libc]) * 1000, median([d for _, d in libc]) * 1000,
+         median([a for a, _ in one]) * 1000, median([d for _, d in one]) * 1000))
+if bpftrace:
+    bt = [session([bpftrace, "-p", pid, "-e",
+                   'uprobe:/lib/x86_64-linux-gnu/libc.so.6:* { @ = count(); } BEGIN { printf("attached\\n"); exit(); }'],
+                  "attached") for _ in range(max(1, runs // 2))]
+    print("   bpftrace uprobe:libc.so.6:*: attach %.0f ms, detach %.0f ms" % (median([a for a, _ in bt]) * 1000, median([d for _, d in bt]) * 1000))
+victim.kill()
+victim.wait()
+PY

@@ -1,0 +1,189 @@
+#!/bin/sh
+# check_pid.sh DTRACE TARGETS_DIR CASE: the pid provider, live, on the test
+# targets of tests/targets (known call counts). Every probe is pid$target
+# (or pid<N> of a target we started), every run is bounded in time. Exit 0:
+# passed; 1: failed (saying why); 77: skipped (saying what is missing).
+dtrace=$1
+targets=$2
+case_name=$3
+limit=120
+target=$targets/pid_target
+
+if [ ! -x "$dtrace" ] || [ ! -x "$target" ]; then
+    echo "skipped: $dtrace or $target is not built"
+    exit 77
+fi
+if [ "$(id -u)" != 0 ]; then
+    echo "skipped: uprobes need root (BPF programs)"
+    exit 77
+fi
+if ! "$dtrace" -qn 'pid$target:a.out:main:entry { exit(0); }' -c "$target" >/dev/null 2>&1; then
+    echo "skipped: the pid provider cannot trace here:"
+    "$dtrace" -qn 'pid$target:a.out:main:entry { exit(0); }' -c "$target" 2>&1 | head -3
+    exit 77
+fi
+
+out=$(mktemp)
+err=$(mktemp)
+expected=$(mktemp)
+trap 'rm -f "$out" "$err" "$expected"' EXIT
+
+run() {
+    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
+    status=$?
+}
+
+fail() {
+    echo "FAILED: $*"
+    echo "--- stdout"; cat "$out"
+    echo "--- stderr"; cat "$err"
+    exit 1
+}
+
+# Every "function count" line of $expected is in the output, exactly.
+expect_counts() {
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    while read -r function count; do
+        grep -Eq "^$function $count\$" "$out" || fail "not $count calls of $function (expected: $(tr '\n' ' ' <"$expected"))"
+    done <"$expected"
+}
+
+counts='END { printa("%s %@d\n", @); }'
+
+case "$case_name" in
+entry_counts | return_counts)
+    # The issue's one-liner on every build of the C target: each function of
+    # the call tree exactly as often as the target says it calls it, and the
+    # driver's once.
+    name=${case_name%_counts}
+    for variant in pid_target pid_target_nofp pid_target_nodebug; do
+        run -qn "pid\$target:a.out::$name { @[probefunc] = count(); } $counts" -c "$targets/$variant calls:1000"
+        "$targets/$variant" expect:1000 >"$expected"
+        printf 'main 1\ntarget_calls 1\n' >>"$expected"
+        expect_counts
+    done
+    ;;
+cxx_counts)
+    run -qn "pid\$target:a.out::entry { @[probefunc] = count(); } $counts" -c "$targets/pid_target_cxx cxx:500 calls:10"
+    { "$targets/pid_target_cxx" cxx-expect:500 expect:10; } >"$expected"
+    expect_counts
+    ;;
+return_values)
+    # arg0: the offset of the return instruction, arg1: the value.
+    run -qn 'pid$target:a.out:parse_request:return { @[arg0 > 0, arg1] = count(); } END { printa("%d %d %@d\n", @); }' \
+        -c "$target calls:30"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    printf '1 3 30\n\n' | diff - "$out" >/dev/null || fail "not 30 returns of 3 at an offset"
+    ;;
+offsets)
+    # respond() is straight-line: each of its instructions once per call,
+    # and as many offset probes as objdump shows instructions.
+    run -qn "pid\$target:a.out:respond:* { @[probename] = count(); } $counts" -c "$target calls:200"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "^entry 200\$" "$out" || fail "no 200 entries"
+    grep -q "^return 200\$" "$out" || fail "no 200 returns"
+    grep -q "^0 200\$" "$out" || fail "no 200 hits at offset 0"
+    offsets=$(grep -Ec '^[0-9a-f]+ 200$' "$out")
+    [ "$offsets" -ge 3 ] || fail "fewer than 3 offset probes of respond"
+    ! grep -Ev '^(entry|return|[0-9a-f]+) 200$|^$' "$out" | grep -q . || fail "an offset not hit 200 times"
+    # An offset inside an instruction is refused, naming it.
+    # (respond begins with a 4-byte lea.)
+    run -qn 'pid$target:a.out:respond:1 { exit(0); }' -c "$target"
+    [ "$status" != 0 ] || fail "an offset inside an instruction was accepted"
+    grep -q "is not the start of an instruction" "$err" || fail "no message about the offset"
+    ;;
+globs)
+    # Globs over functions and modules, and module aliases (a.out, libc).
+    run -qn "pid\$target:pid_tar*:parse_*:entry { @[probefunc] = count(); } pid\$target:libc:strtol:entry { @[probemod] = count(); } $counts" \
+        -c "$target calls:40"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "^parse_request 40\$" "$out" || fail "parse_request"
+    grep -q "^parse_word 120\$" "$out" || fail "parse_word"
+    grep -q "^parse_method 40\$" "$out" || fail "parse_method"
+    # parse_request's 40, and the target's reading of "calls:40".
+    grep -q "^libc 41\$" "$out" || fail "strtol in libc"
+    ;;
+dlopen)
+    # A library loaded while tracing runs gets its probes (-Z) before its
+    # code runs: exact counts.
+    run -Z -qn "pid\$target:libpid_target_lib.so::entry { @[probefunc] = count(); } $counts" -c "$target dlopen:25"
+    "$target" lib-expect:25 >"$expected"
+    expect_counts
+    ;;
+types)
+    # args[] typed from DWARF; without debug information, uint64_t.
+    run -lv -n 'pid$target:a.out:parse_request:entry' -c "$target"
+    [ "$status" = 0 ] || fail "dtrace -lv exited with $status"
+    grep -q "args\[0\]: const char \*" "$out" || fail "args[0] is not const char *"
+    grep -q "args\[1\]: struct request \*" "$out" || fail "args[1] is not struct request *"
+    run -lv -n 'pid$target:a.out:parse_request:entry' -c "$targets/pid_target_nodebug"
+    grep -q "args\[0\]: uint64_t" "$out" || fail "args[0] without DWARF is not uint64_t"
+    # The program's struct in D: its size and layout, and a copied-in field.
+    run -qn 'pid$target:a.out:parse_request:entry { printf("%d %d %d\n", sizeof(struct request),
+                 offsetof(struct request, path), sizeof(args[1]->path)); exit(0); }' -c "$target calls:1"
+    printf '56 16 32\n\n' | diff - "$out" >/dev/null || fail "struct request is not 56 bytes with path at 16"
+    ;;
+strings)
+    # copyinstr of a string argument, as the call saw it (copied at the event).
+    run -qn 'pid$target:a.out:parse_request:entry { printf("[%s]\n", copyinstr(arg0)); }' -c "$target calls:3"
+    expect='[GET 10 /index.html]
+[PUT 2048 /upload]
+[DELETE 7 /old]'
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    printf '%s\n\n' "$expect" | diff - "$out" >/dev/null || fail "not the three requests"
+    ;;
+ustack)
+    # Named stacks at a pid probe, with and without frame pointers, and
+    # demangled C++ names.
+    for variant in pid_target pid_target_nofp; do
+        run -qn 'pid$target:a.out:respond:entry { @[ustack()] = count(); }' -c "$targets/$variant calls:5"
+        [ "$status" = 0 ] || fail "dtrace exited with $status"
+        # (handle_request calls respond as a tail call: no frame of its own.)
+        for frame in '`respond$' '`target_calls+' '`target_run_steps+' 'libc.so.6`__libc_start'; do
+            grep -q "$frame" "$out" || fail "$variant: no frame $frame"
+        done
+    done
+    run -qn 'pid$target:a.out:_ZN4shop4Cart3addEi:entry { @[ustack(2)] = count(); }' -c "$targets/pid_target_cxx cxx:3"
+    grep -q 'shop::Cart::add(int)' "$out" || fail "no demangled shop::Cart::add(int)"
+    # The issue's malloc stacks of ls: named frames in libc.
+    run -n 'pid$target::malloc:entry { @[ustack(5)] = count(); }' -c 'ls -l /usr'
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q 'libc.so.6`malloc$' "$out" || fail "no libc.so.6\`malloc frame"
+    ;;
+grab)
+    # -p: attach to a running target, detach, and the target goes on and
+    # exits cleanly afterwards.
+    "$target" spin:4000 exit:0 &
+    victim=$!
+    sleep 0.5
+    run -qn "pid$victim:a.out:parse_request:entry { @ = count(); } tick-1s { exit(0); } END { printa(\"%@d\n\", @); }" -p "$victim"
+    [ "$status" = 0 ] || fail "dtrace -p exited with $status"
+    grep -Eq '^[1-9][0-9]*$' "$out" || fail "no calls counted while attached"
+    kill -0 "$victim" 2>/dev/null || fail "the target did not survive the detach"
+    wait "$victim"
+    victim_status=$?
+    [ "$victim_status" = 0 ] || fail "the target exited with $victim_status after the detach"
+    ;;
+refused)
+    # What the provider cannot do fails, saying why, with a non-zero status.
+    run -qn 'pid$target:a.out:respond:entry { trace(uregs[0]); }' -c "$target calls:1"
+    [ "$status" != 0 ] || fail "uregs[] was accepted"
+    grep -q "uregs\[\] is not available at pid probes" "$err" || fail "no message about uregs[]"
+    run -qn 'pid999999999:a.out:main:entry { exit(0); }'
+    [ "$status" != 0 ] || fail "a process that does not exist was accepted"
+    grep -q "cannot trace process 999999999: no such process" "$err" || fail "no message about the process"
+    ;;
+target_dies)
+    # A target that crashes, or exits at once, mid-trace: dtrace ends, with
+    # what it saw, and leaves no stopped process behind.
+    run -qn "pid\$target:a.out:respond:entry { @[probefunc] = count(); } $counts" -c "$target calls:7 crash"
+    grep -q "^respond 7\$" "$out" || fail "not 7 calls before the crash"
+    run -qn "pid\$target:a.out:respond:entry { @[probefunc] = count(); } $counts" -c "$target calls:9 exit:3"
+    grep -q "^respond 9\$" "$out" || fail "not 9 calls before the exit"
+    ;;
+*)
+    echo "unknown case $case_name"
+    exit 2
+    ;;
+esac
+echo "passed: $case_name"

@@ -1,0 +1,109 @@
+// pid_parts_test.cpp: the pid plugin's pieces that need no kernel.
+#include <gtest/gtest.h>
+
+#include "demangle.h"
+#include "dwarf_types.h"
+#include "elf_functions.h"
+#include "function_code.h"
+#include "process_modules.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace dtrace::pid {
+namespace {
+
+TEST(FunctionCode, InstructionsAndReturns) {
+    // push %rbp; mov %rsp,%rbp; lea 0x1(%rdi),%eax; pop %rbp; ret
+    const std::vector<uint8_t> code = {0x55, 0x48, 0x89, 0xe5, 0x8d, 0x47, 0x01, 0x5d, 0xc3};
+    std::optional<FunctionCode> decoded = decode_function(code, 0x1000);
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(decoded->instructions, (std::vector<uint32_t>{0, 1, 4, 7, 8}));
+    EXPECT_EQ(decoded->returns, (std::vector<uint32_t>{8}));
+}
+
+TEST(FunctionCode, TailJumpOutIsAReturnAndAJumpInsideIsNot) {
+    // test %edi,%edi; je +2 (inside); jmp -0x100 (outside: a tail call); ret
+    const std::vector<uint8_t> code = {0x85, 0xff, 0x74, 0x02, 0xeb, 0x00, 0xe9, 0x00, 0xff, 0xff, 0xff, 0xc3};
+    std::optional<FunctionCode> decoded = decode_function(code, 0x2000);
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(decoded->returns, (std::vector<uint32_t>{6, 11}));
+}
+
+TEST(FunctionCode, BytesThatAreNoInstructionGiveNothing) {
+    const std::vector<uint8_t> code = {0x48}; // a REX prefix and nothing after it
+    EXPECT_FALSE(decode_function(code, 0x1000));
+}
+
+TEST(ModuleNames, AliasesAsDTraceAcceptsThem) {
+    std::vector<std::string> names = module_aliases("/lib/x86_64-linux-gnu/libc.so.6", "libc.so.6", false);
+    EXPECT_EQ(names, (std::vector<std::string>{"libc.so.6", "libc.so", "libc"}));
+    names = module_aliases("/usr/bin/prog", "", true);
+    EXPECT_EQ(names, (std::vector<std::string>{"prog", "a.out"}));
+    EXPECT_EQ(module_file_name("/usr/lib/libz.so.1.2.13"), "libz.so.1.2.13");
+}
+
+TEST(Demangle, CxxAndRustAndPlainNames) {
+    EXPECT_EQ(demangle("_ZN4shop4Cart3addEi"), "shop::Cart::add(int)");
+    EXPECT_EQ(demangle("_ZN4core3fmt5write17h0123456789abcdefE"), "core::fmt::write");
+    EXPECT_EQ(demangle("malloc"), "malloc");
+    EXPECT_EQ(demangle("_Znot_mangled!"), "_Znot_mangled!");
+}
+
+TEST(ElfFunctions, TheTargetsFunctionsWithOffsetsAndCode) {
+    std::string error;
+    std::unique_ptr<ElfFunctions> functions = ElfFunctions::read(PID_TARGET, error);
+    ASSERT_TRUE(functions) << error;
+    EXPECT_FALSE(functions->interpreter().empty());
+    EXPECT_FALSE(functions->debug_path().empty());
+    auto find = [&](const std::string &name) {
+        auto &all = functions->functions();
+        auto it = std::find_if(all.begin(), all.end(), [&](const ElfFunction &f) { return f.name == name; });
+        return it == all.end() ? nullptr : &*it;
+    };
+    const ElfFunction *respond = find("respond");
+    ASSERT_NE(respond, nullptr);
+    EXPECT_GT(respond->size, 0u);
+    std::optional<FunctionCode> code = decode_function(functions->code(*respond), respond->address);
+    ASSERT_TRUE(code);
+    EXPECT_EQ(code->returns.size(), 1u); // straight-line code: one ret
+    EXPECT_NE(find("tiny_framed"), nullptr);
+    EXPECT_EQ(find("no_such_function"), nullptr);
+    EXPECT_FALSE(ElfFunctions::read("/dev/null", error));
+    EXPECT_NE(error.find("not a readable ELF file"), std::string::npos);
+}
+
+TEST(DwarfTypes, SignatureAndStructOfTheTarget) {
+    std::string error;
+    std::unique_ptr<ElfFunctions> functions = ElfFunctions::read(PID_TARGET, error);
+    ASSERT_TRUE(functions) << error;
+    std::unique_ptr<DwarfTypes> types = DwarfTypes::open(functions->debug_path());
+    ASSERT_TRUE(types);
+    std::optional<Signature> parse = types->signature("parse_request");
+    ASSERT_TRUE(parse);
+    EXPECT_EQ(parse->params, (std::vector<std::string>{"const char *", "struct request *"}));
+    EXPECT_EQ(parse->result, "int");
+    const dtrace_type_graph *graph = types->describe("struct request");
+    ASSERT_NE(graph, nullptr);
+    const dtrace_type_node &root = graph->types[graph->root];
+    EXPECT_EQ(root.kind, DTRACE_TYPE_STRUCT);
+    EXPECT_EQ(root.size, 56u);
+    ASSERT_EQ(root.nmembers, 4u);
+    EXPECT_STREQ(root.members[2].name, "path");
+    EXPECT_EQ(root.members[2].offset_bits, 16u * 8);
+    const dtrace_type_node &path = graph->types[root.members[2].type];
+    EXPECT_EQ(path.kind, DTRACE_TYPE_ARRAY);
+    EXPECT_EQ(path.count, 32u);
+    EXPECT_EQ(types->describe("struct no_such_struct"), nullptr);
+}
+
+TEST(DwarfTypes, NoDebugInformationNoTypes) {
+    std::string error;
+    std::unique_ptr<ElfFunctions> functions = ElfFunctions::read(PID_TARGET_NODEBUG, error);
+    ASSERT_TRUE(functions) << error;
+    EXPECT_TRUE(functions->debug_path().empty());
+}
+
+} // namespace
+} // namespace dtrace::pid
