@@ -117,19 +117,21 @@ void compile_libraries(const std::vector<LibrarySource> &libs, Sema &sema, const
 Compiler::Compiler(CompileOptions opts)
     : opts_(std::move(opts)), types_(std::make_shared<TypeTable>(opts_.strsize)), symbols_(std::make_unique<Symbols>()),
       sema_(std::make_unique<Sema>(*types_, *symbols_, opts_)) {
-    if (opts_.resolve_type) {
-        // Names the plugins describe join the table on first use.
-        types_->set_resolver([this](const std::string &name) {
-            std::optional<TypeGraph> graph = opts_.resolve_type(name);
-            return graph && import_type_graph(*types_, *graph) != nullptr;
-        });
-    }
     std::vector<LibrarySource> libraries = {kStandardLibrary};
     libraries.insert(libraries.end(), opts_.library_sources.begin(), opts_.library_sources.end());
     try {
         compile_libraries(libraries, *sema_, *types_, library_trees_);
     } catch (CompileError &err) {
         library_error_ = std::move(err.diag);
+    }
+    // Names the plugins describe join the table on first use, after the D
+    // libraries: what a library declares (umode_t, struct in_addr) is D's
+    // own, not a plugin's type of the same name (BTF knows them all).
+    if (opts_.resolve_type) {
+        types_->set_resolver([this](const std::string &name) {
+            std::optional<TypeGraph> graph = opts_.resolve_type(name);
+            return graph && import_type_graph(*types_, *graph) != nullptr;
+        });
     }
 }
 

@@ -68,7 +68,10 @@ const Type *Sema::base_type(const TypeSpecifier &spec, int line) {
         TypeKind kind = spec.kind == K::Struct  ? TypeKind::Struct
                         : spec.kind == K::Union ? TypeKind::Union
                                                 : TypeKind::Enum;
-        Type *t = spec.name.empty() ? types_.anonymous(kind) : types_.tagged(kind, spec.name);
+        // A definition (with a body) is D's own: the plugins' types are not asked for its tag.
+        Type *t = spec.name.empty() ? types_.anonymous(kind)
+                  : spec.has_body   ? types_.declare_tag(kind, spec.name)
+                                    : types_.tagged(kind, spec.name);
         if (spec.has_body) {
             if (t->complete && !spec.name.empty() && (!t->members.empty() || !t->enumerators.empty()))
                 raise_error(Tag::D_DECL_TYPERED, line, "type redeclared: " + TypeTable::name_of(t));

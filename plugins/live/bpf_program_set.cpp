@@ -133,6 +133,22 @@ Result<size_t> BpfProgramSet::attach_tracepoint(const std::string &program, cons
     return links_.size() - 1;
 }
 
+Result<size_t> BpfProgramSet::attach_kprobe(const std::string &program, const std::string &function, bool retprobe,
+                                            uint64_t cookie) {
+    bpf_program *prog = bpf_object__find_program_by_name(object_, program.c_str());
+    if (prog == nullptr)
+        return Error{"the " + name_ + " BPF object has no program " + program};
+    LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = cookie, .retprobe = retprobe);
+    bpf_link *link = bpf_program__attach_kprobe_opts(prog, function.c_str(), &opts);
+    if (link == nullptr) {
+        int e = errno;
+        return Error{"cannot attach a " + std::string(retprobe ? "kretprobe" : "kprobe") + " to " + function + ": " +
+                     std::strerror(e)};
+    }
+    links_.push_back(link);
+    return links_.size() - 1;
+}
+
 void BpfProgramSet::detach(size_t attachment) {
     if (attachment < links_.size() && links_[attachment] != nullptr) {
         bpf_link__destroy(links_[attachment]);

@@ -48,6 +48,11 @@ class BpfProgramSet {
     // Returns the attachment's index for detach().
     Result<size_t> attach_tracepoint(const std::string &program, const std::string &group, const std::string &event,
                                      uint64_t cookie);
+    // Attaches program `program` to the entry (or, with `retprobe`, the
+    // return) of kernel function `function` through the kprobe PMU, with
+    // `cookie`. Returns the attachment's index for detach().
+    Result<size_t> attach_kprobe(const std::string &program, const std::string &function, bool retprobe,
+                                 uint64_t cookie);
     // Removes one attachment (idempotent).
     void detach(size_t attachment);
     // Removes every attachment: no program runs after this returns.
