@@ -6,8 +6,9 @@
  * kernel's memory itself; bpf_probe_read_kernel can, and fails cleanly on
  * an address that is not mapped.
  */
-#include <bpf/bpf_helpers.h>
 #include <linux/bpf.h>
+
+#include <bpf/bpf_helpers.h>
 
 #include "fbt_record.h"
 
