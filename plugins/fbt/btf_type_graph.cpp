@@ -110,16 +110,7 @@ uint32_t BtfTypeGraph::node_for(uint32_t id, bool whole) {
         node.size = t->size;
         const uint32_t index = add(node);
         done_[id] = index;
-        const btf_member *m = btf_members(t);
-        for (uint16_t i = 0; i < btf_vlen(t); ++i) {
-            dtrace_type_member member{};
-            member.struct_size = sizeof member;
-            member.name = keep(m[i].name_off ? btf__name_by_offset(b, m[i].name_off) : "");
-            member.offset_bits = btf_member_bit_offset(t, i);
-            member.bit_width = btf_member_bitfield_size(t, i);
-            member.type = node_for(m[i].type, false);
-            members_[index].push_back(member);
-        }
+        add_members(index, t, 0);
         return index;
     }
     case BTF_KIND_ENUM:
@@ -145,6 +136,32 @@ uint32_t BtfTypeGraph::node_for(uint32_t id, bool whole) {
     }
     default: // FUNC_PROTO (behind a pointer, handled there), VAR, DATASEC...
         return done_[id] = add(blank(DTRACE_TYPE_VOID));
+    }
+}
+
+// The members of struct or union `t` at `base_bits` into node `index`; the
+// members of an anonymous struct or union member are its own (C11: D finds
+// file.f_path inside `union { const struct path f_path; ... }`).
+void BtfTypeGraph::add_members(uint32_t index, const btf_type *t, uint64_t base_bits) {
+    const btf *b = set_->handle();
+    const btf_member *m = btf_members(t);
+    for (uint16_t i = 0; i < btf_vlen(t); ++i) {
+        const uint64_t offset = base_bits + btf_member_bit_offset(t, i);
+        const btf_type *type = btf__type_by_id(b, m[i].type);
+        while (type != nullptr && (btf_kind(type) == BTF_KIND_TYPE_TAG || btf_kind(type) == BTF_KIND_CONST ||
+                                   btf_kind(type) == BTF_KIND_VOLATILE))
+            type = btf__type_by_id(b, type->type);
+        if (m[i].name_off == 0 && type != nullptr && (btf_is_struct(type) || btf_is_union(type))) {
+            add_members(index, type, offset);
+            continue;
+        }
+        dtrace_type_member member{};
+        member.struct_size = sizeof member;
+        member.name = keep(m[i].name_off ? btf__name_by_offset(b, m[i].name_off) : "");
+        member.offset_bits = offset;
+        member.bit_width = btf_member_bitfield_size(t, i);
+        member.type = node_for(m[i].type, false);
+        members_[index].push_back(member);
     }
 }
 

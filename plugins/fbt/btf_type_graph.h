@@ -18,6 +18,8 @@
 
 #include "kernel_btf.h"
 
+struct btf_type;
+
 namespace dtrace::fbt {
 
 class BtfTypeGraph {
@@ -30,6 +32,7 @@ class BtfTypeGraph {
   private:
     uint32_t node_for(uint32_t id, bool whole);
     uint32_t add(dtrace_type_node node);
+    void add_members(uint32_t index, const btf_type *t, uint64_t base_bits);
     const char *keep(std::string text);
     void finish();
 

@@ -56,11 +56,14 @@ int64_t KernelMemory::read(uint64_t address, void *buffer, size_t length) {
         const uint64_t at = address + done;
         const size_t chunk = std::min<size_t>(length - done, kPage - at % kPage);
         fbt_read_request request{at, static_cast<uint32_t>(chunk), 0};
-        LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = &request, .ctx_out = &request, .ctx_size_in = sizeof request,
-                    .ctx_size_out = sizeof request);
+        // A syscall program's context is copied back into ctx_in (ctx_out must stay unset).
+        LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = &request, .ctx_size_in = sizeof request);
         const uint32_t zero = 0;
-        if (bpf_prog_test_run_opts(program_fd_, &run) != 0 || request.result != 0 ||
-            bpf_map_lookup_elem(buffer_fd_, &zero, bytes.data()) != 0)
+        if (bpf_prog_test_run_opts(program_fd_, &run) != 0) {
+            error_ = std::string("cannot run the kernel memory reader: ") + std::strerror(errno);
+            return done > 0 ? static_cast<int64_t>(done) : -1;
+        }
+        if (request.result != 0 || bpf_map_lookup_elem(buffer_fd_, &zero, bytes.data()) != 0)
             return done > 0 ? static_cast<int64_t>(done) : -1;
         std::memcpy(static_cast<uint8_t *>(buffer) + done, bytes.data(), chunk);
         done += chunk;
