@@ -300,6 +300,7 @@ void FbtPlugin::deliver(std::span<const uint8_t> record) {
     }
     ctx.read_memory = &FbtPlugin::read_memory;
     ctx.reader_state = this;
+    ctx.flags |= DTRACE_EVENT_KERNEL_MEMORY;
     ops_->fire(host_, id, &ctx);
 }
 
