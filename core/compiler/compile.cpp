@@ -10,6 +10,7 @@
 
 #include "compiler/standard_library.h"
 
+#include "compiler/builtins.h"
 #include "compiler/codegen_program.h"
 #include "compiler/parser.h"
 #include "compiler/sema.h"
@@ -138,6 +139,10 @@ Compiler::Compiler(CompileOptions opts)
 Compiler::~Compiler() = default;
 
 bool Compiler::is_type_name(std::string_view name) const {
+    // D's own identifiers (exit, count, execname) can never name a type:
+    // the plugins' types (BTF: a file to read) are not asked about them.
+    if (find_builtin(name) != nullptr)
+        return false;
     return types_->is_declared_typedef(std::string(name));
 }
 

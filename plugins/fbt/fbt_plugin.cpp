@@ -319,6 +319,13 @@ int FbtPlugin::lookup_symbol(uint32_t space, int64_t, uint64_t address, dtrace_s
 }
 
 int FbtPlugin::lookup_type(const char *name, const dtrace_type_graph **out) {
+    // Most names asked are a program's identifiers, not kernel types: those
+    // are answered without parsing BTF (btf_type_names.h).
+    const std::string_view spelling = name;
+    const bool tagged =
+        spelling.starts_with("struct ") || spelling.starts_with("union ") || spelling.starts_with("enum ");
+    if (!tagged && !type_names_.may_name_type(spelling))
+        return -1;
     live::Result<const BtfSet *> types = btf_.vmlinux();
     if (!types)
         return -1;

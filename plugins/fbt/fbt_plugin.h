@@ -37,6 +37,7 @@
 
 #include "bpf_program_set.h"
 #include "btf_type_graph.h"
+#include "btf_type_names.h"
 #include "event_ring.h"
 #include "function_catalog.h"
 #include "kernel_btf.h"
@@ -97,6 +98,7 @@ class FbtPlugin {
     std::vector<dtrace_probe_id> probe_ids_; // per cookie; 0: not registered
     KernelBtf btf_;
     BtfTypeGraph type_graph_;
+    BtfTypeNames type_names_;
     std::string answer_; // the last arg_info or lookup_kernel_symbol type
     std::string symbol_module_, symbol_function_;
     live::stacks::KernelSymbols kernel_symbols_;
