@@ -124,3 +124,9 @@ print("   replay: %.2f s wall (%.1f M events/s, %.0f MB/s); %.2f s CPU (%.1f M e
       % (wall, events / wall / 1e6, mb / wall, cpu, events / cpu / 1e6, mb / cpu, rss))
 PY
 rm -f "$nettrace"
+
+echo "== fbt: dtrace -l -P fbt, every kernel function (target <= 1 s); startup above includes fbt.so"
+mean_ms 5 "$dtrace" -l -P fbt
+echo "   probes listed: $(("$("$dtrace" -l -P fbt | wc -l)" - 1))"
+echo "== fbt entry counting against bpftrace's kprobe: in a VM (Debian's kernel under qemu), ratio only"
+bench/fbt_vm.sh "$build"
