@@ -9,6 +9,7 @@
 #include "arg_types.h"
 #include "live_options.h"
 #include "process_library.h"
+#include "sdk_filter.h"
 #include "syscall_numbers.h"
 
 #include <bpf/bpf.h>
@@ -66,12 +67,13 @@ int SyscallPlugin::fail(const std::string &message) {
 }
 
 int SyscallPlugin::init() {
-    static const std::string library = live::process_d_library() + syscall_d_types();
+    if (live::register_process_library(host_, ops_) != 0)
+        return -1;
     dtrace_provider_info info{};
     info.struct_size = sizeof info;
     info.name = kProvider;
     info.attributes = kAttributes;
-    info.d_source = library.c_str();
+    info.d_source = syscall_d_types().c_str();
     provider_ = ops_->register_provider(host_, &info);
     return provider_ == 0 ? -1 : 0;
 }
@@ -222,7 +224,7 @@ bool SyscallPlugin::use_raw(Direction direction) {
     return true;
 }
 
-int SyscallPlugin::enable(uint64_t cookie) {
+int SyscallPlugin::enable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("enabling an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
@@ -252,7 +254,7 @@ int SyscallPlugin::enable(uint64_t cookie) {
     return 0;
 }
 
-void SyscallPlugin::disable(uint64_t cookie) {
+void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire) || !bpf_)
         return;
     ProbeSlot &slot = slots_[cookie];
@@ -270,11 +272,11 @@ void SyscallPlugin::disable(uint64_t cookie) {
     (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
 }
 
-int SyscallPlugin::set_filter(uint64_t cookie, live::ProbeFilter filter) {
+int SyscallPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("filtering an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
-    slot.filter = std::move(filter);
+    slot.filter = live::probe_filter_of(nfilters, filters);
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
