@@ -61,6 +61,12 @@ std::vector<char> read_file(const std::string &path) {
 } // namespace
 
 bool BtfTypeNames::load_from(std::vector<char> image) {
+    loaded_ = true;
+    usable_ = walk(std::move(image));
+    return usable_;
+}
+
+bool BtfTypeNames::walk(std::vector<char> image) {
     image_ = std::move(image);
     names_.clear();
     btf_header header;
@@ -87,10 +93,8 @@ bool BtfTypeNames::load_from(std::vector<char> image) {
 }
 
 bool BtfTypeNames::may_name_type(std::string_view name) {
-    if (!loaded_) {
-        loaded_ = true;
-        usable_ = load_from(read_file(path_));
-    }
+    if (!loaded_)
+        load_from(read_file(path_));
     return !usable_ || names_.count(name) != 0;
 }
 

@@ -21,10 +21,12 @@ class BtfTypeNames {
     // Whether BTF may have a typedef or base type of this name (true also
     // when the file cannot be walked: the full parse then decides).
     bool may_name_type(std::string_view name);
-    // The walk itself, over a BTF image; false when the image is malformed.
+    // Walks a BTF image instead of the file (tests, the fuzzer); false when
+    // it is malformed (every name then may be a type).
     bool load_from(std::vector<char> image);
 
   private:
+    bool walk(std::vector<char> image);
     std::string path_;
     bool loaded_ = false;
     bool usable_ = false;

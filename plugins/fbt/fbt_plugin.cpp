@@ -9,6 +9,7 @@
 
 #include "bpf/fbt_record.h"
 #include "kernel_symbol_table.h"
+#include "process_library.h"
 #include "sdk_filter.h"
 
 extern "C" {
@@ -58,6 +59,9 @@ int FbtPlugin::fail(const std::string &message) {
 }
 
 int FbtPlugin::init() {
+    // curpsinfo and curlwpsinfo at fbt probes, as at every live probe.
+    if (live::register_process_library(host_, ops_) != 0)
+        return -1;
     dtrace_provider_info info{};
     info.struct_size = sizeof info;
     info.name = kProvider;
@@ -276,7 +280,7 @@ void FbtPlugin::stop() {
 // Kernel addresses through the BPF reader, the rest as any live firing.
 int64_t FbtPlugin::read_memory(void *state, uint64_t address, void *buffer, size_t length) {
     auto *self = static_cast<FbtPlugin *>(state);
-    if (address >= kKernelAddressStart)
+    if (address >= kKernelAddressStart && !live::ProcessInfo::owns(address))
         return self->kernel_memory_.read(address, buffer, length);
     return live::LiveFiring::read(&self->firing_, address, buffer, length);
 }

@@ -42,7 +42,7 @@ std::string_view first_word(std::string_view line, size_t &end) {
 
 // A kallsyms text symbol that is not a function one can probe the entry of.
 bool is_function_entry(std::string_view name) {
-    return !name.starts_with("__pfx_") && !name.starts_with(".") && !name.ends_with(".cold") &&
+    return name.find("__pfx_") == std::string_view::npos && !name.starts_with(".") && !name.ends_with(".cold") &&
            name.find(".cold.") == std::string_view::npos && !name.starts_with("_stext") &&
            !name.starts_with("_etext") && !name.starts_with("__start_") && !name.starts_with("__stop_") &&
            !name.starts_with("__SCT__") && !name.starts_with("__indirect_thunk_");
