@@ -2,6 +2,7 @@
 #include "fbt_plugin.h"
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include <cstring>
 #include <fnmatch.h>
@@ -15,6 +16,8 @@
 extern "C" {
 extern const unsigned char fbt_events_bpf_object[];
 extern const size_t fbt_events_bpf_object_size;
+extern const unsigned char fbt_trampoline_bpf_object[];
+extern const size_t fbt_trampoline_bpf_object_size;
 }
 
 namespace dtrace::fbt {
@@ -25,7 +28,8 @@ constexpr const char *kProvider = "fbt";
 constexpr const char *kEntryName = "entry";
 constexpr const char *kReturnName = "return";
 constexpr const char *kKprobePmu = "/sys/bus/event_source/devices/kprobe";
-constexpr uint32_t kGenericArgs = 6; // a function BTF does not describe: its argument registers
+constexpr uint32_t kGenericArgs = 6;
+constexpr const char *kAttachOption = "fbtattach"; // a function BTF does not describe: its argument registers
 
 // DTrace's fbt provider attributes.
 constexpr dtrace_provider_attributes kAttributes = {
@@ -173,6 +177,18 @@ bool FbtPlugin::ensure_loaded(uint64_t cookie) {
         return false;
     }
     options_ = options.value();
+    const char *mode = ops_->get_option(host_, kAttachOption);
+    const std::string_view mode_text = mode == nullptr ? "auto" : mode;
+    if (mode_text == "auto")
+        attach_mode_ = AttachMode::Auto;
+    else if (mode_text == "kprobe")
+        attach_mode_ = AttachMode::Kprobe;
+    else if (mode_text == "fentry")
+        attach_mode_ = AttachMode::Fentry;
+    else {
+        fail(std::string(kAttachOption) + " must be auto, kprobe or fentry, not \"" + std::string(mode_text) + "\"");
+        return false;
+    }
     live::BpfLoadSettings settings;
     settings.ring_bytes = live::ring_size_for(options_.ring_bytes);
     settings.settings.wakeup_watermark = settings.ring_bytes / live::kWakeupFraction;
@@ -213,13 +229,48 @@ int FbtPlugin::enable(dtrace_probe_id probe, uint64_t cookie) {
     slot.id.store(probe, std::memory_order_release);
     if (live::Status configured = bpf_->configure(*index, config_of(slot)); !configured)
         return fail(configured.error());
-    const char *program = is_return(cookie) ? "fbt_return" : "fbt_entry";
-    live::Result<size_t> attachment = bpf_->attach_kprobe(program, f->name, is_return(cookie), *index);
+    live::Result<size_t> attachment = attach(slot, *f, *index);
     if (!attachment)
         return fail(attachment.error());
     slot.attachment = attachment.value();
     slot.enabled = true;
     return 0;
+}
+
+live::Result<std::unique_ptr<live::BpfProgramSet>> FbtPlugin::load_trampoline(const KernelFunction &f, bool is_return) {
+    live::BpfLoadSettings settings; // the ring and maps are the kprobe object's
+    const char *program = is_return ? "fbt_fexit" : "fbt_fentry";
+    settings.before_load = [&](bpf_object *object) {
+        bpf_program *wanted = bpf_object__find_program_by_name(object, program);
+        bpf_program *other = bpf_object__find_program_by_name(object, is_return ? "fbt_fentry" : "fbt_fexit");
+        return wanted != nullptr && other != nullptr && bpf_program__set_autoload(other, false) == 0 &&
+               bpf_program__set_attach_target(wanted, 0, f.name.c_str()) == 0;
+    };
+    return live::BpfProgramSet::load(
+        std::span<const uint8_t>(fbt_trampoline_bpf_object, fbt_trampoline_bpf_object_size),
+        std::string(kProvider) + " (" + (is_return ? "fexit " : "fentry ") + f.name + ")", settings, bpf_.get());
+}
+
+// fentry/fexit where the kernel allows them (the first failure under Auto
+// sends this and every later probe to kprobes), else a kprobe.
+live::Result<size_t> FbtPlugin::attach(ProbeSlot &slot, const KernelFunction &f, uint32_t index) {
+    const bool ret = is_return(slot.cookie);
+    if (attach_mode_ != AttachMode::Kprobe && trampolines_work_) {
+        live::Result<std::unique_ptr<live::BpfProgramSet>> loaded = load_trampoline(f, ret);
+        if (loaded) {
+            live::Result<size_t> attached = loaded.value()->attach_trace(ret ? "fbt_fexit" : "fbt_fentry", index);
+            if (attached) {
+                slot.trampoline = std::move(loaded.value());
+                return attached;
+            }
+            if (attach_mode_ == AttachMode::Fentry)
+                return live::Error{attached.error()};
+        } else if (attach_mode_ == AttachMode::Fentry) {
+            return live::Error{loaded.error()};
+        }
+        trampolines_work_ = false;
+    }
+    return bpf_->attach_kprobe(ret ? "fbt_return" : "fbt_entry", f.name, ret, index);
 }
 
 void FbtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
@@ -229,7 +280,9 @@ void FbtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     ProbeSlot &slot = slots_[it->second];
     if (!slot.enabled)
         return;
-    if (slot.attachment)
+    if (slot.trampoline)
+        slot.trampoline.reset(); // its link and program with it
+    else if (slot.attachment)
         bpf_->detach(*slot.attachment);
     slot.attachment.reset();
     slot.enabled = false;
@@ -269,6 +322,11 @@ int FbtPlugin::start() {
 
 // Detaches first, so that the last drain sees every event there will be.
 void FbtPlugin::stop() {
+    const uint32_t count = slot_count_.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < count; ++i) {
+        if (slots_[i].trampoline)
+            slots_[i].trampoline->detach_all();
+    }
     if (bpf_)
         bpf_->detach_all();
     if (ring_)
@@ -298,14 +356,31 @@ void FbtPlugin::deliver(std::span<const uint8_t> record) {
     if (id == 0 || !firing_.prepare(record.first(sizeof r.live), slot.nargs, ctx))
         return;
     if (r.stack_bytes > 0) {
-        ctx.kernel_stack = reinterpret_cast<const uint64_t *>(r.stack); // __u64 is unsigned long long, same size
-        ctx.kernel_stack_depth =
+        const auto *stack = reinterpret_cast<const uint64_t *>(r.stack); // __u64 is unsigned long long, same size
+        uint32_t depth =
             static_cast<uint32_t>(std::min<int64_t>(r.stack_bytes / int64_t(sizeof(uint64_t)), FBT_MAX_FRAMES));
+        const uint32_t skip = slot.trampoline ? skip_trampoline_frames(stack, depth) : 0;
+        ctx.kernel_stack = stack + skip;
+        ctx.kernel_stack_depth = depth - skip;
     }
     ctx.read_memory = &FbtPlugin::read_memory;
     ctx.reader_state = this;
     ctx.flags |= DTRACE_EVENT_KERNEL_MEMORY;
     ops_->fire(host_, id, &ctx);
+}
+
+// A fentry/fexit program runs in a BPF trampoline called from the
+// function's first instruction: the stack starts with the trampoline's
+// frame (module "bpf"), then the function. DTrace's starts with the function.
+uint32_t FbtPlugin::skip_trampoline_frames(const uint64_t *stack, uint32_t depth) {
+    uint32_t skip = 0;
+    while (skip + 1 < depth) {
+        std::optional<live::stacks::KernelSymbol> frame = kernel_symbols_.lookup(stack[skip]);
+        if (frame && frame->module == "vmlinux")
+            break;
+        ++skip;
+    }
+    return skip;
 }
 
 int FbtPlugin::lookup_symbol(uint32_t space, int64_t, uint64_t address, dtrace_symbol *out) {

@@ -4,15 +4,16 @@
 //
 // | probe                  | kernel event               | arguments                                  |
 // |------------------------|----------------------------|--------------------------------------------|
-// | fbt:mod:func:entry     | kprobe on func             | the function's, typed from its prototype   |
-// | fbt:mod:func:return    | kretprobe on func          | arg0 = return offset (0: unknown), arg1 =  |
+// | fbt:mod:func:entry     | fentry (else kprobe) on it | the function's, typed from its prototype   |
+// | fbt:mod:func:return    | fexit (else kretprobe)     | arg0 = return offset (0: unknown), arg1 =  |
 // |                        |                            | the return value, typed as it              |
 //
 // Probes are registered when a description names them (nothing is read at
 // startup; `dtrace -l -P fbt` registers them all). A probe's cookie is its
 // function's index in the catalog times two, plus one for return; enabling
 // it gives it a slot (the BPF attach cookie and its index in the program's
-// configuration map) and attaches the program through the kprobe PMU. A
+// configuration map) and attaches an fentry/fexit program loaded for its
+// function where the kernel allows it, else a kprobe through the kprobe PMU. A
 // kernel without kprobes (CONFIG_KPROBES off) lists and types every probe,
 // and enabling says that it lacks them. The firing carries the kernel stack
 // (first frame: the probed function, as DTrace on Linux prints it), and D's
@@ -77,7 +78,12 @@ class FbtPlugin {
         bool enabled = false;
         std::optional<size_t> attachment;
         live::ProbeFilter filter;
+        // The fentry/fexit object of this probe's function; null: a kprobe.
+        std::unique_ptr<live::BpfProgramSet> trampoline;
     };
+    // How probes attach (-x fbtattach): fentry/fexit where the kernel allows
+    // them, else kprobes (Auto), or only one of the two.
+    enum class AttachMode { Auto, Kprobe, Fentry };
 
     int fail(const std::string &message);
     const KernelFunction *function_of(uint64_t cookie) const;
@@ -87,6 +93,10 @@ class FbtPlugin {
     std::optional<uint32_t> slot_for(uint64_t cookie);
     bool ensure_loaded(uint64_t cookie);
     live_probe_config config_of(const ProbeSlot &slot) const;
+    live::Result<size_t> attach(ProbeSlot &slot, const KernelFunction &f, uint32_t index);
+    live::Result<std::unique_ptr<live::BpfProgramSet>> load_trampoline(const KernelFunction &f, bool is_return);
+    // The stack without the BPF trampoline's frames at its top.
+    uint32_t skip_trampoline_frames(const uint64_t *stack, uint32_t depth);
     void deliver(std::span<const uint8_t> record);
     static int64_t read_memory(void *state, uint64_t address, void *buffer, size_t length);
 
@@ -111,6 +121,8 @@ class FbtPlugin {
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     KernelMemory kernel_memory_;
+    AttachMode attach_mode_ = AttachMode::Auto;
+    bool trampolines_work_ = true; // until one fails to load or attach (Auto)
     bool started_ = false;
 };
 

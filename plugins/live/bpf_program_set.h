@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -30,6 +31,9 @@ namespace dtrace::live {
 struct BpfLoadSettings {
     uint32_t ring_bytes = 0; // the ring buffer's size: a power of two, >= a page
     live_settings settings{};
+    // Run on the opened object before it is loaded (set a program's BTF
+    // attach target, leave programs out); false fails the load.
+    std::function<bool(bpf_object *)> before_load;
 };
 
 class BpfProgramSet {
@@ -53,6 +57,9 @@ class BpfProgramSet {
     // `cookie`. Returns the attachment's index for detach().
     Result<size_t> attach_kprobe(const std::string &program, const std::string &function, bool retprobe,
                                  uint64_t cookie);
+    // Attaches BTF-typed tracing program `program` (fentry, fexit) to the
+    // target it was loaded for, with `cookie`.
+    Result<size_t> attach_trace(const std::string &program, uint64_t cookie);
     // Removes one attachment (idempotent).
     void detach(size_t attachment);
     // Removes every attachment: no program runs after this returns.

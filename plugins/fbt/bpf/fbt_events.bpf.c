@@ -12,43 +12,11 @@
  */
 #include <linux/ptrace.h>
 
-#include "live_context.bpf.h"
+#include "fbt_emit.bpf.h"
 
 #include <bpf/bpf_tracing.h>
 
-#include "fbt_record.h"
-
 char LICENSE[] SEC("license") = "GPL";
-
-static __always_inline int emit(struct pt_regs *ctx, __u32 slot, const __u64 *args) {
-    struct fbt_record *r = bpf_ringbuf_reserve(&live_events, sizeof *r, 0);
-    if (!r) {
-        live_count_drop();
-        return 0;
-    }
-    r->live.timestamp = bpf_ktime_get_ns();
-    live_fill_context(&r->live, slot);
-#pragma unroll
-    for (int i = 0; i < LIVE_MAX_ARGS; i++)
-        r->live.args[i] = args[i];
-    r->live.size = sizeof r->live;
-    r->live.error = 0;
-    r->live.syscall_nr = -1;
-#pragma unroll
-    for (int i = 0; i < LIVE_MAX_CAPTURES; i++) {
-        r->live.capture_length[i] = 0;
-        r->live.capture_arg[i] = 0;
-        r->live.capture_mode[i] = LIVE_CAPTURE_NONE;
-    }
-    r->stack_bytes = bpf_get_stack(ctx, r->stack, sizeof r->stack, 0);
-    bpf_ringbuf_submit(r, live_submit_flags());
-    return 0;
-}
-
-static __always_inline const struct live_probe_config *armed(__u32 slot) {
-    const struct live_probe_config *cfg = bpf_map_lookup_elem(&live_probes, &slot);
-    return cfg && cfg->armed ? cfg : 0;
-}
 
 SEC("kprobe")
 int fbt_entry(struct pt_regs *ctx) {
