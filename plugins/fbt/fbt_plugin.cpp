@@ -4,6 +4,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <cstddef>
 #include <cstring>
 #include <fnmatch.h>
 #include <sys/stat.h>
@@ -344,10 +345,14 @@ int64_t FbtPlugin::read_memory(void *state, uint64_t address, void *buffer, size
 }
 
 void FbtPlugin::deliver(std::span<const uint8_t> record) {
-    fbt_record r;
-    if (record.size() < sizeof r)
+    // The record is as long as its stack (bpf/fbt_record.h).
+    fbt_record r{};
+    constexpr size_t kHeader = offsetof(fbt_record, stack);
+    if (record.size() < kHeader || record.size() > sizeof r)
         return;
-    std::memcpy(&r, record.data(), sizeof r);
+    std::memcpy(&r, record.data(), record.size());
+    if (r.stack_bytes < 0 || static_cast<uint64_t>(r.stack_bytes) > record.size() - kHeader)
+        return;
     if (r.live.slot >= slot_count_.load(std::memory_order_acquire))
         return;
     const ProbeSlot &slot = slots_[r.live.slot];

@@ -2,7 +2,9 @@
  * fbt_record.h: the fbt provider's ring record, shared by its BPF programs
  * and the plugin: the live record every live plugin writes (its size field
  * covers only that part, so live/live_firing.h reads it as any other), then
- * the kernel stack at the probe, innermost first.
+ * the kernel stack at the probe, innermost first. A record in the ring is
+ * only as long as its stack: offsetof(struct fbt_record, stack) +
+ * stack_bytes.
  */
 #ifndef DTRACE_FBT_RECORD_H
 #define DTRACE_FBT_RECORD_H
