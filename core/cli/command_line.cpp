@@ -1,6 +1,7 @@
 // command_line.cpp: getopt-style parsing of dtrace's options.
 #include "cli/command_line.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dtrace::cli {
@@ -132,9 +133,18 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                 case 'D':
                     cl.options.push_back({"define", value, "-D " + value});
                     break;
-                case 'E':
-                    cl.options.push_back({"replay", value, "-E " + value});
+                case 'E': {
+                    // -E again adds a file to the session: one option, a path a line.
+                    auto earlier = std::find_if(cl.options.begin(), cl.options.end(),
+                                                [](const auto &option) { return option.name == "replay"; });
+                    if (earlier == cl.options.end() || !earlier->value) {
+                        cl.options.push_back({"replay", value, "-E " + value});
+                    } else {
+                        *earlier->value += '\n' + value;
+                        earlier->given += " -E " + value;
+                    }
                     break;
+                }
                 case 'f':
                     cl.programs.push_back({ProgramSource::Kind::Description, engine::SpecKind::Function, false, value});
                     break;

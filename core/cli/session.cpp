@@ -7,9 +7,9 @@
 #include "cli/listing.h"
 #include "cli/plugin_listing.h"
 #include "cli/plugin_options.h"
-#include "cli/provider_hints.h"
 #include "cli/plugin_types.h"
 #include "cli/probe_filters.h"
+#include "cli/provider_hints.h"
 #include "cli/source_file.h"
 #include "cli/tracing.h"
 #include "compiler/compile.h"
@@ -51,6 +51,18 @@ std::string crop_description(const std::string &text) {
 bool is_directory(const std::string &path) {
     struct stat st {};
     return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+// The first of the -E paths (one a line: -E given more than once) that is a directory.
+std::optional<std::string> replayed_directory(const std::string &replay) {
+    for (size_t start = 0; start <= replay.size();) {
+        const size_t end = std::min(replay.find('\n', start), replay.size());
+        std::string path = replay.substr(start, end - start);
+        if (is_directory(path))
+            return path;
+        start = end + 1;
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -152,8 +164,9 @@ bool Session::load_plugins() {
     if (replaying)
         config.required_capabilities = DTRACE_PLUGIN_REPLAY;
     // Said here, for every replaying plugin: not as a plugin failing to load.
-    if (replaying && is_directory(*options_.text("replay"))) {
-        error("failed to replay " + *options_.text("replay") + ": it is a directory (-E takes a trace file)");
+    if (std::optional<std::string> directory =
+            replaying ? replayed_directory(*options_.text("replay")) : std::nullopt) {
+        error("failed to replay " + *directory + ": it is a directory (-E takes a trace file)");
         return false;
     }
     // A plugin the user asked for must load; a bad discovered one is only reported.

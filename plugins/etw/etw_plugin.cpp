@@ -46,7 +46,7 @@ int EtwPlugin::init() {
     if (path == nullptr) {
         return 0;
     }
-    path_ = path;
+    paths_ = replay_paths(path);
     const char *manifest_paths = ops_->get_option(host_, kManifestOption);
     Result<ManifestSet> manifests = ManifestSet::load(manifest_paths ? manifest_paths : "");
     if (!manifests) {
@@ -54,15 +54,28 @@ int EtwPlugin::init() {
         return -1;
     }
     manifests_ = std::move(manifests.value());
-    Result<EtlReader> reader = open_replay(path_);
+    Result<EtlReader> reader = open_replay(paths_);
     if (!reader) {
         ops_->report_error(host_, reader.error().c_str());
         return -1;
     }
     catalog_reader_.emplace(std::move(reader.value()));
+    announce_session();
     catalog_.emplace();
     registry_ = std::make_unique<ProbeRegistry>(host_, ops_, *catalog_, manifests_);
     return registry_->register_all() && kernel_probes_.register_all(host_, ops_) ? 0 : -1;
+}
+
+// Several files make one session: say which (an archive's members are
+// named only here), unless -q asked for the data alone.
+void EtwPlugin::announce_session() const {
+    const size_t files = catalog_reader_->file_count();
+    if (files < 2 || ops_->get_option(host_, "quiet") != nullptr) {
+        return;
+    }
+    const std::string message =
+        "one session of " + std::to_string(files) + " files, merged by time: " + catalog_reader_->name();
+    ops_->report_error(host_, message.c_str());
 }
 
 bool EtwPlugin::catalogue() {
@@ -72,7 +85,7 @@ bool EtwPlugin::catalogue() {
     *catalog_ = TraceCatalog::scan(*catalog_reader_, manifests_);
     catalog_reader_.reset();
     for (const std::string &problem : catalog_->metadata_problems()) {
-        ops_->report_error(host_, (path_ + ": " + problem + "; its events decode without it").c_str());
+        ops_->report_error(host_, (session_name(paths_) + ": " + problem + "; its events decode without it").c_str());
     }
     return registry_->register_catalog();
 }
@@ -106,10 +119,10 @@ int EtwPlugin::start() {
     const bool walks_stacks = catalog_reader_ ? walks_stacks_early(*catalog_reader_)
                                               : catalog_->index_of(stack_walk_class()) != TraceCatalog::kNotFound;
     catalog_reader_.reset(); // the replay reads the file afresh
-    replay_ = std::make_unique<ReplayThread>(host_, ops_, path_,
+    replay_ = std::make_unique<ReplayThread>(host_, ops_, paths_,
                                              ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_, modules_,
                                                           methods_, walks_stacks,
-                                                          [path = path_] { return open_replay(path); }});
+                                                          [paths = paths_] { return open_replay(paths); }});
     return replay_->start();
 }
 

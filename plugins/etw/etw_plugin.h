@@ -79,6 +79,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <dtrace/provider.h>
 
@@ -117,12 +118,13 @@ class EtwPlugin {
 
   private:
     bool replaying() const { return registry_ != nullptr; }
+    void announce_session() const;
     // Reads the file for its catalog and registers its probes, once.
     bool catalogue();
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
-    std::string path_;
+    std::vector<std::string> paths_; // the -E files (replay_source.h)
     ManifestSet manifests_;
     std::optional<TraceCatalog> catalog_;     // empty until catalogue()
     std::optional<EtlReader> catalog_reader_; // opened by init(), read by catalogue()

@@ -26,7 +26,8 @@ EventDispatch::EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, cons
     : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
       methods_(inputs.methods), clock_(clock),
       kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules), stack_keys_(inputs.reopen),
-      attach_(inputs.walks_stacks, &stack_keys_) {
+      file_names_(inputs.reopen), volumes_(inputs.reopen), attach_(inputs.walks_stacks, &stack_keys_) {
+    kernel_.look_ahead_with(&file_names_, &volumes_);
     // What no event changes.
     ctx_.struct_size = sizeof ctx_;
     ctx_.uid = -1;
@@ -98,6 +99,7 @@ void EventDispatch::finish() {
 }
 
 void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, bool stack_attached) {
+    kernel_.set_position(event_serial_); // this event's index
     ++event_serial_;
     registry_.refresh(enabled_, generation_);
     memory_.begin(event);

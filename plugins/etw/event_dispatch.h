@@ -87,6 +87,8 @@ class EventDispatch {
     ProcessTable processes_;
     kernel::KernelDispatch kernel_; // the kernel providers; it keeps processes_ up to date
     StackKeys stack_keys_;
+    kernel::FileNamesAhead file_names_; // after kernel_, which points to them
+    kernel::VolumeMap volumes_;
     kernel::StackAttach attach_;
     WalkedStack stack_;
     WalkedStack carried_stack_; // the stack of an event that carries it (STACK_TRACE items)

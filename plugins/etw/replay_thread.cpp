@@ -21,7 +21,7 @@ constexpr uint32_t kTraceWideCpu = 0;
 } // namespace
 
 int ReplayThread::start() {
-    Result<EtlReader> opened = open_replay(path_);
+    Result<EtlReader> opened = open_replay(paths_);
     if (!opened) {
         ops_->report_error(host_, opened.error().c_str());
         return -1;
@@ -61,7 +61,7 @@ void ReplayThread::run(EtlReader reader) {
     try {
         replay(reader);
     } catch (const std::exception &e) { // out of memory: end the session rather than the process
-        const std::string message = std::string("replay of ") + path_ + " stopped: " + e.what();
+        const std::string message = std::string("replay of ") + session_name(paths_) + " stopped: " + e.what();
         ops_->report_error(host_, message.c_str());
         ops_->input_finished(host_);
     }
@@ -71,11 +71,15 @@ uint64_t ReplayThread::buffers_in_file(const EtlReader &reader) const {
     if (reader.logfile().buffers_written != 0)
         return reader.logfile().buffers_written;
     // Loggers that leave the count at 0: the file's size in buffers (an
-    // archive member's is not known without unpacking it).
+    // archive member's is not known without unpacking it, nor are several
+    // files' buffer sizes one).
+    if (paths_.size() != 1)
+        return 0;
+    const std::string &path = paths_.front();
     std::error_code ec;
-    const uintmax_t bytes = std::filesystem::file_size(path_, ec);
+    const uintmax_t bytes = std::filesystem::file_size(path, ec);
     const uint32_t buffer_size = reader.logfile().buffer_size;
-    const bool archive = path_.size() > 4 && path_.compare(path_.size() - 4, 4, ".zip") == 0;
+    const bool archive = path.size() > 4 && path.compare(path.size() - 4, 4, ".zip") == 0;
     return ec || archive || buffer_size == 0 ? 0 : bytes / buffer_size;
 }
 

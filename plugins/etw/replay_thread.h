@@ -19,6 +19,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <dtrace/provider.h>
 
@@ -29,8 +30,8 @@ namespace dtrace::etw::plugin {
 
 class ReplayThread {
   public:
-    ReplayThread(dtrace_host *host, const dtrace_host_ops *ops, std::string path, ReplayInputs inputs)
-        : host_(host), ops_(ops), path_(std::move(path)), inputs_(inputs) {}
+    ReplayThread(dtrace_host *host, const dtrace_host_ops *ops, std::vector<std::string> paths, ReplayInputs inputs)
+        : host_(host), ops_(ops), paths_(std::move(paths)), inputs_(inputs) {}
     ~ReplayThread() { stop(); }
     ReplayThread(const ReplayThread &) = delete;
     ReplayThread &operator=(const ReplayThread &) = delete;
@@ -50,7 +51,7 @@ class ReplayThread {
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
-    std::string path_;
+    std::vector<std::string> paths_; // the -E files
     ReplayInputs inputs_;
     std::atomic<bool> stopping_{false};
     std::thread thread_;

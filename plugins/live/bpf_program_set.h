@@ -60,6 +60,9 @@ class BpfProgramSet {
     // Attaches BTF-typed tracing program `program` (fentry, fexit) to the
     // target it was loaded for, with `cookie`.
     Result<size_t> attach_trace(const std::string &program, uint64_t cookie);
+    // Attaches program `program` where its section names (a BTF tracepoint,
+    // "tp_btf/sched_switch"), without a cookie. Returns the attachment's index.
+    Result<size_t> attach_program(const std::string &program);
     // Removes one attachment (idempotent).
     void detach(size_t attachment);
     // Removes every attachment: no program runs after this returns.

@@ -68,6 +68,7 @@ constexpr Member kFileinfo[] = {
     {"fi_dbuflen", "int", "directory enum buffer size"},
     {"fi_irp", "caddr_t", "unique irp address"},
     {"fi_dpattern", "string", "directory search pattern"},
+    {"fi_ntpath", "string", "full pathname as the trace gives it (NT device path)"},
 };
 constexpr Member kBufinfo[] = {
     {"b_flags", "int", "buffer status"},
@@ -92,9 +93,12 @@ constexpr Member kDevinfo[] = {
     {"dev_pathname", "string", "pathname of device"},
 };
 constexpr Member kIpinfo[] = {
-    {"ip_ver", "uint8_t", "IP version (4, 6)"},         {"ip_plength", "uint16_t", "payload length"},
-    {"ip_saddr", "string", "source address"},           {"ip_daddr", "string", "destination address"},
-    {"ip_connid", "uint32_t", "connection identifier"}, {"ip_stime", "uint64_t", "start send request time"},
+    {"ip_ver", "uint8_t", "IP version (4, 6)"},
+    {"ip_plength", "uint16_t", "payload length"},
+    {"ip_saddr", "string", "source address"},
+    {"ip_daddr", "string", "destination address"},
+    {"ip_connid", "uint32_t", "connection identifier"},
+    {"ip_stime", "uint64_t", "start send request time"},
     {"ip_etime", "uint32_t", "end send request time"},
     // ip_plength is 16 bits, as in DTrace and the seed: an LSO send can be larger.
     {"ip_size", "uint32_t", "payload length, never truncated"},

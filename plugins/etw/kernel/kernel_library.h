@@ -66,6 +66,7 @@ enum Member : uint8_t {
     fi_dbuflen,
     fi_irp,
     fi_dpattern,
+    fi_ntpath,
     kSize
 };
 }

@@ -1,6 +1,8 @@
 // kernel_state.cpp: threads, files and registry keys from kernel events.
 #include "kernel/kernel_state.h"
 
+#include <optional>
+
 #include "kernel/context_switch.h"
 
 namespace dtrace::etw::plugin::kernel {
@@ -9,10 +11,7 @@ namespace {
 
 constexpr uint8_t kThreadEnd = 2;
 constexpr uint8_t kRunning = 2;
-constexpr uint8_t kFileName = 0;
-constexpr uint8_t kFileCreateName = 32;
 constexpr uint8_t kFileDeleteName = 35;
-constexpr uint8_t kFileRundown = 36;
 constexpr uint8_t kFileCreate = 64;
 constexpr uint8_t kOperationEnd = 76;
 constexpr uint8_t kKcbCreate = 22;
@@ -35,8 +34,6 @@ const MofFieldId IoPriority{"IoPriority"};
 const MofFieldId ThreadFlags{"ThreadFlags"};
 const MofFieldId TebBase{"TebBase"};
 const MofFieldId FileObject{"FileObject"};
-const MofFieldId FileName{"FileName"};
-const MofFieldId OpenPath{"OpenPath"};
 const MofFieldId IrpPtr{"IrpPtr"};
 const MofFieldId FileKey{"FileKey"};
 const MofFieldId KeyHandle{"KeyHandle"};
@@ -97,18 +94,16 @@ void KernelState::note_context_switch(const Event &event) {
 }
 
 void KernelState::note_file(const Event &event, const MofRecord &record) {
+    if (std::optional<std::pair<uint64_t, std::string>> named = FileNamesAhead::naming(event, record)) {
+        files_[named->first] = std::move(named->second);
+        if (event.opcode != kFileCreate) {
+            return;
+        }
+    }
     switch (event.opcode) {
-    case kFileName:
-    case kFileCreateName:
-    case kFileRundown:
-        files_[record.u(field::FileObject)] = record.s(field::FileName);
-        return;
     case kFileDeleteName:
         files_.erase(record.u(field::FileObject));
         return;
-    case kFileCreate:
-        files_[record.u(field::FileObject)] = record.s(field::OpenPath);
-        break;
     case kOperationEnd:
         ended_irp_ = record.u(field::IrpPtr);
         ended_file_ = 0;
@@ -153,7 +148,11 @@ uint32_t KernelState::pid_of(uint32_t tid) const {
 
 const std::string &KernelState::file_name(uint64_t file) const {
     auto it = files_.find(file);
-    return it == files_.end() ? kNoName : it->second;
+    if (it != files_.end()) {
+        return it->second;
+    }
+    const std::string *later = ahead_ != nullptr && file != 0 ? ahead_->resolve(file, position_) : nullptr;
+    return later != nullptr ? *later : kNoName;
 }
 
 uint64_t KernelState::file_of_irp(uint64_t irp) const {

@@ -6,7 +6,8 @@
 //     name threads only), its priorities from Thread events, and what the
 //     last context switch said about it (state, wait reason, CPU);
 //   - files: FileObject/FileKey to path, from FileIo Name, FileCreate,
-//     FileRundown and Create events (PerfView's FileIDToName), and the file
+//     FileRundown and Create events (PerfView's FileIDToName), those to come
+//     read ahead (file_names_ahead.h), and the file
 //     of each pending IRP, for OperationEnd;
 //   - registry keys: KeyHandle (a KCB) to key name, from KCBCreate and the
 //     KCB rundown, to complete names given relative to a handle.
@@ -15,11 +16,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
+#include "kernel/file_names_ahead.h"
 #include "kernel/id_table.h"
 #include "kernel/mof_classes.h"
+#include "kernel/volume_map.h"
 #include "reader/event.h"
 
 namespace dtrace::etw::plugin::kernel {
@@ -52,8 +56,21 @@ class KernelState {
     const ThreadInfo *thread(uint32_t tid) const;
     // The process of a thread, or kUnknownId.
     uint32_t pid_of(uint32_t tid) const;
-    // The path of a FileObject or FileKey; "" when unknown.
+    // Files not yet named are looked up ahead (nullptr: not), from position,
+    // the index of the event being dispatched; NT paths are mapped to drive
+    // letters with volumes (nullptr: not).
+    void set_look_ahead(FileNamesAhead *ahead, VolumeMap *volumes) {
+        ahead_ = ahead;
+        volumes_ = volumes;
+    }
+    void set_position(uint64_t position) { position_ = position; }
+    // The path of a FileObject or FileKey: as the events so far name it, else
+    // as the first event after this one that names it does; "" when unknown.
     const std::string &file_name(uint64_t file) const;
+    // An NT path as a drive-letter path, when the trace maps its volume.
+    std::optional<VolumeMap::Mapped> dos_path(const std::string &nt_path) const {
+        return volumes_ != nullptr ? volumes_->to_dos(nt_path) : std::nullopt;
+    }
     // The file of a pending IRP, or of the one whose OperationEnd was noted
     // last (0 when unknown).
     uint64_t file_of_irp(uint64_t irp) const;
@@ -71,6 +88,9 @@ class KernelState {
     uint64_t ended_irp_ = 0;                      // the IRP of the last OperationEnd, and its file
     uint64_t ended_file_ = 0;
     std::unordered_map<uint64_t, std::string> keys_;
+    FileNamesAhead *ahead_ = nullptr;
+    VolumeMap *volumes_ = nullptr;
+    uint64_t position_ = 0;
 };
 
 } // namespace dtrace::etw::plugin::kernel

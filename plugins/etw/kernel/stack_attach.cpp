@@ -27,7 +27,8 @@ bool StackAttach::settle(const Event &event) {
         waiting_.resize(static_cast<size_t>(event.cpu) + 1, nullptr);
     }
     Queued *waiting = waiting_[event.cpu];
-    if (waiting == nullptr) {
+    // Another file's records (a multi-file session) say nothing of this one's stacks.
+    if (waiting == nullptr || waiting->event.source != event.source) {
         return false;
     }
     waiting->waiting = false;

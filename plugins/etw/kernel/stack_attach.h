@@ -6,10 +6,9 @@
 // the event's own firing (stack(), ustack(), stackdepth ...), a kernel event
 // waits until the next record of its CPU says whether its stack follows: a
 // Stack naming it is attached to it; anything else lets it go without one.
-// Events keep their order: whatever comes while an event waits is queued
-// behind it. An event stops waiting, too, once a record more than kWindowNs
-// later arrives or the queue holds kMaxQueued events, so memory stays
-// bounded whatever the trace. A stack that names no waiting event fires
+// (Of its file, in a session of several: merged_stream.h.) Events keep their order: whatever comes while an event waits
+// is queued behind it. An event stops waiting, too, once a record more than kWindowNs later arrives or the queue holds
+// kMaxQueued events, so memory stays bounded whatever the trace. A stack that names no waiting event fires
 // diag:::missed-stack, as in the Dtrace-ETW port. Traces without StackWalk
 // events queue nothing: attaching starts from the first event when the file
 // is known to walk stacks (the init pass saw a StackWalk event, or, for a

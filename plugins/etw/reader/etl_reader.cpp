@@ -187,6 +187,10 @@ const std::string &EtlReader::name() const {
     return stream_ ? stream_->name() : impl_->name;
 }
 
+size_t EtlReader::file_count() const {
+    return stream_ ? stream_->file_count() : 1;
+}
+
 std::vector<uint16_t> EtlReader::cpus() const {
     std::vector<uint16_t> result;
     if (stream_) {

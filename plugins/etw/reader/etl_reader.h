@@ -61,6 +61,8 @@ class EtlReader {
     const ReaderStats &stats() const;
     // The name used in messages ("a.etl.zip!a.etl" for an archive member).
     const std::string &name() const;
+    // The trace files read: 1, or a merged session's (merged_stream.h).
+    size_t file_count() const;
     // The CPUs that have buffers in the file, ascending (none for an adopted stream).
     std::vector<uint16_t> cpus() const;
 

@@ -106,6 +106,10 @@ struct Event {
     uint32_t component_id = 0;
     uint16_t message_flags = 0; // TRACE_MESSAGE_* option flags
 
+    // Which file of a multi-file session (merged_stream.h) the event comes
+    // from, in the order given; 0 for a single file.
+    uint8_t source = 0;
+
     uint64_t buffer_offset = 0; // file offset of the buffer holding the record
     uint32_t record_offset = 0; // offset of the record in the (decompressed) buffer
 };

@@ -8,6 +8,7 @@
 // the plugin's probes, catalog and dispatch then read both formats alike.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "reader/event.h"
@@ -27,6 +28,8 @@ class EventStream {
     virtual const TraceClock &clock() const = 0;
     virtual const ReaderStats &stats() const = 0;
     virtual const std::string &name() const = 0;
+    // The trace files it reads (merged_stream.h reads several).
+    virtual size_t file_count() const { return 1; }
 };
 
 } // namespace dtrace::etw

@@ -46,6 +46,18 @@ class TraceClock {
     // FILETIME to nanoseconds since the Unix epoch.
     static int64_t filetime_to_unix_ns(int64_t filetime);
 
+    // The raw timestamp of the header record and its wall time (ns since the epoch).
+    int64_t raw_base() const { return raw_base_; }
+    int64_t start_ns() const { return start_ns_; }
+    // True when raw timestamps of other read as this clock's do: the same
+    // kind and frequency, and the two anchors agree within tolerance_ns (two
+    // files of one machine's QPC counter).
+    bool shares_counter_with(const TraceClock &other, int64_t tolerance_ns) const {
+        const int64_t gap = to_unix_ns(other.raw_base_) - other.start_ns_;
+        return raw_is_filetime_ == other.raw_is_filetime_ && frequency_ == other.frequency_ && gap < tolerance_ns &&
+               gap > -tolerance_ns;
+    }
+
   private:
     // FILETIME clocks and frequencies that do not divide 1e9.
     int64_t to_unix_ns_exactly(int64_t raw) const;

@@ -141,11 +141,15 @@ Result<std::vector<ZipMember>> read_zip_directory(ByteSource &source, const std:
     return members;
 }
 
+bool member_has_suffix(const ZipMember &member, std::string_view suffix) {
+    return member.name.size() >= suffix.size() &&
+           std::equal(suffix.begin(), suffix.end(), member.name.end() - static_cast<std::ptrdiff_t>(suffix.size()),
+                      [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+}
+
 const ZipMember *find_member_with_suffix(const std::vector<ZipMember> &members, std::string_view suffix) {
     for (const ZipMember &m : members) {
-        if (m.name.size() >= suffix.size() &&
-            std::equal(suffix.begin(), suffix.end(), m.name.end() - static_cast<std::ptrdiff_t>(suffix.size()),
-                       [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); })) {
+        if (member_has_suffix(m, suffix)) {
             return &m;
         }
     }
@@ -156,10 +160,13 @@ const ZipMember *find_etl_member(const std::vector<ZipMember> &members) {
     return find_member_with_suffix(members, ".etl");
 }
 
+std::string archive_member_name(const std::string &archive, const ZipMember &member) {
+    return archive + '!' + member.name;
+}
+
 Result<std::unique_ptr<ByteSource>> open_maybe_archived(std::unique_ptr<ByteSource> source, const std::string &name,
                                                         std::string_view suffix, uint64_t max_extracted_size,
                                                         std::string &display_name) {
-    constexpr char kArchiveMemberSeparator = '!';
     display_name = name;
     if (looks_like_zip(*source)) {
         Result<std::vector<ZipMember>> members = read_zip_directory(*source, name);
@@ -175,7 +182,7 @@ Result<std::unique_ptr<ByteSource>> open_maybe_archived(std::unique_ptr<ByteSour
             return Error{extracted.error()};
         }
         source = std::move(extracted.value());
-        display_name = name + kArchiveMemberSeparator + member->name;
+        display_name = archive_member_name(name, *member);
     }
     if (source->size() == 0) {
         return Error{display_name + ": the file is empty"};

@@ -3,7 +3,8 @@
 // PerfView ships traces as ZIP archives (System.IO.Compression: deflate, ZIP64
 // beyond 4 GiB). The reader finds the members through the central directory
 // at the end of the archive (local headers can lie when sizes come in data
-// descriptors), picks the first member named *.etl, and inflates it with
+// descriptors), picks the first member named *.etl (the etw plugin's
+// replay_source.h opens each one when there are several), and inflates it with
 // zlib into an unlinked temporary file under $TMPDIR (or /tmp): the ETL reader
 // needs random access, and memory use must not grow with the trace. The
 // extraction streams in fixed chunks (zlib's 32 KiB window plus two 64 KiB
@@ -43,6 +44,10 @@ bool looks_like_zip(ByteSource &source);
 // Reads the central directory. Errors name archive_name and the offset.
 Result<std::vector<ZipMember>> read_zip_directory(ByteSource &source, const std::string &archive_name);
 
+// True if the member's name ends in `suffix` (lower case; the name in any case).
+bool member_has_suffix(const ZipMember &member, std::string_view suffix);
+// "archive!member", how messages name a member.
+std::string archive_member_name(const std::string &archive, const ZipMember &member);
 // The first member whose name ends in `suffix` (any case), or nullptr.
 const ZipMember *find_member_with_suffix(const std::vector<ZipMember> &members, std::string_view suffix);
 // The first member whose name ends in ".etl" (any case), or nullptr.

@@ -618,6 +618,117 @@ Bytes jit_stack_trace() {
     return builder.build();
 }
 
+// session_traces(): two files, one clock (100 ns ticks), both on CPU 0:
+//
+//   time  file    record                                         pid  tid
+//    100  kernel  the header: the session starts
+//    500  user    the header: its session starts 40 us later
+//    990  user    DotNETRuntime id 1 (before the kernel file names 300) 300 301
+//    999  kernel  Thread/DCStart: thread 301 of process 300
+//   1000  kernel  Process/DCStart: pid 300 client.exe
+//   1005  user    DotNETRuntime id 2                             300  301
+//   1010  kernel  PerfInfo/SampledProfile, thread 301             -    -
+//   1011  user    DotNETRuntime id 10                            300  301
+//   1012  kernel  StackWalk/Stack of the sample: 1 kernel, 1 user frame
+SessionFiles session_traces() {
+    constexpr uint8_t ps = 8;
+    LogfileSpec kernel_log;
+    kernel_log.buffer_size = kBufferSize;
+    kernel_log.number_of_processors = 1;
+    kernel_log.events_lost = 2;
+    LogfileSpec user_log = kernel_log;
+    user_log.header_timestamp = 500;
+    user_log.start_time = kernel_log.start_time + 400; // FILETIME ticks are the clock's ticks here
+    user_log.events_lost = 3;
+    auto kernel_record = [](uint16_t hook, int64_t time, uint32_t pid, uint32_t tid, Bytes payload) {
+        return encode_kernel({hook, 3, time, pid, tid, std::move(payload)}, ps);
+    };
+    BufferSpec kernel_cpu0{.cpu = 0};
+    kernel_cpu0.records = {
+        kernel_record(0x0503, 999, 0, 0, thread_payload(ps, 300, 301, 8)),
+        process_dc_start(1000, 300, 4, "client.exe"),
+        kernel_record(kSampledProfile, 1010, kUnknownId, kUnknownId,
+                      KernelPayload(ps).pointer(0xFFFFF80000001000).u32(301).u32(1).bytes),
+        kernel_record(
+            kStackWalkStack, 1012, 300, 301,
+            KernelPayload(ps).u64(1010).u32(300).u32(301).pointer(0xFFFFF80000001000).pointer(0x7FF600001234).bytes),
+    };
+    BufferSpec user_cpu0{.cpu = 0};
+    user_cpu0.records = {clr(1, 990, 4, 0x1, 300, 301, 1), clr(2, 1005, 4, 0x1, 300, 301, 2),
+                         clr(10, 1011, 5, 0x1, 300, 301, 3)};
+    EtlFileBuilder kernel_file(kernel_log);
+    kernel_file.add_buffer(kernel_cpu0);
+    EtlFileBuilder user_file(user_log);
+    user_file.add_buffer(user_cpu0);
+    return {kernel_file.build(), user_file.build()};
+}
+
+// late_names_trace(): one CPU, process 300 (client.exe), thread 301:
+//
+//   time  record
+//   1000  Thread/DCStart, Process/DCStart
+//   1010  DiskIo/Read of 4096 bytes, FileObject 0xF1 (named only at 2000)
+//   1015  FileIo/Name: 0xF2 is \Device\HarddiskVolume2\data\early.txt
+//   1020  DiskIo/Write of 512 bytes, FileObject 0xF2
+//   1030  DiskIo/Read of 8192 bytes, FileObject 0xF3 (never named)
+//   2000  FileIo/Rundown: 0xF1 is \Device\HarddiskVolume2\data\late.txt,
+//         0xF2 is \Device\HarddiskVolume2\data\renamed.txt
+//   2001  SysConfig/VolumeMapping: \Device\HarddiskVolume22\ is E:\ (a
+//         longer name that must not match), \Device\HarddiskVolume2\ is C:\ too
+Bytes late_names_trace() {
+    constexpr uint8_t ps = 8;
+    constexpr uint16_t kDiskRead = 0x010A, kDiskWrite = 0x010B, kFileName = 0x0400, kFileRundown = 0x0424;
+    constexpr uint8_t kVolumeMapping = 35;
+    LogfileSpec logfile;
+    logfile.buffer_size = kBufferSize;
+    logfile.number_of_processors = 1;
+    auto disk = [](uint16_t hook, int64_t time, uint32_t bytes, uint64_t file) {
+        return encode_kernel({hook, 2, time, kUnknownId, kUnknownId,
+                              KernelPayload(ps)
+                                  .u32(1)
+                                  .u32(0x60043)
+                                  .u32(bytes)
+                                  .u32(0)
+                                  .u64(8192)
+                                  .pointer(file)
+                                  .pointer(0xB0 + file)
+                                  .u64(50)
+                                  .u32(301)
+                                  .bytes},
+                             ps);
+    };
+    auto name = [](uint16_t hook, int64_t time, uint64_t file, std::u16string_view path) {
+        return encode_kernel({hook, 2, time, kUnknownId, kUnknownId, KernelPayload(ps).pointer(file).wide(path).bytes},
+                             ps);
+    };
+    auto volume = [](int64_t time, std::u16string_view nt, std::u16string_view dos) {
+        ClassicSpec c;
+        c.guid = *Guid::parse("9b79ee91-b5fd-41c0-a243-4248e266e9d0");
+        c.type = kVolumeMapping;
+        c.version = 2;
+        c.timestamp = time;
+        put_wide_text(c.payload, nt);
+        put_wide_text(c.payload, dos);
+        return encode(c);
+    };
+    BufferSpec cpu0{.cpu = 0};
+    cpu0.records = {
+        encode_kernel({0x0503, 3, 1000, 0, 0, thread_payload(ps, 300, 301, 8)}, ps),
+        encode_kernel({0x0303, 4, 1000, 0, 0, process_payload(ps, 300, 4, 0, "client.exe", u"client")}, ps),
+        disk(kDiskRead, 1010, 4096, 0xF1),
+        name(kFileName, 1015, 0xF2, u"\\Device\\HarddiskVolume2\\data\\early.txt"),
+        disk(kDiskWrite, 1020, 512, 0xF2),
+        disk(kDiskRead, 1030, 8192, 0xF3),
+        name(kFileRundown, 2000, 0xF1, u"\\Device\\HarddiskVolume2\\data\\late.txt"),
+        name(kFileRundown, 2000, 0xF2, u"\\Device\\HarddiskVolume2\\data\\renamed.txt"),
+        volume(2001, u"\\Device\\HarddiskVolume22\\", u"E:\\"),
+        volume(2001, u"\\Device\\HarddiskVolume2\\", u"C:\\"),
+    };
+    EtlFileBuilder builder(logfile);
+    builder.add_buffer(cpu0);
+    return builder.build();
+}
+
 Bytes corrupt_trace() {
     Bytes file = sample_multi_cpu(kCorruptCpus, kCorruptPerCpu, kCorruptBufferSize);
     // The buffer's end of data points past the buffer.

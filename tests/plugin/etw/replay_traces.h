@@ -66,6 +66,22 @@ inline constexpr uint32_t kIntervalLsoIndex = 1234;
 inline constexpr uint32_t kIntervalLsoBytes = 11'400'000;
 Bytes interval_trace();
 
+// One session in two files of one machine's clock, for -E given twice (and
+// an archive holding both): the kernel file names process 300 (client.exe)
+// and samples it with a stack that follows the sample after an event of the
+// user file on the same CPU; the user file, whose session starts later, has
+// .NET events of process 300 before and after the kernel file names it. The
+// list in replay_traces.cpp.
+struct SessionFiles {
+    Bytes kernel;
+    Bytes user;
+};
+SessionFiles session_traces();
+
+// Disk I/O of files whose names come later in the file (the FileIo rundown
+// at its end), earlier, or never; the list in replay_traces.cpp.
+Bytes late_names_trace();
+
 // kCorruptCpus x kCorruptPerCpu events in small buffers, the one at
 // kCorruptBufferOffset damaged: the reader skips it and goes on.
 inline constexpr uint16_t kCorruptCpus = 4;

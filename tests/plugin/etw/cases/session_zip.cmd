@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_FIXTURES/session.zip" -s session.d'
