@@ -92,3 +92,8 @@ else
 fi
 echo "== pid provider: cost per hit against bpftrace's uprobe: (and fpid when built); attach/detach of libc's functions"
 bench/pid_probes.sh "$build"
+echo "== fbt: dtrace -l -P fbt, every kernel function (target <= 1 s); startup above includes fbt.so"
+mean_ms 5 "$dtrace" -l -P fbt
+echo "   probes listed: $(("$("$dtrace" -l -P fbt | wc -l)" - 1))"
+echo "== fbt entry counting against bpftrace's kprobe: in a VM (Debian's kernel under qemu), ratio only"
+bench/fbt_vm.sh "$build"

@@ -10,6 +10,7 @@
 
 #include "compiler/standard_library.h"
 
+#include "compiler/builtins.h"
 #include "compiler/codegen_program.h"
 #include "compiler/parser.h"
 #include "compiler/sema.h"
@@ -117,13 +118,6 @@ void compile_libraries(const std::vector<LibrarySource> &libs, Sema &sema, const
 Compiler::Compiler(CompileOptions opts)
     : opts_(std::move(opts)), types_(std::make_shared<TypeTable>(opts_.strsize)), symbols_(std::make_unique<Symbols>()),
       sema_(std::make_unique<Sema>(*types_, *symbols_, opts_)) {
-    if (opts_.resolve_type) {
-        // Names the plugins describe join the table on first use.
-        types_->set_resolver([this](const std::string &name) {
-            std::optional<TypeGraph> graph = opts_.resolve_type(name);
-            return graph && import_type_graph(*types_, *graph) != nullptr;
-        });
-    }
     std::vector<LibrarySource> libraries = {kStandardLibrary};
     libraries.insert(libraries.end(), opts_.library_sources.begin(), opts_.library_sources.end());
     try {
@@ -131,11 +125,24 @@ Compiler::Compiler(CompileOptions opts)
     } catch (CompileError &err) {
         library_error_ = std::move(err.diag);
     }
+    // Names the plugins describe join the table on first use, after the D
+    // libraries: what a library declares (umode_t, struct in_addr) is D's
+    // own, not a plugin's type of the same name (BTF knows them all).
+    if (opts_.resolve_type) {
+        types_->set_resolver([this](const std::string &name) {
+            std::optional<TypeGraph> graph = opts_.resolve_type(name);
+            return graph && import_type_graph(*types_, *graph) != nullptr;
+        });
+    }
 }
 
 Compiler::~Compiler() = default;
 
 bool Compiler::is_type_name(std::string_view name) const {
+    // D's own identifiers (exit, count, execname) can never name a type:
+    // the plugins' types (BTF: a file to read) are not asked about them.
+    if (find_builtin(name) != nullptr)
+        return false;
     return types_->is_declared_typedef(std::string(name));
 }
 

@@ -96,6 +96,12 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
         n->kind = NodeKind::Builtin;
         n->id = b->id;
         n->type = types_.lookup(b->proto);
+        // curthread is the kernel's thread, a struct task_struct * as DTrace
+        // on Linux types it, where a plugin describes that struct (BTF).
+        if (b->id == uint32_t(dif::VarId::Curthread)) {
+            if (const Type *task = types_.find_tagged(TypeKind::Struct, "task_struct"); task && types_.complete(task))
+                n->type = types_.pointer_to(task);
+        }
         n->line = e.line;
         return n;
     }

@@ -39,9 +39,11 @@ class ProbeContext final : public dif::Environment {
   private:
     // A replay has no kernel but the trace: the plugin's memory (the
     // records and strings arguments point to) is loaded directly, as
-    // DTrace loads kernel pointers, not only through copyin().
+    // DTrace loads kernel pointers, not only through copyin(). A live
+    // kernel probe's reader reads the kernel's memory (DTRACE_EVENT_KERNEL_MEMORY).
     void declare_memory() {
-        if ((ctx_.flags & DTRACE_EVENT_REPLAYED) && !(ctx_.flags & DTRACE_EVENT_LIVE_TARGET) && ctx_.read_memory)
+        const bool replayed = (ctx_.flags & DTRACE_EVENT_REPLAYED) && !(ctx_.flags & DTRACE_EVENT_LIVE_TARGET);
+        if ((replayed || (ctx_.flags & DTRACE_EVENT_KERNEL_MEMORY)) && ctx_.read_memory)
             vm_.read_through(this);
     }
     // Whether the plugin's context reaches an appended field.

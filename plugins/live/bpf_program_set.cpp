@@ -105,7 +105,7 @@ Result<std::unique_ptr<BpfProgramSet>> BpfProgramSet::load(std::span<const uint8
         }
     }
     if (load_settings.before_load && !load_settings.before_load(set->object_))
-        return Error{"cannot prepare the " + name + " BPF programs: " + std::strerror(errno)};
+        return Error{"cannot prepare the " + name + " BPF object: " + std::strerror(errno) + log_tail()};
     if (bpf_object__load(set->object_) != 0) {
         int e = errno;
         return Error{"cannot load the " + name + " BPF programs: " + std::strerror(e) + log_tail()};
@@ -130,6 +130,36 @@ Result<size_t> BpfProgramSet::attach_tracepoint(const std::string &program, cons
     if (link == nullptr) {
         int e = errno;
         return Error{"cannot attach to tracepoint " + group + ":" + event + ": " + std::strerror(e)};
+    }
+    links_.push_back(link);
+    return links_.size() - 1;
+}
+
+Result<size_t> BpfProgramSet::attach_kprobe(const std::string &program, const std::string &function, bool retprobe,
+                                            uint64_t cookie) {
+    bpf_program *prog = bpf_object__find_program_by_name(object_, program.c_str());
+    if (prog == nullptr)
+        return Error{"the " + name_ + " BPF object has no program " + program};
+    LIBBPF_OPTS(bpf_kprobe_opts, opts, .bpf_cookie = cookie, .retprobe = retprobe);
+    bpf_link *link = bpf_program__attach_kprobe_opts(prog, function.c_str(), &opts);
+    if (link == nullptr) {
+        int e = errno;
+        return Error{"cannot attach a " + std::string(retprobe ? "kretprobe" : "kprobe") + " to " + function + ": " +
+                     std::strerror(e)};
+    }
+    links_.push_back(link);
+    return links_.size() - 1;
+}
+
+Result<size_t> BpfProgramSet::attach_trace(const std::string &program, uint64_t cookie) {
+    bpf_program *prog = bpf_object__find_program_by_name(object_, program.c_str());
+    if (prog == nullptr)
+        return Error{"the " + name_ + " BPF object has no program " + program};
+    LIBBPF_OPTS(bpf_trace_opts, opts, .cookie = cookie);
+    bpf_link *link = bpf_program__attach_trace_opts(prog, &opts);
+    if (link == nullptr) {
+        int e = errno;
+        return Error{"cannot attach " + program + " of the " + name_ + " BPF object: " + std::strerror(e)};
     }
     links_.push_back(link);
     return links_.size() - 1;

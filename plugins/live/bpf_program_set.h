@@ -32,8 +32,8 @@ namespace dtrace::live {
 struct BpfLoadSettings {
     uint32_t ring_bytes = 0; // the ring buffer's size: a power of two, >= a page
     live_settings settings{};
-    // Called on the opened object before it is loaded (program types,
-    // attach types, which programs load); false fails the load.
+    // Run on the opened object before it is loaded (set a program's BTF
+    // attach target, leave programs out); false fails the load.
     std::function<bool(bpf_object *)> before_load;
 };
 
@@ -53,6 +53,14 @@ class BpfProgramSet {
     // Returns the attachment's index for detach().
     Result<size_t> attach_tracepoint(const std::string &program, const std::string &group, const std::string &event,
                                      uint64_t cookie);
+    // Attaches program `program` to the entry (or, with `retprobe`, the
+    // return) of kernel function `function` through the kprobe PMU, with
+    // `cookie`. Returns the attachment's index for detach().
+    Result<size_t> attach_kprobe(const std::string &program, const std::string &function, bool retprobe,
+                                 uint64_t cookie);
+    // Attaches BTF-typed tracing program `program` (fentry, fexit) to the
+    // target it was loaded for, with `cookie`.
+    Result<size_t> attach_trace(const std::string &program, uint64_t cookie);
     // Attaches program `program` where its section names (a BTF tracepoint,
     // "tp_btf/sched_switch"), without a cookie. Returns the attachment's index.
     Result<size_t> attach_program(const std::string &program);

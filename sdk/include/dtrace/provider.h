@@ -158,6 +158,10 @@ typedef struct dtrace_event_ctx {
  * records, written when the session started, which may be hours before the
  * events a file kept): it fires, but does not start or advance trace time. */
 #define DTRACE_EVENT_BEFORE_DATA 0x4u
+/* read_memory also reads the kernel's memory (a live kernel probe): D's
+ * plain loads (args[0]->f_path, `jiffies) go through it, as they read
+ * kernel memory in DTrace, not only copyin() and its kin. */
+#define DTRACE_EVENT_KERNEL_MEMORY 0x8u
 
 /* Drop kinds a plugin reports (events lost before they reached the host). */
 typedef enum dtrace_drop_kind {

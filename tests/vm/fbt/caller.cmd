@@ -1,0 +1,1 @@
+dtrace -x plugins=fbt -q -n 'fbt::vfs_read:entry /pid == $target && arg2 == 12345/ { @[func(caller), mod(caller), sym(caller)] = count(); }' -c 'dd if=/dev/zero of=/dev/null bs=12345 count=1 status=none'

@@ -1,0 +1,1 @@
+dtrace -x plugins=fbt -q -n 'fbt::vfs_read:entry /pid == $target && arg2 == 12345/ { printf("%s %d %d\n", stringof(curthread->comm), curthread->tgid == pid, `jiffies != 0); }' -c 'dd if=/dev/zero of=/dev/null bs=12345 count=1 status=none'

@@ -1,0 +1,1 @@
+dtrace -x plugins=fbt -lv -n fbt::vfs_read:entry

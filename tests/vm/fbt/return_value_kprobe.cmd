@@ -1,0 +1,1 @@
+dtrace -x plugins=fbt -x fbtattach=kprobe -q -n 'fbt::vfs_read:entry /pid == $target && arg2 == 12345/ { self->in = 1; } fbt::vfs_read:return /self->in/ { printf("%d %d %s\n", arg1, args[1], probefunc); self->in = 0; }' -c 'dd if=/dev/zero of=/dev/null bs=12345 count=1 status=none'

@@ -1,0 +1,1 @@
+sh -c 'dtrace -x plugins=fbt -x fbtattach=kprobe -q -n "fbt::vfs_read:entry /pid == \$target && arg2 == 12345/ { @[stack()] = count(); }" -c "dd if=/dev/zero of=/dev/null bs=12345 count=1 status=none" 2>&1 | sed -e "s/+0x[0-9a-f]*\$//"'
