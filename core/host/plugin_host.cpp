@@ -397,10 +397,13 @@ Status PluginHost::set_filters(dtrace_provider_id provider, dtrace_probe_id prob
     return plugin == nullptr ? Status{} : plugin->set_filters(probe, cookie, nfilters, filters);
 }
 
+// The traced programs' types first, then the kernel's (DTRACE_PLUGIN_KERNEL_TYPES).
 const dtrace_type_graph *PluginHost::lookup_type(const std::string &name) {
-    for (const auto &plugin : plugins_)
-        if (const dtrace_type_graph *graph = plugin->lookup_type(name))
-            return graph;
+    for (const bool kernel : {false, true})
+        for (const auto &plugin : plugins_)
+            if (((plugin->capabilities() & DTRACE_PLUGIN_KERNEL_TYPES) != 0) == kernel)
+                if (const dtrace_type_graph *graph = plugin->lookup_type(name))
+                    return graph;
     return nullptr;
 }
 

@@ -16,6 +16,7 @@ dtrace_plugin_ops make_ops() {
     ops.name = "fbt";
     ops.description = "kernel function entry and return, live (BPF kprobes), typed from BTF";
     ops.providers = "fbt";
+    ops.capabilities = DTRACE_PLUGIN_KERNEL_TYPES;
     ops.noptions = 1;
     ops.options = kOptions;
     return ops;

@@ -447,6 +447,11 @@ typedef struct dtrace_host_ops {
 
 /* Capabilities a plugin declares. */
 #define DTRACE_PLUGIN_REPLAY 0x1u /* replays recorded events (trace time drives tick-N) */
+/* Its lookup_type describes the kernel's types (BTF). The host asks such
+ * plugins after the others, whose types are the traced programs' own: a
+ * script tracing a program that defines `struct request` means the
+ * program's, not the kernel's block-layer struct of the same name. */
+#define DTRACE_PLUGIN_KERNEL_TYPES 0x2u
 
 /* Address spaces of lookup_symbol. */
 #define DTRACE_SYMBOL_KERNEL 0x0u /* a kernel address; pid is -1 */
