@@ -30,6 +30,7 @@ namespace dtrace::live::stacks {
 class StackSymbols {
   public:
     ProcessMaps &maps() { return maps_; }
+    ImageCache &images() { return images_; }
 
     // The user stack of a sample of process `pid`: program counters,
     // innermost first, into `out`; returns how many.
@@ -48,6 +49,9 @@ class StackSymbols {
     ImageCache images_;
     std::string module_, function_; // the last lookup's answer
 };
+
+// A symbol's name as stacks print it: C++ (and Rust's legacy) names demangled.
+std::string demangled(std::string_view name);
 
 // The module name DTrace prints for a mapped file: its base name.
 std::string module_name(const std::string &path);

@@ -87,7 +87,14 @@ typedef struct dtrace_provider_info {
     /* Optional D source compiled before user programs: types, inlines,
      * translators for this provider's translated argument types. May be NULL. */
     const char *d_source;
+    /* Appended in ABI 1 (read only when struct_size covers it). */
+    uint32_t flags; /* DTRACE_PROVIDER_* */
 } dtrace_provider_info;
+
+/* dtrace_provider_info.flags: its probes' events carry no readable memory of
+ * the traced process (a hook that records registers only), so the compiler
+ * refuses copyin(), copyinstr() and copyinto() in their clauses. */
+#define DTRACE_PROVIDER_NO_MEMORY 0x1u
 
 /* One argument of a probe. */
 typedef struct dtrace_arg_desc {

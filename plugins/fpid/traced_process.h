@@ -1,0 +1,78 @@
+// traced_process.h: one process traced by fpid: its shared memory with the
+// agent (hook table, rings), its hooks, loading the agent, and reading the
+// records its threads wrote.
+//
+// Hooks are added while probes are enabled (one per function; a function's
+// entry and return probes share it). attach() publishes the table and loads
+// the agent (ptrace + dlopen: injector.h); detach() asks the agent to
+// restore the original bytes and waits for it (a process that has gone
+// needs nothing). drain() reads what the rings hold, in time stamp order
+// across threads, and hands each record on; the mapping stays until the
+// object goes, so records of a process that crashed or exited are read too.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "fpid_shm.h"
+#include "function_index.h"
+#include "result.h"
+
+namespace dtrace::fpid {
+
+// A record as drain() hands it on (valid during the call).
+struct Hit {
+    uint32_t hook;
+    bool is_return;
+    uint64_t tsc;
+    int32_t tid;
+    const uint64_t *args; // FPID_MAX_ARGS
+    const uint64_t *frames;
+    uint32_t nframes;
+};
+
+class TracedProcess {
+  public:
+    TracedProcess(int64_t pid, bool grabbed) : pid_(pid), grabbed_(grabbed) {}
+    ~TracedProcess();
+    TracedProcess(const TracedProcess &) = delete;
+    TracedProcess &operator=(const TracedProcess &) = delete;
+
+    int64_t pid() const { return pid_; }
+    // The hook of `function` (made on first use) with `flags` added; its index.
+    live::Result<uint32_t> hook(const TracedFunction &function, uint32_t patch_length, uint32_t flags);
+    const TracedFunction &hooked_function(uint32_t hook) const { return hooks_[hook].function; }
+    bool has_hooks() const { return !hooks_.empty(); }
+
+    // Creates the shared memory, fills it and loads the agent (this thread traces the process).
+    live::Status attach(const std::string &agent_path, uint32_t ring_bytes, uint32_t stack_frames);
+    // Asks the agent to unhook and waits for it (at most a second).
+    void detach();
+    void set_exited() { exited_ = true; }
+
+    // Hands every record written so far to `deliver`, in time stamp order;
+    // returns the records lost since the last call (full rings, threads past the last ring).
+    uint64_t drain(const std::function<void(const Hit &)> &deliver);
+
+  private:
+    struct HookSlot {
+        TracedFunction function;
+        uint32_t patch_length;
+        uint32_t flags;
+    };
+    live::Status create_shared_memory(uint32_t ring_bytes);
+    fpid_ring *ring(uint32_t index) const;
+
+    int64_t pid_;
+    bool grabbed_;
+    bool exited_ = false;
+    std::vector<HookSlot> hooks_;
+    std::string shm_name_;
+    fpid_shm *shm_ = nullptr;
+    uint64_t shm_size_ = 0;
+    uint64_t drops_seen_ = 0;
+};
+
+} // namespace dtrace::fpid
