@@ -169,7 +169,7 @@ int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spe
     return 0;
 }
 
-int FpidPlugin::enable(uint64_t cookie) {
+int FpidPlugin::enable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slots_.size())
         return fail("enabling an unknown fpid probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];

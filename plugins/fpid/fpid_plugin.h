@@ -42,8 +42,8 @@ class FpidPlugin {
 
     int init() { return 0; }
     int provide(const dtrace_probe_spec *spec);
-    int enable(uint64_t cookie);
-    void disable(uint64_t) {} // hooks stay until the session ends; see README
+    int enable(dtrace_probe_id probe, uint64_t cookie);
+    void disable(dtrace_probe_id, uint64_t) {} // hooks stay until the session ends (README)
     int start();
     void stop();
     void target_changed(int64_t pid, uint32_t state);

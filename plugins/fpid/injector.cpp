@@ -136,7 +136,7 @@ live::Status inject_agent(int64_t pid, const std::string &agent_path) {
         !write_memory(pid, return_at, &zero, sizeof zero))
         return live::Error{errno_text("writing to the target's stack")};
     user_regs_struct call = saved;
-    call.rip = *dlopen_address;
+    call.rip = dlopen_address.value();
     call.rsp = return_at;
     call.rdi = path_at;
     call.rsi = RTLD_NOW;

@@ -12,6 +12,7 @@
 
 #include "fpid_shm.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define FPID_SHADOW_DEPTH 512u
