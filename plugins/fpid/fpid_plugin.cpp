@@ -7,7 +7,6 @@
 #include <fnmatch.h>
 #include <fstream>
 #include <sstream>
-#include <sys/uio.h>
 
 #include "live_options.h"
 #include "prologue.h"
@@ -17,7 +16,7 @@ namespace dtrace::fpid {
 namespace {
 
 constexpr const char *kProviderPrefix = "fpid";
-constexpr const char *kAgentFile = "libdtrace-fpid-agent.so";
+constexpr const char *kAgentFile = "fpid-agent/libdtrace-fpid-agent.so";
 constexpr uint64_t kDefaultRingBytes = 4ull << 20;
 constexpr uint32_t kDefaultFrames = 20;
 constexpr auto kDrainPeriod = std::chrono::milliseconds(1);
@@ -48,21 +47,6 @@ std::string agent_path() {
     std::string self = info.dli_fname;
     size_t slash = self.rfind('/');
     return (slash == std::string::npos ? std::string(".") : self.substr(0, slash)) + "/" + kAgentFile;
-}
-
-// The function's bytes from the process (up to `room`), planned for a hook.
-live::Result<fpid_plan> plan_for(int64_t pid, const TracedFunction &f) {
-    if (f.size == 0)
-        return live::Error{"its symbol has no size, so its branches cannot be checked"};
-    std::vector<uint8_t> code(std::max(f.size, f.room));
-    iovec local{code.data(), code.size()};
-    iovec remote{reinterpret_cast<void *>(f.address), code.size()};
-    if (process_vm_readv(static_cast<pid_t>(pid), &local, 1, &remote, 1, 0) != static_cast<ssize_t>(code.size()))
-        return live::Error{"its code cannot be read: " + std::string(std::strerror(errno))};
-    fpid_plan plan{};
-    if (fpid_plan_hook(code.data(), f.size, code.size(), f.address, &plan) != 0)
-        return live::Error{plan.why};
-    return plan;
 }
 
 uint64_t option_size(dtrace_host *host, const dtrace_host_ops *ops, const char *name, uint64_t fallback) {
@@ -124,16 +108,15 @@ int FpidPlugin::provide(const dtrace_probe_spec *spec) {
 }
 
 int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spec) {
-    live::Result<std::vector<TracedFunction>> functions =
-        list_functions(provider.pid, symbols_.images(), spec.module, spec.function);
-    if (!functions)
-        return fail(functions.error());
+    live::Result<std::vector<FunctionMatch>> matched = functions_.match(provider.pid, spec.module, spec.function);
+    if (!matched)
+        return fail(matched.error());
     size_t refused = 0;
     std::string first_refusal;
-    for (const TracedFunction &f : functions.value()) {
-        live::Result<fpid_plan> plan = plan_for(provider.pid, f);
-        if (!plan) {
-            const std::string why = "cannot hook " + f.module + "`" + f.name + ": " + plan.error();
+    for (const FunctionMatch &match : matched.value()) {
+        const TracedFunction &f = match.function;
+        if (!match.refusal.empty()) {
+            const std::string why = "cannot hook " + f.module + "`" + f.name + ": " + match.refusal;
             if (!is_glob(spec.function))
                 return fail(why);
             if (refused++ == 0)
@@ -144,7 +127,7 @@ int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spe
             const char *probe_name = is_return ? "return" : "entry";
             if (!matches(spec.name, probe_name))
                 continue;
-            const std::string key = std::to_string(provider.pid) + ":" + std::to_string(f.address) + probe_name;
+            const std::string key = std::to_string(provider.pid) + ":" + f.module + ":" + f.name + ":" + probe_name;
             if (!slot_keys_.insert(key).second)
                 continue; // provided before
             dtrace_probe_desc desc{};
@@ -153,18 +136,17 @@ int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spe
             desc.function = f.name.c_str();
             desc.name = probe_name;
             desc.cookie = slots_.size();
-            slots_.push_back({&provider, f, plan.value().length, is_return});
-            // (an enabling may arm the probe before register_probe returns: enable() reads the cookie, not the id)
+            slots_.push_back({&provider, f, is_return});
+            // An enabling may arm the probe before register_probe returns: enable() goes by the cookie.
             dtrace_probe_id id = ops_->register_probe(host_, provider.id, &desc);
             if (id == 0)
                 return -1;
             slots_[desc.cookie].id = id;
         }
     }
-    if (refused > 0)
-        ops_->report_error(host_, (std::to_string(refused) + " function(s) matching " + spec.provider + ":" +
-                                   (spec.module ? spec.module : "") + ":" + (spec.function ? spec.function : "") +
-                                   " left out; the first: " + first_refusal)
+    if (refused > 0 && ops_->get_option(host_, "quiet") == nullptr)
+        ops_->report_error(host_, (std::to_string(refused) + " matching function(s) left out; the first: " +
+                                   first_refusal)
                                       .c_str());
     return 0;
 }
@@ -177,7 +159,7 @@ int FpidPlugin::enable(dtrace_probe_id, uint64_t cookie) {
     uint32_t flags = slot.is_return ? FPID_HOOK_RETURN : FPID_HOOK_ENTRY;
     if (!slot.is_return && ops_->get_option(host_, "fpidnostack") == nullptr)
         flags |= FPID_HOOK_STACK;
-    live::Result<uint32_t> hook = provider.process->hook(slot.function, slot.patch_length, flags);
+    live::Result<uint32_t> hook = provider.process->hook(slot.function, flags);
     if (!hook)
         return fail(hook.error());
     if (provider.hook_probes.size() <= hook.value())

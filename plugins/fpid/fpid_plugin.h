@@ -65,7 +65,6 @@ class FpidPlugin {
     struct ProbeSlot {
         Provider *provider;
         TracedFunction function;
-        uint32_t patch_length;
         bool is_return;
         dtrace_probe_id id = 0;
     };
@@ -85,6 +84,7 @@ class FpidPlugin {
     std::unordered_set<std::string> slot_keys_; // "pid:address" + probe name, of the slots made
     std::unique_ptr<TscClock> clock_;
     live::stacks::StackSymbols symbols_;
+    FunctionIndex functions_;
     std::thread drainer_;
     std::atomic<bool> stopping_{false};
     bool started_ = false;

@@ -6,8 +6,8 @@
 #include <csignal>
 #include <cstring>
 #include <dlfcn.h>
+#include <algorithm>
 #include <fstream>
-#include <sstream>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -16,9 +16,9 @@
 
 #include <elf.h>
 
-#include "image_cache.h"
-#include "process_maps.h"
-#include "stack_symbols.h"
+#include "elf_functions.h"
+#include "function_index.h"
+#include "process_modules.h"
 
 namespace dtrace::fpid {
 
@@ -61,20 +61,18 @@ uint64_t auxv_entry(int64_t pid) {
 
 // The address of libc's dlopen in `pid`.
 live::Result<uint64_t> find_dlopen(int64_t pid) {
-    std::ifstream maps_file("/proc/" + std::to_string(pid) + "/maps");
-    std::stringstream text;
-    text << maps_file.rdbuf();
-    live::stacks::ImageCache images;
-    for (const live::stacks::Mapping &m : live::stacks::parse_maps(text.str())) {
-        if (live::stacks::module_name(m.path).rfind("libc.so", 0) != 0)
+    for (const pid::ProcessModule &module : pid::mapped_modules(pid)) {
+        if (pid::module_file_name(module.path).rfind("libc.so", 0) != 0)
             continue;
-        std::shared_ptr<live::stacks::ElfImage> image = images.image_for(m.path, pid);
-        std::optional<uint64_t> link_start = image ? image->address_of_offset(m.file_offset) : std::nullopt;
-        if (!link_start)
-            continue;
-        for (const live::stacks::FunctionExtent &f : image->functions())
-            if (f.name == "dlopen" && f.start >= *link_start && f.start < *link_start + (m.end - m.start))
-                return m.start + (f.start - *link_start);
+        std::string error;
+        std::unique_ptr<pid::ElfFunctions> functions = pid::ElfFunctions::read(module.path, error);
+        for (const pid::ElfFunction &f : functions ? functions->functions() : std::vector<pid::ElfFunction>{}) {
+            // Versioned names too ("dlopen@@GLIBC_2.34").
+            auto is_named_dlopen = [](const std::string &name) { return name.substr(0, name.find('@')) == "dlopen"; };
+            const bool is_dlopen = is_named_dlopen(f.name) || std::any_of(f.aliases.begin(), f.aliases.end(), is_named_dlopen);
+            if (uint64_t address = is_dlopen ? runtime_address(pid, module.path, f.file_offset) : 0; address != 0)
+                return address;
+        }
     }
     return live::Error{"process " + std::to_string(pid) +
                        " has no libc with dlopen mapped (a static program cannot load the fpid agent)"};

@@ -28,9 +28,10 @@ TracedProcess::~TracedProcess() {
         shm_unlink(shm_name_.c_str());
 }
 
-live::Result<uint32_t> TracedProcess::hook(const TracedFunction &function, uint32_t patch_length, uint32_t flags) {
+live::Result<uint32_t> TracedProcess::hook(const TracedFunction &function, uint32_t flags) {
     for (uint32_t i = 0; i < hooks_.size(); i++) {
-        if (hooks_[i].function.address == function.address) {
+        if (hooks_[i].function.module_path == function.module_path &&
+            hooks_[i].function.file_offset == function.file_offset) {
             hooks_[i].flags |= flags;
             return i;
         }
@@ -40,7 +41,7 @@ live::Result<uint32_t> TracedProcess::hook(const TracedFunction &function, uint3
     if (hooks_.size() == FPID_MAX_HOOKS)
         return live::Error{"more than " + std::to_string(FPID_MAX_HOOKS) + " functions hooked in process " +
                            std::to_string(pid_)};
-    hooks_.push_back({function, patch_length, flags});
+    hooks_.push_back({function, flags});
     return static_cast<uint32_t>(hooks_.size() - 1);
 }
 
@@ -91,17 +92,12 @@ live::Status TracedProcess::attach(const std::string &agent_path, uint32_t ring_
     shm_->target_pid = static_cast<int32_t>(pid_);
     shm_->ring_bytes = ring_bytes;
     shm_->stack_frames = stack_frames;
-    shm_->nhooks = static_cast<uint32_t>(hooks_.size());
-    for (size_t i = 0; i < hooks_.size(); i++) {
-        shm_->hooks[i].address = hooks_[i].function.address;
-        shm_->hooks[i].flags = hooks_[i].flags;
-        shm_->hooks[i].patch_length = hooks_[i].patch_length;
-    }
-    __atomic_store_n(&shm_->state, FPID_STATE_READY, __ATOMIC_RELEASE);
     if (!grabbed_) {
         if (live::Status entered = run_to_entry(pid_); !entered)
             return entered;
     }
+    if (live::Status filled = fill_hook_table(); !filled)
+        return filled;
     live::Status injected = inject_agent(pid_, agent_path);
     // Mapped by the agent (or never to be): the name is no longer needed.
     shm_unlink(shm_name_.c_str());
@@ -117,6 +113,22 @@ live::Status TracedProcess::attach(const std::string &agent_path, uint32_t ring_
     default:
         return live::Error{"the agent loaded into process " + std::to_string(pid_) + " but did not start"};
     }
+}
+
+live::Status TracedProcess::fill_hook_table() {
+    shm_->nhooks = static_cast<uint32_t>(hooks_.size());
+    for (size_t i = 0; i < hooks_.size(); i++) {
+        const TracedFunction &f = hooks_[i].function;
+        const uint64_t address = runtime_address(pid_, f.module_path, f.file_offset);
+        if (address == 0)
+            return live::Error{"cannot hook " + f.module + "`" + f.name + ": " + f.module_path +
+                               " is not mapped in process " + std::to_string(pid_)};
+        shm_->hooks[i].address = address;
+        shm_->hooks[i].flags = hooks_[i].flags;
+        shm_->hooks[i].patch_length = f.patch_length;
+    }
+    __atomic_store_n(&shm_->state, FPID_STATE_READY, __ATOMIC_RELEASE);
+    return live::Done{};
 }
 
 void TracedProcess::detach() {

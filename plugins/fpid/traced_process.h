@@ -42,11 +42,12 @@ class TracedProcess {
 
     int64_t pid() const { return pid_; }
     // The hook of `function` (made on first use) with `flags` added; its index.
-    live::Result<uint32_t> hook(const TracedFunction &function, uint32_t patch_length, uint32_t flags);
-    const TracedFunction &hooked_function(uint32_t hook) const { return hooks_[hook].function; }
+    live::Result<uint32_t> hook(const TracedFunction &function, uint32_t flags);
     bool has_hooks() const { return !hooks_.empty(); }
 
-    // Creates the shared memory, fills it and loads the agent (this thread traces the process).
+    // Creates the shared memory, places the hooks (-c: once the process has
+    // run to its entry point), fills the table and loads the agent (this
+    // thread traces the process).
     live::Status attach(const std::string &agent_path, uint32_t ring_bytes, uint32_t stack_frames);
     // Asks the agent to unhook and waits for it (at most a second).
     void detach();
@@ -59,10 +60,10 @@ class TracedProcess {
   private:
     struct HookSlot {
         TracedFunction function;
-        uint32_t patch_length;
         uint32_t flags;
     };
     live::Status create_shared_memory(uint32_t ring_bytes);
+    live::Status fill_hook_table();
     fpid_ring *ring(uint32_t index) const;
 
     int64_t pid_;

@@ -152,18 +152,6 @@ std::optional<FunctionSymbol> ElfImage::function_at(uint64_t address) {
     return std::nullopt;
 }
 
-std::vector<FunctionExtent> ElfImage::functions() {
-    std::lock_guard lock(mutex_);
-    if (!symbols_loaded_)
-        load_symbols();
-    std::vector<FunctionExtent> out;
-    out.reserve(symbols_.size());
-    for (const Symbol &s : symbols_)
-        if (out.empty() || out.back().start != s.start)
-            out.push_back({std::string_view(names_.c_str() + s.name), s.start, s.size});
-    return out;
-}
-
 Dwarf_Frame *ElfImage::frame_at(uint64_t address) {
     std::lock_guard lock(mutex_);
     Dwarf_Frame *frame = nullptr;

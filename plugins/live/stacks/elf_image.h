@@ -26,12 +26,6 @@ struct FunctionSymbol {
     uint64_t start; // link-time address
 };
 
-// A function symbol with its extent, as a hooking provider needs it.
-struct FunctionExtent {
-    std::string_view name; // valid while the image lives
-    uint64_t start, size;  // link-time address; size 0 when the symbol gives none
-};
-
 class ElfImage {
   public:
     // Opens `path`; nullptr with `error` when it is not a readable ELF file.
@@ -45,8 +39,6 @@ class ElfImage {
     std::optional<uint64_t> address_of_offset(uint64_t offset) const;
     // The function containing link-time address `address`. Thread-safe, as is frame_at.
     std::optional<FunctionSymbol> function_at(uint64_t address);
-    // Every function symbol, by address (of aliases at one address, the first listed).
-    std::vector<FunctionExtent> functions();
     // The CFI rules at link-time address `address` (caller frees with free()).
     Dwarf_Frame *frame_at(uint64_t address);
 

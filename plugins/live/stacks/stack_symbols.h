@@ -30,7 +30,6 @@ namespace dtrace::live::stacks {
 class StackSymbols {
   public:
     ProcessMaps &maps() { return maps_; }
-    ImageCache &images() { return images_; }
 
     // The user stack of a sample of process `pid`: program counters,
     // innermost first, into `out`; returns how many.
