@@ -21,6 +21,7 @@ constexpr uint64_t kDefaultRingBytes = 4ull << 20;
 constexpr uint32_t kDefaultFrames = 20;
 constexpr auto kDrainPeriod = std::chrono::milliseconds(1);
 constexpr uint64_t kNoSlot = UINT64_MAX;
+constexpr const char *kEntryPoint = "_start";
 
 // DTrace's pid provider attributes.
 constexpr dtrace_provider_attributes kAttributes = {
@@ -127,6 +128,10 @@ int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spe
             const char *probe_name = is_return ? "return" : "entry";
             if (!matches(spec.name, probe_name))
                 continue;
+            // The entry point is jumped to, not called: what sits where a return
+            // address would is argc, which a return hook must not replace.
+            if (is_return && f.name == kEntryPoint)
+                continue;
             const std::string key = std::to_string(provider.pid) + ":" + f.module + ":" + f.name + ":" + probe_name;
             if (!slot_keys_.insert(key).second)
                 continue; // provided before
@@ -218,6 +223,7 @@ int FpidPlugin::start() {
 }
 
 void FpidPlugin::drain_once() {
+    std::lock_guard lock(drain_mutex_);
     clock_->refresh();
     for (auto &provider : providers_) {
         const uint64_t lost = provider->process->drain([&](const Hit &hit) { fire(*provider, hit); });
@@ -275,6 +281,10 @@ void FpidPlugin::target_changed(int64_t pid, uint32_t state) {
     for (auto &provider : providers_)
         if (provider->pid == pid)
             provider->process->set_exited();
+    // What it wrote before it went fires now, before the session stops
+    // taking events (a target's end is what ends a -c session).
+    if (started_)
+        drain_once();
 }
 
 int FpidPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {

@@ -85,6 +85,7 @@ class FpidPlugin {
     std::unique_ptr<TscClock> clock_;
     live::stacks::StackSymbols symbols_;
     FunctionIndex functions_;
+    std::mutex drain_mutex_; // the drain thread's passes, and the one at a target's exit
     std::thread drainer_;
     std::atomic<bool> stopping_{false};
     bool started_ = false;
