@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "demangle.h"
 #include "live_options.h"
 #include "prologue.h"
 
@@ -161,9 +162,7 @@ int FpidPlugin::enable(dtrace_probe_id, uint64_t cookie) {
         return fail("enabling an unknown fpid probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
     Provider &provider = *slot.provider;
-    uint32_t flags = slot.is_return ? FPID_HOOK_RETURN : FPID_HOOK_ENTRY;
-    if (!slot.is_return && ops_->get_option(host_, "fpidnostack") == nullptr)
-        flags |= FPID_HOOK_STACK;
+    const uint32_t flags = slot.is_return ? FPID_HOOK_RETURN : FPID_HOOK_ENTRY;
     live::Result<uint32_t> hook = provider.process->hook(slot.function, flags);
     if (!hook)
         return fail(hook.error());
@@ -191,6 +190,22 @@ void FpidPlugin::read_context(Provider &provider) {
     }
 }
 
+// Entry hooks walk the frame pointers only where a clause reads ustack()
+// (or ustackdepth, ucaller): the walk is most of a hit's cost.
+void FpidPlugin::walk_stacks_where_read(Provider &provider) {
+    if (ops_->struct_size <= offsetof(dtrace_host_ops, probe_usage) || ops_->probe_usage == nullptr)
+        return;
+    for (const auto &[entry, ret] : provider.hook_probes) {
+        if (entry == kNoSlot)
+            continue;
+        dtrace_probe_usage usage{};
+        usage.struct_size = sizeof usage;
+        const ProbeSlot &slot = slots_[entry];
+        if (ops_->probe_usage(host_, slot.id, &usage) == 0 && (usage.flags & DTRACE_USAGE_USER_STACK))
+            (void)provider.process->hook(slot.function, FPID_HOOK_STACK);
+    }
+}
+
 int FpidPlugin::start() {
     if (started_)
         return 0;
@@ -204,6 +219,7 @@ int FpidPlugin::start() {
     for (auto &provider : providers_) {
         if (!provider->process->has_hooks())
             continue;
+        walk_stacks_where_read(*provider);
         if (!clock_)
             clock_ = std::make_unique<TscClock>();
         live::Status attached =
@@ -288,7 +304,13 @@ void FpidPlugin::target_changed(int64_t pid, uint32_t state) {
 }
 
 int FpidPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
-    return symbols_.lookup(space, pid, address, out) ? 0 : -1;
+    if (!symbols_.lookup(space, pid, address, out))
+        return -1;
+    if (out->function != nullptr) {
+        demangled_ = pid::demangle(out->function); // as DTrace prints stacks
+        out->function = demangled_.c_str();
+    }
+    return 0;
 }
 
 } // namespace dtrace::fpid

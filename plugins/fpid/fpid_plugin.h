@@ -29,6 +29,7 @@
 
 #include <dtrace/provider.h>
 
+#include "function_index.h"
 #include "stack_symbols.h"
 #include "traced_process.h"
 #include "tsc_clock.h"
@@ -76,6 +77,7 @@ class FpidPlugin {
     void drain_once();
     void fire(const Provider &provider, const Hit &hit);
     void read_context(Provider &provider);
+    void walk_stacks_where_read(Provider &provider);
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
@@ -85,6 +87,7 @@ class FpidPlugin {
     std::unique_ptr<TscClock> clock_;
     live::stacks::StackSymbols symbols_;
     FunctionIndex functions_;
+    std::string demangled_; // the last lookup_symbol's function name
     std::mutex drain_mutex_; // the drain thread's passes, and the one at a target's exit
     std::thread drainer_;
     std::atomic<bool> stopping_{false};

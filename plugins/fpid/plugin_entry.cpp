@@ -9,8 +9,6 @@ namespace {
 const dtrace_option_desc kOptions[] = {
     {sizeof(dtrace_option_desc), "fpidbufsize", DTRACE_OPTION_SIZE, "4m",
      "bytes of each traced thread's fpid ring (64k to 1g); a full ring drops records"},
-    {sizeof(dtrace_option_desc), "fpidnostack", DTRACE_OPTION_FLAG, nullptr,
-     "no frame-pointer walk at fpid entry probes (cheaper hits; ustack() is then empty)"},
 };
 
 dtrace_plugin_ops make_ops() {

@@ -1,23 +1,7 @@
 // stack_symbols.cpp: unwinding and naming through the process maps and images.
 #include "stack_symbols.h"
 
-#include <cstdlib>
-#include <cxxabi.h>
-
 namespace dtrace::live::stacks {
-
-std::string demangled(std::string_view name) {
-    if (name.size() < 3 || name.substr(0, 2) != "_Z")
-        return std::string(name);
-    std::string mangled(name);
-    int status = 0;
-    char *text = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
-    if (status != 0 || text == nullptr)
-        return mangled;
-    std::string out(text);
-    std::free(text);
-    return out;
-}
 
 std::string module_name(const std::string &path) {
     size_t slash = path.rfind('/');
@@ -88,7 +72,7 @@ bool StackSymbols::lookup(uint32_t space, int64_t pid, uint64_t address, dtrace_
     if (image == nullptr)
         return true;
     if (std::optional<FunctionSymbol> function = image->function_at(link_address)) {
-        function_ = demangled(function->name); // C++ and Rust's legacy names, as DTrace prints them
+        function_ = function->name;
         out->function = function_.c_str();
         out->offset = link_address - function->start;
     }

@@ -49,9 +49,6 @@ class StackSymbols {
     std::string module_, function_; // the last lookup's answer
 };
 
-// A symbol's name as stacks print it: C++ (and Rust's legacy) names demangled.
-std::string demangled(std::string_view name);
-
 // The module name DTrace prints for a mapped file: its base name.
 std::string module_name(const std::string &path);
 
