@@ -78,7 +78,8 @@ def alone(n):
 
 
 def fpid(n):
-    ring = 1 << max(22, (n * 64 * 2 - 1).bit_length())  # the whole run, twice over
+    # The whole 2N run fits, and both runs populate the same ring (its pages are touched at the first hit).
+    ring = 1 << max(22, (2 * fpid_calls * 64 - 1).bit_length())
     return [dtrace, "-x", "fpidbufsize=%d" % ring, "-qn",
             "fpid$target:a.out:tiny_leaf:entry { @ = count(); } END { printa(\"%@d\\n\", @); }",
             "-c", "%s loop:%d" % (target, n)]

@@ -190,19 +190,30 @@ void FpidPlugin::read_context(Provider &provider) {
     }
 }
 
-// Entry hooks walk the frame pointers only where a clause reads ustack()
-// (or ustackdepth, ucaller): the walk is most of a hit's cost.
-void FpidPlugin::walk_stacks_where_read(Provider &provider) {
-    if (ops_->struct_size <= offsetof(dtrace_host_ops, probe_usage) || ops_->probe_usage == nullptr)
-        return;
+// A hit records only what the probes' clauses read: a time stamp, the
+// arguments, the frame-pointer walk (ustack(), ustackdepth, ucaller at
+// entry). Counting needs none of them, and each costs the traced thread
+// (the time stamp counter alone costs more than the rest of a hit here).
+void FpidPlugin::record_what_is_read(Provider &provider) {
+    const bool known = ops_->struct_size > offsetof(dtrace_host_ops, probe_usage) && ops_->probe_usage != nullptr;
     for (const auto &[entry, ret] : provider.hook_probes) {
-        if (entry == kNoSlot)
-            continue;
-        dtrace_probe_usage usage{};
-        usage.struct_size = sizeof usage;
-        const ProbeSlot &slot = slots_[entry];
-        if (ops_->probe_usage(host_, slot.id, &usage) == 0 && (usage.flags & DTRACE_USAGE_USER_STACK))
-            (void)provider.process->hook(slot.function, FPID_HOOK_STACK);
+        for (uint64_t cookie : {entry, ret}) {
+            if (cookie == kNoSlot)
+                continue;
+            const ProbeSlot &slot = slots_[cookie];
+            dtrace_probe_usage usage{};
+            usage.struct_size = sizeof usage;
+            if (!known || ops_->probe_usage(host_, slot.id, &usage) != 0)
+                usage.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_ARGS | DTRACE_USAGE_TIMESTAMP;
+            uint32_t flags = 0;
+            if ((usage.flags & DTRACE_USAGE_USER_STACK) && !slot.is_return)
+                flags |= FPID_HOOK_STACK;
+            if (usage.flags & DTRACE_USAGE_ARGS)
+                flags |= FPID_HOOK_ARGS;
+            if (usage.flags & DTRACE_USAGE_TIMESTAMP)
+                flags |= FPID_HOOK_TIME;
+            (void)provider.process->hook(slot.function, flags);
+        }
     }
 }
 
@@ -219,7 +230,7 @@ int FpidPlugin::start() {
     for (auto &provider : providers_) {
         if (!provider->process->has_hooks())
             continue;
-        walk_stacks_where_read(*provider);
+        record_what_is_read(*provider);
         if (!clock_)
             clock_ = std::make_unique<TscClock>();
         live::Status attached =
@@ -263,9 +274,10 @@ void FpidPlugin::fire(const Provider &provider, const Hit &hit) {
     const dtrace_probe_id id = cookie == kNoSlot ? 0 : slots_[cookie].id;
     if (id == 0)
         return;
+    static const uint64_t kNoArgs[FPID_MAX_ARGS] = {};
     dtrace_event_ctx ctx{};
     ctx.struct_size = sizeof ctx;
-    ctx.timestamp = clock_->nanoseconds(hit.tsc);
+    ctx.timestamp = hit.tsc != 0 ? clock_->nanoseconds(hit.tsc) : clock_->now();
     ctx.pid = provider.pid;
     ctx.ppid = provider.ppid;
     ctx.tid = hit.tid;
@@ -273,7 +285,7 @@ void FpidPlugin::fire(const Provider &provider, const Hit &hit) {
     ctx.gid = provider.gid;
     ctx.execname = provider.execname.c_str();
     ctx.nargs = FPID_MAX_ARGS;
-    ctx.args = hit.args;
+    ctx.args = hit.args != nullptr ? hit.args : kNoArgs;
     ctx.user_stack = hit.nframes > 0 ? hit.frames : nullptr;
     ctx.user_stack_depth = hit.nframes;
     ops_->fire(host_, id, &ctx);

@@ -77,7 +77,7 @@ class FpidPlugin {
     void drain_once();
     void fire(const Provider &provider, const Hit &hit);
     void read_context(Provider &provider);
-    void walk_stacks_where_read(Provider &provider);
+    void record_what_is_read(Provider &provider);
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;

@@ -150,6 +150,7 @@ uint64_t TracedProcess::drain(const std::function<void(const Hit &)> &deliver) {
     if (shm_ == nullptr)
         return 0;
     std::vector<Hit> pending;
+    uint32_t rings_with_records = 0;
     std::vector<uint64_t> scanned(FPID_MAX_RINGS, 0); // each ring's tail once pending is delivered
     uint64_t drops = __atomic_load_n(&shm_->ring_overflow, __ATOMIC_RELAXED);
     const uint32_t claimed = std::min(__atomic_load_n(&shm_->rings_claimed, __ATOMIC_ACQUIRE), FPID_MAX_RINGS);
@@ -162,6 +163,7 @@ uint64_t TracedProcess::drain(const std::function<void(const Hit &)> &deliver) {
         const uint8_t *data = reinterpret_cast<const uint8_t *>(ring + 1);
         const uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
         uint64_t at = ring->tail;
+        rings_with_records += at < head;
         while (at < head) {
             const uint64_t position = at % ring_bytes;
             const auto *record = reinterpret_cast<const fpid_record *>(data + position);
@@ -169,21 +171,26 @@ uint64_t TracedProcess::drain(const std::function<void(const Hit &)> &deliver) {
                 at += ring_bytes - position;
                 continue;
             }
-            at += sizeof(fpid_record) + 8ull * record->nframes;
+            at += fpid_record_size(record->flags, record->nframes);
             if (record->hook >= hooks_.size())
                 continue; // not one of ours: a corrupt record is skipped, not fired
-            Hit hit{record->hook,
-                    record->kind == FPID_RECORD_RETURN,
-                    record->tsc,
-                    ring->tid,
-                    record->args,
-                    reinterpret_cast<const uint64_t *>(record + 1),
-                    std::min<uint32_t>(record->nframes, FPID_MAX_FRAMES)};
+            const uint64_t *part = reinterpret_cast<const uint64_t *>(record + 1);
+            Hit hit{record->hook, record->kind == FPID_RECORD_RETURN, 0, ring->tid, nullptr, nullptr, 0};
+            if (record->flags & FPID_HOOK_TIME)
+                hit.tsc = *part++;
+            if (record->flags & FPID_HOOK_ARGS) {
+                hit.args = part;
+                part += FPID_MAX_ARGS;
+            }
+            hit.frames = part;
+            hit.nframes = std::min<uint32_t>(record->nframes, FPID_MAX_FRAMES);
             pending.push_back(hit);
         }
         scanned[r] = at;
     }
-    std::stable_sort(pending.begin(), pending.end(), [](const Hit &a, const Hit &b) { return a.tsc < b.tsc; });
+    // In time order across threads (records without a time stamp keep their ring's order).
+    if (rings_with_records > 1)
+        std::stable_sort(pending.begin(), pending.end(), [](const Hit &a, const Hit &b) { return a.tsc < b.tsc; });
     for (const Hit &hit : pending)
         deliver(hit);
     for (uint32_t r = 0; r < claimed; r++) {

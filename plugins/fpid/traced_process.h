@@ -26,9 +26,9 @@ namespace dtrace::fpid {
 struct Hit {
     uint32_t hook;
     bool is_return;
-    uint64_t tsc;
+    uint64_t tsc; // 0: not recorded (no clause reads a time)
     int32_t tid;
-    const uint64_t *args; // FPID_MAX_ARGS
+    const uint64_t *args; // FPID_MAX_ARGS; null: not recorded (no clause reads them)
     const uint64_t *frames;
     uint32_t nframes;
 };

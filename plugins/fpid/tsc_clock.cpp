@@ -32,6 +32,10 @@ void TscClock::refresh() {
         ns_per_tick_ = static_cast<double>(ns - ns0_) / static_cast<double>(tsc - tsc0_);
 }
 
+uint64_t TscClock::now() const {
+    return monotonic_ns();
+}
+
 uint64_t TscClock::nanoseconds(uint64_t tsc) const {
     const double delta = static_cast<double>(static_cast<int64_t>(tsc - tsc0_)) * ns_per_tick_;
     return ns0_ + static_cast<uint64_t>(static_cast<int64_t>(delta));

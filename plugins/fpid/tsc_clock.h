@@ -18,6 +18,7 @@ class TscClock {
     // Takes a new reading pair (refines the rate).
     void refresh();
     uint64_t nanoseconds(uint64_t tsc) const;
+    uint64_t now() const; // CLOCK_MONOTONIC, for hits recorded without a time stamp
 
   private:
     uint64_t tsc0_ = 0, ns0_ = 0;

@@ -134,28 +134,33 @@ void fpid_on_entry(uint64_t *regs, uint32_t hook) {
         return;
     const struct fpid_hook_info *h = &fpid_hooks[hook];
     if (h->flags & FPID_HOOK_ENTRY) {
+        const uint32_t parts = h->flags & (FPID_HOOK_TIME | FPID_HOOK_ARGS);
         const uint32_t frames_room = (h->flags & FPID_HOOK_STACK) ? fpid_shm->stack_frames : 0;
-        struct fpid_record *r = reserve(t, sizeof *r + 8 * frames_room);
+        struct fpid_record *r = reserve(t, fpid_record_size(parts, frames_room));
         if (r != NULL) {
             r->hook = hook;
             r->kind = FPID_RECORD_ENTRY;
-            r->tsc = read_tsc();
-            r->args[0] = regs[REG_RDI];
-            r->args[1] = regs[REG_RSI];
-            r->args[2] = regs[REG_RDX];
-            r->args[3] = regs[REG_RCX];
-            r->args[4] = regs[REG_R8];
-            r->args[5] = regs[REG_R9];
+            r->flags = (uint8_t)parts;
+            uint64_t *at = (uint64_t *)(r + 1);
+            if (parts & FPID_HOOK_TIME)
+                *at++ = read_tsc();
+            if (parts & FPID_HOOK_ARGS) {
+                at[0] = regs[REG_RDI];
+                at[1] = regs[REG_RSI];
+                at[2] = regs[REG_RDX];
+                at[3] = regs[REG_RCX];
+                at[4] = regs[REG_R8];
+                at[5] = regs[REG_R9];
+                at += FPID_MAX_ARGS;
+            }
             uint32_t nframes = 0;
             if (frames_room >= 2) {
-                uint64_t *frames = (uint64_t *)(r + 1);
-                frames[0] = h->address;
-                frames[1] = regs[REG_RETURN];
-                nframes = 2 + walk_frames(t, regs[REG_RBP], (uint64_t)&regs[REG_RETURN + 1], frames + 2,
-                                          frames_room - 2);
+                at[0] = h->address;
+                at[1] = regs[REG_RETURN];
+                nframes = 2 + walk_frames(t, regs[REG_RBP], (uint64_t)&regs[REG_RETURN + 1], at + 2, frames_room - 2);
             }
             r->nframes = (uint16_t)nframes;
-            commit(t, sizeof *r + 8 * nframes);
+            commit(t, fpid_record_size(parts, nframes));
         }
     }
     if ((h->flags & FPID_HOOK_RETURN) && t->shadow_depth < FPID_SHADOW_DEPTH) {
@@ -178,17 +183,23 @@ uint64_t fpid_on_return(uint64_t *saved) {
         __builtin_trap(); /* a return the agent did not hook: nowhere to go */
     const struct fpid_shadow_entry e = t->shadow[--t->shadow_depth];
     if (fpid_active) {
-        struct fpid_record *r = reserve(t, sizeof *r);
+        const uint32_t parts = fpid_hooks[e.hook].flags & (FPID_HOOK_TIME | FPID_HOOK_ARGS);
+        struct fpid_record *r = reserve(t, fpid_record_size(parts, 0));
         if (r != NULL) {
             r->hook = e.hook;
             r->kind = FPID_RECORD_RETURN;
+            r->flags = (uint8_t)parts;
             r->nframes = 0;
-            r->tsc = read_tsc();
-            r->args[0] = 0;
-            r->args[1] = saved[1];
-            for (uint32_t i = 2; i < FPID_MAX_ARGS; i++)
-                r->args[i] = 0;
-            commit(t, sizeof *r);
+            uint64_t *at = (uint64_t *)(r + 1);
+            if (parts & FPID_HOOK_TIME)
+                *at++ = read_tsc();
+            if (parts & FPID_HOOK_ARGS) {
+                at[0] = 0;
+                at[1] = saved[1];
+                for (uint32_t i = 2; i < FPID_MAX_ARGS; i++)
+                    at[i] = 0;
+            }
+            commit(t, fpid_record_size(parts, 0));
         }
     }
     return e.return_address;

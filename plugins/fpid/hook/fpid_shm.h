@@ -47,10 +47,12 @@
 #define FPID_AGENT_FAILED 2u   /* nothing patched: agent_error says why */
 #define FPID_AGENT_UNHOOKED 3u /* original bytes restored; rings no longer written */
 
-/* fpid_hook.flags */
+/* fpid_hook.flags: what a hit records (only what the probes' clauses read) */
 #define FPID_HOOK_ENTRY 0x1u
 #define FPID_HOOK_RETURN 0x2u
-#define FPID_HOOK_STACK 0x4u /* walk the frame pointers at each hit */
+#define FPID_HOOK_STACK 0x4u /* walk the frame pointers at each entry */
+#define FPID_HOOK_TIME 0x8u  /* the time stamp counter */
+#define FPID_HOOK_ARGS 0x10u /* the argument registers (entry), the return value (return) */
 
 /* fpid_hook.status (the agent's) */
 #define FPID_HOOK_PENDING 0u
@@ -69,17 +71,22 @@ struct fpid_hook {
 #define FPID_RECORD_RETURN 2u
 #define FPID_RECORD_PAD 3u
 
-/* A record is sizeof(struct fpid_record) + 8 * nframes bytes; a PAD record
- * (only its first 8 bytes are written) runs to the end of the ring. */
+/* A record: this header, then (with FPID_HOOK_TIME) the time stamp counter,
+ * (with FPID_HOOK_ARGS) FPID_MAX_ARGS words: at entry the six argument
+ * registers, at return 0 and the return value (arg0, arg1), then nframes
+ * program counters, innermost first: fpid_record_size() bytes. A PAD record
+ * runs to the end of the ring. */
 struct fpid_record {
-    uint32_t hook;    /* index in the hook table */
-    uint16_t kind;    /* FPID_RECORD_* */
-    uint16_t nframes; /* program counters after the fixed part */
-    uint64_t tsc;     /* the time stamp counter at the hit */
-    /* entry: the six argument registers; return: args[0] 0, args[1] rax */
-    uint64_t args[FPID_MAX_ARGS];
-    /* then nframes program counters, innermost first */
+    uint32_t hook;   /* index in the hook table */
+    uint8_t kind;    /* FPID_RECORD_* */
+    uint8_t flags;   /* FPID_HOOK_TIME | FPID_HOOK_ARGS: which parts follow */
+    uint16_t nframes;
 };
+
+static inline uint32_t fpid_record_size(uint32_t flags, uint32_t nframes) {
+    return (uint32_t)sizeof(struct fpid_record) + ((flags & FPID_HOOK_TIME) ? 8u : 0u) +
+           ((flags & FPID_HOOK_ARGS) ? 8u * FPID_MAX_ARGS : 0u) + 8u * nframes;
+}
 
 struct fpid_ring {
     /* The writer's line. */

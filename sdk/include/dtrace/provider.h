@@ -362,6 +362,8 @@ typedef struct dtrace_kernel_symbol {
 #define DTRACE_USAGE_USER_STACK 0x1u   /* ustack(), ustackdepth, ucaller (or jstack()) */
 #define DTRACE_USAGE_KERNEL_STACK 0x2u /* stack(), stackdepth, caller */
 #define DTRACE_USAGE_USER_REGS 0x4u    /* uregs[] */
+#define DTRACE_USAGE_ARGS 0x8u         /* argN or args[] (a plugin that records events may leave them out) */
+#define DTRACE_USAGE_TIMESTAMP 0x10u   /* timestamp, vtimestamp, walltimestamp (likewise) */
 
 typedef struct dtrace_probe_usage {
     uint32_t struct_size; /* set by the plugin; the host writes no field beyond it */
