@@ -91,6 +91,7 @@ live::Status TracedProcess::attach(const std::string &agent_path, uint32_t ring_
     shm_->dtrace_pid = getpid();
     shm_->target_pid = static_cast<int32_t>(pid_);
     shm_->ring_bytes = ring_bytes;
+    ring_bytes_ = ring_bytes;
     shm_->stack_frames = stack_frames;
     if (!grabbed_) {
         if (live::Status entered = run_to_entry(pid_); !entered)
@@ -143,7 +144,54 @@ void TracedProcess::detach() {
 }
 
 fpid_ring *TracedProcess::ring(uint32_t index) const {
-    return reinterpret_cast<fpid_ring *>(reinterpret_cast<uint8_t *>(shm_) + fpid_ring_offset(shm_, index));
+    return reinterpret_cast<fpid_ring *>(reinterpret_cast<uint8_t *>(shm_) +
+                                         fpid_ring_offset(static_cast<uint32_t>(ring_bytes_), index));
+}
+
+// The records of ring `r` from our tail to its head. The ring is the traced
+// process's memory: its head and records are checked, never trusted (a
+// record that would reach past the ring, or a head that ran more than a ring
+// ahead, ends the pass over that ring, which starts again at its head).
+void TracedProcess::read_ring(uint32_t r, std::vector<Hit> &out) {
+    fpid_ring *ring = this->ring(r);
+    const uint8_t *data = reinterpret_cast<const uint8_t *>(ring + 1);
+    const uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
+    const int32_t tid = ring->tid;
+    uint64_t at = tails_[r];
+    if (head < at || head - at > ring_bytes_) {
+        tails_[r] = head;
+        return;
+    }
+    while (at < head) {
+        const uint64_t position = at % ring_bytes_;
+        fpid_record record;
+        if (ring_bytes_ - position < sizeof record)
+            break;
+        std::memcpy(&record, data + position, sizeof record);
+        if (record.kind == FPID_RECORD_PAD) {
+            at += ring_bytes_ - position;
+            continue;
+        }
+        const uint32_t nframes = std::min<uint32_t>(record.nframes, FPID_MAX_FRAMES);
+        const uint32_t size = fpid_record_size(record.flags, record.nframes);
+        if (size > ring_bytes_ - position || at + size > head)
+            break;
+        at += size;
+        if (record.hook >= hooks_.size() || (record.kind != FPID_RECORD_ENTRY && record.kind != FPID_RECORD_RETURN))
+            continue; // not one of ours: skipped, not fired
+        const uint64_t *part = reinterpret_cast<const uint64_t *>(data + position + sizeof record);
+        Hit hit{record.hook, record.kind == FPID_RECORD_RETURN, 0, tid, nullptr, nullptr, 0};
+        if (record.flags & FPID_HOOK_TIME)
+            hit.tsc = *part++;
+        if (record.flags & FPID_HOOK_ARGS) {
+            hit.args = part;
+            part += FPID_MAX_ARGS;
+        }
+        hit.frames = part;
+        hit.nframes = nframes;
+        out.push_back(hit);
+    }
+    tails_[r] = at < head ? head : at;
 }
 
 uint64_t TracedProcess::drain(const std::function<void(const Hit &)> &deliver) {
@@ -151,54 +199,26 @@ uint64_t TracedProcess::drain(const std::function<void(const Hit &)> &deliver) {
         return 0;
     std::vector<Hit> pending;
     uint32_t rings_with_records = 0;
-    std::vector<uint64_t> scanned(FPID_MAX_RINGS, 0); // each ring's tail once pending is delivered
     uint64_t drops = __atomic_load_n(&shm_->ring_overflow, __ATOMIC_RELAXED);
     const uint32_t claimed = std::min(__atomic_load_n(&shm_->rings_claimed, __ATOMIC_ACQUIRE), FPID_MAX_RINGS);
-    const uint64_t ring_bytes = shm_->ring_bytes;
     for (uint32_t r = 0; r < claimed; r++) {
         fpid_ring *ring = this->ring(r);
         if (__atomic_load_n(&ring->claimed, __ATOMIC_ACQUIRE) == 0)
             continue;
         drops += __atomic_load_n(&ring->drops, __ATOMIC_RELAXED);
-        const uint8_t *data = reinterpret_cast<const uint8_t *>(ring + 1);
-        const uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
-        uint64_t at = ring->tail;
-        rings_with_records += at < head;
-        while (at < head) {
-            const uint64_t position = at % ring_bytes;
-            const auto *record = reinterpret_cast<const fpid_record *>(data + position);
-            if (record->kind == FPID_RECORD_PAD) {
-                at += ring_bytes - position;
-                continue;
-            }
-            at += fpid_record_size(record->flags, record->nframes);
-            if (record->hook >= hooks_.size())
-                continue; // not one of ours: a corrupt record is skipped, not fired
-            const uint64_t *part = reinterpret_cast<const uint64_t *>(record + 1);
-            Hit hit{record->hook, record->kind == FPID_RECORD_RETURN, 0, ring->tid, nullptr, nullptr, 0};
-            if (record->flags & FPID_HOOK_TIME)
-                hit.tsc = *part++;
-            if (record->flags & FPID_HOOK_ARGS) {
-                hit.args = part;
-                part += FPID_MAX_ARGS;
-            }
-            hit.frames = part;
-            hit.nframes = std::min<uint32_t>(record->nframes, FPID_MAX_FRAMES);
-            pending.push_back(hit);
-        }
-        scanned[r] = at;
+        const size_t before = pending.size();
+        read_ring(r, pending);
+        rings_with_records += pending.size() > before;
     }
     // In time order across threads (records without a time stamp keep their ring's order).
     if (rings_with_records > 1)
         std::stable_sort(pending.begin(), pending.end(), [](const Hit &a, const Hit &b) { return a.tsc < b.tsc; });
     for (const Hit &hit : pending)
         deliver(hit);
-    for (uint32_t r = 0; r < claimed; r++) {
-        if (scanned[r] != 0)
-            __atomic_store_n(&ring(r)->tail, scanned[r], __ATOMIC_RELEASE);
-    }
-    const uint64_t lost = drops - drops_seen_;
-    drops_seen_ = drops;
+    for (uint32_t r = 0; r < claimed; r++)
+        __atomic_store_n(&ring(r)->tail, tails_[r], __ATOMIC_RELEASE);
+    const uint64_t lost = drops > drops_seen_ ? drops - drops_seen_ : 0; // the process's own counters
+    drops_seen_ = std::max(drops, drops_seen_);
     return lost;
 }
 

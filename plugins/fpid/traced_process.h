@@ -65,6 +65,7 @@ class TracedProcess {
     live::Status create_shared_memory(uint32_t ring_bytes);
     live::Status fill_hook_table();
     fpid_ring *ring(uint32_t index) const;
+    void read_ring(uint32_t index, std::vector<Hit> &out);
 
     int64_t pid_;
     bool grabbed_;
@@ -74,6 +75,8 @@ class TracedProcess {
     fpid_shm *shm_ = nullptr;
     uint64_t shm_size_ = 0;
     uint64_t drops_seen_ = 0;
+    uint64_t ring_bytes_ = 0;                 // ours: the process could change the shared copy
+    std::vector<uint64_t> tails_ = std::vector<uint64_t>(FPID_MAX_RINGS, 0); // ours, likewise
 };
 
 } // namespace dtrace::fpid

@@ -64,7 +64,7 @@ static __attribute__((noinline)) struct fpid_thread *claim(uint64_t sp) {
         return current;
     }
     struct fpid_thread *t = &threads[slot];
-    t->ring = (struct fpid_ring *)((uint8_t *)fpid_shm + fpid_ring_offset(fpid_shm, slot));
+    t->ring = (struct fpid_ring *)((uint8_t *)fpid_shm + fpid_ring_offset(fpid_shm->ring_bytes, slot));
     t->data = (uint8_t *)t->ring + sizeof(struct fpid_ring);
     t->stack_top = stack_top_of(sp);
     current = t; /* before any call: a hooked libc function must not claim again */

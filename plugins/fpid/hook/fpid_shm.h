@@ -118,10 +118,10 @@ struct fpid_shm {
     struct fpid_hook hooks[FPID_MAX_HOOKS];
 };
 
-/* The ring of slot `index` and its records, in a mapping of the file. */
-static inline uint64_t fpid_ring_offset(const struct fpid_shm *shm, uint32_t index) {
+/* Where the ring of slot `index` starts in the file (its records follow its header). */
+static inline uint64_t fpid_ring_offset(uint32_t ring_bytes, uint32_t index) {
     uint64_t base = (sizeof(struct fpid_shm) + 4095u) & ~(uint64_t)4095u;
-    return base + (uint64_t)index * (sizeof(struct fpid_ring) + shm->ring_bytes);
+    return base + (uint64_t)index * (sizeof(struct fpid_ring) + ring_bytes);
 }
 
 static inline uint64_t fpid_shm_size(uint32_t ring_bytes) {
