@@ -12,11 +12,15 @@
 #include <unistd.h>
 
 #include "process_maps.h"
+#include "fpid_shm.h"
 #include "process_modules.h"
 
 namespace dtrace::fpid {
 
 namespace {
+
+constexpr uint64_t kMaxUnsizedFunction = 64 * 1024;
+constexpr uint64_t kLastUnsized = 64;
 
 bool empty(const char *pattern) {
     return pattern == nullptr || pattern[0] == '\0';
@@ -66,18 +70,22 @@ const FunctionIndex::Module *FunctionIndex::module(const std::string &path) {
 
 std::string FunctionIndex::plan(const Module &module, const pid::ElfFunction &function, uint32_t &patch_length) const {
     auto next = std::upper_bound(module.starts.begin(), module.starts.end(), function.address);
-    const uint64_t room = std::max<uint64_t>(
-        function.size, next == module.starts.end() ? function.size : std::min<uint64_t>(*next - function.address,
-                                                                                        function.size + 32));
+    const uint64_t to_next = next == module.starts.end() ? 0 : *next - function.address;
+    // A symbol without a size (_init, crtstuff's) is taken to run to the next
+    // one, the last (_fini) over a few instructions: bytes beyond it that are
+    // not code can only make the branch check refuse, never let a bad hook in.
+    const uint64_t size =
+        function.size != 0 ? function.size : to_next != 0 ? std::min(to_next, kMaxUnsizedFunction) : kLastUnsized;
+    const uint64_t room = std::max(size, std::min(to_next, size + FPID_MAX_PATCH));
     std::vector<uint8_t> code(room);
     const int fd = open(module.functions->path().c_str(), O_RDONLY | O_CLOEXEC);
     const ssize_t n = fd < 0 ? -1 : pread(fd, code.data(), code.size(), static_cast<off_t>(function.file_offset));
     if (fd >= 0)
         close(fd);
-    if (n < static_cast<ssize_t>(function.size))
+    if (n < static_cast<ssize_t>(size))
         return "its code cannot be read from " + module.functions->path();
     fpid_plan result{};
-    if (fpid_plan_hook(code.data(), function.size, static_cast<uint64_t>(n), function.address, &result) != 0)
+    if (fpid_plan_hook(code.data(), size, static_cast<uint64_t>(n), function.address, &result) != 0)
         return result.why;
     patch_length = result.length;
     return "";
@@ -114,8 +122,8 @@ live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const
             bool named = matches(function_glob, f.name);
             if (!named && !is_glob(function_glob))
                 named = std::find(f.aliases.begin(), f.aliases.end(), function_glob) != f.aliases.end();
-            if (!named || f.size == 0)
-                continue; // a symbol without a size (_init, PLT stubs) cannot be checked for a hook
+            if (!named)
+                continue;
             FunctionMatch match;
             match.function.module_path = process_module.path;
             match.function.module = registered_name(module_glob, file_name);
