@@ -124,3 +124,6 @@ print("   replay: %.2f s wall (%.1f M events/s, %.0f MB/s); %.2f s CPU (%.1f M e
       % (wall, events / wall / 1e6, mb / wall, cpu, events / cpu / 1e6, mb / cpu, rss))
 PY
 rm -f "$nettrace"
+
+echo "== fpid: cost per hit of an entry probe counting a tiny function's calls, against pid's uprobe and bpftrace's"
+python3 bench/fpid_hit_cost.py "$build"
