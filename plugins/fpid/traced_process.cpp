@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "injector.h"
+#include "ring_reader.h"
 
 namespace dtrace::fpid {
 
@@ -148,50 +149,12 @@ fpid_ring *TracedProcess::ring(uint32_t index) const {
                                          fpid_ring_offset(static_cast<uint32_t>(ring_bytes_), index));
 }
 
-// The records of ring `r` from our tail to its head. The ring is the traced
-// process's memory: its head and records are checked, never trusted (a
-// record that would reach past the ring, or a head that ran more than a ring
-// ahead, ends the pass over that ring, which starts again at its head).
 void TracedProcess::read_ring(uint32_t r, std::vector<Hit> &out) {
     fpid_ring *ring = this->ring(r);
     const uint8_t *data = reinterpret_cast<const uint8_t *>(ring + 1);
     const uint64_t head = __atomic_load_n(&ring->head, __ATOMIC_ACQUIRE);
-    const int32_t tid = ring->tid;
-    uint64_t at = tails_[r];
-    if (head < at || head - at > ring_bytes_) {
-        tails_[r] = head;
-        return;
-    }
-    while (at < head) {
-        const uint64_t position = at % ring_bytes_;
-        fpid_record record;
-        if (ring_bytes_ - position < sizeof record)
-            break;
-        std::memcpy(&record, data + position, sizeof record);
-        if (record.kind == FPID_RECORD_PAD) {
-            at += ring_bytes_ - position;
-            continue;
-        }
-        const uint32_t nframes = std::min<uint32_t>(record.nframes, FPID_MAX_FRAMES);
-        const uint32_t size = fpid_record_size(record.flags, record.nframes);
-        if (size > ring_bytes_ - position || at + size > head)
-            break;
-        at += size;
-        if (record.hook >= hooks_.size() || (record.kind != FPID_RECORD_ENTRY && record.kind != FPID_RECORD_RETURN))
-            continue; // not one of ours: skipped, not fired
-        const uint64_t *part = reinterpret_cast<const uint64_t *>(data + position + sizeof record);
-        Hit hit{record.hook, record.kind == FPID_RECORD_RETURN, 0, tid, nullptr, nullptr, 0};
-        if (record.flags & FPID_HOOK_TIME)
-            hit.tsc = *part++;
-        if (record.flags & FPID_HOOK_ARGS) {
-            hit.args = part;
-            part += FPID_MAX_ARGS;
-        }
-        hit.frames = part;
-        hit.nframes = nframes;
-        out.push_back(hit);
-    }
-    tails_[r] = at < head ? head : at;
+    tails_[r] = read_records(std::span<const uint8_t>(data, ring_bytes_), tails_[r], head,
+                             static_cast<uint32_t>(hooks_.size()), ring->tid, out);
 }
 
 uint64_t TracedProcess::drain(const std::function<void(const Hit &)> &deliver) {

@@ -18,20 +18,10 @@
 
 #include "fpid_shm.h"
 #include "function_index.h"
+#include "ring_reader.h"
 #include "result.h"
 
 namespace dtrace::fpid {
-
-// A record as drain() hands it on (valid during the call).
-struct Hit {
-    uint32_t hook;
-    bool is_return;
-    uint64_t tsc; // 0: not recorded (no clause reads a time)
-    int32_t tid;
-    const uint64_t *args; // FPID_MAX_ARGS; null: not recorded (no clause reads them)
-    const uint64_t *frames;
-    uint32_t nframes;
-};
 
 class TracedProcess {
   public:

@@ -54,10 +54,20 @@ static int movable(const ZydisDecodedInstruction *in, const ZydisDecodedOperand 
         return 1;
     if (is_rip_relative(in, ops))
         return 1;
-    if (is_branch(in) && (in->mnemonic == ZYDIS_MNEMONIC_JMP || in->mnemonic == ZYDIS_MNEMONIC_CALL ||
-                          in->meta.category == ZYDIS_CATEGORY_COND_BR) &&
-        in->mnemonic != ZYDIS_MNEMONIC_JRCXZ && in->mnemonic != ZYDIS_MNEMONIC_JECXZ)
-        return 1;
+    switch (in->mnemonic) {
+    case ZYDIS_MNEMONIC_LOOP: /* short forms only */
+    case ZYDIS_MNEMONIC_LOOPE:
+    case ZYDIS_MNEMONIC_LOOPNE:
+    case ZYDIS_MNEMONIC_JCXZ:
+    case ZYDIS_MNEMONIC_JECXZ:
+    case ZYDIS_MNEMONIC_JRCXZ:
+        break;
+    default:
+        /* jmp, call and jcc have near forms; anything else relative is refused */
+        if (in->mnemonic == ZYDIS_MNEMONIC_JMP || in->mnemonic == ZYDIS_MNEMONIC_CALL ||
+            in->meta.category == ZYDIS_CATEGORY_COND_BR)
+            return 1;
+    }
     say(why, size, "its instruction %s has no form that reaches from elsewhere", ZydisMnemonicGetString(in->mnemonic));
     return 0;
 }
