@@ -11,8 +11,10 @@ namespace dtrace::fpid {
 uint64_t read_records(std::span<const uint8_t> ring, uint64_t tail, uint64_t head, uint32_t nhooks, int32_t tid,
                       std::vector<Hit> &out) {
     const uint64_t ring_bytes = ring.size();
-    if (ring_bytes == 0 || head < tail || head - tail > ring_bytes)
-        return head;
+    // Records are whole words: a position that is not is a scribble, read no further.
+    const uint64_t next_word = (head + 7) & ~uint64_t{7};
+    if (ring_bytes == 0 || head < tail || head - tail > ring_bytes || ((tail | head) & 7) != 0)
+        return next_word;
     uint64_t at = tail;
     while (at < head) {
         const uint64_t position = at % ring_bytes;

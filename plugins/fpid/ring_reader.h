@@ -24,7 +24,7 @@ struct Hit {
 // below `nhooks` to `out`; returns the new tail. A head more than a ring
 // ahead, or a record that would reach past the ring or the head, ends the
 // reading there: the tail then moves to the head (what was between is lost,
-// never misread).
+// never misread); a position that is not a multiple of 8 likewise.
 uint64_t read_records(std::span<const uint8_t> ring, uint64_t tail, uint64_t head, uint32_t nhooks, int32_t tid,
                       std::vector<Hit> &out);
 

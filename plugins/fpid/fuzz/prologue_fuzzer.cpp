@@ -20,7 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         return 0;
     uint8_t out[128];
     char why[200];
-    for (uint64_t to : {address + 0x1000, address - 0x7fff0000ull, address + 0x100000000ull})
+    const uint64_t destinations[] = {address + 0x1000, address - 0x7fff0000ull, address + 0x100000000ull};
+    for (uint64_t to : destinations)
         (void)fpid_relocate(code, &plan, address, to, out, sizeof out, why, sizeof why);
     return 0;
 }

@@ -9,13 +9,13 @@
 #include "ring_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    if (size < 16)
+    if (size < 16 + 8)
         return 0;
     uint64_t tail, head;
     std::memcpy(&tail, data, 8);
     std::memcpy(&head, data + 8, 8);
     // The ring: the rest, cut to a power of two (as rings are), 8-byte aligned as in shared memory.
-    size_t ring_bytes = 1;
+    size_t ring_bytes = 8;
     while (ring_bytes * 2 <= size - 16)
         ring_bytes *= 2;
     std::vector<uint64_t> ring((ring_bytes + 7) / 8);
