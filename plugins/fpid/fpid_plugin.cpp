@@ -151,9 +151,8 @@ int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spe
         }
     }
     if (refused > 0 && ops_->get_option(host_, "quiet") == nullptr)
-        ops_->report_error(host_, (std::to_string(refused) + " matching function(s) left out; the first: " +
-                                   first_refusal)
-                                      .c_str());
+        ops_->report_error(
+            host_, (std::to_string(refused) + " matching function(s) left out; the first: " + first_refusal).c_str());
     return 0;
 }
 
@@ -224,9 +223,8 @@ int FpidPlugin::start() {
     const uint64_t ring_bytes = std::bit_ceil(std::max<uint64_t>(
         std::min<uint64_t>(option_size(host_, ops_, "fpidbufsize", kDefaultRingBytes), 1ull << 30), 1ull << 16));
     const char *frames_text = ops_->get_option(host_, "ustackframes");
-    const uint32_t frames = std::min<uint32_t>(frames_text ? static_cast<uint32_t>(std::strtoul(frames_text, nullptr, 10))
-                                                           : kDefaultFrames,
-                                               FPID_MAX_FRAMES);
+    const uint32_t frames = std::min<uint32_t>(
+        frames_text ? static_cast<uint32_t>(std::strtoul(frames_text, nullptr, 10)) : kDefaultFrames, FPID_MAX_FRAMES);
     for (auto &provider : providers_) {
         if (!provider->process->has_hooks())
             continue;

@@ -82,12 +82,12 @@ class FpidPlugin {
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
     std::vector<std::unique_ptr<Provider>> providers_;
-    std::vector<ProbeSlot> slots_;          // by cookie
+    std::vector<ProbeSlot> slots_;              // by cookie
     std::unordered_set<std::string> slot_keys_; // "pid:address" + probe name, of the slots made
     std::unique_ptr<TscClock> clock_;
     live::stacks::StackSymbols symbols_;
     FunctionIndex functions_;
-    std::string demangled_; // the last lookup_symbol's function name
+    std::string demangled_;  // the last lookup_symbol's function name
     std::mutex drain_mutex_; // the drain thread's passes, and the one at a target's exit
     std::thread drainer_;
     std::atomic<bool> stopping_{false};

@@ -11,8 +11,8 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "process_maps.h"
 #include "fpid_shm.h"
+#include "process_maps.h"
 #include "process_modules.h"
 
 namespace dtrace::fpid {
@@ -74,8 +74,9 @@ std::string FunctionIndex::plan(const Module &module, const pid::ElfFunction &fu
     // A symbol without a size (_init, crtstuff's) is taken to run to the next
     // one, the last (_fini) over a few instructions: bytes beyond it that are
     // not code can only make the branch check refuse, never let a bad hook in.
-    const uint64_t size =
-        function.size != 0 ? function.size : to_next != 0 ? std::min(to_next, kMaxUnsizedFunction) : kLastUnsized;
+    const uint64_t size = function.size != 0 ? function.size
+                          : to_next != 0     ? std::min(to_next, kMaxUnsizedFunction)
+                                             : kLastUnsized;
     const uint64_t room = std::max(size, std::min(to_next, size + FPID_MAX_PATCH));
     std::vector<uint8_t> code(room);
     const int fd = open(module.functions->path().c_str(), O_RDONLY | O_CLOEXEC);

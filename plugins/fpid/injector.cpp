@@ -1,12 +1,12 @@
 // injector.cpp: ptrace steps that load the agent (injector.h).
 #include "injector.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
 #include <dlfcn.h>
-#include <algorithm>
 #include <fstream>
 #include <sys/ptrace.h>
 #include <sys/uio.h>
@@ -44,8 +44,9 @@ live::Result<int> wait_stop(int64_t pid) {
         if (got < 0 && errno != EINTR)
             return live::Error{errno_text("waitpid")};
         if (std::chrono::steady_clock::now() > deadline)
-            return live::Error{"process " + std::to_string(pid) + " did not come back within 10 s while the fpid "
-                                                                  "agent was being loaded"};
+            return live::Error{"process " + std::to_string(pid) +
+                               " did not come back within 10 s while the fpid "
+                               "agent was being loaded"};
         std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
 }
@@ -69,7 +70,8 @@ live::Result<uint64_t> find_dlopen(int64_t pid) {
         for (const pid::ElfFunction &f : functions ? functions->functions() : std::vector<pid::ElfFunction>{}) {
             // Versioned names too ("dlopen@@GLIBC_2.34").
             auto is_named_dlopen = [](const std::string &name) { return name.substr(0, name.find('@')) == "dlopen"; };
-            const bool is_dlopen = is_named_dlopen(f.name) || std::any_of(f.aliases.begin(), f.aliases.end(), is_named_dlopen);
+            const bool is_dlopen =
+                is_named_dlopen(f.name) || std::any_of(f.aliases.begin(), f.aliases.end(), is_named_dlopen);
             if (uint64_t address = is_dlopen ? runtime_address(pid, module.path, f.file_offset) : 0; address != 0)
                 return address;
         }

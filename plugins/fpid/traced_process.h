@@ -18,8 +18,8 @@
 
 #include "fpid_shm.h"
 #include "function_index.h"
-#include "ring_reader.h"
 #include "result.h"
+#include "ring_reader.h"
 
 namespace dtrace::fpid {
 
@@ -65,7 +65,7 @@ class TracedProcess {
     fpid_shm *shm_ = nullptr;
     uint64_t shm_size_ = 0;
     uint64_t drops_seen_ = 0;
-    uint64_t ring_bytes_ = 0;                 // ours: the process could change the shared copy
+    uint64_t ring_bytes_ = 0; // ours: the process could change the shared copy
     std::vector<uint64_t> tails_ = std::vector<uint64_t>(FPID_MAX_RINGS, 0); // ours, likewise
 };
 

@@ -44,7 +44,7 @@ struct fpid_hook_info {
 
 extern struct fpid_shm *fpid_shm;
 extern struct fpid_hook_info fpid_hooks[FPID_MAX_HOOKS];
-extern volatile int fpid_active;      /* 0 after detach and in a forked child */
+extern volatile int fpid_active;        /* 0 after detach and in a forked child */
 extern uint64_t fpid_return_trampoline; /* where hooked returns go */
 
 /* hits.c: called from the trampolines. */

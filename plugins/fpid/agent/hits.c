@@ -28,8 +28,8 @@ enum { REG_RBP = 0, REG_R9 = 2, REG_R8 = 3, REG_RCX = 4, REG_RDX = 5, REG_RSI = 
 extern void *__libc_stack_end;
 
 static __thread struct fpid_thread *current __attribute__((tls_model("initial-exec")));
-static struct fpid_thread *threads;     /* FPID_MAX_RINGS of them */
-static struct fpid_thread no_ring;      /* for threads beyond the last ring */
+static struct fpid_thread *threads; /* FPID_MAX_RINGS of them */
+static struct fpid_thread no_ring;  /* for threads beyond the last ring */
 
 int fpid_threads_init(void) {
     void *p = mmap(NULL, sizeof(struct fpid_thread) * FPID_MAX_RINGS, PROT_READ | PROT_WRITE,

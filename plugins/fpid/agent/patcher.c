@@ -96,11 +96,11 @@ int fpid_make_return_trampoline(void) {
         return -1;
     uint8_t *at = code;
     static const uint8_t save[] = {
-        0x48, 0x83, 0xec, 0x08,      /* sub $8, %rsp: the slot for the original return address */
-        0x50, 0x52,                  /* push %rax; push %rdx */
-        0x48, 0x83, 0xec, 0x08,      /* sub $8, %rsp: aligned for the call */
+        0x48, 0x83, 0xec, 0x08,       /* sub $8, %rsp: the slot for the original return address */
+        0x50, 0x52,                   /* push %rax; push %rdx */
+        0x48, 0x83, 0xec, 0x08,       /* sub $8, %rsp: aligned for the call */
         0x48, 0x8d, 0x7c, 0x24, 0x08, /* lea 8(%rsp), %rdi: {rdx, rax, slot} */
-        0x49, 0xbb,                  /* movabs $fpid_on_return, %r11 */
+        0x49, 0xbb,                   /* movabs $fpid_on_return, %r11 */
     };
     static const uint8_t restore[] = {
         0x41, 0xff, 0xd3,             /* call *%r11 */

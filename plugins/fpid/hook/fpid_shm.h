@@ -77,9 +77,9 @@ struct fpid_hook {
  * program counters, innermost first: fpid_record_size() bytes. A PAD record
  * runs to the end of the ring. */
 struct fpid_record {
-    uint32_t hook;   /* index in the hook table */
-    uint8_t kind;    /* FPID_RECORD_* */
-    uint8_t flags;   /* FPID_HOOK_TIME | FPID_HOOK_ARGS: which parts follow */
+    uint32_t hook; /* index in the hook table */
+    uint8_t kind;  /* FPID_RECORD_* */
+    uint8_t flags; /* FPID_HOOK_TIME | FPID_HOOK_ARGS: which parts follow */
     uint16_t nframes;
 };
 

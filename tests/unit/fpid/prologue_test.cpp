@@ -108,8 +108,8 @@ TEST(FpidPrologue, RipRelativeOperandIsReencoded) {
 
 TEST(FpidPrologue, ShortConditionalJumpBecomesNear) {
     // test %edi,%edi; je +0x10; xor %eax,%eax ...
-    const std::vector<uint8_t> code = {0x85, 0xff, 0x74, 0x10, 0x31, 0xc0, 0xc3, 0x90, 0x90, 0x90, 0x90, 0x90,
-                                       0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0xc3};
+    const std::vector<uint8_t> code = {0x85, 0xff, 0x74, 0x10, 0x31, 0xc0, 0xc3, 0x90, 0x90, 0x90, 0x90,
+                                       0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0x90, 0xc3};
     Planned p = plan(code);
     ASSERT_EQ(p.status, 0) << p.plan.why;
     EXPECT_EQ(p.plan.length, 6u);
@@ -134,9 +134,8 @@ TEST(FpidPrologue, OutOfReachIsRefusedAtRelocation) {
     ASSERT_EQ(p.status, 0);
     uint8_t out[64];
     char why[200];
-    EXPECT_LT(fpid_relocate(code.data(), &p.plan, kAddress, kAddress + 0x100000000ull, out, sizeof out, why,
-                            sizeof why),
-              0);
+    EXPECT_LT(
+        fpid_relocate(code.data(), &p.plan, kAddress, kAddress + 0x100000000ull, out, sizeof out, why, sizeof why), 0);
     EXPECT_NE(std::string(why).find("cannot reach"), std::string::npos) << why;
 }
 

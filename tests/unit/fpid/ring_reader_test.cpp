@@ -41,8 +41,8 @@ class Ring {
 
 TEST(FpidRingReader, RecordsOfEveryShape) {
     Ring ring(1024);
-    uint64_t head = ring.put(0, 1, FPID_RECORD_ENTRY, 0, {});                        // a count
-    head = ring.put(head, 2, FPID_RECORD_ENTRY, FPID_HOOK_TIME, {1234});             // a time
+    uint64_t head = ring.put(0, 1, FPID_RECORD_ENTRY, 0, {});                          // a count
+    head = ring.put(head, 2, FPID_RECORD_ENTRY, FPID_HOOK_TIME, {1234});               // a time
     head = ring.put(head, 3, FPID_RECORD_RETURN, FPID_HOOK_ARGS, {0, 42, 0, 0, 0, 0}); // a return value
     head = ring.put(head, 0, FPID_RECORD_ENTRY, FPID_HOOK_TIME | FPID_HOOK_ARGS,
                     {99, 1, 2, 3, 4, 5, 6, 0x401000, 0x401234}); // and a stack
@@ -92,7 +92,8 @@ TEST(FpidRingReader, ScribbledRingIsNeverReadPastItsEnd) {
     EXPECT_EQ(read_records(ring.span(), 0, 200, 4, 1, hits), 200u);
     EXPECT_TRUE(hits.empty());
     EXPECT_EQ(read_records(ring.span(), 0, 1 << 20, 4, 1, hits), uint64_t{1} << 20);
-    EXPECT_EQ(read_records(ring.span(), 500, 100, 4, 1, hits), 100u); // a head behind the tail
+    EXPECT_EQ(read_records(ring.span(), 504, 96, 4, 1, hits), 96u); // a head behind the tail
+    EXPECT_EQ(read_records(ring.span(), 0, 13, 4, 1, hits), 16u);   // a head inside a word
     EXPECT_TRUE(hits.empty());
 }
 
