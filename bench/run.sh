@@ -97,3 +97,6 @@ mean_ms 5 "$dtrace" -l -P fbt
 echo "   probes listed: $(("$("$dtrace" -l -P fbt | wc -l)" - 1))"
 echo "== fbt entry counting against bpftrace's kprobe: in a VM (Debian's kernel under qemu), ratio only"
 bench/fbt_vm.sh "$build"
+
+echo "== fpid: cost per hit of an entry probe counting a tiny function's calls, against pid's uprobe and bpftrace's"
+python3 bench/fpid_hit_cost.py "$build"

@@ -12,7 +12,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config python3
           libgtest-dev libgmock-dev libbenchmark-dev util-linux
           libdw-dev linux-perf  # pmc: CFI unwinding; bench: perf record alongside
           libbpf-dev clang llvm bc  # the live plugins: libbpf, BPF C compiled by clang, llvm-strip; bc for bench/
-          qemu-system-x86 busybox-static cpio kmod)  # tests/vm: Debian's kernel under qemu (scripts/vm/)
+          qemu-system-x86 busybox-static cpio kmod  # tests/vm: Debian's kernel under qemu (scripts/vm/)
+          libzydis-dev)  # fpid: the x86-64 decoder and encoder that relocates hooked prologues
 fuzzers=false
 tests=OFF
 for arg in "$@"; do

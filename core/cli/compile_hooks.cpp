@@ -174,6 +174,22 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
         }
         return result;
     };
+    options.memoryless_provider = [&engine, &host](const std::vector<std::string> &probes) {
+        std::optional<std::string> found;
+        for (const std::string &text : probes) {
+            std::string why;
+            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name, why);
+            if (!desc)
+                continue;
+            if (desc->probe_id == 0)
+                (void)host.provide({desc->provider, desc->module, desc->function, desc->name});
+            engine.probes().for_each_match(*desc, [&](engine::Probe &probe) {
+                if (!found && (probe.provider->flags & DTRACE_PROVIDER_NO_MEMORY))
+                    found = probe.provider->name;
+            });
+        }
+        return found;
+    };
 }
 
 } // namespace dtrace::cli

@@ -36,6 +36,7 @@ constexpr uint32_t act(ActionFn a) {
 constexpr uint32_t kNoId = 0;
 constexpr bool kUnsupported = false;
 constexpr bool kKernelOnly = true;
+constexpr bool kReadsProcessMemory = true;
 
 // Sorted by name (checked at startup by find_builtin's binary search).
 constexpr BuiltinIdent kBuiltins[] = {
@@ -60,9 +61,9 @@ constexpr BuiltinIdent kBuiltins[] = {
     {"cleanpath", K::Function, subr(S::Cleanpath), "string(const char *)"},
     {"clear", K::ActFunc, act(ActionFn::Clear), "void(...)"},
     {"commit", K::ActFunc, act(ActionFn::Commit), "void(int)"},
-    {"copyin", K::Function, subr(S::Copyin), "void *(uintptr_t, size_t)"},
-    {"copyinstr", K::Function, subr(S::Copyinstr), "string(uintptr_t, [size_t])"},
-    {"copyinto", K::Function, subr(S::Copyinto), "void(uintptr_t, size_t, void *)"},
+    {"copyin", K::Function, subr(S::Copyin), "void *(uintptr_t, size_t)", true, false, kReadsProcessMemory},
+    {"copyinstr", K::Function, subr(S::Copyinstr), "string(uintptr_t, [size_t])", true, false, kReadsProcessMemory},
+    {"copyinto", K::Function, subr(S::Copyinto), "void(uintptr_t, size_t, void *)", true, false, kReadsProcessMemory},
     {"copyout", K::Function, subr(S::Copyout), "void(void *, uintptr_t, size_t)"},
     {"copyoutstr", K::Function, subr(S::Copyoutstr), "void(char *, uintptr_t, size_t)"},
     {"count", K::AggFunc, agg(AggFunc::Count), "void()"},

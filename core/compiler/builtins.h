@@ -71,7 +71,8 @@ struct BuiltinIdent {
     uint32_t id;
     std::string_view proto; // Scalar: its type; functions: the prototype
     bool supported = true;
-    bool kernel_only = false; // reads kernel state: never available here
+    bool kernel_only = false;          // reads kernel state: never available here
+    bool reads_process_memory = false; // copyin() and kin: refused where the events carry no process memory
 };
 
 const BuiltinIdent *find_builtin(std::string_view name);

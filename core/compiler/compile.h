@@ -96,6 +96,10 @@ struct CompileOptions {
     // Compiled, in order, before the program: their declarations, inlines
     // and translators are the program's (probe clauses are not allowed).
     std::vector<LibrarySource> library_sources;
+    // Of the probes a clause's descriptions match, the provider of one whose
+    // events carry no memory of the traced process (fpid's hooks), if any:
+    // copyin(), copyinstr() and copyinto() are refused in that clause.
+    std::function<std::optional<std::string>(const std::vector<std::string> &probes)> memoryless_provider;
 };
 
 struct CompileResult {

@@ -63,6 +63,12 @@ const BuiltinIdent &Sema::lookup_function(const Expr &call) {
                     call.text + "( ) is not available: it reads kernel state, which a user-space dtrace does not have");
     if (!b->supported)
         raise_unsupported(call.line, call.text + "( )");
+    if (b->reads_process_memory && probes_ && opts_.memoryless_provider) {
+        if (std::optional<std::string> provider = opts_.memoryless_provider(*probes_))
+            raise_error(Tag::D_UNKNOWN, call.line,
+                        call.text + "( ) is not available at " + *provider +
+                            " probes: their events carry no memory of the process (use the pid provider)");
+    }
     return *b;
 }
 

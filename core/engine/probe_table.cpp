@@ -1,6 +1,8 @@
 // probe_table.cpp: registration, lookup and matching of probes.
 #include "engine/probe_table.h"
 
+#include "host/abi.h"
+
 namespace dtrace::engine {
 
 std::string ProbeTable::key(dtrace_provider_id provider, std::string_view module, std::string_view function,
@@ -53,6 +55,8 @@ dtrace_provider_id ProbeTable::add_provider(host::LoadedPlugin *owner, const dtr
     p->attributes = info.attributes;
     if (info.d_source)
         p->d_source = info.d_source;
+    if (host::abi::covers(&info, host::abi::kProviderInfoFlagsSize))
+        p->flags = info.flags;
     p->owner = owner;
     providers_.publish();
     return p->id;

@@ -36,6 +36,7 @@ struct Provider {
     std::string d_source;
     host::LoadedPlugin *owner = nullptr;
     std::atomic<bool> withdrawn{false}; // its plugin failed to initialise: its probes match nothing
+    uint32_t flags = 0;                 // DTRACE_PROVIDER_*
 };
 
 struct Probe {

@@ -35,8 +35,11 @@ void scan(const dif::Difo &difo, const Probe &probe, dtrace_probe_usage &usage) 
         case Op::Ldgv:
             constant[in.rd].reset();
             from_arg[in.rd].reset();
-            if (is_arg(var))
+            if (is_arg(var)) {
                 from_arg[in.rd] = static_cast<uint32_t>(var) - static_cast<uint32_t>(VarId::Arg0);
+                usage.flags |= DTRACE_USAGE_ARGS;
+            } else if (var == VarId::Timestamp || var == VarId::Vtimestamp || var == VarId::Walltimestamp)
+                usage.flags |= DTRACE_USAGE_TIMESTAMP;
             else if (var == VarId::Ustackdepth || var == VarId::Ucaller)
                 usage.flags |= DTRACE_USAGE_USER_STACK;
             else if (var == VarId::Stackdepth || var == VarId::Caller)
@@ -48,7 +51,9 @@ void scan(const dif::Difo &difo, const Probe &probe, dtrace_probe_usage &usage) 
             from_arg[in.rd].reset();
             if (var == VarId::Uregs)
                 usage.flags |= DTRACE_USAGE_USER_REGS;
-            else if (var == VarId::Args && index)
+            if (var == VarId::Args)
+                usage.flags |= DTRACE_USAGE_ARGS;
+            if (var == VarId::Args && index)
                 from_arg[in.rd] =
                     *index < probe.args.size() ? probe.args[*index].native_index : static_cast<uint32_t>(*index);
             continue;

@@ -49,6 +49,8 @@ inline constexpr uint32_t kPluginOpsLookupKernelSymbolSize =
     offsetof(dtrace_plugin_ops, lookup_kernel_symbol) + sizeof(dtrace_plugin_ops::lookup_kernel_symbol);
 inline constexpr uint32_t kProviderInfoV1Size =
     offsetof(dtrace_provider_info, d_source) + sizeof(dtrace_provider_info::d_source);
+inline constexpr uint32_t kProviderInfoFlagsSize =
+    offsetof(dtrace_provider_info, flags) + sizeof(dtrace_provider_info::flags);
 inline constexpr uint32_t kProbeDescV1Size = offsetof(dtrace_probe_desc, cookie) + sizeof(dtrace_probe_desc::cookie);
 inline constexpr uint32_t kArgDescV1Size =
     offsetof(dtrace_arg_desc, native_index) + sizeof(dtrace_arg_desc::native_index);

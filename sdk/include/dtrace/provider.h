@@ -87,7 +87,14 @@ typedef struct dtrace_provider_info {
     /* Optional D source compiled before user programs: types, inlines,
      * translators for this provider's translated argument types. May be NULL. */
     const char *d_source;
+    /* Appended in ABI 1 (read only when struct_size covers it). */
+    uint32_t flags; /* DTRACE_PROVIDER_* */
 } dtrace_provider_info;
+
+/* dtrace_provider_info.flags: its probes' events carry no readable memory of
+ * the traced process (a hook that records registers only), so the compiler
+ * refuses copyin(), copyinstr() and copyinto() in their clauses. */
+#define DTRACE_PROVIDER_NO_MEMORY 0x1u
 
 /* One argument of a probe. */
 typedef struct dtrace_arg_desc {
@@ -359,6 +366,8 @@ typedef struct dtrace_kernel_symbol {
 #define DTRACE_USAGE_USER_STACK 0x1u   /* ustack(), ustackdepth, ucaller (or jstack()) */
 #define DTRACE_USAGE_KERNEL_STACK 0x2u /* stack(), stackdepth, caller */
 #define DTRACE_USAGE_USER_REGS 0x4u    /* uregs[] */
+#define DTRACE_USAGE_ARGS 0x8u         /* argN or args[] (a plugin that records events may leave them out) */
+#define DTRACE_USAGE_TIMESTAMP 0x10u   /* timestamp, vtimestamp, walltimestamp (likewise) */
 
 typedef struct dtrace_probe_usage {
     uint32_t struct_size; /* set by the plugin; the host writes no field beyond it */

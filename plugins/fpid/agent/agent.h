@@ -1,0 +1,63 @@
+/*
+ * agent.h: what the parts of the fpid agent (libdtrace-fpid-agent.so, loaded
+ * into the traced process) share. The agent is C so that it brings no C++
+ * runtime into the programs it is loaded into.
+ *
+ *   agent.c     load (constructor), the watcher thread, detach, fork
+ *   patcher.c   trampolines near each function, patching and unpatching
+ *   hits.c      what runs at each hit: records into the thread's ring
+ */
+#ifndef DTRACE_FPID_AGENT_H
+#define DTRACE_FPID_AGENT_H
+
+#include "fpid_shm.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FPID_SHADOW_DEPTH 512u
+
+/* One return hooked on a thread: where its return address was and what it was. */
+struct fpid_shadow_entry {
+    uint64_t return_address;
+    uint64_t slot; /* the stack address that held it */
+    uint32_t hook;
+    uint32_t reserved;
+};
+
+/* A traced thread's state (agent-private memory, one per ring). */
+struct fpid_thread {
+    struct fpid_ring *ring; /* NULL: no ring left for this thread */
+    uint8_t *data;
+    uint64_t head;      /* bytes written (the ring's head, kept here too) */
+    uint64_t tail_seen; /* the reader's tail when last looked at */
+    uint64_t stack_top; /* frame pointers above it are not followed */
+    uint32_t shadow_depth;
+    struct fpid_shadow_entry shadow[FPID_SHADOW_DEPTH];
+};
+
+/* What a hit needs of a hook, copied from the table when it is patched. */
+struct fpid_hook_info {
+    uint64_t address;
+    uint32_t flags;
+};
+
+extern struct fpid_shm *fpid_shm;
+extern struct fpid_hook_info fpid_hooks[FPID_MAX_HOOKS];
+extern volatile int fpid_active;        /* 0 after detach and in a forked child */
+extern uint64_t fpid_return_trampoline; /* where hooked returns go */
+
+/* hits.c: called from the trampolines. */
+void fpid_on_entry(uint64_t *regs, uint32_t hook);
+uint64_t fpid_on_return(uint64_t *saved);
+/* The thread states, one per ring slot, mapped at load. */
+int fpid_threads_init(void);
+
+/* patcher.c */
+int fpid_make_return_trampoline(void);
+/* Patches hook `index` of the table; 0, or -1 with its status REFUSED and `why`. */
+int fpid_patch(uint32_t index, char *why, size_t why_size);
+/* Restores the original bytes of every patched hook (trampolines stay mapped). */
+void fpid_unpatch_all(void);
+
+#endif

@@ -1,0 +1,178 @@
+#!/bin/sh
+# fpid_check.sh DTRACE TARGETS_DIR CASE: the fpid provider, live, on the
+# pid/fpid test programs (tests/targets), whose call counts are known
+# exactly (their expect:N steps print them). Every probe is on $target's
+# functions, every run bounded in time; after each case no shared memory of
+# the session is left. Exit 0: passed; 1: failed (saying why); 77: skipped
+# (saying what is missing).
+dtrace=$1
+targets=$2
+case_name=$3
+limit=120
+target=$targets/pid_target
+
+if [ ! -x "$dtrace" ] || [ ! -x "$target" ]; then
+    echo "skipped: $dtrace or $target is not built"
+    exit 77
+fi
+if [ "$(id -u)" != 0 ]; then
+    echo "skipped: fpid loads its agent with ptrace, which needs root here"
+    exit 77
+fi
+if ! "$dtrace" -l -n 'fpid$target:a.out:parse_word:entry' -c "$target" >/dev/null 2>&1; then
+    echo "skipped: the fpid provider cannot list probes here:"
+    "$dtrace" -l -n 'fpid$target:a.out:parse_word:entry' -c "$target" 2>&1 | head -3
+    exit 77
+fi
+
+out=$(mktemp)
+err=$(mktemp)
+expected=$(mktemp)
+trap 'rm -f "$out" "$err" "$expected"' EXIT
+
+run() {
+    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
+    status=$?
+}
+
+fail() {
+    echo "FAILED: $*"
+    echo "--- stdout"; cat "$out"
+    echo "--- stderr"; cat "$err"
+    exit 1
+}
+
+# No session's shared memory outlives its dtrace (fpid_shm.dtrace_pid is at byte 16).
+no_leftovers() {
+    for f in /dev/shm/dtrace-fpid.*; do
+        [ -e "$f" ] || continue
+        owner=$(od -An -t d4 -j 16 -N 4 "$f" | tr -d ' ')
+        kill -0 "$owner" 2>/dev/null || fail "shared memory $f left behind by dtrace $owner"
+    done
+}
+
+# Counts at entry and at return of every function the program's own
+# expectations name: "entry NAME COUNT" and "return NAME COUNT" lines.
+counts='fpid$target:a.out::entry { @e[probefunc] = count(); }
+        fpid$target:a.out::return { @r[probefunc] = count(); }
+        END { printa("entry %s %@d\n", @e); printa("return %s %@d\n", @r); }'
+
+# $1 program, $2 its run step, $3 its expect step.
+expect_counts() {
+    "$1" "$3" >"$expected" || fail "$1 $3 failed"
+    run -qn "$counts" -c "$1 $2"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    ! grep -q drop "$err" || fail "drops reported"
+    while read -r name count; do
+        grep -qx "entry $name $count" "$out" || fail "entry $name is not $count"
+        grep -qx "return $name $count" "$out" || fail "return $name is not $count"
+    done <"$expected"
+}
+
+case "$case_name" in
+counts)
+    # The issue's test: every function of the program counted exactly, at entry and at return.
+    expect_counts "$target" calls:200 expect:200
+    ;;
+counts_nofp)
+    # Built without frame pointers: the hooks do not care.
+    expect_counts "$targets/pid_target_nofp" calls:200 expect:200
+    ;;
+counts_cxx)
+    # C++ methods and templates, probes named by their mangled names.
+    expect_counts "$targets/pid_target_cxx" "cxx:300 calls:20" cxx-expect:300
+    ;;
+same_as_pid)
+    # The Done-when: pid$target and fpid$target count the same calls.
+    if ! "$dtrace" -l -n 'pid$target:a.out:parse_word:entry' -c "$target" >/dev/null 2>&1; then
+        echo "skipped: the pid provider cannot trace here"
+        exit 77
+    fi
+    run -qn 'pid$target:a.out::entry { @[probefunc] = count(); }' -c "$target calls:50"
+    [ "$status" = 0 ] || fail "dtrace (pid) exited with $status"
+    cp "$out" "$expected"
+    run -qn 'fpid$target:a.out::entry { @[probefunc] = count(); }' -c "$target calls:50"
+    [ "$status" = 0 ] || fail "dtrace (fpid) exited with $status"
+    diff "$expected" "$out" >/dev/null || fail "pid counted: $(cat "$expected")"
+    ;;
+args)
+    # respond(length, method) of the three requests, in turn; parse_word's return value is a pointer.
+    run -qn 'fpid$target:a.out:respond:entry { @[arg0, arg1] = count(); }
+             fpid$target:a.out:respond:return { @r[arg1] = count(); }
+             END { printa("%d %d %@d\n", @); printa("= %d %@d\n", @r); }' -c "$target calls:30"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    for line in "10 1 10" "2048 2 10" "7 0 10" "= 31 10" "= 6146 10" "= 21 10"; do
+        grep -qx "$line" "$out" || fail "no line '$line'"
+    done
+    ;;
+timestamps)
+    # A time stamp where a clause reads one: parse_request's calls take some time, never less than none.
+    run -qn 'fpid$target:a.out:parse_request:entry { self->t = timestamp; }
+             fpid$target:a.out:parse_request:return /self->t/ { @n = count(); @neg = sum(timestamp < self->t); self->t = 0; }
+             END { printa("calls %@d\n", @n); printa("backwards %@d\n", @neg); }' -c "$target calls:100"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -qx "calls 100" "$out" || fail "not 100 timed calls"
+    grep -qx "backwards 0" "$out" || fail "a return stamped before its entry"
+    ;;
+ustack)
+    # Stacks at entry, walked through the frame pointers and demangled.
+    run -qn 'fpid$target:a.out:_ZN4shop4Cart3addEi:entry { @[ustack()] = count(); }' \
+        -c "$targets/pid_target_cxx cxx:7"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q 'pid_target_cxx`shop::Cart::add(int)$' "$out" || fail "no demangled shop::Cart::add(int) frame"
+    grep -q 'pid_target_cxx`cxx_step(char const\*)+0x' "$out" || fail "no caller frame"
+    grep -q 'pid_target_cxx`target_run_steps+0x' "$out" || fail "no frame above the caller"
+    [ "$(grep -cx ' *7' "$out")" = 2 ] || fail "not two call sites of 7 calls each"
+    ;;
+attach)
+    # -p: attached while the program runs, detached with the original
+    # bytes back, and the program goes on and exits cleanly.
+    "$target" spin:3000 >/dev/null 2>&1 &
+    pid=$!
+    sleep 0.3
+    run -qn 'fpid$target:a.out:parse_word:entry { @ = count(); } tick-500ms { exit(0); }
+             END { printa("%@d\n", @); }' -p "$pid"
+    [ "$status" = 0 ] || { kill "$pid"; fail "dtrace exited with $status"; }
+    hits=$(grep -E '^[0-9]+$' "$out")
+    [ -n "$hits" ] && [ "$hits" -gt 0 ] || { kill "$pid"; fail "no hits while attached"; }
+    python3 - "$pid" "$target" parse_word <<'PY' || { kill "$pid"; fail "parse_word's first bytes differ from the file's"; }
+import subprocess, sys
+pid, path, name = sys.argv[1], sys.argv[2], sys.argv[3]
+symbol = next(l.split() for l in subprocess.run(["nm", path], capture_output=True, text=True).stdout.splitlines()
+              if l.endswith(" " + name))
+offset = int(symbol[0], 16)
+base = next(int(l.split("-")[0], 16) for l in open("/proc/%s/maps" % pid) if l.rstrip().endswith(path.split("/")[-1])
+            and l.split()[2] == "00000000")
+with open("/proc/%s/mem" % pid, "rb") as mem, open(path, "rb") as exe:
+    mem.seek(base + offset); exe.seek(offset)  # a PIE's first mapping is the file from offset 0
+    sys.exit(0 if mem.read(8) == exe.read(8) else 1)
+PY
+    wait "$pid"
+    [ $? = 0 ] || fail "the program did not exit cleanly after dtrace detached"
+    ;;
+crash)
+    # The program dies of SIGSEGV mid-trace: what it did before is counted, dtrace ends cleanly.
+    run -qn 'fpid$target:a.out:parse_word:entry { @ = count(); } END { printa("%@d\n", @); }' \
+        -c "$target calls:10 crash calls:10"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -qx 30 "$out" || fail "not the 30 calls made before the crash"
+    ;;
+exit_mid)
+    run -qn 'fpid$target:a.out:parse_word:entry { @ = count(); } END { printa("%@d\n", @); }' \
+        -c "$target calls:10 exit:3 calls:10"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -qx 30 "$out" || fail "not the 30 calls made before _exit"
+    ;;
+copyin)
+    # What fpid cannot do is refused when the program is compiled.
+    run -qn 'fpid$target:a.out:parse_request:entry { trace(copyinstr(arg0)); }' -c "$target calls:1"
+    [ "$status" = 1 ] || fail "copyinstr() at an fpid probe was not refused"
+    grep -q 'copyinstr( ) is not available at fpid[0-9]* probes' "$err" || fail "no message saying why"
+    ;;
+*)
+    echo "unknown case $case_name"
+    exit 2
+    ;;
+esac
+no_leftovers
+echo "passed: $case_name"
