@@ -40,8 +40,8 @@ std::string usage_text(const std::string &name) {
          "\t-E  replay a recorded trace file instead of tracing live\n"
          "\t-f  enable or list probes by function name\n"
          "\t-F  indent output by function entry and return\n"
-         "\t-G  generate an ELF file with the program (not supported)\n"
-         "\t-h  generate a header file for USDT probes (not supported)\n"
+         "\t-G  generate an ELF object for a program's static probes (semaphores)\n"
+         "\t-h  generate a header file with definitions for static probes\n"
          "\t-H  print the files the preprocessor includes\n"
          "\t-i  enable or list probes by probe id\n"
          "\t-I  add a preprocessor include directory\n"
@@ -200,12 +200,18 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                 cl.mode = Mode::Version;
                 modes++;
                 break;
-            case 'A':
             case 'G':
-            case 'a':
+                cl.mode = Mode::Link;
+                modes++;
+                break;
             case 'h':
+                cl.mode = Mode::Header;
+                modes++;
+                break;
+            case 'A':
+            case 'a':
                 out.error = name + ": -" + std::string(1, c) +
-                            " is not supported: anonymous tracing and ELF/header generation need a kernel DTrace";
+                            " is not supported: anonymous tracing needs a kernel DTrace";
                 out.status = 2;
                 return out;
             case 'C':
