@@ -253,6 +253,9 @@ ParseOutcome parse_command_line(int argc, char **argv) {
         out.status = 2;
         return out;
     }
+    // -G's operands are the objects the build links, not macro arguments.
+    if (cl.mode == Mode::Link)
+        cl.options.push_back({"argref", std::nullopt, "-G"});
     out.command_line = std::move(cl);
     return out;
 }
