@@ -104,6 +104,8 @@ Result<std::unique_ptr<BpfProgramSet>> BpfProgramSet::load(std::span<const uint8
                              " BPF object: " + std::strerror(errno)};
         }
     }
+    if (load_settings.before_load && !load_settings.before_load(set->object_))
+        return Error{"cannot prepare the " + name + " BPF programs: " + std::strerror(errno)};
     if (bpf_object__load(set->object_) != 0) {
         int e = errno;
         return Error{"cannot load the " + name + " BPF programs: " + std::strerror(e) + log_tail()};
@@ -143,6 +145,10 @@ void BpfProgramSet::detach(size_t attachment) {
 void BpfProgramSet::detach_all() {
     for (size_t i = 0; i < links_.size(); ++i)
         detach(i);
+}
+
+bpf_program *BpfProgramSet::program(const std::string &name) const {
+    return bpf_object__find_program_by_name(object_, name.c_str());
 }
 
 int BpfProgramSet::map_fd(const std::string &map) const {

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -24,12 +25,16 @@
 
 struct bpf_object;
 struct bpf_link;
+struct bpf_program;
 
 namespace dtrace::live {
 
 struct BpfLoadSettings {
     uint32_t ring_bytes = 0; // the ring buffer's size: a power of two, >= a page
     live_settings settings{};
+    // Called on the opened object before it is loaded (program types,
+    // attach types, which programs load); false fails the load.
+    std::function<bool(bpf_object *)> before_load;
 };
 
 class BpfProgramSet {
@@ -53,6 +58,8 @@ class BpfProgramSet {
     // Removes every attachment: no program runs after this returns.
     void detach_all();
 
+    // A program of the object; nullptr if it has none of that name.
+    bpf_program *program(const std::string &name) const;
     // A map's file descriptor; -1 if the object has no such map.
     int map_fd(const std::string &map) const;
     // Writes one probe slot's configuration into live_probes.

@@ -8,6 +8,7 @@
 
 #include "arg_types.h"
 #include "live_options.h"
+#include "sdk_filter.h"
 #include "process_library.h"
 #include "syscall_numbers.h"
 
@@ -222,7 +223,7 @@ bool SyscallPlugin::use_raw(Direction direction) {
     return true;
 }
 
-int SyscallPlugin::enable(uint64_t cookie) {
+int SyscallPlugin::enable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("enabling an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
@@ -252,7 +253,7 @@ int SyscallPlugin::enable(uint64_t cookie) {
     return 0;
 }
 
-void SyscallPlugin::disable(uint64_t cookie) {
+void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire) || !bpf_)
         return;
     ProbeSlot &slot = slots_[cookie];
@@ -270,11 +271,11 @@ void SyscallPlugin::disable(uint64_t cookie) {
     (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
 }
 
-int SyscallPlugin::set_filter(uint64_t cookie, live::ProbeFilter filter) {
+int SyscallPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("filtering an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
-    slot.filter = std::move(filter);
+    slot.filter = live::probe_filter_of(nfilters, filters);
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)

@@ -45,11 +45,11 @@ class SyscallPlugin {
 
     int init();
     int provide(const dtrace_probe_spec *spec);
-    int enable(uint64_t cookie);
-    void disable(uint64_t cookie);
+    int enable(dtrace_probe_id probe, uint64_t cookie);
+    void disable(dtrace_probe_id probe, uint64_t cookie);
     // The disjunction of the probe's clauses' hoistable predicates, checked
     // in the BPF program from now on (see live/kernel_filter.h).
-    int set_filter(uint64_t cookie, live::ProbeFilter filter);
+    int set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters);
     int start();
     void stop();
 

@@ -24,7 +24,11 @@
 /* A record's kind of probe: how the program reads the tracepoint. */
 enum live_probe_kind {
     LIVE_KIND_SYSCALL_ENTRY = 0, /* args[0..nargs) at offset 16 */
-    LIVE_KIND_SYSCALL_RETURN = 1 /* long ret at offset 16 */
+    LIVE_KIND_SYSCALL_RETURN = 1, /* long ret at offset 16 */
+    /* uprobes (uprobe_record.h): registers of the probed instruction */
+    LIVE_KIND_UPROBE_ENTRY = 2,  /* args[] from the SysV argument registers */
+    LIVE_KIND_UPROBE_RETURN = 3, /* at a return instruction: arg0 = its offset, arg1 = rax */
+    LIVE_KIND_UPROBE_OFFSET = 4  /* any instruction: args[] as at entry */
 };
 
 /* How an argument's memory is captured at the event. */

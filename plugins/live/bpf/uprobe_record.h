@@ -1,0 +1,74 @@
+/*
+ * uprobe_record.h: what the uprobe program (uprobe_events.bpf.c) and its
+ * user-space side (uprobe_attach.h, the pid and USDT plugins) share beyond
+ * live_record.h: the per-probe uprobe settings and the tail that follows a
+ * uprobe event's live_record and captures in the ring:
+ *
+ *   [live_record][capture bytes][uprobe_tail][stack bytes]
+ *
+ * live_record.size covers the first two parts (what LiveFiring reads); the
+ * tail holds the user registers of the probed instruction (uregs[], the
+ * unwinder's starting point), arguments past the sixth read from the stack,
+ * and tail.stack_size bytes of the user stack from rsp, for ustack().
+ */
+#ifndef DTRACE_UPROBE_RECORD_H
+#define DTRACE_UPROBE_RECORD_H
+
+#include <linux/types.h>
+
+/* The attach cookie of a uprobe: the probe slot in its low half; the
+ * probed instruction's offset in its function in the high half (a return
+ * probe's arg0). */
+#define UPROBE_COOKIE_SLOT(cookie) ((__u32)(cookie))
+#define UPROBE_COOKIE_OFFSET(cookie) ((__u32)((cookie) >> 32))
+
+#define UPROBE_STACK_ARGS 4       /* arg6..arg9: the words above the return address at entry */
+#define UPROBE_STACK_MAX 8192     /* the most user stack bytes copied for ustack() */
+
+/* The registers of the probed instruction, in the order of the kernel's
+ * x86-64 struct pt_regs (uapi asm/ptrace.h). */
+enum uprobe_reg {
+    UPROBE_REG_R15 = 0,
+    UPROBE_REG_R14,
+    UPROBE_REG_R13,
+    UPROBE_REG_R12,
+    UPROBE_REG_RBP,
+    UPROBE_REG_RBX,
+    UPROBE_REG_R11,
+    UPROBE_REG_R10,
+    UPROBE_REG_R9,
+    UPROBE_REG_R8,
+    UPROBE_REG_RAX,
+    UPROBE_REG_RCX,
+    UPROBE_REG_RDX,
+    UPROBE_REG_RSI,
+    UPROBE_REG_RDI,
+    UPROBE_REG_ORIG_RAX,
+    UPROBE_REG_RIP,
+    UPROBE_REG_CS,
+    UPROBE_REG_EFLAGS,
+    UPROBE_REG_RSP,
+    UPROBE_REG_SS,
+    UPROBE_NREGS
+};
+
+/* Probe slots of the uprobe program: far more than LIVE_MAX_PROBES (a
+ * description can name every function of libc), so a slot's configuration
+ * is an index into live_probes (and uprobe_probes), shared by the slots
+ * configured alike; 0 is the disarmed configuration. */
+#define UPROBE_MAX_SLOTS (1 << 18)
+
+/* Per configuration index, beside its live_probe_config. */
+struct uprobe_probe_config {
+    __u32 stack_bytes; /* user stack copied at the event (0: none), <= UPROBE_STACK_MAX */
+    __u32 pad;
+};
+
+struct uprobe_tail {
+    __u64 regs[UPROBE_NREGS];
+    __u64 stack_args[UPROBE_STACK_ARGS];
+    __u32 stack_size; /* bytes of user stack that follow, from regs[UPROBE_REG_RSP] */
+    __u32 pad;
+};
+
+#endif /* DTRACE_UPROBE_RECORD_H */

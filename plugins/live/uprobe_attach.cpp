@@ -1,0 +1,197 @@
+// uprobe_attach.cpp: loading the uprobe program and attaching it to sites.
+#include "uprobe_attach.h"
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+extern "C" {
+extern const unsigned char uprobe_events_bpf_object[];
+extern const size_t uprobe_events_bpf_object_size;
+}
+
+namespace dtrace::live {
+
+namespace {
+
+constexpr const char *kSingleProgram = "uprobe_event";
+constexpr const char *kMultiProgram = "uprobe_multi_event";
+
+// uprobe_multi is newer than Debian's uapi headers and libbpf 1.1: its
+// attach type and the link_create attributes are the kernel's (uapi
+// linux/bpf.h of 6.6 and later), spelled here.
+constexpr uint32_t kAttachUprobeMulti = 48; // BPF_TRACE_UPROBE_MULTI
+
+struct UprobeMultiLinkAttr {
+    uint32_t prog_fd;
+    uint32_t target_fd;
+    uint32_t attach_type;
+    uint32_t flags;
+    uint64_t path;
+    uint64_t offsets;
+    uint64_t ref_ctr_offsets;
+    uint64_t cookies;
+    uint32_t cnt;
+    uint32_t multi_flags;
+    uint32_t pid;
+    uint32_t pad;
+};
+static_assert(offsetof(UprobeMultiLinkAttr, path) == 16 && offsetof(UprobeMultiLinkAttr, pid) == 56);
+
+Result<std::unique_ptr<BpfProgramSet>> load_programs(const std::string &name, BpfLoadSettings settings, bool multi) {
+    settings.before_load = [multi](bpf_object *object) {
+        bpf_program *single = bpf_object__find_program_by_name(object, kSingleProgram);
+        bpf_program *many = bpf_object__find_program_by_name(object, kMultiProgram);
+        if (!single || !many)
+            return false;
+        if (!multi)
+            return bpf_program__set_autoload(many, false) == 0;
+        return bpf_program__set_autoload(single, false) == 0 &&
+               bpf_program__set_expected_attach_type(many, static_cast<bpf_attach_type>(kAttachUprobeMulti)) == 0;
+    };
+    return BpfProgramSet::load(std::span<const uint8_t>(uprobe_events_bpf_object, uprobe_events_bpf_object_size), name,
+                               settings);
+}
+
+} // namespace
+
+Result<std::unique_ptr<UprobeAttacher>> UprobeAttacher::load(const std::string &name, const BpfLoadSettings &settings) {
+    std::unique_ptr<UprobeAttacher> attacher(new UprobeAttacher());
+    // A kernel without uprobe_multi refuses the program's attach type at load.
+    Result<std::unique_ptr<BpfProgramSet>> programs = load_programs(name, settings, true);
+    attacher->multi_ = programs.ok();
+    if (!programs)
+        programs = load_programs(name, settings, false);
+    if (!programs)
+        return Error{programs.error()};
+    attacher->programs_ = std::move(programs.value());
+    attacher->uprobe_probes_fd_ = attacher->programs_->map_fd("uprobe_probes");
+    attacher->slots_fd_ = attacher->programs_->map_fd("uprobe_slots");
+    return attacher;
+}
+
+UprobeAttacher::~UprobeAttacher() {
+    detach_all();
+}
+
+Result<size_t> UprobeAttacher::attach(const std::string &path, int64_t pid, std::span<const UprobeSite> sites) {
+    if (sites.empty())
+        return Error{"no uprobe sites in " + path};
+    return multi_ ? attach_multi(path, pid, sites) : attach_each(path, pid, sites);
+}
+
+Result<size_t> UprobeAttacher::attach_multi(const std::string &path, int64_t pid, std::span<const UprobeSite> sites) {
+    std::vector<uint64_t> offsets, cookies;
+    offsets.reserve(sites.size());
+    cookies.reserve(sites.size());
+    for (const UprobeSite &site : sites) {
+        offsets.push_back(site.file_offset);
+        cookies.push_back(site.cookie);
+    }
+    UprobeMultiLinkAttr attr{};
+    attr.prog_fd = static_cast<uint32_t>(bpf_program__fd(programs_->program(kMultiProgram)));
+    attr.attach_type = kAttachUprobeMulti;
+    attr.path = reinterpret_cast<uint64_t>(path.c_str());
+    attr.offsets = reinterpret_cast<uint64_t>(offsets.data());
+    attr.cookies = reinterpret_cast<uint64_t>(cookies.data());
+    attr.cnt = static_cast<uint32_t>(sites.size());
+    attr.pid = pid > 0 ? static_cast<uint32_t>(pid) : 0;
+    const long fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof attr);
+    if (fd < 0) {
+        const int e = errno;
+        return Error{"cannot attach " + std::to_string(sites.size()) + " uprobes to " + path + ": " + std::strerror(e)};
+    }
+    Attachment attachment;
+    attachment.link_fd = static_cast<int>(fd);
+    attachments_.push_back(std::move(attachment));
+    return attachments_.size() - 1;
+}
+
+Result<size_t> UprobeAttacher::attach_each(const std::string &path, int64_t pid, std::span<const UprobeSite> sites) {
+    Attachment attachment;
+    bpf_program *program = programs_->program(kSingleProgram);
+    for (const UprobeSite &site : sites) {
+        LIBBPF_OPTS(bpf_uprobe_opts, opts, .bpf_cookie = site.cookie);
+        bpf_link *link = bpf_program__attach_uprobe_opts(program, pid > 0 ? static_cast<pid_t>(pid) : -1, path.c_str(),
+                                                         site.file_offset, &opts);
+        if (link == nullptr) {
+            const int e = errno;
+            for (bpf_link *done : attachment.links)
+                bpf_link__destroy(done);
+            return Error{"cannot attach a uprobe to " + path + " at offset " + std::to_string(site.file_offset) + ": " +
+                         std::strerror(e)};
+        }
+        attachment.links.push_back(link);
+    }
+    attachments_.push_back(std::move(attachment));
+    return attachments_.size() - 1;
+}
+
+void UprobeAttacher::detach(size_t index) {
+    if (index >= attachments_.size())
+        return;
+    Attachment &attachment = attachments_[index];
+    if (attachment.link_fd >= 0)
+        close(attachment.link_fd);
+    attachment.link_fd = -1;
+    for (bpf_link *link : attachment.links)
+        bpf_link__destroy(link);
+    attachment.links.clear();
+}
+
+void UprobeAttacher::detach_all() {
+    for (size_t i = 0; i < attachments_.size(); ++i)
+        detach(i);
+}
+
+Status UprobeAttacher::configure(uint32_t slot, const live_probe_config &config, const uprobe_probe_config &uconfig) {
+    if (slot >= UPROBE_MAX_SLOTS)
+        return Error{"more than " + std::to_string(UPROBE_MAX_SLOTS) + " user-space probes"};
+    std::string bytes(reinterpret_cast<const char *>(&config), sizeof config);
+    bytes.append(reinterpret_cast<const char *>(&uconfig), sizeof uconfig);
+    auto known = std::find(configurations_.begin(), configurations_.end(), bytes);
+    uint32_t index = static_cast<uint32_t>(known - configurations_.begin()) + 1;
+    if (known == configurations_.end()) {
+        if (index >= LIVE_MAX_PROBES)
+            return Error{"more than " + std::to_string(LIVE_MAX_PROBES - 1) +
+                         " different user-space probe configurations (arguments, filters)"};
+        if (Status done = programs_->configure(index, config); !done)
+            return done;
+        if (bpf_map_update_elem(uprobe_probes_fd_, &index, &uconfig, BPF_ANY) != 0)
+            return Error{"cannot configure uprobes: " + std::string(std::strerror(errno))};
+        configurations_.push_back(std::move(bytes));
+    }
+    if (bpf_map_update_elem(slots_fd_, &slot, &index, BPF_ANY) != 0)
+        return Error{"cannot configure uprobe slot " + std::to_string(slot) + ": " + std::strerror(errno)};
+    return Done{};
+}
+
+void UprobeAttacher::disarm(uint32_t slot) {
+    const uint32_t disarmed = 0;
+    if (slot < UPROBE_MAX_SLOTS)
+        bpf_map_update_elem(slots_fd_, &slot, &disarmed, BPF_ANY);
+}
+
+bool split_uprobe_event(std::span<const uint8_t> record, UprobeEvent &out) {
+    live_record header;
+    if (record.size() < sizeof header)
+        return false;
+    std::memcpy(&header, record.data(), sizeof header);
+    if (header.size < sizeof header || header.size > record.size() || record.size() - header.size < sizeof(uprobe_tail))
+        return false;
+    std::memcpy(&out.tail, record.data() + header.size, sizeof out.tail);
+    const size_t stack_at = header.size + sizeof(uprobe_tail);
+    if (out.tail.stack_size > record.size() - stack_at)
+        return false;
+    out.live = record.first(header.size);
+    out.stack = record.subspan(stack_at, out.tail.stack_size);
+    return true;
+}
+
+} // namespace dtrace::live

@@ -1,0 +1,24 @@
+// function_code.h: a function's machine code as the pid provider needs it:
+// where each instruction starts (offset probes, `*`) and which instructions
+// leave the function (return probes: every `ret`, and a direct `jmp` out of
+// the function, a tail call), decoded with Zydis.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace dtrace::pid {
+
+struct FunctionCode {
+    std::vector<uint32_t> instructions; // offsets of every instruction, ascending
+    std::vector<uint32_t> returns;      // offsets of the instructions that leave the function
+};
+
+// Decodes `code`, the bytes of a function at link-time `address`; nothing
+// when a byte sequence is not an instruction (data in the text, or a size
+// that is wrong): such a function gets no offset or return probes.
+std::optional<FunctionCode> decode_function(std::span<const uint8_t> code, uint64_t address);
+
+} // namespace dtrace::pid

@@ -1,0 +1,451 @@
+// pid_plugin.cpp: making, arming and firing pid probes.
+#include "pid_plugin.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <set>
+
+#include "function_code.h"
+#include "process_modules.h"
+#include "sdk_filter.h"
+
+namespace dtrace::pid {
+
+namespace {
+
+constexpr const char *kEntry = "entry";
+constexpr const char *kReturn = "return";
+constexpr uint32_t kUntypedEntryArgs = 6; // the argument registers
+constexpr size_t kMaxUserFrames = 128;
+
+// The pid provider's attributes, as DTrace's.
+constexpr dtrace_provider_attributes kAttributes = {
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
+};
+
+bool empty(const char *pattern) {
+    return pattern == nullptr || pattern[0] == '\0';
+}
+
+bool is_glob(const char *pattern) {
+    return pattern != nullptr && std::strpbrk(pattern, "*?[") != nullptr;
+}
+
+// A description field (a glob; empty matches anything) against a name.
+bool matches(const char *pattern, const std::string &name) {
+    return empty(pattern) || fnmatch(pattern, name.c_str(), 0) == 0;
+}
+
+// The pid of a provider name "pid<digits>"; 0 for anything else (a glob
+// such as pid* names no process: pid probes exist only for a named one).
+int64_t pid_of_provider(const char *provider) {
+    if (provider == nullptr || std::strncmp(provider, "pid", 3) != 0 || provider[3] == '\0')
+        return 0;
+    int64_t pid = 0;
+    for (const char *p = provider + 3; *p != '\0'; ++p) {
+        if (!std::isdigit(static_cast<unsigned char>(*p)) || pid > (1ll << 31))
+            return 0;
+        pid = pid * 10 + (*p - '0');
+    }
+    return pid;
+}
+
+std::string hex(uint32_t value) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%x", value);
+    return text;
+}
+
+// The name a matched field registers under: the spelling of a description
+// that names an alias exactly (a.out, libc, an alias of a function), else
+// the canonical name.
+std::string registered_name(const char *pattern, const std::string &canonical) {
+    return empty(pattern) || is_glob(pattern) ? canonical : std::string(pattern);
+}
+
+// The user registers of an event, numbered as DWARF numbers them (user_regs.h).
+live::stacks::UserRegs dwarf_regs(const uprobe_tail &tail) {
+    static constexpr int kDwarfOf[UPROBE_NREGS] = {15, 14, 13, 12, 6,  3,  11, 10, 9, 8, 0,
+                                                   2,  1,  4,  5,  -1, 16, -1, -1, 7, -1};
+    live::stacks::UserRegs regs;
+    for (int i = 0; i < UPROBE_NREGS; ++i) {
+        if (kDwarfOf[i] >= 0) {
+            regs.value[kDwarfOf[i]] = tail.regs[i];
+            regs.known[kDwarfOf[i]] = true;
+        }
+    }
+    return regs;
+}
+
+} // namespace
+
+PidPlugin::~PidPlugin() {
+    stop();
+}
+
+int PidPlugin::fail(const std::string &message) {
+    ops_->report_error(host_, message.c_str());
+    return -1;
+}
+
+int PidPlugin::init() {
+    return 0; // a provider per process, made when a description names it
+}
+
+std::shared_ptr<const PidModule> PidPlugin::module_for(const std::string &path, bool executable) {
+    auto known = modules_.find(path);
+    if (known != modules_.end() && known->second && known->second->executable == executable)
+        return known->second;
+    std::string error;
+    std::unique_ptr<ElfFunctions> functions = ElfFunctions::read(path, error);
+    if (!functions)
+        return nullptr;
+    auto module = std::make_shared<PidModule>();
+    module->path = path;
+    module->executable = executable;
+    module->file_name = module_file_name(path);
+    module->aliases = module_aliases(path, functions->soname(), executable);
+    module->functions = std::move(functions);
+    modules_[path] = module;
+    return module;
+}
+
+PidPlugin::Process *PidPlugin::process_for(int64_t pid, std::string &error) {
+    std::vector<ProcessModule> mapped = mapped_modules(pid);
+    if (mapped.empty()) {
+        error = "cannot trace process " + std::to_string(pid) + ": no such process";
+        return nullptr;
+    }
+    Process &process = processes_[pid];
+    if (process.provider == 0) {
+        const std::string name = "pid" + std::to_string(pid);
+        dtrace_provider_info info{};
+        info.struct_size = sizeof info;
+        info.name = name.c_str();
+        info.attributes = kAttributes;
+        process.provider = ops_->register_provider(host_, &info);
+        if (process.provider == 0) {
+            processes_.erase(pid);
+            error = "cannot register provider " + name;
+            return nullptr;
+        }
+    }
+    // A command stopped at exec maps its executable and the dynamic linker
+    // only: add what the linker is about to load.
+    const std::shared_ptr<const PidModule> executable =
+        mapped.front().executable ? module_for(mapped.front().path, true) : nullptr;
+    if (executable && mapped.size() <= 2) {
+        for (const std::string &library : libraries_to_load(executable->functions->interpreter(), executable->path)) {
+            if (std::none_of(mapped.begin(), mapped.end(), [&](const ProcessModule &m) { return m.path == library; }))
+                mapped.push_back({library, false});
+        }
+    }
+    process.modules.clear();
+    for (const ProcessModule &m : mapped) {
+        if (std::shared_ptr<const PidModule> module = module_for(m.path, m.executable))
+            process.modules.push_back(std::move(module));
+    }
+    return &process;
+}
+
+int PidPlugin::provide(const dtrace_probe_spec *spec) {
+    if (spec == nullptr)
+        return 0; // pid probes are made for a process a description names, never listed ahead
+    const int64_t pid = pid_of_provider(spec->provider);
+    if (pid == 0)
+        return 0;
+    std::lock_guard guard(mutex_);
+    std::string error;
+    Process *process = process_for(pid, error);
+    if (process == nullptr)
+        return fail(error);
+    for (const std::shared_ptr<const PidModule> &module : process->modules) {
+        if (!provide_module(pid, *process, *module, module, *spec))
+            return -1;
+    }
+    return 0;
+}
+
+bool PidPlugin::provide_module(int64_t pid, Process &process, const PidModule &module,
+                               const std::shared_ptr<const PidModule> &shared, const dtrace_probe_spec &spec) {
+    if (std::none_of(module.aliases.begin(), module.aliases.end(),
+                     [&](const std::string &alias) { return matches(spec.module, alias); }))
+        return true;
+    const bool one_offset = !empty(spec.name) && !is_glob(spec.name) && std::strcmp(spec.name, kEntry) != 0 &&
+                            std::strcmp(spec.name, kReturn) != 0;
+    for (const ElfFunction &function : module.functions->functions()) {
+        bool named = matches(spec.function, function.name);
+        if (!named && !empty(spec.function) && !is_glob(spec.function))
+            named =
+                std::find(function.aliases.begin(), function.aliases.end(), spec.function) != function.aliases.end();
+        if (!named)
+            continue;
+        const std::string name = registered_name(spec.function, function.name);
+        const std::string module_name = registered_name(spec.module, module.file_name);
+        if (matches(spec.name, kEntry) &&
+            !add_probe(pid, process, shared, module_name, function, name, ProbeKind::Entry, 0, {}))
+            return false;
+        const bool wants_return = matches(spec.name, kReturn);
+        const bool wants_offsets = one_offset || empty(spec.name) || is_glob(spec.name);
+        if (!wants_return && !wants_offsets)
+            continue;
+        std::optional<FunctionCode> code = decode_function(module.functions->code(function), function.address);
+        if (wants_return && code && !code->returns.empty() &&
+            !add_probe(pid, process, shared, module_name, function, name, ProbeKind::Return, 0, code->returns))
+            return false;
+        if (one_offset) {
+            char *end = nullptr;
+            const unsigned long offset = std::strtoul(spec.name, &end, 16);
+            if (*end != '\0')
+                continue; // a name that is no probe of ours
+            if (!code || !std::binary_search(code->instructions.begin(), code->instructions.end(), offset)) {
+                fail("cannot make probe " + module.file_name + ":" + name + ":" + spec.name + ": offset 0x" +
+                     hex(static_cast<uint32_t>(offset)) + " is not the start of an instruction of " + function.name);
+                return false;
+            }
+            if (!add_probe(pid, process, shared, module_name, function, name, ProbeKind::Offset,
+                           static_cast<uint32_t>(offset), {}))
+                return false;
+        } else if (wants_offsets && code) {
+            for (uint32_t offset : code->instructions) {
+                if (matches(spec.name, hex(offset)) &&
+                    !add_probe(pid, process, shared, module_name, function, name, ProbeKind::Offset, offset, {}))
+                    return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool PidPlugin::add_probe(int64_t pid, Process &process, const std::shared_ptr<const PidModule> &module,
+                          const std::string &module_name, const ElfFunction &function, const std::string &function_name,
+                          ProbeKind kind, uint32_t offset, std::vector<uint32_t> returns) {
+    const std::string probe_name = kind == ProbeKind::Entry    ? kEntry
+                                   : kind == ProbeKind::Return ? kReturn
+                                                               : hex(offset);
+    const std::string key = std::to_string(pid) + ":" + module_name + ":" + function_name + ":" + probe_name;
+    bool created = false;
+    std::optional<uint32_t> index = slots_.slot_for(key, created);
+    if (!index) {
+        fail("more than " + std::to_string(UPROBE_MAX_SLOTS) + " pid probes");
+        return false;
+    }
+    if (!created)
+        return true;
+    ProbeSlot &slot = *slots_.get(*index);
+    slot.pid = pid;
+    slot.module = module;
+    slot.function = &function;
+    slot.kind = kind;
+    slot.offset = offset;
+    slot.returns = std::move(returns);
+    slot.nargs = kind == ProbeKind::Entry ? kUntypedEntryArgs : kind == ProbeKind::Return ? 2 : 0;
+    dtrace_probe_desc desc{};
+    desc.struct_size = sizeof desc;
+    desc.module = module_name.c_str();
+    desc.function = function_name.c_str();
+    desc.name = probe_name.c_str();
+    desc.nargs = slot.nargs;
+    desc.args = nullptr; // arg_info, when a program or -lv needs them
+    desc.cookie = *index;
+    const dtrace_probe_id id = ops_->register_probe(host_, process.provider, &desc);
+    if (id == 0)
+        return false;
+    slot.id.store(id, std::memory_order_release);
+    return true;
+}
+
+int PidPlugin::arg_info(dtrace_probe_id, uint64_t cookie, uint32_t index, dtrace_arg_desc *out) {
+    const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
+    if (slot == nullptr || index >= slot->nargs)
+        return fail("no argument " + std::to_string(index) + " of pid probe " + std::to_string(cookie));
+    out->native_type = "uint64_t";
+    out->translated_type = nullptr;
+    out->native_index = static_cast<uint8_t>(index);
+    return 0;
+}
+
+bool PidPlugin::ensure_loaded() {
+    if (uprobes_)
+        return true;
+    live::Result<live::LiveOptions> options = live::read_live_options(host_, ops_);
+    if (!options) {
+        fail(options.error());
+        return false;
+    }
+    options_ = options.value();
+    live::BpfLoadSettings settings;
+    settings.ring_bytes = live::ring_size_for(options_.ring_bytes);
+    settings.settings.wakeup_watermark = settings.ring_bytes / live::kWakeupFraction;
+    live::Result<std::unique_ptr<live::UprobeAttacher>> uprobes = live::UprobeAttacher::load("pid", settings);
+    if (!uprobes) {
+        fail(uprobes.error());
+        return false;
+    }
+    uprobes_ = std::move(uprobes.value());
+    return true;
+}
+
+live_probe_config PidPlugin::config_of(const ProbeSlot &slot) const {
+    live_probe_config config{};
+    config.armed = 1;
+    config.kind = slot.kind == ProbeKind::Entry    ? LIVE_KIND_UPROBE_ENTRY
+                  : slot.kind == ProbeKind::Return ? LIVE_KIND_UPROBE_RETURN
+                                                   : LIVE_KIND_UPROBE_OFFSET;
+    config.nargs = slot.nargs;
+    config.capture_limit = live::capture_limit(host_, ops_);
+    if (options_.kernel_filter)
+        config.filter = live::encode_filter(slot.filter, std::min<uint32_t>(slot.nargs, LIVE_MAX_ARGS));
+    return config;
+}
+
+bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {
+    uprobe_probe_config uconfig{};
+    if (live::Status configured = uprobes_->configure(index, config_of(slot), uconfig); !configured) {
+        fail(configured.error());
+        return false;
+    }
+    return true;
+}
+
+int PidPlugin::enable(dtrace_probe_id, uint64_t cookie) {
+    ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
+    if (slot == nullptr)
+        return fail("enabling an unknown pid probe (cookie " + std::to_string(cookie) + ")");
+    if (slot->enabled)
+        return 0;
+    if (!ensure_loaded() || !arm(static_cast<uint32_t>(cookie), *slot))
+        return -1;
+    slot->enabled = true;
+    if (!slot->attached)
+        pending_.push_back(static_cast<uint32_t>(cookie));
+    // A probe enabled while tracing runs (a library loaded later) is attached now.
+    if (started_ && !attach_pending())
+        return -1;
+    return 0;
+}
+
+void PidPlugin::disable(dtrace_probe_id, uint64_t cookie) {
+    ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
+    if (slot == nullptr || !slot->enabled || !uprobes_)
+        return;
+    // Its uprobes stay attached with the others of their batch, disarmed.
+    uprobes_->disarm(static_cast<uint32_t>(cookie));
+    slot->enabled = false;
+}
+
+int PidPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
+    ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
+    if (slot == nullptr)
+        return fail("filtering an unknown pid probe (cookie " + std::to_string(cookie) + ")");
+    slot->filter = live::probe_filter_of(nfilters, filters);
+    if (slot->enabled && uprobes_ && !arm(static_cast<uint32_t>(cookie), *slot))
+        return -1;
+    return 0;
+}
+
+bool PidPlugin::attach_pending() {
+    // One batch per process and file.
+    std::map<std::pair<int64_t, std::string>, std::vector<live::UprobeSite>> batches;
+    for (uint32_t index : pending_) {
+        ProbeSlot &slot = *slots_.get(index);
+        if (!slot.enabled || slot.attached)
+            continue;
+        std::vector<live::UprobeSite> &sites = batches[{slot.pid, slot.module->path}];
+        const uint64_t start = slot.function->file_offset;
+        switch (slot.kind) {
+        case ProbeKind::Entry:
+            sites.push_back({start, live::uprobe_cookie(index, 0)});
+            break;
+        case ProbeKind::Return:
+            for (uint32_t offset : slot.returns)
+                sites.push_back({start + offset, live::uprobe_cookie(index, offset)});
+            break;
+        case ProbeKind::Offset:
+            sites.push_back({start + slot.offset, live::uprobe_cookie(index, slot.offset)});
+            break;
+        }
+        slot.attached = true;
+    }
+    pending_.clear();
+    for (const auto &[where, sites] : batches) {
+        live::Result<size_t> attached = uprobes_->attach(where.second, where.first, sites);
+        if (!attached) {
+            fail(attached.error());
+            return false;
+        }
+    }
+    return true;
+}
+
+int PidPlugin::start() {
+    if (!uprobes_ || started_)
+        return 0;
+    if (!attach_pending())
+        return -1;
+    live::RingCallbacks callbacks;
+    callbacks.deliver = [this](std::span<const uint8_t> record) { deliver(record); };
+    callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
+        ops_->report_drops(host_, cpu, count, DTRACE_DROP_PRINCIPAL);
+    };
+    live::Result<std::unique_ptr<live::EventRing>> ring =
+        live::EventRing::open(uprobes_->programs().map_fd("live_events"), uprobes_->programs().map_fd("live_drops"),
+                              live::kPollMilliseconds, std::move(callbacks));
+    if (!ring)
+        return fail(ring.error());
+    ring_ = std::move(ring.value());
+    ring_->start();
+    started_ = true;
+    return 0;
+}
+
+// Detaches first, so that the last drain sees every event there will be.
+void PidPlugin::stop() {
+    if (uprobes_)
+        uprobes_->detach_all();
+    if (ring_)
+        ring_->stop();
+    ring_.reset();
+    started_ = false;
+}
+
+void PidPlugin::deliver(std::span<const uint8_t> record) {
+    live::UprobeEvent event;
+    if (!live::split_uprobe_event(record, event))
+        return;
+    live_record header;
+    std::memcpy(&header, event.live.data(), sizeof header);
+    const ProbeSlot *slot = slots_.get(header.slot);
+    const dtrace_probe_id id = slot ? slot->id.load(std::memory_order_acquire) : 0;
+    dtrace_event_ctx ctx;
+    if (id == 0 || !firing_.prepare(event.live, std::min<uint32_t>(slot->nargs, LIVE_MAX_ARGS), ctx))
+        return;
+    uint64_t args[LIVE_MAX_ARGS + UPROBE_STACK_ARGS];
+    if (slot->nargs > LIVE_MAX_ARGS) {
+        std::memcpy(args, header.args, sizeof header.args);
+        std::memcpy(args + LIVE_MAX_ARGS, event.tail.stack_args, sizeof event.tail.stack_args);
+        ctx.args = args;
+        ctx.nargs = std::min<uint32_t>(slot->nargs, LIVE_MAX_ARGS + UPROBE_STACK_ARGS);
+    }
+    uint64_t user_stack[kMaxUserFrames];
+    if (!event.stack.empty()) {
+        const live::stacks::UserRegs regs = dwarf_regs(event.tail);
+        const live::stacks::StackCopy copy{event.tail.regs[UPROBE_REG_RSP], event.stack};
+        ctx.user_stack = user_stack;
+        ctx.user_stack_depth = static_cast<uint32_t>(stacks_.unwind_user(header.pid, regs, copy, user_stack));
+    }
+    ops_->fire(host_, id, &ctx);
+}
+
+int PidPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
+    return stacks_.lookup(space, pid, address, out) ? 0 : -1;
+}
+
+} // namespace dtrace::pid

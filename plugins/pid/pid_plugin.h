@@ -1,0 +1,96 @@
+// pid_plugin.h: the pid provider, live: pid<PID>:<module>:<function>:entry,
+// :return and :<offset> (hex) probes in a process, through uprobes
+// (live/uprobe_attach.h).
+//
+// | probe          | fires at                                  | arguments                          |
+// |----------------|-------------------------------------------|------------------------------------|
+// | entry          | the function's first instruction          | arg0..arg5 the argument registers, |
+// |                |                                           | arg6..arg9 from the stack          |
+// | return         | each instruction that leaves the function | arg0 = its offset, arg1 = rax      |
+// |                | (ret, a jmp out of it)                    |                                    |
+// | <hex offset>   | the instruction at that offset            | none (uregs[])                     |
+//
+// Probes are made on demand (provide) for the process a description names
+// (pid$target is pid<N>), in the modules and functions its fields match
+// (process_modules.h, elf_functions.h). They are registered without
+// argument types; arg_info gives them (DWARF where the module has it, else
+// uint64_t). Enabling a probe arms its slot; its uprobes are attached in one
+// batch per file at start (one uprobe_multi link for thousands of
+// functions), or at once for a probe enabled after start. Events reach
+// fire() from one thread that drains the ring (live/event_ring.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <dtrace/provider.h>
+
+#include "event_ring.h"
+#include "live_firing.h"
+#include "live_options.h"
+#include "probe_slots.h"
+#include "stack_symbols.h"
+#include "uprobe_attach.h"
+
+namespace dtrace::pid {
+
+class PidPlugin {
+  public:
+    PidPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops) {}
+    ~PidPlugin();
+
+    int init();
+    int provide(const dtrace_probe_spec *spec);
+    int arg_info(dtrace_probe_id probe, uint64_t cookie, uint32_t index, dtrace_arg_desc *out);
+    int enable(dtrace_probe_id probe, uint64_t cookie);
+    void disable(dtrace_probe_id probe, uint64_t cookie);
+    int set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters);
+    int start();
+    void stop();
+    int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
+
+    dtrace_host *host() const { return host_; }
+    const dtrace_host_ops *ops() const { return ops_; }
+
+  private:
+    struct Process {
+        dtrace_provider_id provider = 0;
+        std::vector<std::shared_ptr<const PidModule>> modules;
+    };
+
+    int fail(const std::string &message);
+    Process *process_for(int64_t pid, std::string &error);
+    std::shared_ptr<const PidModule> module_for(const std::string &path, bool executable);
+    // Registers the probes of `spec` in one module of a process.
+    bool provide_module(int64_t pid, Process &process, const PidModule &module,
+                        const std::shared_ptr<const PidModule> &shared, const dtrace_probe_spec &spec);
+    bool add_probe(int64_t pid, Process &process, const std::shared_ptr<const PidModule> &module,
+                   const std::string &module_name, const ElfFunction &function, const std::string &function_name,
+                   ProbeKind kind, uint32_t offset, std::vector<uint32_t> returns);
+    bool ensure_loaded();
+    live_probe_config config_of(const ProbeSlot &slot) const;
+    bool arm(uint32_t index, ProbeSlot &slot);
+    // Attaches the uprobes of every enabled slot not attached yet, one batch per file.
+    bool attach_pending();
+    void deliver(std::span<const uint8_t> record);
+
+    dtrace_host *host_;
+    const dtrace_host_ops *ops_;
+    std::mutex mutex_; // processes_ and modules_: the control thread and the ring's
+    std::map<int64_t, Process> processes_;
+    std::map<std::string, std::shared_ptr<const PidModule>> modules_; // by path
+    ProbeSlots slots_;
+    std::vector<uint32_t> pending_; // enabled, not attached yet
+    live::LiveOptions options_;
+    std::unique_ptr<live::UprobeAttacher> uprobes_;
+    std::unique_ptr<live::EventRing> ring_;
+    live::LiveFiring firing_;
+    live::stacks::StackSymbols stacks_;
+    bool started_ = false;
+};
+
+} // namespace dtrace::pid
