@@ -2,6 +2,8 @@
 #include "usdt_plugin.h"
 
 #include <algorithm>
+#include <array>
+#include <chrono>
 #include <cctype>
 #include <cstring>
 #include <fnmatch.h>
@@ -16,6 +18,7 @@ namespace {
 constexpr uint32_t kMaxProbes = 1 << 14;
 constexpr uint32_t kMaxSites = 1 << 16; // below UPROBE_MAX_SLOTS: a site's index is its slot
 constexpr uint32_t kMaxArgs = 12;       // the stapsdt convention's
+constexpr int kWatchMilliseconds = 50;  // how often the traced processes' mappings are looked at
 
 // DTrace's attributes of USDT providers (their interfaces evolve with the program).
 constexpr dtrace_provider_attributes kAttributes = {
@@ -153,37 +156,42 @@ int UsdtPlugin::provide(const dtrace_probe_spec *spec) {
     std::lock_guard guard(mutex_);
     for (int64_t pid : pids_for(spec)) {
         Process *process = process_for(pid);
-        if (process == nullptr)
-            continue;
-        const std::string suffix = std::to_string(pid);
-        // The matching sites, grouped into probes.
-        std::map<std::string, std::vector<Site>> found;
-        std::map<std::string, std::array<std::string, 3>> names; // provider, function, name
-        for (const Module *module : process->modules) {
-            if (spec && !matches(spec->module, module->name))
-                continue;
-            for (const ProbeSite &site : module->probes.sites) {
-                const std::string provider = site.provider + suffix;
-                const std::string name = hyphenate(site.name);
-                if (spec && (!matches(spec->provider, provider) || !matches(spec->name, name)))
-                    continue;
-                const std::string function = function_of(*module, site.address);
-                if (spec && !matches(spec->function, function))
-                    continue;
-                const std::string key = provider + ":" + module->name + ":" + function + ":" + name;
-                if (!placed_.insert({key, site.address}).second)
-                    continue;
-                found[key].push_back({0, module, &site});
-                names[key] = {provider, function, name};
-            }
-        }
-        for (const auto &[key, sites] : found) {
-            const auto &[provider, function, name] = names[key];
-            if (!add_probe(pid, *process, key, provider, sites, function, name))
-                return -1;
-        }
+        if (process != nullptr && !register_sites(pid, *process, process->modules, spec))
+            return -1;
     }
     return 0;
+}
+
+bool UsdtPlugin::register_sites(int64_t pid, Process &process, const std::vector<const Module *> &modules,
+                                const dtrace_probe_spec *spec) {
+    const std::string suffix = std::to_string(pid);
+    // The matching sites, grouped into probes.
+    std::map<std::string, std::vector<Site>> found;
+    std::map<std::string, std::array<std::string, 3>> names; // provider, function, name
+    for (const Module *module : modules) {
+        if (spec && !matches(spec->module, module->name))
+            continue;
+        for (const ProbeSite &site : module->probes.sites) {
+            const std::string provider = site.provider + suffix;
+            const std::string name = hyphenate(site.name);
+            if (spec && (!matches(spec->provider, provider) || !matches(spec->name, name)))
+                continue;
+            const std::string function = function_of(*module, site.address);
+            if (spec && !matches(spec->function, function))
+                continue;
+            const std::string key = provider + ":" + module->name + ":" + function + ":" + name;
+            if (!placed_.insert({key, site.address}).second)
+                continue;
+            found[key].push_back({0, module, &site});
+            names[key] = {provider, function, name};
+        }
+    }
+    for (const auto &[key, sites] : found) {
+        const auto &[provider, function, name] = names[key];
+        if (!add_probe(pid, process, key, provider, sites, function, name))
+            return false;
+    }
+    return true;
 }
 
 bool UsdtPlugin::add_probe(int64_t pid, Process &process, const std::string &key, const std::string &provider,
@@ -299,17 +307,28 @@ bool UsdtPlugin::arm_site(uint32_t index) {
         return false;
     }
     probe.attachments.push_back(attached.value());
-    if (site.site->semaphore_offset != 0) {
-        const std::pair<const Module *, uint64_t> semaphore{site.module, site.site->semaphore_offset};
-        if (std::find(probe.semaphores.begin(), probe.semaphores.end(), semaphore) == probe.semaphores.end()) {
-            plugin_common::Status raised =
-                adjust_semaphore(probe.pid, site.module->path, site.site->semaphore_offset, +1);
-            if (!raised)
-                return fail("USDT probe of " + site.module->name + ": " + raised.error()) == 0;
-            probe.semaphores.push_back(semaphore);
-        }
-    }
+    if (site.site->semaphore_offset != 0)
+        raise_semaphore(probe, site.module, site.site->semaphore_offset);
     return true;
+}
+
+// Raises a semaphore of an enabled probe once (sites share one), or leaves
+// it pending while its file is not mapped yet (a library still to load).
+void UsdtPlugin::raise_semaphore(Probe &probe, const Module *module, uint64_t offset) {
+    const std::pair<const Module *, uint64_t> semaphore{module, offset};
+    auto known = [&](const auto &list) { return std::find(list.begin(), list.end(), semaphore) != list.end(); };
+    if (known(probe.semaphores) || known(probe.pending))
+        return;
+    if (mapped_address(probe.pid, module->path, offset) == 0) {
+        probe.pending.push_back(semaphore);
+        return;
+    }
+    plugin_common::Status raised = adjust_semaphore(probe.pid, module->path, offset, +1);
+    if (!raised) {
+        fail("USDT probes of " + module->name + " will not see themselves enabled: " + raised.error());
+        return;
+    }
+    probe.semaphores.push_back(semaphore);
 }
 
 int UsdtPlugin::enable(dtrace_probe_id, uint64_t cookie) {
@@ -332,6 +351,7 @@ void UsdtPlugin::lower_semaphores(Probe &probe) {
     for (const auto &[module, offset] : probe.semaphores)
         (void)adjust_semaphore(probe.pid, module->path, offset, -1); // the process may have gone
     probe.semaphores.clear();
+    probe.pending.clear();
 }
 
 void UsdtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
@@ -366,12 +386,52 @@ int UsdtPlugin::start() {
     ring_ = std::move(ring.value());
     ring_->start();
     started_ = true;
+    watching_ = true;
+    watcher_ = std::thread([this] {
+        std::unique_lock lock(watch_mutex_);
+        while (!watch_wakeup_.wait_for(lock, std::chrono::milliseconds(kWatchMilliseconds),
+                                       [this] { return !watching_; })) {
+            lock.unlock();
+            watch_processes();
+            lock.lock();
+        }
+    });
     return 0;
+}
+
+void UsdtPlugin::watch_processes() {
+    std::lock_guard guard(mutex_);
+    for (auto &[pid, process] : processes_) {
+        std::vector<const Module *> added;
+        for (const pid::ProcessModule &mapped : pid::mapped_modules(pid)) {
+            const Module *module = module_for(mapped.path);
+            if (module && std::find(process.modules.begin(), process.modules.end(), module) == process.modules.end())
+                added.push_back(module);
+        }
+        process.modules.insert(process.modules.end(), added.begin(), added.end());
+        if (!added.empty())
+            (void)register_sites(pid, process, added, nullptr);
+    }
+    const uint32_t count = probe_count_.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < count; ++i) {
+        Probe &probe = probes_[i];
+        std::vector<std::pair<const Module *, uint64_t>> pending;
+        pending.swap(probe.pending);
+        for (const auto &[module, offset] : pending)
+            raise_semaphore(probe, module, offset);
+    }
 }
 
 // Detaches first, so that the last drain sees every event there will be;
 // then gives the semaphores back.
 void UsdtPlugin::stop() {
+    {
+        std::lock_guard lock(watch_mutex_);
+        watching_ = false;
+    }
+    watch_wakeup_.notify_all();
+    if (watcher_.joinable())
+        watcher_.join();
     if (uprobes_)
         uprobes_->detach_all();
     if (ring_)

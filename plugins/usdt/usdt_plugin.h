@@ -16,12 +16,20 @@
 // Enabling a probe arms one slot of the uprobe program per site (each site
 // has its own argument places: uprobe_usdt_arg), attaches its sites, and adds
 // one to each semaphore (semaphores.h), taken away again when it is disabled
-// or tracing stops. The program copies the arguments where the notes say,
-// and the strings of the first two 64-bit unsigned arguments (which may be
-// char *) at the event, for copyinstr().
+// or tracing stops; a semaphore of a library not mapped yet is raised when
+// it maps. The program copies the arguments where the notes say, and the
+// strings of the first two 64-bit unsigned arguments (which may be char *)
+// at the event, for copyinstr().
+//
+// While tracing, a watcher thread looks at the traced processes' mappings
+// every 50 ms: a library loaded since (dlopen) gets its probes
+// registered (the engine enables those its enablings match), and pending
+// semaphores are raised. A probe that fires before the watcher has seen its
+// library is missed.
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -29,6 +37,7 @@
 #include <set>
 #include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <dtrace/provider.h>
@@ -82,6 +91,7 @@ class UsdtPlugin {
         bool enabled = false;
         std::vector<size_t> attachments;
         std::vector<std::pair<const Module *, uint64_t>> semaphores; // raised while enabled
+        std::vector<std::pair<const Module *, uint64_t>> pending;    // to raise once their file maps
     };
 
     int fail(const std::string &message);
@@ -89,16 +99,24 @@ class UsdtPlugin {
     Process *process_for(int64_t pid);
     const Module *module_for(const std::string &path);
     std::string function_of(const Module &module, uint64_t address) const;
+    // Registers the probes of `modules` (of process `pid`) that `spec` matches (nullptr: all).
+    bool register_sites(int64_t pid, Process &process, const std::vector<const Module *> &modules,
+                        const dtrace_probe_spec *spec);
     bool add_probe(int64_t pid, Process &process, const std::string &key, const std::string &provider,
                    const std::vector<Site> &sites, const std::string &function, const std::string &name);
     bool ensure_loaded();
     bool arm_site(uint32_t index);
+    void raise_semaphore(Probe &probe, const Module *module, uint64_t offset);
     void lower_semaphores(Probe &probe);
+    // The watcher thread's pass: new mappings of the traced processes, pending semaphores.
+    void watch_processes();
     void deliver(std::span<const uint8_t> record);
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
-    std::mutex mutex_; // provide, enable, disable (the control thread and late registrations)
+    // provide, enable, disable, the watcher: recursive because registering
+    // a probe late makes the engine enable it from inside the registration.
+    std::recursive_mutex mutex_;
     std::map<std::string, std::unique_ptr<Module>> modules_; // by path
     std::map<int64_t, Process> processes_;
     std::map<std::string, uint32_t> probe_by_key_; // "provider:module:function:name"
@@ -113,6 +131,10 @@ class UsdtPlugin {
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     bool started_ = false;
+    std::thread watcher_;
+    std::mutex watch_mutex_;
+    std::condition_variable watch_wakeup_;
+    bool watching_ = false;
 };
 
 } // namespace dtrace::usdt

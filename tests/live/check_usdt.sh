@@ -1,5 +1,5 @@
 #!/bin/sh
-# check_usdt.sh DTRACE WORKLOAD THROWER CASE: USDT probes, live, on programs
+# check_usdt.sh DTRACE WORKLOAD THROWER LIBRARY CASE: USDT probes, live, on programs
 # with known probe firings: usdt_workload (its header and object made by this
 # build's dtrace -h and -G), usdt_thrower (libstdc++'s own probes), Debian's
 # python3.11 (its own probes). Every description names $target or a pid;
@@ -8,7 +8,8 @@
 dtrace=$1
 workload=$2
 thrower=$3
-case_name=$4
+library=$4
+case_name=$5
 here=$(dirname "$0")
 limit=120
 
@@ -85,6 +86,26 @@ enabled)
     [ "$("$workload" requests 5)" = "enabled 0" ] || fail "request-start enabled without a tracer"
     run -qn 'demo$target:::request-start { }' -c "$workload requests 5"
     expect_output 'enabled 5'
+    ;;
+list_pid)
+    # dtrace -l -p PID: every probe of a running process.
+    "$workload" watch 4000 >/dev/null &
+    pid=$!
+    sleep 0.5
+    run -l -p $pid
+    kill $pid 2>/dev/null
+    wait $pid
+    [ "$status" = 0 ] || fail "dtrace -l -p exited with $status"
+    [ "$(grep -c " demo$pid " "$out")" = 4 ] || fail "the 4 probes of demo$pid"
+    ;;
+dlopen)
+    # A library loaded while tracing runs: its probes are registered, enabled
+    # by the description, and its semaphore raised.
+    run -qn 'demo$target:::tick { @[probemod] = count(); } END { printa("%s %@d\n", @); }' \
+        -c "$workload dlopen $library 7"
+    expect_output "lib-enabled=1
+usdt_workload 1
+$(basename "$library") 7"
     ;;
 restored)
     # The semaphore goes up while dtrace runs and back down when it ends.

@@ -11,9 +11,14 @@
  *                              and watches its semaphore; prints whether it
  *                              was seen set, and whether it was clear again
  *                              at the end
+ *   usdt_workload dlopen LIB N fires tick once, loads LIB (usdt_dlopen_lib.c),
+ *                              waits up to 3 s for the library's tick to be
+ *                              enabled, fires it N times and says whether it
+ *                              was enabled
  */
 #include "usdt_demo.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,11 +54,35 @@ static int watch(int milliseconds) {
     return 0;
 }
 
+static int load_and_fire(const char *library, int n) {
+    DEMO_TICK();
+    void *handle = dlopen(library, RTLD_NOW);
+    if (!handle) {
+        fprintf(stderr, "%s\n", dlerror());
+        return 1;
+    }
+    int (*enabled)(void) = (int (*)(void))dlsym(handle, "usdt_lib_tick_enabled");
+    void (*fire)(int) = (void (*)(int))dlsym(handle, "usdt_lib_fire");
+    if (!enabled || !fire)
+        return 1;
+    const struct timespec pause = {0, 10 * 1000 * 1000};
+    int waited = 0;
+    while (!enabled() && waited < 3000) {
+        nanosleep(&pause, NULL);
+        waited += 10;
+    }
+    printf("lib-enabled=%d\n", enabled());
+    fire(n);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "requests") == 0)
         return requests(atoi(argv[2]));
     if (argc == 3 && strcmp(argv[1], "watch") == 0)
         return watch(atoi(argv[2]));
-    fprintf(stderr, "usage: usdt_workload requests N | watch MS\n");
+    if (argc == 4 && strcmp(argv[1], "dlopen") == 0)
+        return load_and_fire(argv[2], atoi(argv[3]));
+    fprintf(stderr, "usage: usdt_workload requests N | watch MS | dlopen LIB N\n");
     return 2;
 }
