@@ -11,7 +11,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config python3
           libboost-dev libelf-dev libdwarf-dev zlib1g-dev libtinyxml2-dev
           libgtest-dev libgmock-dev libbenchmark-dev util-linux
           libdw-dev linux-perf  # pmc: CFI unwinding; bench: perf record alongside
-          libbpf-dev clang llvm bc)  # the live plugins: libbpf, BPF C compiled by clang, llvm-strip; bc for bench/
+          libbpf-dev clang llvm bc  # the live plugins: libbpf, BPF C compiled by clang, llvm-strip; bc for bench/
+          bpftrace)  # the USDT tests: bpftrace's usdt: reads the probes our dtrace -h makes
 fuzzers=false
 tests=OFF
 for arg in "$@"; do
