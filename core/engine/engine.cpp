@@ -6,6 +6,7 @@
 #include "dif/validator.h"
 #include "engine/enable_checks.h"
 #include "engine/probe_context.h"
+#include "engine/probe_usage.h"
 #include "engine/resource_sizing.h"
 #include "engine/unmatched_hint.h"
 
@@ -513,6 +514,17 @@ dtrace_probe_id Engine::add_probe(dtrace_provider_id provider, const host::Probe
         }
     }
     return id;
+}
+
+bool Engine::probe_usage(dtrace_probe_id id, dtrace_probe_usage &out) {
+    std::lock_guard enabling(enabling_lock_); // ECBs are added under it
+    const Probe *probe = probes_.probe(id);
+    if (probe == nullptr)
+        return false;
+    const dtrace_probe_usage usage = usage_of(*probe);
+    out.flags = usage.flags;
+    out.string_args = usage.string_args;
+    return true;
 }
 
 dtrace_probe_id Engine::lookup_probe(dtrace_provider_id provider, std::string_view module, std::string_view function,

@@ -172,6 +172,7 @@ class Engine final : public host::ProbeSink {
         if (progress_hook_)
             progress_hook_(done, total, events);
     }
+    bool probe_usage(dtrace_probe_id probe, dtrace_probe_usage &out) override;
 
     // The ids of the dtrace provider's probes (registered first: 1, 2, 3).
     void set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_probe_id error);

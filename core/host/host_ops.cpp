@@ -90,6 +90,13 @@ int target_setenv(dtrace_host *host, int64_t pid, const char *name, const char *
     return plugin == nullptr || name == nullptr || value == nullptr ? -1 : plugin->target_setenv(pid, name, value);
 }
 
+int probe_usage(dtrace_host *host, dtrace_probe_id probe, dtrace_probe_usage *out) {
+    LoadedPlugin *plugin = plugin_of(host);
+    if (plugin == nullptr || out == nullptr || out->struct_size < sizeof(dtrace_probe_usage))
+        return -1;
+    return plugin->sink().probe_usage(probe, *out) ? 0 : -1;
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -110,6 +117,7 @@ const dtrace_host_ops host_ops_table = {
     .report_progress = report_progress,
     .get_target = get_target,
     .target_setenv = target_setenv,
+    .probe_usage = probe_usage,
 };
 
 } // namespace dtrace::host

@@ -63,6 +63,9 @@ class ProbeSink {
     virtual void remove_provider(dtrace_provider_id provider) {}
     // A replaying plugin's progress (dtrace_host_ops::report_progress); any thread.
     virtual void report_progress(uint64_t done, uint64_t total, uint64_t events) {}
+    // What the clauses enabled on `probe` read (dtrace_host_ops::probe_usage);
+    // false for an unknown probe.
+    virtual bool probe_usage(dtrace_probe_id probe, dtrace_probe_usage &out) { return false; }
 };
 
 } // namespace dtrace::host

@@ -2,12 +2,17 @@
 #include "pid_plugin.h"
 
 #include <fnmatch.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <cctype>
+#include <cstddef>
 #include <cstring>
+#include <fstream>
 #include <set>
+#include <sstream>
 
+#include "demangle.h"
 #include "function_code.h"
 #include "process_modules.h"
 #include "sdk_filter.h"
@@ -17,6 +22,9 @@ namespace dtrace::pid {
 namespace {
 
 constexpr const char *kEntry = "entry";
+// The dynamic linker calls it after each change of the list of libraries
+// (startup, dlopen, dlclose): what debuggers watch.
+constexpr const char *kLinkMapHook = "_dl_debug_state";
 constexpr const char *kReturn = "return";
 constexpr uint32_t kUntypedEntryArgs = 6; // the argument registers
 constexpr size_t kMaxUserFrames = 128;
@@ -166,6 +174,12 @@ int PidPlugin::provide(const dtrace_probe_spec *spec) {
     Process *process = process_for(pid, error);
     if (process == nullptr)
         return fail(error);
+    std::array<std::string, 3> fields{spec->module ? spec->module : "", spec->function ? spec->function : "",
+                                      spec->name ? spec->name : ""};
+    if (std::find(process->specs.begin(), process->specs.end(), fields) == process->specs.end())
+        process->specs.push_back(fields);
+    // A process grabbed while running: its mappings now, for its stacks.
+    stacks_.maps().ensure(pid);
     for (const std::shared_ptr<const PidModule> &module : process->modules) {
         if (!provide_module(pid, *process, *module, module, *spec))
             return -1;
@@ -301,13 +315,35 @@ live_probe_config PidPlugin::config_of(const ProbeSlot &slot) const {
                                                    : LIVE_KIND_UPROBE_OFFSET;
     config.nargs = slot.nargs;
     config.capture_limit = live::capture_limit(host_, ops_);
+    int captures = 0;
+    for (uint32_t arg = 0; slot.kind != ProbeKind::Return && arg < std::min<uint32_t>(slot.nargs, LIVE_MAX_ARGS) &&
+                           captures < LIVE_MAX_CAPTURES;
+         ++arg) {
+        if (slot.string_args & (1u << arg))
+            config.captures[captures++] = {static_cast<uint8_t>(arg), LIVE_CAPTURE_STRING, 0, 0};
+    }
     if (options_.kernel_filter)
         config.filter = live::encode_filter(slot.filter, std::min<uint32_t>(slot.nargs, LIVE_MAX_ARGS));
     return config;
 }
 
+// What the probe's clauses read at the event: its stack, strings its
+// arguments point to (copied by the program, as the call saw them).
+void PidPlugin::learn_usage(dtrace_probe_id id, ProbeSlot &slot) {
+    slot.usage_known = true;
+    dtrace_probe_usage usage{};
+    usage.struct_size = sizeof usage;
+    if (ops_->struct_size <= offsetof(dtrace_host_ops, probe_usage) || ops_->probe_usage == nullptr ||
+        ops_->probe_usage(host_, id, &usage) != 0)
+        return;
+    slot.wants_stack = (usage.flags & DTRACE_USAGE_USER_STACK) != 0;
+    slot.string_args = usage.string_args;
+}
+
 bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {
     uprobe_probe_config uconfig{};
+    uconfig.stack_bytes = slot.wants_stack ? UPROBE_STACK_MAX : 0;
+    uconfig.flags = slot.internal ? UPROBE_FLAG_STOP : 0;
     if (live::Status configured = uprobes_->configure(index, config_of(slot), uconfig); !configured) {
         fail(configured.error());
         return false;
@@ -316,6 +352,7 @@ bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {
 }
 
 int PidPlugin::enable(dtrace_probe_id, uint64_t cookie) {
+    std::lock_guard guard(mutex_);
     ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
     if (slot == nullptr)
         return fail("enabling an unknown pid probe (cookie " + std::to_string(cookie) + ")");
@@ -333,6 +370,7 @@ int PidPlugin::enable(dtrace_probe_id, uint64_t cookie) {
 }
 
 void PidPlugin::disable(dtrace_probe_id, uint64_t cookie) {
+    std::lock_guard guard(mutex_);
     ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
     if (slot == nullptr || !slot->enabled || !uprobes_)
         return;
@@ -342,6 +380,7 @@ void PidPlugin::disable(dtrace_probe_id, uint64_t cookie) {
 }
 
 int PidPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
+    std::lock_guard guard(mutex_);
     ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
     if (slot == nullptr)
         return fail("filtering an unknown pid probe (cookie " + std::to_string(cookie) + ")");
@@ -352,13 +391,17 @@ int PidPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, 
 }
 
 bool PidPlugin::attach_pending() {
-    // One batch per process and file.
-    std::map<std::pair<int64_t, std::string>, std::vector<live::UprobeSite>> batches;
+    // One batch per process and file, in the order of pending_.
+    std::vector<std::pair<std::pair<int64_t, std::string>, std::vector<live::UprobeSite>>> batches;
     for (uint32_t index : pending_) {
         ProbeSlot &slot = *slots_.get(index);
         if (!slot.enabled || slot.attached)
             continue;
-        std::vector<live::UprobeSite> &sites = batches[{slot.pid, slot.module->path}];
+        const std::pair<int64_t, std::string> where{slot.pid, slot.module->path};
+        auto batch = std::find_if(batches.begin(), batches.end(), [&](const auto &b) { return b.first == where; });
+        if (batch == batches.end())
+            batch = batches.insert(batches.end(), {where, {}});
+        std::vector<live::UprobeSite> &sites = batch->second;
         const uint64_t start = slot.function->file_offset;
         switch (slot.kind) {
         case ProbeKind::Entry:
@@ -386,8 +429,25 @@ bool PidPlugin::attach_pending() {
 }
 
 int PidPlugin::start() {
-    if (!uprobes_ || started_)
+    std::lock_guard guard(mutex_);
+    if (processes_.empty() || started_)
         return 0;
+    if (!ensure_loaded())
+        return -1;
+    // Every clause is enabled by now: arm each probe for what they read.
+    for (uint32_t index = 0; index < slots_.count(); ++index) {
+        ProbeSlot &slot = *slots_.get(index);
+        if (!slot.enabled || slot.internal)
+            continue;
+        learn_usage(slot.id.load(std::memory_order_acquire), slot);
+        if (!arm(index, slot))
+            return -1;
+    }
+    // Libraries loaded later may hold probes the descriptions name (-Z).
+    for (auto &[pid, process] : processes_) {
+        if (!hook_link_map(pid, process))
+            return -1;
+    }
     if (!attach_pending())
         return -1;
     live::RingCallbacks callbacks;
@@ -416,6 +476,80 @@ void PidPlugin::stop() {
     started_ = false;
 }
 
+bool PidPlugin::hook_link_map(int64_t pid, Process &process) {
+    if (process.hooked)
+        return true;
+    process.hooked = true;
+    auto executable = std::find_if(process.modules.begin(), process.modules.end(),
+                                   [](const auto &module) { return module->executable; });
+    if (executable == process.modules.end() || (*executable)->functions->interpreter().empty())
+        return true; // a static executable loads nothing later
+    std::shared_ptr<const PidModule> linker = module_for((*executable)->functions->interpreter(), false);
+    const std::vector<ElfFunction> &functions = linker ? linker->functions->functions() : std::vector<ElfFunction>{};
+    auto hook = std::find_if(functions.begin(), functions.end(), [](const ElfFunction &f) {
+        return f.name == kLinkMapHook || std::find(f.aliases.begin(), f.aliases.end(), kLinkMapHook) != f.aliases.end();
+    });
+    if (hook == functions.end())
+        return true; // a linker without the hook: libraries loaded later get no probes
+    bool created = false;
+    std::optional<uint32_t> index = slots_.slot_for("link-map:" + std::to_string(pid), created);
+    if (!index) {
+        fail("more than " + std::to_string(UPROBE_MAX_SLOTS) + " pid probes");
+        return false;
+    }
+    ProbeSlot &slot = *slots_.get(*index);
+    slot.pid = pid;
+    slot.module = linker;
+    slot.function = &*hook;
+    slot.kind = ProbeKind::Entry;
+    slot.internal = true;
+    slot.enabled = true;
+    if (!arm(*index, slot))
+        return false;
+    pending_.insert(pending_.begin(), *index); // attached first
+    return true;
+}
+
+void PidPlugin::refresh_maps(int64_t pid) {
+    stacks_.maps().ensure(pid);
+    std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
+    std::stringstream text;
+    text << maps.rdbuf();
+    for (live::stacks::Mapping &mapping : live::stacks::parse_maps(text.str()))
+        stacks_.maps().add(pid, std::move(mapping));
+}
+
+void PidPlugin::on_link_map(int64_t pid) {
+    {
+        std::lock_guard guard(mutex_);
+        refresh_maps(pid);
+        auto known = processes_.find(pid);
+        std::string error;
+        if (known != processes_.end() && process_for(pid, error) != nullptr) {
+            Process &process = known->second;
+            for (const std::array<std::string, 3> &fields : std::vector(process.specs)) {
+                dtrace_probe_spec spec{};
+                spec.struct_size = sizeof spec;
+                spec.module = fields[0].c_str();
+                spec.function = fields[1].c_str();
+                spec.name = fields[2].c_str();
+                for (const std::shared_ptr<const PidModule> &module : std::vector(process.modules))
+                    provide_module(pid, process, *module, module, spec);
+            }
+        }
+        // The probes just made were enabled before their clauses were
+        // attached to them: arm them for what those read.
+        for (uint32_t index = 0; index < slots_.count(); ++index) {
+            ProbeSlot &slot = *slots_.get(index);
+            if (slot.enabled && !slot.internal && !slot.usage_known) {
+                learn_usage(slot.id.load(std::memory_order_acquire), slot);
+                arm(index, slot);
+            }
+        }
+    }
+    kill(static_cast<pid_t>(pid), SIGCONT);
+}
+
 void PidPlugin::deliver(std::span<const uint8_t> record) {
     live::UprobeEvent event;
     if (!live::split_uprobe_event(record, event))
@@ -423,6 +557,10 @@ void PidPlugin::deliver(std::span<const uint8_t> record) {
     live_record header;
     std::memcpy(&header, event.live.data(), sizeof header);
     const ProbeSlot *slot = slots_.get(header.slot);
+    if (slot != nullptr && slot->internal) {
+        on_link_map(slot->pid);
+        return;
+    }
     const dtrace_probe_id id = slot ? slot->id.load(std::memory_order_acquire) : 0;
     dtrace_event_ctx ctx;
     if (id == 0 || !firing_.prepare(event.live, std::min<uint32_t>(slot->nargs, LIVE_MAX_ARGS), ctx))
@@ -445,7 +583,13 @@ void PidPlugin::deliver(std::span<const uint8_t> record) {
 }
 
 int PidPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
-    return stacks_.lookup(space, pid, address, out) ? 0 : -1;
+    if (!stacks_.lookup(space, pid, address, out))
+        return -1;
+    if (space == DTRACE_SYMBOL_USER && out->function != nullptr) {
+        demangled_ = demangle(out->function);
+        out->function = demangled_.c_str();
+    }
+    return 0;
 }
 
 } // namespace dtrace::pid

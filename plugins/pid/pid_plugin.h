@@ -20,6 +20,7 @@
 // fire() from one thread that drains the ring (live/event_ring.h).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -60,6 +61,10 @@ class PidPlugin {
     struct Process {
         dtrace_provider_id provider = 0;
         std::vector<std::shared_ptr<const PidModule>> modules;
+        // The descriptions' module, function and name fields provided so
+        // far: provided again when the process loads a library.
+        std::vector<std::array<std::string, 3>> specs;
+        bool hooked = false; // its dynamic linker's link-map hook is armed
     };
 
     int fail(const std::string &message);
@@ -73,14 +78,26 @@ class PidPlugin {
                    ProbeKind kind, uint32_t offset, std::vector<uint32_t> returns);
     bool ensure_loaded();
     live_probe_config config_of(const ProbeSlot &slot) const;
+    void learn_usage(dtrace_probe_id id, ProbeSlot &slot);
     bool arm(uint32_t index, ProbeSlot &slot);
     // Attaches the uprobes of every enabled slot not attached yet, one batch per file.
     bool attach_pending();
+    // Arms the uprobe that stops the process whenever its dynamic linker
+    // changes its list of libraries (on_link_map).
+    bool hook_link_map(int64_t pid, Process &process);
+    // The process is stopped after loading or unloading libraries: learn
+    // its mappings (stacks), make the probes the descriptions name in new
+    // libraries, then let it go on.
+    void on_link_map(int64_t pid);
+    void refresh_maps(int64_t pid);
     void deliver(std::span<const uint8_t> record);
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
-    std::mutex mutex_; // processes_ and modules_: the control thread and the ring's
+    // processes_, modules_ and enabling: the control thread and the ring's
+    // (a library loaded later); recursive, as provide() registers probes
+    // that the host enables at once.
+    std::recursive_mutex mutex_;
     std::map<int64_t, Process> processes_;
     std::map<std::string, std::shared_ptr<const PidModule>> modules_; // by path
     ProbeSlots slots_;
@@ -90,6 +107,7 @@ class PidPlugin {
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     live::stacks::StackSymbols stacks_;
+    std::string demangled_; // lookup_symbol's last function name
     bool started_ = false;
 };
 

@@ -48,6 +48,10 @@ struct ProbeSlot {
     bool enabled = false;
     bool attached = false;
     live::ProbeFilter filter;
+    bool internal = false;    // the link-map hook: no probe of the engine's
+    bool usage_known = false; // learn_usage ran after its clauses were enabled
+    bool wants_stack = false; // ustack() and its kin: the user stack is copied
+    uint32_t string_args = 0; // bit N: copyinstr(argN), copied at the event
 };
 
 class ProbeSlots {

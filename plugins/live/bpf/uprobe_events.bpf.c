@@ -19,6 +19,8 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+#define SIGNAL_STOP 19 /* SIGSTOP */
+
 /* A probe slot's configuration index (uprobe_record.h). */
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
@@ -211,7 +213,12 @@ static __always_inline int handle(struct pt_regs *ctx) {
     if (size > sizeof *s)
         return 0;
     r->timestamp = bpf_ktime_get_ns();
-    if (bpf_ringbuf_output(&live_events, s, size, live_submit_flags()) != 0)
+    __u64 flags = live_submit_flags();
+    if (ucfg->flags & UPROBE_FLAG_STOP) {
+        bpf_send_signal(SIGNAL_STOP);
+        flags = BPF_RB_FORCE_WAKEUP;
+    }
+    if (bpf_ringbuf_output(&live_events, s, size, flags) != 0)
         live_count_drop();
     return 0;
 }

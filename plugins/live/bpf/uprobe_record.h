@@ -80,11 +80,16 @@ struct uprobe_usdt_arg {
 /* Per configuration index, beside its live_probe_config. */
 struct uprobe_probe_config {
     __u32 stack_bytes; /* user stack copied at the event (0: none), <= UPROBE_STACK_MAX */
-    __u32 pad;
+    __u32 flags;       /* UPROBE_FLAG_* */
     /* LIVE_KIND_USDT: where args[0..LIVE_MAX_ARGS) are (the rest are read
      * from the tail's registers by user space). */
     struct uprobe_usdt_arg usdt_args[LIVE_MAX_ARGS];
 };
+
+/* The event stops the process (SIGSTOP) and wakes the consumer at once: user
+ * space reads what it must while the process cannot change (its mappings
+ * after the dynamic linker loaded a library), then sends SIGCONT. */
+#define UPROBE_FLAG_STOP 0x1
 
 struct uprobe_tail {
     __u64 regs[UPROBE_NREGS];

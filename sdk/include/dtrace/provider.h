@@ -349,6 +349,21 @@ typedef struct dtrace_kernel_symbol {
                          DTrace types a symbol it has no type for */
 } dtrace_kernel_symbol;
 
+/* ---- What enabled clauses read -----------------------------------------
+ * (dtrace_host_ops.probe_usage) */
+/* dtrace_probe_usage.flags */
+#define DTRACE_USAGE_USER_STACK 0x1u   /* ustack(), ustackdepth, ucaller (or jstack()) */
+#define DTRACE_USAGE_KERNEL_STACK 0x2u /* stack(), stackdepth, caller */
+#define DTRACE_USAGE_USER_REGS 0x4u    /* uregs[] */
+
+typedef struct dtrace_probe_usage {
+    uint32_t struct_size; /* set by the plugin; the host writes no field beyond it */
+    uint32_t flags;       /* DTRACE_USAGE_* */
+    /* Bit N: some clause reads copyinstr(argN) (or of args[i] translated
+     * from argN); a plugin may copy that string at the event. */
+    uint32_t string_args;
+} dtrace_probe_usage;
+
 /* core -> plugin: the host's services. */
 typedef struct dtrace_host_ops {
     uint32_t struct_size;
@@ -407,6 +422,14 @@ typedef struct dtrace_host_ops {
      * otherwise). The value replaces the one the target would inherit from
      * dtrace: to add to LD_PRELOAD, read getenv("LD_PRELOAD") first. */
     int (*target_setenv)(dtrace_host *host, int64_t pid, const char *name, const char *value);
+
+    /* Appended in ABI version 1 (present when struct_size covers it). What
+     * the clauses enabled on `probe` so far read that a plugin must capture
+     * when the event happens (a stack, a string the call saw). Returns 0
+     * with *out filled, or -1 for an unknown probe. Ask once tracing starts
+     * (the first clause is enabled after the plugin's enable() returns), or
+     * after registering a probe late. */
+    int (*probe_usage)(dtrace_host *host, dtrace_probe_id probe, dtrace_probe_usage *out);
 } dtrace_host_ops;
 
 #define DTRACE_TIMER_PER_CPU 0x1u
