@@ -8,8 +8,8 @@
 
 #include "arg_types.h"
 #include "live_options.h"
-#include "sdk_filter.h"
 #include "process_library.h"
+#include "sdk_filter.h"
 #include "syscall_numbers.h"
 
 #include <bpf/bpf.h>
@@ -67,12 +67,13 @@ int SyscallPlugin::fail(const std::string &message) {
 }
 
 int SyscallPlugin::init() {
-    static const std::string library = live::process_d_library() + syscall_d_types();
+    if (live::register_process_library(host_, ops_) != 0)
+        return -1;
     dtrace_provider_info info{};
     info.struct_size = sizeof info;
     info.name = kProvider;
     info.attributes = kAttributes;
-    info.d_source = library.c_str();
+    info.d_source = syscall_d_types().c_str();
     provider_ = ops_->register_provider(host_, &info);
     return provider_ == 0 ? -1 : 0;
 }
