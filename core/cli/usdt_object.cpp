@@ -22,7 +22,22 @@ constexpr uint16_t kMachine = EM_AARCH64;
 #error "dtrace -G: no ELF machine number for this architecture"
 #endif
 
-enum Section : uint16_t { kNull, kProbes, kGnuStack, kSymtab, kStrtab, kShstrtab, kSectionCount };
+enum Section : uint16_t { kNull, kProbes, kGnuStack, kTypes, kSymtab, kStrtab, kShstrtab, kSectionCount };
+
+// The argument types of each probe as its definition declares them, one line
+// a probe: "provider<TAB>probe as written<TAB>type<TAB>type...". The linker
+// concatenates the sections of several objects; lines stay whole.
+std::string types_table(const std::vector<compiler::ProviderInterface> &providers) {
+    std::string out;
+    for (const compiler::ProviderInterface &provider : providers)
+        for (const compiler::ProviderInterface::Probe &probe : provider.probes) {
+            out += provider.name + "\t" + probe.written;
+            for (const compiler::ProbeArgument &arg : probe.args)
+                out += "\t" + arg.type_name;
+            out += "\n";
+        }
+    return out;
+}
 
 // A string table being built: offsets of the names added.
 class StringTable {
@@ -75,6 +90,8 @@ std::vector<uint8_t> make_usdt_object(const std::vector<compiler::ProviderInterf
     headers[kProbes] = {section_names.add(".probes"), SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0, 0, probes_size, 0, 0,
                         sizeof(uint16_t), 0};
     headers[kGnuStack] = {section_names.add(".note.GNU-stack"), SHT_PROGBITS, 0, 0, 0, 0, 0, 0, 1, 0};
+    const std::string types = types_table(providers);
+    headers[kTypes] = {section_names.add(".dtrace_usdt_types"), SHT_PROGBITS, 0, 0, 0, types.size(), 0, 0, 1, 0};
     headers[kSymtab] = {section_names.add(".symtab"), SHT_SYMTAB, 0, 0, 0, 0, kStrtab, 2, 8, sizeof(Elf64_Sym)};
     headers[kStrtab] = {section_names.add(".strtab"), SHT_STRTAB, 0, 0, 0, 0, 0, 0, 1, 0};
     headers[kShstrtab] = {section_names.add(".shstrtab"), SHT_STRTAB, 0, 0, 0, 0, 0, 0, 1, 0};
@@ -82,6 +99,8 @@ std::vector<uint8_t> make_usdt_object(const std::vector<compiler::ProviderInterf
     std::vector<uint8_t> out(sizeof(Elf64_Ehdr) + probes_size); // the header is copied in last
     headers[kProbes].sh_offset = sizeof(Elf64_Ehdr);
     headers[kGnuStack].sh_offset = out.size();
+    headers[kTypes].sh_offset = out.size();
+    out.insert(out.end(), types.begin(), types.end());
     pad_to(out, 8);
     headers[kSymtab].sh_offset = out.size();
     for (const Elf64_Sym &sym : symbols)

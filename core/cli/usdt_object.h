@@ -7,8 +7,11 @@
 // is-enabled semaphore, which the header only declares: this object defines
 // them, two zeroed bytes each, hidden (each executable or library counts its
 // own), in a writable section named `.probes` as the stapsdt convention
-// places semaphores. It is a relocatable ELF object for the machine dtrace
-// runs on, written directly (no compiler or assembler is run).
+// places semaphores; and, in `.dtrace_usdt_types` (not loaded), each probe's
+// argument types as the definition declares them, which the notes cannot
+// say (they give sizes) and `dtrace -lv` shows. It is a relocatable ELF
+// object for the machine dtrace runs on, written directly (no compiler or
+// assembler is run).
 #pragma once
 
 #include "common/result.h"

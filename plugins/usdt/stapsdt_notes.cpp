@@ -1,6 +1,7 @@
 // stapsdt_notes.cpp: reading `.note.stapsdt` (see stapsdt_notes.h).
 #include "stapsdt_notes.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fcntl.h>
 #include <gelf.h>
@@ -101,6 +102,25 @@ std::vector<StapsdtNote> parse_stapsdt_notes(std::span<const uint8_t> section) {
     return out;
 }
 
+std::map<std::string, std::vector<std::string>> parse_definition_types(std::string_view text) {
+    std::map<std::string, std::vector<std::string>> out;
+    while (!text.empty()) {
+        const size_t end = std::min(text.find('\n'), text.size());
+        std::string_view line = text.substr(0, end);
+        text.remove_prefix(std::min(end + 1, text.size()));
+        std::vector<std::string> fields;
+        while (!line.empty()) {
+            const size_t tab = std::min(line.find('\t'), line.size());
+            fields.emplace_back(line.substr(0, tab));
+            line.remove_prefix(std::min(tab + 1, line.size()));
+        }
+        if (fields.size() < 2 || fields[0].empty() || fields[1].empty())
+            continue;
+        out[fields[0] + "\t" + fields[1]].assign(fields.begin() + 2, fields.end());
+    }
+    return out;
+}
+
 plugin_common::Result<FileProbes> read_probe_sites(const std::string &path) {
     if (elf_version(EV_CURRENT) == EV_NONE)
         return plugin_common::Error{"libelf: " + std::string(elf_errmsg(-1))};
@@ -141,6 +161,10 @@ plugin_common::Result<FileProbes> read_probe_sites(const std::string &path) {
             continue;
         if (std::strcmp(name, ".stapsdt.base") == 0)
             base_address = shdr.sh_addr;
+        if (std::strcmp(name, ".dtrace_usdt_types") == 0 && shdr.sh_type == SHT_PROGBITS)
+            if (Elf_Data *data = elf_getdata(scn, nullptr); data && data->d_buf)
+                out.definition_types =
+                    parse_definition_types({static_cast<const char *>(data->d_buf), data->d_size});
         if (std::strcmp(name, ".note.stapsdt") != 0 || shdr.sh_type != SHT_NOTE)
             continue;
         Elf_Data *data = elf_getdata(scn, nullptr);

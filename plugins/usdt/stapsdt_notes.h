@@ -12,9 +12,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "arg_spec.h"
@@ -47,7 +49,15 @@ struct ProbeSite {
 struct FileProbes {
     std::vector<ProbeSite> sites;
     std::string interpreter; // PT_INTERP: the dynamic linker of an executable; empty if none
+    // The argument types of its providers' definitions, where the file was
+    // linked with a dtrace -G object of this dtrace (section
+    // .dtrace_usdt_types), by "provider\tprobe as written".
+    std::map<std::string, std::vector<std::string>> definition_types;
 };
+
+// The lines of a .dtrace_usdt_types section ("provider\tprobe\ttype..."),
+// by "provider\tprobe"; lines without both names are skipped.
+std::map<std::string, std::vector<std::string>> parse_definition_types(std::string_view text);
 
 // The probe sites of the ELF file at `path` (none when it has no notes);
 // an error when the file cannot be read as ELF.

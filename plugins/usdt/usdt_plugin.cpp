@@ -220,10 +220,14 @@ bool UsdtPlugin::add_probe(int64_t pid, Process &process, const std::string &key
     if (!fresh)
         return true;
     probe.pid = pid;
-    const std::vector<ArgSpec> &args = sites.front().site->args;
-    probe.nargs = static_cast<uint32_t>(std::min<size_t>(args.size(), kMaxArgs));
+    const ProbeSite &first = *sites.front().site;
+    probe.nargs = static_cast<uint32_t>(std::min<size_t>(first.args.size(), kMaxArgs));
+    // The definition's types where the file carries them, else the notes' sizes.
+    const auto &defined = sites.front().module->probes.definition_types;
+    const auto definition = defined.find(first.provider + "\t" + first.name);
+    const bool typed = definition != defined.end() && definition->second.size() == first.args.size();
     for (uint32_t i = 0; i < probe.nargs; ++i)
-        probe.arg_types.push_back(arg_type_name(args[i]));
+        probe.arg_types.push_back(typed ? definition->second[i] : arg_type_name(first.args[i]));
     probe_by_key_[key] = index;
     probe_count_.store(index + 1, std::memory_order_release);
 

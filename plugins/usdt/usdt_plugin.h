@@ -11,7 +11,9 @@
 // A probe's name is the note's with "__" as "-", its module the file's
 // name, its function the symbol holding the site; one probe has every site
 // of that name in that function. Arguments come from the notes' specs
-// (arg_spec.h), typed int32_t, uint64_t ... by their size and signedness.
+// (arg_spec.h), typed as the provider's definition declares them where the
+// file carries it (linked with our dtrace -G object), else int32_t,
+// uint64_t ... by their size and signedness.
 //
 // Enabling a probe arms one slot of the uprobe program per site (each site
 // has its own argument places: uprobe_usdt_arg), attaches its sites, and adds

@@ -58,10 +58,17 @@ list)
         "$out" || fail "provider, module or function column"
     ;;
 types)
+    # Our -G object carries the definition's types; libstdc++'s probes have the notes' sizes only.
     run -lv -n 'demo$target:::request-done' -c "$workload requests 1"
     [ "$status" = 0 ] || fail "dtrace -lv exited with $status"
-    grep -q 'args\[0\]: uint64_t' "$out" && grep -q 'args\[1\]: int32_t' "$out" &&
-        grep -q 'args\[2\]: int64_t' "$out" || fail "argument types from the note specs"
+    grep -q 'args\[0\]: char \*' "$out" && grep -q 'args\[1\]: int$' "$out" &&
+        grep -q 'args\[2\]: long$' "$out" || fail "argument types from the provider definition"
+    run -lv -n 'libstdcxx$target:::throw' -c "$thrower 1"
+    [ "$status" = 0 ] || fail "dtrace -lv exited with $status"
+    if grep -q throw "$out"; then
+        grep -q 'args\[0\]: uint64_t' "$out" && grep -q 'args\[1\]: uint64_t' "$out" ||
+            fail "argument types from the note specs"
+    fi
     ;;
 strings)
     # Each path as it was at the event (the buffer is overwritten after it).

@@ -3,6 +3,7 @@
 #include "stapsdt_notes.h"
 
 #include <cstring>
+#include <map>
 #include <gtest/gtest.h>
 
 namespace dtrace::usdt {
@@ -67,6 +68,13 @@ TEST(StapsdtNotes, TruncatedOrUnterminatedNotesAreNotRead) {
     EXPECT_TRUE(parse_stapsdt_notes(section).empty());
 }
 
+TEST(StapsdtNotes, DefinitionTypes) {
+    const auto types = parse_definition_types("p\tq\tchar *\tint\nbad line\n\n\tnoprovider\tint\np\tnone\n");
+    ASSERT_EQ(types.size(), 2u);
+    EXPECT_EQ(types.at("p\tq"), (std::vector<std::string>{"char *", "int"}));
+    EXPECT_TRUE(types.at("p\tnone").empty());
+}
+
 TEST(StapsdtNotes, NotAnElfFile) {
     EXPECT_FALSE(read_probe_sites("/proc/self/status"));
     EXPECT_FALSE(read_probe_sites("/nonexistent/file"));
@@ -95,6 +103,12 @@ TEST(StapsdtNotes, ProgramBuiltWithOurHeaderAndObject) {
     EXPECT_TRUE(args[2].is_signed);
     EXPECT_EQ(by_name["many"]->args.size(), 8u);
     EXPECT_TRUE(by_name["tick"]->args.empty());
+    // The -G object's table of the definition's types, linked in.
+    const auto &types = probes.value().definition_types;
+    ASSERT_TRUE(types.count("demo\trequest__done"));
+    EXPECT_EQ(types.at("demo\trequest__done"), (std::vector<std::string>{"char *", "int", "long"}));
+    ASSERT_TRUE(types.count("demo\ttick"));
+    EXPECT_TRUE(types.at("demo\ttick").empty());
 }
 #endif
 
