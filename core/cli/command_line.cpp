@@ -210,8 +210,8 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                 break;
             case 'A':
             case 'a':
-                out.error = name + ": -" + std::string(1, c) +
-                            " is not supported: anonymous tracing needs a kernel DTrace";
+                out.error =
+                    name + ": -" + std::string(1, c) + " is not supported: anonymous tracing needs a kernel DTrace";
                 out.status = 2;
                 return out;
             case 'C':

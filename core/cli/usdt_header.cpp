@@ -85,15 +85,16 @@ Status check_arguments(const std::string &provider, const compiler::ProviderInte
     return {};
 }
 
-void append_probe_macros(std::string &out, const std::string &provider, const compiler::ProviderInterface::Probe &probe) {
+void append_probe_macros(std::string &out, const std::string &provider,
+                         const compiler::ProviderInterface::Probe &probe) {
     const std::string name = macro_name(provider) + "_" + macro_name(probe.name);
     const std::string semaphore = usdt_semaphore_symbol(provider, probe.written);
     std::string argspec, operands;
     for (size_t i = 0; i < probe.args.size(); ++i) {
         const compiler::ProbeArgument &arg = probe.args[i];
         const std::string index = std::to_string(i);
-        argspec += (i ? " " : "") + std::string(arg.is_signed ? "-" : "") + std::to_string(arg.size) + "@%[a" +
-                   index + "]";
+        argspec +=
+            (i ? " " : "") + std::string(arg.is_signed ? "-" : "") + std::to_string(arg.size) + "@%[a" + index + "]";
         std::string value = "(arg" + index + ")";
         if (arg.is_pointer)
             value = "(__UINTPTR_TYPE__)" + value;

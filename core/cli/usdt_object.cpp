@@ -87,8 +87,16 @@ std::vector<uint8_t> make_usdt_object(const std::vector<compiler::ProviderInterf
     }
 
     Elf64_Shdr headers[kSectionCount] = {};
-    headers[kProbes] = {section_names.add(".probes"), SHT_PROGBITS, SHF_ALLOC | SHF_WRITE, 0, 0, probes_size, 0, 0,
-                        sizeof(uint16_t), 0};
+    headers[kProbes] = {section_names.add(".probes"),
+                        SHT_PROGBITS,
+                        SHF_ALLOC | SHF_WRITE,
+                        0,
+                        0,
+                        probes_size,
+                        0,
+                        0,
+                        sizeof(uint16_t),
+                        0};
     headers[kGnuStack] = {section_names.add(".note.GNU-stack"), SHT_PROGBITS, 0, 0, 0, 0, 0, 0, 1, 0};
     const std::string types = types_table(providers);
     headers[kTypes] = {section_names.add(".dtrace_usdt_types"), SHT_PROGBITS, 0, 0, 0, types.size(), 0, 0, 1, 0};

@@ -86,7 +86,8 @@ int write_usdt_output(const CommandLine &cl, const std::vector<const compiler::P
             return fail("failed to open header file '" + path + "': " + why, kExitError);
         return 0;
     }
-    const std::string script = cl.programs[0].kind == ProgramSource::Kind::File ? cl.programs[0].text : "(command line)";
+    const std::string script =
+        cl.programs[0].kind == ProgramSource::Kind::File ? cl.programs[0].text : "(command line)";
     // The operands after the options: the objects the build links.
     const std::vector<std::string> objects(cl.macro_args.begin() + (cl.macro_args.empty() ? 0 : 1),
                                            cl.macro_args.end());

@@ -136,7 +136,7 @@ class Compiler {
     std::unique_ptr<Symbols> symbols_;
     std::unique_ptr<Sema> sema_;
     std::vector<ProgramAst> library_trees_;
-    std::optional<Diagnostic> library_error_; // reported by every compile()
+    std::optional<Diagnostic> library_error_;  // reported by every compile()
     std::vector<ProviderInterface> providers_; // the USDT providers defined so far, first definitions
 };
 

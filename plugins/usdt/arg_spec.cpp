@@ -13,11 +13,11 @@ struct RegisterNames {
 };
 
 constexpr RegisterNames kRegisters[] = {
-    {UPROBE_REG_RAX, {"rax", "eax", "ax", "al"}},   {UPROBE_REG_RBX, {"rbx", "ebx", "bx", "bl"}},
-    {UPROBE_REG_RCX, {"rcx", "ecx", "cx", "cl"}},   {UPROBE_REG_RDX, {"rdx", "edx", "dx", "dl"}},
-    {UPROBE_REG_RSI, {"rsi", "esi", "si", "sil"}},  {UPROBE_REG_RDI, {"rdi", "edi", "di", "dil"}},
-    {UPROBE_REG_RBP, {"rbp", "ebp", "bp", "bpl"}},  {UPROBE_REG_RSP, {"rsp", "esp", "sp", "spl"}},
-    {UPROBE_REG_R8, {"r8", "r8d", "r8w", "r8b"}},   {UPROBE_REG_R9, {"r9", "r9d", "r9w", "r9b"}},
+    {UPROBE_REG_RAX, {"rax", "eax", "ax", "al"}},      {UPROBE_REG_RBX, {"rbx", "ebx", "bx", "bl"}},
+    {UPROBE_REG_RCX, {"rcx", "ecx", "cx", "cl"}},      {UPROBE_REG_RDX, {"rdx", "edx", "dx", "dl"}},
+    {UPROBE_REG_RSI, {"rsi", "esi", "si", "sil"}},     {UPROBE_REG_RDI, {"rdi", "edi", "di", "dil"}},
+    {UPROBE_REG_RBP, {"rbp", "ebp", "bp", "bpl"}},     {UPROBE_REG_RSP, {"rsp", "esp", "sp", "spl"}},
+    {UPROBE_REG_R8, {"r8", "r8d", "r8w", "r8b"}},      {UPROBE_REG_R9, {"r9", "r9d", "r9w", "r9b"}},
     {UPROBE_REG_R10, {"r10", "r10d", "r10w", "r10b"}}, {UPROBE_REG_R11, {"r11", "r11d", "r11w", "r11b"}},
     {UPROBE_REG_R12, {"r12", "r12d", "r12w", "r12b"}}, {UPROBE_REG_R13, {"r13", "r13d", "r13w", "r13b"}},
     {UPROBE_REG_R14, {"r14", "r14d", "r14w", "r14b"}}, {UPROBE_REG_R15, {"r15", "r15d", "r15w", "r15b"}},

@@ -22,7 +22,7 @@ namespace dtrace::usdt {
 struct ArgSpec {
     enum class Kind : uint8_t { Constant, Register, Memory, Unsupported };
     Kind kind = Kind::Unsupported;
-    uint8_t size = 8;  // bytes
+    uint8_t size = 8; // bytes
     bool is_signed = false;
     uint8_t reg = 0;   // enum uprobe_reg (Register, Memory)
     int64_t value = 0; // the constant, or the displacement (Memory)

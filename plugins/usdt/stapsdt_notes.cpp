@@ -163,8 +163,7 @@ plugin_common::Result<FileProbes> read_probe_sites(const std::string &path) {
             base_address = shdr.sh_addr;
         if (std::strcmp(name, ".dtrace_usdt_types") == 0 && shdr.sh_type == SHT_PROGBITS)
             if (Elf_Data *data = elf_getdata(scn, nullptr); data && data->d_buf)
-                out.definition_types =
-                    parse_definition_types({static_cast<const char *>(data->d_buf), data->d_size});
+                out.definition_types = parse_definition_types({static_cast<const char *>(data->d_buf), data->d_size});
         if (std::strcmp(name, ".note.stapsdt") != 0 || shdr.sh_type != SHT_NOTE)
             continue;
         Elf_Data *data = elf_getdata(scn, nullptr);

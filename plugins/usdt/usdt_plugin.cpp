@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <array>
-#include <chrono>
 #include <cctype>
+#include <chrono>
 #include <cstring>
 #include <fnmatch.h>
 
@@ -134,8 +134,7 @@ UsdtPlugin::Process *UsdtPlugin::process_for(int64_t pid) {
     // only: add what the linker is about to load.
     if (mapped.front().executable && mapped.size() <= 2) {
         if (const Module *executable = module_for(mapped.front().path))
-            for (const std::string &library :
-                 pid::libraries_to_load(executable->probes.interpreter, executable->path))
+            for (const std::string &library : pid::libraries_to_load(executable->probes.interpreter, executable->path))
                 if (std::find(paths.begin(), paths.end(), library) == paths.end())
                     paths.push_back(library);
     }

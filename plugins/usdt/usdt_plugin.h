@@ -121,7 +121,7 @@ class UsdtPlugin {
     std::recursive_mutex mutex_;
     std::map<std::string, std::unique_ptr<Module>> modules_; // by path
     std::map<int64_t, Process> processes_;
-    std::map<std::string, uint32_t> probe_by_key_; // "provider:module:function:name"
+    std::map<std::string, uint32_t> probe_by_key_;      // "provider:module:function:name"
     std::set<std::pair<std::string, uint64_t>> placed_; // (probe key, site address): sites registered
     // Fixed storage: the ring thread reads them while provide() adds more.
     std::unique_ptr<Probe[]> probes_;

@@ -3,8 +3,8 @@
 #include "stapsdt_notes.h"
 
 #include <cstring>
-#include <map>
 #include <gtest/gtest.h>
+#include <map>
 
 namespace dtrace::usdt {
 namespace {
