@@ -13,7 +13,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config python3
           libdw-dev linux-perf  # pmc: CFI unwinding; bench: perf record alongside
           libbpf-dev clang llvm bc  # the live plugins: libbpf, BPF C compiled by clang, llvm-strip; bc for bench/
           qemu-system-x86 busybox-static cpio kmod  # tests/vm: Debian's kernel under qemu (scripts/vm/)
-          libzydis-dev)  # fpid: the x86-64 decoder and encoder that relocates hooked prologues
+          libzydis-dev  # fpid: the x86-64 decoder and encoder that relocates hooked prologues
+          bpftrace)  # the USDT tests: bpftrace's usdt: reads the probes our dtrace -h makes
 fuzzers=false
 tests=OFF
 for arg in "$@"; do

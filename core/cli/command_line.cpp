@@ -41,8 +41,8 @@ std::string usage_text(const std::string &name) {
          "\t-E  replay a recorded trace file instead of tracing live\n"
          "\t-f  enable or list probes by function name\n"
          "\t-F  indent output by function entry and return\n"
-         "\t-G  generate an ELF file with the program (not supported)\n"
-         "\t-h  generate a header file for USDT probes (not supported)\n"
+         "\t-G  generate an ELF object for a program's static probes (semaphores)\n"
+         "\t-h  generate a header file with definitions for static probes\n"
          "\t-H  print the files the preprocessor includes\n"
          "\t-i  enable or list probes by probe id\n"
          "\t-I  add a preprocessor include directory\n"
@@ -210,12 +210,18 @@ ParseOutcome parse_command_line(int argc, char **argv) {
                 cl.mode = Mode::Version;
                 modes++;
                 break;
-            case 'A':
             case 'G':
-            case 'a':
+                cl.mode = Mode::Link;
+                modes++;
+                break;
             case 'h':
-                out.error = name + ": -" + std::string(1, c) +
-                            " is not supported: anonymous tracing and ELF/header generation need a kernel DTrace";
+                cl.mode = Mode::Header;
+                modes++;
+                break;
+            case 'A':
+            case 'a':
+                out.error =
+                    name + ": -" + std::string(1, c) + " is not supported: anonymous tracing needs a kernel DTrace";
                 out.status = 2;
                 return out;
             case 'C':
@@ -257,6 +263,9 @@ ParseOutcome parse_command_line(int argc, char **argv) {
         out.status = 2;
         return out;
     }
+    // -G's operands are the objects the build links, not macro arguments.
+    if (cl.mode == Mode::Link)
+        cl.options.push_back({"argref", std::nullopt, "-G"});
     out.command_line = std::move(cl);
     return out;
 }

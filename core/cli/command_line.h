@@ -15,7 +15,8 @@
 
 namespace dtrace::cli {
 
-enum class Mode { Exec, List, Version, ProjectVersion }; // Version: -V; ProjectVersion: --version
+// Version: -V; ProjectVersion: --version; Header: -h; Link: -G.
+enum class Mode { Exec, List, Version, ProjectVersion, Header, Link };
 
 // One program source: -s file, or a probe description with -P -m -f -n -i.
 struct ProgramSource {

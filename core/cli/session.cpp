@@ -12,6 +12,7 @@
 #include "cli/provider_hints.h"
 #include "cli/source_file.h"
 #include "cli/tracing.h"
+#include "cli/usdt_output.h"
 #include "compiler/compile.h"
 #include "compiler/parser.h"
 #include "dif/disassembler.h"
@@ -107,6 +108,12 @@ int Session::run() {
         return kExitError;
     if (cl_.mode == Mode::List)
         return list();
+    if (cl_.mode == Mode::Header || cl_.mode == Mode::Link) {
+        std::vector<const compiler::Program *> programs;
+        for (const Compiled &c : compiled_)
+            programs.push_back(c.program.get());
+        return write_usdt_output(cl_, programs, program_name_);
+    }
     return execute();
 }
 

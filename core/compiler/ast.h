@@ -253,6 +253,7 @@ struct ProviderProbe {
     std::vector<std::unique_ptr<Parameter>> xlated_params;
     bool xlated_varargs = false;
     int line = 0;
+    std::string shown_name; // as DTrace names it: each "__" becomes "-"
 };
 
 struct ProviderDef {

@@ -15,6 +15,8 @@
 #include "compiler/parser.h"
 #include "compiler/sema.h"
 
+#include <algorithm>
+
 namespace dtrace::compiler {
 
 namespace {
@@ -167,7 +169,8 @@ CompileResult Compiler::compile(const ProgramAst &ast) {
                 sema_->declare_translator(*item.translator);
                 break;
             case TopLevel::Kind::Provider:
-                raise_unsupported(item.provider->line, "provider definitions");
+                declare_provider(*item.provider, prog);
+                break;
             }
         }
     } catch (CompileError &err) {
@@ -187,6 +190,18 @@ CompileResult Compiler::compile(const ProgramAst &ast) {
                 dif::Variable{v.id, v.scope, v.is_array, type_desc(v.type, opts_.strsize), v.name});
     prog.types = types_;
     return {std::move(prog), std::nullopt};
+}
+
+// A provider defined again in this run must match its earlier definition.
+void Compiler::declare_provider(const ProviderDef &def, Program &prog) {
+    ProviderInterface provider = sema_->provider_interface(def);
+    auto earlier = std::find_if(providers_.begin(), providers_.end(),
+                                [&](const ProviderInterface &p) { return p.name == provider.name; });
+    if (earlier != providers_.end())
+        check_provider_redeclaration(*earlier, provider);
+    else
+        providers_.push_back(provider);
+    prog.providers.push_back(std::move(provider));
 }
 
 void Compiler::update_limits(const CompileOptions &from) {

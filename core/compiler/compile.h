@@ -133,12 +133,15 @@ class Compiler {
     void update_limits(const CompileOptions &from);
 
   private:
+    void declare_provider(const ProviderDef &def, Program &prog);
+
     CompileOptions opts_;
     std::shared_ptr<TypeTable> types_;
     std::unique_ptr<Symbols> symbols_;
     std::unique_ptr<Sema> sema_;
     std::vector<ProgramAst> library_trees_;
-    std::optional<Diagnostic> library_error_; // reported by every compile()
+    std::optional<Diagnostic> library_error_;  // reported by every compile()
+    std::vector<ProviderInterface> providers_; // the USDT providers defined so far, first definitions
 };
 
 // One program on its own (a Compiler used once).

@@ -62,6 +62,8 @@ namespace dtrace::compiler {
     X(D_DECL_LONGINT)         /* long or long long with a type other than an integer or double */                \
     X(D_DECL_MNAME)           /* a struct or union member without a name */                                      \
     X(D_DECL_PARMCLASS)       /* a storage class on a function or associative array parameter */                 \
+    X(D_DECL_PROTO_VARARGS)   /* a provider probe prototype with ... */                                          \
+    X(D_DECL_PROTO_VOID)      /* void beside other parameters of a provider probe */                             \
     X(D_DECL_SCOPE)           /* a declaration name with the ` scoping operator */                               \
     X(D_DECL_SIGNINT)         /* signed or unsigned with a type other than an integer */                         \
     X(D_DECL_TYPERED)         /* a type (struct, union, enum, typedef) declared again differently */             \
@@ -164,6 +166,9 @@ namespace dtrace::compiler {
     X(D_PROTO_ARG)            /* a function argument of a type its prototype does not take */                    \
     X(D_PROTO_LEN)            /* a function called with the wrong number of arguments */                         \
     X(D_PROV_BADNAME)         /* a provider probe name with the ` scoping operator */                            \
+    X(D_PROV_INCOMPAT)        /* a provider redeclared with a different interface */                             \
+    X(D_PROV_PRARGLEN)        /* a provider probe with more than 255 parameters */                               \
+    X(D_PROV_PRDUP)           /* a probe declared twice in one provider definition */                            \
     X(D_REGS_IDX)             /* uregs[] indexed outside the registers */                                        \
     X(D_SIZEOF_BITFIELD)      /* sizeof of a bit-field member */                                                 \
     X(D_SIZEOF_TYPE)          /* sizeof of something of unknown size */                                          \

@@ -174,6 +174,7 @@ void Parser::parse_provider(ProgramAst &prog) {
         if (shown.size() - 2 >= kProbeNameLimit)
             fail(Tag::D_PROV_BADNAME, semi_line,
                  "probe name may not exceed " + std::to_string(kProbeNameLimit - 1) + " characters: " + shown);
+        probe.shown_name = shown.substr(2);
         provider->probes.push_back(std::move(probe));
     }
     take();

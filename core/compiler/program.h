@@ -99,6 +99,29 @@ struct Clause {
     int line = 0;
 };
 
+// One argument of a USDT probe a `provider` definition declares.
+struct ProbeArgument {
+    std::string type_name; // as DTrace prints it: "char *", "uint32_t"
+    uint32_t size = 0;     // bytes
+    bool is_signed = false;
+    bool is_pointer = false; // pointers and strings: the argument is an address
+    bool is_scalar = false;  // an integer or a pointer: what a USDT probe can carry
+};
+
+// `provider p { probe q(int, char *) : (int, string); };`: what dtrace -h
+// and -G make a header and an object from (the probes in order).
+struct ProviderInterface {
+    struct Probe {
+        std::string name;    // as DTrace names it ("request-start")
+        std::string written; // as the definition spells it ("request__start")
+        std::vector<ProbeArgument> args;
+        std::vector<std::string> translated_types; // after ':', or the native types' names
+        int line = 0;
+    };
+    std::string name;
+    std::vector<Probe> probes;
+};
+
 struct Program {
     // The program's types (print() names them when it prints).
     std::shared_ptr<const TypeTable> types;
@@ -108,6 +131,8 @@ struct Program {
     std::vector<std::pair<std::string, std::string>> pragma_options;
     // Variables of every scope the program uses (ids as in the DIFOs).
     std::vector<dif::Variable> variables;
+    // The USDT providers the program defines (`provider` blocks), in order.
+    std::vector<ProviderInterface> providers;
 };
 
 } // namespace dtrace::compiler

@@ -40,6 +40,10 @@ struct CompileError {
 // A construct this implementation does not compile yet.
 [[noreturn]] void raise_unsupported(int line, const std::string &what);
 
+// A provider defined again must declare the probes it declared before with
+// the same prototypes (D_PROV_INCOMPAT; sema_provider.cpp).
+void check_provider_redeclaration(const ProviderInterface &previous, const ProviderInterface &current);
+
 // The D variable whose storage an lvalue lies in: the variable itself, or
 // v.m, v.a[i], v.m.a[i] ... (not through a pointer); null for other lvalues.
 const Node *storage_variable(const Node &lvalue);
@@ -77,6 +81,9 @@ class Sema {
     void declare(const Declaration &d);
     void declare_translator(const Translator &t);
     const Type *type_of(const TypeName &tn);
+    // A `provider` definition's probes with their argument types
+    // (sema_provider.cpp); D_PROV_PRDUP, D_PROV_PRARGLEN.
+    ProviderInterface provider_interface(const ProviderDef &def);
 
   private:
     // A name bound to a value while an expression is analysed: a

@@ -28,7 +28,8 @@ enum live_probe_kind {
     /* uprobes (uprobe_record.h): registers of the probed instruction */
     LIVE_KIND_UPROBE_ENTRY = 2,  /* args[] from the SysV argument registers */
     LIVE_KIND_UPROBE_RETURN = 3, /* at a return instruction: arg0 = its offset, arg1 = rax */
-    LIVE_KIND_UPROBE_OFFSET = 4  /* any instruction: args[] as at entry */
+    LIVE_KIND_UPROBE_OFFSET = 4, /* any instruction: args[] as at entry */
+    LIVE_KIND_USDT = 5           /* a USDT probe site: args[] where its note says (uprobe_usdt_arg) */
 };
 
 /* How an argument's memory is captured at the event. */

@@ -107,6 +107,40 @@ static __always_inline __u32 copy_stack(char *dst, __u64 rsp, __u32 wanted) {
     return 0;
 }
 
+/* A register of the probed instruction by its uprobe_reg number (the
+ * order of struct pt_regs): read from the context at its offset, as a
+ * computed offset into the context itself is refused by the verifier. */
+static __always_inline __u64 usdt_register(const struct pt_regs *ctx, __u8 reg) {
+    __u64 value = 0;
+    if (reg < UPROBE_NREGS)
+        bpf_probe_read_kernel(&value, sizeof value, (const char *)ctx + reg * sizeof(__u64));
+    return value;
+}
+
+/* A USDT site's arguments where its note puts them, at their size and signedness. */
+static __always_inline void usdt_arguments(const struct pt_regs *ctx, const struct uprobe_probe_config *ucfg,
+                                           __u64 *args) {
+#pragma unroll
+    for (int i = 0; i < LIVE_MAX_ARGS; i++) {
+        const struct uprobe_usdt_arg *a = &ucfg->usdt_args[i];
+        __u64 value = 0;
+        __u32 size = a->size;
+        if (size == 0 || size > 8)
+            size = 8;
+        if (a->kind == UPROBE_USDT_CONST)
+            value = a->value;
+        else if (a->kind == UPROBE_USDT_REG)
+            value = usdt_register(ctx, a->reg);
+        else if (a->kind == UPROBE_USDT_MEMORY)
+            bpf_probe_read_user(&value, size, (const void *)(usdt_register(ctx, a->reg) + a->value));
+        if (size < 8) {
+            __u32 shift = 64 - 8 * size;
+            value = a->is_signed ? (__u64)((__s64)(value << shift) >> shift) : (value << shift) >> shift;
+        }
+        args[i] = value;
+    }
+}
+
 static __always_inline int handle(struct pt_regs *ctx) {
     __u64 cookie = bpf_get_attach_cookie(ctx);
     __u32 slot = UPROBE_COOKIE_SLOT(cookie);
@@ -122,6 +156,8 @@ static __always_inline int handle(struct pt_regs *ctx) {
         args[0] = UPROBE_COOKIE_OFFSET(cookie);
         args[1] = ctx->rax;
     }
+    if (cfg->kind == LIVE_KIND_USDT)
+        usdt_arguments(ctx, ucfg, args);
 #pragma unroll
     for (int i = 0; i < LIVE_MAX_ARGS; i++) {
         if (i >= cfg->nargs)

@@ -17,6 +17,8 @@
 
 #include <linux/types.h>
 
+#include "live_record.h"
+
 /* The attach cookie of a uprobe: the probe slot in its low half; the
  * probed instruction's offset in its function in the high half (a return
  * probe's arg0). */
@@ -59,10 +61,30 @@ enum uprobe_reg {
  * configured alike; 0 is the disarmed configuration. */
 #define UPROBE_MAX_SLOTS (1 << 18)
 
+/* Where a USDT probe site's argument is (its note's "-4@8(%rsp)"). */
+enum uprobe_usdt_arg_kind {
+    UPROBE_USDT_NONE = 0,   /* no such argument (or one the note spells in a form not read): 0 */
+    UPROBE_USDT_CONST = 1,  /* value */
+    UPROBE_USDT_REG = 2,    /* the register */
+    UPROBE_USDT_MEMORY = 3  /* memory at the register plus value */
+};
+
+struct uprobe_usdt_arg {
+    __s64 value; /* the constant, or the memory operand's displacement */
+    __u8 kind;   /* enum uprobe_usdt_arg_kind */
+    __u8 reg;    /* enum uprobe_reg */
+    __u8 size;   /* bytes: 1, 2, 4 or 8 */
+    __u8 is_signed;
+    __u32 pad;
+};
+
 /* Per configuration index, beside its live_probe_config. */
 struct uprobe_probe_config {
     __u32 stack_bytes; /* user stack copied at the event (0: none), <= UPROBE_STACK_MAX */
     __u32 flags;       /* UPROBE_FLAG_* */
+    /* LIVE_KIND_USDT: where args[0..LIVE_MAX_ARGS) are (the rest are read
+     * from the tail's registers by user space). */
+    struct uprobe_usdt_arg usdt_args[LIVE_MAX_ARGS];
 };
 
 /* The event stops the process (SIGSTOP) and wakes the consumer at once: user

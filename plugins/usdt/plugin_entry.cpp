@@ -1,0 +1,20 @@
+// plugin_entry.cpp: the SDK entry point of the USDT plugin (usdt.so).
+#include <dtrace/provider.h>
+
+#include "plugin_entry.h"
+#include "usdt_plugin.h"
+
+namespace {
+
+dtrace_plugin_ops make_ops() {
+    dtrace_plugin_ops ops = dtrace::plugin_common::entry_ops<dtrace::usdt::UsdtPlugin>();
+    ops.name = "usdt";
+    ops.description = "static probes of a process's programs and libraries (.note.stapsdt), live (uprobes)";
+    return ops;
+}
+
+const dtrace_plugin_ops kOps = make_ops();
+
+} // namespace
+
+DTRACE_PLUGIN_ENTRY(kOps)

@@ -1,0 +1,478 @@
+// usdt_plugin.cpp: finding, registering, arming and firing USDT probes.
+#include "usdt_plugin.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <chrono>
+#include <cstring>
+#include <fnmatch.h>
+
+#include "process_modules.h"
+#include "semaphores.h"
+
+namespace dtrace::usdt {
+
+namespace {
+
+constexpr uint32_t kMaxProbes = 1 << 14;
+constexpr uint32_t kMaxSites = 1 << 16; // below UPROBE_MAX_SLOTS: a site's index is its slot
+constexpr uint32_t kMaxArgs = 12;       // the stapsdt convention's
+constexpr int kWatchMilliseconds = 50;  // how often the traced processes' mappings are looked at
+
+// DTrace's attributes of USDT providers (their interfaces evolve with the program).
+constexpr dtrace_provider_attributes kAttributes = {
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+    {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
+};
+
+bool matches(const char *pattern, const std::string &name) {
+    return pattern == nullptr || pattern[0] == '\0' || fnmatch(pattern, name.c_str(), 0) == 0;
+}
+
+// DTrace names a probe written "gc__start" gc-start.
+std::string hyphenate(const std::string &name) {
+    std::string out;
+    for (size_t i = 0; i < name.size(); ++i) {
+        if (name[i] == '_' && i + 1 < name.size() && name[i + 1] == '_') {
+            out += '-';
+            ++i;
+        } else {
+            out += name[i];
+        }
+    }
+    return out;
+}
+
+// An argument of a probe site read from the registers the uprobe program
+// copied (arguments past the sixth, which the program does not place).
+uint64_t argument_from_registers(const ArgSpec &spec, const uprobe_tail &tail) {
+    uint64_t value = 0;
+    if (spec.kind == ArgSpec::Kind::Constant)
+        value = static_cast<uint64_t>(spec.value);
+    else if (spec.kind == ArgSpec::Kind::Register && spec.reg < UPROBE_NREGS)
+        value = tail.regs[spec.reg];
+    if (spec.size < 8) {
+        const unsigned shift = 64 - 8 * spec.size;
+        value = spec.is_signed ? static_cast<uint64_t>(static_cast<int64_t>(value << shift) >> shift)
+                               : (value << shift) >> shift;
+    }
+    return value;
+}
+
+} // namespace
+
+UsdtPlugin::UsdtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
+    : host_(host), ops_(ops), probes_(std::make_unique<Probe[]>(kMaxProbes)),
+      sites_(std::make_unique<Site[]>(kMaxSites)) {}
+
+UsdtPlugin::~UsdtPlugin() {
+    stop();
+}
+
+int UsdtPlugin::fail(const std::string &message) {
+    ops_->report_error(host_, message.c_str());
+    return -1;
+}
+
+// The processes a description may name: the pid ending its provider field
+// (python1234), else the session's targets.
+std::vector<int64_t> UsdtPlugin::pids_for(const dtrace_probe_spec *spec) const {
+    std::vector<int64_t> pids;
+    const std::string provider = spec && spec->provider ? spec->provider : "";
+    size_t digits = provider.size();
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(provider[digits - 1])))
+        --digits;
+    if (digits > 0 && digits < provider.size() && digits + 18 >= provider.size()) {
+        pids.push_back(std::stoll(provider.substr(digits)));
+        return pids;
+    }
+    for (uint32_t i = 0;; ++i) {
+        dtrace_target_info info{};
+        info.struct_size = sizeof info;
+        if (ops_->get_target == nullptr || ops_->get_target(host_, i, &info) != 0)
+            break;
+        if (info.state != DTRACE_TARGET_EXITED)
+            pids.push_back(info.pid);
+    }
+    return pids;
+}
+
+const UsdtPlugin::Module *UsdtPlugin::module_for(const std::string &path) {
+    auto known = modules_.find(path);
+    if (known != modules_.end())
+        return known->second.get();
+    plugin_common::Result<FileProbes> probes = read_probe_sites(path);
+    if (!probes)
+        return nullptr; // a mapping that is not an ELF file has no probes
+    auto module = std::make_unique<Module>();
+    module->path = path;
+    module->name = pid::module_file_name(path);
+    module->probes = std::move(probes.value());
+    if (!module->probes.sites.empty()) {
+        std::string why;
+        module->image = live::stacks::ElfImage::open(path, why);
+    }
+    return (modules_[path] = std::move(module)).get();
+}
+
+UsdtPlugin::Process *UsdtPlugin::process_for(int64_t pid) {
+    auto known = processes_.find(pid);
+    if (known != processes_.end())
+        return &known->second;
+    std::vector<pid::ProcessModule> mapped = pid::mapped_modules(pid);
+    if (mapped.empty())
+        return nullptr; // gone, or never was: no probes
+    Process &process = processes_[pid];
+    std::vector<std::string> paths;
+    for (const pid::ProcessModule &m : mapped)
+        paths.push_back(m.path);
+    // A command stopped at exec maps its executable and the dynamic linker
+    // only: add what the linker is about to load.
+    if (mapped.front().executable && mapped.size() <= 2) {
+        if (const Module *executable = module_for(mapped.front().path))
+            for (const std::string &library : pid::libraries_to_load(executable->probes.interpreter, executable->path))
+                if (std::find(paths.begin(), paths.end(), library) == paths.end())
+                    paths.push_back(library);
+    }
+    for (const std::string &path : paths)
+        if (const Module *module = module_for(path))
+            process.modules.push_back(module);
+    return &process;
+}
+
+std::string UsdtPlugin::function_of(const Module &module, uint64_t address) const {
+    if (!module.image)
+        return "";
+    std::optional<live::stacks::FunctionSymbol> symbol = module.image->function_at(address);
+    return symbol ? std::string(symbol->name) : "";
+}
+
+int UsdtPlugin::provide(const dtrace_probe_spec *spec) {
+    std::lock_guard guard(mutex_);
+    for (int64_t pid : pids_for(spec)) {
+        Process *process = process_for(pid);
+        if (process != nullptr && !register_sites(pid, *process, process->modules, spec))
+            return -1;
+    }
+    return 0;
+}
+
+bool UsdtPlugin::register_sites(int64_t pid, Process &process, const std::vector<const Module *> &modules,
+                                const dtrace_probe_spec *spec) {
+    const std::string suffix = std::to_string(pid);
+    // The matching sites, grouped into probes.
+    std::map<std::string, std::vector<Site>> found;
+    std::map<std::string, std::array<std::string, 3>> names; // provider, function, name
+    for (const Module *module : modules) {
+        if (spec && !matches(spec->module, module->name))
+            continue;
+        for (const ProbeSite &site : module->probes.sites) {
+            const std::string provider = site.provider + suffix;
+            const std::string name = hyphenate(site.name);
+            if (spec && (!matches(spec->provider, provider) || !matches(spec->name, name)))
+                continue;
+            const std::string function = function_of(*module, site.address);
+            if (spec && !matches(spec->function, function))
+                continue;
+            const std::string key = provider + ":" + module->name + ":" + function + ":" + name;
+            if (!placed_.insert({key, site.address}).second)
+                continue;
+            found[key].push_back({0, module, &site});
+            names[key] = {provider, function, name};
+        }
+    }
+    for (const auto &[key, sites] : found) {
+        const auto &[provider, function, name] = names[key];
+        if (!add_probe(pid, process, key, provider, sites, function, name))
+            return false;
+    }
+    return true;
+}
+
+bool UsdtPlugin::add_probe(int64_t pid, Process &process, const std::string &key, const std::string &provider,
+                           const std::vector<Site> &sites, const std::string &function, const std::string &name) {
+    auto known = probe_by_key_.find(key);
+    const bool fresh = known == probe_by_key_.end();
+    const uint32_t index = fresh ? probe_count_.load(std::memory_order_relaxed) : known->second;
+    if (fresh && index == kMaxProbes) {
+        fail("more than " + std::to_string(kMaxProbes) + " USDT probes");
+        return false;
+    }
+    Probe &probe = probes_[index];
+    for (Site site : sites) {
+        const uint32_t slot = site_count_.load(std::memory_order_relaxed);
+        if (slot == kMaxSites) {
+            fail("more than " + std::to_string(kMaxSites) + " USDT probe sites");
+            return false;
+        }
+        site.probe = index;
+        sites_[slot] = site;
+        site_count_.store(slot + 1, std::memory_order_release);
+        probe.sites.push_back(slot);
+        if (!fresh && probe.enabled && !arm_site(slot))
+            return false;
+    }
+    if (!fresh)
+        return true;
+    probe.pid = pid;
+    const ProbeSite &first = *sites.front().site;
+    probe.nargs = static_cast<uint32_t>(std::min<size_t>(first.args.size(), kMaxArgs));
+    // The definition's types where the file carries them, else the notes' sizes.
+    const auto &defined = sites.front().module->probes.definition_types;
+    const auto definition = defined.find(first.provider + "\t" + first.name);
+    const bool typed = definition != defined.end() && definition->second.size() == first.args.size();
+    for (uint32_t i = 0; i < probe.nargs; ++i)
+        probe.arg_types.push_back(typed ? definition->second[i] : arg_type_name(first.args[i]));
+    probe_by_key_[key] = index;
+    probe_count_.store(index + 1, std::memory_order_release);
+
+    dtrace_provider_id &provider_id = process.providers[provider];
+    if (provider_id == 0) {
+        dtrace_provider_info info{};
+        info.struct_size = sizeof info;
+        info.name = provider.c_str();
+        info.attributes = kAttributes;
+        provider_id = ops_->register_provider(host_, &info);
+        if (provider_id == 0)
+            return false;
+    }
+    std::vector<dtrace_arg_desc> descs(probe.nargs);
+    for (uint32_t i = 0; i < probe.nargs; ++i) {
+        descs[i].struct_size = sizeof descs[i];
+        descs[i].native_type = probe.arg_types[i].c_str();
+        descs[i].native_index = static_cast<uint8_t>(i);
+    }
+    dtrace_probe_desc desc{};
+    desc.struct_size = sizeof desc;
+    desc.module = sites.front().module->name.c_str();
+    desc.function = function.c_str();
+    desc.name = name.c_str();
+    desc.nargs = probe.nargs;
+    desc.args = descs.empty() ? nullptr : descs.data();
+    desc.cookie = index;
+    const dtrace_probe_id id = ops_->register_probe(host_, provider_id, &desc);
+    probe.id.store(id, std::memory_order_release);
+    return id != 0;
+}
+
+bool UsdtPlugin::ensure_loaded() {
+    if (uprobes_)
+        return true;
+    live::Result<live::LiveOptions> options = live::read_live_options(host_, ops_);
+    if (!options) {
+        fail(options.error());
+        return false;
+    }
+    options_ = options.value();
+    live::BpfLoadSettings settings;
+    settings.ring_bytes = live::ring_size_for(options_.ring_bytes);
+    settings.settings.wakeup_watermark = settings.ring_bytes / live::kWakeupFraction;
+    live::Result<std::unique_ptr<live::UprobeAttacher>> uprobes = live::UprobeAttacher::load("usdt", settings);
+    if (!uprobes) {
+        fail(uprobes.error());
+        return false;
+    }
+    uprobes_ = std::move(uprobes.value());
+    return true;
+}
+
+// Configures site `index`'s slot (its argument places, string captures)
+// and attaches its uprobe.
+bool UsdtPlugin::arm_site(uint32_t index) {
+    const Site &site = sites_[index];
+    Probe &probe = probes_[site.probe];
+    live_probe_config config{};
+    config.armed = 1;
+    config.kind = LIVE_KIND_USDT;
+    config.nargs = std::min<uint32_t>(probe.nargs, LIVE_MAX_ARGS);
+    config.capture_limit = live::capture_limit(host_, ops_);
+    uprobe_probe_config uconfig{};
+    uint32_t captures = 0;
+    for (uint32_t i = 0; i < config.nargs; ++i) {
+        const ArgSpec &arg = site.site->args[i];
+        uconfig.usdt_args[i] = to_uprobe_arg(arg);
+        // A 64-bit unsigned argument may be a char *: its string as it was at the event.
+        if (captures < LIVE_MAX_CAPTURES && arg.size == 8 && !arg.is_signed && arg.kind != ArgSpec::Kind::Constant)
+            config.captures[captures++] = {static_cast<uint8_t>(i), LIVE_CAPTURE_STRING, 0, 0};
+    }
+    if (live::Status configured = uprobes_->configure(index, config, uconfig); !configured) {
+        fail(configured.error());
+        return false;
+    }
+    const live::UprobeSite uprobe{site.site->file_offset, live::uprobe_cookie(index, 0)};
+    live::Result<size_t> attached = uprobes_->attach(site.module->path, probe.pid, {&uprobe, 1});
+    if (!attached) {
+        fail(attached.error());
+        return false;
+    }
+    probe.attachments.push_back(attached.value());
+    if (site.site->semaphore_offset != 0)
+        raise_semaphore(probe, site.module, site.site->semaphore_offset);
+    return true;
+}
+
+// Raises a semaphore of an enabled probe once (sites share one), or leaves
+// it pending while its file is not mapped yet (a library still to load).
+void UsdtPlugin::raise_semaphore(Probe &probe, const Module *module, uint64_t offset) {
+    const std::pair<const Module *, uint64_t> semaphore{module, offset};
+    auto known = [&](const auto &list) { return std::find(list.begin(), list.end(), semaphore) != list.end(); };
+    if (known(probe.semaphores) || known(probe.pending))
+        return;
+    if (mapped_address(probe.pid, module->path, offset) == 0) {
+        probe.pending.push_back(semaphore);
+        return;
+    }
+    plugin_common::Status raised = adjust_semaphore(probe.pid, module->path, offset, +1);
+    if (!raised) {
+        fail("USDT probes of " + module->name + " will not see themselves enabled: " + raised.error());
+        return;
+    }
+    probe.semaphores.push_back(semaphore);
+}
+
+int UsdtPlugin::enable(dtrace_probe_id, uint64_t cookie) {
+    std::lock_guard guard(mutex_);
+    if (cookie >= probe_count_.load(std::memory_order_acquire))
+        return fail("enabling an unknown USDT probe (cookie " + std::to_string(cookie) + ")");
+    Probe &probe = probes_[cookie];
+    if (probe.enabled)
+        return 0;
+    if (!ensure_loaded())
+        return -1;
+    probe.enabled = true;
+    for (uint32_t site : probe.sites)
+        if (!arm_site(site))
+            return -1;
+    return 0;
+}
+
+void UsdtPlugin::lower_semaphores(Probe &probe) {
+    for (const auto &[module, offset] : probe.semaphores)
+        (void)adjust_semaphore(probe.pid, module->path, offset, -1); // the process may have gone
+    probe.semaphores.clear();
+    probe.pending.clear();
+}
+
+void UsdtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
+    std::lock_guard guard(mutex_);
+    if (cookie >= probe_count_.load(std::memory_order_acquire) || !uprobes_)
+        return;
+    Probe &probe = probes_[cookie];
+    if (!probe.enabled)
+        return;
+    for (uint32_t site : probe.sites)
+        uprobes_->disarm(site);
+    for (size_t attachment : probe.attachments)
+        uprobes_->detach(attachment);
+    probe.attachments.clear();
+    lower_semaphores(probe);
+    probe.enabled = false;
+}
+
+int UsdtPlugin::start() {
+    if (!uprobes_ || started_)
+        return 0;
+    live::RingCallbacks callbacks;
+    callbacks.deliver = [this](std::span<const uint8_t> record) { deliver(record); };
+    callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
+        ops_->report_drops(host_, cpu, count, DTRACE_DROP_PRINCIPAL);
+    };
+    live::Result<std::unique_ptr<live::EventRing>> ring =
+        live::EventRing::open(uprobes_->programs().map_fd("live_events"), uprobes_->programs().map_fd("live_drops"),
+                              live::kPollMilliseconds, std::move(callbacks));
+    if (!ring)
+        return fail(ring.error());
+    ring_ = std::move(ring.value());
+    ring_->start();
+    started_ = true;
+    watching_ = true;
+    watcher_ = std::thread([this] {
+        std::unique_lock lock(watch_mutex_);
+        while (!watch_wakeup_.wait_for(lock, std::chrono::milliseconds(kWatchMilliseconds),
+                                       [this] { return !watching_; })) {
+            lock.unlock();
+            watch_processes();
+            lock.lock();
+        }
+    });
+    return 0;
+}
+
+void UsdtPlugin::watch_processes() {
+    std::lock_guard guard(mutex_);
+    for (auto &[pid, process] : processes_) {
+        std::vector<const Module *> added;
+        for (const pid::ProcessModule &mapped : pid::mapped_modules(pid)) {
+            const Module *module = module_for(mapped.path);
+            if (module && std::find(process.modules.begin(), process.modules.end(), module) == process.modules.end())
+                added.push_back(module);
+        }
+        process.modules.insert(process.modules.end(), added.begin(), added.end());
+        if (!added.empty())
+            (void)register_sites(pid, process, added, nullptr);
+    }
+    const uint32_t count = probe_count_.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < count; ++i) {
+        Probe &probe = probes_[i];
+        std::vector<std::pair<const Module *, uint64_t>> pending;
+        pending.swap(probe.pending);
+        for (const auto &[module, offset] : pending)
+            raise_semaphore(probe, module, offset);
+    }
+}
+
+// Detaches first, so that the last drain sees every event there will be;
+// then gives the semaphores back.
+void UsdtPlugin::stop() {
+    {
+        std::lock_guard lock(watch_mutex_);
+        watching_ = false;
+    }
+    watch_wakeup_.notify_all();
+    if (watcher_.joinable())
+        watcher_.join();
+    if (uprobes_)
+        uprobes_->detach_all();
+    if (ring_)
+        ring_->stop();
+    ring_.reset();
+    started_ = false;
+    std::lock_guard guard(mutex_);
+    const uint32_t count = probe_count_.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < count; ++i) {
+        probes_[i].attachments.clear();
+        lower_semaphores(probes_[i]);
+        probes_[i].enabled = false;
+    }
+}
+
+void UsdtPlugin::deliver(std::span<const uint8_t> record) {
+    live::UprobeEvent event;
+    if (!live::split_uprobe_event(record, event))
+        return;
+    live_record header;
+    std::memcpy(&header, event.live.data(), sizeof header);
+    if (header.slot >= site_count_.load(std::memory_order_acquire))
+        return;
+    const Site &site = sites_[header.slot];
+    const Probe &probe = probes_[site.probe];
+    const dtrace_probe_id id = probe.id.load(std::memory_order_acquire);
+    dtrace_event_ctx ctx;
+    if (id == 0 || !firing_.prepare(event.live, std::min<uint32_t>(probe.nargs, LIVE_MAX_ARGS), ctx))
+        return;
+    uint64_t args[kMaxArgs];
+    if (probe.nargs > LIVE_MAX_ARGS) {
+        std::memcpy(args, header.args, sizeof header.args);
+        for (uint32_t i = LIVE_MAX_ARGS; i < probe.nargs; ++i)
+            args[i] = argument_from_registers(site.site->args[i], event.tail);
+        ctx.args = args;
+        ctx.nargs = probe.nargs;
+    }
+    ops_->fire(host_, id, &ctx);
+}
+
+} // namespace dtrace::usdt

@@ -1,0 +1,142 @@
+// usdt_plugin.h: USDT probes, live: <provider><pid>:<module>:<function>:<name>
+// for every static probe (`.note.stapsdt`, stapsdt_notes.h) of a process's
+// executable and libraries.
+//
+// Probes are made when a description names a process (python$target is
+// python<N>; a description naming no pid, and `dtrace -l -p N` without one,
+// looks at the session's targets). The process's files are those it maps
+// executable, and for a -c command stopped at exec the libraries its
+// dynamic linker is about to load (pid plugin's process_modules.h): uprobes
+// are placed by file and offset, so a library's probes fire once it maps.
+// A probe's name is the note's with "__" as "-", its module the file's
+// name, its function the symbol holding the site; one probe has every site
+// of that name in that function. Arguments come from the notes' specs
+// (arg_spec.h), typed as the provider's definition declares them where the
+// file carries it (linked with our dtrace -G object), else int32_t,
+// uint64_t ... by their size and signedness.
+//
+// Enabling a probe arms one slot of the uprobe program per site (each site
+// has its own argument places: uprobe_usdt_arg), attaches its sites, and adds
+// one to each semaphore (semaphores.h), taken away again when it is disabled
+// or tracing stops; a semaphore of a library not mapped yet is raised when
+// it maps. The program copies the arguments where the notes say, and the
+// strings of the first two 64-bit unsigned arguments (which may be char *)
+// at the event, for copyinstr().
+//
+// While tracing, a watcher thread looks at the traced processes' mappings
+// every 50 ms: a library loaded since (dlopen) gets its probes
+// registered (the engine enables those its enablings match), and pending
+// semaphores are raised. A probe that fires before the watcher has seen its
+// library is missed.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <span>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <dtrace/provider.h>
+
+#include "elf_image.h"
+#include "event_ring.h"
+#include "live_firing.h"
+#include "live_options.h"
+#include "stapsdt_notes.h"
+#include "uprobe_attach.h"
+
+namespace dtrace::usdt {
+
+class UsdtPlugin {
+  public:
+    UsdtPlugin(dtrace_host *host, const dtrace_host_ops *ops);
+    ~UsdtPlugin();
+
+    int init() { return 0; }
+    int provide(const dtrace_probe_spec *spec);
+    int enable(dtrace_probe_id probe, uint64_t cookie);
+    void disable(dtrace_probe_id probe, uint64_t cookie);
+    int start();
+    void stop();
+
+    dtrace_host *host() const { return host_; }
+    const dtrace_host_ops *ops() const { return ops_; }
+
+  private:
+    struct Module {
+        std::string path, name; // name: the file's, as probes show it
+        FileProbes probes;
+        std::shared_ptr<live::stacks::ElfImage> image; // function names
+    };
+    struct Process {
+        std::map<std::string, dtrace_provider_id> providers;
+        std::vector<const Module *> modules;
+    };
+    // One probe site armed as its own slot of the uprobe program.
+    struct Site {
+        uint32_t probe = 0;
+        const Module *module = nullptr;
+        const ProbeSite *site = nullptr;
+    };
+    struct Probe {
+        int64_t pid = 0;
+        std::vector<uint32_t> sites; // indexes in sites_ (their slots)
+        uint32_t nargs = 0;
+        std::vector<std::string> arg_types;
+        std::atomic<dtrace_probe_id> id{0};
+        bool enabled = false;
+        std::vector<size_t> attachments;
+        std::vector<std::pair<const Module *, uint64_t>> semaphores; // raised while enabled
+        std::vector<std::pair<const Module *, uint64_t>> pending;    // to raise once their file maps
+    };
+
+    int fail(const std::string &message);
+    std::vector<int64_t> pids_for(const dtrace_probe_spec *spec) const;
+    Process *process_for(int64_t pid);
+    const Module *module_for(const std::string &path);
+    std::string function_of(const Module &module, uint64_t address) const;
+    // Registers the probes of `modules` (of process `pid`) that `spec` matches (nullptr: all).
+    bool register_sites(int64_t pid, Process &process, const std::vector<const Module *> &modules,
+                        const dtrace_probe_spec *spec);
+    bool add_probe(int64_t pid, Process &process, const std::string &key, const std::string &provider,
+                   const std::vector<Site> &sites, const std::string &function, const std::string &name);
+    bool ensure_loaded();
+    bool arm_site(uint32_t index);
+    void raise_semaphore(Probe &probe, const Module *module, uint64_t offset);
+    void lower_semaphores(Probe &probe);
+    // The watcher thread's pass: new mappings of the traced processes, pending semaphores.
+    void watch_processes();
+    void deliver(std::span<const uint8_t> record);
+
+    dtrace_host *host_;
+    const dtrace_host_ops *ops_;
+    // provide, enable, disable, the watcher: recursive because registering
+    // a probe late makes the engine enable it from inside the registration.
+    std::recursive_mutex mutex_;
+    std::map<std::string, std::unique_ptr<Module>> modules_; // by path
+    std::map<int64_t, Process> processes_;
+    std::map<std::string, uint32_t> probe_by_key_;      // "provider:module:function:name"
+    std::set<std::pair<std::string, uint64_t>> placed_; // (probe key, site address): sites registered
+    // Fixed storage: the ring thread reads them while provide() adds more.
+    std::unique_ptr<Probe[]> probes_;
+    std::atomic<uint32_t> probe_count_{0};
+    std::unique_ptr<Site[]> sites_;
+    std::atomic<uint32_t> site_count_{0};
+    live::LiveOptions options_;
+    std::unique_ptr<live::UprobeAttacher> uprobes_;
+    std::unique_ptr<live::EventRing> ring_;
+    live::LiveFiring firing_;
+    bool started_ = false;
+    std::thread watcher_;
+    std::mutex watch_mutex_;
+    std::condition_variable watch_wakeup_;
+    bool watching_ = false;
+};
+
+} // namespace dtrace::usdt

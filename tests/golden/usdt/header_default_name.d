@@ -1,0 +1,3 @@
+provider named {
+	probe one(int);
+};

@@ -1,0 +1,1 @@
+dtrace -h -s header.d -s header_default_name.d

@@ -1,0 +1,1 @@
+dtrace -h -s header_struct_argument.d -o /dev/null

@@ -1,0 +1,7 @@
+struct point {
+	int x, y;
+};
+
+provider geo {
+	probe moved(struct point);
+};

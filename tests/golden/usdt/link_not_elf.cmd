@@ -1,0 +1,1 @@
+dtrace -G -s header_default_name.d -o /dev/null header.d

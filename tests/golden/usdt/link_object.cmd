@@ -1,0 +1,1 @@
+sh -c 't=$(mktemp -d) && dtrace -G -s $DIR/header.d -o $t/p.o && readelf -WhSs $t/p.o | grep -E "Type:|Machine:|probes|GNU-stack|usdt_types|_semaphore" && objcopy --dump-section .dtrace_usdt_types=$t/types $t/p.o $t/copy.o && cat $t/types; rm -rf $t'

@@ -1,0 +1,4 @@
+provider dup {
+	probe same(int);
+	probe same(int);
+};

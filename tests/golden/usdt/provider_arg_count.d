@@ -1,0 +1,7 @@
+provider twice {
+	probe first(int);
+};
+
+provider twice {
+	probe first(int, int);
+};

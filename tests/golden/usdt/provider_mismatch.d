@@ -1,0 +1,7 @@
+provider twice {
+	probe first(int, char *);
+};
+
+provider twice {
+	probe first(int, int);
+};

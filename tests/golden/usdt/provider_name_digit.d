@@ -1,0 +1,3 @@
+provider web2 {
+	probe p(int);
+};

@@ -1,0 +1,8 @@
+provider twice {
+	probe first(int);
+};
+
+provider twice {
+	probe first(int);
+	probe second(int);
+};

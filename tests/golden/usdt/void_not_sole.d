@@ -1,0 +1,3 @@
+provider v {
+	probe p(int, void);
+};
