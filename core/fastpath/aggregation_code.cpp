@@ -22,7 +22,7 @@ void emit_quantize_bucket(BpfEmitter &out) {
     out.jump_imm(kJslt, R8, 0, negative);
     out.jump(width);
     out.bind(negative);
-    out.alu(kNeg, R2, R2); // the magnitude, as an unsigned number
+    out.alu_imm(kNeg, R2, 0); // the magnitude, as an unsigned number
     out.bind(width);
     // r3 = bit_width(r2) - 1, by halving the search range.
     out.mov_imm(R3, 0);

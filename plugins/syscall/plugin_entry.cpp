@@ -75,6 +75,40 @@ void syscall_destroy(void *state) {
     delete &plugin_of(state);
 }
 
+// The in-kernel fast path (core/fastpath): dtrace's programs in place of the ring.
+int syscall_fastpath_layout(void *state, dtrace_probe_id, uint64_t cookie, dtrace_fastpath_probe *out) {
+    return plugin_of(state).fastpath_layout(cookie, *out);
+}
+
+int32_t syscall_create_map(void *state, const dtrace_bpf_map_spec *spec) {
+    SyscallPlugin &p = plugin_of(state);
+    return guarded(p.host(), p.ops(), [&] { return p.create_fastpath_map(*spec); });
+}
+
+int32_t syscall_load_program(void *state, const dtrace_bpf_program *program) {
+    SyscallPlugin &p = plugin_of(state);
+    return guarded(p.host(), p.ops(), [&] { return p.load_fastpath_program(*program); });
+}
+
+int syscall_attach_program(void *state, int32_t program, dtrace_probe_id, uint64_t cookie) {
+    SyscallPlugin &p = plugin_of(state);
+    return guarded(p.host(), p.ops(), [&] { return p.attach_fastpath_program(program, cookie); });
+}
+
+int syscall_read_map(void *state, int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
+    SyscallPlugin &p = plugin_of(state);
+    return guarded(p.host(), p.ops(), [&] { return p.read_fastpath_map(map, fn, arg); });
+}
+
+const dtrace_fastpath_ops kFastpathOps = {
+    .struct_size = sizeof(dtrace_fastpath_ops),
+    .probe_layout = syscall_fastpath_layout,
+    .create_map = syscall_create_map,
+    .load_program = syscall_load_program,
+    .attach_program = syscall_attach_program,
+    .read_map = syscall_read_map,
+};
+
 const dtrace_plugin_ops kOps = {
     .struct_size = sizeof(dtrace_plugin_ops),
     .abi_version = DTRACE_SDK_ABI_VERSION,
@@ -92,6 +126,9 @@ const dtrace_plugin_ops kOps = {
     .lookup_symbol = nullptr,
     .consume_action = nullptr,
     .set_filters = syscall_set_filters,
+    .lookup_type = nullptr,
+    .lookup_kernel_symbol = nullptr,
+    .fastpath = &kFastpathOps,
 };
 
 } // namespace
