@@ -91,6 +91,13 @@ print("   (best of 3; wall time counts waiting for a CPU on a busy machine, CPU 
 PY
 rm -f "$trace"
 
+echo "== the in-kernel fast path: getppid counts, syscall:::entry by execname, read latency; against bpftrace"
+if [[ $(id -u) == 0 && -x $build/bench/bench_syscall_workload ]]; then
+  bench/fastpath_syscall.sh "$build" "$build/bench/bench_syscall_workload"
+else
+  echo "   skipped: needs root and $build/bench/bench_syscall_workload"
+fi
+
 echo "== profile-4999 with ustack(): samples/s delivered, drops, against perf record --call-graph dwarf"
 bench/profile_sampling.sh "$dtrace" "$build"
 if [[ -x $build/bench/live_stacks_bench ]]; then
