@@ -340,13 +340,18 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
             return set(in.rd, Kind{Kind::Integer});
         }
         throw Refusal("associative arrays are not available in the kernel path");
-    case Op::Stga:
-    case Op::Ldta:
-    case Op::Stta:
     case Op::Pushtv:
     case Op::Pushts:
     case Op::Pushtr:
     case Op::Popts:
+        // The tuple stack feeds a subroutine or an associative array: name the one that follows.
+        for (size_t next = pc + 1; next < difo.code.size(); next++)
+            if (dif::decode(difo.code[next]).op == Op::Call)
+                return emit_instruction(difo, next, state);
+        throw Refusal("associative arrays are not available in the kernel path");
+    case Op::Stga:
+    case Op::Ldta:
+    case Op::Stta:
         throw Refusal("associative arrays are not available in the kernel path");
     case Op::Ldlv:
     case Op::Stlv: {

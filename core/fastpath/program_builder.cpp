@@ -24,7 +24,7 @@ const char *action_name(ActionKind kind) {
     case ActionKind::Exit:
         return "exit()";
     case ActionKind::Default:
-        return "a clause without actions (it prints the probe)";
+        return "tracing the probe (a clause without actions)";
     case ActionKind::Speculate:
     case ActionKind::Commit:
     case ActionKind::Discard:
@@ -120,7 +120,7 @@ class ClauseEmitter {
             out_.jump_imm(kJeq, R1, 0, end);
         }
         if (clause.actions.empty())
-            throw Refusal(action_name(ActionKind::Default));
+            throw Refusal(std::string(action_name(ActionKind::Default)) + " is not available in the kernel path");
         for (const compiler::Action &action : clause.actions)
             emit_action(action);
         out_.bind(end);
