@@ -17,10 +17,4 @@ TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest --test-dir build-tsan -R '^(LateProbes|ProbeTable)[.]|^golden/plugins/late_probes$' \
   --output-on-failure --timeout 300
 
-# Known broken since the wave-2 merges (docs/architecture.md, "Known limits"):
-# the pmc plugin's cpu-clock timers hardly fire on an idle CPU, so profile-N
-# does not fire on every CPU (both tests check that). Said here so that a run
-# shows it; the fix belongs to the next session.
-known_broken='^(plugin[.]pmc_live_sampling|golden/profile/profile_fires_per_cpu)$'
-echo "test.sh: NOT RUN, known broken: plugin.pmc_live_sampling, golden/profile/profile_fires_per_cpu"
-ctest --test-dir build -j "$(nproc)" --output-on-failure --timeout 300 -E "$known_broken"
+ctest --test-dir build -j "$(nproc)" --output-on-failure --timeout 300

@@ -75,9 +75,12 @@ std::pair<std::vector<std::string>, std::vector<std::string>> arg_types_of(const
     return {types, natives};
 }
 
-// The D sources (types, inlines, translators) the loaded providers ship.
+// The D sources (types, inlines, translators) the loaded plugins ship: the
+// libraries they share first, then each provider's own.
 std::vector<compiler::LibrarySource> provider_libraries(const engine::Engine &engine) {
     std::vector<compiler::LibrarySource> libraries;
+    engine.probes().for_each_library(
+        [&](const std::string &name, const std::string &source) { libraries.emplace_back(name + " library", source); });
     engine.probes().for_each_provider([&](const engine::Provider &p) {
         if (!p.d_source.empty() && !p.withdrawn)
             libraries.emplace_back(p.name + " provider", p.d_source);

@@ -117,4 +117,18 @@ void ProbeTable::for_each_match(const ProbeDescription &desc, const std::functio
     });
 }
 
+bool ProbeTable::add_library(std::string_view name, std::string_view source, std::string &error) {
+    std::lock_guard guard(registry_lock_);
+    for (const auto &[known, text] : libraries_) {
+        if (known != name)
+            continue;
+        if (text == source)
+            return true;
+        error = "library " + std::string(name) + " is already registered with other text";
+        return false;
+    }
+    libraries_.emplace_back(name, source);
+    return true;
+}
+
 } // namespace dtrace::engine

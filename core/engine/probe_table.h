@@ -68,6 +68,15 @@ class ProbeTable {
     const Provider *find_provider(std::string_view name) const;
     void withdraw_provider(dtrace_provider_id provider);
 
+    // Shared D libraries (dtrace_host_ops::register_library), in registration
+    // order. Returns false with `error` set when `name` has other text.
+    bool add_library(std::string_view name, std::string_view source, std::string &error);
+    template <typename F> void for_each_library(F &&visit) const {
+        std::lock_guard guard(registry_lock_);
+        for (const auto &[name, source] : libraries_)
+            visit(name, source);
+    }
+
     // Calls `visit` for every probe matching `desc`, in id order, among the
     // probes registered when the walk begins.
     void for_each_match(const ProbeDescription &desc, const std::function<void(Probe &)> &visit) const;
@@ -80,6 +89,7 @@ class ProbeTable {
     StableVector<Provider, 4, 256> providers_;
     StableVector<Probe> probes_;
     std::unordered_map<std::string, dtrace_probe_id> by_key_;
+    std::vector<std::pair<std::string, std::string>> libraries_;
 };
 
 } // namespace dtrace::engine

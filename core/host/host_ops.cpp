@@ -90,6 +90,11 @@ int target_setenv(dtrace_host *host, int64_t pid, const char *name, const char *
     return plugin == nullptr || name == nullptr || value == nullptr ? -1 : plugin->target_setenv(pid, name, value);
 }
 
+int register_library(dtrace_host *host, const char *name, const char *d_source) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr ? -1 : plugin->register_library(name, d_source);
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -110,6 +115,7 @@ const dtrace_host_ops host_ops_table = {
     .report_progress = report_progress,
     .get_target = get_target,
     .target_setenv = target_setenv,
+    .register_library = register_library,
 };
 
 } // namespace dtrace::host

@@ -244,6 +244,23 @@ int LoadedPlugin::register_action(const dtrace_action_desc *desc) {
     return 0;
 }
 
+int LoadedPlugin::register_library(const char *name, const char *d_source) {
+    if (name == nullptr || name[0] == '\0' || d_source == nullptr) {
+        report_error("register_library: malformed library (a name and its D source are required)");
+        return -1;
+    }
+    if (initialised_) {
+        report_error("register_library: '" + std::string(name) + "' must be registered during init");
+        return -1;
+    }
+    std::string error;
+    if (sink_.add_library(name, d_source, error) != 0) {
+        report_error("register_library: " + error);
+        return -1;
+    }
+    return 0;
+}
+
 bool LoadedPlugin::take_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) {
     const dtrace_plugin_ops &ops = *module_.ops;
     if (ops.struct_size < abi::kPluginOpsLiveTimerSize || ops.add_live_timer == nullptr)

@@ -78,9 +78,8 @@ class LoadedPlugin {
     // the plugin reported, prefixed "plugin's init failed".
     // `peers` (may be null: no live timers) serves add_live_timer; `targets`
     // (may be null: no targets) answers get_target and target_setenv.
-    static Result<std::unique_ptr<LoadedPlugin>> create(PluginModule module, ProbeSink &sink,
-                                                        PluginPeers *peers = nullptr,
-                                                        TargetRegistry *targets = nullptr);
+    static Result<std::unique_ptr<LoadedPlugin>>
+    create(PluginModule module, ProbeSink &sink, PluginPeers *peers = nullptr, TargetRegistry *targets = nullptr);
 
     // Stops the plugin if it runs, destroys its state, then unmaps its code.
     ~LoadedPlugin();
@@ -132,6 +131,7 @@ class LoadedPlugin {
                                  const char *name);
     void fire(dtrace_probe_id probe, const dtrace_event_ctx *ctx);
     int register_action(const dtrace_action_desc *desc);
+    int register_library(const char *name, const char *d_source);
     int add_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
     void remove_live_timer(dtrace_probe_id probe);
     void report_error(std::string_view message);

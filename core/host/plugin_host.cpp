@@ -175,7 +175,8 @@ std::vector<PluginDiagnostic> PluginHost::initialise() {
                                                        " ignored: already loaded from " + origin_of(*first)});
             continue;
         }
-        Result<std::unique_ptr<LoadedPlugin>> plugin = LoadedPlugin::create(std::move(c.module), sink_, this, &targets_);
+        Result<std::unique_ptr<LoadedPlugin>> plugin =
+            LoadedPlugin::create(std::move(c.module), sink_, this, &targets_);
         if (!plugin) {
             entry.state = PluginState::Failed;
             entry.reason = plugin.reason();

@@ -61,6 +61,12 @@ class ProbeSink {
     // init failed: the LoadedPlugin given to add_provider no longer exists.
     // The default keeps them (their owner must then never be used).
     virtual void remove_provider(dtrace_provider_id provider) {}
+    // A D library several plugins share (dtrace_host_ops::register_library).
+    // Returns 0, or -1 with `error` set when `name` has other text.
+    virtual int add_library(std::string_view name, std::string_view source, std::string &error) {
+        error = "this host takes no shared D libraries";
+        return -1;
+    }
     // A replaying plugin's progress (dtrace_host_ops::report_progress); any thread.
     virtual void report_progress(uint64_t done, uint64_t total, uint64_t events) {}
 };

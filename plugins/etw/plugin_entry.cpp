@@ -11,20 +11,13 @@
 #include "etw_plugin.h"
 #include "etw_trace_action.h"
 #include "manifest_set.h"
+#include "plugin_entry.h"
 
 namespace dtrace::etw::plugin {
 
 namespace {
 
-// Runs an entry point's body; an exception becomes a reported error.
-template <typename Body> int guarded(dtrace_host *host, const dtrace_host_ops *ops, Body body) {
-    try {
-        return body();
-    } catch (const std::exception &e) {
-        ops->report_error(host, e.what());
-        return -1;
-    }
-}
+using plugin_common::guarded;
 
 EtwPlugin &plugin_of(void *state) {
     return *static_cast<EtwPlugin *>(state);

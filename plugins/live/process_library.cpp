@@ -121,4 +121,12 @@ const std::string &process_d_library() {
     return library;
 }
 
+int register_process_library(dtrace_host *host, const dtrace_host_ops *ops) {
+    if (ops->struct_size < offsetof(dtrace_host_ops, register_library) + sizeof ops->register_library) {
+        ops->report_error(host, "this dtrace is too old for the live plugins (no shared D libraries)");
+        return -1;
+    }
+    return ops->register_library(host, "linux/process.d", process_d_library().c_str());
+}
+
 } // namespace dtrace::live

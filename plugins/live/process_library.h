@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <string>
 
+#include <dtrace/provider.h>
+
 namespace dtrace::live {
 
 // Addresses of the records and their strings: in the kernel half of the
@@ -84,5 +86,10 @@ inline constexpr uint64_t text_address(ProcessText t) {
 
 // The D source: types, twins, translators, curpsinfo and curlwpsinfo.
 const std::string &process_d_library();
+
+// Registers process_d_library() as the shared D library every live plugin
+// uses (the first plugin to load registers it, the others find it there).
+// Returns 0, or -1 after the host has said why.
+int register_process_library(dtrace_host *host, const dtrace_host_ops *ops);
 
 } // namespace dtrace::live

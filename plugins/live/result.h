@@ -1,37 +1,13 @@
-// result.h: errors as values for the live-support library.
-//
-// Setting up kernel objects fails for reasons the user must read ("cannot
-// mount tracefs at /sys/kernel/tracing: Operation not permitted"); nothing
-// here throws across its API, so each step returns its value or that message.
+// result.h: errors as values for the live-support library (plugin_result.h).
 #pragma once
 
-#include <string>
-#include <utility>
-#include <variant>
+#include "plugin_result.h"
 
 namespace dtrace::live {
 
-struct Error {
-    std::string message;
-};
-
-template <typename T> class [[nodiscard]] Result {
-  public:
-    Result(T value) : state_(std::move(value)) {}
-    Result(Error error) : state_(std::move(error)) {}
-
-    bool ok() const { return std::holds_alternative<T>(state_); }
-    explicit operator bool() const { return ok(); }
-    T &value() { return std::get<T>(state_); }
-    const T &value() const { return std::get<T>(state_); }
-    const std::string &error() const { return std::get<Error>(state_).message; }
-
-  private:
-    std::variant<T, Error> state_;
-};
-
-// A step that yields nothing but may fail.
-struct Done {};
-using Status = Result<Done>;
+using plugin_common::Done;
+using plugin_common::Error;
+using plugin_common::Result;
+using plugin_common::Status;
 
 } // namespace dtrace::live

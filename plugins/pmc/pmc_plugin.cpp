@@ -114,7 +114,7 @@ bool PmcPlugin::can_sample() {
     return sampling_works_ == 1;
 }
 
-int PmcPlugin::register_provider() {
+int PmcPlugin::init() {
     constexpr dtrace_attribute kEvolvingCommon = {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING,
                                                   DTRACE_CLASS_COMMON};
     constexpr dtrace_attribute kPrivateUnknown = {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE,
@@ -210,7 +210,7 @@ int PmcPlugin::enable(dtrace_probe_id probe, uint64_t cookie) {
     return 0;
 }
 
-void PmcPlugin::disable(dtrace_probe_id probe) {
+void PmcPlugin::disable(dtrace_probe_id probe, uint64_t) {
     enabled_.erase(probe);
 }
 

@@ -43,11 +43,11 @@ class PmcPlugin final : public live::perf::RecordSink {
     PmcPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops) {}
     ~PmcPlugin() override { stop(); }
 
-    // The pmc provider (init registers it).
-    int register_provider();
+    // Registers the pmc provider.
+    int init();
     int provide(const dtrace_probe_spec *spec);
     int enable(dtrace_probe_id probe, uint64_t cookie);
-    void disable(dtrace_probe_id probe);
+    void disable(dtrace_probe_id probe, uint64_t cookie);
 
     int add_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
     void remove_live_timer(dtrace_probe_id probe);
@@ -58,6 +58,9 @@ class PmcPlugin final : public live::perf::RecordSink {
     int start();
     void stop();
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
+
+    dtrace_host *host() const { return host_; }
+    const dtrace_host_ops *ops() const { return ops_; }
 
     void on_sample(uint64_t tag, const live::perf::Sample &sample) override;
     void on_comm(const live::perf::CommRecord &comm) override;

@@ -10,6 +10,7 @@
 #include "arg_types.h"
 #include "live_options.h"
 #include "process_library.h"
+#include "sdk_filter.h"
 #include "syscall_numbers.h"
 
 #include <bpf/bpf.h>
@@ -67,12 +68,13 @@ int SyscallPlugin::fail(const std::string &message) {
 }
 
 int SyscallPlugin::init() {
-    static const std::string library = live::process_d_library() + syscall_d_types();
+    if (live::register_process_library(host_, ops_) != 0)
+        return -1;
     dtrace_provider_info info{};
     info.struct_size = sizeof info;
     info.name = kProvider;
     info.attributes = kAttributes;
-    info.d_source = library.c_str();
+    info.d_source = syscall_d_types().c_str();
     provider_ = ops_->register_provider(host_, &info);
     return provider_ == 0 ? -1 : 0;
 }
@@ -223,7 +225,7 @@ bool SyscallPlugin::use_raw(Direction direction) {
     return true;
 }
 
-int SyscallPlugin::enable(uint64_t cookie) {
+int SyscallPlugin::enable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("enabling an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
@@ -253,7 +255,7 @@ int SyscallPlugin::enable(uint64_t cookie) {
     return 0;
 }
 
-void SyscallPlugin::disable(uint64_t cookie) {
+void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire) || !bpf_)
         return;
     ProbeSlot &slot = slots_[cookie];
@@ -273,11 +275,11 @@ void SyscallPlugin::disable(uint64_t cookie) {
     (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
 }
 
-int SyscallPlugin::set_filter(uint64_t cookie, live::ProbeFilter filter) {
+int SyscallPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("filtering an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
-    slot.filter = std::move(filter);
+    slot.filter = live::probe_filter_of(nfilters, filters);
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
@@ -285,7 +287,7 @@ int SyscallPlugin::set_filter(uint64_t cookie, live::ProbeFilter filter) {
     return 0;
 }
 
-int SyscallPlugin::fastpath_layout(uint64_t cookie, dtrace_fastpath_probe &out) const {
+int SyscallPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath_probe &out) const {
     if (cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled)
         return -1;
     const ProbeSlot &slot = slots_[cookie];
@@ -305,7 +307,7 @@ int32_t SyscallPlugin::create_fastpath_map(const dtrace_bpf_map_spec &spec) {
     return handle;
 }
 
-int SyscallPlugin::attach_fastpath_program(int32_t program, uint64_t cookie) {
+int SyscallPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_t cookie) {
     const int fd = fastpath_.program_fd(program);
     if (fd < 0 || !bpf_ || cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled)
         return fail("attaching a generated program to a probe that is not enabled (cookie " + std::to_string(cookie) +

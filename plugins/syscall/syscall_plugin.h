@@ -46,19 +46,19 @@ class SyscallPlugin {
 
     int init();
     int provide(const dtrace_probe_spec *spec);
-    int enable(uint64_t cookie);
-    void disable(uint64_t cookie);
+    int enable(dtrace_probe_id probe, uint64_t cookie);
+    void disable(dtrace_probe_id probe, uint64_t cookie);
     // The disjunction of the probe's clauses' hoistable predicates, checked
     // in the BPF program from now on (see live/kernel_filter.h).
-    int set_filter(uint64_t cookie, live::ProbeFilter filter);
+    int set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters);
     int start();
     void stop();
     // The in-kernel fast path (dtrace_fastpath_ops): a probe's layout,
     // maps and programs, the program run instead of delivering the events.
-    int fastpath_layout(uint64_t cookie, dtrace_fastpath_probe &out) const;
+    int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out) const;
     int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec);
     int32_t load_fastpath_program(const dtrace_bpf_program &program) { return fastpath_.load_program(program); }
-    int attach_fastpath_program(int32_t program, uint64_t cookie);
+    int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
     int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
 
     dtrace_host *host() const { return host_; }

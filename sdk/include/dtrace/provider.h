@@ -486,6 +486,14 @@ typedef struct dtrace_host_ops {
      * otherwise). The value replaces the one the target would inherit from
      * dtrace: to add to LD_PRELOAD, read getenv("LD_PRELOAD") first. */
     int (*target_setenv)(dtrace_host *host, int64_t pid, const char *name, const char *value);
+
+    /* Appended in ABI 1 (present when struct_size covers it). A D library
+     * (types, inlines, translators) several plugins share, compiled before
+     * the providers' own d_source: the first registration of `name` counts,
+     * and registering the same name again with the same text is a no-op
+     * (the second plugin to ship it), with other text an error (-1 after the
+     * host reports it). During init only. Returns 0 or -1. */
+    int (*register_library)(dtrace_host *host, const char *name, const char *d_source);
 } dtrace_host_ops;
 
 #define DTRACE_TIMER_PER_CPU 0x1u

@@ -6,7 +6,11 @@
  *   profile_workload touch N     writes to N new pages (N page faults in touch_pages,
  *                                which it counts itself and prints)
  *   profile_workload sleep S     sleeps S seconds
+ *   profile_workload spin S      keeps every CPU busy for S seconds (one thread pinned to each)
  */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,9 +52,37 @@ __attribute__((noinline)) static void touch_pages(long n) {
     munmap(pages, (size_t)(n * page));
 }
 
+static double spin_seconds;
+
+static void *spin_on(void *cpu) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET((int)(long)cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    struct timespec start, now;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    do
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    while ((double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9 < spin_seconds);
+    return NULL;
+}
+
+__attribute__((noinline)) static void spin_every_cpu(long seconds) {
+    enum { kMaxCpus = 256 };
+    pthread_t threads[kMaxCpus];
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus > kMaxCpus)
+        cpus = kMaxCpus;
+    spin_seconds = (double)seconds;
+    for (long cpu = 0; cpu < cpus; cpu++)
+        pthread_create(&threads[cpu], NULL, spin_on, (void *)cpu);
+    for (long cpu = 0; cpu < cpus; cpu++)
+        pthread_join(threads[cpu], NULL);
+}
+
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s copy|syscalls|touch|sleep N\n", argv[0]);
+        fprintf(stderr, "usage: %s copy|syscalls|touch|sleep|spin N\n", argv[0]);
         return 2;
     }
     const long n = atol(argv[2]);
@@ -62,6 +94,8 @@ int main(int argc, char **argv) {
         touch_pages(n);
     else if (strcmp(argv[1], "sleep") == 0)
         sleep((unsigned)n);
+    else if (strcmp(argv[1], "spin") == 0)
+        spin_every_cpu(n);
     else
         return 2;
     return 0;

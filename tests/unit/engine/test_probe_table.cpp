@@ -92,3 +92,18 @@ TEST(ProbeTable, GrowsPastManyChunksWhileReadersLookUpById) {
     EXPECT_EQ(t.probe(kProbes)->name, "p" + std::to_string(kProbes - 1));
     EXPECT_EQ(t.probe(kProbes + 1), nullptr);
 }
+
+TEST(ProbeTable, SharedLibraryRegisteredOnceAndRefusedWithOtherText) {
+    ProbeTable t;
+    std::string error;
+    ASSERT_TRUE(t.add_library("linux/process.d", "typedef int a_t;", error));
+    ASSERT_TRUE(t.add_library("other.d", "typedef int b_t;", error));
+    // The second plugin shipping the same library: a no-op.
+    EXPECT_TRUE(t.add_library("linux/process.d", "typedef int a_t;", error));
+    EXPECT_FALSE(t.add_library("linux/process.d", "typedef long a_t;", error));
+    EXPECT_EQ(error, "library linux/process.d is already registered with other text");
+    std::vector<std::string> seen;
+    t.for_each_library(
+        [&](const std::string &name, const std::string &source) { seen.push_back(name + ":" + source); });
+    EXPECT_EQ(seen, (std::vector<std::string>{"linux/process.d:typedef int a_t;", "other.d:typedef int b_t;"}));
+}
