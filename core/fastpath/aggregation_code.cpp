@@ -157,9 +157,8 @@ KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &prog
         throw Refusal("an aggregation key of more than " + std::to_string(frame::kMaxKeyBytes) + " bytes");
     const uint32_t key_bytes = agg.key_bytes == 0 ? 8 : agg.key_bytes; // the empty tuple: one zero word
     const std::string map_name = "dt_agg_" + (decl->name.empty() ? std::string("_") : decl->name);
-    agg.map = plan.add("@" + decl->name,
-                       MapSpec{DTRACE_BPF_MAP_PERCPU_HASH, key_bytes, agg.value_words * 8,
-                               static_cast<uint32_t>(plan.aggregation_entries), map_name});
+    agg.map = plan.add("@" + decl->name, MapSpec{DTRACE_BPF_MAP_PERCPU_HASH, key_bytes, agg.value_words * 8,
+                                                 static_cast<uint32_t>(plan.aggregation_entries), map_name});
     MapSpec &zero = plan.maps[MapPlan::kZeroValue];
     zero.value_size = std::max(zero.value_size, agg.value_words * 8);
     return plan.aggregations.emplace(decl->name, std::move(agg)).first->second;

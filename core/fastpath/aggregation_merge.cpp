@@ -63,7 +63,7 @@ int64_t firings(const std::vector<std::vector<int64_t>> &cpu_values) {
 } // namespace
 
 std::vector<AggregationDeltas::Change> AggregationDeltas::changes(const KernelAggregation &agg,
-                                                                   const std::vector<KernelEntry> &entries) {
+                                                                  const std::vector<KernelEntry> &entries) {
     std::vector<Change> out;
     const AggFunc func = agg.decl->func;
     for (const KernelEntry &entry : entries) {

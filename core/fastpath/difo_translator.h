@@ -10,8 +10,8 @@
 // throws a Refusal naming it.
 #pragma once
 
-#include "fastpath/bpf_emitter.h"
 #include "dif/isa.h"
+#include "fastpath/bpf_emitter.h"
 #include "fastpath/kernel_frame.h"
 
 #include <map>

@@ -11,7 +11,7 @@ namespace dtrace::fastpath {
 
 namespace {
 
-constexpr int kMaxRounds = 4;             // plans retried after a refusal
+constexpr int kMaxRounds = 4; // plans retried after a refusal
 constexpr size_t kVerifierLogBytes = 1u << 20;
 constexpr size_t kBytesPerAggregationEntry = 256; // aggsize / this = entries per aggregation map
 constexpr size_t kBytesPerVariable = 64;          // dynvarsize / this = entries per self-> map
@@ -52,8 +52,8 @@ std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
             dtrace_fastpath_probe layout{};
             layout.struct_size = sizeof layout;
             if (ops->probe_layout(plugin->plugin_state(), probe->id, probe->cookie, &layout) == 0) {
-                planned.shape = ProbeShape{layout.nargs, layout.arg_offset,
-                                           (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0};
+                planned.shape =
+                    ProbeShape{layout.nargs, layout.arg_offset, (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0};
                 port = Port{ops, plugin->plugin_state(), plugin};
             }
         }
@@ -130,7 +130,8 @@ class Installer {
   public:
     Installer(engine::Engine &engine, const engine::Options &options, const ExplainFn &explain)
         : engine_(engine), explain_(explain) {
-        sizes_.aggregation_entries = entries_for(static_cast<size_t>(options.number("aggsize")), kBytesPerAggregationEntry);
+        sizes_.aggregation_entries =
+            entries_for(static_cast<size_t>(options.number("aggsize")), kBytesPerAggregationEntry);
         sizes_.variable_entries = entries_for(static_cast<size_t>(options.number("dynvarsize")), kBytesPerVariable);
     }
 
@@ -188,8 +189,8 @@ class Installer {
 
     bool create_maps(Installation &inst, std::map<ClauseRef, std::string> &forced, const Plan &plan) {
         for (const MapSpec &m : inst.plan_.maps) {
-            dtrace_bpf_map_spec spec{sizeof spec, uint32_t(m.type), m.key_size, m.value_size, m.max_entries,
-                                     m.name.c_str()};
+            dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
+                                     m.value_size, m.max_entries,    m.name.c_str()};
             const int32_t handle = inst.ops_.create_map(inst.state_, &spec);
             if (handle < 0) {
                 force(plan, "the plugin could not create the map " + m.name, forced);
@@ -260,8 +261,8 @@ class Installer {
         }
         for (const auto &[clause, counts] : in_kernel)
             explain_("fastpath: " + clause_name(clause) + " runs in the kernel on " + std::to_string(counts.first) +
-                     " probe" + (counts.first == 1 ? "" : "s") + " (a BPF program of " +
-                     std::to_string(counts.second) + " instructions)");
+                     " probe" + (counts.first == 1 ? "" : "s") + " (a BPF program of " + std::to_string(counts.second) +
+                     " instructions)");
     }
 
     engine::Engine &engine_;

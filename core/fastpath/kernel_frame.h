@@ -26,10 +26,14 @@ struct Refusal : std::runtime_error {
 // registers live in memory: a clause's DIFOs are short, and the verifier
 // then sees every value at a fixed place.
 namespace frame {
-inline constexpr int16_t dif_register(unsigned r) { return static_cast<int16_t>(-8 * static_cast<int>(r)); } // 1..7
-inline constexpr int16_t kResult = -64;                                        // a DIFO's returned integer
+inline constexpr int16_t dif_register(unsigned r) {
+    return static_cast<int16_t>(-8 * static_cast<int>(r));
+} // 1..7
+inline constexpr int16_t kResult = -64; // a DIFO's returned integer
 inline constexpr unsigned kMaxClauseLocals = 8;
-inline constexpr int16_t clause_local(unsigned i) { return static_cast<int16_t>(-72 - 8 * static_cast<int>(i)); }
+inline constexpr int16_t clause_local(unsigned i) {
+    return static_cast<int16_t>(-72 - 8 * static_cast<int>(i));
+}
 inline constexpr int16_t kComm = -144; // execname, 16 bytes zero-padded
 inline constexpr int16_t kTimestamp = -152;
 inline constexpr int16_t kPidTgid = -160;

@@ -122,8 +122,8 @@ Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef
             for (const auto &[c, vars] : variables)
                 for (const std::string &v : vars)
                     if (user_vars.count(v) && !plan.user_space.count(c)) {
-                        changed |= stay(c, v + " is also used by the " + clause_name(user) +
-                                               ", which stays in user space");
+                        changed |=
+                            stay(c, v + " is also used by the " + clause_name(user) + ", which stays in user space");
                         break;
                     }
         }

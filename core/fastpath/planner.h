@@ -24,10 +24,10 @@ namespace dtrace::fastpath {
 // An enabled probe as the planner sees it.
 struct PlannedProbe {
     uint32_t id = 0;
-    std::string name;                 // provider:module:function:name, for messages
-    std::string provider;             // for messages
-    std::optional<ProbeShape> shape;  // nothing: its plugin cannot run dtrace's programs
-    std::vector<ClauseRef> clauses;   // enabled on it, in enabling order
+    std::string name;                // provider:module:function:name, for messages
+    std::string provider;            // for messages
+    std::optional<ProbeShape> shape; // nothing: its plugin cannot run dtrace's programs
+    std::vector<ClauseRef> clauses;  // enabled on it, in enabling order
 };
 
 struct Plan {

@@ -36,8 +36,7 @@ inline std::vector<fastpath::ClauseRef> clauses_of(const compiler::Program &prog
 }
 
 // Why the clauses of `source` cannot run in the kernel; nothing when they can.
-inline std::optional<std::string> refusal_of(const std::string &source,
-                                             fastpath::ProbeShape shape = {6, 16, false}) {
+inline std::optional<std::string> refusal_of(const std::string &source, fastpath::ProbeShape shape = {6, 16, false}) {
     auto program = compile_d(source);
     if (!program)
         return "does not compile";

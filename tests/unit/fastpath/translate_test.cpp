@@ -14,10 +14,11 @@ TEST(FastpathTranslate, TakesTheIssuesOneLiners) {
 }
 
 TEST(FastpathTranslate, TakesPredicatesArithmeticAndTheAggregatingFunctions) {
-    EXPECT_EQ(refusal_of("a:::b /tid != 3 && execname == \"bash\" && arg1 > 2/ { this->x = (arg0 * 3 + 1) % 7; "
-                         "@s = sum(this->x); @a = avg(arg0); @mn = min(arg0); @mx = max(arg0); "
-                         "@l = lquantize(arg0, 0, 100, 10); @q = quantize(arg0, 2); @k[uid, gid, cpu, \"x\"] = count(); }"),
-              std::nullopt);
+    EXPECT_EQ(
+        refusal_of("a:::b /tid != 3 && execname == \"bash\" && arg1 > 2/ { this->x = (arg0 * 3 + 1) % 7; "
+                   "@s = sum(this->x); @a = avg(arg0); @mn = min(arg0); @mx = max(arg0); "
+                   "@l = lquantize(arg0, 0, 100, 10); @q = quantize(arg0, 2); @k[uid, gid, cpu, \"x\"] = count(); }"),
+        std::nullopt);
     EXPECT_EQ(refusal_of("a:::b /execname < \"m\" || !(arg0 & 1)/ { @[args[1] >> 2, (int)arg0] = count(); }"),
               std::nullopt);
 }
@@ -27,7 +28,8 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
               "strjoin() is not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { printf(\"%d\", pid); }"), "printf() is not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { trace(pid); }"), "trace() is not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { }"), "tracing the probe (a clause without actions) is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { }"),
+              "tracing the probe (a clause without actions) is not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { @ = stddev(arg0); }"), "stddev() is not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { @ = llquantize(arg0, 10, 0, 6, 20); }"),
               "llquantize() is not available in the kernel path");

@@ -27,8 +27,8 @@ class FastpathVerifier : public ::testing::Test {
         const std::vector<uint64_t> insns = fastpath::build_program(plan, shape, test::clauses_of(*program));
         std::vector<int32_t> handles;
         for (const fastpath::MapSpec &m : plan.maps) {
-            dtrace_bpf_map_spec spec{sizeof spec, uint32_t(m.type), m.key_size, m.value_size, m.max_entries,
-                                     m.name.c_str()};
+            dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
+                                     m.value_size, m.max_entries,    m.name.c_str()};
             std::string error;
             handles.push_back(loader.create_map(spec, error));
             if (handles.back() < 0)
@@ -39,8 +39,9 @@ class FastpathVerifier : public ::testing::Test {
 
     std::optional<std::string> load_insns(const std::vector<uint64_t> &insns, const std::vector<int32_t> &maps) {
         std::string log(1 << 20, '\0');
-        dtrace_bpf_program p{sizeof p, "fastpath_test", insns.data(), uint32_t(insns.size()),
-                             uint32_t(maps.size()), maps.data(), log.data(), uint32_t(log.size())};
+        dtrace_bpf_program p{
+            sizeof p,    "fastpath_test", insns.data(),        uint32_t(insns.size()), uint32_t(maps.size()),
+            maps.data(), log.data(),      uint32_t(log.size())};
         if (loader.load_program(p) >= 0)
             return std::nullopt;
         return std::string(log.c_str());
@@ -55,7 +56,8 @@ TEST_F(FastpathVerifier, AcceptsTheIssuesOneLiners) {
     EXPECT_EQ(load("syscall:::entry { @[execname] = count(); }"), std::nullopt);
     EXPECT_EQ(load("syscall::getppid:entry /pid == 42/ { @ = count(); }", {0, 16, false}), std::nullopt);
     EXPECT_EQ(load("syscall::read:entry { self->ts = timestamp; }"), std::nullopt);
-    EXPECT_EQ(load("self uint64_t ts; syscall::read:return /self->ts/ { @[execname] = quantize(timestamp - self->ts); self->ts = 0; }",
+    EXPECT_EQ(load("self uint64_t ts; syscall::read:return /self->ts/ { @[execname] = quantize(timestamp - self->ts); "
+                   "self->ts = 0; }",
                    {2, 16, true}),
               std::nullopt);
 }
