@@ -70,6 +70,13 @@ events=$("$build/bench/etl_bench_trace" "$trace" "${ETL_BENCH_MB:-1024}")
 bench/replay_figures.py "$dtrace" "$trace" "$events"
 rm -f "$trace"
 
+echo "== the in-kernel fast path: getppid counts, syscall:::entry by execname, read latency; against bpftrace"
+if [[ $(id -u) == 0 && -x $build/bench/bench_syscall_workload ]]; then
+  bench/fastpath_syscall.sh "$build" "$build/bench/bench_syscall_workload"
+else
+  echo "   skipped: needs root and $build/bench/bench_syscall_workload"
+fi
+
 echo "== profile-4999 with ustack(): samples/s delivered, drops, against perf record --call-graph dwarf"
 bench/profile_sampling.sh "$dtrace" "$build"
 if [[ -x $build/bench/live_stacks_bench ]]; then

@@ -16,6 +16,7 @@
 #include "compiler/compile.h"
 #include "compiler/parser.h"
 #include "dif/disassembler.h"
+#include "fastpath/installer.h"
 #include "host/plugin_search_path.h"
 #include "providers/dtrace_provider.h"
 
@@ -499,6 +500,14 @@ int Session::execute() {
         return kExitError;
     }
     if (std::optional<std::string> refused = send_probe_filters(*engine_, *host_)) {
+        error(*refused);
+        return kExitError;
+    }
+    // Clauses that fit run in the kernel (core/fastpath); the rest, and
+    // every clause with -x fastpath=off, in the engine.
+    std::unique_ptr<fastpath::Installation> kernel_path;
+    if (std::optional<std::string> refused = fastpath::install(
+            *engine_, options_, [this](const std::string &line) { error(line); }, kernel_path)) {
         error(*refused);
         return kExitError;
     }

@@ -152,6 +152,15 @@ AggregationTable::Entry *AggregationStore::add_entry(Aggregation &aggregation, s
     return &aggregation.table.insert(key, hash, std::move(data));
 }
 
+void AggregationStore::merge(Aggregation &aggregation, std::string_view key, std::span<const int64_t> data) {
+    const uint64_t hash = AggregationTable::hash(key);
+    AggregationTable::Entry *entry = aggregation.table.find(key, hash);
+    if (!entry)
+        entry = add_entry(aggregation, key, hash);
+    if (entry)
+        aggdata::aggregate_merge(aggregation.decl->func, entry->data, data);
+}
+
 std::vector<AggregationStore::Snapshot> AggregationStore::snapshot() const {
     std::vector<Snapshot> out;
     for (const Aggregation &a : aggregations_) {

@@ -19,6 +19,7 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,6 +73,10 @@ class AggregationStore {
     // The consumer's trunc(): the entries of `keys` removed.
     void remove(Aggregation &aggregation, const std::vector<std::string> &keys);
     uint64_t take_drops() { return std::exchange(drops_, 0); }
+    // Folds `data` (the function's layout) into the entry of `key`, made
+    // when absent (aggsize permitting; otherwise a drop): what the in-kernel
+    // fast path aggregated (core/fastpath/aggregation_merge.h).
+    void merge(Aggregation &aggregation, std::string_view key, std::span<const int64_t> data);
 
   private:
     bool encode_key(const compiler::Action &action, dif::Vm &vm, dif::Environment &env, dif::Fault &fault);

@@ -465,6 +465,8 @@ std::vector<Engine::CpuData> Engine::take_buffers() {
 }
 
 std::vector<AggregationStore::Snapshot> Engine::snapshot_aggregations() {
+    if (before_snapshot_)
+        before_snapshot_();
     std::lock_guard guard(lock_);
     return aggregations_.snapshot();
 }
@@ -483,13 +485,29 @@ void Engine::remove_aggregation_keys(const compiler::Program &program, uint32_t 
 }
 
 uint64_t Engine::take_aggregation_drops() {
+    if (before_drops_)
+        before_drops_();
     std::lock_guard guard(lock_);
-    return aggregations_.take_drops();
+    return aggregations_.take_drops() + kernel_aggregation_drops_.exchange(0);
 }
 
 uint64_t Engine::take_dynvar_drops() {
+    if (before_drops_)
+        before_drops_();
     std::lock_guard guard(lock_);
-    return vm_ ? vm_->variables().take_drops() : 0;
+    return (vm_ ? vm_->variables().take_drops() : 0) + kernel_dynvar_drops_.exchange(0);
+}
+
+void Engine::merge_aggregation(const compiler::Program &program, uint32_t id, std::string_view key,
+                               std::span<const int64_t> data) {
+    std::lock_guard guard(lock_);
+    if (AggregationStore::Aggregation *a = aggregations_.resolve(program, id))
+        aggregations_.merge(*a, key, data);
+}
+
+void Engine::add_kernel_drops(uint64_t aggregation, uint64_t dynvar) {
+    kernel_aggregation_drops_ += aggregation;
+    kernel_dynvar_drops_ += dynvar;
 }
 
 dtrace_provider_id Engine::add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info,

@@ -40,6 +40,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -180,6 +181,19 @@ class Engine final : public host::ProbeSink {
     // The ids of the dtrace provider's probes (registered first: 1, 2, 3).
     void set_core_probes(dtrace_probe_id begin, dtrace_probe_id end, dtrace_probe_id error);
 
+    // The in-kernel fast path (core/fastpath): what its programs counted is
+    // merged in before the consumer reads aggregations (`before_snapshot`)
+    // or drops (`before_drops`). Set before tracing starts; empty: none.
+    void set_kernel_hooks(std::function<void()> before_snapshot, std::function<void()> before_drops) {
+        before_snapshot_ = std::move(before_snapshot);
+        before_drops_ = std::move(before_drops);
+    }
+    // Folds `data` into aggregation `id` of `program` at `key`.
+    void merge_aggregation(const compiler::Program &program, uint32_t id, std::string_view key,
+                           std::span<const int64_t> data);
+    // Drops the kernel counted: aggregation entries and dynamic variables that found no room.
+    void add_kernel_drops(uint64_t aggregation, uint64_t dynvar);
+
   private:
     // A clause's probe description as enabled, kept to match later probes.
     struct Enabling {
@@ -239,6 +253,9 @@ class Engine final : public host::ProbeSink {
     std::atomic<bool> exit_requested_{false};
     uint64_t sequence_ = 0;  // next record's sequence number
     bool drain_due_ = false; // under lock_: a principal buffer reached its drain mark since the last switch
+
+    std::function<void()> before_snapshot_, before_drops_;
+    std::atomic<uint64_t> kernel_aggregation_drops_{0}, kernel_dynvar_drops_{0};
 
     std::mutex wake_lock_;
     std::condition_variable wake_;

@@ -299,6 +299,13 @@ Status LoadedPlugin::set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_
     return call_plugin([&] { return module_.ops->set_filters(state_, probe, cookie, nfilters, filters) == 0; });
 }
 
+const dtrace_fastpath_ops *LoadedPlugin::fastpath_ops() const {
+    if (!has_entry(abi::kPluginOpsFastpathSize) || module_.ops->fastpath == nullptr ||
+        !abi::covers(module_.ops->fastpath, abi::kFastpathOpsSize))
+        return nullptr;
+    return module_.ops->fastpath;
+}
+
 const dtrace_type_graph *LoadedPlugin::lookup_type(const std::string &name) {
     if (!has_entry(abi::kPluginOpsLookupTypeSize) || module_.ops->lookup_type == nullptr)
         return nullptr;

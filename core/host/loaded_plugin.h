@@ -117,6 +117,10 @@ class LoadedPlugin {
     // null when it does not know the name.
     const dtrace_type_graph *lookup_type(const std::string &name);
     std::optional<KernelSymbol> lookup_kernel_symbol(const std::string &module, const std::string &name);
+    // The plugin's in-kernel fast path (core/fastpath) and the state its
+    // entries take; null when its table has none.
+    const dtrace_fastpath_ops *fastpath_ops() const;
+    void *plugin_state() const { return state_; }
     // The actions the plugin registered during init, in order.
     const std::vector<PluginAction> &actions() const { return actions_; }
 

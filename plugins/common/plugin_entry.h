@@ -17,7 +17,8 @@
 // and, each only when the class has it (the entry stays NULL otherwise):
 // set_filters, lookup_symbol, target_changed, lookup_type,
 // lookup_kernel_symbol, add_live_timer/remove_live_timer, consume_action,
-// arg_info, with the SDK's signatures minus the state. The caller fills in
+// arg_info, and the fast path's five (fastpath_layout ...: the table
+// dtrace_plugin_ops.fastpath points to), with the SDK's signatures minus the state. The caller fills in
 // name, description, options and the rest of dtrace_plugin_ops.
 #ifndef DTRACE_PLUGINS_COMMON_PLUGIN_ENTRY_H
 #define DTRACE_PLUGINS_COMMON_PLUGIN_ENTRY_H
@@ -121,6 +122,29 @@ template <typename Plugin> struct EntryPoints {
     static int arg_info(void *state, dtrace_probe_id probe, uint64_t cookie, uint32_t index, dtrace_arg_desc *out) {
         return run(state, [&](Plugin &p) { return p.arg_info(probe, cookie, index, out); });
     }
+
+    // The in-kernel fast path (dtrace_fastpath_ops), for a class with
+    // fastpath_layout, create_fastpath_map, load_fastpath_program,
+    // attach_fastpath_program and read_fastpath_map.
+    static int fastpath_layout(void *state, dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe *out) {
+        return run(state, [&](Plugin &p) { return p.fastpath_layout(probe, cookie, *out); });
+    }
+    static int32_t create_fastpath_map(void *state, const dtrace_bpf_map_spec *spec) {
+        return run(state, [&](Plugin &p) { return p.create_fastpath_map(*spec); });
+    }
+    static int32_t load_fastpath_program(void *state, const dtrace_bpf_program *program) {
+        return run(state, [&](Plugin &p) { return p.load_fastpath_program(*program); });
+    }
+    static int attach_fastpath_program(void *state, int32_t program, dtrace_probe_id probe, uint64_t cookie) {
+        return run(state, [&](Plugin &p) { return p.attach_fastpath_program(program, probe, cookie); });
+    }
+    static int read_fastpath_map(void *state, int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
+        return run(state, [&](Plugin &p) { return p.read_fastpath_map(map, fn, arg); });
+    }
+    static constexpr dtrace_fastpath_ops fastpath_ops = {
+        sizeof(dtrace_fastpath_ops), fastpath_layout,         create_fastpath_map,
+        load_fastpath_program,       attach_fastpath_program, read_fastpath_map,
+    };
 };
 
 // The ops table of `Plugin`: the entry points above for the methods it has.
@@ -157,6 +181,8 @@ template <typename Plugin> constexpr dtrace_plugin_ops entry_ops() {
         ops.consume_action = E::consume_action;
     if constexpr (requires(Plugin & p) { &Plugin::arg_info; })
         ops.arg_info = E::arg_info;
+    if constexpr (requires(Plugin & p) { &Plugin::fastpath_layout; })
+        ops.fastpath = &E::fastpath_ops;
     return ops;
 }
 

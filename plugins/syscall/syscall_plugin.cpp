@@ -1,6 +1,7 @@
 // syscall_plugin.cpp: registering, arming and firing syscall probes.
 #include "syscall_plugin.h"
 
+#include <cerrno>
 #include <cstring>
 #include <fnmatch.h>
 #include <string_view>
@@ -261,6 +262,8 @@ void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     slot.attachment.reset();
     slot.raw = false;
     slot.enabled = false;
+    const uint32_t key = static_cast<uint32_t>(cookie);
+    (void)bpf_map_delete_elem(bpf_->map_fd("live_fastpath"), &key); // its generated program, if any
     enabled_count_[direction]--;
     (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
 }
@@ -275,6 +278,43 @@ int SyscallPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilte
     if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
         return fail(configured.error());
     return 0;
+}
+
+int SyscallPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath_probe &out) const {
+    if (cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled)
+        return -1;
+    const ProbeSlot &slot = slots_[cookie];
+    // Both the per-call and the raw_syscalls records hold the arguments (or
+    // the return value) at offset 16 (syscall_events.bpf.c).
+    out.flags = slot.is_return ? DTRACE_FASTPATH_SYSCALL_RETURN : 0;
+    out.nargs = static_cast<uint32_t>(slot.is_return ? 2 : slot.shape->entry_types.size());
+    out.arg_offset = 16;
+    return 0;
+}
+
+int32_t SyscallPlugin::create_fastpath_map(const dtrace_bpf_map_spec &spec) {
+    std::string error;
+    const int32_t handle = fastpath_.create_map(spec, error);
+    if (handle < 0)
+        fail(error);
+    return handle;
+}
+
+int SyscallPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_t cookie) {
+    const int fd = fastpath_.program_fd(program);
+    if (fd < 0 || !bpf_ || cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled)
+        return fail("attaching a generated program to a probe that is not enabled (cookie " + std::to_string(cookie) +
+                    ")");
+    const uint32_t key = static_cast<uint32_t>(cookie);
+    if (bpf_map_update_elem(bpf_->map_fd("live_fastpath"), &key, &fd, BPF_ANY) != 0)
+        return fail("cannot attach a generated program to syscall::" + slots_[cookie].function + ": " +
+                    std::strerror(errno));
+    return 0;
+}
+
+int SyscallPlugin::read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
+    std::string error;
+    return fastpath_.read_map(map, fn, arg, error) ? 0 : fail(error);
 }
 
 int SyscallPlugin::start() {

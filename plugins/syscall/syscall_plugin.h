@@ -31,6 +31,7 @@
 
 #include "bpf_program_set.h"
 #include "event_ring.h"
+#include "fastpath_loader.h"
 #include "kernel_filter.h"
 #include "live_firing.h"
 #include "live_options.h"
@@ -52,6 +53,13 @@ class SyscallPlugin {
     int set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters);
     int start();
     void stop();
+    // The in-kernel fast path (dtrace_fastpath_ops): a probe's layout,
+    // maps and programs, the program run instead of delivering the events.
+    int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out) const;
+    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec);
+    int32_t load_fastpath_program(const dtrace_bpf_program &program) { return fastpath_.load_program(program); }
+    int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
+    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
@@ -93,6 +101,7 @@ class SyscallPlugin {
     uint32_t enabled_count_[2] = {0, 0};
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
+    live::FastpathLoader fastpath_;
     bool started_ = false;
 };
 

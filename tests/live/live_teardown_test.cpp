@@ -133,6 +133,18 @@ class LiveTeardown : public ::testing::TestWithParam<int> {
         return {};
     }
 
+    // Until `pid` is no longer stopped (traced, or stopped: 't', 'T'), bounded.
+    static void wait_until_running(pid_t pid) {
+        for (auto deadline = std::chrono::steady_clock::now() + 20s;
+             pid > 0 && std::chrono::steady_clock::now() < deadline;) {
+            const std::string stat = read_file("/proc/" + std::to_string(pid) + "/stat");
+            const size_t end = stat.rfind(')');
+            if (end == std::string::npos || end + 2 >= stat.size() || (stat[end + 2] != 't' && stat[end + 2] != 'T'))
+                return;
+            std::this_thread::sleep_for(10ms);
+        }
+    }
+
     int wait_exit(pid_t pid) {
         for (auto deadline = std::chrono::steady_clock::now() + 30s; std::chrono::steady_clock::now() < deadline;) {
             int status = 0;
@@ -194,6 +206,9 @@ TEST_P(LiveTeardown, NothingLeftAttached) {
     std::istringstream(
         read_file("/proc/" + std::to_string(dtrace) + "/task/" + std::to_string(dtrace) + "/children")) >>
         target;
+    // dtrace releases its -c target once tracing has started (its signal
+    // handlers in place): before that, a signal ends it as any process.
+    wait_until_running(target);
     if (signal != 0)
         kill(dtrace, signal);
     const int status = wait_exit(dtrace);

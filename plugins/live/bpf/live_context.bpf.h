@@ -48,6 +48,22 @@ struct {
     __type(value, struct live_probe_config);
 } live_probes SEC(".maps");
 
+/* Programs dtrace generated from a probe's clauses (core/fastpath, loaded by
+ * fastpath_loader.h), by probe slot: a slot with one runs it by a tail call
+ * instead of writing a record (live_run_fastpath). */
+struct {
+    __uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+    __uint(max_entries, LIVE_MAX_PROBES);
+    __type(key, __u32);
+    __type(value, __u32);
+} live_fastpath SEC(".maps");
+
+/* Runs slot's generated program, which never returns here; returns when the
+ * slot has none (its events go to user space). */
+static __always_inline void live_run_fastpath(void *ctx, __u32 slot) {
+    bpf_tail_call(ctx, &live_fastpath, slot);
+}
+
 const volatile struct live_settings live_settings = {};
 
 /* Fills the record's process context; the arguments and captures are the

@@ -20,6 +20,7 @@ char LICENSE[] SEC("license") = "GPL";
 SEC("tracepoint")
 int syscall_entry(void *ctx) {
     __u32 slot = bpf_get_attach_cookie(ctx);
+    live_run_fastpath(ctx, slot);
     const struct live_probe_config *cfg = bpf_map_lookup_elem(&live_probes, &slot);
     if (!cfg || !cfg->armed)
         return 0;
@@ -34,6 +35,7 @@ SEC("tracepoint")
 int syscall_return(void *ctx) {
     /* Every exit record has its number and return value: read in place. */
     const char *record = ctx;
+    live_run_fastpath(ctx, bpf_get_attach_cookie(ctx));
     return handle_return(bpf_get_attach_cookie(ctx), *(const __s32 *)(record + SYSCALL_NR_OFFSET),
                          *(const __s64 *)(record + SYSCALL_ARGS_OFFSET));
 }

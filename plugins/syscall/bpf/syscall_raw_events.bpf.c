@@ -48,6 +48,7 @@ int raw_syscall_entry(struct raw_enter *ctx) {
     __u32 slot;
     if (!slot_of(ctx->id, 0, &slot))
         return 0;
+    live_run_fastpath(ctx, slot);
     __u64 args[LIVE_MAX_ARGS];
 #pragma unroll
     for (int i = 0; i < LIVE_MAX_ARGS; i++)
@@ -60,5 +61,6 @@ int raw_syscall_return(struct raw_exit *ctx) {
     __u32 slot;
     if (!slot_of(ctx->id, 1, &slot))
         return 0;
+    live_run_fastpath(ctx, slot);
     return handle_return(slot, (__s32)ctx->id, ctx->ret);
 }

@@ -377,6 +377,85 @@ typedef struct dtrace_probe_usage {
     uint32_t string_args;
 } dtrace_probe_usage;
 
+/* ---- In-kernel fast path ------------------------------------------------
+ * dtrace may compile a clause to a BPF program (core/fastpath, see
+ * docs/fastpath.md) and hand it to the plugin whose probes it runs on, so
+ * that the clause runs where the events arise and no event crosses to user
+ * space. The plugin creates the maps, loads the program (the kernel's
+ * verifier checks it), runs it in place of its own delivery for the probes
+ * it is attached to, and reads the maps back when dtrace asks. A plugin
+ * without a fastpath table simply keeps every clause in user space. */
+
+/* How a probe's BPF context holds the event (the plugin's own programs
+ * pass it on unchanged, e.g. by a tail call): the arguments are the 8-byte
+ * words at ctx + arg_offset, arg_offset + 8, ... (nargs of them). */
+typedef struct dtrace_fastpath_probe {
+    uint32_t struct_size; /* set by the host; write no field beyond it */
+    uint32_t flags;       /* DTRACE_FASTPATH_* */
+    uint32_t nargs;
+    uint32_t arg_offset;
+} dtrace_fastpath_probe;
+
+/* A system call return: the word at arg_offset is the kernel's return value;
+ * arg0 and arg1 are it, or -1 when it is an error (-4095..-1), and errno
+ * is its negation then (0 otherwise). */
+#define DTRACE_FASTPATH_SYSCALL_RETURN 0x1u
+
+typedef enum dtrace_bpf_map_type {
+    DTRACE_BPF_MAP_HASH = 1,
+    DTRACE_BPF_MAP_PERCPU_HASH = 2,
+    DTRACE_BPF_MAP_ARRAY = 3,
+    DTRACE_BPF_MAP_PERCPU_ARRAY = 4
+} dtrace_bpf_map_type;
+
+typedef struct dtrace_bpf_map_spec {
+    uint32_t struct_size;
+    uint32_t type; /* dtrace_bpf_map_type */
+    uint32_t key_size;
+    uint32_t value_size;
+    uint32_t max_entries;
+    const char *name; /* for bpftool and error messages */
+} dtrace_bpf_map_spec;
+
+/* A program of BPF instructions (struct bpf_insn, 8 bytes each, as the
+ * kernel's UAPI lays them out). A 64-bit immediate load with src_reg 1
+ * (BPF_PSEUDO_MAP_FD) whose imm is i refers to maps[i], a handle
+ * create_map returned; the plugin puts the map's file descriptor there. */
+typedef struct dtrace_bpf_program {
+    uint32_t struct_size;
+    const char *name;
+    const uint64_t *insns;
+    uint32_t ninsns;
+    uint32_t nmaps;
+    const int32_t *maps;
+    char *log; /* filled with the verifier's log when it refuses the program */
+    uint32_t log_size;
+} dtrace_bpf_program;
+
+/* One entry of a map read back: the key, then the value of each possible
+ * CPU for per-CPU maps (nvalues of them, each value_size rounded up to 8
+ * bytes), one value otherwise. Valid during the call only. */
+typedef void (*dtrace_bpf_map_entry_fn)(void *arg, const void *key, const void *values, uint32_t nvalues);
+
+typedef struct dtrace_fastpath_ops {
+    uint32_t struct_size;
+    /* How `probe`'s BPF context holds its event: 0 with *out filled, or -1
+     * when the probe cannot run a program of dtrace's (no report_error). */
+    int (*probe_layout)(void *state, dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe *out);
+    /* Creates a map; returns its handle (>= 0), or -1 after report_error(). */
+    int32_t (*create_map)(void *state, const dtrace_bpf_map_spec *spec);
+    /* Loads a program; returns its handle (>= 0), or -1 with the reason in
+     * program->log (the verifier's log when the verifier refused it). */
+    int32_t (*load_program)(void *state, const dtrace_bpf_program *program);
+    /* Runs program `program` for every event of the enabled `probe` from
+     * now on, instead of delivering the events to fire(). Returns 0, or -1
+     * after report_error(). */
+    int (*attach_program)(void *state, int32_t program, dtrace_probe_id probe, uint64_t cookie);
+    /* Calls `fn` for each entry of map `map`. Returns 0, or -1 after
+     * report_error(). Called from the consumer's thread while events run. */
+    int (*read_map)(void *state, int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
+} dtrace_fastpath_ops;
+
 /* core -> plugin: the host's services. */
 typedef struct dtrace_host_ops {
     uint32_t struct_size;
@@ -599,6 +678,10 @@ typedef struct dtrace_plugin_ops {
      * module of mod`name. Returns 0 with *out filled (strings valid until the
      * next call), or -1 when the plugin does not know it. */
     int (*lookup_kernel_symbol)(void *state, const char *module, const char *name, dtrace_kernel_symbol *out);
+
+    /* Appended in ABI 1 (read only when struct_size covers it): the plugin's
+     * in-kernel fast path (see dtrace_fastpath_ops); NULL: none. */
+    const dtrace_fastpath_ops *fastpath;
 } dtrace_plugin_ops;
 
 typedef const dtrace_plugin_ops *(*dtrace_plugin_entry_fn)(uint32_t host_abi_version);

@@ -1,0 +1,143 @@
+#!/bin/sh
+# fastpath_syscall.sh [BUILD_DIR [WORKLOAD]]: the in-kernel fast path
+# (docs/fastpath.md) side by side with the user-space path (-x fastpath=off)
+# and Debian's bpftrace, in one run. Root only. Prints:
+#   1. getppid x CALLS of one process counted with /pid == $target/: added
+#      wall time over the workload alone (medians of RUNS runs), the ratio of
+#      dtrace's to bpftrace's (goal <= 0.7), and the traced thread's own CPU
+#      per call, the in-kernel cost of one event (goal: within 10% of
+#      bpftrace's);
+#   2. system-wide `syscall:::entry { @[execname] = count(); }` while the
+#      workload makes CALLS getppid calls: the workload's slowdown against
+#      bpftrace's `tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }`
+#      (goal: ratio <= 1.0);
+#   3. the read-latency quantize (self->ts) system-wide while dd reads one
+#      byte READS times: reads per second and the slowdown, against
+#      bpftrace's equivalent.
+# Timings on a shared VM spread widely: read the ratios and per-call CPU.
+set -u
+build=${1:-build}
+dtrace=$build/dtrace
+workload=${2:-$build/tests/live/syscall_workload}
+calls=${CALLS:-1000000}
+reads=${READS:-300000}
+runs=${RUNS:-3}
+
+if [ "$(id -u)" != 0 ]; then
+    echo "fastpath_syscall.sh: needs root (BPF programs)" >&2
+    exit 1
+fi
+for f in "$dtrace" "$workload"; do
+    [ -x "$f" ] || { echo "fastpath_syscall.sh: $f is not built" >&2; exit 1; }
+done
+bpftrace=$(command -v bpftrace || true)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+now() { date +%s.%N; }
+median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# Wall seconds of one run of "$@", its stdout in $tmp/out, stderr in $tmp/err.
+timed() {
+    t0=$(now)
+    SYSCALL_WORKLOAD_REPORT=1 "$@" >"$tmp/out" 2>"$tmp/err"
+    t1=$(now)
+    echo "$t1 - $t0" | bc -l
+}
+workload_cpu() { awk '/^workload elapsed/ {print $5}' "$tmp/err"; }
+per_call() { echo "($(median <"$1") - $(median <"$tmp/cpu_alone")) * 1000000000 / $calls" | bc -l; }
+
+count='syscall::getppid:entry /pid == $target/ { @ = count(); } END { printa("%@d\n", @); }'
+echo "== getppid x $calls, one process, /pid == \$target/ { @ = count(); } (median of $runs runs)"
+for f in alone on off bpftrace cpu_alone cpu_on cpu_off cpu_bpftrace; do : >"$tmp/$f"; done
+for i in $(seq "$runs"); do
+    timed "$workload" "$calls" >>"$tmp/alone"
+    workload_cpu >>"$tmp/cpu_alone"
+    for mode in on off; do
+        timed "$dtrace" -x fastpath=$mode -qn "$count" -c "$workload $calls" >>"$tmp/$mode"
+        workload_cpu >>"$tmp/cpu_$mode"
+        [ "$(head -1 "$tmp/out")" = "$calls" ] || echo "  dtrace -x fastpath=$mode counted $(head -1 "$tmp/out")"
+    done
+    if [ -n "$bpftrace" ]; then
+        timed "$bpftrace" -e 'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @ = count(); }' \
+            -c "$workload $calls" >>"$tmp/bpftrace"
+        workload_cpu >>"$tmp/cpu_bpftrace"
+    fi
+done
+alone=$(median <"$tmp/alone")
+added() { echo "$(median <"$tmp/$1") - $alone" | bc -l; }
+printf "  workload alone         %6.2f s wall\n" "$alone"
+printf "  dtrace, fastpath=on    +%.2f s wall, traced thread +%.0f ns CPU per call\n" "$(added on)" "$(per_call "$tmp/cpu_on")"
+printf "  dtrace, fastpath=off   +%.2f s wall, traced thread +%.0f ns CPU per call\n" "$(added off)" \
+    "$(per_call "$tmp/cpu_off")"
+if [ -n "$bpftrace" ]; then
+    printf "  bpftrace               +%.2f s wall, traced thread +%.0f ns CPU per call\n" "$(added bpftrace)" \
+        "$(per_call "$tmp/cpu_bpftrace")"
+    printf "  added wall time, dtrace (fastpath=on) / bpftrace: %.2f (goal <= 0.7); off / bpftrace: %.2f\n" \
+        "$(echo "$(added on) / $(added bpftrace)" | bc -l)" "$(echo "$(added off) / $(added bpftrace)" | bc -l)"
+    printf "  in-kernel CPU per event, dtrace / bpftrace: %.2f (goal <= 1.1)\n" \
+        "$(echo "$(per_call "$tmp/cpu_on") / $(per_call "$tmp/cpu_bpftrace")" | bc -l)"
+else
+    echo "  bpftrace: not installed (apt-get install bpftrace)"
+fi
+
+# Starts a tracer in the background and waits until its BEGIN has printed
+# "ready" (everything attached); the tracer's pid in $tracer.
+start_tracer() {
+    "$@" >"$tmp/tracer" 2>&1 &
+    tracer=$!
+    for _ in $(seq 300); do
+        grep -q ready "$tmp/tracer" && return 0
+        sleep 0.1
+    done
+    echo "  the tracer did not start: $(head -3 "$tmp/tracer")"
+}
+stop_tracer() {
+    kill -TERM "$tracer"
+    wait "$tracer"
+}
+# The workload's wall seconds while "$@" traces (nothing: alone).
+traced_seconds() {
+    [ $# -gt 0 ] && start_tracer "$@"
+    seconds=$(timed $traced_command)
+    [ $# -gt 0 ] && stop_tracer
+    echo "$seconds"
+}
+# Medians of the workload alone, under dtrace on and off and under bpftrace,
+# and the slowdowns (the traced time over the time alone, minus one).
+compare() {
+    d_script=$1
+    b_script=$2
+    for f in alone on off bpftrace; do : >"$tmp/s_$f"; done
+    for i in $(seq "$runs"); do
+        traced_seconds >>"$tmp/s_alone"
+        traced_seconds "$dtrace" -x fastpath=on -qn "BEGIN { printf(\"ready\\n\"); } $d_script" >>"$tmp/s_on"
+        traced_seconds "$dtrace" -x fastpath=off -qn "BEGIN { printf(\"ready\\n\"); } $d_script" >>"$tmp/s_off"
+        [ -n "$bpftrace" ] && traced_seconds "$bpftrace" -e "BEGIN { printf(\"ready\\n\"); } $b_script" >>"$tmp/s_bpftrace"
+    done
+    alone=$(median <"$tmp/s_alone")
+    slowdown() { echo "$(median <"$tmp/s_$1") / $alone - 1" | bc -l; }
+    printf "  workload alone %.2f s (%.0f calls/s)\n" "$alone" "$(echo "$events / $alone" | bc -l)"
+    printf "  slowdown: dtrace fastpath=on %.0f%%, off %.0f%%" "$(echo "100 * $(slowdown on)" | bc -l)" \
+        "$(echo "100 * $(slowdown off)" | bc -l)"
+    if [ -n "$bpftrace" ]; then
+        printf ", bpftrace %.0f%%; ratio dtrace (on) / bpftrace %.2f (goal <= 1.0)\n" \
+            "$(echo "100 * $(slowdown bpftrace)" | bc -l)" "$(echo "$(slowdown on) / $(slowdown bpftrace)" | bc -l)"
+    else
+        echo
+    fi
+    printf "  traced events per second: dtrace fastpath=on %.0f, off %.0f\n" \
+        "$(echo "$events / $(median <"$tmp/s_on")" | bc -l)" "$(echo "$events / $(median <"$tmp/s_off")" | bc -l)"
+}
+
+echo "== syscall:::entry { @[execname] = count(); } system-wide during getppid x $calls (median of $runs runs)"
+traced_command="$workload $calls"
+events=$calls
+compare 'syscall:::entry { @[execname] = count(); }' 'tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }'
+
+echo "== read latency: self->ts and quantize() system-wide during dd's $reads one-byte reads (median of $runs runs)"
+traced_command="dd if=/dev/zero of=/dev/null bs=1 count=$reads status=none"
+events=$reads
+compare 'syscall::read:entry { self->ts = timestamp; }
+         syscall::read:return /self->ts/ { @[execname] = quantize(timestamp - self->ts); self->ts = 0; }' \
+    'tracepoint:syscalls:sys_enter_read { @ts[tid] = nsecs; }
+     tracepoint:syscalls:sys_exit_read /@ts[tid]/ { @[comm] = hist(nsecs - @ts[tid]); delete(@ts[tid]); }'

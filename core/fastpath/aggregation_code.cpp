@@ -1,0 +1,195 @@
+// aggregation_code.cpp: aggregation maps and their BPF updates (see aggregation_code.h).
+#include "fastpath/aggregation_code.h"
+
+#include "aggdata/agg_data.h"
+#include "fastpath/difo_translator.h"
+
+namespace dtrace::fastpath {
+
+using namespace bpf;
+using compiler::AggFunc;
+
+namespace {
+
+constexpr int32_t kEexist = 17;
+
+// r1 = the bucket of the value in r8 (quantize()), from 0 to 126.
+void emit_quantize_bucket(BpfEmitter &out) {
+    BpfEmitter::Label negative = out.new_label(), width = out.new_label(), done = out.new_label();
+    out.mov_imm(R1, aggdata::kQuantizeZeroBucket);
+    out.jump_imm(kJeq, R8, 0, done);
+    out.mov(R2, R8);
+    out.jump_imm(kJslt, R8, 0, negative);
+    out.jump(width);
+    out.bind(negative);
+    out.alu_imm(kNeg, R2, 0); // the magnitude, as an unsigned number
+    out.bind(width);
+    // r3 = bit_width(r2) - 1, by halving the search range.
+    out.mov_imm(R3, 0);
+    for (int32_t shift : {32, 16, 8, 4, 2, 1}) {
+        BpfEmitter::Label next = out.new_label();
+        out.mov(R4, R2);
+        out.alu_imm(kRsh, R4, shift);
+        out.jump_imm(kJeq, R4, 0, next);
+        out.mov(R2, R4);
+        out.alu_imm(kAdd, R3, shift);
+        out.bind(next);
+    }
+    out.alu_imm(kAdd, R3, 1); // bit_width
+    BpfEmitter::Label below = out.new_label();
+    out.jump_imm(kJslt, R8, 0, below);
+    out.alu(kAdd, R1, R3); // 63 + bit_width
+    out.jump(done);
+    out.bind(below);
+    out.alu(kSub, R1, R3); // 63 - bit_width, at least 0
+    out.jump_imm(kJsge, R1, 0, done);
+    out.mov_imm(R1, 0);
+    out.bind(done);
+}
+
+// r1 = the lquantize() bucket of the value in r8 (as a 32-bit integer, as aggdata does).
+void emit_lquantize_bucket(BpfEmitter &out, const aggdata::LquantizeParams &p) {
+    BpfEmitter::Label done = out.new_label();
+    out.mov(R2, R8);
+    out.alu_imm(kLsh, R2, 32);
+    out.alu_imm(kArsh, R2, 32);
+    out.mov_imm(R1, 0);
+    out.jump_imm(kJslt, R2, p.base, done);
+    out.alu_imm(kSub, R2, p.base);
+    out.alu_imm(kDiv, R2, p.step == 0 ? 1 : p.step);
+    out.mov_imm(R1, p.levels + 1);
+    out.jump_imm(kJge, R2, p.levels, done);
+    out.mov(R1, R2);
+    out.alu_imm(kAdd, R1, 1);
+    out.bind(done);
+}
+
+// *(r7 + offset) += reg.
+void add_to_word(BpfEmitter &out, int16_t offset, Reg reg) {
+    out.load(kDw, R1, R7, offset);
+    out.alu(kAdd, R1, reg);
+    out.store(kDw, R7, offset, R1);
+}
+
+void emit_function(BpfEmitter &out, const KernelAggregation &agg, BpfEmitter::Label skip) {
+    const compiler::AggregationDecl &decl = *agg.decl;
+    out.load(kDw, R8, R10, frame::kAggValue);
+    out.mov_imm(R9, 1);
+    switch (decl.func) {
+    case AggFunc::Count:
+        return add_to_word(out, 0, R9);
+    case AggFunc::Sum:
+        return add_to_word(out, 0, R8);
+    case AggFunc::Avg:
+        add_to_word(out, 0, R9);
+        return add_to_word(out, 8, R8);
+    case AggFunc::Min:
+    case AggFunc::Max: {
+        BpfEmitter::Label replace = out.new_label(), counted = out.new_label();
+        out.load(kDw, R1, R7, 0);
+        out.jump_imm(kJeq, R1, 0, replace);
+        out.load(kDw, R2, R7, 8);
+        out.jump_reg(decl.func == AggFunc::Min ? kJsge : kJsle, R8, R2, counted);
+        out.bind(replace);
+        out.store(kDw, R7, 8, R8);
+        out.bind(counted);
+        return add_to_word(out, 0, R9);
+    }
+    case AggFunc::Quantize:
+    case AggFunc::Lquantize:
+        if (decl.func == AggFunc::Quantize)
+            emit_quantize_bucket(out);
+        else
+            emit_lquantize_bucket(out, aggdata::lquantize_params(decl.params));
+        // The verifier wants the index bounded where it is used.
+        out.jump_imm(kJgt, R1, static_cast<int32_t>(agg.value_words - 1), skip);
+        out.alu_imm(kLsh, R1, 3);
+        out.alu(kAdd, R7, R1);
+        out.load(kDw, R9, R10, frame::kAggIncrement);
+        return add_to_word(out, 0, R9);
+    default:
+        throw Refusal("this aggregating function is not available in the kernel path");
+    }
+}
+
+} // namespace
+
+uint32_t kernel_value_words(AggFunc func, const std::vector<int64_t> &params) {
+    switch (func) {
+    case AggFunc::Count:
+    case AggFunc::Sum:
+        return 1;
+    case AggFunc::Avg:
+    case AggFunc::Min:
+    case AggFunc::Max:
+        return 2;
+    case AggFunc::Quantize:
+    case AggFunc::Lquantize:
+        return static_cast<uint32_t>(aggdata::aggregate_init(func, params).size());
+    case AggFunc::Stddev:
+        throw Refusal("stddev() is not available in the kernel path");
+    case AggFunc::Llquantize:
+        throw Refusal("llquantize() is not available in the kernel path");
+    }
+    throw Refusal("an unknown aggregating function");
+}
+
+KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &program, uint32_t id) {
+    const compiler::AggregationDecl *decl = nullptr;
+    for (const compiler::AggregationDecl &d : program.aggregations)
+        if (d.id == id)
+            decl = &d;
+    if (!decl)
+        throw Refusal("an aggregation the program does not declare");
+    if (auto it = plan.aggregations.find(decl->name); it != plan.aggregations.end())
+        return it->second;
+    KernelAggregation agg;
+    agg.decl = decl;
+    agg.program = &program;
+    agg.value_words = kernel_value_words(decl->func, decl->params);
+    for (const dif::TypeDesc &type : decl->key_types) {
+        if (type.kind == dif::TypeDesc::Kind::ByRef || type.shown != dif::TypeDesc::Shown::Value)
+            throw Refusal("aggregation keys other than integers and strings");
+        agg.key_types.push_back(type);
+        agg.key_bytes += type.kind == dif::TypeDesc::Kind::String ? kStringKeyBytes : 8;
+    }
+    if (agg.key_bytes > frame::kMaxKeyBytes)
+        throw Refusal("an aggregation key of more than " + std::to_string(frame::kMaxKeyBytes) + " bytes");
+    const uint32_t key_bytes = agg.key_bytes == 0 ? 8 : agg.key_bytes; // the empty tuple: one zero word
+    const std::string map_name = "dt_agg_" + (decl->name.empty() ? std::string("_") : decl->name);
+    agg.map = plan.add("@" + decl->name, MapSpec{DTRACE_BPF_MAP_PERCPU_HASH, key_bytes, agg.value_words * 8,
+                                                 static_cast<uint32_t>(plan.aggregation_entries), map_name});
+    MapSpec &zero = plan.maps[MapPlan::kZeroValue];
+    zero.value_size = std::max(zero.value_size, agg.value_words * 8);
+    return plan.aggregations.emplace(decl->name, std::move(agg)).first->second;
+}
+
+void emit_aggregate_update(BpfEmitter &out, const KernelAggregation &agg) {
+    BpfEmitter::Label found = out.new_label(), lookup_again = out.new_label(), skip = out.new_label();
+    emit_map_lookup(out, agg.map, frame::kKey);
+    out.jump_imm(kJne, R0, 0, found);
+    // A new key: insert the zeroed value (from the one-entry zero map: a
+    // quantize() value is larger than the stack allows), then look it up.
+    out.store_imm(kW, R10, frame::kIndex, 0);
+    emit_map_lookup(out, MapPlan::kZeroValue, frame::kIndex);
+    out.jump_imm(kJeq, R0, 0, skip);
+    out.mov(R3, R0);
+    out.load_map(R1, agg.map);
+    out.mov(R2, R10);
+    out.alu_imm(kAdd, R2, frame::kKey);
+    out.mov_imm(R4, kUpdateNoExist);
+    out.call(Helper::MapUpdateElem);
+    out.jump_imm(kJeq, R0, 0, lookup_again);
+    out.jump_imm(kJeq, R0, -kEexist, lookup_again);
+    emit_count_drop(out, MapPlan::kAggregationDrops);
+    out.jump(skip);
+    out.bind(lookup_again);
+    emit_map_lookup(out, agg.map, frame::kKey);
+    out.jump_imm(kJeq, R0, 0, skip);
+    out.bind(found);
+    out.mov(R7, R0);
+    emit_function(out, agg, skip);
+    out.bind(skip);
+}
+
+} // namespace dtrace::fastpath

@@ -1,0 +1,89 @@
+// aggregation_merge.cpp: kernel entries to engine data (see aggregation_merge.h).
+#include "fastpath/aggregation_merge.h"
+
+#include "aggdata/agg_data.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace dtrace::fastpath {
+
+using compiler::AggFunc;
+
+std::string engine_key(const KernelAggregation &agg, std::string_view kernel_key) {
+    std::string out;
+    size_t pos = 0;
+    for (const dif::TypeDesc &type : agg.key_types) {
+        if (type.kind == dif::TypeDesc::Kind::String) {
+            std::string_view bytes = kernel_key.substr(pos, kStringKeyBytes);
+            out.append(bytes.substr(0, bytes.find('\0')));
+            out.push_back('\0');
+            pos += kStringKeyBytes;
+        } else {
+            const size_t size = type.size >= 1 && type.size <= 8 ? type.size : 8;
+            out.append(kernel_key.substr(pos, size)); // the low-order bytes (little-endian)
+            pos += 8;
+        }
+    }
+    return out;
+}
+
+std::vector<int64_t> engine_data(const KernelAggregation &agg, const std::vector<std::vector<int64_t>> &cpu_values) {
+    const AggFunc func = agg.decl->func;
+    std::vector<int64_t> data = aggdata::aggregate_init(func, agg.decl->params);
+    for (const std::vector<int64_t> &v : cpu_values) {
+        if (v.size() < agg.value_words)
+            continue;
+        if (func == AggFunc::Min || func == AggFunc::Max) {
+            if (v[0] != 0) // a CPU that saw the key
+                aggdata::aggregate_merge(func, data, std::span<const int64_t>(&v[1], 1));
+        } else {
+            aggdata::aggregate_merge(func, data, std::span<const int64_t>(v.data(), data.size()));
+        }
+    }
+    return data;
+}
+
+namespace {
+
+// min() and max() merge their current value; the others their increase.
+bool merges_difference(AggFunc func) {
+    return func != AggFunc::Min && func != AggFunc::Max;
+}
+
+// min() and max(): the firings behind an entry (their first word), to tell
+// whether it moved.
+int64_t firings(const std::vector<std::vector<int64_t>> &cpu_values) {
+    int64_t n = 0;
+    for (const std::vector<int64_t> &v : cpu_values)
+        n += v.empty() ? 0 : v[0];
+    return n;
+}
+
+} // namespace
+
+std::vector<AggregationDeltas::Change> AggregationDeltas::changes(const KernelAggregation &agg,
+                                                                  const std::vector<KernelEntry> &entries) {
+    std::vector<Change> out;
+    const AggFunc func = agg.decl->func;
+    for (const KernelEntry &entry : entries) {
+        std::string key = engine_key(agg, entry.key);
+        std::vector<int64_t> now = engine_data(agg, entry.cpu_values);
+        if (!merges_difference(func))
+            now.push_back(firings(entry.cpu_values)); // kept with what was seen
+        auto [it, fresh] = seen_.try_emplace({agg.decl->name, key}, now);
+        if (!fresh && it->second == now)
+            continue;
+        std::vector<int64_t> merge = now;
+        if (merges_difference(func) && !fresh)
+            for (size_t i = 0; i < merge.size() && i < it->second.size(); i++)
+                merge[i] = static_cast<int64_t>(static_cast<uint64_t>(now[i]) - static_cast<uint64_t>(it->second[i]));
+        if (!merges_difference(func))
+            merge.pop_back();
+        it->second = std::move(now);
+        out.emplace_back(std::move(key), std::move(merge));
+    }
+    return out;
+}
+
+} // namespace dtrace::fastpath

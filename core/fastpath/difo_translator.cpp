@@ -1,0 +1,548 @@
+// difo_translator.cpp: DIF instructions to BPF (see difo_translator.h).
+#include "fastpath/difo_translator.h"
+
+#include "dif/builtins.h"
+#include "dif/subroutines.h"
+
+#include <array>
+#include <cstring>
+#include <optional>
+
+namespace dtrace::fastpath {
+
+using namespace bpf;
+using dif::Op;
+using dif::VarId;
+
+namespace {
+
+constexpr int64_t kMaxErrno = 4095;
+
+std::string builtin_name(uint32_t id) {
+    const dif::BuiltinInfo *info = dif::builtin_info(id);
+    return info ? info->name : "builtin " + std::to_string(id);
+}
+
+const dif::Variable *variable_of(const dif::Difo &difo, uint32_t id, dif::Scope scope) {
+    for (const dif::Variable &v : difo.vars)
+        if (v.id == id && v.scope == scope)
+            return &v;
+    return nullptr;
+}
+
+std::string string_at(const dif::Difo &difo, uint32_t offset) {
+    if (offset >= difo.strtab.size())
+        throw Refusal("a string constant out of its table");
+    return std::string(difo.strtab.c_str() + offset);
+}
+
+// A string as the kernel holds execname: 16 bytes, zero-padded (truncated
+// beyond), as two little-endian words.
+std::array<uint64_t, 2> string_words(const std::string &text) {
+    char bytes[kStringKeyBytes] = {};
+    std::memcpy(bytes, text.data(), std::min<size_t>(text.size(), sizeof bytes));
+    std::array<uint64_t, 2> words;
+    std::memcpy(words.data(), bytes, sizeof bytes);
+    return words;
+}
+
+} // namespace
+
+struct DifoTranslator::State {
+    std::array<Kind, dif::kRegisterCount> regs;
+    bool reachable = true;
+    std::map<size_t, std::array<Kind, dif::kRegisterCount>> pending; // kinds arriving by a branch
+    std::map<size_t, BpfEmitter::Label> labels;
+    BpfEmitter::Label end = 0;
+    std::optional<DifoValue> returned;
+
+    void merge_into(size_t target) {
+        auto [it, fresh] = pending.try_emplace(target, regs);
+        if (fresh)
+            return;
+        for (size_t r = 0; r < regs.size(); r++)
+            if (!(it->second[r] == regs[r])) {
+                const bool integers = it->second[r].tag == Kind::Integer && regs[r].tag == Kind::Integer;
+                it->second[r] = Kind{integers ? Kind::Integer : Kind::Mixed};
+            }
+    }
+};
+
+void load_dif_register(BpfEmitter &out, Reg dst, uint8_t r) {
+    if (r == dif::kZeroRegister)
+        out.mov_imm(dst, 0);
+    else
+        out.load(kDw, dst, R10, frame::dif_register(r));
+}
+
+void store_dif_register(BpfEmitter &out, uint8_t r, Reg src) {
+    if (r != dif::kZeroRegister)
+        out.store(kDw, R10, frame::dif_register(r), src);
+}
+
+void emit_map_lookup(BpfEmitter &out, uint32_t map, int16_t key_offset) {
+    out.load_map(R1, map);
+    out.mov(R2, R10);
+    out.alu_imm(kAdd, R2, key_offset);
+    out.call(Helper::MapLookupElem);
+}
+
+void emit_count_drop(BpfEmitter &out, uint32_t which) {
+    BpfEmitter::Label done = out.new_label();
+    out.store_imm(kW, R10, frame::kIndex, static_cast<int32_t>(which));
+    emit_map_lookup(out, MapPlan::kDrops, frame::kIndex);
+    out.jump_imm(kJeq, R0, 0, done);
+    out.load(kDw, R1, R0, 0);
+    out.alu_imm(kAdd, R1, 1);
+    out.store(kDw, R0, 0, R1);
+    out.bind(done);
+}
+
+void note_builtin_uses(const dif::Difo &difo, BuiltinUses &uses) {
+    for (uint64_t word : difo.code) {
+        const dif::Instr in = dif::decode(word);
+        if (in.op == Op::Ldtv || in.op == Op::Sttv)
+            uses.pid_tgid = true; // the thread-local key
+        if (in.op == Op::Ldga && in.imm == uint32_t(VarId::Args))
+            uses.return_value = true;
+        if (in.op != Op::Ldgv)
+            continue;
+        switch (VarId(in.imm)) {
+        case VarId::Execname:
+            uses.execname = true;
+            break;
+        case VarId::Timestamp:
+            uses.timestamp = true;
+            break;
+        case VarId::Pid:
+        case VarId::Tid:
+            uses.pid_tgid = true;
+            break;
+        case VarId::Uid:
+        case VarId::Gid:
+            uses.uid_gid = true;
+            break;
+        case VarId::Arg0:
+        case VarId::Arg1:
+        case VarId::Errno:
+            uses.return_value = true;
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+DifoValue DifoTranslator::emit(const dif::Difo &difo) {
+    State state;
+    state.regs[dif::kZeroRegister] = Kind{Kind::Integer, true, 0};
+    state.end = out_.new_label();
+    for (uint64_t word : difo.code) {
+        const dif::Instr in = dif::decode(word);
+        if ((in.op == Op::Ba || in.op == Op::Bz || in.op == Op::Bnz) && !state.labels.count(in.imm))
+            state.labels[in.imm] = out_.new_label();
+    }
+    for (size_t pc = 0; pc < difo.code.size(); pc++) {
+        if (auto label = state.labels.find(pc); label != state.labels.end())
+            out_.bind(label->second);
+        if (auto arriving = state.pending.find(pc); arriving != state.pending.end()) {
+            if (state.reachable)
+                state.merge_into(pc);
+            state.regs = state.pending[pc];
+            state.reachable = true;
+        }
+        if (!state.reachable)
+            continue;
+        emit_instruction(difo, pc, state);
+    }
+    out_.bind(state.end);
+    if (!state.returned)
+        throw Refusal("a DIF object that never returns");
+    return *state.returned;
+}
+
+void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &state) {
+    const dif::Instr in = dif::decode(difo.code[pc]);
+    auto &regs = state.regs;
+    auto integer = [&](uint8_t r) -> const Kind & {
+        if (regs[r].tag != Kind::Integer)
+            throw Refusal(regs[r].tag == Kind::Mixed ? "a value that may be a string or an integer"
+                                                     : "strings other than execname and constants");
+        return regs[r];
+    };
+    auto set = [&](uint8_t r, Kind k) {
+        if (r != dif::kZeroRegister)
+            regs[r] = std::move(k);
+    };
+    auto binary = [&](uint8_t op) {
+        integer(in.r1);
+        integer(in.r2);
+        load_dif_register(out_, R1, in.r1);
+        load_dif_register(out_, R2, in.r2);
+        out_.alu(op, R1, R2);
+        store_dif_register(out_, in.rd, R1);
+        set(in.rd, Kind{Kind::Integer});
+    };
+    auto divide = [&](uint8_t op, bool is_signed) {
+        integer(in.r1);
+        const Kind &divisor = integer(in.r2);
+        // The kernel cannot fault as DIF does on a zero divisor, nor record
+        // the error: only a known non-zero divisor goes to the kernel.
+        if (!divisor.known || divisor.value == 0 || (is_signed && int64_t(divisor.value) == -1))
+            throw Refusal("division by a value not known to be non-zero");
+        load_dif_register(out_, R1, in.r1);
+        load_dif_register(out_, R2, in.r2);
+        if (is_signed)
+            out_.signed_alu(op, R1, R2);
+        else
+            out_.alu(op, R1, R2);
+        store_dif_register(out_, in.rd, R1);
+        set(in.rd, Kind{Kind::Integer});
+    };
+    auto compare = [&](uint8_t jump_op) {
+        integer(in.r1);
+        integer(in.r2);
+        BpfEmitter::Label holds = out_.new_label();
+        load_dif_register(out_, R1, in.r1);
+        load_dif_register(out_, R2, in.r2);
+        out_.mov_imm(R3, 1);
+        out_.jump_reg(jump_op, R1, R2, holds);
+        out_.mov_imm(R3, 0);
+        out_.bind(holds);
+        store_dif_register(out_, in.rd, R3);
+        set(in.rd, Kind{Kind::Integer});
+    };
+    auto branch_target = [&]() {
+        state.merge_into(in.imm);
+        return state.labels.at(in.imm);
+    };
+    switch (in.op) {
+    case Op::Nop:
+    case Op::Flushts:
+        return;
+    case Op::Or:
+        return binary(kOr);
+    case Op::Xor:
+        return binary(kXor);
+    case Op::And:
+        return binary(kAnd);
+    case Op::Shl:
+        return binary(kLsh); // BPF's shifts use the count's low 6 bits, as DIF's
+    case Op::Srl:
+        return binary(kRsh);
+    case Op::Sra:
+        return binary(kArsh);
+    case Op::Sub:
+        return binary(kSub);
+    case Op::Add:
+        return binary(kAdd);
+    case Op::Mul:
+        return binary(kMul);
+    case Op::Udiv:
+        return divide(kDiv, false);
+    case Op::Urem:
+        return divide(kMod, false);
+    case Op::Sdiv:
+        return divide(kDiv, true);
+    case Op::Srem:
+        return divide(kMod, true);
+    case Op::Not:
+        integer(in.r1);
+        load_dif_register(out_, R1, in.r1);
+        out_.alu_imm(kXor, R1, -1);
+        store_dif_register(out_, in.rd, R1);
+        return set(in.rd, Kind{Kind::Integer});
+    case Op::Mov:
+        if (regs[in.r1].tag == Kind::Integer) {
+            load_dif_register(out_, R1, in.r1);
+            store_dif_register(out_, in.rd, R1);
+        }
+        return set(in.rd, regs[in.r1]);
+    case Op::Seq:
+        return compare(kJeq);
+    case Op::Sne:
+        return compare(kJne);
+    case Op::Slt:
+        return compare(kJslt);
+    case Op::Sle:
+        return compare(kJsle);
+    case Op::Sltu:
+        return compare(kJlt);
+    case Op::Sleu:
+        return compare(kJle);
+    case Op::Scmp:
+        emit_string_compare(regs[in.r1], regs[in.r2], in.rd);
+        return set(in.rd, Kind{Kind::Integer});
+    case Op::Setx: {
+        if (in.imm >= difo.inttab.size())
+            throw Refusal("an integer constant out of its table");
+        const uint64_t value = difo.inttab[in.imm];
+        out_.load_imm64(R1, value);
+        store_dif_register(out_, in.rd, R1);
+        return set(in.rd, Kind{Kind::Integer, true, value});
+    }
+    case Op::Sets:
+        return set(in.rd, Kind{Kind::Constant, false, 0, string_at(difo, in.imm)});
+    case Op::Sext:
+    case Op::Zext: {
+        integer(in.r1);
+        if (in.imm == 0 || in.imm >= 64)
+            throw Refusal("an extension of " + std::to_string(in.imm) + " bits");
+        load_dif_register(out_, R1, in.r1);
+        out_.alu_imm(kLsh, R1, static_cast<int32_t>(64 - in.imm));
+        out_.alu_imm(in.op == Op::Sext ? kArsh : kRsh, R1, static_cast<int32_t>(64 - in.imm));
+        store_dif_register(out_, in.rd, R1);
+        return set(in.rd, Kind{Kind::Integer});
+    }
+    case Op::Ba:
+        out_.jump(branch_target());
+        state.reachable = false;
+        return;
+    case Op::Bz:
+    case Op::Bnz:
+        integer(in.r1);
+        load_dif_register(out_, R1, in.r1);
+        out_.jump_imm(in.op == Op::Bz ? kJeq : kJne, R1, 0, branch_target());
+        return;
+    case Op::Ret: {
+        DifoValue value;
+        const Kind &k = regs[in.r1];
+        if (k.tag == Kind::Integer) {
+            load_dif_register(out_, R1, in.r1);
+            out_.store(kDw, R10, frame::kResult, R1);
+        } else if (k.tag == Kind::Execname) {
+            value.kind = DifoValue::Kind::Execname;
+        } else if (k.tag == Kind::Constant) {
+            value.kind = DifoValue::Kind::Constant;
+            value.text = k.text;
+        } else {
+            throw Refusal("a value that may be a string or an integer");
+        }
+        if (state.returned && (state.returned->kind != value.kind || state.returned->text != value.text))
+            throw Refusal("a string result that depends on a condition");
+        state.returned = value;
+        out_.jump(state.end);
+        state.reachable = false;
+        return;
+    }
+    case Op::Ldgv:
+        if (in.imm < dif::kFirstUserVariable)
+            return emit_builtin(VarId(in.imm), in.rd, state);
+        throw Refusal("global variables are not available in the kernel path");
+    case Op::Stgv:
+        throw Refusal("global variables are not available in the kernel path");
+    case Op::Ldga:
+        if (in.imm == uint32_t(VarId::Args)) {
+            const Kind &index = integer(in.r1);
+            if (!index.known)
+                throw Refusal("args[] with an index not known at compile time");
+            emit_arg(static_cast<uint32_t>(index.value), in.rd);
+            return set(in.rd, Kind{Kind::Integer});
+        }
+        throw Refusal("associative arrays are not available in the kernel path");
+    case Op::Pushtv:
+    case Op::Pushts:
+    case Op::Pushtr:
+    case Op::Popts:
+        // The tuple stack feeds a subroutine or an associative array: name the one that follows.
+        for (size_t next = pc + 1; next < difo.code.size(); next++)
+            if (dif::decode(difo.code[next]).op == Op::Call)
+                return emit_instruction(difo, next, state);
+        throw Refusal("associative arrays are not available in the kernel path");
+    case Op::Stga:
+    case Op::Ldta:
+    case Op::Stta:
+        throw Refusal("associative arrays are not available in the kernel path");
+    case Op::Ldlv:
+    case Op::Stlv: {
+        const dif::Variable *var = variable_of(difo, in.imm, dif::Scope::ClauseLocal);
+        if (!var || var->type.kind != dif::TypeDesc::Kind::Integer)
+            throw Refusal("this-> variables other than integers are not available in the kernel path");
+        const int16_t slot = frame::clause_local(clause_local_slot(*var));
+        if (in.op == Op::Ldlv) {
+            out_.load(kDw, R1, R10, slot);
+            store_dif_register(out_, in.rd, R1);
+            return set(in.rd, Kind{Kind::Integer});
+        }
+        integer(in.r1);
+        load_dif_register(out_, R1, in.r1);
+        out_.store(kDw, R10, slot, R1);
+        return;
+    }
+    case Op::Ldtv:
+    case Op::Sttv: {
+        const dif::Variable *var = variable_of(difo, in.imm, dif::Scope::ThreadLocal);
+        if (!var || var->type.kind != dif::TypeDesc::Kind::Integer)
+            throw Refusal("self-> variables other than integers are not available in the kernel path");
+        if (in.op == Op::Sttv)
+            integer(in.r1);
+        emit_thread_local(*var, in.op == Op::Ldtv ? in.rd : in.r1, in.op == Op::Sttv);
+        if (in.op == Op::Ldtv)
+            set(in.rd, Kind{Kind::Integer});
+        return;
+    }
+    case Op::Call: {
+        const dif::SubrInfo *subr = dif::subr_info(in.imm);
+        throw Refusal(std::string(subr ? subr->name : "a subroutine") + "() is not available in the kernel path");
+    }
+    default:
+        throw Refusal("memory loads and stores are not available in the kernel path");
+    }
+}
+
+void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
+    auto integer_result = [&] {
+        store_dif_register(out_, rd, R1);
+        if (rd != dif::kZeroRegister)
+            state.regs[rd] = Kind{Kind::Integer};
+    };
+    switch (id) {
+    case VarId::Execname:
+        if (rd != dif::kZeroRegister)
+            state.regs[rd] = Kind{Kind::Execname};
+        return;
+    case VarId::Pid:
+        out_.load(kDw, R1, R10, frame::kPidTgid);
+        out_.alu_imm(kRsh, R1, 32);
+        return integer_result();
+    case VarId::Tid:
+    case VarId::Uid:
+        out_.load(kDw, R1, R10, id == VarId::Tid ? frame::kPidTgid : frame::kUidGid);
+        out_.alu_imm(kLsh, R1, 32);
+        out_.alu_imm(kRsh, R1, 32);
+        return integer_result();
+    case VarId::Gid:
+        out_.load(kDw, R1, R10, frame::kUidGid);
+        out_.alu_imm(kRsh, R1, 32);
+        return integer_result();
+    case VarId::Timestamp:
+        out_.load(kDw, R1, R10, frame::kTimestamp);
+        return integer_result();
+    case VarId::Cpu:
+        out_.call(Helper::GetSmpProcessorId);
+        out_.mov(R1, R0);
+        return integer_result();
+    case VarId::Errno:
+        if (shape_.syscall_return)
+            out_.load(kDw, R1, R10, frame::kErrno);
+        else
+            out_.mov_imm(R1, 0);
+        return integer_result();
+    default:
+        if (id >= VarId::Arg0 && id <= VarId::Arg9) {
+            emit_arg(uint32_t(id) - uint32_t(VarId::Arg0), rd);
+            if (rd != dif::kZeroRegister)
+                state.regs[rd] = Kind{Kind::Integer};
+            return;
+        }
+        throw Refusal(builtin_name(uint32_t(id)) + " is not available in the kernel path");
+    }
+}
+
+// argN: the event's words (a syscall return: its value, twice); beyond the
+// probe's arguments, 0, as the user-space path reads missing arguments.
+void DifoTranslator::emit_arg(uint32_t index, uint8_t rd) {
+    if (shape_.syscall_return) {
+        if (index < 2)
+            out_.load(kDw, R1, R10, frame::kReturnValue);
+        else
+            out_.mov_imm(R1, 0);
+    } else if (index < shape_.nargs) {
+        out_.load(kDw, R1, R6, static_cast<int16_t>(shape_.arg_offset + 8 * index));
+    } else {
+        out_.mov_imm(R1, 0);
+    }
+    store_dif_register(out_, rd, R1);
+}
+
+// rd = strcmp(left, right) as -1, 0 or 1: the 16-byte zero-padded forms
+// compared as big-endian words (the order of their bytes as unsigned chars).
+void DifoTranslator::emit_string_compare(const Kind &left, const Kind &right, uint8_t rd) {
+    auto is_string = [](const Kind &k) { return k.tag == Kind::Execname || k.tag == Kind::Constant; };
+    if (!is_string(left) || !is_string(right))
+        throw Refusal("strings other than execname and constants");
+    if (left.tag == right.tag && (left.tag == Kind::Execname || left.text == right.text)) {
+        out_.mov_imm(R1, 0);
+        return store_dif_register(out_, rd, R1);
+    }
+    auto load_word = [&](const Kind &k, Reg dst, int word) {
+        if (k.tag == Kind::Execname)
+            out_.load(kDw, dst, R10, static_cast<int16_t>(frame::kComm + 8 * word));
+        else
+            out_.load_imm64(dst, string_words(k.text)[word]);
+        out_.byte_swap_to_be64(dst);
+    };
+    BpfEmitter::Label differ = out_.new_label(), done = out_.new_label();
+    for (int word = 0; word < 2; word++) {
+        load_word(left, R1, word);
+        load_word(right, R2, word);
+        out_.jump_reg(kJne, R1, R2, differ);
+    }
+    out_.mov_imm(R3, 0);
+    out_.jump(done);
+    out_.bind(differ);
+    out_.mov_imm(R3, 1);
+    out_.jump_reg(kJgt, R1, R2, done);
+    out_.mov_imm(R3, -1);
+    out_.bind(done);
+    store_dif_register(out_, rd, R3);
+}
+
+unsigned DifoTranslator::clause_local_slot(const dif::Variable &var) {
+    auto [it, added] = locals_.try_emplace({&program_, var.id}, static_cast<unsigned>(locals_.size()));
+    if (it->second >= frame::kMaxClauseLocals)
+        throw Refusal("more than " + std::to_string(frame::kMaxClauseLocals) + " this-> variables");
+    return it->second;
+}
+
+uint32_t DifoTranslator::thread_local_map(const dif::Variable &var) {
+    const std::string name = "self->" + var.name;
+    if (auto it = plan_.by_name.find(name); it != plan_.by_name.end())
+        return it->second;
+    MapSpec spec{DTRACE_BPF_MAP_HASH, 8, 8, static_cast<uint32_t>(plan_.variable_entries), "dt_self_" + var.name};
+    return plan_.add(name, spec);
+}
+
+// self->x: a hash map per variable, keyed by the thread id. Reading an
+// absent entry gives 0; storing 0 deletes the entry, as DTrace frees it;
+// a store that finds the map full is a dynamic variable drop.
+void DifoTranslator::emit_thread_local(const dif::Variable &var, uint8_t reg, bool store) {
+    const uint32_t map = thread_local_map(var);
+    out_.load(kDw, R1, R10, frame::kPidTgid);
+    out_.alu_imm(kLsh, R1, 32);
+    out_.alu_imm(kRsh, R1, 32);
+    out_.store(kDw, R10, frame::kVarKey, R1);
+    BpfEmitter::Label done = out_.new_label();
+    if (!store) {
+        emit_map_lookup(out_, map, frame::kVarKey);
+        out_.mov_imm(R1, 0);
+        BpfEmitter::Label absent = out_.new_label();
+        out_.jump_imm(kJeq, R0, 0, absent);
+        out_.load(kDw, R1, R0, 0);
+        out_.bind(absent);
+        store_dif_register(out_, reg, R1);
+        return;
+    }
+    BpfEmitter::Label remove = out_.new_label();
+    load_dif_register(out_, R3, reg);
+    out_.jump_imm(kJeq, R3, 0, remove);
+    out_.store(kDw, R10, frame::kVarValue, R3);
+    out_.load_map(R1, map);
+    out_.mov(R2, R10);
+    out_.alu_imm(kAdd, R2, frame::kVarKey);
+    out_.mov(R3, R10);
+    out_.alu_imm(kAdd, R3, frame::kVarValue);
+    out_.mov_imm(R4, kUpdateAny);
+    out_.call(Helper::MapUpdateElem);
+    out_.jump_imm(kJeq, R0, 0, done);
+    emit_count_drop(out_, MapPlan::kVariableDrops);
+    out_.jump(done);
+    out_.bind(remove);
+    out_.load_map(R1, map);
+    out_.mov(R2, R10);
+    out_.alu_imm(kAdd, R2, frame::kVarKey);
+    out_.call(Helper::MapDeleteElem);
+    out_.bind(done);
+}
+
+} // namespace dtrace::fastpath

@@ -1,0 +1,81 @@
+// difo_translator.h: one validated DIF object as BPF instructions.
+//
+// DIF registers live in the frame (kernel_frame.h); each DIF instruction
+// becomes a few BPF instructions over r1-r3, and DIF's forward branches
+// become BPF jumps. A register's kind is tracked along the code (an
+// integer, a known constant, execname, a string constant): strings exist
+// only as execname and constants, compared without ever being copied. What
+// the kernel path cannot do (memory loads, subroutines, associative arrays,
+// string variables, division by a value not known to be non-zero ...)
+// throws a Refusal naming it.
+#pragma once
+
+#include "dif/isa.h"
+#include "fastpath/bpf_emitter.h"
+#include "fastpath/kernel_frame.h"
+
+#include <map>
+#include <string>
+#include <utility>
+
+namespace dtrace::fastpath {
+
+// What a DIFO returned: an integer (in frame::kResult) or a string.
+struct DifoValue {
+    enum class Kind { Integer, Execname, Constant } kind = Kind::Integer;
+    std::string text; // Constant: the string
+};
+
+// The builtins a program reads once, in its prologue.
+struct BuiltinUses {
+    bool execname = false, timestamp = false, pid_tgid = false, uid_gid = false, return_value = false;
+};
+
+// Where each this-> variable lives in the frame (shared by the clauses of
+// one program: clause-locals live across the clauses of one firing).
+using ClauseLocalSlots = std::map<std::pair<const compiler::Program *, uint32_t>, unsigned>;
+
+class DifoTranslator {
+  public:
+    DifoTranslator(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, const compiler::Program &program,
+                   ClauseLocalSlots &locals)
+        : out_(out), plan_(plan), shape_(shape), program_(program), locals_(locals) {}
+
+    DifoValue emit(const dif::Difo &difo);
+
+  private:
+    struct Kind {
+        enum Tag { Unset, Integer, Execname, Constant, Mixed } tag = Unset;
+        bool known = false; // Integer: value is a constant
+        uint64_t value = 0;
+        std::string text; // Constant
+        friend bool operator==(const Kind &, const Kind &) = default;
+    };
+    struct State;
+
+    void emit_instruction(const dif::Difo &difo, size_t pc, State &state);
+    void emit_builtin(dif::VarId id, uint8_t rd, State &state);
+    void emit_arg(uint32_t index, uint8_t rd);
+    void emit_string_compare(const Kind &left, const Kind &right, uint8_t rd);
+    void emit_thread_local(const dif::Variable &var, uint8_t reg, bool store);
+    unsigned clause_local_slot(const dif::Variable &var);
+    uint32_t thread_local_map(const dif::Variable &var);
+
+    BpfEmitter &out_;
+    MapPlan &plan_;
+    const ProbeShape &shape_;
+    const compiler::Program &program_;
+    ClauseLocalSlots &locals_;
+};
+
+// Loads DIF register `r` (r0 reads 0) into `dst`, stores `src` into it (r0: lost).
+void load_dif_register(BpfEmitter &out, bpf::Reg dst, uint8_t r);
+void store_dif_register(BpfEmitter &out, uint8_t r, bpf::Reg src);
+// r0 = the value of `map`'s entry whose key is at r10 + key_offset, or 0.
+void emit_map_lookup(BpfEmitter &out, uint32_t map, int16_t key_offset);
+// Counts one drop (MapPlan::kAggregationDrops or kVariableDrops) on this CPU.
+void emit_count_drop(BpfEmitter &out, uint32_t which);
+// The builtins `difo` reads that a program fetches once in its prologue.
+void note_builtin_uses(const dif::Difo &difo, BuiltinUses &uses);
+
+} // namespace dtrace::fastpath

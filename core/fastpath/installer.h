@@ -1,0 +1,56 @@
+// installer.h: putting the kernel path in place for a session, and reading
+// it back.
+//
+// Once every program is enabled and before tracing starts, install() plans
+// which clauses run in the kernel (planner.h), builds their programs, and
+// hands maps and programs to the plugin of their probes through the SDK's
+// dtrace_fastpath_ops; a program the verifier refuses leaves its clauses
+// in user space (with the verifier's log under -x fastpath=explain). From
+// then on, before the consumer reads aggregations or drops, the kernel's
+// maps are read and merged into the engine (aggregation_merge.h).
+#pragma once
+
+#include "engine/engine.h"
+#include "fastpath/aggregation_merge.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace dtrace::fastpath {
+
+class Installation {
+  public:
+    ~Installation();
+    Installation(const Installation &) = delete;
+    Installation &operator=(const Installation &) = delete;
+
+    // Reads the kernel's aggregations and merges what changed into the engine.
+    void merge_aggregations();
+    // Reads the kernel's drop counters and hands the increase to the engine.
+    void merge_drops();
+
+  private:
+    friend class Installer;
+    Installation(engine::Engine &engine, const dtrace_fastpath_ops &ops, void *state);
+
+    engine::Engine &engine_;
+    const dtrace_fastpath_ops &ops_;
+    void *state_;
+    MapPlan plan_;
+    std::vector<int32_t> map_handles_;
+    AggregationDeltas deltas_;
+    uint64_t drops_seen_[2] = {0, 0};
+};
+
+// Where explanations go (-x fastpath=explain): one message per call.
+using ExplainFn = std::function<void(const std::string &)>;
+
+// Installs the kernel path (per the `fastpath` option). Returns what kept
+// tracing from starting (a plugin refused to attach a loaded program), if
+// anything; `out` is the installation (null when no clause runs in the kernel).
+std::optional<std::string> install(engine::Engine &engine, const engine::Options &options, const ExplainFn &explain,
+                                   std::unique_ptr<Installation> &out);
+
+} // namespace dtrace::fastpath

@@ -1,0 +1,98 @@
+// kernel_frame.h: what the fast path's code generators share: how a
+// generated program's stack frame is laid out, the maps a set of programs
+// uses (the map plan: created by the plugin, read back at snapshot time),
+// the shape of the probes' BPF context, and the refusal a generator throws
+// when a clause cannot run in the kernel.
+#pragma once
+
+#include "compiler/program.h"
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <dtrace/provider.h>
+
+namespace dtrace::fastpath {
+
+// Why a clause stays in user space, in words for -x fastpath=explain.
+struct Refusal : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The BPF stack frame (offsets from r10, which points past its top). DIF
+// registers live in memory: a clause's DIFOs are short, and the verifier
+// then sees every value at a fixed place.
+namespace frame {
+inline constexpr int16_t dif_register(unsigned r) {
+    return static_cast<int16_t>(-8 * static_cast<int>(r));
+} // 1..7
+inline constexpr int16_t kResult = -64; // a DIFO's returned integer
+inline constexpr unsigned kMaxClauseLocals = 8;
+inline constexpr int16_t clause_local(unsigned i) {
+    return static_cast<int16_t>(-72 - 8 * static_cast<int>(i));
+}
+inline constexpr int16_t kComm = -144; // execname, 16 bytes zero-padded
+inline constexpr int16_t kTimestamp = -152;
+inline constexpr int16_t kPidTgid = -160;
+inline constexpr int16_t kUidGid = -168;
+inline constexpr int16_t kReturnValue = -176; // a syscall return's arg0 (-1 on failure)
+inline constexpr int16_t kErrno = -184;
+inline constexpr int16_t kAggValue = -192;
+inline constexpr int16_t kAggIncrement = -200;
+inline constexpr int16_t kVarKey = -208; // thread-local key: the thread id
+inline constexpr int16_t kVarValue = -216;
+inline constexpr int16_t kIndex = -224; // a u32 array index (drops, zero value)
+inline constexpr uint32_t kMaxKeyBytes = 128;
+inline constexpr int16_t kKey = -224 - static_cast<int16_t>(kMaxKeyBytes); // an aggregation's key tuple
+} // namespace frame
+
+inline constexpr uint32_t kStringKeyBytes = 16; // a string key in the kernel: execname's room (TASK_COMM_LEN)
+
+// How the probes of one program hold their event (dtrace_fastpath_probe).
+struct ProbeShape {
+    uint32_t nargs = 0;
+    uint32_t arg_offset = 0;
+    bool syscall_return = false;
+
+    friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
+};
+
+struct MapSpec {
+    dtrace_bpf_map_type type = DTRACE_BPF_MAP_HASH;
+    uint32_t key_size = 0;
+    uint32_t value_size = 0;
+    uint32_t max_entries = 0;
+    std::string name;
+};
+
+// One aggregation updated in the kernel: its per-CPU hash map and how its
+// keys and values are laid out there.
+struct KernelAggregation {
+    const compiler::AggregationDecl *decl = nullptr;
+    const compiler::Program *program = nullptr; // a program whose id `decl->id` names it
+    uint32_t map = 0;
+    std::vector<dif::TypeDesc> key_types; // each an 8-byte integer or a kStringKeyBytes string in the kernel
+    uint32_t key_bytes = 0;
+    uint32_t value_words = 0;
+};
+
+// The maps of every program of a session, by name, with their sizes.
+struct MapPlan {
+    static constexpr uint32_t kDrops = 0;     // per-CPU u64 counters: aggregation, then dynamic variable drops
+    static constexpr uint32_t kZeroValue = 1; // one zeroed value, the first value of a new aggregation entry
+    static constexpr uint32_t kAggregationDrops = 0, kVariableDrops = 1;
+
+    size_t aggregation_entries = 4096; // from aggsize
+    size_t variable_entries = 4096;    // from dynvarsize
+    std::vector<MapSpec> maps;
+    std::map<std::string, uint32_t> by_name;
+    std::map<std::string, KernelAggregation> aggregations; // by aggregation name
+
+    MapPlan();
+    uint32_t add(const std::string &name, MapSpec spec);
+};
+
+} // namespace dtrace::fastpath

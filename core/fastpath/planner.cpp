@@ -1,0 +1,140 @@
+// planner.cpp: deciding which clauses run in the kernel (see planner.h).
+#include "fastpath/planner.h"
+
+namespace dtrace::fastpath {
+
+namespace {
+
+using Variables = std::set<std::string>; // "self->x", "x"
+
+void note_variables(const dif::Difo &difo, Variables &out) {
+    for (const dif::Variable &v : difo.vars) {
+        if (v.scope == dif::Scope::ThreadLocal)
+            out.insert("self->" + v.name);
+        else if (v.scope == dif::Scope::Global)
+            out.insert(v.name);
+    }
+}
+
+Variables variables_of(const compiler::Clause &clause) {
+    Variables out;
+    if (clause.predicate)
+        note_variables(*clause.predicate, out);
+    for (const compiler::Action &a : clause.actions) {
+        if (a.value)
+            note_variables(*a.value, out);
+        for (const dif::Difo &d : a.args)
+            note_variables(d, out);
+        for (const dif::Difo &d : a.agg_args)
+            note_variables(d, out);
+    }
+    return out;
+}
+
+// Aggregations that clear() or trunc() name: the kernel keeps min() and
+// max() as they were, which the engine's merge could not undo.
+std::set<std::string> reset_aggregations(const std::vector<PlannedProbe> &probes) {
+    std::set<std::string> out;
+    for (const PlannedProbe &p : probes)
+        for (const ClauseRef &c : p.clauses)
+            for (const compiler::Action &a : c.clause->actions)
+                if (a.kind == compiler::ActionKind::Library)
+                    for (const compiler::AggregationDecl &d : c.program->aggregations)
+                        if (d.id == a.aggregation)
+                            out.insert(d.name);
+    return out;
+}
+
+std::optional<std::string> min_max_reset(const ClauseRef &c, const std::set<std::string> &reset) {
+    for (const compiler::Action &a : c.clause->actions) {
+        if (a.kind != compiler::ActionKind::Aggregate)
+            continue;
+        for (const compiler::AggregationDecl &d : c.program->aggregations)
+            if (d.id == a.aggregation && reset.count(d.name) &&
+                (d.func == compiler::AggFunc::Min || d.func == compiler::AggFunc::Max))
+                return "min() and max() of an aggregation that clear() or trunc() resets stay in user space";
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::string clause_name(const ClauseRef &clause) {
+    std::string descriptions;
+    for (const std::string &p : clause.clause->probes)
+        descriptions += (descriptions.empty() ? "" : ", ") + p;
+    return "clause at line " + std::to_string(clause.clause->line) + " (" + descriptions + ")";
+}
+
+Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef, std::string> &forced,
+               const MapPlan &sizes) {
+    Plan plan;
+    plan.user_space = forced;
+    auto stay = [&](const ClauseRef &c, const std::string &why) { return plan.user_space.try_emplace(c, why).second; };
+
+    // Each clause on its own: its probes, its code.
+    const std::set<std::string> reset = reset_aggregations(probes);
+    std::map<ClauseRef, std::set<ProbeShape>> shapes;
+    for (const PlannedProbe &p : probes)
+        for (const ClauseRef &c : p.clauses) {
+            if (!p.shape)
+                stay(c, "the " + p.provider + " provider has no kernel path");
+            else
+                shapes[c].insert(*p.shape);
+        }
+    for (const auto &[clause, clause_shapes] : shapes) {
+        if (plan.user_space.count(clause))
+            continue;
+        if (auto why = min_max_reset(clause, reset)) {
+            stay(clause, *why);
+            continue;
+        }
+        for (const ProbeShape &shape : clause_shapes) {
+            try {
+                MapPlan scratch = sizes;
+                build_program(scratch, shape, {clause});
+            } catch (const Refusal &refusal) {
+                stay(clause, refusal.what());
+                break;
+            }
+        }
+    }
+
+    // What a clause shares: its probes' other clauses, its variables.
+    std::map<ClauseRef, Variables> variables;
+    for (const PlannedProbe &p : probes)
+        for (const ClauseRef &c : p.clauses)
+            variables.try_emplace(c, variables_of(*c.clause));
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (const PlannedProbe &p : probes) {
+            for (const ClauseRef &user : p.clauses) {
+                if (!plan.user_space.count(user))
+                    continue;
+                for (const ClauseRef &c : p.clauses)
+                    changed |= stay(c, "it shares " + p.name + " with the " + clause_name(user) +
+                                           ", which stays in user space");
+            }
+        }
+        for (const auto &[user, user_vars] : variables) {
+            if (!plan.user_space.count(user))
+                continue;
+            for (const auto &[c, vars] : variables)
+                for (const std::string &v : vars)
+                    if (user_vars.count(v) && !plan.user_space.count(c)) {
+                        changed |=
+                            stay(c, v + " is also used by the " + clause_name(user) + ", which stays in user space");
+                        break;
+                    }
+        }
+    }
+
+    for (const PlannedProbe &p : probes) {
+        if (p.clauses.empty() || !p.shape || plan.user_space.count(p.clauses.front()))
+            continue;
+        plan.groups[{*p.shape, p.clauses}].push_back(&p);
+    }
+    return plan;
+}
+
+} // namespace dtrace::fastpath

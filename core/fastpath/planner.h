@@ -1,0 +1,47 @@
+// planner.h: which clauses run in the kernel.
+//
+// A clause runs in the kernel when every probe it is enabled on can run a
+// program of dtrace's (its plugin gives the probe's layout), when its code
+// translates (program_builder.h), and when nothing it shares has to stay in
+// user space: every clause enabled on one of its probes (a probe's events
+// either all stay in the kernel or all come to user space), and every
+// self-> or global variable it uses (the kernel's copy and the user space's
+// would differ). Aggregations may be shared: the kernel's are merged into
+// the engine's. The rules are applied until nothing changes; each clause
+// left in user space keeps the first reason found, for -x fastpath=explain.
+#pragma once
+
+#include "fastpath/program_builder.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace dtrace::fastpath {
+
+// An enabled probe as the planner sees it.
+struct PlannedProbe {
+    uint32_t id = 0;
+    std::string name;                // provider:module:function:name, for messages
+    std::string provider;            // for messages
+    std::optional<ProbeShape> shape; // nothing: its plugin cannot run dtrace's programs
+    std::vector<ClauseRef> clauses;  // enabled on it, in enabling order
+};
+
+struct Plan {
+    std::map<ClauseRef, std::string> user_space; // clause -> why it stays in user space
+    // The probes that run in the kernel, by the program they share: the
+    // probes' layout and the clauses, in order.
+    std::map<std::pair<ProbeShape, std::vector<ClauseRef>>, std::vector<const PlannedProbe *>> groups;
+};
+
+// `forced`: clauses already known to stay in user space, with why.
+Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef, std::string> &forced,
+               const MapPlan &sizes);
+
+// "clause at line N (descriptions)", how the explanation names a clause.
+std::string clause_name(const ClauseRef &clause);
+
+} // namespace dtrace::fastpath

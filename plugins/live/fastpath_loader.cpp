@@ -1,0 +1,137 @@
+// fastpath_loader.cpp: maps, programs and map reads with libbpf's low-level
+// calls (see fastpath_loader.h).
+#include "fastpath_loader.h"
+
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+namespace dtrace::live {
+
+namespace {
+
+bpf_map_type kernel_map_type(uint32_t type) {
+    switch (type) {
+    case DTRACE_BPF_MAP_HASH:
+        return BPF_MAP_TYPE_HASH;
+    case DTRACE_BPF_MAP_PERCPU_HASH:
+        return BPF_MAP_TYPE_PERCPU_HASH;
+    case DTRACE_BPF_MAP_ARRAY:
+        return BPF_MAP_TYPE_ARRAY;
+    case DTRACE_BPF_MAP_PERCPU_ARRAY:
+        return BPF_MAP_TYPE_PERCPU_ARRAY;
+    default:
+        return BPF_MAP_TYPE_UNSPEC;
+    }
+}
+
+bool is_per_cpu(uint32_t type) {
+    return type == DTRACE_BPF_MAP_PERCPU_HASH || type == DTRACE_BPF_MAP_PERCPU_ARRAY;
+}
+
+bool is_hash(uint32_t type) {
+    return type == DTRACE_BPF_MAP_HASH || type == DTRACE_BPF_MAP_PERCPU_HASH;
+}
+
+void copy_log(const dtrace_bpf_program &program, const std::string &text) {
+    if (program.log == nullptr || program.log_size == 0)
+        return;
+    const size_t n = std::min<size_t>(text.size(), program.log_size - 1);
+    std::memcpy(program.log, text.data(), n);
+    program.log[n] = '\0';
+}
+
+} // namespace
+
+FastpathLoader::~FastpathLoader() {
+    for (int fd : programs_)
+        close(fd);
+    for (const Map &m : maps_)
+        close(m.fd);
+}
+
+int32_t FastpathLoader::create_map(const dtrace_bpf_map_spec &spec, std::string &error) {
+    const bpf_map_type type = kernel_map_type(spec.type);
+    if (type == BPF_MAP_TYPE_UNSPEC || spec.key_size == 0 || spec.value_size == 0 || spec.max_entries == 0) {
+        error = "cannot create map " + std::string(spec.name ? spec.name : "") + ": an invalid specification";
+        return -1;
+    }
+    LIBBPF_OPTS(bpf_map_create_opts, opts);
+    // Hash maps take memory as entries arrive: a session's maps are sized
+    // for the worst case (aggsize, dynvarsize) and rarely fill.
+    if (is_hash(spec.type))
+        opts.map_flags = BPF_F_NO_PREALLOC;
+    const int fd = bpf_map_create(type, spec.name, spec.key_size, spec.value_size, spec.max_entries, &opts);
+    if (fd < 0) {
+        error = "cannot create map " + std::string(spec.name ? spec.name : "") + ": " + std::strerror(errno);
+        return -1;
+    }
+    maps_.push_back({fd, spec});
+    return static_cast<int32_t>(maps_.size() - 1);
+}
+
+int32_t FastpathLoader::load_program(const dtrace_bpf_program &program) {
+    std::vector<bpf_insn> insns(program.ninsns);
+    std::memcpy(insns.data(), program.insns, insns.size() * sizeof(bpf_insn));
+    for (bpf_insn &insn : insns) {
+        if (insn.code != (BPF_LD | BPF_DW | BPF_IMM) || insn.src_reg != BPF_PSEUDO_MAP_FD)
+            continue;
+        const uint32_t index = static_cast<uint32_t>(insn.imm);
+        if (index >= program.nmaps || program.maps[index] < 0 ||
+            static_cast<size_t>(program.maps[index]) >= maps_.size()) {
+            copy_log(program, "the program names map " + std::to_string(index) + ", which it was not given");
+            return -1;
+        }
+        insn.imm = maps_[program.maps[index]].fd;
+    }
+    // Loaded without a log first (the verifier is faster); with one only to say why it refused.
+    int fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, program.name, "GPL", insns.data(), insns.size(), nullptr);
+    if (fd < 0) {
+        const int first_error = errno;
+        std::string log(1u << 20, '\0');
+        LIBBPF_OPTS(bpf_prog_load_opts, opts);
+        opts.log_level = 1;
+        opts.log_size = static_cast<uint32_t>(log.size());
+        opts.log_buf = log.data();
+        fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, program.name, "GPL", insns.data(), insns.size(), &opts);
+        if (fd < 0) {
+            copy_log(program, std::string(std::strerror(first_error)) + "\n" + log.c_str());
+            return -1;
+        }
+    }
+    programs_.push_back(fd);
+    return static_cast<int32_t>(programs_.size() - 1);
+}
+
+int FastpathLoader::program_fd(int32_t program) const {
+    return program >= 0 && static_cast<size_t>(program) < programs_.size() ? programs_[program] : -1;
+}
+
+bool FastpathLoader::read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg, std::string &error) const {
+    if (map < 0 || static_cast<size_t>(map) >= maps_.size()) {
+        error = "reading an unknown map (" + std::to_string(map) + ")";
+        return false;
+    }
+    const Map &m = maps_[map];
+    const int cpus = is_per_cpu(m.spec.type) ? libbpf_num_possible_cpus() : 1;
+    if (cpus <= 0) {
+        error = "cannot count the possible CPUs";
+        return false;
+    }
+    const size_t stride = is_per_cpu(m.spec.type) ? (m.spec.value_size + 7) / 8 * 8 : m.spec.value_size;
+    std::vector<uint8_t> key(m.spec.key_size), next(m.spec.key_size), values(stride * cpus);
+    const void *previous = nullptr;
+    while (bpf_map_get_next_key(m.fd, previous, next.data()) == 0) {
+        if (bpf_map_lookup_elem(m.fd, next.data(), values.data()) == 0)
+            fn(arg, next.data(), values.data(), static_cast<uint32_t>(cpus));
+        key.swap(next);
+        previous = key.data();
+    }
+    return true;
+}
+
+} // namespace dtrace::live

@@ -1,0 +1,45 @@
+// fastpath_loader.h: the plugin's side of the in-kernel fast path
+// (dtrace_fastpath_ops, docs/fastpath.md): creates the maps dtrace asks
+// for, loads the BPF programs it generated (the maps' file descriptors put
+// into their map loads), and reads maps back. Which events run a program is
+// the plugin's business: the syscall plugin puts it in its objects'
+// live_fastpath program array at the probe's slot (program_fd()).
+//
+// Every map and program is owned by a file descriptor held here, closed by
+// the destructor: nothing is pinned, nothing outlives the process.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <dtrace/provider.h>
+
+namespace dtrace::live {
+
+class FastpathLoader {
+  public:
+    FastpathLoader() = default;
+    ~FastpathLoader();
+    FastpathLoader(const FastpathLoader &) = delete;
+    FastpathLoader &operator=(const FastpathLoader &) = delete;
+
+    // A handle (>= 0), or -1 with `error` set.
+    int32_t create_map(const dtrace_bpf_map_spec &spec, std::string &error);
+    // A handle (>= 0), or -1 with the reason (the verifier's log) in program.log.
+    int32_t load_program(const dtrace_bpf_program &program);
+    // The program's file descriptor; -1 for an unknown handle.
+    int program_fd(int32_t program) const;
+    // Calls fn for each entry of the map; false with `error` set.
+    bool read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg, std::string &error) const;
+
+  private:
+    struct Map {
+        int fd = -1;
+        dtrace_bpf_map_spec spec{};
+    };
+    std::vector<Map> maps_;
+    std::vector<int> programs_;
+};
+
+} // namespace dtrace::live

@@ -1,0 +1,133 @@
+#!/bin/sh
+# check_fastpath.sh DTRACE WORKLOAD CASE: the in-kernel fast path
+# (docs/fastpath.md) on the syscall provider, with a workload of our own
+# whose calls and arguments are known (syscall_workload.c). Every clause
+# filters on $target and every run is bounded in time. Exit 0: passed; 1:
+# failed (saying why); 77: skipped (saying what is missing).
+#
+#   explain       the issue's one-liners run in the kernel, and say so
+#   differential  scripts of every kind the kernel path takes print the
+#                 same bytes with -x fastpath=on and off
+#   fallback      what the kernel path cannot do stays in user space, with
+#                 the reason, and still prints the right output
+dtrace=$1
+workload=$2
+case_name=$3
+limit=120
+
+if [ ! -x "$dtrace" ] || [ ! -x "$workload" ]; then
+    echo "skipped: $dtrace or $workload is not built"
+    exit 77
+fi
+if [ "$(id -u)" != 0 ]; then
+    echo "skipped: live tracing needs root (BPF programs, tracefs)"
+    exit 77
+fi
+if ! "$dtrace" -l -n syscall::getppid:entry >/dev/null 2>&1; then
+    echo "skipped: the syscall provider cannot list probes here:"
+    "$dtrace" -l -n syscall::getppid:entry 2>&1 | head -3
+    exit 77
+fi
+
+out=$(mktemp)
+err=$(mktemp)
+dir=$(mktemp -d)
+trap 'rm -f "$out" "$err"; rm -rf "$dir"' EXIT
+
+run() {
+    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
+    status=$?
+}
+
+fail() {
+    echo "FAILED: $*"
+    echo "--- stdout"; cat "$out"
+    echo "--- stderr"; cat "$err"
+    exit 1
+}
+
+# Runs `script` on the workload's `steps` with the fast path on, then off:
+# the same status and stdout, and (on) the explanation holds `expect`.
+same_both_ways() {
+    script=$1
+    steps=$2
+    expect=$3
+    run -x fastpath=explain -qn "$script" -c "$workload $steps"
+    [ "$status" = 0 ] || fail "dtrace -x fastpath=on exited with $status"
+    grep -q -- "$expect" "$err" || fail "the explanation does not say: $expect"
+    cp "$out" "$dir/on"
+    run -x fastpath=off -qn "$script" -c "$workload $steps"
+    [ "$status" = 0 ] || fail "dtrace -x fastpath=off exited with $status"
+    diff "$dir/on" "$out" >"$dir/diff" || { cat "$dir/diff"; fail "fastpath=on and off differ for: $script"; }
+    [ -s "$out" ] || fail "no output for: $script"
+}
+
+steps="2000 write:hello write:hi write:hello write:abcdefghijkl open:$dir/absent open:$dir"
+in_kernel="runs in the kernel"
+
+case "$case_name" in
+explain)
+    run -x fastpath=explain -qn 'syscall::getppid:entry /pid == $target/ { @ = count(); } END { printa("%@d\n", @); }' \
+        -c "$workload 5000"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    printf '5000\n\n' | diff - "$out" >/dev/null || fail "not 5000 calls"
+    grep -q "clause at line 1 (syscall::getppid:entry) runs in the kernel on 1 probe" "$err" ||
+        fail "the count does not run in the kernel"
+    grep -q "clause at line 1 (END) stays in user space: the dtrace provider has no kernel path" "$err" ||
+        fail "END's clause is not explained"
+    run -x fastpath=explain -qn 'syscall:::entry { @[execname] = count(); } tick-1ms { exit(0); }'
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(syscall:::entry) runs in the kernel" "$err" || fail "syscall:::entry by execname is not in the kernel"
+    run -x fastpath=explain -qn 'syscall::read:entry { self->ts = timestamp; }
+        syscall::read:return /self->ts/ { @[execname] = quantize(timestamp - self->ts); self->ts = 0; }
+        tick-1ms { exit(0); }'
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    [ "$(grep -c "(syscall::read:[a-z]*) runs in the kernel" "$err")" = 2 ] ||
+        fail "the read latency quantize is not in the kernel"
+    ;;
+differential)
+    same_both_ways 'syscall::getppid:entry /pid == $target/ { @[execname] = count(); }' "$steps" "$in_kernel"
+    same_both_ways 'syscall::write:entry /pid == $target/ { @s = sum(arg2); @mn = min(arg2); @mx = max(arg2);
+                        @a = avg(arg2); @q = quantize(arg2); @l = lquantize(arg2, 0, 10, 2); @k[arg0, execname] = count(); }' \
+        "$steps" "$in_kernel"
+    same_both_ways 'syscall::write:entry /pid == $target/ { self->n = arg2; }
+                    syscall::write:return /self->n/ { @r[self->n, arg0] = count(); self->n = 0; }' "$steps" "$in_kernel"
+    same_both_ways 'syscall::write:entry /pid == $target && arg2 > 2/ { this->x = arg2 * 3 + 1; @t[this->x % 4, this->x / 2] = count(); }
+                    syscall::openat:return /pid == $target/ { @e[errno, arg0, arg1 < 0] = count(); }' "$steps" "$in_kernel"
+    same_both_ways 'syscall::getppid:entry /execname == "syscall_workloa" && pid == $target/ { @c["calls"] = count(); }
+                    syscall::getppid:entry /execname != "syscall_workloa" && pid == $target/ { @c["others"] = count(); }
+                    syscall::write:entry /pid == $target/ { @w[execname] = sum(arg2); @w["all"] = sum(arg2); }
+                    END { normalize(@w, 2); printa("%s %@d\n", @w); printa(@c); trunc(@c, 1); printa(@c); }' \
+        "$steps" "$in_kernel"
+    same_both_ways 'syscall:::entry /pid == $target/ { @[probefunc == "getppid"] = count(); }
+                    syscall::write:entry /pid == $target/ { @w = lquantize(arg2, 0, 20, 1); }
+                    syscall::write:entry /pid == $target/ { @w = lquantize(arg2, 0, 20, 1); }' "$steps" "stays in user space"
+    same_both_ways 'syscall:::entry /pid == $target/ { @[uid, gid, tid == pid, cpu >= 0] = count(); }' "$steps" "$in_kernel"
+    ;;
+fallback)
+    # Each clause that cannot run in the kernel says why, and the output is
+    # still right (the user-space path prints it).
+    run -x fastpath=explain -qn 'syscall::getppid:entry /pid == $target/ { @[strjoin(execname, "!")] = count(); }
+                                 END { printa("%s %@d\n", @); }' -c "$workload 300"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "stays in user space: strjoin() is not available in the kernel path" "$err" || fail "strjoin() not explained"
+    printf 'syscall_workloa! 300\n\n' | diff - "$out" >/dev/null || fail "wrong count in user space"
+    # A variable shared with a user-space clause keeps both in user space.
+    run -x fastpath=explain -qn 'syscall::getppid:entry /pid == $target/ { self->n++; }
+                                 syscall::exit_group:entry /pid == $target/ { printf("%d\n", self->n); }' -c "$workload 77"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "self->n is also used by the clause" "$err" || fail "the shared variable is not explained"
+    printf '77\n\n' | diff - "$out" >/dev/null || fail "wrong thread-local count"
+    # -x fastpath=off: nothing goes to the kernel, nothing is explained.
+    run -x fastpath=off -qn 'syscall::getppid:entry /pid == $target/ { @ = count(); }' -c "$workload 10"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    ! grep -q fastpath "$err" || fail "fastpath=off explained something"
+    run -x fastpath=sometimes -qn 'syscall::getppid:entry { @ = count(); }'
+    [ "$status" != 0 ] || fail "a wrong fastpath value was accepted"
+    ;;
+*)
+    echo "unknown case $case_name"
+    exit 2
+    ;;
+esac
+echo "passed: $case_name"

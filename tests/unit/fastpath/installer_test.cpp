@@ -1,0 +1,162 @@
+// The installer against a plugin of the test's own (no kernel): what goes to
+// the plugin, the fallback when the kernel refuses a program (with its log
+// under explain), and kernel counts merged into the engine's aggregation.
+#include "compiled_clauses.h"
+#include "engine/engine.h"
+#include "fastpath/installer.h"
+#include "host/loaded_plugin.h"
+#include "host/plugin_loader.h"
+
+#include <cstring>
+
+using namespace dtrace;
+
+namespace {
+
+// What the fake plugin was asked, and how it answers.
+struct FakeKernel {
+    bool refuse_programs = false;
+    int maps = 0, programs = 0;
+    std::vector<std::pair<int32_t, uint64_t>> attached; // program, cookie
+    int64_t count = 0;                                  // the value of the aggregation map's one entry
+};
+FakeKernel kernel;
+
+int fake_init(dtrace_host *host, const dtrace_host_ops *ops, void **) {
+    dtrace_provider_info info{};
+    info.struct_size = sizeof info;
+    info.name = "fake";
+    dtrace_provider_id provider = ops->register_provider(host, &info);
+    dtrace_probe_desc desc{};
+    desc.struct_size = sizeof desc;
+    desc.module = "";
+    desc.function = "f";
+    desc.name = "event";
+    desc.cookie = 7;
+    return ops->register_probe(host, provider, &desc) == 0 ? -1 : 0;
+}
+
+int fake_layout(void *, dtrace_probe_id, uint64_t, dtrace_fastpath_probe *out) {
+    out->nargs = 2;
+    out->arg_offset = 16;
+    return 0;
+}
+
+int32_t fake_create_map(void *, const dtrace_bpf_map_spec *) {
+    return kernel.maps++;
+}
+
+int32_t fake_load(void *, const dtrace_bpf_program *program) {
+    if (kernel.refuse_programs) {
+        std::strncpy(program->log, "R0 !read_ok (fake)", program->log_size);
+        return -1;
+    }
+    return kernel.programs++;
+}
+
+int fake_attach(void *, int32_t program, dtrace_probe_id, uint64_t cookie) {
+    kernel.attached.emplace_back(program, cookie);
+    return 0;
+}
+
+// Every map but the aggregation's is empty; its one entry has no key (one
+// zero word) and the count split over two CPUs.
+int fake_read(void *, int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
+    if (map != 2)
+        return 0;
+    const uint64_t key = 0;
+    const int64_t values[2] = {kernel.count - 1, 1};
+    fn(arg, &key, values, 2);
+    return 0;
+}
+
+const dtrace_fastpath_ops kFastpath = {sizeof kFastpath, fake_layout, fake_create_map,
+                                       fake_load,        fake_attach, fake_read};
+
+dtrace_plugin_ops fake_ops() {
+    dtrace_plugin_ops ops{};
+    ops.struct_size = sizeof ops;
+    ops.abi_version = DTRACE_SDK_ABI_VERSION;
+    ops.name = "fake";
+    ops.init = fake_init;
+    ops.fastpath = &kFastpath;
+    return ops;
+}
+const dtrace_plugin_ops kOps = fake_ops();
+
+class FastpathInstaller : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        kernel = FakeKernel{};
+        host::Result<host::PluginModule> module = host::builtin_plugin(&kOps);
+        ASSERT_TRUE(module.ok()) << module.reason();
+        auto loaded = host::LoadedPlugin::create(std::move(module.value()), engine);
+        ASSERT_TRUE(loaded.ok()) << loaded.reason();
+        plugin = std::move(loaded.value());
+    }
+
+    void install(const std::string &source, const char *mode = "explain") {
+        program = test::compile_d(source);
+        ASSERT_TRUE(program);
+        std::string error;
+        ASSERT_GT(engine.enable(*program, false, error), 0) << error;
+        ASSERT_EQ(options.set("fastpath", mode), std::nullopt);
+        auto failed = fastpath::install(
+            engine, options, [&](const std::string &line) { explained += line + "\n"; }, installation);
+        ASSERT_EQ(failed, std::nullopt);
+    }
+
+    engine::Options options;
+    engine::Engine engine{options};
+    std::unique_ptr<host::LoadedPlugin> plugin;
+    std::unique_ptr<compiler::Program> program;
+    std::unique_ptr<fastpath::Installation> installation;
+    std::string explained;
+};
+
+} // namespace
+
+TEST_F(FastpathInstaller, HandsTheProgramToThePluginAndMergesWhatItCounted) {
+    install("fake:::event /arg1 == 3/ { @ = count(); }");
+    ASSERT_TRUE(installation);
+    EXPECT_EQ(kernel.attached, (std::vector<std::pair<int32_t, uint64_t>>{{0, 7}}));
+    EXPECT_EQ(kernel.maps, 3); // drops, the zero value, the aggregation
+    EXPECT_NE(explained.find("clause at line 1 (fake:::event) runs in the kernel on 1 probe"), std::string::npos)
+        << explained;
+    engine.go();
+    kernel.count = 5;
+    auto snapshot = engine.snapshot_aggregations();
+    ASSERT_EQ(snapshot.size(), 1u);
+    ASSERT_EQ(snapshot[0].entries.size(), 1u);
+    EXPECT_EQ(snapshot[0].entries[0].first, "");
+    EXPECT_EQ(snapshot[0].entries[0].second, (std::vector<int64_t>{5}));
+    kernel.count = 8; // three more: merged once, not again
+    engine.snapshot_aggregations();
+    EXPECT_EQ(engine.snapshot_aggregations()[0].entries[0].second, (std::vector<int64_t>{8}));
+}
+
+TEST_F(FastpathInstaller, AProgramTheKernelRefusesLeavesItsClausesInUserSpaceWithTheLog) {
+    kernel.refuse_programs = true;
+    install("fake:::event { @ = count(); }");
+    EXPECT_FALSE(installation);
+    EXPECT_TRUE(kernel.attached.empty());
+    EXPECT_NE(explained.find("the kernel refused the program of the clause at line 1 (fake:::event); its clauses "
+                             "stay in user space. The kernel said:\nR0 !read_ok (fake)"),
+              std::string::npos)
+        << explained;
+    EXPECT_NE(explained.find("stays in user space: the kernel refused its program"), std::string::npos) << explained;
+}
+
+TEST_F(FastpathInstaller, OffInstallsNothingAndOnSaysNothing) {
+    install("fake:::event { @ = count(); }", "off");
+    EXPECT_FALSE(installation);
+    EXPECT_EQ(kernel.maps, 0);
+    installation.reset();
+    kernel = FakeKernel{};
+    ASSERT_EQ(options.set("fastpath", "on"), std::nullopt);
+    auto failed = fastpath::install(
+        engine, options, [&](const std::string &line) { explained += line; }, installation);
+    EXPECT_EQ(failed, std::nullopt);
+    EXPECT_TRUE(installation);
+    EXPECT_TRUE(explained.empty()) << explained;
+}

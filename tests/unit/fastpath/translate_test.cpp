@@ -1,0 +1,60 @@
+// What the DIF-to-BPF translation takes, and the reason it gives for what
+// it leaves in user space (what -x fastpath=explain prints).
+#include "compiled_clauses.h"
+
+using dtrace::test::refusal_of;
+
+TEST(FastpathTranslate, TakesTheIssuesOneLiners) {
+    EXPECT_EQ(refusal_of("syscall:::entry { @[execname] = count(); }"), std::nullopt);
+    EXPECT_EQ(refusal_of("syscall::read:entry { self->ts = timestamp; } syscall::read:return /self->ts/ "
+                         "{ @[execname] = quantize(timestamp - self->ts); self->ts = 0; }",
+                         {2, 16, true}),
+              std::nullopt);
+    EXPECT_EQ(refusal_of("syscall::getppid:entry /pid == 42/ { @ = count(); }"), std::nullopt);
+}
+
+TEST(FastpathTranslate, TakesPredicatesArithmeticAndTheAggregatingFunctions) {
+    EXPECT_EQ(
+        refusal_of("a:::b /tid != 3 && execname == \"bash\" && arg1 > 2/ { this->x = (arg0 * 3 + 1) % 7; "
+                   "@s = sum(this->x); @a = avg(arg0); @mn = min(arg0); @mx = max(arg0); "
+                   "@l = lquantize(arg0, 0, 100, 10); @q = quantize(arg0, 2); @k[uid, gid, cpu, \"x\"] = count(); }"),
+        std::nullopt);
+    EXPECT_EQ(refusal_of("a:::b /execname < \"m\" || !(arg0 & 1)/ { @[args[1] >> 2, (int)arg0] = count(); }"),
+              std::nullopt);
+}
+
+TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
+    EXPECT_EQ(refusal_of("a:::b { @[strjoin(execname, \"x\")] = count(); }"),
+              "strjoin() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { printf(\"%d\", pid); }"), "printf() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { trace(pid); }"), "trace() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { }"),
+              "tracing the probe (a clause without actions) is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @ = stddev(arg0); }"), "stddev() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @ = llquantize(arg0, 10, 0, 6, 20); }"),
+              "llquantize() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { x = 1; }"), "global variables are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @ = sum(arg0 / arg1); }"), "division by a value not known to be non-zero");
+    EXPECT_EQ(refusal_of("a:::b { @[ppid] = count(); }"), "ppid is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { self->s = execname; }"),
+              "self-> variables other than integers are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { a[pid] = 1; }"), "associative arrays are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[\"a string longer than sixteen\"] = count(); }"),
+              "string keys other than execname and constants of under 16 bytes");
+    EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"), "aggregation keys other than integers and strings");
+}
+
+TEST(FastpathTranslate, ProgramsEndWithExit) {
+    auto program = dtrace::test::compile_d("a:::b { @ = count(); }");
+    ASSERT_TRUE(program);
+    dtrace::fastpath::MapPlan plan;
+    const std::vector<uint64_t> insns =
+        dtrace::fastpath::build_program(plan, {0, 16, false}, dtrace::test::clauses_of(*program));
+    ASSERT_FALSE(insns.empty());
+    EXPECT_EQ(insns.back() & 0xff, 0x95u); // BPF_JMP | BPF_EXIT
+    // The drop counters, the zero value, and the aggregation's per-CPU hash.
+    ASSERT_EQ(plan.maps.size(), 3u);
+    EXPECT_EQ(plan.maps[2].type, DTRACE_BPF_MAP_PERCPU_HASH);
+    EXPECT_EQ(plan.maps[2].key_size, 8u);
+    EXPECT_EQ(plan.maps[2].value_size, 8u);
+}

@@ -1,0 +1,93 @@
+// Generated programs against this kernel's verifier (root; skipped
+// otherwise, saying so), loaded as the syscall plugin loads them
+// (live/fastpath_loader.h), and programs refused with the reason.
+#include "compiled_clauses.h"
+#include "fastpath/bpf_emitter.h"
+#include "fastpath_loader.h"
+
+#include <unistd.h>
+
+using namespace dtrace;
+
+namespace {
+
+class FastpathVerifier : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        if (geteuid() != 0)
+            GTEST_SKIP() << "loading BPF programs needs root";
+    }
+
+    // Loads the clauses of `source`; returns the verifier's log when it refuses.
+    std::optional<std::string> load(const std::string &source, fastpath::ProbeShape shape = {6, 16, false}) {
+        auto program = test::compile_d(source);
+        if (!program)
+            return "does not compile";
+        fastpath::MapPlan plan;
+        const std::vector<uint64_t> insns = fastpath::build_program(plan, shape, test::clauses_of(*program));
+        std::vector<int32_t> handles;
+        for (const fastpath::MapSpec &m : plan.maps) {
+            dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
+                                     m.value_size, m.max_entries,    m.name.c_str()};
+            std::string error;
+            handles.push_back(loader.create_map(spec, error));
+            if (handles.back() < 0)
+                return error;
+        }
+        return load_insns(insns, handles);
+    }
+
+    std::optional<std::string> load_insns(const std::vector<uint64_t> &insns, const std::vector<int32_t> &maps) {
+        std::string log(1 << 20, '\0');
+        dtrace_bpf_program p{
+            sizeof p,    "fastpath_test", insns.data(),        uint32_t(insns.size()), uint32_t(maps.size()),
+            maps.data(), log.data(),      uint32_t(log.size())};
+        if (loader.load_program(p) >= 0)
+            return std::nullopt;
+        return std::string(log.c_str());
+    }
+
+    live::FastpathLoader loader;
+};
+
+} // namespace
+
+TEST_F(FastpathVerifier, AcceptsTheIssuesOneLiners) {
+    EXPECT_EQ(load("syscall:::entry { @[execname] = count(); }"), std::nullopt);
+    EXPECT_EQ(load("syscall::getppid:entry /pid == 42/ { @ = count(); }", {0, 16, false}), std::nullopt);
+    EXPECT_EQ(load("syscall::read:entry { self->ts = timestamp; }"), std::nullopt);
+    EXPECT_EQ(load("self uint64_t ts; syscall::read:return /self->ts/ { @[execname] = quantize(timestamp - self->ts); "
+                   "self->ts = 0; }",
+                   {2, 16, true}),
+              std::nullopt);
+}
+
+TEST_F(FastpathVerifier, AcceptsEveryKindOfClauseTheTranslationTakes) {
+    EXPECT_EQ(load("a:::b /tid != 3 && execname == \"bash\" && arg1 > 2/ { this->x = (arg0 * 3 + 1) % 7; "
+                   "@s = sum(this->x); @a = avg(arg0); @mn = min(arg0); @mx = max(arg0); "
+                   "@l = lquantize(arg0, -10, 100, 10); @q = quantize(arg0, arg1); @k[uid, gid, cpu, \"x\"] = count(); "
+                   "@d[arg0 / 3, (int)arg0 % -5] = count(); }"),
+              std::nullopt);
+    EXPECT_EQ(load("a:::b /execname < \"m\" || !(arg0 & 1)/ { @[args[1] >> 2, (char)arg0, errno] = count(); }",
+                   {2, 16, true}),
+              std::nullopt);
+}
+
+TEST_F(FastpathVerifier, RefusesAProgramThatReturnsNothingWithItsLog) {
+    // exit without setting r0.
+    fastpath::BpfEmitter out;
+    out.exit();
+    std::optional<std::string> log = load_insns(out.finish(), {});
+    ASSERT_TRUE(log);
+    EXPECT_NE(log->find("R0 !read_ok"), std::string::npos) << *log;
+}
+
+TEST_F(FastpathVerifier, RefusesAProgramNamingAMapItWasNotGiven) {
+    fastpath::BpfEmitter out;
+    out.load_map(fastpath::bpf::R1, 3);
+    out.mov_imm(fastpath::bpf::R0, 0);
+    out.exit();
+    std::optional<std::string> log = load_insns(out.finish(), {});
+    ASSERT_TRUE(log);
+    EXPECT_EQ(*log, "the program names map 3, which it was not given");
+}
