@@ -41,10 +41,11 @@ bool is_variable(const Node &n) {
     return n.kind == NodeKind::Var || n.kind == NodeKind::ArrayElem;
 }
 
-// Structs, unions and arrays: variables that hold them hold their bytes.
+// Structs, unions, arrays and long doubles: variables that hold them hold their bytes.
 bool is_by_value_object(const Type *t) {
     auto k = resolve(t)->kind;
-    return k == TypeKind::Struct || k == TypeKind::Union || k == TypeKind::Array;
+    return k == TypeKind::Struct || k == TypeKind::Union || k == TypeKind::Array ||
+           (k == TypeKind::Float && !in_register(t));
 }
 
 // The variable a member or element lvalue (v.a.b, v.a[i]) lies in, if any.

@@ -189,8 +189,8 @@ NodePtr Sema::cook_deref(int line, NodePtr child) {
         raise_error(Tag::D_DEREF_VOID, line, "cannot dereference pointer to void");
     if (target->kind == TypeKind::Function)
         raise_error(Tag::D_DEREF_FUNC, line, "cannot dereference pointer to function");
-    if (!is_scalar(target) && target->kind != TypeKind::Struct && target->kind != TypeKind::Union &&
-        target->kind != TypeKind::Array)
+    if (!is_scalar(target) && !is_float(target) && target->kind != TypeKind::Struct &&
+        target->kind != TypeKind::Union && target->kind != TypeKind::Array)
         raise_unsupported(line, "dereferencing a pointer to " + type_name(t->ref));
     NodePtr n = make_node(NodeKind::Deref, t->ref, line);
     n->kids.push_back(std::move(child));
@@ -388,6 +388,7 @@ NodePtr Sema::cook_cast(const Expr &e) {
     if (child->kind == NodeKind::Const && is_integer(to))
         return make_const(cast_constant(child->value, from, to), to, e.line);
     NodePtr n = make_node(NodeKind::Convert, to, e.line);
+    n->writable_cast = resolve(to)->kind == TypeKind::Pointer;
     n->kids.push_back(std::move(child));
     return n;
 }
