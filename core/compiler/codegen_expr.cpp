@@ -189,7 +189,7 @@ void ExprGen::load_bitfield(uint8_t reg, const Node &n) {
 // address, a load from it in place, and a store of `value` to it. A bit-field
 // store rewrites the bytes holding it, keeping the other bits.
 uint8_t ExprGen::lvalue_address(const Node &lv) {
-    if (!in_register(lv.type))
+    if (!in_register(lv.type) && !is_string(lv.type))
         raise_unsupported(lv.line, "assigning a whole " + TypeTable::name_of(lv.type) + " through a pointer");
     return lv.kind == NodeKind::Deref ? gen(*lv.kids[0]) : member_address(lv);
 }

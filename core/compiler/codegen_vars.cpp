@@ -106,7 +106,10 @@ uint8_t ExprGen::gen_assign(const Node &n) {
         store(lhs, v);
     } else {
         uint8_t address = member_or_memory_address(lhs);
-        store_through(address, lhs, v);
+        if (is_string(lhs.type)) // its bytes, up to the NUL, within the member's size
+            copy_bytes(address, v, rhs, resolve(lhs.type)->size);
+        else
+            store_through(address, lhs, v);
         store_update_root(lhs, address);
     }
     return v;
