@@ -67,28 +67,7 @@ echo "== etw replay: dtrace -qn 'diag:::events { @[arg0] = count(); }' -E over a
 echo "   (target >= 10 M events/s on one core, max RSS <= 100 MB whatever the size)"
 trace=$(mktemp --suffix=.etl)
 events=$("$build/bench/etl_bench_trace" "$trace" "${ETL_BENCH_MB:-1024}")
-python3 - "$trace" "$events" "$dtrace" <<'PY'
-import os, subprocess, sys, time
-trace, events, dtrace = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-mb = os.path.getsize(trace) / 2**20
-def run(cmd):
-    """Wall seconds, CPU seconds (user + system) and max RSS (MB) of one run."""
-    t = time.perf_counter()
-    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    assert status == 0, cmd
-    return time.perf_counter() - t, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
-def best(cmd, runs=3):
-    results = [run(cmd) for _ in range(runs)]
-    return min(r[0] for r in results), min(r[1] for r in results), max(r[2] for r in results)
-cat_wall, cat_cpu, _ = best(["sh", "-c", 'cat "$0" > /dev/null', trace])  # also warms the page cache
-wall, cpu, rss = best([dtrace, "-qn", "diag:::events { @[arg0] = count(); }", "-E", trace])
-print("   file: %.0f MB, %d records" % (mb, events))
-print("   cat > /dev/null: %.2f s wall, %.0f MB/s" % (cat_wall, mb / cat_wall))
-print("   replay: %.2f s wall (%.1f M events/s, %.0f MB/s); %.2f s CPU (%.1f M events/s per core); max RSS %.0f MB"
-      % (wall, events / wall / 1e6, mb / wall, cpu, events / cpu / 1e6, rss))
-print("   (best of 3; wall time counts waiting for a CPU on a busy machine, CPU time does not)")
-PY
+bench/replay_figures.py "$dtrace" "$trace" "$events"
 rm -f "$trace"
 
 echo "== profile-4999 with ustack(): samples/s delivered, drops, against perf record --call-graph dwarf"
@@ -102,25 +81,12 @@ echo "== nettrace replay: dtrace -qn 'diag:::events { @[arg0] = count(); }' -E o
 echo "   (V5, compressed headers, four threads per region; target >= 10 M events/s on one core, RSS bounded)"
 nettrace=$(mktemp --suffix=.nettrace)
 nettrace_events=$("$build/bench/nettrace_bench_trace" "$nettrace" "${NETTRACE_BENCH_MB:-1024}")
-python3 - "$nettrace" "$nettrace_events" "$dtrace" <<'PY'
-import os, subprocess, sys, time
-trace, events, dtrace = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-mb = os.path.getsize(trace) / 2**20
-def run(cmd):
-    """Wall seconds, CPU seconds (user + system) and max RSS (MB) of one run."""
-    t = time.perf_counter()
-    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    assert status == 0, cmd
-    return time.perf_counter() - t, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
-def best(cmd, runs=3):
-    results = [run(cmd) for _ in range(runs)]
-    return min(r[0] for r in results), min(r[1] for r in results), max(r[2] for r in results)
-cat_wall, _, _ = best(["sh", "-c", 'cat "$0" > /dev/null', trace])  # also warms the page cache
-wall, cpu, rss = best([dtrace, "-qn", "diag:::events { @[arg0] = count(); }", "-E", trace])
-print("   file: %.0f MB, %d events" % (mb, events))
-print("   cat > /dev/null: %.2f s wall, %.0f MB/s" % (cat_wall, mb / cat_wall))
-print("   replay: %.2f s wall (%.1f M events/s, %.0f MB/s); %.2f s CPU (%.1f M events/s per core, %.0f MB/s); max RSS %.0f MB"
-      % (wall, events / wall / 1e6, mb / wall, cpu, events / cpu / 1e6, mb / cpu, rss))
-PY
+bench/replay_figures.py "$dtrace" "$nettrace" "$nettrace_events"
 rm -f "$nettrace"
+
+echo "== sched:::on-cpu { @[execname] = count(); } against bpftrace's sched_switch count, context-switch-heavy workload"
+if [[ $(id -u) == 0 ]]; then
+  bench/sdt_sched.sh "$build"
+else
+  echo "   skipped: needs root (BPF programs)"
+fi

@@ -158,6 +158,28 @@ int llquantize_buckets(const LlquantizeParams &p) {
     return llquantize_bucket(p, std::numeric_limits<int64_t>::max()) + 1;
 }
 
+std::vector<int64_t> llquantize_bucket_starts(const LlquantizeParams &p) {
+    std::vector<int64_t> starts{0};
+    if (p.factor < 2 || p.low >= p.high || p.steps == 0 || p.factor > p.steps)
+        return starts;
+    int64_t value = 1;
+    int order = 0;
+    for (; order < p.low; ++order)
+        value = times_factor(value, p.factor);
+    int64_t next = times_factor(value, p.factor);
+    int64_t step = next > p.steps ? next / p.steps : 1;
+    while (order <= p.high) {
+        starts.push_back(value);
+        if ((value += step) != next)
+            continue;
+        next = times_factor(value, p.factor);
+        step = next > p.steps ? next / p.steps : 1;
+        ++order;
+    }
+    starts.push_back(value);
+    return starts;
+}
+
 std::vector<int64_t> aggregate_init(AggFunc func, std::span<const int64_t> params) {
     std::vector<int64_t> data(data_size(func, params), 0);
     if (func == AggFunc::Min)

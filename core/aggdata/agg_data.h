@@ -60,6 +60,10 @@ int llquantize_bucket(const LlquantizeParams &p, int64_t value);
 int64_t times_factor(int64_t v, int64_t factor);
 // Number of llquantize() buckets (including the two open-ended ones).
 int llquantize_buckets(const LlquantizeParams &p);
+// The value each llquantize() bucket starts at, as DTrace labels them:
+// bucket 0 holds the values below starts[1], the last one those at or above
+// its start (starts[0] is 0 and means nothing).
+std::vector<int64_t> llquantize_bucket_starts(const LlquantizeParams &p);
 
 // The data of a tuple that has not aggregated anything yet.
 std::vector<int64_t> aggregate_init(AggFunc func, std::span<const int64_t> params);

@@ -144,40 +144,25 @@ std::string format_lquantize(std::span<const int64_t> data, const LquantizeParam
 
 std::string format_llquantize(std::span<const int64_t> data, const LlquantizeParams &p, uint64_t normal, bool zoom) {
     const int levels = static_cast<int>(data.size());
-    if (p.factor < 2 || p.low >= p.high || p.steps == 0 || p.factor > p.steps || levels < 2)
+    const std::vector<int64_t> starts = llquantize_bucket_starts(p);
+    const int last = static_cast<int>(starts.size()) - 1; // at or above starts[last]
+    if (last < 1 || levels < 2)
         return {};
     const Range r = trimmed(data, {0, 1}, data.size());
     const BarScale s = scale_of(data, r, zoom);
     std::string out = distribution_header();
-
-    int64_t value = 1;
-    int order = 0;
-    for (; order < p.low; ++order)
-        value = times_factor(value, p.factor);
-    int64_t next = times_factor(value, p.factor);
-    int64_t step = next > p.steps ? next / p.steps : 1;
-
     if (r.first == 0) {
-        out += label("< " + std::to_string(value));
+        out += label("< " + std::to_string(starts[1]));
         out += distribution_bar(data[0], normal, s);
     }
-    int bin = 1;
-    while (order <= p.high && bin < levels) {
-        if (bin >= r.first && bin <= r.last) {
-            out += c_printf("%16lld ", static_cast<long long>(value));
-            out += distribution_bar(data[static_cast<size_t>(bin)], normal, s);
-        }
-        ++bin;
-        if ((value += step) != next)
-            continue;
-        next = times_factor(value, p.factor);
-        step = next > p.steps ? next / p.steps : 1;
-        ++order;
+    for (int bin = std::max(r.first, 1); bin < last && bin < levels && bin <= r.last; ++bin) {
+        out += c_printf("%16lld ", static_cast<long long>(starts[static_cast<size_t>(bin)]));
+        out += distribution_bar(data[static_cast<size_t>(bin)], normal, s);
     }
-    if (r.last < bin || bin >= levels)
+    if (r.last < last || last >= levels)
         return out;
-    out += label(">= " + std::to_string(value));
-    out += distribution_bar(data[static_cast<size_t>(bin)], normal, s);
+    out += label(">= " + std::to_string(starts[static_cast<size_t>(last)]));
+    out += distribution_bar(data[static_cast<size_t>(last)], normal, s);
     return out;
 }
 

@@ -53,9 +53,9 @@ std::string folded_key(const Value &key, const Resolvers &resolvers) {
     return key.bytes;
 }
 
-// The lower bound of distribution bucket `i` ("null" when unbounded), or
-// nothing for llquantize(), whose buckets are given by index.
-std::optional<std::string> bucket_min(const AggregationSnapshot &agg, int i) {
+// The lower bound of distribution bucket `i` ("null" for the open-ended lowest
+// bucket of lquantize and llquantize); `starts` are llquantize's bucket starts.
+std::string bucket_min(const AggregationSnapshot &agg, std::span<const int64_t> starts, int i) {
     switch (agg.decl.func) {
     case AggFunc::Quantize:
         return std::to_string(quantize_bucket_value(i));
@@ -66,11 +66,16 @@ std::optional<std::string> bucket_min(const AggregationSnapshot &agg, int i) {
         return std::to_string(int64_t(p.base) + int64_t(i - 1) * p.step);
     }
     default:
-        return std::nullopt;
+        if (i == 0 || static_cast<size_t>(i) >= starts.size())
+            return std::string("null");
+        return std::to_string(starts[static_cast<size_t>(i)]);
     }
 }
 
 std::string distribution_json(const AggregationSnapshot &agg, std::span<const int64_t> data) {
+    const std::vector<int64_t> starts = agg.decl.func == AggFunc::Llquantize
+                                            ? llquantize_bucket_starts(llquantize_params(agg.decl.params))
+                                            : std::vector<int64_t>{};
     std::string out = "{\"buckets\": [";
     bool first = true;
     for (size_t i = 0; i < data.size(); ++i) {
@@ -78,11 +83,7 @@ std::string distribution_json(const AggregationSnapshot &agg, std::span<const in
             continue;
         out += first ? "{" : ", {";
         first = false;
-        if (auto min = bucket_min(agg, int(i)))
-            out += "\"min\": " + *min;
-        else
-            out += "\"index\": " + std::to_string(i);
-        out += ", \"count\": " + std::to_string(data[i]) + "}";
+        out += "\"min\": " + bucket_min(agg, starts, int(i)) + ", \"count\": " + std::to_string(data[i]) + "}";
     }
     return out + "]}";
 }

@@ -133,6 +133,20 @@ Result<size_t> BpfProgramSet::attach_tracepoint(const std::string &program, cons
     return links_.size() - 1;
 }
 
+Result<size_t> BpfProgramSet::attach_program(const std::string &program) {
+    bpf_program *prog = bpf_object__find_program_by_name(object_, program.c_str());
+    if (prog == nullptr)
+        return Error{"the " + name_ + " BPF object has no program " + program};
+    bpf_link *link = bpf_program__attach(prog);
+    if (link == nullptr) {
+        int e = errno;
+        return Error{"cannot attach the " + name_ + " BPF program " + program + " (" +
+                     bpf_program__section_name(prog) + "): " + std::strerror(e)};
+    }
+    links_.push_back(link);
+    return links_.size() - 1;
+}
+
 void BpfProgramSet::detach(size_t attachment) {
     if (attachment < links_.size() && links_[attachment] != nullptr) {
         bpf_link__destroy(links_[attachment]);

@@ -48,6 +48,9 @@ class BpfProgramSet {
     // Returns the attachment's index for detach().
     Result<size_t> attach_tracepoint(const std::string &program, const std::string &group, const std::string &event,
                                      uint64_t cookie);
+    // Attaches program `program` where its section names (a BTF tracepoint,
+    // "tp_btf/sched_switch"), without a cookie. Returns the attachment's index.
+    Result<size_t> attach_program(const std::string &program);
     // Removes one attachment (idempotent).
     void detach(size_t attachment);
     // Removes every attachment: no program runs after this returns.

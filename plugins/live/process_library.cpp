@@ -7,15 +7,13 @@
 #include <span>
 #include <string_view>
 
+#include "d_twin_types.h"
+
 namespace dtrace::live {
 
 namespace {
 
-struct Member {
-    std::string_view name;
-    std::string_view d_type;
-    std::string_view comment;
-};
+using Member = plugin_common::TwinMember;
 
 constexpr Member kPsinfo[] = {
     {"pr_nlwp", "int", "number of threads"},
@@ -83,36 +81,13 @@ std::string hex(uint64_t value) {
     return text;
 }
 
-void append_type(std::string &d, std::string_view tag, std::span<const Member> members) {
-    const std::string t(tag);
-    const std::string twin = "live_" + t + "_t";
-    d += "typedef struct " + t + " {\n";
-    for (const Member &m : members)
-        d += "\t" + std::string(m.d_type) + " " + std::string(m.name) + ";\t/* " + std::string(m.comment) + " */\n";
-    d += "} " + t + "_t;\n";
-    d += "typedef struct live_" + t + " {\n";
-    for (const Member &m : members)
-        d += "\tuint64_t " + std::string(m.name) + ";\n";
-    d += "} " + twin + ";\n";
-    d += "translator " + t + "_t < " + twin + " *P > {\n";
-    const std::string copied = "((" + twin + " *)copyin((uintptr_t)P, sizeof (" + twin + ")))->";
-    for (const Member &m : members) {
-        const std::string name(m.name);
-        if (m.d_type == "string")
-            d += "\t" + name + " = copyinstr((uintptr_t)" + copied + name + ");\n";
-        else
-            d += "\t" + name + " = (" + std::string(m.d_type) + ")" + copied + name + ";\n";
-    }
-    d += "};\n";
-}
-
 } // namespace
 
 const std::string &process_d_library() {
     static const std::string library = [] {
         std::string d(kPrelude);
-        append_type(d, "psinfo", kPsinfo);
-        append_type(d, "lwpsinfo", kLwpsinfo);
+        plugin_common::append_twin_type(d, "psinfo", "live_", kPsinfo);
+        plugin_common::append_twin_type(d, "lwpsinfo", "live_", kLwpsinfo);
         d += "inline psinfo_t *curpsinfo = xlate<psinfo_t *>((live_psinfo_t *)" + hex(kPsinfoAddress) + ");\n";
         d +=
             "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>((live_lwpsinfo_t *)" + hex(kLwpsinfoAddress) + ");\n";

@@ -8,6 +8,7 @@
 
 #include "arg_types.h"
 #include "live_options.h"
+#include "live_plugin_setup.h"
 #include "process_library.h"
 #include "sdk_filter.h"
 #include "syscall_numbers.h"
@@ -159,22 +160,14 @@ bool SyscallPlugin::register_call(const std::string &name, const char *name_patt
 bool SyscallPlugin::ensure_loaded() {
     if (bpf_)
         return true;
-    live::Result<live::LiveOptions> options = live::read_live_options(host_, ops_);
-    if (!options) {
-        fail(options.error());
+    live::Result<live::LoadedObject> loaded = live::load_live_object(
+        host_, ops_, std::span<const uint8_t>(syscall_events_bpf_object, syscall_events_bpf_object_size), kProvider);
+    if (!loaded) {
+        fail(loaded.error());
         return false;
     }
-    options_ = options.value();
-    live::BpfLoadSettings settings;
-    settings.ring_bytes = live::ring_size_for(options_.ring_bytes);
-    settings.settings.wakeup_watermark = settings.ring_bytes / live::kWakeupFraction;
-    live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(
-        std::span<const uint8_t>(syscall_events_bpf_object, syscall_events_bpf_object_size), kProvider, settings);
-    if (!set) {
-        fail(set.error());
-        return false;
-    }
-    bpf_ = std::move(set.value());
+    bpf_ = std::move(loaded.value().programs);
+    options_ = loaded.value().options;
     return true;
 }
 
@@ -287,17 +280,11 @@ int SyscallPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilte
 int SyscallPlugin::start() {
     if (!bpf_ || started_)
         return 0;
-    live::RingCallbacks callbacks;
-    callbacks.deliver = [this](std::span<const uint8_t> record) { deliver(record); };
-    callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
-        ops_->report_drops(host_, cpu, count, DTRACE_DROP_PRINCIPAL);
-    };
-    live::Result<std::unique_ptr<live::EventRing>> ring = live::EventRing::open(
-        bpf_->map_fd("live_events"), bpf_->map_fd("live_drops"), live::kPollMilliseconds, std::move(callbacks));
+    live::Result<std::unique_ptr<live::EventRing>> ring =
+        live::start_event_ring(*bpf_, host_, ops_, [this](std::span<const uint8_t> record) { deliver(record); });
     if (!ring)
         return fail(ring.error());
     ring_ = std::move(ring.value());
-    ring_->start();
     started_ = true;
     return 0;
 }

@@ -8,9 +8,9 @@ NAME.d, or a NAME.cmd that runs dtrace directly), runs it again with
 `-x oformat=json` and checks that
   - every line of standard output parses with Python's JSON parser as an
     object of the documented schema (docs/dtrace.1, "JSON OUTPUT");
-  - the numbers round-trip: each aggregation row's value (and each bucket
-    count of a distribution) is a number that the test's expected text
-    output (NAME.out) prints as a word;
+  - the numbers round-trip: each aggregation row's value (and each bucket's
+    lower bound and count of a distribution) is a number that the test's
+    expected text output (NAME.out) prints as a word;
   - a program that aggregates without printa() prints at least one JSON
     aggregation.
 Tests that change the aggregation layout (aggpack, agghist, aggzoom, printa
@@ -55,8 +55,11 @@ def check_object(obj):
                 return "a row without keys"
             value = row.get("value")
             if isinstance(value, dict):
-                if not all(isinstance(b.get("count"), int) for b in value.get("buckets", [])):
+                buckets = value.get("buckets", [])
+                if not all(isinstance(b.get("count"), int) for b in buckets):
                     return "a bucket without an integer count"
+                if not all("min" in b and (b["min"] is None or isinstance(b["min"], int)) for b in buckets):
+                    return "a bucket without an integer or null lower bound"
             elif not isinstance(value, int):
                 return "a row whose value is not an integer: %r" % (value,)
         return None
@@ -73,6 +76,8 @@ def numbers_of(obj):
         if isinstance(value, dict):
             for bucket in value["buckets"]:
                 yield bucket["count"]
+                if bucket["min"] is not None:
+                    yield bucket["min"]
         else:
             yield value
 

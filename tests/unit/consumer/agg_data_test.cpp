@@ -73,6 +73,20 @@ TEST(AggData, LlquantizeBuckets) {
     EXPECT_EQ(llquantize_bucket(q, 8), 4);
 }
 
+// Each bucket's labelled start is the smallest value that lands in it.
+TEST(AggData, LlquantizeBucketStartsAgreeWithTheBucketOfEachValue) {
+    for (const std::vector<int64_t> &params : {std::vector<int64_t>{10, 0, 2, 10}, std::vector<int64_t>{2, 0, 3, 2},
+                                               std::vector<int64_t>{10, 1, 4, 20}, std::vector<int64_t>{4, 2, 6, 8}}) {
+        const LlquantizeParams p = llquantize_params(params);
+        const std::vector<int64_t> starts = llquantize_bucket_starts(p);
+        ASSERT_EQ(starts.size(), static_cast<size_t>(llquantize_buckets(p))) << params[0] << "," << params[3];
+        for (size_t i = 1; i < starts.size(); i++) {
+            EXPECT_EQ(llquantize_bucket(p, starts[i]), static_cast<int>(i)) << "start " << starts[i];
+            EXPECT_EQ(llquantize_bucket(p, starts[i] - 1), static_cast<int>(i) - 1) << "below " << starts[i];
+        }
+    }
+}
+
 TEST(AggData, InitialValues) {
     EXPECT_EQ(aggregate_init(AggFunc::Min, {}), std::vector<int64_t>{kMax});
     EXPECT_EQ(aggregate_init(AggFunc::Max, {}), std::vector<int64_t>{kMin});

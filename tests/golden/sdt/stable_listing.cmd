@@ -1,0 +1,1 @@
+dtrace -x plugins=sdt -l -n proc::: -n sched::: -n ip::: -n udp:::

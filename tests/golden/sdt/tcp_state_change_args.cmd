@@ -1,0 +1,1 @@
+dtrace -x plugins=sdt -lv -n tcp:::state-change

@@ -1,0 +1,228 @@
+#!/bin/sh
+# check_sdt.sh DTRACE WORKLOAD CASE: the sdt plugin (sdt, proc, sched, io
+# ...), live, on a workload of our own with known kernel events
+# (sdt_workload.c). Every clause filters on $target or its children (other
+# work shares the machine) and every run is bounded in time. Exit 0:
+# passed; 1: failed (saying why); 77: skipped (saying what is missing).
+dtrace=$1
+workload=$2
+case_name=$3
+limit=120
+
+if [ ! -x "$dtrace" ] || [ ! -x "$workload" ]; then
+    echo "skipped: $dtrace or $workload is not built"
+    exit 77
+fi
+if [ "$(id -u)" != 0 ]; then
+    echo "skipped: live tracing needs root (BPF programs, tracefs)"
+    exit 77
+fi
+if ! "$dtrace" -l -n sdt:sched::sched_switch >/dev/null 2>&1; then
+    echo "skipped: the sdt plugin cannot list the kernel's tracepoints here:"
+    "$dtrace" -l -n sdt:sched::sched_switch 2>&1 | head -3
+    exit 77
+fi
+
+out=$(mktemp)
+err=$(mktemp)
+script=$(mktemp)
+trap 'rm -f "$out" "$err" "$script"' EXIT
+
+run() {
+    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
+    status=$?
+}
+
+fail() {
+    echo "FAILED: $*"
+    echo "--- stdout"; cat "$out"
+    echo "--- stderr"; cat "$err"
+    exit 1
+}
+
+expect_status_0() {
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+}
+
+# The value after `key ` on its line of stdout.
+value_of() {
+    sed -n "s/^$1 //p" "$out"
+}
+
+case "$case_name" in
+list)
+    # Every tracepoint of available_events but the syscalls, with module
+    # = group; the stable providers' probes in module vmlinux.
+    run -l -P sdt
+    expect_status_0
+    tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+    expected=$(grep -cv '^\(syscalls\|raw_syscalls\|kprobes\|uprobes\):' "$tracefs/available_events")
+    listed=$(($(wc -l <"$out") - 1))
+    [ "$listed" -gt 100 ] || fail "only $listed sdt probes"
+    [ "$listed" -le "$expected" ] || fail "$listed sdt probes, more than the $expected events"
+    grep -Eq '^ *[0-9]+ +sdt +sched +sched_switch$' "$out" || fail "no sdt:sched::sched_switch"
+    ! grep -Eq ' sdt +syscalls ' "$out" || fail "the syscalls group is listed"
+    run -l -n 'proc:::exec-success' -n 'sched:::on-cpu' -n 'io:::start'
+    expect_status_0
+    [ "$(grep -c ' vmlinux ' "$out")" = 3 ] || fail "not three probes in module vmlinux"
+    ;;
+typed)
+    # Arguments typed from the format file: -lv shows them.
+    run -lv -n sdt:sched::sched_switch
+    expect_status_0
+    grep -q 'args\[0\]: char \*' "$out" || fail "prev_comm is not char *"
+    grep -q 'args\[1\]: pid_t' "$out" || fail "prev_pid is not pid_t"
+    grep -q 'args\[3\]: long' "$out" || fail "prev_state is not long"
+    grep -q 'args\[6\]: int' "$out" || fail "next_prio is not int"
+    run -lv -n sdt:sched::sched_process_exec
+    grep -q 'args\[0\]: char \*' "$out" || fail "__data_loc filename is not char *"
+    run -lv -n io:::start
+    grep -q 'args\[1\]: devinfo_t \*' "$out" || fail "io:::start's args[1] is not devinfo_t *"
+    ;;
+sdt_fire)
+    # A tracepoint's fields: integers, a __data_loc string (exec's path)
+    # and a char array (exit's comm).
+    printf '#!/bin/sh\n%s exit 0\n' "$workload" >"$script"
+    chmod +x "$script"
+    run -qn 'sdt:sched::sched_process_exit /ppid == $target/ { printf("exit %s %d\n", copyinstr(arg0), args[1] == pid); }
+             sdt:sched::sched_process_exec /ppid == $target/ { printf("exec %s %d\n", copyinstr(arg0), args[1] == pid); }' \
+        -c "$script"
+    expect_status_0
+    grep -q "^exec $workload 1\$" "$out" || fail "no exec of the workload with its path"
+    grep -q "^exit sdt_workload 1\$" "$out" || fail "no exit of the workload with its comm"
+    ;;
+execsnoop)
+    # The issue's execsnoop: each new program and its arguments.
+    printf '#!/bin/sh\nls / >/dev/null\ndate >/dev/null\n' >"$script"
+    chmod +x "$script"
+    run -qn 'proc:::exec-success /ppid == $target/ { printf("%s|%s\n", execname, curpsinfo->pr_psargs); }' -c "$script"
+    expect_status_0
+    printf 'ls|ls /\ndate|date\n\n' | diff - "$out" >/dev/null || fail "not ls / and date"
+    ;;
+exit)
+    # exit's reason (CLD_EXITED 1, CLD_KILLED 2) and the exit code; the
+    # child a shell creates (create's psinfo_t: the child's pid).
+    run -qn 'proc:::exit /pid == $target/ { printf("reason %d\n", args[0]); }' -c "$workload exit 3"
+    [ "$(value_of reason)" = 1 ] || fail "exit's reason is not CLD_EXITED"
+    run -qn 'proc:::exit /pid == $target/ { printf("reason %d\n", args[0]); }' -c "$workload kill"
+    [ "$(value_of reason)" = 2 ] || fail "a SIGKILL's reason is not CLD_KILLED"
+    printf '#!/bin/sh\n%s exit 0\n%s exit 0\n' "$workload" "$workload" >"$script"
+    chmod +x "$script"
+    run -qn 'proc:::create /pid == $target/ { printf("create %d\n", args[0]->pr_ppid == pid); @c = count(); }
+             proc:::start /ppid == $target/ { @s = count(); }
+             proc:::exit /ppid == $target/ { @e = count(); }
+             END { printa("creates %@d\n", @c); printa("starts %@d\n", @s); printa("exits %@d\n", @e); }' -c "$script"
+    expect_status_0
+    [ "$(value_of creates)" = 2 ] || fail "not 2 creates"
+    [ "$(value_of starts)" = 2 ] || fail "not 2 starts"
+    [ "$(value_of exits)" = 2 ] || fail "not 2 exits"
+    ! grep -q "^create 0" "$out" || fail "a child's pr_ppid is not its creator"
+    ;;
+signal)
+    # signal-send to itself, signal-handle of SIGUSR1 (10) with its handler.
+    run -qn 'proc:::signal-send /pid == $target && args[2] == 10/ { printf("send %d\n", args[1]->pr_pid == pid); }
+             proc:::signal-handle /pid == $target/ { printf("handle %d %d\n", args[0], args[2] != 0); }' \
+        -c "$workload signal"
+    expect_status_0
+    grep -q "^send 1\$" "$out" || fail "no SIGUSR1 sent to itself"
+    grep -q "^handle 10 1\$" "$out" || fail "no SIGUSR1 handled"
+    ;;
+sched_pairs)
+    # A thread that sleeps 200 times goes off a CPU at least as often, and
+    # on-cpu/off-cpu fire exactly when the raw sched_switch names it as next
+    # or previous (the kernel itself may switch a thread in fewer times than
+    # out: a wake-up that lands before the switch away completes).
+    run -qn 'sched:::off-cpu /pid == $target/ { @off = count(); }
+             sched:::on-cpu /pid == $target/ { @on = count(); }
+             sched:::sleep /pid == $target/ { @sleep = count(); }
+             sdt:sched::sched_switch /args[1] == $target/ { @out = count(); }
+             sdt:sched::sched_switch /args[5] == $target/ { @in = count(); }
+             END { printa("off %@d\n", @off); printa("on %@d\n", @on); printa("sleep %@d\n", @sleep);
+                   printa("out %@d\n", @out); printa("in %@d\n", @in); }' \
+        -c "$workload sleep 200"
+    expect_status_0
+    [ "$(value_of sleep)" -ge 200 ] || fail "fewer than 200 sleeps"
+    [ "$(value_of off)" -ge "$(value_of sleep)" ] || fail "fewer off-cpu than sleeps"
+    [ "$(value_of off)" = "$(value_of out)" ] || fail "off-cpu is not sched_switch's previous thread"
+    [ "$(value_of on)" = "$(value_of in)" ] || fail "on-cpu is not sched_switch's next thread"
+    [ "$(value_of on)" -ge 180 ] || fail "fewer than 180 on-cpu"
+    ;;
+sched_rusage)
+    # Time on CPU between on-cpu and off-cpu matches getrusage within 5%.
+    run -qn 'sched:::on-cpu /pid == $target/ { self->on = timestamp; }
+             sched:::off-cpu /pid == $target && self->on/ { @t = sum(timestamp - self->on); self->on = 0; }
+             END { printa("traced %@d\n", @t); }' -c "$workload cpu 400"
+    expect_status_0
+    rusage=$(value_of rusage)
+    traced=$(value_of traced)
+    [ -n "$rusage" ] && [ -n "$traced" ] || fail "no figures"
+    diff=$((traced - rusage))
+    [ "$diff" -lt 0 ] && diff=$((-diff))
+    [ $((diff * 100)) -le $((rusage * 5)) ] || fail "traced $traced ns against getrusage's $rusage ns"
+    ;;
+io_direct)
+    # 40 direct writes of 4096 bytes: at least 40 io:::start of 4096 bytes
+    # written to the file's device (fsync may add the file system's own), and
+    # a matching io:::done for at least the 40 the workload waited for.
+    dir=$(dirname "$workload")
+    device=$(findmnt -n -o SOURCE --target "$dir" | sed 's|^/dev/||')
+    run -qn 'io:::start /pid == $target && args[0]->b_bcount == 4096/ {
+                 @[args[1]->dev_statname, args[0]->b_flags & B_READ ? "R" : "W"] = count();
+                 started[args[0]->b_edev, args[0]->b_blkno] = 1; }
+             io:::done /started[args[0]->b_edev, args[0]->b_blkno]/ {
+                 @done = count(); started[args[0]->b_edev, args[0]->b_blkno] = 0; }
+             END { printa("%s %s %@d\n", @); printa("done %@d\n", @done); }' \
+        -c "$workload direct $dir/sdt_direct.$$ 40"
+    expect_status_0
+    line=$(grep " W " "$out")
+    [ -n "$line" ] || fail "no writes"
+    set -- $line
+    [ "$3" -ge 40 ] || fail "fewer than 40 direct writes"
+    [ -z "$device" ] || [ "$1" = "$device" ] || [ "${device#"$1"}" != "$device" ] || fail "device $1 is not $device"
+    [ "$(value_of done)" -ge 40 ] || fail "fewer than 40 starts are done"
+    [ "$(value_of done)" -le "$3" ] || fail "more done than started"
+    ;;
+tcp)
+    # A loopback connection of the workload's own: connect, the state
+    # changes of its client socket, 3000 bytes sent and received.
+    run -qn 'tcp:::send /pid == $target/ { @sent = sum(args[2]->ip_plength); }
+             tcp:::receive /pid == $target/ { @received = sum(args[2]->ip_plength); }
+             tcp:::connect-request /pid == $target/ { printf("connect-request %s\n", args[3]->tcps_raddr); }
+             tcp:::connect-established /pid == $target/ { printf("connect-established %d\n", args[3]->tcps_state); }
+             tcp:::state-change /pid == $target && args[5]->tcps_state == TCP_STATE_SYN_SENT/ {
+                 printf("state SYN_SENT -> %d\n", args[3]->tcps_state); }
+             END { printa("sent %@d\n", @sent); printa("received %@d\n", @received); }' -c "$workload tcp 3000"
+    expect_status_0
+    [ "$(value_of sent)" = 3000 ] || fail "not 3000 bytes sent"
+    [ "$(value_of received)" = 3000 ] || fail "not 3000 bytes received"
+    grep -q "^connect-request 127.0.0.1\$" "$out" || fail "no connect-request to 127.0.0.1"
+    grep -q "^connect-established 6\$" "$out" || fail "no connect-established in ESTABLISHED"
+    grep -q "^state SYN_SENT -> 6\$" "$out" || fail "no state change from SYN_SENT to ESTABLISHED"
+    ;;
+udp)
+    # One 300-byte datagram: udp_length counts the 8-byte header.
+    run -qn 'udp:::send /pid == $target/ { printf("send %d %d\n", args[4]->udp_length, args[2]->ip_plength); }
+             udp:::receive /pid == $target/ { printf("receive %d %s\n", args[4]->udp_length, args[2]->ip_daddr); }' \
+        -c "$workload udp 300"
+    expect_status_0
+    grep -q "^send 308 308\$" "$out" || fail "no 308-byte send"
+    grep -q "^receive 308 127.0.0.1\$" "$out" || fail "no 308-byte receive on 127.0.0.1"
+    ;;
+lockstat)
+    # Four threads appending to one file contend for the kernel's locks: the
+    # waits are paired (begin to end) with a time, in the waiting thread.
+    if ! "$dtrace" -n 'lockstat:::adaptive-block { exit(0); }' -c true >/dev/null 2>"$err"; then
+        grep -q "does not have" "$err" && { echo "skipped: $(cat "$err")"; exit 77; }
+    fi
+    run -qn 'lockstat::: /pid == $target/ { @n = count(); @min = min(arg1); }
+             END { printa("waits %@d\n", @n); printa("shortest %@d\n", @min); }' -c "$workload contend 20000"
+    expect_status_0
+    [ "$(value_of waits)" -gt 0 ] || fail "no lock waits of the workload"
+    [ "$(value_of shortest)" -gt 0 ] || fail "a wait of no time"
+    ;;
+*)
+    echo "unknown case $case_name"
+    exit 2
+    ;;
+esac
+echo "passed: $case_name"
