@@ -111,7 +111,7 @@ uint8_t ExprGen::gen(const Node &n) {
         uint8_t r = member_address(n);
         if (n.bit_width != 0)
             load_bitfield(r, n);
-        else if (is_scalar(n.type))
+        else if (in_register(n.type))
             b_.emit(load_op(scalar_size(n.type), is_signed(n.type)), r, r, 0, 0);
         return r;
     }
@@ -189,7 +189,7 @@ void ExprGen::load_bitfield(uint8_t reg, const Node &n) {
 // address, a load from it in place, and a store of `value` to it. A bit-field
 // store rewrites the bytes holding it, keeping the other bits.
 uint8_t ExprGen::lvalue_address(const Node &lv) {
-    if (!is_scalar(lv.type))
+    if (!in_register(lv.type) && !is_string(lv.type))
         raise_unsupported(lv.line, "assigning a whole " + TypeTable::name_of(lv.type) + " through a pointer");
     return lv.kind == NodeKind::Deref ? gen(*lv.kids[0]) : member_address(lv);
 }
@@ -263,7 +263,7 @@ uint8_t ExprGen::gen_unary(const Node &n) {
 
 uint8_t ExprGen::gen_deref(const Node &n) {
     uint8_t r = gen(*n.kids[0]);
-    if (is_scalar(n.type)) // a struct, union or array is used by its address
+    if (in_register(n.type)) // a struct, union, array or long double is used by its address
         b_.emit(load_op(scalar_size(n.type), is_signed(n.type)), r, r, 0, 0);
     return r;
 }
@@ -465,7 +465,7 @@ uint8_t ExprGen::gen_xlate_copy(const Node &n) {
         uint8_t address = b_.alloc();
         b_.setx(address, n.offsets[i - 1]);
         b_.emit(DOp::Add, address, address, object);
-        if (is_scalar(member.type))
+        if (in_register(member.type))
             b_.emit(store_op(scalar_size(member.type)), address, value, 0, 0);
         else
             copy_bytes(address, value, *member.kids[0], resolve(member.type)->size);

@@ -41,10 +41,11 @@ bool is_variable(const Node &n) {
     return n.kind == NodeKind::Var || n.kind == NodeKind::ArrayElem;
 }
 
-// Structs, unions and arrays: variables that hold them hold their bytes.
+// Structs, unions, arrays and long doubles: variables that hold them hold their bytes.
 bool is_by_value_object(const Type *t) {
     auto k = resolve(t)->kind;
-    return k == TypeKind::Struct || k == TypeKind::Union || k == TypeKind::Array;
+    return k == TypeKind::Struct || k == TypeKind::Union || k == TypeKind::Array ||
+           (k == TypeKind::Float && !in_register(t));
 }
 
 // The variable a member or element lvalue (v.a.b, v.a[i]) lies in, if any.
@@ -105,7 +106,10 @@ uint8_t ExprGen::gen_assign(const Node &n) {
         store(lhs, v);
     } else {
         uint8_t address = member_or_memory_address(lhs);
-        store_through(address, lhs, v);
+        if (is_string(lhs.type)) // its bytes, up to the NUL, within the member's size
+            copy_bytes(address, v, rhs, resolve(lhs.type)->size);
+        else
+            store_through(address, lhs, v);
         store_update_root(lhs, address);
     }
     return v;

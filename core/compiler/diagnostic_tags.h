@@ -62,8 +62,11 @@ namespace dtrace::compiler {
     X(D_DECL_LONGINT)         /* long or long long with a type other than an integer or double */                \
     X(D_DECL_MNAME)           /* a struct or union member without a name */                                      \
     X(D_DECL_PARMCLASS)       /* a storage class on a function or associative array parameter */                 \
-    X(D_DECL_PROTO_VARARGS)   /* a provider probe prototype with ... */                                          \
-    X(D_DECL_PROTO_VOID)      /* void beside other parameters of a provider probe */                             \
+    X(D_DECL_PROTO_FORM)      /* a prototype parameter name given twice */                                       \
+    X(D_DECL_PROTO_NAME)      /* a void parameter with a name */                                                 \
+    X(D_DECL_PROTO_TYPE)      /* an associative array key of type void */                                        \
+    X(D_DECL_PROTO_VARARGS)   /* a prototype or key list with ... */                                       \
+    X(D_DECL_PROTO_VOID)      /* void beside other parameters */                                            \
     X(D_DECL_SCOPE)           /* a declaration name with the ` scoping operator */                               \
     X(D_DECL_SIGNINT)         /* signed or unsigned with a type other than an integer */                         \
     X(D_DECL_TYPERED)         /* a type (struct, union, enum, typedef) declared again differently */             \

@@ -268,6 +268,7 @@ DeclaratorStep Parser::parse_array_suffix() {
     if (at(Tok::Ellipsis) || starts_specifier(cur().kind, SpecContext::Parameter, true)) {
         std::vector<std::unique_ptr<Parameter>> keys;
         parse_parameter_list(keys, s.varargs);
+        check_prototype(keys, s.varargs, PrototypeOf::Array, cur().line);
         for (std::unique_ptr<Parameter> &key : keys) {
             auto tn = std::make_unique<TypeName>();
             tn->line = key->specifiers.type.line;
@@ -287,10 +288,54 @@ DeclaratorStep Parser::parse_function_suffix() {
     ScopeGuard scope(*this);
     DeclaratorStep s;
     s.kind = DeclaratorStep::Kind::Function;
-    if (!at(Tok::RParen))
+    if (!at(Tok::RParen)) {
         parse_parameter_list(s.params, s.varargs);
+        check_prototype(s.params, s.varargs, PrototypeOf::Function, cur().line);
+    }
     expect(Tok::RParen);
     return s;
+}
+
+namespace {
+
+bool is_void_parameter(const Parameter &p) {
+    const TypeSpecifier &t = p.specifiers.type;
+    return t.kind == TypeSpecifier::Kind::Builtin && t.words == std::vector<std::string>{"void"} &&
+           p.declarator.steps.empty();
+}
+
+} // namespace
+
+// A function prototype may end in ..., have void as its sole (unnamed)
+// parameter, and leave parameters unnamed; an associative array's key list
+// may do none of the first two. Names must be distinct.
+void Parser::check_prototype(const std::vector<std::unique_ptr<Parameter>> &params, bool varargs, PrototypeOf of,
+                             int end_line) const {
+    const bool function = of == PrototypeOf::Function;
+    const std::string kind = function ? "function" : "array";
+    size_t voids = 0;
+    for (size_t i = 0; i < params.size(); i++) {
+        const Parameter &p = *params[i];
+        const int line = p.specifiers.type.line;
+        const std::string &name = p.declarator.name;
+        const std::string number = std::to_string(i + 1);
+        const bool is_void = is_void_parameter(p);
+        voids += is_void;
+        if (is_void && !function)
+            fail(Tag::D_DECL_PROTO_TYPE, line,
+                 kind + " prototype may not use parameter of type void: " + (name.empty() ? "(anonymous)" : name) +
+                     ", parameter #" + number);
+        if (is_void && !name.empty())
+            fail(Tag::D_DECL_PROTO_NAME, line, "void parameter may not have a name: " + name);
+        for (size_t j = 0; j < i && !name.empty(); j++)
+            if (params[j]->declarator.name == name)
+                fail(Tag::D_DECL_PROTO_FORM, line,
+                     "parameter is already declared in " + kind + " prototype: " + name + ", parameter #" + number);
+    }
+    if (varargs && !function)
+        fail(Tag::D_DECL_PROTO_VARARGS, end_line, kind + " prototype may not use a variable-length argument list");
+    if (voids != 0 && params.size() > 1)
+        fail(Tag::D_DECL_PROTO_VOID, end_line, "void must be sole parameter");
 }
 
 void Parser::parse_parameter_list(std::vector<std::unique_ptr<Parameter>> &params, bool &varargs) {

@@ -142,6 +142,11 @@ class Parser final : public TypeNameOracle {
     DeclaratorStep parse_array_suffix();
     DeclaratorStep parse_function_suffix();
     void parse_parameter_list(std::vector<std::unique_ptr<Parameter>> &params, bool &varargs);
+    // DTrace's checks of a function or associative array prototype
+    // (dt_decl_prototype): the D_DECL_PROTO_* errors.
+    enum class PrototypeOf : uint8_t { Function, Array };
+    void check_prototype(const std::vector<std::unique_ptr<Parameter>> &params, bool varargs, PrototypeOf of,
+                         int end_line) const;
     std::unique_ptr<Parameter> parse_parameter();
     std::unique_ptr<TypeName> parse_type_name();
     void declarator_name(Declarator &d, const Token &name);

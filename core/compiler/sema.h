@@ -139,7 +139,7 @@ class Sema {
     NodePtr cook_deref(int line, NodePtr child);
     NodePtr cook_addrof(int line, NodePtr child);
     bool arg_compatible(const Type *param, const Node &arg) const;
-    static bool ptr_compatible(const Type *l, bool l_zero, const Type *r, bool r_zero, const Type **out);
+    bool ptr_compatible(const Type *l, bool l_zero, const Type *r, bool r_zero, const Type **out) const;
     static bool is_zero_const(const Node &n) { return n.kind == NodeKind::Const && n.value == 0; }
 
     // sema_assign.cpp

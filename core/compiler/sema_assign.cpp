@@ -41,12 +41,12 @@ Op base_op(Op op) {
     }
 }
 
-// DTrace's DT_NF_WRITABLE: a user variable; *p (or p[i], which is *(p + i))
-// where p is writable; a member of a writable struct or through a writable
-// pointer. So stores through pointers held in variables are allowed (they
+// DTrace's DT_NF_WRITABLE: a user variable; an explicit cast to a pointer
+// type; *p (or p[i], which is *(p + i)) where p is writable; a member of a
+// writable struct or through a writable pointer. So stores through pointers held in variables are allowed (they
 // fault at run time unless the memory is scratch, e.g. from alloca()).
 bool is_writable(const Node &n) {
-    if (is_var(n))
+    if (is_var(n) || n.writable_cast)
         return true;
     if (n.kind == NodeKind::Member)
         return is_writable(*n.kids[0]);

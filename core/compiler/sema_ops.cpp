@@ -43,14 +43,19 @@ bool is_compound_assign(Op op) {
 
 } // namespace
 
-bool Sema::ptr_compatible(const Type *l, bool l_zero, const Type *r, bool r_zero, const Type **out) {
+// DTrace's dt_node_is_ptrcompat(). Its string is an array of char, so a
+// string compares with and takes 0 (NULL), a char pointer or a void pointer.
+bool Sema::ptr_compatible(const Type *l, bool l_zero, const Type *r, bool r_zero, const Type **out) const {
     if (is_dynamic(l) || is_dynamic(r))
         return false;
     bool li = is_integer(l), ri = is_integer(r);
     if ((li && ri) || (li && !l_zero) || (ri && !r_zero))
         return false;
-    auto referent = [](const Type *t) -> const Type * {
+    const Type *char_type = types_.named("char");
+    auto referent = [char_type](const Type *t) -> const Type * {
         const Type *b = resolve(t);
+        if (b->kind == TypeKind::String)
+            return char_type;
         return b->kind == TypeKind::Pointer || b->kind == TypeKind::Array ? resolve(b->ref) : nullptr;
     };
     const Type *lref = li ? referent(r) : referent(l);
@@ -189,8 +194,8 @@ NodePtr Sema::cook_deref(int line, NodePtr child) {
         raise_error(Tag::D_DEREF_VOID, line, "cannot dereference pointer to void");
     if (target->kind == TypeKind::Function)
         raise_error(Tag::D_DEREF_FUNC, line, "cannot dereference pointer to function");
-    if (!is_scalar(target) && target->kind != TypeKind::Struct && target->kind != TypeKind::Union &&
-        target->kind != TypeKind::Array)
+    if (!is_scalar(target) && !is_float(target) && !is_string(target) && target->kind != TypeKind::Struct &&
+        target->kind != TypeKind::Union && target->kind != TypeKind::Array)
         raise_unsupported(line, "dereferencing a pointer to " + type_name(t->ref));
     NodePtr n = make_node(NodeKind::Deref, t->ref, line);
     n->kids.push_back(std::move(child));
@@ -278,7 +283,10 @@ NodePtr Sema::cook_arith(Op opcode, int line, NodePtr l, NodePtr r) {
         break;
     case Op::Add:
     case Op::Sub: {
-        bool lp = is_pointer(l->type) && !is_vfptr(l->type), rp = is_pointer(r->type) && !is_vfptr(r->type);
+        // A string counts as a pointer here (DTrace's string is an array of
+        // char): s + 1 is the string from its second byte.
+        auto pointer_like = [](const Type *t) { return is_string(t) || (is_pointer(t) && !is_vfptr(t)); };
+        bool lp = pointer_like(l->type), rp = pointer_like(r->type);
         bool li = is_integer(l->type), ri = is_integer(r->type);
         if (li && ri)
             type = usual_conversion(l->type, r->type, types_.int_type());
@@ -388,6 +396,7 @@ NodePtr Sema::cook_cast(const Expr &e) {
     if (child->kind == NodeKind::Const && is_integer(to))
         return make_const(cast_constant(child->value, from, to), to, e.line);
     NodePtr n = make_node(NodeKind::Convert, to, e.line);
+    n->writable_cast = resolve(to)->kind == TypeKind::Pointer;
     n->kids.push_back(std::move(child));
     return n;
 }

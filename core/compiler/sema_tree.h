@@ -109,6 +109,9 @@ struct Node {
     // The value of a stack(), sym() or kin as an action or aggregation key
     // records it: how to record it and what it stands for (sema_record.cpp).
     std::optional<dif::TypeDesc> record;
+    // Convert: an explicit cast to a pointer type, through which DTrace lets
+    // a program store (DT_NF_WRITABLE; the store faults unless the memory is scratch).
+    bool writable_cast = false;
 };
 
 // An action, in the shape program.h's Action will take.

@@ -144,6 +144,14 @@ bool is_scalar(const Type *t) {
     return is_integer(t) || resolve(t)->kind == TypeKind::Pointer;
 }
 
+bool is_float(const Type *t) {
+    return resolve(t)->kind == TypeKind::Float;
+}
+
+bool in_register(const Type *t) {
+    return is_scalar(t) || (is_float(t) && resolve(t)->size <= kRegisterBits / kBitsPerByte);
+}
+
 bool is_pointer(const Type *t) {
     auto k = resolve(t)->kind;
     return k == TypeKind::Pointer || k == TypeKind::Array;
@@ -639,6 +647,8 @@ dif::TypeDesc type_desc(const Type *t, uint32_t strsize) {
         return {K::String, strsize, false};
     case TypeKind::Void:
         return {K::Integer, 0, false};
+    case TypeKind::Float: // its bits, as DTrace records them; long double by reference
+        return {in_register(r) ? K::Integer : K::ByRef, uint32_t(r->size), false};
     default:
         return {K::ByRef, uint32_t(r->size), false};
     }

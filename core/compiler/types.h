@@ -82,9 +82,13 @@ const Type *resolve(const Type *t);
 bool is_void(const Type *t);
 bool is_dynamic(const Type *t);
 bool is_string(const Type *t);
-bool is_integer(const Type *t);   // integers and enums
-bool is_arith(const Type *t);     // D has no float arithmetic: same as is_integer
-bool is_scalar(const Type *t);    // integers, enums, pointers
+bool is_integer(const Type *t); // integers and enums
+bool is_arith(const Type *t);   // D has no float arithmetic: same as is_integer
+bool is_scalar(const Type *t);  // integers, enums, pointers
+bool is_float(const Type *t);   // float, double, long double
+// Held in a register rather than by reference: scalars, and float and double
+// (their bits; DTrace keeps only long double, wider than a register, by reference).
+bool in_register(const Type *t);
 bool is_pointer(const Type *t);   // pointers and arrays (not strings)
 bool is_strcompat(const Type *t); // string, char *, char[]
 bool is_signed(const Type *t);

@@ -1,5 +1,5 @@
-/* A string and an integer do not add. */
+/* A string and an integer subtract only in that order. */
 BEGIN
 {
-	x = "a" + 1;
+	x = 1 - "a";
 }

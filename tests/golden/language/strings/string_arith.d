@@ -1,5 +1,5 @@
-/* Strings do not support arithmetic. */
+/* Two strings do not add (a string plus an integer is the string from that byte on). */
 BEGIN
 {
-	trace("a" + 1);
+	trace("a" + "b");
 }

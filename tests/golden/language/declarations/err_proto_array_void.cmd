@@ -1,0 +1,1 @@
+dtrace -xerrtags -s err_proto_array_void.d

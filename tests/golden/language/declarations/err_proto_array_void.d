@@ -1,0 +1,7 @@
+/* An associative array key cannot be void. */
+int counts[void];
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* Parameter names are distinct. */
+int f(int a, char *a);
+
+BEGIN
+{
+	exit(0);
+}

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s err_cast_to_float.d

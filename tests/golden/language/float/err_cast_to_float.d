@@ -1,0 +1,5 @@
+/* Nor can an integer become a float by a cast. */
+BEGIN
+{
+	trace((double)1);
+}

@@ -1,0 +1,7 @@
+/* ++ needs a scalar. */
+float f;
+
+BEGIN
+{
+	f++;
+}

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s err_infer_assign.d

@@ -1,0 +1,7 @@
+/* No floating-point arithmetic. */
+double d;
+
+BEGIN
+{
+	trace(-d);
+}

@@ -1,0 +1,8 @@
+/* A predicate must be a scalar. */
+float f;
+
+BEGIN
+/f/
+{
+	exit(0);
+}

@@ -1,0 +1,7 @@
+/* %d wants an integer. */
+float f;
+
+BEGIN
+{
+	printf("%d\n", f);
+}

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s err_printf_lf_double.d

@@ -1,0 +1,7 @@
+/* %Lf wants a long double exactly. */
+double d;
+
+BEGIN
+{
+	printf("%Lf\n", d);
+}

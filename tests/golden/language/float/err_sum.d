@@ -1,0 +1,7 @@
+/* An aggregating function takes a scalar. */
+double d;
+
+BEGIN
+{
+	@ = sum(d);
+}

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s err_array_member_assign.d

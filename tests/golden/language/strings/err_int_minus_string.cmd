@@ -1,0 +1,1 @@
+dtrace -xerrtags -s err_int_minus_string.d

@@ -1,0 +1,5 @@
+/* An integer minus a string. */
+BEGIN
+{
+	trace(1 - "b");
+}

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s err_printf_s_charptr.d

@@ -1,0 +1,5 @@
+/* & wants integral operands. */
+BEGIN
+{
+	trace("a" & 2);
+}

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s err_string_compare_int.d

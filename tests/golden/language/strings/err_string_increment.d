@@ -1,0 +1,6 @@
+/* ++ wants a scalar. */
+BEGIN
+{
+	s = "a";
+	s++;
+}

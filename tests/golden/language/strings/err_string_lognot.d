@@ -1,0 +1,6 @@
+/* ! wants a scalar: a string is not one. */
+BEGIN
+{
+	s = "a";
+	trace(!s);
+}

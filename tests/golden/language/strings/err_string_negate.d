@@ -1,0 +1,5 @@
+/* Unary minus wants an arithmetic operand. */
+BEGIN
+{
+	trace(-"a");
+}

@@ -1,0 +1,6 @@
+/* Two strings do not add. */
+BEGIN
+{
+	s = "a";
+	trace(s + s);
+}

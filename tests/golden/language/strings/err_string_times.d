@@ -1,0 +1,5 @@
+/* Multiplication wants arithmetic operands. */
+BEGIN
+{
+	trace("a" * 2);
+}
