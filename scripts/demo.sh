@@ -17,6 +17,9 @@ if [ "$(id -u)" -eq 0 ]; then
       -c "cat /etc/hostname /etc/os-release"
   run -qn 'profile-997 /pid == $target/ { @[ustack(4)] = count(); } END { trunc(@, 3); }' \
       -c "sha256sum $d $d $d"
+  run -qn 'pid$target::malloc:entry { @[ustack(4)] = count(); } END { trunc(@, 3); }' -c 'ls -l /usr'
+  run -qn 'proc:::exec-success /pid == $target/ { printf("%d %s\n", pid, curpsinfo->pr_psargs); }' \
+      -c "nice nice date -u"
 else
   echo; echo "(live tracing skipped: it needs root)"
 fi
