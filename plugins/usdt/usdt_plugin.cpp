@@ -299,6 +299,9 @@ bool UsdtPlugin::arm_site(uint32_t index) {
         if (captures < LIVE_MAX_CAPTURES && arg.size == 8 && !arg.is_signed && arg.kind != ArgSpec::Kind::Constant)
             config.captures[captures++] = {static_cast<uint8_t>(i), LIVE_CAPTURE_STRING, 0, 0};
     }
+    // Arguments past the sixth are decoded here from the registers the record's tail carries.
+    if (probe.nargs > LIVE_MAX_ARGS)
+        uconfig.flags |= UPROBE_FLAG_TAIL;
     if (live::Status configured = uprobes_->configure(index, config, uconfig); !configured) {
         fail(configured.error());
         return false;

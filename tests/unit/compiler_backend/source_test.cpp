@@ -135,9 +135,11 @@ TEST(Source, StructTypes) {
             "this->p->x += 2; trace(this->p->x); }");
     ASSERT_EQ(v.size(), 1u);
     EXPECT_EQ(v[0].i, 9);
-    // ...but not through a pointer computed by a cast.
-    d = error("BEGIN { x = 1; *(int *)x = 1; }");
-    EXPECT_EQ(d.tag, Tag::D_OP_WRITE);
+    // ...and through a pointer computed by a cast, as illumos makes a cast
+    // to a pointer type writable.
+    v = run("BEGIN { this->p = alloca(4); *(int *)this->p = 5; trace(*(int *)this->p); }");
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].i, 5);
 }
 
 TEST(Source, StructVariables) {
