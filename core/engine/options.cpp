@@ -80,9 +80,11 @@ const OptionSpec kOptionTable[] = {
     {"stackformat", OptionKind::String, OptionClass::Dynamic, "text", "text|folded"},
     {"progress", OptionKind::Flag, OptionClass::Runtime, nullptr},
     // Options a plugin reads are declared by the plugin (dtrace_plugin_ops.options).
-    {"livebufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // syscall: the BPF ring buffer (to move into the plugin's declared options)
+    {"livebufsize", OptionKind::Size, OptionClass::Plugin,
+     nullptr}, // syscall: the BPF ring buffer (to move into the plugin's declared options)
     {"livenofilter", OptionKind::Flag, OptionClass::Plugin, nullptr}, // syscall: no in-kernel pre-filter (likewise)
-    {"perfbufsize", OptionKind::Size, OptionClass::Plugin, nullptr}, // pmc: the perf ring of each event (to move into the pmc plugin's declared options)
+    {"perfbufsize", OptionKind::Size, OptionClass::Plugin,
+     nullptr}, // pmc: the perf ring of each event (to move into the pmc plugin's declared options)
     // the in-kernel fast path (core/fastpath, docs/fastpath.md)
     {"fastpath", OptionKind::String, OptionClass::Runtime, "on", "on|off|explain"},
 };

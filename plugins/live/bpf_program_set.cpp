@@ -172,8 +172,8 @@ Result<size_t> BpfProgramSet::attach_program(const std::string &program) {
     bpf_link *link = bpf_program__attach(prog);
     if (link == nullptr) {
         int e = errno;
-        return Error{"cannot attach the " + name_ + " BPF program " + program + " (" +
-                     bpf_program__section_name(prog) + "): " + std::strerror(e)};
+        return Error{"cannot attach the " + name_ + " BPF program " + program + " (" + bpf_program__section_name(prog) +
+                     "): " + std::strerror(e)};
     }
     links_.push_back(link);
     return links_.size() - 1;
