@@ -7,7 +7,6 @@
 #include "consumer/symbol_format.h"
 
 #include <cstdio>
-#include <optional>
 #include <vector>
 
 namespace dtrace::consumer {

@@ -168,8 +168,8 @@ class Engine final : public host::ProbeSink {
     const char *option(std::string_view name) const override;
     void input_finished() override;
     void remove_provider(dtrace_provider_id provider) override;
-    int add_library(std::string_view name, std::string_view source, std::string &error) override {
-        return probes_.add_library(name, source, error) ? 0 : -1;
+    Status add_library(std::string_view name, std::string_view source) override {
+        return probes_.add_library(name, source);
     }
     int add_trace_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) override;
     void report_progress(uint64_t done, uint64_t total, uint64_t events) override {

@@ -121,18 +121,17 @@ void ProbeTable::for_each_match(const ProbeDescription &desc, const std::functio
     });
 }
 
-bool ProbeTable::add_library(std::string_view name, std::string_view source, std::string &error) {
+Status ProbeTable::add_library(std::string_view name, std::string_view source) {
     std::lock_guard guard(registry_lock_);
     for (const auto &[known, text] : libraries_) {
         if (known != name)
             continue;
         if (text == source)
-            return true;
-        error = "library " + std::string(name) + " is already registered with other text";
-        return false;
+            return {};
+        return Failure{"library " + std::string(name) + " is already registered with other text"};
     }
     libraries_.emplace_back(name, source);
-    return true;
+    return {};
 }
 
 } // namespace dtrace::engine

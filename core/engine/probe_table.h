@@ -70,8 +70,8 @@ class ProbeTable {
     void withdraw_provider(dtrace_provider_id provider);
 
     // Shared D libraries (dtrace_host_ops::register_library), in registration
-    // order. Returns false with `error` set when `name` has other text.
-    bool add_library(std::string_view name, std::string_view source, std::string &error);
+    // order. Fails when `name` is registered with other text.
+    Status add_library(std::string_view name, std::string_view source);
     template <typename F> void for_each_library(F &&visit) const {
         std::lock_guard guard(registry_lock_);
         for (const auto &[name, source] : libraries_)

@@ -253,9 +253,8 @@ int LoadedPlugin::register_library(const char *name, const char *d_source) {
         report_error("register_library: '" + std::string(name) + "' must be registered during init");
         return -1;
     }
-    std::string error;
-    if (sink_.add_library(name, d_source, error) != 0) {
-        report_error("register_library: " + error);
+    if (Status added = sink_.add_library(name, d_source); !added) {
+        report_error("register_library: " + added.reason());
         return -1;
     }
     return 0;

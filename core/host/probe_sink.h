@@ -11,6 +11,8 @@
 // here are only valid during the call: copy what you keep.
 #pragma once
 
+#include "common/result.h"
+
 #include <dtrace/provider.h>
 
 #include <cstdint>
@@ -62,10 +64,9 @@ class ProbeSink {
     // The default keeps them (their owner must then never be used).
     virtual void remove_provider(dtrace_provider_id provider) {}
     // A D library several plugins share (dtrace_host_ops::register_library).
-    // Returns 0, or -1 with `error` set when `name` has other text.
-    virtual int add_library(std::string_view name, std::string_view source, std::string &error) {
-        error = "this host takes no shared D libraries";
-        return -1;
+    // Fails when `name` is registered with other text.
+    virtual Status add_library(std::string_view name, std::string_view source) {
+        return Failure{"this host takes no shared D libraries"};
     }
     // A replaying plugin's progress (dtrace_host_ops::report_progress); any thread.
     virtual void report_progress(uint64_t done, uint64_t total, uint64_t events) {}

@@ -18,8 +18,9 @@
 // set_filters, lookup_symbol, target_changed, lookup_type,
 // lookup_kernel_symbol, add_live_timer/remove_live_timer, consume_action,
 // arg_info, and the fast path's five (fastpath_layout ...: the table
-// dtrace_plugin_ops.fastpath points to), with the SDK's signatures minus the state. The caller fills in
-// name, description, options and the rest of dtrace_plugin_ops.
+// dtrace_plugin_ops.fastpath points to), with the SDK's signatures minus the
+// state. The caller fills in name, description, options and the rest of
+// dtrace_plugin_ops.
 #ifndef DTRACE_PLUGINS_COMMON_PLUGIN_ENTRY_H
 #define DTRACE_PLUGINS_COMMON_PLUGIN_ENTRY_H
 

@@ -95,13 +95,13 @@ TEST(ProbeTable, GrowsPastManyChunksWhileReadersLookUpById) {
 
 TEST(ProbeTable, SharedLibraryRegisteredOnceAndRefusedWithOtherText) {
     ProbeTable t;
-    std::string error;
-    ASSERT_TRUE(t.add_library("linux/process.d", "typedef int a_t;", error));
-    ASSERT_TRUE(t.add_library("other.d", "typedef int b_t;", error));
+    ASSERT_TRUE(t.add_library("linux/process.d", "typedef int a_t;").ok());
+    ASSERT_TRUE(t.add_library("other.d", "typedef int b_t;").ok());
     // The second plugin shipping the same library: a no-op.
-    EXPECT_TRUE(t.add_library("linux/process.d", "typedef int a_t;", error));
-    EXPECT_FALSE(t.add_library("linux/process.d", "typedef long a_t;", error));
-    EXPECT_EQ(error, "library linux/process.d is already registered with other text");
+    EXPECT_TRUE(t.add_library("linux/process.d", "typedef int a_t;").ok());
+    dtrace::Status refused = t.add_library("linux/process.d", "typedef long a_t;");
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.reason(), "library linux/process.d is already registered with other text");
     std::vector<std::string> seen;
     t.for_each_library(
         [&](const std::string &name, const std::string &source) { seen.push_back(name + ":" + source); });
