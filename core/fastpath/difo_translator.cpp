@@ -401,6 +401,17 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
         if (rd != dif::kZeroRegister)
             state.regs[rd] = Kind{Kind::Execname};
         return;
+    case VarId::ProbeProv:
+    case VarId::ProbeMod:
+    case VarId::ProbeFunc:
+    case VarId::ProbeName: {
+        if (!probe_)
+            throw Refusal(builtin_name(uint32_t(id)) + " without the probe's own program");
+        const std::string *names[] = {&probe_->provider, &probe_->module, &probe_->function, &probe_->name};
+        if (rd != dif::kZeroRegister)
+            state.regs[rd] = Kind{Kind::Constant, false, 0, *names[uint32_t(id) - uint32_t(VarId::ProbeProv)]};
+        return;
+    }
     case VarId::Pid:
         out_.load(kDw, R1, R10, frame::kPidTgid);
         out_.alu_imm(kRsh, R1, 32);

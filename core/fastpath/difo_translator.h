@@ -7,6 +7,7 @@
 // only as execname and constants, compared without ever being copied. What
 // the kernel path cannot do (memory loads, subroutines, associative arrays,
 // string variables, division by a value not known to be non-zero ...)
+// The probe's names are constants in a program that serves one probe.
 // throws a Refusal naming it.
 #pragma once
 
@@ -37,9 +38,10 @@ using ClauseLocalSlots = std::map<std::pair<const compiler::Program *, uint32_t>
 
 class DifoTranslator {
   public:
+    // `probe`: the one probe the program serves (its names are constants), if known.
     DifoTranslator(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, const compiler::Program &program,
-                   ClauseLocalSlots &locals)
-        : out_(out), plan_(plan), shape_(shape), program_(program), locals_(locals) {}
+                   ClauseLocalSlots &locals, const ProbeIdentity *probe = nullptr)
+        : out_(out), plan_(plan), shape_(shape), program_(program), locals_(locals), probe_(probe) {}
 
     DifoValue emit(const dif::Difo &difo);
 
@@ -66,6 +68,7 @@ class DifoTranslator {
     const ProbeShape &shape_;
     const compiler::Program &program_;
     ClauseLocalSlots &locals_;
+    const ProbeIdentity *probe_;
 };
 
 // Loads DIF register `r` (r0 reads 0) into `dst`, stores `src` into it (r0: lost).

@@ -60,6 +60,23 @@ struct ProbeShape {
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };
 
+// The probe a program of its own serves: what a clause that records (its
+// enabled probe ids) or reads the probe's names needs to know.
+struct ProbeIdentity {
+    std::string provider, module, function, name;
+    std::vector<uint32_t> epids; // per clause of the program, in order
+};
+
+// How one clause's record lies in the kernel's ring (kernel_records.h).
+struct RecordField {
+    enum class Kind { Integer, Execname, Constant } kind = Kind::Integer;
+    std::string text; // Constant: the string (written by user space, not the kernel)
+};
+struct RecordLayout {
+    std::vector<RecordField> fields;
+    uint32_t bytes = 0; // in the kernel: the header and the fields
+};
+
 struct MapSpec {
     dtrace_bpf_map_type type = DTRACE_BPF_MAP_HASH;
     uint32_t key_size = 0;
@@ -81,15 +98,17 @@ struct KernelAggregation {
 
 // The maps of every program of a session, by name, with their sizes.
 struct MapPlan {
-    static constexpr uint32_t kDrops = 0;     // per-CPU u64 counters: aggregation, then dynamic variable drops
+    static constexpr uint32_t kDrops = 0;     // per-CPU u64 counters: aggregation, dynamic variable, record drops
     static constexpr uint32_t kZeroValue = 1; // one zeroed value, the first value of a new aggregation entry
-    static constexpr uint32_t kAggregationDrops = 0, kVariableDrops = 1;
+    static constexpr uint32_t kAggregationDrops = 0, kVariableDrops = 1, kRecordDrops = 2;
 
     size_t aggregation_entries = 4096; // from aggsize
     size_t variable_entries = 4096;    // from dynvarsize
+    size_t ring_bytes = 1u << 22;      // from bufsize
     std::vector<MapSpec> maps;
     std::map<std::string, uint32_t> by_name;
     std::map<std::string, KernelAggregation> aggregations; // by aggregation name
+    std::map<uint32_t, RecordLayout> records;              // by enabled probe id
 
     MapPlan();
     uint32_t add(const std::string &name, MapSpec spec);

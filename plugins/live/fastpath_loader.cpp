@@ -24,6 +24,8 @@ bpf_map_type kernel_map_type(uint32_t type) {
         return BPF_MAP_TYPE_ARRAY;
     case DTRACE_BPF_MAP_PERCPU_ARRAY:
         return BPF_MAP_TYPE_PERCPU_ARRAY;
+    case DTRACE_BPF_MAP_RINGBUF:
+        return BPF_MAP_TYPE_RINGBUF;
     default:
         return BPF_MAP_TYPE_UNSPEC;
     }
@@ -50,13 +52,17 @@ void copy_log(const dtrace_bpf_program &program, const std::string &text) {
 FastpathLoader::~FastpathLoader() {
     for (int fd : programs_)
         close(fd);
-    for (const Map &m : maps_)
+    for (const Map &m : maps_) {
+        ring_buffer__free(m.ring);
         close(m.fd);
+    }
 }
 
 int32_t FastpathLoader::create_map(const dtrace_bpf_map_spec &spec, std::string &error) {
     const bpf_map_type type = kernel_map_type(spec.type);
-    if (type == BPF_MAP_TYPE_UNSPEC || spec.key_size == 0 || spec.value_size == 0 || spec.max_entries == 0) {
+    const bool ring = type == BPF_MAP_TYPE_RINGBUF;
+    if (type == BPF_MAP_TYPE_UNSPEC || spec.max_entries == 0 || (spec.key_size == 0) != ring ||
+        (spec.value_size == 0) != ring) {
         error = "cannot create map " + std::string(spec.name ? spec.name : "") + ": an invalid specification";
         return -1;
     }
@@ -70,7 +76,7 @@ int32_t FastpathLoader::create_map(const dtrace_bpf_map_spec &spec, std::string 
         error = "cannot create map " + std::string(spec.name ? spec.name : "") + ": " + std::strerror(errno);
         return -1;
     }
-    maps_.push_back({fd, spec});
+    maps_.push_back({fd, spec, nullptr, nullptr});
     return static_cast<int32_t>(maps_.size() - 1);
 }
 
@@ -130,6 +136,35 @@ bool FastpathLoader::read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg
             fn(arg, next.data(), values.data(), static_cast<uint32_t>(cpus));
         key.swap(next);
         previous = key.data();
+    }
+    return true;
+}
+
+
+bool FastpathLoader::read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg, std::string &error) {
+    if (map < 0 || static_cast<size_t>(map) >= maps_.size() || maps_[map].spec.type != DTRACE_BPF_MAP_RINGBUF) {
+        error = "reading records from a map that is not a ring (" + std::to_string(map) + ")";
+        return false;
+    }
+    Map &m = maps_[map];
+    if (m.ring == nullptr) {
+        m.reader = std::make_unique<RingReader>();
+        auto on_record = [](void *ctx, void *data, size_t size) {
+            const RingReader &r = *static_cast<RingReader *>(ctx);
+            r.fn(r.arg, data, static_cast<uint32_t>(size));
+            return 0;
+        };
+        m.ring = ring_buffer__new(m.fd, on_record, m.reader.get(), nullptr);
+        if (m.ring == nullptr) {
+            error = "cannot read the ring map " + std::string(m.spec.name ? m.spec.name : "") + ": " +
+                    std::strerror(errno);
+            return false;
+        }
+    }
+    *m.reader = RingReader{fn, arg};
+    if (ring_buffer__consume(m.ring) < 0) {
+        error = "cannot read the ring map " + std::string(m.spec.name ? m.spec.name : "") + ": " + std::strerror(errno);
+        return false;
     }
     return true;
 }

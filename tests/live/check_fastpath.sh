@@ -101,8 +101,14 @@ differential)
         "$steps" "$in_kernel"
     same_both_ways 'syscall:::entry /pid == $target/ { @[probefunc == "getppid"] = count(); }
                     syscall::write:entry /pid == $target/ { @w = lquantize(arg2, 0, 20, 1); }
-                    syscall::write:entry /pid == $target/ { @w = lquantize(arg2, 0, 20, 1); }' "$steps" "stays in user space"
+                    syscall::write:entry /pid == $target/ { @w = lquantize(arg2, 0, 20, 1); }' "$steps" "$in_kernel"
     same_both_ways 'syscall:::entry /pid == $target/ { @[uid, gid, tid == pid, cpu >= 0] = count(); }' "$steps" "$in_kernel"
+    # Records: trace(), printf() of integers, execname and the probe's names, the empty clause.
+    same_both_ways 'syscall::write:entry /pid == $target/ { printf("%d %s %s:%s:%s %d|", arg2, execname, probeprov, probefunc, probename, (int)arg0 > 0); trace(arg2 * 2); }
+                    syscall::openat:return /pid == $target/ { trace(errno); trace(arg0 < 0); printf("\n"); }
+                    syscall::getppid:entry /pid == $target && arg0 == 1/ { }' "$steps" "$in_kernel"
+    same_both_ways 'syscall::write:entry,syscall::getppid:entry /pid == $target/ { @[probefunc] = count(); }
+                    syscall::write:return /pid == $target/ { printf("%s returned %d\n", probefunc, arg1); }' "$steps" "$in_kernel"
     ;;
 fallback)
     # Each clause that cannot run in the kernel says why, and the output is
@@ -114,10 +120,18 @@ fallback)
     printf 'syscall_workloa! 300\n\n' | diff - "$out" >/dev/null || fail "wrong count in user space"
     # A variable shared with a user-space clause keeps both in user space.
     run -x fastpath=explain -qn 'syscall::getppid:entry /pid == $target/ { self->n++; }
-                                 syscall::exit_group:entry /pid == $target/ { printf("%d\n", self->n); }' -c "$workload 77"
+                                 syscall::exit_group:entry /pid == $target/ { printf("%s%d\n", strjoin("n=", ""), self->n); }' -c "$workload 77"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     grep -q "self->n is also used by the clause" "$err" || fail "the shared variable is not explained"
-    printf '77\n\n' | diff - "$out" >/dev/null || fail "wrong thread-local count"
+    printf 'n=77\n\n' | diff - "$out" >/dev/null || fail "wrong thread-local count"
+    # Records come all from the kernel or all from user space (in order).
+    run -x fastpath=explain -qn 'syscall::getppid:entry /pid == $target/ { printf("g\n"); }
+                                 syscall::write:entry /pid == $target/ { printf("%s\n", strjoin("w", "!")); }' \
+        -c "$workload 2 write:a 1"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(syscall::getppid:entry) stays in user space: it records, and so does the clause at line 2" "$err" ||
+        fail "the order of records is not explained"
+    printf 'g\ng\nw!\ng\n\n' | diff - "$out" >/dev/null || fail "records out of order"
     # -x fastpath=off: nothing goes to the kernel, nothing is explained.
     run -x fastpath=off -qn 'syscall::getppid:entry /pid == $target/ { @ = count(); }' -c "$workload 10"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
