@@ -60,8 +60,13 @@ class DifoTranslator {
     void emit_arg(uint32_t index, uint8_t rd);
     void emit_string_compare(const Kind &left, const Kind &right, uint8_t rd);
     void emit_thread_local(const dif::Variable &var, uint8_t reg, bool store);
+    void emit_global(const dif::Variable &var, uint8_t reg, bool store);
+    void emit_push(const Kind &value, uint8_t reg, State &state);
+    void emit_array(const dif::Variable &var, uint8_t reg, bool store, State &state);
+    void emit_dynamic_variable(uint32_t map, int16_t key_offset, uint8_t reg, bool store);
+    void emit_thread_key(int16_t offset);
     unsigned clause_local_slot(const dif::Variable &var);
-    uint32_t thread_local_map(const dif::Variable &var);
+    uint32_t variable_map(const std::string &name, MapSpec spec);
 
     BpfEmitter &out_;
     MapPlan &plan_;

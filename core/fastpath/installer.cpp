@@ -293,20 +293,27 @@ class Installer {
 
     void explain_plan(const Plan &plan, const std::vector<Built> &built) {
         explain_user_space(plan);
-        std::map<ClauseRef, std::pair<size_t, size_t>> in_kernel; // probes, instructions
+        struct InKernel {
+            size_t probes = 0, programs = 0, insns = 0; // insns: the largest program's
+        };
+        std::map<ClauseRef, InKernel> in_kernel;
         size_t index = 0;
         for (const auto &[key, group_probes] : plan.groups) {
             for (const ClauseRef &c : key.clauses) {
-                auto &[probe_count, insns] = in_kernel[c];
-                probe_count += group_probes.size();
-                insns = std::max(insns, built[index].insns.size());
+                InKernel &k = in_kernel[c];
+                k.probes += group_probes.size();
+                k.programs++;
+                k.insns = std::max(k.insns, built[index].insns.size());
             }
             index++;
         }
-        for (const auto &[clause, counts] : in_kernel)
-            explain_("fastpath: " + clause_name(clause) + " runs in the kernel on " + std::to_string(counts.first) +
-                     " probe" + (counts.first == 1 ? "" : "s") + " (a BPF program of " + std::to_string(counts.second) +
+        for (const auto &[clause, k] : in_kernel) {
+            const std::string programs = k.programs == 1 ? "a BPF program of "
+                                                         : std::to_string(k.programs) + " BPF programs of up to ";
+            explain_("fastpath: " + clause_name(clause) + " runs in the kernel on " + std::to_string(k.probes) +
+                     " probe" + (k.probes == 1 ? "" : "s") + " (" + programs + std::to_string(k.insns) +
                      " instructions)");
+        }
     }
 
     engine::Engine &engine_;

@@ -47,6 +47,9 @@ inline constexpr int16_t kVarValue = -216;
 inline constexpr int16_t kIndex = -224; // a u32 array index (drops, zero value)
 inline constexpr uint32_t kMaxKeyBytes = 128;
 inline constexpr int16_t kKey = -224 - static_cast<int16_t>(kMaxKeyBytes); // an aggregation's key tuple
+inline constexpr uint32_t kMaxTupleBytes = 128;
+inline constexpr int16_t kTuple = kKey - static_cast<int16_t>(kMaxTupleBytes); // DIF's tuple stack: an array's key
+inline constexpr int16_t kTupleThread = kTuple - 8; // a self-> array's key: the thread id, then the tuple
 } // namespace frame
 
 inline constexpr uint32_t kStringKeyBytes = 16; // a string key in the kernel: execname's room (TASK_COMM_LEN)

@@ -107,6 +107,15 @@ differential)
     same_both_ways 'syscall::write:entry /pid == $target/ { printf("%d %s %s:%s:%s %d|", arg2, execname, probeprov, probefunc, probename, (int)arg0 > 0); trace(arg2 * 2); }
                     syscall::openat:return /pid == $target/ { trace(errno); trace(arg0 < 0); printf("\n"); }
                     syscall::getppid:entry /pid == $target && arg0 == 1/ { }' "$steps" "$in_kernel"
+    same_both_ways 'syscall::write:entry /pid == $target/ { @s = stddev(arg2 * 1000000000 - arg0); @t[execname] = stddev(arg2);
+                        @l = llquantize(arg2, 2, 0, 6, 4); @m[probefunc] = llquantize(arg2 * arg2 * 1000, 10, 0, 6, 20); }' \
+        "$steps" "$in_kernel"
+    # Global scalars and associative arrays, self-> arrays, of integers keyed by integers and strings.
+    same_both_ways 'int total; int len[string, int]; self int w[int];
+                    syscall::write:entry /pid == $target/ { n++; total += arg2; len[execname, arg0 > 0] += arg2;
+                        self->w[arg2] = self->w[arg2] + 1; printf("%d %d %d %d\n", n, total, len[execname, 1], self->w[arg2]); }
+                    syscall::getppid:entry /pid == $target && n > 0/ { @g[n, len["syscall_workloa", 1]] = count(); len["syscall_workloa", 1] = 0; }' \
+        "3 write:hello 2 write:hi write:hello 4 write:hello 1" "$in_kernel"
     same_both_ways 'syscall::write:entry,syscall::getppid:entry /pid == $target/ { @[probefunc] = count(); }
                     syscall::write:return /pid == $target/ { printf("%s returned %d\n", probefunc, arg1); }' "$steps" "$in_kernel"
     ;;

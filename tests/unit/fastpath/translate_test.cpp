@@ -23,6 +23,12 @@ TEST(FastpathTranslate, TakesPredicatesArithmeticAndTheAggregatingFunctions) {
               std::nullopt);
 }
 
+TEST(FastpathTranslate, TakesGlobalsAndAssociativeArraysOfIntegers) {
+    EXPECT_EQ(refusal_of("a:::b { n++; t = timestamp; a[pid, execname, \"k\"] = arg0 + 1; a[pid, execname, \"k\"] += arg0; self->b[arg1] = a[pid, execname, "
+                         "\"k\"] + n; @ = sum(self->b[arg1] - t); a[pid, execname, \"k\"] = 0; }"),
+              std::nullopt);
+}
+
 TEST(FastpathTranslate, TakesStddevAndLlquantize) {
     EXPECT_EQ(refusal_of("a:::b { @s = stddev(arg0); @l = llquantize(arg0, 10, 0, 6, 20); }"), std::nullopt);
     EXPECT_EQ(refusal_of("a:::b { @l[execname] = llquantize(arg0, 2, 0, 30, 2, arg1); }"), std::nullopt);
@@ -38,12 +44,16 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
               "strjoin() is not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { @ = count(); printa(@); }"), "printa() is not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { trace(pid); exit(0); }"), "exit() is not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { x = 1; }"), "global variables are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { x = execname; }"),
+              "global variables other than integers are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { @ = sum(arg0 / arg1); }"), "division by a value not known to be non-zero");
     EXPECT_EQ(refusal_of("a:::b { @[ppid] = count(); }"), "ppid is not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { self->s = execname; }"),
               "self-> variables other than integers are not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { a[pid] = 1; }"), "associative arrays are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { a[pid] = execname; }"),
+              "associative arrays of values other than integers are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { a[\"a string longer than sixteen\"] = 1; }"),
+              "string keys other than execname and constants of under 16 bytes");
     EXPECT_EQ(refusal_of("a:::b { @[\"a string longer than sixteen\"] = count(); }"),
               "string keys other than execname and constants of under 16 bytes");
     EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"), "aggregation keys other than integers and strings");

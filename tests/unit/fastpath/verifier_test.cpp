@@ -75,6 +75,13 @@ TEST_F(FastpathVerifier, AcceptsEveryKindOfClauseTheTranslationTakes) {
               std::nullopt);
 }
 
+TEST_F(FastpathVerifier, AcceptsGlobalsAndAssociativeArrays) {
+    EXPECT_EQ(load("a:::b { n++; t = timestamp; a[pid, execname, \"k\"] = arg0 + 1; a[pid, execname, \"k\"] += arg0; self->b[arg1] = a[pid, execname, \"k\"] + "
+                   "n; @ = sum(self->b[arg1] - t); a[pid, execname, \"k\"] = 0; } a:::b /n > 3/ { self->b[arg1] = 0; "
+                   "printf(\"%d %d\", n, a[tid, \"x\", \"y\"]); }"),
+              std::nullopt);
+}
+
 TEST_F(FastpathVerifier, AcceptsStddevAndLlquantize) {
     EXPECT_EQ(load("a:::b { @s[execname] = stddev(arg0); @l = llquantize(arg0, 10, 0, 6, 20); "
                    "@m = llquantize(arg1, 2, 0, 30, 2); }"),
