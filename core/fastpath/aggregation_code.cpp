@@ -222,6 +222,8 @@ KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &prog
     agg.program = &program;
     agg.value_words = kernel_value_words(decl->func, decl->params);
     for (const dif::TypeDesc &type : decl->key_types) {
+        if (type.shown == dif::TypeDesc::Shown::Stack || type.shown == dif::TypeDesc::Shown::UserStack)
+            throw Refusal("stack() and ustack() keys are not available in the kernel path");
         if (type.kind == dif::TypeDesc::Kind::ByRef || type.shown != dif::TypeDesc::Shown::Value)
             throw Refusal("aggregation keys other than integers and strings");
         agg.key_types.push_back(type);

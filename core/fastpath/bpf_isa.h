@@ -41,6 +41,8 @@ enum class Helper : int32_t {
     GetCurrentPidTgid = 14,
     GetCurrentUidGid = 15,
     GetCurrentComm = 16,
+    GetCurrentTask = 35,
+    ProbeReadKernel = 113,
     RingbufOutput = 130,
 };
 

@@ -115,6 +115,7 @@ void note_builtin_uses(const dif::Difo &difo, BuiltinUses &uses) {
             uses.execname = true;
             break;
         case VarId::Timestamp:
+        case VarId::Walltimestamp:
             uses.timestamp = true;
             break;
         case VarId::Pid:
@@ -459,6 +460,29 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
     case VarId::Timestamp:
         out_.load(kDw, R1, R10, frame::kTimestamp);
         return integer_result();
+    case VarId::Walltimestamp:
+        // The event's time on the wall clock (the user-space path reads it when the event arrives).
+        out_.load(kDw, R1, R10, frame::kTimestamp);
+        out_.load_imm64(R2, static_cast<uint64_t>(plan_.wall_offset_ns));
+        out_.alu(kAdd, R1, R2);
+        return integer_result();
+    case VarId::Ppid:
+        if (shape_.task_real_parent == 0 || shape_.task_tgid == 0)
+            throw Refusal("ppid is not available in the kernel path (the plugin does not know the kernel's task_struct)");
+        out_.call(Helper::GetCurrentTask);
+        emit_read_task_word(R0, shape_.task_real_parent, 8);
+        out_.load(kDw, R3, R10, frame::kTaskWord);
+        emit_read_task_word(R3, shape_.task_tgid, 4);
+        out_.load(kDw, R1, R10, frame::kTaskWord);
+        return integer_result();
+    case VarId::Vtimestamp:
+        if (shape_.task_exec_runtime == 0)
+            throw Refusal(
+                "vtimestamp is not available in the kernel path (the plugin does not know the kernel's task_struct)");
+        out_.call(Helper::GetCurrentTask);
+        emit_read_task_word(R0, shape_.task_exec_runtime, 8);
+        out_.load(kDw, R1, R10, frame::kTaskWord);
+        return integer_result();
     case VarId::Cpu:
         out_.call(Helper::GetSmpProcessorId);
         out_.mov(R1, R0);
@@ -478,6 +502,18 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
         }
         throw Refusal(builtin_name(uint32_t(id)) + " is not available in the kernel path");
     }
+}
+
+// frame::kTaskWord = the `size` bytes at `base` + `offset` in kernel memory
+// (zero-extended; 0 when the read fails).
+void DifoTranslator::emit_read_task_word(Reg base, uint32_t offset, int32_t size) {
+    out_.mov(R3, base);
+    out_.alu_imm(kAdd, R3, static_cast<int32_t>(offset));
+    out_.store_imm(kDw, R10, frame::kTaskWord, 0);
+    out_.mov(R1, R10);
+    out_.alu_imm(kAdd, R1, frame::kTaskWord);
+    out_.mov_imm(R2, size);
+    out_.call(Helper::ProbeReadKernel);
 }
 
 // argN: the event's words (a syscall return: its value, twice); beyond the

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <ctime>
 
 namespace dtrace::fastpath {
 
@@ -26,6 +27,14 @@ size_t ring_bytes_for(size_t bufsize) {
     while (bytes * 2 <= std::min(bufsize, kMaxRingBytes))
         bytes *= 2;
     return bytes;
+}
+
+// CLOCK_REALTIME - CLOCK_MONOTONIC (bpf_ktime_get_ns()'s clock), in ns.
+int64_t wall_clock_offset() {
+    timespec wall{}, monotonic{};
+    clock_gettime(CLOCK_REALTIME, &wall);
+    clock_gettime(CLOCK_MONOTONIC, &monotonic);
+    return (int64_t(wall.tv_sec) - monotonic.tv_sec) * 1000000000 + (wall.tv_nsec - monotonic.tv_nsec);
 }
 
 bool can_read_rings(const dtrace_fastpath_ops &ops) {
@@ -71,7 +80,8 @@ std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
             layout.struct_size = sizeof layout;
             if (ops->probe_layout(plugin->plugin_state(), probe->id, probe->cookie, &layout) == 0) {
                 planned.shape =
-                    ProbeShape{layout.nargs, layout.arg_offset, (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0};
+                    ProbeShape{layout.nargs,           layout.arg_offset, (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
+                               layout.task_real_parent, layout.task_tgid,  layout.task_exec_runtime};
                 port = Port{ops, plugin->plugin_state(), plugin};
             }
         }
@@ -169,6 +179,7 @@ class Installer {
             entries_for(static_cast<size_t>(options.number("aggsize")), kBytesPerAggregationEntry);
         sizes_.variable_entries = entries_for(static_cast<size_t>(options.number("dynvarsize")), kBytesPerVariable);
         sizes_.ring_bytes = ring_bytes_for(static_cast<size_t>(options.number("bufsize")));
+        sizes_.wall_offset_ns = wall_clock_offset();
     }
 
     std::optional<std::string> run(std::unique_ptr<Installation> &out) {

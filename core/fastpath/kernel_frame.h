@@ -50,6 +50,7 @@ inline constexpr int16_t kKey = -224 - static_cast<int16_t>(kMaxKeyBytes); // an
 inline constexpr uint32_t kMaxTupleBytes = 128;
 inline constexpr int16_t kTuple = kKey - static_cast<int16_t>(kMaxTupleBytes); // DIF's tuple stack: an array's key
 inline constexpr int16_t kTupleThread = kTuple - 8; // a self-> array's key: the thread id, then the tuple
+inline constexpr int16_t kTaskWord = kTupleThread - 8; // a word read from the current task (ppid, vtimestamp)
 } // namespace frame
 
 inline constexpr uint32_t kStringKeyBytes = 16; // a string key in the kernel: execname's room (TASK_COMM_LEN)
@@ -59,6 +60,8 @@ struct ProbeShape {
     uint32_t nargs = 0;
     uint32_t arg_offset = 0;
     bool syscall_return = false;
+    // Offsets in the kernel's task_struct (dtrace_fastpath_probe); 0: unknown.
+    uint32_t task_real_parent = 0, task_tgid = 0, task_exec_runtime = 0;
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };
@@ -108,6 +111,7 @@ struct MapPlan {
     size_t aggregation_entries = 4096; // from aggsize
     size_t variable_entries = 4096;    // from dynvarsize
     size_t ring_bytes = 1u << 22;      // from bufsize
+    int64_t wall_offset_ns = 0;        // walltimestamp - timestamp (CLOCK_REALTIME - CLOCK_MONOTONIC)
     std::vector<MapSpec> maps;
     std::map<std::string, uint32_t> by_name;
     std::map<std::string, KernelAggregation> aggregations; // by aggregation name

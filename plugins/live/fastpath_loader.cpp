@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <cstddef>
 #include <linux/bpf.h>
 
 namespace dtrace::live {
@@ -47,7 +49,59 @@ void copy_log(const dtrace_bpf_program &program, const std::string &text) {
     program.log[n] = '\0';
 }
 
+struct TaskOffsets {
+    uint32_t real_parent = 0, tgid = 0, exec_runtime = 0;
+};
+
+// The byte offset of member `name` of struct type `id`, and its type; 0 when absent.
+uint32_t member_offset(const btf *types, uint32_t id, const char *name, uint32_t *type = nullptr) {
+    const btf_type *t = btf__type_by_id(types, id);
+    if (t == nullptr || !btf_is_struct(t))
+        return 0;
+    const btf_member *m = btf_members(t);
+    for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+        const char *member = btf__name_by_offset(types, m->name_off);
+        if (member != nullptr && std::strcmp(member, name) == 0) {
+            if (type != nullptr)
+                *type = m->type;
+            return btf_member_bit_offset(t, i) / 8;
+        }
+    }
+    return 0;
+}
+
+// Read once from /sys/kernel/btf/vmlinux.
+const TaskOffsets &task_offsets() {
+    static const TaskOffsets offsets = [] {
+        TaskOffsets out;
+        btf *types = btf__load_vmlinux_btf();
+        if (types == nullptr)
+            return out;
+        const int task = btf__find_by_name_kind(types, "task_struct", BTF_KIND_STRUCT);
+        if (task > 0) {
+            out.real_parent = member_offset(types, task, "real_parent");
+            out.tgid = member_offset(types, task, "tgid");
+            uint32_t se_type = 0;
+            const uint32_t se = member_offset(types, task, "se", &se_type);
+            const uint32_t runtime = se ? member_offset(types, se_type, "sum_exec_runtime") : 0;
+            out.exec_runtime = runtime ? se + runtime : 0;
+        }
+        btf__free(types);
+        return out;
+    }();
+    return offsets;
+}
+
 } // namespace
+
+void FastpathLoader::describe_task(dtrace_fastpath_probe &layout) {
+    if (layout.struct_size < offsetof(dtrace_fastpath_probe, task_exec_runtime) + sizeof layout.task_exec_runtime)
+        return;
+    const TaskOffsets &offsets = task_offsets();
+    layout.task_real_parent = offsets.real_parent;
+    layout.task_tgid = offsets.tgid;
+    layout.task_exec_runtime = offsets.exec_runtime;
+}
 
 FastpathLoader::~FastpathLoader() {
     for (int fd : programs_)

@@ -27,6 +27,10 @@ class FastpathLoader {
     FastpathLoader(const FastpathLoader &) = delete;
     FastpathLoader &operator=(const FastpathLoader &) = delete;
 
+    // Fills the task_struct offsets of `layout` (those its struct_size
+    // covers) from the kernel's BTF; left 0 when the BTF does not say.
+    static void describe_task(dtrace_fastpath_probe &layout);
+
     // A handle (>= 0), or -1 with `error` set.
     int32_t create_map(const dtrace_bpf_map_spec &spec, std::string &error);
     // A handle (>= 0), or -1 with the reason (the verifier's log) in program.log.

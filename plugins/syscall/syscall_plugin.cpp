@@ -324,6 +324,7 @@ int SyscallPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fast
     out.flags = slot.is_return ? DTRACE_FASTPATH_SYSCALL_RETURN : 0;
     out.nargs = static_cast<uint32_t>(slot.is_return ? 2 : slot.shape->entry_types.size());
     out.arg_offset = 16;
+    live::FastpathLoader::describe_task(out);
     return 0;
 }
 

@@ -394,6 +394,12 @@ typedef struct dtrace_fastpath_probe {
     uint32_t flags;       /* DTRACE_FASTPATH_* */
     uint32_t nargs;
     uint32_t arg_offset;
+    /* Appended: where the kernel's struct task_struct keeps what ppid and
+     * vtimestamp read, in bytes (0: unknown; those builtins then keep a
+     * clause in user space): real_parent, tgid, se.sum_exec_runtime. */
+    uint32_t task_real_parent;
+    uint32_t task_tgid;
+    uint32_t task_exec_runtime;
 } dtrace_fastpath_probe;
 
 /* A system call return: the word at arg_offset is the kernel's return value;

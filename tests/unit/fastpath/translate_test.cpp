@@ -29,6 +29,12 @@ TEST(FastpathTranslate, TakesGlobalsAndAssociativeArraysOfIntegers) {
               std::nullopt);
 }
 
+TEST(FastpathTranslate, TakesPpidVtimestampAndWalltimestamp) {
+    const dtrace::fastpath::ProbeShape knows_tasks{6, 16, false, 100, 200, 300};
+    EXPECT_EQ(refusal_of("a:::b { trace(walltimestamp); @[ppid] = sum(vtimestamp); }", knows_tasks), std::nullopt);
+    EXPECT_EQ(refusal_of("a:::b { trace(walltimestamp - timestamp); }"), std::nullopt);
+}
+
 TEST(FastpathTranslate, TakesStddevAndLlquantize) {
     EXPECT_EQ(refusal_of("a:::b { @s = stddev(arg0); @l = llquantize(arg0, 10, 0, 6, 20); }"), std::nullopt);
     EXPECT_EQ(refusal_of("a:::b { @l[execname] = llquantize(arg0, 2, 0, 30, 2, arg1); }"), std::nullopt);
@@ -47,7 +53,8 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
     EXPECT_EQ(refusal_of("a:::b { x = execname; }"),
               "global variables other than integers are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { @ = sum(arg0 / arg1); }"), "division by a value not known to be non-zero");
-    EXPECT_EQ(refusal_of("a:::b { @[ppid] = count(); }"), "ppid is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[ppid] = count(); }"),
+              "ppid is not available in the kernel path (the plugin does not know the kernel's task_struct)");
     EXPECT_EQ(refusal_of("a:::b { self->s = execname; }"),
               "self-> variables other than integers are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { a[pid] = execname; }"),
@@ -56,7 +63,14 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
               "string keys other than execname and constants of under 16 bytes");
     EXPECT_EQ(refusal_of("a:::b { @[\"a string longer than sixteen\"] = count(); }"),
               "string keys other than execname and constants of under 16 bytes");
-    EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"), "aggregation keys other than integers and strings");
+    EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"), "stack() and ustack() keys are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"),
+              "stack() and ustack() keys are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[sym(arg0)] = count(); }"), "aggregation keys other than integers and strings");
+    EXPECT_EQ(refusal_of("a:::b { @[copyinstr(arg0)] = count(); }"), "copyinstr() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { trace(vtimestamp); }"),
+              "vtimestamp is not available in the kernel path (the plugin does not know the kernel's task_struct)");
+    EXPECT_EQ(refusal_of("a:::b { trace(curthread); }"), "curthread is not available in the kernel path");
 }
 
 TEST(FastpathTranslate, TakesRecordsOfIntegersExecnameAndTheProbesNames) {

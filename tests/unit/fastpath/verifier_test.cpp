@@ -82,6 +82,17 @@ TEST_F(FastpathVerifier, AcceptsGlobalsAndAssociativeArrays) {
               std::nullopt);
 }
 
+TEST_F(FastpathVerifier, AcceptsPpidVtimestampAndWalltimestamp) {
+    dtrace_fastpath_probe layout{};
+    layout.struct_size = sizeof layout;
+    live::FastpathLoader::describe_task(layout);
+    if (layout.task_real_parent == 0 || layout.task_exec_runtime == 0)
+        GTEST_SKIP() << "this kernel's BTF (/sys/kernel/btf/vmlinux) does not describe task_struct";
+    const fastpath::ProbeShape shape{6, 16, false, layout.task_real_parent, layout.task_tgid, layout.task_exec_runtime};
+    EXPECT_EQ(load("a:::b /ppid != 1/ { trace(walltimestamp); @[ppid] = sum(vtimestamp); printf(\"%d\", ppid); }", shape),
+              std::nullopt);
+}
+
 TEST_F(FastpathVerifier, AcceptsStddevAndLlquantize) {
     EXPECT_EQ(load("a:::b { @s[execname] = stddev(arg0); @l = llquantize(arg0, 10, 0, 6, 20); "
                    "@m = llquantize(arg1, 2, 0, 30, 2); }"),
