@@ -468,7 +468,8 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
         return integer_result();
     case VarId::Ppid:
         if (shape_.task_real_parent == 0 || shape_.task_tgid == 0)
-            throw Refusal("ppid is not available in the kernel path (the plugin does not know the kernel's task_struct)");
+            throw Refusal(
+                "ppid is not available in the kernel path (the plugin does not know the kernel's task_struct)");
         out_.call(Helper::GetCurrentTask);
         emit_read_task_word(R0, shape_.task_real_parent, 8);
         out_.load(kDw, R3, R10, frame::kTaskWord);
@@ -591,9 +592,9 @@ void DifoTranslator::emit_thread_key(int16_t offset) {
 
 // self->x: a hash map per variable, keyed by the thread id.
 void DifoTranslator::emit_thread_local(const dif::Variable &var, uint8_t reg, bool store) {
-    const uint32_t map = variable_map("self->" + var.name, MapSpec{DTRACE_BPF_MAP_HASH, 8, 8,
-                                                                   static_cast<uint32_t>(plan_.variable_entries),
-                                                                   "dt_self_" + var.name});
+    const uint32_t map = variable_map(
+        "self->" + var.name,
+        MapSpec{DTRACE_BPF_MAP_HASH, 8, 8, static_cast<uint32_t>(plan_.variable_entries), "dt_self_" + var.name});
     emit_thread_key(frame::kVarKey);
     emit_dynamic_variable(map, frame::kVarKey, reg, store);
 }

@@ -79,9 +79,12 @@ std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
             dtrace_fastpath_probe layout{};
             layout.struct_size = sizeof layout;
             if (ops->probe_layout(plugin->plugin_state(), probe->id, probe->cookie, &layout) == 0) {
-                planned.shape =
-                    ProbeShape{layout.nargs,           layout.arg_offset, (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
-                               layout.task_real_parent, layout.task_tgid,  layout.task_exec_runtime};
+                planned.shape = ProbeShape{layout.nargs,
+                                           layout.arg_offset,
+                                           (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
+                                           layout.task_real_parent,
+                                           layout.task_tgid,
+                                           layout.task_exec_runtime};
                 port = Port{ops, plugin->plugin_state(), plugin};
             }
         }
@@ -319,8 +322,8 @@ class Installer {
             index++;
         }
         for (const auto &[clause, k] : in_kernel) {
-            const std::string programs = k.programs == 1 ? "a BPF program of "
-                                                         : std::to_string(k.programs) + " BPF programs of up to ";
+            const std::string programs =
+                k.programs == 1 ? "a BPF program of " : std::to_string(k.programs) + " BPF programs of up to ";
             explain_("fastpath: " + clause_name(clause) + " runs in the kernel on " + std::to_string(k.probes) +
                      " probe" + (k.probes == 1 ? "" : "s") + " (" + programs + std::to_string(k.insns) +
                      " instructions)");

@@ -49,7 +49,7 @@ inline constexpr uint32_t kMaxKeyBytes = 128;
 inline constexpr int16_t kKey = -224 - static_cast<int16_t>(kMaxKeyBytes); // an aggregation's key tuple
 inline constexpr uint32_t kMaxTupleBytes = 128;
 inline constexpr int16_t kTuple = kKey - static_cast<int16_t>(kMaxTupleBytes); // DIF's tuple stack: an array's key
-inline constexpr int16_t kTupleThread = kTuple - 8; // a self-> array's key: the thread id, then the tuple
+inline constexpr int16_t kTupleThread = kTuple - 8;    // a self-> array's key: the thread id, then the tuple
 inline constexpr int16_t kTaskWord = kTupleThread - 8; // a word read from the current task (ppid, vtimestamp)
 } // namespace frame
 

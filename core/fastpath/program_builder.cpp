@@ -219,9 +219,8 @@ BuiltinUses uses_of(const std::vector<ClauseRef> &clauses) {
 } // namespace
 
 bool clause_records(const compiler::Clause &clause) {
-    return clause.actions.empty() || std::any_of(clause.actions.begin(), clause.actions.end(), [](const auto &a) {
-               return compiler::writes_record(a.kind);
-           });
+    return clause.actions.empty() || std::any_of(clause.actions.begin(), clause.actions.end(),
+                                                 [](const auto &a) { return compiler::writes_record(a.kind); });
 }
 
 bool needs_probe_identity(const std::vector<ClauseRef> &clauses) {

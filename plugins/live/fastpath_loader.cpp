@@ -194,7 +194,6 @@ bool FastpathLoader::read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg
     return true;
 }
 
-
 bool FastpathLoader::read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg, std::string &error) {
     if (map < 0 || static_cast<size_t>(map) >= maps_.size() || maps_[map].spec.type != DTRACE_BPF_MAP_RINGBUF) {
         error = "reading records from a map that is not a ring (" + std::to_string(map) + ")";
@@ -210,8 +209,8 @@ bool FastpathLoader::read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *
         };
         m.ring = ring_buffer__new(m.fd, on_record, m.reader.get(), nullptr);
         if (m.ring == nullptr) {
-            error = "cannot read the ring map " + std::string(m.spec.name ? m.spec.name : "") + ": " +
-                    std::strerror(errno);
+            error =
+                "cannot read the ring map " + std::string(m.spec.name ? m.spec.name : "") + ": " + std::strerror(errno);
             return false;
         }
     }

@@ -29,8 +29,7 @@ struct LoadedObject {
 // ring of -x livebufsize and its wake-up watermark; `before_load` as
 // BpfLoadSettings's (say, leave programs out).
 Result<LoadedObject> load_live_object(dtrace_host *host, const dtrace_host_ops *ops, std::span<const uint8_t> image,
-                                      const std::string &name,
-                                      std::function<bool(bpf_object *)> before_load = nullptr);
+                                      const std::string &name, std::function<bool(bpf_object *)> before_load = nullptr);
 
 // Opens `programs`' ring and starts draining it: each record to deliver, in
 // timestamp order; lost records reported to the host as principal drops.

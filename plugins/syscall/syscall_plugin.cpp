@@ -195,7 +195,8 @@ bool SyscallPlugin::ensure_loaded(Direction direction) {
     }
     live::BpfLoadSettings settings = settings_; // the ring is bpf_'s
     settings.before_load = load_only(program);
-    live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(image, kProvider, settings, bpf_);
+    live::Result<std::unique_ptr<live::BpfProgramSet>> set =
+        live::BpfProgramSet::load(image, kProvider, settings, bpf_);
     if (!set) {
         fail(set.error());
         return false;

@@ -24,7 +24,8 @@ TEST(FastpathTranslate, TakesPredicatesArithmeticAndTheAggregatingFunctions) {
 }
 
 TEST(FastpathTranslate, TakesGlobalsAndAssociativeArraysOfIntegers) {
-    EXPECT_EQ(refusal_of("a:::b { n++; t = timestamp; a[pid, execname, \"k\"] = arg0 + 1; a[pid, execname, \"k\"] += arg0; self->b[arg1] = a[pid, execname, "
+    EXPECT_EQ(refusal_of("a:::b { n++; t = timestamp; a[pid, execname, \"k\"] = arg0 + 1; a[pid, execname, \"k\"] += "
+                         "arg0; self->b[arg1] = a[pid, execname, "
                          "\"k\"] + n; @ = sum(self->b[arg1] - t); a[pid, execname, \"k\"] = 0; }"),
               std::nullopt);
 }
@@ -63,7 +64,8 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
               "string keys other than execname and constants of under 16 bytes");
     EXPECT_EQ(refusal_of("a:::b { @[\"a string longer than sixteen\"] = count(); }"),
               "string keys other than execname and constants of under 16 bytes");
-    EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"), "stack() and ustack() keys are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"),
+              "stack() and ustack() keys are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"),
               "stack() and ustack() keys are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { @[sym(arg0)] = count(); }"), "aggregation keys other than integers and strings");

@@ -76,7 +76,8 @@ TEST_F(FastpathVerifier, AcceptsEveryKindOfClauseTheTranslationTakes) {
 }
 
 TEST_F(FastpathVerifier, AcceptsGlobalsAndAssociativeArrays) {
-    EXPECT_EQ(load("a:::b { n++; t = timestamp; a[pid, execname, \"k\"] = arg0 + 1; a[pid, execname, \"k\"] += arg0; self->b[arg1] = a[pid, execname, \"k\"] + "
+    EXPECT_EQ(load("a:::b { n++; t = timestamp; a[pid, execname, \"k\"] = arg0 + 1; a[pid, execname, \"k\"] += arg0; "
+                   "self->b[arg1] = a[pid, execname, \"k\"] + "
                    "n; @ = sum(self->b[arg1] - t); a[pid, execname, \"k\"] = 0; } a:::b /n > 3/ { self->b[arg1] = 0; "
                    "printf(\"%d %d\", n, a[tid, \"x\", \"y\"]); }"),
               std::nullopt);
@@ -89,8 +90,9 @@ TEST_F(FastpathVerifier, AcceptsPpidVtimestampAndWalltimestamp) {
     if (layout.task_real_parent == 0 || layout.task_exec_runtime == 0)
         GTEST_SKIP() << "this kernel's BTF (/sys/kernel/btf/vmlinux) does not describe task_struct";
     const fastpath::ProbeShape shape{6, 16, false, layout.task_real_parent, layout.task_tgid, layout.task_exec_runtime};
-    EXPECT_EQ(load("a:::b /ppid != 1/ { trace(walltimestamp); @[ppid] = sum(vtimestamp); printf(\"%d\", ppid); }", shape),
-              std::nullopt);
+    EXPECT_EQ(
+        load("a:::b /ppid != 1/ { trace(walltimestamp); @[ppid] = sum(vtimestamp); printf(\"%d\", ppid); }", shape),
+        std::nullopt);
 }
 
 TEST_F(FastpathVerifier, AcceptsStddevAndLlquantize) {
