@@ -57,7 +57,7 @@ for i in $(seq "$runs"); do
     timed "$workload" "$calls" >>"$tmp/alone"
     workload_cpu >>"$tmp/cpu_alone"
     for mode in on off; do
-        timed "$dtrace" -x fastpath=$mode -qn "$count" -c "$workload $calls" >>"$tmp/$mode"
+        timed "$dtrace" -x fastpath=$mode -b 64m -qn "$count" -c "$workload $calls" >>"$tmp/$mode"
         workload_cpu >>"$tmp/cpu_$mode"
         [ "$(head -1 "$tmp/out")" = "$calls" ] || echo "  dtrace -x fastpath=$mode counted $(head -1 "$tmp/out")"
     done
@@ -147,12 +147,12 @@ compare 'syscall::read:entry { self->ts = timestamp; }
      tracepoint:syscalls:sys_exit_read /@ts[tid]/ { @[comm] = hist(nsecs - @ts[tid]); delete(@ts[tid]); }'
 
 printf_calls=$((calls / 10))
-echo "== printf(\"%d %s\\n\", arg0, execname) of getppid x $printf_calls, one process (median of $runs runs)"
+echo "== printf(\"%d %s\\\\n\", arg0, execname) of getppid x $printf_calls, one process, -b 64m (median of $runs runs)"
 for f in alone on off bpftrace; do : >"$tmp/p_$f"; done
 for i in $(seq "$runs"); do
     timed "$workload" "$printf_calls" >>"$tmp/p_alone"
     for mode in on off; do
-        timed "$dtrace" -x fastpath=$mode -qn 'syscall::getppid:entry /pid == $target/ { printf("%d %s\n", arg0, execname); }' \
+        timed "$dtrace" -x fastpath=$mode -b 64m -qn 'syscall::getppid:entry /pid == $target/ { printf("%d %s\n", arg0, execname); }' \
             -c "$workload $printf_calls" >>"$tmp/p_$mode"
         [ "$(wc -l <"$tmp/out")" -ge "$printf_calls" ] || echo "  dtrace -x fastpath=$mode printed $(wc -l <"$tmp/out") lines"
     done
