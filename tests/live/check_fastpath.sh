@@ -118,7 +118,7 @@ differential)
         "3 write:hello 2 write:hi write:hello 4 write:hello 1" "$in_kernel"
     # ppid (the workload is dtrace's child), vtimestamp and walltimestamp (their values differ from run to run).
     same_both_ways 'syscall::write:entry /pid == $target/ { printf("%d %d %d\n", ppid == $pid, walltimestamp > 1600000000000000000,
-                        vtimestamp > 0); @[ppid == $pid, ppid] = count(); }' "$steps" "$in_kernel"
+                        vtimestamp > 0); @[ppid == $pid, ppid > 1] = count(); }' "$steps" "$in_kernel"
     same_both_ways 'syscall::write:entry,syscall::getppid:entry /pid == $target/ { @[probefunc] = count(); }
                     syscall::write:return /pid == $target/ { printf("%s returned %d\n", probefunc, arg1); }' "$steps" "$in_kernel"
     ;;
