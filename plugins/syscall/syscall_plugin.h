@@ -15,8 +15,10 @@
 // that names many calls (syscall:::entry), or enabled after many others of
 // its direction, is instead found by call number by the raw_syscalls
 // program of its direction, attached once (hundreds of tracepoints take
-// seconds to detach). The BPF objects are loaded at the first enabling that needs
-// them. Events reach fire() from one thread that drains the ring buffer
+// seconds to detach). Each direction's program is loaded at the first
+// enabling that needs it (the verifier takes tens of milliseconds per
+// program: a script of entry probes never pays for the return program), and
+// every object shares the first one's maps (one ring). Events reach fire() from one thread that drains the ring buffer
 // (live/event_ring.h), in timestamp order.
 #pragma once
 
@@ -62,6 +64,7 @@ class SyscallPlugin {
     int32_t load_fastpath_program(const dtrace_bpf_program &program) { return fastpath_.load_program(program); }
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
     int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
+    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
 
     // Names the addresses of stack() and ustack() (the live stack helper).
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
@@ -89,7 +92,7 @@ class SyscallPlugin {
     int fail(const std::string &message);
     bool register_call(const std::string &name, const char *name_pattern, bool wide);
     std::optional<uint32_t> slot_for(const std::string &function, bool is_return);
-    bool ensure_loaded();
+    bool ensure_loaded(Direction direction);
     bool use_raw(Direction direction);
     bool set_raw_slot(const ProbeSlot &slot, Direction direction, uint32_t value);
     live_probe_config config_of(const ProbeSlot &slot) const;
@@ -103,9 +106,13 @@ class SyscallPlugin {
     std::unique_ptr<ProbeSlot[]> slots_;
     std::atomic<uint32_t> slot_count_{0};
     live::LiveOptions options_;
-    std::unique_ptr<live::BpfProgramSet> bpf_;
-    std::unique_ptr<live::BpfProgramSet> raw_bpf_; // shares bpf_'s maps
-    std::optional<size_t> raw_attachment_[2];      // per Direction
+    // Per Direction: the per-call object and the raw_syscalls one, each with
+    // that direction's program only; every one shares bpf_'s maps.
+    std::unique_ptr<live::BpfProgramSet> call_bpf_[2];
+    std::unique_ptr<live::BpfProgramSet> raw_bpf_[2];
+    live::BpfProgramSet *bpf_ = nullptr;      // the first object loaded: the maps' owner
+    live::BpfLoadSettings settings_;          // bpf_'s (the watermark), for the others
+    std::optional<size_t> raw_attachment_[2]; // per Direction
     uint32_t enabled_count_[2] = {0, 0};
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
