@@ -455,6 +455,8 @@ int SdtPlugin::set_filters(dtrace_probe_id id, uint64_t cookie, uint32_t nfilter
     slot.filter = live::probe_filter_of(nfilters, filters);
     // Every clause of the probe is enabled by now: the stacks they read.
     slot.stacks = live::stacks_for_usage(host_, ops_, id);
+    if (slot.stacks & LIVE_STACK_KERNEL)
+        stacks_.load_kernel_symbols();
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (slot.link)
