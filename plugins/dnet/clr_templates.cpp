@@ -53,8 +53,8 @@ std::vector<ManifestField> make_fields(std::span<const ClrTemplateField> rows) {
         if (f.is_struct) {
             f.members = make_fields(rows.subspan(i + 1, row.members));
             i += row.members;
-            members_ok = !f.members.empty() &&
-                         std::none_of(f.members.begin(), f.members.end(), [](const ManifestField &m) { return m.opaque; });
+            members_ok = !f.members.empty() && std::none_of(f.members.begin(), f.members.end(),
+                                                            [](const ManifestField &m) { return m.opaque; });
         }
         f.opaque = (!f.is_struct && (!type || !type_info(*type))) || !members_ok || !count_ok || !length_ok;
         fields.push_back(std::move(f));

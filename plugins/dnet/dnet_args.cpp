@@ -92,8 +92,9 @@ DnetArgValues DnetArgs::build(size_t row, const etw::Event &event, etw::plugin::
         }
         std::memcpy(buffer_.data() + twin + m * sizeof(uint64_t), &value, sizeof value);
     }
-    const uint8_t prefix_bytes[kPayloadPrefixSize] = {static_cast<uint8_t>(event.id), static_cast<uint8_t>(event.id >> 8),
-                                                      event.version, static_cast<uint8_t>(event.pointer_size == 8)};
+    const uint8_t prefix_bytes[kPayloadPrefixSize] = {static_cast<uint8_t>(event.id),
+                                                      static_cast<uint8_t>(event.id >> 8), event.version,
+                                                      static_cast<uint8_t>(event.pointer_size == 8)};
     std::memcpy(buffer_.data() + prefix, prefix_bytes, sizeof prefix_bytes);
     if (!event.payload.empty()) {
         std::memcpy(buffer_.data() + payload, event.payload.data(), event.payload.size());

@@ -11,8 +11,8 @@ namespace {
 
 // The families (dnet_family.h), in the order their probes are registered.
 constexpr std::span<const DnetProbe> (*kFamilies[])() = {
-    gc_family,   jit_family,     event_family, lock_family,     thread_family,
-    loader_family, interop_family, arm_family, security_family,
+    gc_family,     jit_family,     event_family, lock_family,     thread_family,
+    loader_family, interop_family, arm_family,   security_family,
 };
 
 constexpr const char *kProvider = "dnet";

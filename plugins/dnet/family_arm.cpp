@@ -12,10 +12,14 @@ namespace dtrace::dnet {
 namespace {
 
 constexpr DnetMember kArm[] = {
-    {"clr_appdomid", "uint64_t", "AppDomainID"},   {"clr_allocated", "uint64_t", "Allocated"},
-    {"clr_survived", "uint64_t", "Survived"},      {"clr_procsurvived", "uint64_t", "ProcessSurvived"},
-    {"clr_thrid", "uint64_t", "ManagedThreadID"},  {"clr_flgs", "uint32_t", "Flags"},
-    {"clr_mngthrindex", "uint32_t", "ManagedThreadIndex"}, {"clr_osthrid", "uint32_t", "OSThreadID"},
+    {"clr_appdomid", "uint64_t", "AppDomainID"},
+    {"clr_allocated", "uint64_t", "Allocated"},
+    {"clr_survived", "uint64_t", "Survived"},
+    {"clr_procsurvived", "uint64_t", "ProcessSurvived"},
+    {"clr_thrid", "uint64_t", "ManagedThreadID"},
+    {"clr_flgs", "uint32_t", "Flags"},
+    {"clr_mngthrindex", "uint32_t", "ManagedThreadIndex"},
+    {"clr_osthrid", "uint32_t", "OSThreadID"},
     {"clr_instid", "uint16_t", "ClrInstanceID"},
 };
 constexpr DnetType kNetArm = {"netarm", kArm};

@@ -18,9 +18,8 @@ namespace dtrace::dnet {
 namespace {
 
 constexpr DnetMember kGc[] = {
-    {"clr_instid", "uint16_t", "ClrInstanceID"}, {"gc_count", "uint32_t", "Count"},
-    {"gc_depth", "uint32_t", "Depth"},           {"gc_reason", "uint32_t", "Reason"},
-    {"gc_type", "uint32_t", "Type"},
+    {"clr_instid", "uint16_t", "ClrInstanceID"}, {"gc_count", "uint32_t", "Count"}, {"gc_depth", "uint32_t", "Depth"},
+    {"gc_reason", "uint32_t", "Reason"},         {"gc_type", "uint32_t", "Type"},
 };
 constexpr DnetType kNetGc = {"netgc", kGc};
 
@@ -33,10 +32,10 @@ constexpr DnetMember kGcSeg[] = {
 constexpr DnetType kNetGcSeg = {"netgcseg", kGcSeg};
 
 constexpr DnetMember kGcAllocTick[] = {
-    {"gc_amt", "uint32_t", "AllocationAmount"},     {"gc_kind", "uint32_t", "AllocationKind"},
-    {"clr_instid", "uint16_t", "ClrInstanceID"},    {"gc_amt64", "uint64_t", "AllocationAmount64"},
-    {"gc_typeid", "uint64_t", "TypeID"},            {"gc_typename", "string", "TypeName"},
-    {"gc_heapindex", "uint32_t", "HeapIndex"},      {"gc_addr", "uint64_t", "Address"},
+    {"gc_amt", "uint32_t", "AllocationAmount"},  {"gc_kind", "uint32_t", "AllocationKind"},
+    {"clr_instid", "uint16_t", "ClrInstanceID"}, {"gc_amt64", "uint64_t", "AllocationAmount64"},
+    {"gc_typeid", "uint64_t", "TypeID"},         {"gc_typename", "string", "TypeName"},
+    {"gc_heapindex", "uint32_t", "HeapIndex"},   {"gc_addr", "uint64_t", "Address"},
 };
 constexpr DnetType kNetGcAllocTick = {"netgcalloctick", kGcAllocTick};
 
@@ -63,20 +62,13 @@ constexpr DnetType kNetGcHeapStat = {"netgcheapstat", kGcHeapStat};
 constexpr ClrProvider kRuntime = ClrProvider::Runtime;
 
 constexpr DnetProbe kRows[] = {
-    {"gc", "gc-start", kRuntime, {1}, &kNetGc},
-    {"gc", "gc-end", kRuntime, {2}, &kNetGc},
-    {"gc", "heapstat", kRuntime, {4}, &kNetGcHeapStat},
-    {"gc", "allocate-tick", kRuntime, {10}, &kNetGcAllocTick},
-    {"gc", "seg-create", kRuntime, {5}, &kNetGcSeg},
-    {"gc", "seg-free", kRuntime, {6}, &kNetGcSeg},
-    {"gc", "suspend-start", kRuntime, {9}, &kNetGc},
-    {"gc", "suspend-end", kRuntime, {8}, &kNetGc},
-    {"gc", "resume-begin", kRuntime, {7}, &kNetGc},
-    {"gc", "resume-end", kRuntime, {3}, &kNetGc},
-    {"gc", "finalizer-begin", kRuntime, {14}, &kNetGc},
-    {"gc", "finalizer-end", kRuntime, {13}, &kNetGc},
-    {"gc", "conc-thr-create", kRuntime, {11}, &kNetGc},
-    {"gc", "conc-thr-exit", kRuntime, {12}, &kNetGc},
+    {"gc", "gc-start", kRuntime, {1}, &kNetGc},         {"gc", "gc-end", kRuntime, {2}, &kNetGc},
+    {"gc", "heapstat", kRuntime, {4}, &kNetGcHeapStat}, {"gc", "allocate-tick", kRuntime, {10}, &kNetGcAllocTick},
+    {"gc", "seg-create", kRuntime, {5}, &kNetGcSeg},    {"gc", "seg-free", kRuntime, {6}, &kNetGcSeg},
+    {"gc", "suspend-start", kRuntime, {9}, &kNetGc},    {"gc", "suspend-end", kRuntime, {8}, &kNetGc},
+    {"gc", "resume-begin", kRuntime, {7}, &kNetGc},     {"gc", "resume-end", kRuntime, {3}, &kNetGc},
+    {"gc", "finalizer-begin", kRuntime, {14}, &kNetGc}, {"gc", "finalizer-end", kRuntime, {13}, &kNetGc},
+    {"gc", "conc-thr-create", kRuntime, {11}, &kNetGc}, {"gc", "conc-thr-exit", kRuntime, {12}, &kNetGc},
 };
 
 } // namespace

@@ -14,16 +14,19 @@ namespace dtrace::dnet {
 namespace {
 
 constexpr DnetMember kAppDomain[] = {
-    {"clr_appdomid", "uint64_t", "AppDomainID"},       {"clr_appdomflgs", "uint32_t", "AppDomainFlags"},
-    {"clr_appdomname", "string", "AppDomainName"},     {"clr_appdomindex", "uint32_t", "AppDomainIndex"},
+    {"clr_appdomid", "uint64_t", "AppDomainID"},   {"clr_appdomflgs", "uint32_t", "AppDomainFlags"},
+    {"clr_appdomname", "string", "AppDomainName"}, {"clr_appdomindex", "uint32_t", "AppDomainIndex"},
     {"clr_instid", "uint16_t", "ClrInstanceID"},
 };
 constexpr DnetType kNetAppDomain = {"netappdom", kAppDomain};
 
 constexpr DnetMember kAssembly[] = {
-    {"clr_assmid", "uint64_t", "AssemblyID"},     {"clr_appdmid", "uint64_t", "AppDomainID"},
-    {"clr_bindid", "uint64_t", "BindingID"},      {"clr_assmflgs", "uint32_t", "AssemblyFlags"},
-    {"clr_assmname", "string", "FullyQualifiedAssemblyName"}, {"clr_instid", "uint16_t", "ClrInstanceID"},
+    {"clr_assmid", "uint64_t", "AssemblyID"},
+    {"clr_appdmid", "uint64_t", "AppDomainID"},
+    {"clr_bindid", "uint64_t", "BindingID"},
+    {"clr_assmflgs", "uint32_t", "AssemblyFlags"},
+    {"clr_assmname", "string", "FullyQualifiedAssemblyName"},
+    {"clr_instid", "uint16_t", "ClrInstanceID"},
 };
 constexpr DnetType kNetAssembly = {"netassm", kAssembly};
 
@@ -45,7 +48,7 @@ constexpr DnetMember kModule[] = {
 constexpr DnetType kNetModule = {"netmodule", kModule};
 
 constexpr DnetMember kModuleRange[] = {
-    {"clr_instid", "uint16_t", "ClrInstanceID"}, {"clr_modid", "uint64_t", "ModuleID"},
+    {"clr_instid", "uint16_t", "ClrInstanceID"},  {"clr_modid", "uint64_t", "ModuleID"},
     {"clr_rangebegin", "uint32_t", "RangeBegin"}, {"clr_rangesize", "uint32_t", "RangeSize"},
     {"clr_rangetype", "uint8_t", "RangeType"},
 };

@@ -109,9 +109,10 @@ int EtwPlugin::provide(const dtrace_probe_spec *spec) {
 }
 
 int EtwPlugin::set_enabled(uint64_t cookie, bool enabled) {
-    const bool known = replaying() && (cookie >= kernel::kKernelCookieBase ? kernel_probes_.set_enabled(cookie, enabled)
-                                                                           : family_set_enabled(cookie, enabled) ||
-                                                                                 registry_->set_enabled(cookie, enabled));
+    const bool known =
+        replaying() && (cookie >= kernel::kKernelCookieBase
+                            ? kernel_probes_.set_enabled(cookie, enabled)
+                            : family_set_enabled(cookie, enabled) || registry_->set_enabled(cookie, enabled));
     if (!known) {
         ops_->report_error(host_, "no such etw probe");
         return -1;

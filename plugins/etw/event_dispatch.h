@@ -6,8 +6,9 @@
 // probe it matches, in a fixed order so that a replay prints the same bytes
 // every time: diag:::events, diag:::lostevent, the provider's etw probes in
 // the order they were registered, <provider-name>:::events, the kernel
-// providers' probes (kernel/kernel_probes.h), the replay families' (replay_family.h), diag:::missed-stack. diag:::events is fired even when not enabled, with
-// no arguments: the host advances trace time (tick-N) on every firing.
+// providers' probes (kernel/kernel_probes.h), diag:::missed-stack. diag:::events is fired even when not enabled, with
+// no arguments: the host advances trace time (tick-N) on every firing. The
+// replay families' probes (replay_family.h) fire after the kernel providers'.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +47,8 @@ struct ReplayInputs {
     ClrMethods &methods;        // filled from the CLR's method events, read likewise
     bool walks_stacks = false;  // the file has StackWalk events early on (stack_attach.h)
     StackKeys::Opener reopen;   // a second reader of the file, for stack keys (stack_keys.h)
-    ReplayFamilies *families = nullptr; // fired after the kernel providers (replay_family.h)
+    // Fired after the kernel providers (replay_family.h).
+    ReplayFamilies *families = nullptr;
 };
 
 class EventDispatch {

@@ -39,9 +39,7 @@ class EventContext {
     }
 
   private:
-    static int64_t known_or_minus_one(uint32_t id) {
-        return id == etw::kUnknownId ? -1 : static_cast<int64_t>(id);
-    }
+    static int64_t known_or_minus_one(uint32_t id) { return id == etw::kUnknownId ? -1 : static_cast<int64_t>(id); }
     dtrace_event_ctx ctx_{};
 };
 

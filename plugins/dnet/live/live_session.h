@@ -59,7 +59,7 @@ class LiveSession {
     std::atomic<bool> stopping_{false};
     std::mutex mutex_; // guards session_ and stream_fd_ between the thread and stop()
     std::optional<ipc::EventPipeSession> session_;
-    int stream_fd_ = -1;       // the stream's descriptor while the reader owns it
+    int stream_fd_ = -1; // the stream's descriptor while the reader owns it
     uint64_t reported_problems_ = 0;
     uint64_t reported_corrupt_blocks_ = 0;
 };

@@ -4,7 +4,10 @@
 # diagnostics server of our own that streams a nettrace file; no .NET runtime
 # can be installed here). Each script of CASES prints the same traced live
 # (-c, and -p) as over the file the stand-in streams (-E); a stream cut
-# short ends the session cleanly, with END, saying where it was cut.
+# short ends the session cleanly, with END, saying where it was cut. The
+# stand-in streams the whole file, then waits 30 s for StopTracing: a
+# session that waited for more than the stream (a reader waiting for a full
+# chunk of a live socket) runs into the 20 s timeout.
 dtrace=$1 app=$2 fixtures=$3 cases=$4
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
@@ -13,7 +16,7 @@ for script in allocations exceptions gc_durations raw_args; do
     for trace in runtime-v4 runtime-v5-32 runtime-v6; do
         file=$fixtures/$trace.nettrace
         replayed=$("$dtrace" -qE "$file" -s "$cases/$script.d" 2>&1) || fail "replay of $trace with $script.d"
-        live=$(timeout 60 "$dtrace" -q -c "$app $file" -s "$cases/$script.d" 2>&1) || fail "-c of $trace with $script.d"
+        live=$(timeout 20 "$dtrace" -q -c "$app $file" -s "$cases/$script.d" 2>&1) || fail "-c of $trace with $script.d"
         [ "$replayed" = "$live" ] || { fail "-c: $script.d on $trace differs from its replay"; echo "$live"; }
     done
 done
@@ -27,12 +30,12 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 replayed=$("$dtrace" -qE "$file" -s "$cases/exceptions.d" 2>&1)
-live=$(timeout 60 "$dtrace" -q -p "$app_pid" -s "$cases/exceptions.d" 2>&1) || fail "-p with exceptions.d"
+live=$(timeout 20 "$dtrace" -q -p "$app_pid" -s "$cases/exceptions.d" 2>&1) || fail "-p with exceptions.d"
 [ "$replayed" = "$live" ] || { fail "-p: exceptions.d differs from its replay"; echo "$live"; }
 wait "$app_pid" || fail "the program traced with -p did not end after StopTracing"
 
 # A runtime that dies mid-stream: what came is printed, then END.
-out=$(timeout 60 "$dtrace" -q -c "$app $file --die-after 1000" -n 'dnet:::gc-start {} END { printf("END\n"); }' 2>&1)
+out=$(timeout 20 "$dtrace" -q -c "$app $file --die-after 1000" -n 'dnet:::gc-start {} END { printf("END\n"); }' 2>&1)
 status=$?
 [ "$status" -eq 0 ] || fail "a stream cut short: exit status $status"
 echo "$out" | grep -q '^END$' || fail "a stream cut short: no END"

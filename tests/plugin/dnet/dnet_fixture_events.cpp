@@ -148,8 +148,8 @@ std::vector<uint8_t> runtime_nettrace(uint32_t version, uint8_t ps) {
         }
         if (id == 0) {
             id = static_cast<uint32_t>(metadata.size() + 1);
-            metadata.push_back({id, "Microsoft-Windows-DotNETRuntime", e.id, "", e.keywords, e.version, e.level, 0, {},
-                                {}});
+            metadata.push_back(
+                {id, "Microsoft-Windows-DotNETRuntime", e.id, "", e.keywords, e.version, e.level, 0, {}, {}});
         }
         EventSpec row;
         row.metadata_id = id;

@@ -29,7 +29,7 @@ TEST(DnetProbes, EveryRowNamesEventsOfTheManifest) {
 // ever).
 TEST(DnetProbes, EveryMemberIsReadBySomeRow) {
     const ClrTemplates templates;
-    std::set<std::string> read;  // tag.member
+    std::set<std::string> read; // tag.member
     std::set<std::string> all;
     for (const DnetProbe &p : dnet_probe_table()) {
         for (const ClrEvent &e : clr_events()) {
