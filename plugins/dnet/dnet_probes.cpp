@@ -106,6 +106,10 @@ bool DnetProbes::register_probes(dtrace_host *host, const dtrace_host_ops *ops) 
     return true;
 }
 
+bool DnetProbes::has_provider(std::string_view provider) const {
+    return provider == kProvider;
+}
+
 bool DnetProbes::set_enabled(uint64_t cookie, bool enabled) {
     if (cookie < kDnetCookieBase || cookie - kDnetCookieBase >= table_.size()) {
         return false;

@@ -47,6 +47,7 @@ class DnetProbes final : public etw::plugin::ReplayFamily {
     DnetProbes();
 
     bool register_probes(dtrace_host *host, const dtrace_host_ops *ops) override;
+    bool has_provider(std::string_view provider) const override;
     bool set_enabled(uint64_t cookie, bool enabled) override;
     void dispatch(const etw::Event &event, dtrace_event_ctx &ctx, etw::plugin::EventMemory &memory) override;
 

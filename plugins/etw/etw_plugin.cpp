@@ -102,7 +102,7 @@ int EtwPlugin::provide(const dtrace_probe_spec *spec) {
     if (!replaying()) {
         return 0;
     }
-    if (needs_catalog(spec) && !catalogue()) {
+    if (needs_catalog(spec) && !names_family(spec) && !catalogue()) {
         return -1;
     }
     return registry_->provide(spec) ? 0 : -1;
@@ -118,6 +118,18 @@ int EtwPlugin::set_enabled(uint64_t cookie, bool enabled) {
         return -1;
     }
     return 0;
+}
+
+bool EtwPlugin::names_family(const dtrace_probe_spec *spec) const {
+    if (spec == nullptr || spec->provider == nullptr) {
+        return false;
+    }
+    for (const std::unique_ptr<ReplayFamily> &family : families_) {
+        if (family->has_provider(spec->provider)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 bool EtwPlugin::family_set_enabled(uint64_t cookie, bool enabled) {

@@ -126,6 +126,7 @@ class EtwPlugin {
     // Reads the file for its catalog and registers its probes, once.
     bool catalogue();
     bool family_set_enabled(uint64_t cookie, bool enabled);
+    bool names_family(const dtrace_probe_spec *spec) const; // a replay family's provider, by its exact name
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;

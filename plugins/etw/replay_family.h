@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include <dtrace/provider.h>
@@ -27,6 +28,10 @@ class ReplayFamily {
     // Registers the family's providers and probes. False when the host
     // refused (it has said why).
     virtual bool register_probes(dtrace_host *host, const dtrace_host_ops *ops) = 0;
+    // Whether `provider` is one of the family's: a script of such probes
+    // alone needs no init pass over the file (their probes do not depend on
+    // what it holds).
+    virtual bool has_provider(std::string_view provider) const = 0;
     // False for a cookie that is not one of the family's probes.
     virtual bool set_enabled(uint64_t cookie, bool enabled) = 0;
     // Fires the family's enabled probes that `event` matches; ctx holds the
