@@ -1,1 +1,1 @@
-sh -c 'dtrace -qE "$ETW_DATA/gcevents.etl.zip" -s allocations.d'
+sh -c 'dtrace -qE "$ETW_DATA/gcevents.etl.zip" -s ../cases/allocations.d'

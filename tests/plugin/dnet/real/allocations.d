@@ -1,5 +1,0 @@
-/* Allocation totals by type, from the GC's allocation ticks. */
-dnet:::allocate-tick
-{
-	@[args[0]->gc_typename] = sum(args[0]->gc_amt);
-}
