@@ -99,7 +99,7 @@ bool LiveSession::open_session() {
     }
     if (!socket) {
         if (!stopping_.load()) {
-            report("process " + std::to_string(pid_) + " is not a .NET process one can trace: " + socket.error());
+            report(socket.error() + "; its dnet probes stay silent");
         }
         return false;
     }
