@@ -72,15 +72,19 @@ void LiveSession::stop() {
 }
 
 void LiveSession::run() {
+    // Without a session (no socket, a refusal) the probes stay silent and
+    // dtrace goes on until the target ends; the end of a session's stream
+    // ends dtrace's session too.
     try {
-        if (open_session()) {
-            int fd = -1;
-            {
-                std::lock_guard lock(mutex_);
-                fd = stream_fd_;
-            }
-            read_stream(fd);
+        if (!open_session()) {
+            return;
         }
+        int fd = -1;
+        {
+            std::lock_guard lock(mutex_);
+            fd = stream_fd_;
+        }
+        read_stream(fd);
     } catch (const std::exception &e) { // out of memory: end the session rather than the process
         report("the session with process " + std::to_string(pid_) + " stopped: " + e.what());
     }

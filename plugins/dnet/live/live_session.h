@@ -10,7 +10,9 @@
 // script prints the same live as over the file. When the stream ends (the
 // runtime stopped the session, exited, or closed its socket mid-stream) the
 // thread reports what the reader found damaged and asks the host to end the
-// session (END fires). stop() sends StopTracing and shuts the stream down.
+// session (END fires). A process without a session (no socket: not .NET, or
+// its diagnostics disabled; a refusal) is reported, and dtrace goes on until
+// the target ends. stop() sends StopTracing and shuts the stream down.
 #pragma once
 
 #include <atomic>
