@@ -1,6 +1,7 @@
 // dnet_probes.cpp: the dnet provider's table, registration, enablings and firing.
 #include "dnet_probes.h"
 
+#include <cstddef>
 #include <string>
 
 #include "dnet_library.h"
@@ -56,6 +57,16 @@ DnetProbes::DnetProbes()
     }
 }
 
+bool DnetProbes::register_types(dtrace_host *host, const dtrace_host_ops *ops) {
+    const bool has_libraries =
+        ops->struct_size >= offsetof(dtrace_host_ops, register_library) + sizeof ops->register_library;
+    if (!has_libraries || ops->register_library(host, kProvider, dnet_d_library().c_str()) != 0) {
+        ops->report_error(host, "cannot register the dnet probes' D library");
+        return false;
+    }
+    return true;
+}
+
 bool DnetProbes::register_probes(dtrace_host *host, const dtrace_host_ops *ops) {
     host_ = host;
     ops_ = ops;
@@ -63,7 +74,7 @@ bool DnetProbes::register_probes(dtrace_host *host, const dtrace_host_ops *ops) 
         .struct_size = sizeof info,
         .name = kProvider,
         .attributes = {kEvolving, kPrivate, kPrivate, kEvolving, kEvolving},
-        .d_source = dnet_d_library().c_str(),
+        .d_source = nullptr,
     };
     const dtrace_provider_id provider = ops->register_provider(host, &info);
     if (provider == 0) {

@@ -4,8 +4,8 @@
 // table; a row's position is its cookie's offset from kDnetCookieBase. The
 // probes are dnet:<family>:<family>:<name>: module and function both the
 // family, so the Windows port's `dnet::gc:gc-start` and `dnet:gc::gc-start`
-// both name gc-start. The provider's d_source is the D library
-// (dnet_library.h).
+// both name gc-start. The D library (dnet_library.h) is a shared library
+// named "dnet" (register_library), registered before the programs compile.
 //
 // The etw plugin's replay feeds it as a ReplayFamily (replay_family.h); the
 // live dnet plugin (live/) feeds it the events of an EventPipe session and
@@ -46,6 +46,7 @@ class DnetProbes final : public etw::plugin::ReplayFamily {
   public:
     DnetProbes();
 
+    bool register_types(dtrace_host *host, const dtrace_host_ops *ops) override;
     bool register_probes(dtrace_host *host, const dtrace_host_ops *ops) override;
     bool has_provider(std::string_view provider) const override;
     bool set_enabled(uint64_t cookie, bool enabled) override;

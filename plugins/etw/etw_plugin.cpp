@@ -67,7 +67,7 @@ int EtwPlugin::init() {
         return -1;
     }
     for (const std::unique_ptr<ReplayFamily> &family : families_) {
-        if (!family->register_probes(host_, ops_)) {
+        if (!family->register_types(host_, ops_)) {
             return -1;
         }
     }
@@ -102,7 +102,13 @@ int EtwPlugin::provide(const dtrace_probe_spec *spec) {
     if (!replaying()) {
         return 0;
     }
-    if (needs_catalog(spec) && !names_family(spec) && !catalogue()) {
+    const bool family = names_family(spec);
+    if (needs_catalog(spec) && !family && !catalogue()) {
+        return -1;
+    }
+    // Descriptions that may name the families' probes: theirs, and those
+    // that needed the file's own probes (a glob may match both).
+    if ((family || needs_catalog(spec)) && !register_families()) {
         return -1;
     }
     return registry_->provide(spec) ? 0 : -1;
@@ -118,6 +124,22 @@ int EtwPlugin::set_enabled(uint64_t cookie, bool enabled) {
         return -1;
     }
     return 0;
+}
+
+// The families' probes come after the file's own (the catalog's, when a
+// description needs them), so that those keep the ids they had without the
+// families.
+bool EtwPlugin::register_families() {
+    if (families_registered_) {
+        return true;
+    }
+    families_registered_ = true;
+    for (const std::unique_ptr<ReplayFamily> &family : families_) {
+        if (!family->register_probes(host_, ops_)) {
+            return false;
+        }
+    }
+    return true;
 }
 
 bool EtwPlugin::names_family(const dtrace_probe_spec *spec) const {

@@ -126,6 +126,7 @@ class EtwPlugin {
     // Reads the file for its catalog and registers its probes, once.
     bool catalogue();
     bool family_set_enabled(uint64_t cookie, bool enabled);
+    bool register_families();                               // once, at the first provide() that may name them
     bool names_family(const dtrace_probe_spec *spec) const; // a replay family's provider, by its exact name
 
     dtrace_host *host_;
@@ -143,6 +144,7 @@ class EtwPlugin {
     std::unique_ptr<ReplayThread> replay_;
     EtwTraceAction trace_action_;
     ReplayFamilies families_;
+    bool families_registered_ = false;
 };
 
 } // namespace dtrace::etw::plugin

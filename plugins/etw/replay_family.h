@@ -4,7 +4,8 @@
 // The ETL and .nettrace readers are the etw plugin's, so a family of probes
 // over another component's events (the .NET runtime's) is a library that
 // the etw plugin's replay registers and feeds: the plugin module lists them
-// (replay_families.cpp), init() registers their probes, enable and disable
+// (replay_families.cpp), init() registers their D libraries and provide()
+// their probes when a description may name them, enable and disable
 // reach them by cookie, and the replay hands each event to every family
 // after its own probes, with the event's context and memory.
 #pragma once
@@ -25,8 +26,12 @@ class ReplayFamily {
   public:
     virtual ~ReplayFamily() = default;
 
-    // Registers the family's providers and probes. False when the host
-    // refused (it has said why).
+    // Registers the family's D library (its types and translators), at
+    // init: programs are compiled after it. False when the host refused (it
+    // has said why).
+    virtual bool register_types(dtrace_host *host, const dtrace_host_ops *ops) = 0;
+    // Registers the family's providers and probes (at the first provide()
+    // that may name them, after the file's own). False when the host refused.
     virtual bool register_probes(dtrace_host *host, const dtrace_host_ops *ops) = 0;
     // Whether `provider` is one of the family's: a script of such probes
     // alone needs no init pass over the file (their probes do not depend on
