@@ -17,6 +17,7 @@
 #include "process_library.h"
 #include "process_modules.h"
 #include "sdk_filter.h"
+#include "user_registers.h"
 
 namespace dtrace::pid {
 
@@ -107,7 +108,9 @@ int PidPlugin::fail(const std::string &message) {
 // A provider per process is made when a description names it; the live
 // process types (curpsinfo, curlwpsinfo) are every live plugin's.
 int PidPlugin::init() {
-    return live::register_process_library(host_, ops_);
+    if (live::register_process_library(host_, ops_) != 0)
+        return -1;
+    return live::register_user_registers_library(host_, ops_);
 }
 
 std::shared_ptr<const PidModule> PidPlugin::module_for(const std::string &path, bool executable) {
@@ -369,7 +372,7 @@ bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {
     uprobe_probe_config uconfig{};
     uconfig.stack_bytes = slot.wants_stack ? UPROBE_STACK_MAX : 0;
     uconfig.flags = slot.internal ? UPROBE_FLAG_STOP : 0;
-    if (slot.wants_stack || slot.nargs > LIVE_MAX_ARGS)
+    if (slot.wants_stack || slot.wants_regs || slot.nargs > LIVE_MAX_ARGS)
         uconfig.flags |= UPROBE_FLAG_TAIL;
     if (live::Status configured = uprobes_->configure(index, config_of(slot), uconfig); !configured) {
         fail(configured.error());
@@ -414,9 +417,6 @@ int PidPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, 
     slot->filter = live::probe_filter_of(nfilters, filters);
     // Every clause of the probe is enabled by now: refuse what cannot work.
     learn_usage(slot->id.load(std::memory_order_acquire), *slot);
-    if (slot->wants_regs)
-        return fail("uregs[] is not available at pid probes yet (the registers are captured, but the SDK has no "
-                    "way to hand them to D)");
     if (slot->enabled && uprobes_ && !arm(static_cast<uint32_t>(cookie), *slot))
         return -1;
     return 0;
@@ -610,6 +610,11 @@ void PidPlugin::deliver(std::span<const uint8_t> record) {
         const live::stacks::StackCopy copy{event.tail.regs[UPROBE_REG_RSP], event.stack};
         ctx.user_stack = user_stack;
         ctx.user_stack_depth = static_cast<uint32_t>(stacks_.unwind_user(header.pid, regs, copy, user_stack));
+    }
+    live::UserRegisters uregs;
+    if (slot->wants_regs && event.has_tail) {
+        uregs = live::user_registers(event.tail);
+        live::set_user_registers(ctx, uregs);
     }
     ops_->fire(host_, id, &ctx);
 }

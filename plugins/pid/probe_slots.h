@@ -52,7 +52,7 @@ struct ProbeSlot {
     bool internal = false;    // the link-map hook: no probe of the engine's
     bool usage_known = false; // learn_usage ran after its clauses were enabled
     bool wants_stack = false; // ustack() and its kin: the user stack is copied
-    bool wants_regs = false;  // uregs[]: refused (not handed to D yet)
+    bool wants_regs = false;  // uregs[]: the registers handed to D
     uint32_t string_args = 0; // bit N: copyinstr(argN), copied at the event
 };
 

@@ -157,6 +157,14 @@ typedef struct dtrace_event_ctx {
     int64_t errno_value; /* errno: why the traced call failed (a return probe); 0: it did not */
     uint64_t vtimestamp; /* ns the thread has spent on a CPU; 0: unknown (vtimestamp reads timestamp) */
     uint64_t curthread;  /* the kernel's address of the thread (Linux: its task_struct); 0: unknown */
+    /* Appended after ABI 1 (read only when struct_size covers them). uregs[]:
+     * the user registers at the event, indexed as D indexes uregs[] on the
+     * platform (x86-64: the R_* constants of Oracle's DTrace for Linux, which
+     * the live plugins declare in D); an index at or past user_regs_count, or
+     * whose bit is set in user_regs_missing, is an illegal operation. */
+    const uint64_t *user_regs; /* NULL: no registers (uregs[] faults) */
+    uint32_t user_regs_count;
+    uint64_t user_regs_missing; /* bit i: uregs[i] (i < 64) is not known */
 } dtrace_event_ctx;
 
 #define DTRACE_EVENT_LIVE_TARGET 0x1u /* read_memory reads a live process */
