@@ -32,13 +32,13 @@ struct PidModule {
     bool executable = false;
     std::string file_name; // the probes' module (libc.so.6)
     std::vector<std::string> aliases;
-    std::unique_ptr<ElfFunctions> functions;
+    std::unique_ptr<live::ElfFunctions> functions;
 };
 
 struct ProbeSlot {
     int64_t pid = 0;
     std::shared_ptr<const PidModule> module;
-    const ElfFunction *function = nullptr;
+    const live::ElfFunction *function = nullptr;
     ProbeKind kind = ProbeKind::Entry;
     uint32_t offset = 0;           // Offset: the instruction's offset in the function
     std::vector<uint32_t> returns; // Return: offsets of the instructions that leave the function

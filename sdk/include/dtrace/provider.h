@@ -113,6 +113,13 @@ typedef struct dtrace_probe_desc {
     const dtrace_arg_desc *args; /* may be NULL even when the probe takes
                                     arguments: the host then asks arg_info */
     uint64_t cookie;             /* the plugin's own value, handed back on enable */
+    /* Appended after ABI 1 (read only when struct_size covers them): other
+     * names of the probe's module that a description may spell exactly (no
+     * glob matches them), as DTrace's pid provider takes `libc` or `a.out`
+     * for the file it names libc.so.6 or the program: the probe keeps the
+     * module name above. */
+    const char *const *module_aliases;
+    uint32_t nmodule_aliases;
 } dtrace_probe_desc;
 
 /* A probe description as the user wrote it: each field a glob pattern

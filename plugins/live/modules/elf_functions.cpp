@@ -10,9 +10,10 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <tuple>
 
-namespace dtrace::pid {
+namespace dtrace::live {
 
 namespace {
 
@@ -107,6 +108,41 @@ bool read_symbols(Elf *elf, uint32_t section_type, std::map<uint64_t, std::vecto
     return found;
 }
 
+// Symbol versions (.symtab spells them dlopen@@GLIBC_2.34 and
+// dlopen@GLIBC_2.2.5): a function is named without its version, as DTrace
+// names it; a non-default version at an address of its own (the old
+// memcpy@GLIBC_2.2.5 beside memcpy) keeps its version, so that no two
+// addresses share a name.
+void drop_versions(std::map<uint64_t, std::vector<Candidate>> &by_address) {
+    const auto is_default = [](const std::string &name, size_t at) {
+        return at == std::string::npos || name.compare(at, 2, "@@") == 0;
+    };
+    std::set<std::string> defaults; // unversioned names and default versions, without the version
+    for (const auto &[address, candidates] : by_address) {
+        for (const Candidate &c : candidates) {
+            const size_t at = c.name.find('@');
+            if (is_default(c.name, at))
+                defaults.insert(c.name.substr(0, at));
+        }
+    }
+    for (auto &[address, candidates] : by_address) {
+        std::set<std::string> here;
+        for (const Candidate &c : candidates) {
+            const size_t at = c.name.find('@');
+            if (is_default(c.name, at))
+                here.insert(c.name.substr(0, at));
+        }
+        for (Candidate &c : candidates) {
+            const size_t at = c.name.find('@');
+            if (at == std::string::npos || at == 0)
+                continue;
+            std::string base = c.name.substr(0, at);
+            if (is_default(c.name, at) || here.count(base) || !defaults.count(base))
+                c.name = std::move(base);
+        }
+    }
+}
+
 bool has_section(Elf *elf, const char *wanted) {
     size_t strings = 0;
     if (elf_getshdrstrndx(elf, &strings) != 0)
@@ -189,6 +225,7 @@ std::unique_ptr<ElfFunctions> ElfFunctions::read(const std::string &path, std::s
         if (!from_debug)
             read_symbols(file.elf, SHT_DYNSYM, by_address);
     }
+    drop_versions(by_address);
     const std::vector<Segment> segments = executable_segments(file.elf);
     for (auto &[address, candidates] : by_address) {
         auto segment = std::find_if(segments.begin(), segments.end(), [&](const Segment &s) {
@@ -230,4 +267,4 @@ std::vector<uint8_t> ElfFunctions::code(const ElfFunction &function) const {
     return bytes;
 }
 
-} // namespace dtrace::pid
+} // namespace dtrace::live
