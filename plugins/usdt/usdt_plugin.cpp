@@ -45,22 +45,6 @@ std::string hyphenate(const std::string &name) {
     return out;
 }
 
-// An argument of a probe site read from the registers the uprobe program
-// copied (arguments past the sixth, which the program does not place).
-uint64_t argument_from_registers(const ArgSpec &spec, const uprobe_tail &tail) {
-    uint64_t value = 0;
-    if (spec.kind == ArgSpec::Kind::Constant)
-        value = static_cast<uint64_t>(spec.value);
-    else if (spec.kind == ArgSpec::Kind::Register && spec.reg < UPROBE_NREGS)
-        value = tail.regs[spec.reg];
-    if (spec.size < 8) {
-        const unsigned shift = 64 - 8 * spec.size;
-        value = spec.is_signed ? static_cast<uint64_t>(static_cast<int64_t>(value << shift) >> shift)
-                               : (value << shift) >> shift;
-    }
-    return value;
-}
-
 } // namespace
 
 UsdtPlugin::UsdtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
@@ -310,9 +294,12 @@ bool UsdtPlugin::arm_site(uint32_t index) {
         if (captures < LIVE_MAX_CAPTURES && arg.size == 8 && !arg.is_signed && arg.kind != ArgSpec::Kind::Constant)
             config.captures[captures++] = {static_cast<uint8_t>(i), LIVE_CAPTURE_STRING, 0, 0};
     }
-    // Arguments past the sixth are decoded here from the registers the record's tail carries.
-    if (probe.nargs > LIVE_MAX_ARGS)
+    // Arguments past the sixth are decoded here from the registers the
+    // record's tail carries, and memory operands from the stack it copies.
+    if (probe.nargs > LIVE_MAX_ARGS) {
         uconfig.flags |= UPROBE_FLAG_TAIL;
+        uconfig.stack_bytes = stack_window_for(site.site->args, probe.nargs);
+    }
     if (live::Status configured = uprobes_->configure(index, config, uconfig); !configured) {
         fail(configured.error());
         return false;
@@ -516,7 +503,7 @@ void UsdtPlugin::deliver(std::span<const uint8_t> record) {
     if (probe.nargs > LIVE_MAX_ARGS) {
         std::memcpy(args, header.args, sizeof header.args);
         for (uint32_t i = LIVE_MAX_ARGS; i < probe.nargs; ++i)
-            args[i] = argument_from_registers(site.site->args[i], event.tail);
+            args[i] = argument_from_tail(site.site->args[i], event.tail, event.stack);
         ctx.args = args;
         ctx.nargs = probe.nargs;
     }
