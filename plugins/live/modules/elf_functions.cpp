@@ -1,6 +1,8 @@
 // elf_functions.cpp: reading an ELF file's functions with libelf.
 #include "elf_functions.h"
 
+#include "elf_image.h"
+
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -79,33 +81,12 @@ struct Candidate {
     uint64_t size;
 };
 
-// The function symbols of one symbol table section type, by address.
+// The function symbols of one symbol table section type, by address; false
+// when it has none.
 bool read_symbols(Elf *elf, uint32_t section_type, std::map<uint64_t, std::vector<Candidate>> &out) {
-    bool found = false;
-    Elf_Scn *section = nullptr;
-    while ((section = elf_nextscn(elf, section)) != nullptr) {
-        GElf_Shdr header;
-        if (gelf_getshdr(section, &header) == nullptr || header.sh_type != section_type || header.sh_entsize == 0)
-            continue;
-        Elf_Data *data = elf_getdata(section, nullptr);
-        if (data == nullptr)
-            continue;
-        const size_t count = header.sh_size / header.sh_entsize;
-        for (size_t i = 0; i < count; ++i) {
-            GElf_Sym sym;
-            if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr)
-                continue;
-            const unsigned type = GELF_ST_TYPE(sym.st_info);
-            if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
-                continue;
-            const char *name = elf_strptr(elf, header.sh_link, sym.st_name);
-            if (name == nullptr || name[0] == '\0')
-                continue;
-            out[sym.st_value].push_back({name, GELF_ST_BIND(sym.st_info), sym.st_size});
-            found = true;
-        }
-    }
-    return found;
+    return stacks::for_each_function_symbol(elf, section_type, [&](const GElf_Sym &sym, const char *name) {
+               out[sym.st_value].push_back({name, GELF_ST_BIND(sym.st_info), sym.st_size});
+           }).value_or(0) > 0;
 }
 
 // Symbol versions (.symtab spells them dlopen@@GLIBC_2.34 and
