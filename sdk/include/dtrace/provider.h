@@ -113,6 +113,13 @@ typedef struct dtrace_probe_desc {
     const dtrace_arg_desc *args; /* may be NULL even when the probe takes
                                     arguments: the host then asks arg_info */
     uint64_t cookie;             /* the plugin's own value, handed back on enable */
+    /* Appended after ABI 1 (read only when struct_size covers them): other
+     * names of the probe's module that a description may spell exactly (no
+     * glob matches them), as DTrace's pid provider takes `libc` or `a.out`
+     * for the file it names libc.so.6 or the program: the probe keeps the
+     * module name above. */
+    const char *const *module_aliases;
+    uint32_t nmodule_aliases;
 } dtrace_probe_desc;
 
 /* A probe description as the user wrote it: each field a glob pattern
@@ -157,6 +164,14 @@ typedef struct dtrace_event_ctx {
     int64_t errno_value; /* errno: why the traced call failed (a return probe); 0: it did not */
     uint64_t vtimestamp; /* ns the thread has spent on a CPU; 0: unknown (vtimestamp reads timestamp) */
     uint64_t curthread;  /* the kernel's address of the thread (Linux: its task_struct); 0: unknown */
+    /* Appended after ABI 1 (read only when struct_size covers them). uregs[]:
+     * the user registers at the event, indexed as D indexes uregs[] on the
+     * platform (x86-64: the R_* constants of Oracle's DTrace for Linux, which
+     * the live plugins declare in D); an index at or past user_regs_count, or
+     * whose bit is set in user_regs_missing, is an illegal operation. */
+    const uint64_t *user_regs; /* NULL: no registers (uregs[] faults) */
+    uint32_t user_regs_count;
+    uint64_t user_regs_missing; /* bit i: uregs[i] (i < 64) is not known */
 } dtrace_event_ctx;
 
 #define DTRACE_EVENT_LIVE_TARGET 0x1u /* read_memory reads a live process */

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <memory>
 
-namespace dtrace::pid {
+namespace dtrace::live {
 
 namespace {
 
@@ -34,4 +34,4 @@ std::string demangle(const std::string &name) {
     return out;
 }
 
-} // namespace dtrace::pid
+} // namespace dtrace::live

@@ -17,7 +17,9 @@
 #include <string>
 #include <vector>
 
-namespace dtrace::pid {
+#include "elf_functions.h"
+
+namespace dtrace::live {
 
 struct ProcessModule {
     std::string path;
@@ -37,4 +39,10 @@ std::vector<std::string> module_aliases(const std::string &path, const std::stri
 // The module name of a probe: the file's name.
 std::string module_file_name(const std::string &path);
 
-} // namespace dtrace::pid
+// The dynamic linker's function it calls after every change of the list of
+// libraries (startup, dlopen, dlclose): _dl_debug_state, what debuggers
+// watch. A uprobe there that stops the process shows a tracer each library
+// once it is mapped and before its code runs. nullptr: the linker has none.
+const ElfFunction *link_map_hook(const ElfFunctions &linker);
+
+} // namespace dtrace::live

@@ -1,6 +1,8 @@
 // elf_functions.cpp: reading an ELF file's functions with libelf.
 #include "elf_functions.h"
 
+#include "elf_image.h"
+
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -10,9 +12,10 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <set>
 #include <tuple>
 
-namespace dtrace::pid {
+namespace dtrace::live {
 
 namespace {
 
@@ -78,33 +81,47 @@ struct Candidate {
     uint64_t size;
 };
 
-// The function symbols of one symbol table section type, by address.
+// The function symbols of one symbol table section type, by address; false
+// when it has none.
 bool read_symbols(Elf *elf, uint32_t section_type, std::map<uint64_t, std::vector<Candidate>> &out) {
-    bool found = false;
-    Elf_Scn *section = nullptr;
-    while ((section = elf_nextscn(elf, section)) != nullptr) {
-        GElf_Shdr header;
-        if (gelf_getshdr(section, &header) == nullptr || header.sh_type != section_type || header.sh_entsize == 0)
-            continue;
-        Elf_Data *data = elf_getdata(section, nullptr);
-        if (data == nullptr)
-            continue;
-        const size_t count = header.sh_size / header.sh_entsize;
-        for (size_t i = 0; i < count; ++i) {
-            GElf_Sym sym;
-            if (gelf_getsym(data, static_cast<int>(i), &sym) == nullptr)
-                continue;
-            const unsigned type = GELF_ST_TYPE(sym.st_info);
-            if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF || sym.st_value == 0)
-                continue;
-            const char *name = elf_strptr(elf, header.sh_link, sym.st_name);
-            if (name == nullptr || name[0] == '\0')
-                continue;
-            out[sym.st_value].push_back({name, GELF_ST_BIND(sym.st_info), sym.st_size});
-            found = true;
+    return stacks::for_each_function_symbol(elf, section_type, [&](const GElf_Sym &sym, const char *name) {
+               out[sym.st_value].push_back({name, GELF_ST_BIND(sym.st_info), sym.st_size});
+           }).value_or(0) > 0;
+}
+
+// Symbol versions (.symtab spells them dlopen@@GLIBC_2.34 and
+// dlopen@GLIBC_2.2.5): a function is named without its version, as DTrace
+// names it; a non-default version at an address of its own (the old
+// memcpy@GLIBC_2.2.5 beside memcpy) keeps its version, so that no two
+// addresses share a name.
+void drop_versions(std::map<uint64_t, std::vector<Candidate>> &by_address) {
+    const auto is_default = [](const std::string &name, size_t at) {
+        return at == std::string::npos || name.compare(at, 2, "@@") == 0;
+    };
+    std::set<std::string> defaults; // unversioned names and default versions, without the version
+    for (const auto &[address, candidates] : by_address) {
+        for (const Candidate &c : candidates) {
+            const size_t at = c.name.find('@');
+            if (is_default(c.name, at))
+                defaults.insert(c.name.substr(0, at));
         }
     }
-    return found;
+    for (auto &[address, candidates] : by_address) {
+        std::set<std::string> here;
+        for (const Candidate &c : candidates) {
+            const size_t at = c.name.find('@');
+            if (is_default(c.name, at))
+                here.insert(c.name.substr(0, at));
+        }
+        for (Candidate &c : candidates) {
+            const size_t at = c.name.find('@');
+            if (at == std::string::npos || at == 0)
+                continue;
+            std::string base = c.name.substr(0, at);
+            if (is_default(c.name, at) || here.count(base) || !defaults.count(base))
+                c.name = std::move(base);
+        }
+    }
 }
 
 bool has_section(Elf *elf, const char *wanted) {
@@ -189,6 +206,7 @@ std::unique_ptr<ElfFunctions> ElfFunctions::read(const std::string &path, std::s
         if (!from_debug)
             read_symbols(file.elf, SHT_DYNSYM, by_address);
     }
+    drop_versions(by_address);
     const std::vector<Segment> segments = executable_segments(file.elf);
     for (auto &[address, candidates] : by_address) {
         auto segment = std::find_if(segments.begin(), segments.end(), [&](const Segment &s) {
@@ -230,4 +248,4 @@ std::vector<uint8_t> ElfFunctions::code(const ElfFunction &function) const {
     return bytes;
 }
 
-} // namespace dtrace::pid
+} // namespace dtrace::live

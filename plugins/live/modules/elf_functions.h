@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace dtrace::pid {
+namespace dtrace::live {
 
 struct ElfFunction {
     std::string name;         // canonical
@@ -50,4 +50,4 @@ class ElfFunctions {
 // The separate debug file of a build-id, if installed.
 std::optional<std::string> debug_file_for(const std::string &build_id);
 
-} // namespace dtrace::pid
+} // namespace dtrace::live

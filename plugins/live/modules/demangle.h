@@ -4,10 +4,10 @@
 
 #include <string>
 
-namespace dtrace::pid {
+namespace dtrace::live {
 
 // `name` demangled (Itanium C++ ABI, and Rust's legacy mangling without its
 // hash suffix); `name` itself when it is not mangled.
 std::string demangle(const std::string &name);
 
-} // namespace dtrace::pid
+} // namespace dtrace::live

@@ -15,7 +15,7 @@
 
 extern char **environ;
 
-namespace dtrace::pid {
+namespace dtrace::live {
 
 namespace {
 
@@ -94,6 +94,15 @@ std::vector<std::string> libraries_to_load(const std::string &interpreter, const
     return libraries;
 }
 
+const ElfFunction *link_map_hook(const ElfFunctions &linker) {
+    static const std::string kHook = "_dl_debug_state";
+    for (const ElfFunction &f : linker.functions()) {
+        if (f.name == kHook || std::find(f.aliases.begin(), f.aliases.end(), kHook) != f.aliases.end())
+            return &f;
+    }
+    return nullptr;
+}
+
 std::string module_file_name(const std::string &path) {
     const size_t slash = path.rfind('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -121,4 +130,4 @@ std::vector<std::string> module_aliases(const std::string &path, const std::stri
     return names;
 }
 
-} // namespace dtrace::pid
+} // namespace dtrace::live
