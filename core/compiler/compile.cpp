@@ -120,10 +120,10 @@ void compile_libraries(const std::vector<LibrarySource> &libs, Sema &sema, const
 Compiler::Compiler(CompileOptions opts)
     : opts_(std::move(opts)), types_(std::make_shared<TypeTable>(opts_.strsize)), symbols_(std::make_unique<Symbols>()),
       sema_(std::make_unique<Sema>(*types_, *symbols_, opts_)) {
-    std::vector<LibrarySource> libraries = {kStandardLibrary};
-    libraries.insert(libraries.end(), opts_.library_sources.begin(), opts_.library_sources.end());
     try {
-        compile_libraries(libraries, *sema_, *types_, library_trees_);
+        compile_libraries({standard_library()}, *sema_, *types_, library_trees_);
+        sema_->seal_predefined();
+        compile_libraries(opts_.library_sources, *sema_, *types_, library_trees_);
     } catch (CompileError &err) {
         library_error_ = std::move(err.diag);
     }

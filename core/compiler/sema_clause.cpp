@@ -90,7 +90,7 @@ ActionKind control_action_kind(ActionFn fn) {
 Sema::Sema(TypeTable &types, Symbols &symbols, const CompileOptions &opts)
     : types_(types), symbols_(symbols), opts_(opts) {
     // DTrace defines NULL in every program, libraries or not: inline long NULL = 0.
-    constants_["NULL"] = {0, types_.named("long")};
+    constants_[kNullName] = {0, types_.named("long")};
 }
 
 void Sema::enter_clause(const std::vector<ProbeSpecifier> &probes, int line, SemaClause &out) {

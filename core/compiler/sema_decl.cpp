@@ -204,6 +204,7 @@ void Sema::define_enum(Type *e, const TypeSpecifier &spec, int line) {
                             "enumerator '" + name + "' value overflows INT_MAX (" + std::to_string(INT32_MAX) + ")");
             next = int32_t(x);
         }
+        yield_predefined(name);
         if (constants_.count(name) || inlines_.count(name) || find_builtin(name) ||
             symbols_.find(dif::Scope::Global, name))
             raise_error(Tag::D_DECL_IDRED, line, "identifier redeclared: " + name);
@@ -213,6 +214,19 @@ void Sema::define_enum(Type *e, const TypeSpecifier &spec, int line) {
     }
     e->size = 4;
     e->complete = true;
+}
+
+void Sema::seal_predefined() {
+    for (const auto &c : constants_)
+        if (c.first != kNullName) // D's own NULL (Sema's constructor) is not the library's
+            predefined_.insert(c.first);
+}
+
+bool Sema::yield_predefined(const std::string &name) {
+    if (predefined_.erase(name) == 0)
+        return false;
+    constants_.erase(name);
+    return true;
 }
 
 void Sema::declare(const Declaration &d) {
@@ -262,6 +276,7 @@ void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const
         raise_error(Tag::D_DECL_ARRNULL, line, "inline declaration requires array tuple signature: " + d.name);
     if (!init)
         raise_error(Tag::D_DECL_USELESS, line, "inline declaration requires a value: " + d.name);
+    yield_predefined(d.name);
     const BuiltinIdent *b = find_builtin(d.name);
     UserVar *v = symbols_.find(dif::Scope::Global, d.name);
     bool is_inline = constants_.count(d.name) || inlines_.count(d.name);
@@ -310,6 +325,8 @@ void Sema::declare_variable(const DeclSpecifiers &spec, const Declarator &d, int
         !d.steps.front().array_size)
         raise_error(Tag::D_DECL_ARRNULL, line,
                     "array declaration requires array dimension or tuple signature: " + d.name);
+    if (scope == dif::Scope::Global)
+        yield_predefined(d.name);
     if (scope == dif::Scope::Global && find_builtin(d.name))
         raise_error(Tag::D_DECL_IDRED, line, "built-in identifier redeclared: " + d.name);
     if (assoc && scope == dif::Scope::ClauseLocal)

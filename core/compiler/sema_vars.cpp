@@ -105,6 +105,8 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
         n->line = e.line;
         return n;
     }
+    if (create)
+        yield_predefined(e.text); // the program's own variable of that name
     if (auto it = constants_.find(e.text); it != constants_.end())
         return make_const(uint64_t(it->second.first), it->second.second, e.line);
     if (auto it = inlines_.find(e.text); it != inlines_.end()) {
