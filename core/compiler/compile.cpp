@@ -13,6 +13,7 @@
 #include "compiler/builtins.h"
 #include "compiler/codegen_program.h"
 #include "compiler/parser.h"
+#include "compiler/pragma_targets.h"
 #include "compiler/sema.h"
 
 #include <algorithm>
@@ -154,6 +155,7 @@ CompileResult Compiler::compile(const ProgramAst &ast) {
     Program prog;
     bool error_flag_set = false;
     try {
+        check_pragma_targets(ast, [this](const std::string &name) { return sema_->defines_global(name); });
         for (const auto &item : ast.items) {
             switch (item.kind) {
             case TopLevel::Kind::Clause:

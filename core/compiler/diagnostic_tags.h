@@ -150,6 +150,7 @@ namespace dtrace::compiler {
     X(D_PRAGMA_INVAL)         /* a #pragma D of a kind D does not know */                                        \
     X(D_PRAGMA_MALFORM)       /* a #pragma or #line without the arguments it needs */                            \
     X(D_PRAGMA_OPTSET)        /* #pragma D option that fails to set its option */                                \
+    X(D_PRAGMA_UNUSED)        /* a #pragma D attributes or binding naming an identifier the program never defines */ \
     X(D_PRED_SCALAR)          /* a predicate whose value is not scalar */                                        \
     X(D_PRINTA_AGGARG)        /* printa() given something that is not an aggregation */                          \
     X(D_PRINTA_AGGBAD)        /* printa() of an aggregation never defined */                                     \

@@ -91,6 +91,9 @@ class Sema {
     // The constants defined so far are the standard library's predefined
     // names (standard_library.h), which a program's own definition replaces.
     void seal_predefined();
+    // Whether `name` is a global identifier: a builtin variable, an inline
+    // or constant, or a global variable.
+    bool defines_global(const std::string &name) const;
 
   private:
     // A name bound to a value while an expression is analysed: a
@@ -221,6 +224,7 @@ class Sema {
     void define_members(Type *sou, const TypeSpecifier &spec, int line);
     void define_enum(Type *e, const TypeSpecifier &spec, int line);
     void declare_variable(const DeclSpecifiers &spec, const Declarator &d, int line);
+    void declare_extern(const std::string &name, const Type *type, int line);
     void declare_inline(const DeclSpecifiers &spec, const Declarator &d, const Expr *init, int line);
     NodePtr cook_inline(const Inline &in, int line, std::vector<NodePtr> args);
     NodePtr inline_elem(const Expr &e, const Inline &in);
@@ -242,6 +246,10 @@ class Sema {
     std::map<std::string, std::pair<int64_t, const Type *>> constants_;
     std::map<std::string, Inline> inlines_;
     std::set<std::string> predefined_; // see seal_predefined()
+    // The extern declarations' symbols, by name (declare_extern), and the
+    // module DTrace names them by in messages.
+    std::map<std::string, const Type *> externs_;
+    static constexpr const char *kDefinitionsModule = "D";
     std::vector<TranslatorDef> translators_;
     std::vector<XlateParam> xlate_params_; // translator inputs in scope, innermost last
     uint32_t next_xlate_id_ = 0;

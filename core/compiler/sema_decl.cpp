@@ -35,6 +35,11 @@ Declarator element_declarator(const Declarator &d) {
     return rest;
 }
 
+// `int f(void)`, `void *(*g)(int)`: a declarator whose outermost step is a function.
+bool is_function_declarator(const Declarator &d) {
+    return !d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Function;
+}
+
 bool is_signature(const Declarator &d) {
     return !d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array &&
            !d.steps.front().array_key_types.empty();
@@ -233,20 +238,19 @@ void Sema::declare(const Declaration &d) {
     probes_ = nullptr; // outside of any clause
     const DeclSpecifiers &spec = d.specifiers;
     switch (spec.storage) {
+    case StorageClass::Static:
+        // A static function prototype is an extern, as DTrace takes it.
+        if (!d.declarators.empty() && std::all_of(d.declarators.begin(), d.declarators.end(), is_function_declarator))
+            break;
+        [[fallthrough]];
     case StorageClass::Auto:
     case StorageClass::Register:
-    case StorageClass::Static:
         raise_error(Tag::D_DECL_BADCLASS, d.line, "specified storage class not appropriate in D");
     case StorageClass::Inline:
         for (size_t i = 0; i < d.declarators.size(); i++)
             declare_inline(spec, d.declarators[i], i < d.initializers.size() ? d.initializers[i].get() : nullptr,
                            d.declarators[i].line ? d.declarators[i].line : d.line);
         return;
-    case StorageClass::Extern:
-        // An extern names a kernel or user symbol, and no plugin provides any.
-        raise_error(Tag::D_UNKNOWN, d.line,
-                    "failed to extern " + (d.declarators.empty() ? std::string() : d.declarators.front().name) +
-                        ": Unknown symbol name");
     default:
         break;
     }
@@ -261,11 +265,30 @@ void Sema::declare(const Declaration &d) {
         int line = decl.line ? decl.line : d.line;
         if (spec.storage == StorageClass::Typedef) {
             if (!types_.add_typedef(decl.name, decl_type(spec, decl, line)))
-                raise_error(Tag::D_DECL_IDRED, line, "identifier redeclared: " + decl.name);
+                raise_error(Tag::D_DECL_IDRED, line, "typedef redeclared: " + decl.name);
+            continue;
+        }
+        // A function prototype declares an extern, as in DTrace (a static
+        // declaration that reaches here is one).
+        if (spec.storage == StorageClass::Extern || spec.storage == StorageClass::Static ||
+            is_function_declarator(decl)) {
+            declare_extern(decl.name, decl_type(spec, decl, line), line);
             continue;
         }
         declare_variable(spec, decl, line);
     }
+}
+
+// An extern declares a symbol of DTrace's D definitions module ("D"), as
+// DTrace adds it to that module's externs: it compiles, and a program that
+// then uses the name unscoped finds no variable of that name (D_IDENT_UNDEF,
+// D_FUNC_UNDEF), as in DTrace. Declared again, it must keep its type.
+void Sema::declare_extern(const std::string &name, const Type *type, int line) {
+    auto [it, added] = externs_.emplace(name, type);
+    if (!added && !types_compatible(it->second, type))
+        raise_error(Tag::D_DECL_IDRED, line,
+                    "identifier redeclared: " + std::string(kDefinitionsModule) + "`" + name + "\n\t current: " +
+                        type_name(type) + "\n\tprevious: " + type_name(it->second));
 }
 
 // An inline array (`inline int a[int i, string s] = expr;`) is an

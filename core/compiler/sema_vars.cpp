@@ -81,6 +81,11 @@ NodePtr Sema::var_node(UserVar *v, int line, unsigned flags) {
     return n;
 }
 
+bool Sema::defines_global(const std::string &name) const {
+    return find_builtin(name) || constants_.count(name) || inlines_.count(name) ||
+           symbols_.find(dif::Scope::Global, name);
+}
+
 NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
     if (e.scoped)
         return kernel_symbol(e);
