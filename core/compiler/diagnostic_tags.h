@@ -188,7 +188,8 @@ namespace dtrace::compiler {
     X(D_TRACEMEM_ARGS)        /* tracemem() with more than three arguments */                                    \
     X(D_TRACEMEM_DYNSIZE)     /* tracemem() whose dynamic size is not scalar */                                  \
     X(D_TRACEMEM_SIZE)        /* tracemem() of a size that is not a positive constant */                         \
-    X(D_TRACE_DYN)            /* trace() of a dynamic expression (an aggregation, a whole array) */              \
+    X(D_TRACE_AGG)            /* trace() of an aggregation */                                                    \
+    X(D_TRACE_DYN)            /* trace() of a dynamic expression (a whole array, a translated struct) */     \
     X(D_TRACE_VOID)           /* trace() of a void expression */                                                 \
     X(D_TRUNC_AGGARG)         /* trunc() of something that is not an aggregation */                              \
     X(D_TRUNC_AGGBAD)         /* trunc() of an aggregation never defined */                                      \

@@ -4,6 +4,7 @@
 #include "compiler/sema.h"
 
 #include <map>
+#include <set>
 
 namespace dtrace::compiler {
 
@@ -45,12 +46,16 @@ void check_pragma_targets(const ProgramAst &ast, const std::function<bool(const 
         int line;
     };
     std::map<std::string, Pending> pending;
+    std::set<std::string> declared; // by the program so far
     for (const auto &item : ast.items) {
         if (item.kind == TopLevel::Kind::Declaration) {
-            for_each_global_name(*item.declaration, [&](const std::string &name) { pending.erase(name); });
+            for_each_global_name(*item.declaration, [&](const std::string &name) {
+                pending.erase(name);
+                declared.insert(name);
+            });
         } else if (item.kind == TopLevel::Kind::Pragma) {
             const std::string target = pragma_target(*item.pragma);
-            if (!target.empty() && !is_defined(target))
+            if (!target.empty() && !declared.count(target) && !is_defined(target))
                 pending.emplace(target, Pending{item.pragma->name, item.pragma->line});
         }
     }

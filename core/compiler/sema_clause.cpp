@@ -286,6 +286,8 @@ void Sema::finish_action(SemaAction &a) {
         NodePtr v = std::move(a.call_args[0]);
         if (is_void(v->type))
             raise_error(Tag::D_TRACE_VOID, v->line, "trace( ) may not be applied to a void expression");
+        if (v->kind == NodeKind::AggRef)
+            raise_error(Tag::D_TRACE_AGG, v->line, "trace( ) may not be applied to an aggregation");
         if (is_dynamic(v->type))
             raise_error(Tag::D_TRACE_DYN, v->line, "trace( ) may not be applied to a dynamic expression");
         a.value = std::move(v);

@@ -234,9 +234,11 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
     if (m == t->members.end())
         raise_error(Tag::D_TYPE_MEMBER, e.line, e.text + " is not a member of " + type_name(t));
     // A struct value is an address: a member of one, *p, a struct variable,
-    // or a translator's struct input.
+    // a translator's struct input, or a struct member of a translated
+    // struct (xlate<T>(e).m.sub: the address the member's expression gives).
     if (e.op == Op::Dot && base->kind != NodeKind::Member && base->kind != NodeKind::Deref &&
-        base->kind != NodeKind::Var && base->kind != NodeKind::ArrayElem && base->kind != NodeKind::XlateInput)
+        base->kind != NodeKind::Var && base->kind != NodeKind::ArrayElem && base->kind != NodeKind::XlateInput &&
+        base->kind != NodeKind::Translate)
         raise_unsupported(e.line, "operator . on a struct-valued " + node_type_name(*base));
     auto n = std::make_unique<Node>();
     n->kind = NodeKind::Member;
