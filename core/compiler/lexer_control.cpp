@@ -63,7 +63,7 @@ bool equals_ignoring_case(std::string_view a, std::string_view b) {
 // DTrace's dtrace_str2attr(): name/data/class, each part optional from the
 // right ("Stable", "Stable/Evolving" ...), names in any case.
 bool is_attribute_string(std::string_view text) {
-    static constexpr std::string_view kStabilities[] = {"Internal", "Private", "Obsolete", "External",
+    static constexpr std::string_view kStabilities[] = {"Internal", "Private",  "Obsolete", "External",
                                                         "Unstable", "Evolving", "Stable",   "Standard"};
     static constexpr std::string_view kClasses[] = {"Unknown", "CPU", "Platform", "Group", "ISA", "Common"};
     for (int part = 0; !text.empty(); ++part) {

@@ -287,8 +287,8 @@ void Sema::declare_extern(const std::string &name, const Type *type, int line) {
     auto [it, added] = externs_.emplace(name, type);
     if (!added && !types_compatible(it->second, type))
         raise_error(Tag::D_DECL_IDRED, line,
-                    "identifier redeclared: " + std::string(kDefinitionsModule) + "`" + name + "\n\t current: " +
-                        type_name(type) + "\n\tprevious: " + type_name(it->second));
+                    "identifier redeclared: " + std::string(kDefinitionsModule) + "`" + name +
+                        "\n\t current: " + type_name(type) + "\n\tprevious: " + type_name(it->second));
 }
 
 // An inline array (`inline int a[int i, string s] = expr;`) is an
