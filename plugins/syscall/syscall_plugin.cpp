@@ -182,6 +182,8 @@ live_probe_config SyscallPlugin::config_of(const ProbeSlot &slot) const {
         std::memcpy(config.captures, slot.shape->captures, sizeof config.captures);
     if (options_.kernel_filter)
         config.filter = live::encode_filter(slot.filter, config.nargs);
+    config.stacks = slot.stacks;
+    config.user_stack_bytes = LIVE_USER_STACK_MAX;
     return config;
 }
 
@@ -268,11 +270,13 @@ void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
 }
 
-int SyscallPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
+int SyscallPlugin::set_filters(dtrace_probe_id id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("filtering an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
     slot.filter = live::probe_filter_of(nfilters, filters);
+    // Every clause of the probe is enabled by now: the stacks they read.
+    slot.stacks = live::stacks_for_usage(host_, ops_, id);
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
@@ -350,8 +354,10 @@ void SyscallPlugin::deliver(std::span<const uint8_t> record) {
     const dtrace_probe_id id = slot.id.load(std::memory_order_acquire);
     const uint32_t nargs = slot.is_return ? 2 : static_cast<uint32_t>(slot.shape->entry_types.size());
     dtrace_event_ctx ctx;
-    if (id != 0 && firing_.prepare(record, nargs, ctx))
-        ops_->fire(host_, id, &ctx);
+    if (id == 0 || !firing_.prepare(record, nargs, ctx))
+        return;
+    record_stacks_.add_to(firing_.stack_tail(), header.pid, stacks_, ctx);
+    ops_->fire(host_, id, &ctx);
 }
 
 } // namespace dtrace::syscall

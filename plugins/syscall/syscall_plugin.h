@@ -35,6 +35,8 @@
 #include "kernel_filter.h"
 #include "live_firing.h"
 #include "live_options.h"
+#include "record_stacks.h"
+#include "stack_symbols.h"
 #include "syscall_catalog.h"
 
 namespace dtrace::syscall {
@@ -61,6 +63,11 @@ class SyscallPlugin {
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
     int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
 
+    // Names the addresses of stack() and ustack() (the live stack helper).
+    int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
+        return stacks_.lookup(space, pid, address, out) ? 0 : -1;
+    }
+
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
 
@@ -75,6 +82,7 @@ class SyscallPlugin {
         bool raw = false;                 // found by number by the raw_syscalls program
         bool wide = false;                // named by a description that names many calls
         live::ProbeFilter filter;
+        uint32_t stacks = 0; // LIVE_STACK_*: what the clauses read
     };
     enum Direction { kEntry = 0, kReturn = 1 };
 
@@ -101,6 +109,8 @@ class SyscallPlugin {
     uint32_t enabled_count_[2] = {0, 0};
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
+    live::stacks::StackSymbols stacks_;
+    live::RecordStacks record_stacks_;
     live::FastpathLoader fastpath_;
     bool started_ = false;
 };
