@@ -81,15 +81,21 @@ size_t end_reserve(const std::vector<const Ecb *> &end_ecbs, size_t strsize) {
     return total;
 }
 
-ResourceNeeds resource_needs(const Engine &engine) {
+ResourceNeeds resource_needs(const Engine &engine, const Options &options) {
     ResourceNeeds needs;
     needs.cpus = online_cpus();
+    const std::string *policy = options.text("bufpolicy");
+    const bool fill = policy && parse_buffer_policy(*policy) == BufferPolicy::Fill;
+    std::vector<const Ecb *> end_ecbs;
     for (uint32_t epid = kErrorEpid + 1; const Ecb *ecb = engine.ecb(epid); epid++) {
         for (const compiler::Action &action : ecb->clause->actions) {
             needs.aggregates = needs.aggregates || action.kind == compiler::ActionKind::Aggregate;
             needs.speculates = needs.speculates || action.kind == compiler::ActionKind::Speculate;
         }
+        if (fill && ecb->probe->provider->name == "dtrace" && ecb->probe->name == "END")
+            end_ecbs.push_back(ecb);
     }
+    needs.end_reserve = end_reserve(end_ecbs, static_cast<size_t>(options.number("strsize")));
     return needs;
 }
 

@@ -28,8 +28,9 @@ size_t record_bound(const Ecb &ecb, size_t strsize);
 // The room a fill buffer keeps for END: the records of every END clause.
 size_t end_reserve(const std::vector<const Ecb *> &end_ecbs, size_t strsize);
 
-// What the clauses enabled in `engine` need: aggregation tables, speculation buffers.
-ResourceNeeds resource_needs(const Engine &engine);
+// What the clauses enabled in `engine` need: aggregation tables, speculation
+// buffers, and under bufpolicy=fill the room END's records take.
+ResourceNeeds resource_needs(const Engine &engine, const Options &options);
 
 // nullopt when tracing may start; otherwise DTrace's reason.
 std::optional<std::string> check_enablings(const std::vector<const Ecb *> &ecbs,
