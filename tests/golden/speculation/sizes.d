@@ -2,7 +2,7 @@
 /*
  * Speculative buffers of specsize bytes: each speculation keeps what fits
  * (here two records of the 64 bytes, with DTrace's 24-byte records as with ours) and counts the rest as speculative
- * drops; a discarded speculation's records are dropped without a count;
+ * drops; a discarded speculation's records, and its drops, are forgotten;
  * every speculation is free again after its commit or discard.
  */
 BEGIN
@@ -35,6 +35,18 @@ BEGIN
 {
 	speculate(b);
 	printf("b%d\n", 1);
+}
+
+BEGIN
+{
+	speculate(b);
+	printf("b%d\n", 2);
+}
+
+BEGIN
+{
+	speculate(b);
+	printf("b%d\n", 3);
 }
 
 BEGIN
