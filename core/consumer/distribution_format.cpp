@@ -15,7 +15,7 @@ namespace {
 constexpr unsigned kBarWidth = 40;
 constexpr long double kRound = 0.5L;
 constexpr int kLabelWidth = 16;
-constexpr uint32_t kFullBlock = 0x2588;         // FULL BLOCK
+constexpr uint32_t kFullBlock = 0x2588;          // FULL BLOCK
 constexpr uint32_t kOneEighthLeftBlock = 0x258f; // LEFT ONE EIGHTH BLOCK; U+2589..U+258E are wider
 constexpr unsigned kEighths = 8;
 

@@ -13,8 +13,9 @@ namespace dtrace::engine {
 
 namespace {
 
-constexpr std::string_view kNoMemory = "Not enough space"; // ENOMEM, as illumos words it
-constexpr std::string_view kEndTooBig = "END enablings exceed size of principal buffer"; // E2BIG
+// DTrace's refusals: ENOMEM as illumos words it, and E2BIG (EDT_ENDTOOBIG).
+constexpr std::string_view kNoMemory = "Not enough space";
+constexpr std::string_view kEndTooBig = "END enablings exceed size of principal buffer";
 constexpr uint64_t kSmallestSize = sizeof(uint64_t);
 constexpr uint64_t kKilo = 1024;
 

@@ -50,7 +50,7 @@ TEST(JsonSubr, NullWhenNothingIsSelected) {
     EXPECT_EQ(json(R"({"a": 1})", "b"), "<null>");
     EXPECT_EQ(json(R"({"a": [1]})", "a[1]"), "<null>");
     EXPECT_EQ(json(R"({"a": 1})", "a.b"), "<null>");
-    EXPECT_EQ(json(R"({"a": 1)", "a"), "<null>"); // the document ends within the number
+    EXPECT_EQ(json(R"({"a": 1)", "a"), "<null>");          // the document ends within the number
     EXPECT_EQ(json(R"({"a": "x\u12g4"})", "a"), "<null>"); // \u takes four hexadecimal digits
     EXPECT_EQ(json(R"({"a": 0x10})", "a"), "<null>");
     EXPECT_EQ(json(R"({"a": 1+2})", "a"), "<null>");
@@ -70,8 +70,8 @@ TEST(JsonSubr, StopsAtTheSelectedValueAsDTraceDoes) {
 }
 
 TEST(JsonSubr, SelectorsAsDTraceSplitsThem) {
-    EXPECT_EQ(json(R"([5, 6])", "1"), "6");   // a top-level array takes a bare index
-    EXPECT_EQ(json(R"([5, 6])", "x"), "5");   // which reads as a number: "x" is 0
+    EXPECT_EQ(json(R"([5, 6])", "1"), "6"); // a top-level array takes a bare index
+    EXPECT_EQ(json(R"([5, 6])", "x"), "5"); // which reads as a number: "x" is 0
     EXPECT_EQ(json(R"({"a": [[1, 2], [3]]})", "a[0]"), "[1, 2]");
     EXPECT_EQ(json(R"({"a": [7, 8]})", "a[-1]"), "<null>");
     EXPECT_EQ(json(R"({"": 4})", ""), "4");

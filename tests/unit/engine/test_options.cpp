@@ -130,8 +130,9 @@ TEST(Options, CompileTimeFlagsRefuseEvenAnEmptyValue) {
 }
 
 TEST(Options, DroptagsIgnoresItsValue) {
-    for (std::optional<std::string_view> value : {std::optional<std::string_view>(), std::optional<std::string_view>("1"),
-                                                  std::optional<std::string_view>("no"), std::optional<std::string_view>("")}) {
+    for (std::optional<std::string_view> value :
+         {std::optional<std::string_view>(), std::optional<std::string_view>("1"),
+          std::optional<std::string_view>("no"), std::optional<std::string_view>("")}) {
         Options o;
         EXPECT_EQ(o.set("droptags", value), std::nullopt);
         EXPECT_TRUE(o.is_set("droptags")); // dt_opt_droptags sets it whatever it is given
