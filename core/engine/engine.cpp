@@ -30,9 +30,8 @@ bool records_anything(const compiler::Clause &clause) {
 }
 
 bool consumer_reads_aggregations(const compiler::Clause &clause) {
-    return std::any_of(clause.actions.begin(), clause.actions.end(), [](const auto &a) {
-        return a.kind == compiler::ActionKind::Printa || a.kind == compiler::ActionKind::Library;
-    });
+    return std::any_of(clause.actions.begin(), clause.actions.end(),
+                       [](const auto &a) { return compiler::action_traits(a.kind).consumer_reads_aggregations; });
 }
 
 bool aggregates_only(const compiler::Clause &clause) {
