@@ -67,6 +67,13 @@ std::optional<std::string> replayed_directory(const std::string &replay) {
     return std::nullopt;
 }
 
+// Drops the engine's late-probe hook when tracing is over, however execute()
+// returns: it points at the session's plugins and kernel path.
+struct LateProbeHookReset {
+    engine::Engine &engine;
+    ~LateProbeHookReset() { engine.set_late_probe_hook({}); }
+};
+
 } // namespace
 
 Session::Session(CommandLine command_line, std::string program_name)
@@ -493,18 +500,28 @@ int Session::execute() {
             explain_missing_providers(*c.program);
         return kExitError;
     }
-    if (std::optional<std::string> refused = send_probe_filters(*engine_, *host_)) {
-        error(*refused);
+    std::unique_ptr<fastpath::Installation> kernel_path;
+    LateProbeHookReset late_probes{*engine_}; // goes before kernel_path
+    // Every program is enabled: from now on a probe registered late gets
+    // its filters as it gains its clauses (before the loop below passes it,
+    // it may get them twice).
+    engine_->set_late_probe_hook([this](engine::Probe &probe) { return send_probe_filters(probe, *host_); });
+    if (Status sent = send_probe_filters(*engine_, *host_); !sent) {
+        error(sent.reason());
         return kExitError;
     }
     // Clauses that fit run in the kernel (core/fastpath); the rest, and
     // every clause with -x fastpath=off, in the engine.
-    std::unique_ptr<fastpath::Installation> kernel_path;
     if (std::optional<std::string> refused = fastpath::install(
             *engine_, options_, [this](const std::string &line) { error(line); }, kernel_path)) {
         error(*refused);
         return kExitError;
     }
+    if (kernel_path)
+        engine_->set_late_probe_hook([this, installed = kernel_path.get()](engine::Probe &probe) {
+            Status sent = send_probe_filters(probe, *host_);
+            return sent ? installed->attach_late(probe) : sent;
+        });
     Tracing tracing(*engine_, *host_, options_, out_, program_name_, targets_);
     return tracing.run();
 }

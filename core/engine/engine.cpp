@@ -523,7 +523,15 @@ dtrace_probe_id Engine::add_probe(dtrace_provider_id provider, const host::Probe
             break;
         }
     }
+    if (!probe.ecbs.empty() && late_probe_hook_)
+        if (Status done = late_probe_hook_(probe); !done)
+            report_error(probe.provider->name, done.reason());
     return id;
+}
+
+void Engine::set_late_probe_hook(LateProbeHook hook) {
+    std::lock_guard enabling(enabling_lock_); // not while add_probe() runs it
+    late_probe_hook_ = std::move(hook);
 }
 
 bool Engine::probe_usage(dtrace_probe_id id, dtrace_probe_usage &out) {

@@ -100,6 +100,12 @@ class Engine final : public host::ProbeSink {
     // Hooks for the host: asked when a probe is first enabled / last disabled.
     using EnableHook = std::function<Status(Probe &)>;
     void set_enable_hook(EnableHook hook) { enable_hook_ = std::move(hook); }
+    // Asked when a probe registered after enable() has gained its ECBs (its
+    // plugin armed it first), on the registering thread: the session gives it
+    // what every probe enabled before tracing started got (its plugin's
+    // filters, the kernel path). Empty: nothing more is done.
+    using LateProbeHook = std::function<Status(Probe &)>;
+    void set_late_probe_hook(LateProbeHook hook);
     // Where a replaying plugin's progress goes (set before tracing starts).
     using ProgressHook = std::function<void(uint64_t done, uint64_t total, uint64_t events)>;
     void set_progress_hook(ProgressHook hook) { progress_hook_ = std::move(hook); }
@@ -234,6 +240,7 @@ class Engine final : public host::ProbeSink {
     std::deque<Enabling> enablings_;     // under enabling_lock_
     StableVector<Ecb> ecbs_;             // appended under enabling_lock_ and lock_; read lock-free by epid
     EnableHook enable_hook_;
+    LateProbeHook late_probe_hook_; // under enabling_lock_
     ProgressHook progress_hook_;
     std::unique_ptr<dif::Vm> vm_;
     AggregationStore aggregations_;

@@ -126,6 +126,31 @@ TEST_F(LateProbes, AProbeRegisteredWhileArmingAnotherIsMatchedOnce) {
     EXPECT_EQ(count_of("n"), 1);
 }
 
+TEST_F(LateProbes, TheLateProbeHookHearsAProbeOnceWithAllItsClauses) {
+    enable("late:::p-* { @a = count(); } late::: { @b = count(); }");
+    std::vector<std::pair<std::string, size_t>> heard; // probe, its ECBs then
+    engine.set_late_probe_hook([&](engine::Probe &probe) {
+        heard.emplace_back(probe.name, probe.ecbs.size());
+        return Status{};
+    });
+    engine.add_probe(late, probe_info("p-second"));
+    engine.add_probe(late, probe_info("p-second")); // registered again: nothing new
+    engine.add_probe(core, probe_info("unmatched"));
+    EXPECT_EQ(heard, (std::vector<std::pair<std::string, size_t>>{{"p-second", 2}}));
+    EXPECT_EQ(armed.back(), "p-second") << "armed before the hook runs";
+}
+
+TEST_F(LateProbes, ALateProbeHookFailureIsReportedAndTheProbeStillFires) {
+    enable("late:::p-* { @n = count(); }");
+    engine.set_late_probe_hook([](engine::Probe &) { return Status{Failure{"no filters for you"}}; });
+    testing::internal::CaptureStderr();
+    dtrace_probe_id second = engine.add_probe(late, probe_info("p-second"));
+    std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_NE(said.find("no filters for you"), std::string::npos) << said;
+    fire(second);
+    EXPECT_EQ(count_of("n"), 1);
+}
+
 TEST_F(LateProbes, ARefusedLateProbeStaysUnarmedAndDoesNotFire) {
     enable("late:::p-* { @n = count(); }");
     engine.set_enable_hook([](engine::Probe &) { return Status{Failure{"the plugin refuses"}}; });
