@@ -7,9 +7,11 @@
 // dtrace_fastpath_ops; a program the verifier refuses leaves its clauses
 // in user space (with the verifier's log under -x fastpath=explain). From
 // then on, before the consumer reads aggregations or drops, the kernel's
-// maps are read and merged into the engine (aggregation_merge.h). A probe
-// registered while tracing runs whose clauses and layout are those of a
-// program already loaded runs that program too (attach_late()).
+// maps are read and merged into the engine (aggregation_merge.h), and
+// before it takes the buffers, the records the kernel wrote are appended to
+// them (kernel_records.h). A probe registered while tracing runs whose
+// clauses and layout are those of a program already loaded runs that program
+// too (attach_late()).
 #pragma once
 
 #include "engine/engine.h"
@@ -33,6 +35,8 @@ class Installation {
     void merge_aggregations();
     // Reads the kernel's drop counters and hands the increase to the engine.
     void merge_drops();
+    // Takes the records the kernel wrote to its ring and appends them to the engine's buffers.
+    void merge_records();
     // A probe registered after install() (its clauses enabled on it): attaches
     // the loaded program of the same clauses and layout, if there is one;
     // otherwise its events keep coming to user space. Fails when the plugin
@@ -48,11 +52,11 @@ class Installation {
     void *state_;
     const host::LoadedPlugin *plugin_; // whose probes run the programs
     // The loaded programs, by the probe layout and clauses they serve.
-    std::map<std::pair<ProbeShape, std::vector<ClauseRef>>, int32_t> programs_;
+    std::map<GroupKey, int32_t> programs_;
     MapPlan plan_;
     std::vector<int32_t> map_handles_;
     AggregationDeltas deltas_;
-    uint64_t drops_seen_[2] = {0, 0};
+    uint64_t drops_seen_[3] = {0, 0, 0};
 };
 
 // Where explanations go (-x fastpath=explain): one message per call.

@@ -79,20 +79,6 @@ std::string registered_name(const char *pattern, const std::string &canonical) {
     return empty(pattern) || is_glob(pattern) ? canonical : std::string(pattern);
 }
 
-// The user registers of an event, numbered as DWARF numbers them (user_regs.h).
-live::stacks::UserRegs dwarf_regs(const uprobe_tail &tail) {
-    static constexpr int kDwarfOf[UPROBE_NREGS] = {15, 14, 13, 12, 6,  3,  11, 10, 9, 8, 0,
-                                                   2,  1,  4,  5,  -1, 16, -1, -1, 7, -1};
-    live::stacks::UserRegs regs;
-    for (int i = 0; i < UPROBE_NREGS; ++i) {
-        if (kDwarfOf[i] >= 0) {
-            regs.value[kDwarfOf[i]] = tail.regs[i];
-            regs.known[kDwarfOf[i]] = true;
-        }
-    }
-    return regs;
-}
-
 } // namespace
 
 PidPlugin::~PidPlugin() {
@@ -606,7 +592,7 @@ void PidPlugin::deliver(std::span<const uint8_t> record) {
     }
     uint64_t user_stack[kMaxUserFrames];
     if (!event.stack.empty()) {
-        const live::stacks::UserRegs regs = dwarf_regs(event.tail);
+        const live::stacks::UserRegs regs = live::stacks::from_pt_regs(event.tail.regs);
         const live::stacks::StackCopy copy{event.tail.regs[UPROBE_REG_RSP], event.stack};
         ctx.user_stack = user_stack;
         ctx.user_stack_depth = static_cast<uint32_t>(stacks_.unwind_user(header.pid, regs, copy, user_stack));

@@ -394,6 +394,12 @@ typedef struct dtrace_fastpath_probe {
     uint32_t flags;       /* DTRACE_FASTPATH_* */
     uint32_t nargs;
     uint32_t arg_offset;
+    /* Appended: where the kernel's struct task_struct keeps what ppid and
+     * vtimestamp read, in bytes (0: unknown; those builtins then keep a
+     * clause in user space): real_parent, tgid, se.sum_exec_runtime. */
+    uint32_t task_real_parent;
+    uint32_t task_tgid;
+    uint32_t task_exec_runtime;
 } dtrace_fastpath_probe;
 
 /* A system call return: the word at arg_offset is the kernel's return value;
@@ -405,7 +411,10 @@ typedef enum dtrace_bpf_map_type {
     DTRACE_BPF_MAP_HASH = 1,
     DTRACE_BPF_MAP_PERCPU_HASH = 2,
     DTRACE_BPF_MAP_ARRAY = 3,
-    DTRACE_BPF_MAP_PERCPU_ARRAY = 4
+    DTRACE_BPF_MAP_PERCPU_ARRAY = 4,
+    /* A BPF ring buffer (read_ring): key_size and value_size 0, max_entries
+     * its bytes (a power of 2, a multiple of the page size). */
+    DTRACE_BPF_MAP_RINGBUF = 5
 } dtrace_bpf_map_type;
 
 typedef struct dtrace_bpf_map_spec {
@@ -437,6 +446,9 @@ typedef struct dtrace_bpf_program {
  * bytes), one value otherwise. Valid during the call only. */
 typedef void (*dtrace_bpf_map_entry_fn)(void *arg, const void *key, const void *values, uint32_t nvalues);
 
+/* One record taken from a ring map (read_ring). Valid during the call only. */
+typedef void (*dtrace_bpf_ring_record_fn)(void *arg, const void *data, uint32_t size);
+
 typedef struct dtrace_fastpath_ops {
     uint32_t struct_size;
     /* How `probe`'s BPF context holds its event: 0 with *out filled, or -1
@@ -454,6 +466,12 @@ typedef struct dtrace_fastpath_ops {
     /* Calls `fn` for each entry of map `map`. Returns 0, or -1 after
      * report_error(). Called from the consumer's thread while events run. */
     int (*read_map)(void *state, int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
+    /* Appended: calls `fn` for each record waiting in ring map `map`
+     * (DTRACE_BPF_MAP_RINGBUF), oldest first, and frees them. Returns 0, or
+     * -1 after report_error(). Called from the consumer's thread while
+     * events run. NULL (or an older table): dtrace's programs write no
+     * records, the clauses that record stay in user space. */
+    int (*read_ring)(void *state, int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
 } dtrace_fastpath_ops;
 
 /* core -> plugin: the host's services. */
