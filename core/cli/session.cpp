@@ -501,7 +501,7 @@ int Session::execute() {
         return kExitError;
     }
     std::unique_ptr<fastpath::Installation> kernel_path;
-    LateProbeHookReset late_probes{*engine_}; // goes before kernel_path
+    LateProbeHookReset late_probes{*engine_}; // declared after kernel_path: resets the hook before it goes
     // Every program is enabled: from now on a probe registered late gets
     // its filters as it gains its clauses (before the loop below passes it,
     // it may get them twice).
