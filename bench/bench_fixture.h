@@ -24,9 +24,8 @@ struct Fixture {
             setup(options);
         dtrace_provider_info info{};
         info.struct_size = sizeof info;
-        std::string error;
         info.name = "dtrace";
-        dtrace_provider_id core = engine.probes().add_provider(nullptr, info, error);
+        dtrace_provider_id core = engine.probes().add_provider(nullptr, info).value();
         for (const char *name : {"BEGIN", "END", "ERROR"}) {
             host::ProbeInfo p;
             p.name = name;
@@ -34,7 +33,7 @@ struct Fixture {
         }
         engine.set_core_probes(1, 2, 3);
         info.name = "synthetic";
-        dtrace_provider_id provider = engine.probes().add_provider(nullptr, info, error);
+        dtrace_provider_id provider = engine.probes().add_provider(nullptr, info).value();
         host::ProbeInfo p;
         p.module = "bench";
         p.function = "hot_function";
@@ -50,8 +49,9 @@ struct Fixture {
         if (!compiled.program)
             die("compile", compiled.error->message);
         program = std::move(*compiled.program);
-        if (engine.enable(program, false, error) < 1)
-            die("enable", error);
+        auto enabled = engine.enable(program, false);
+        if (!enabled || *enabled < 1)
+            die("enable", enabled ? "" : enabled.error().reason);
         engine.go();
     }
 

@@ -147,8 +147,7 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
         compiler::ProbeArgTypes result;
         bool first = true;
         for (const std::string &text : probes) {
-            std::string why;
-            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name, why);
+            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name);
             if (!desc)
                 continue;
             if (desc->probe_id == 0)
@@ -177,8 +176,7 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
     options.memoryless_provider = [&engine, &host](const std::vector<std::string> &probes) {
         std::optional<std::string> found;
         for (const std::string &text : probes) {
-            std::string why;
-            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name, why);
+            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name);
             if (!desc)
                 continue;
             if (desc->probe_id == 0)

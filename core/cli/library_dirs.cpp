@@ -94,8 +94,8 @@ std::vector<LibraryFile> files_of(const std::string &dir) {
 
 } // namespace
 
-std::optional<std::vector<compiler::LibrarySource>> read_library_dirs(const std::vector<std::string> &dirs,
-                                                                      std::string &error) {
+Result<std::vector<compiler::LibrarySource>> read_library_dirs(const std::vector<std::string> &dirs) {
+    std::string error;
     std::vector<LibraryFile> files;
     for (const std::string &dir : dirs) {
         std::vector<LibraryFile> more = files_of(dir);
@@ -127,7 +127,7 @@ std::optional<std::vector<compiler::LibrarySource>> read_library_dirs(const std:
     };
     for (size_t i = 0; i < files.size(); ++i) {
         if (!place(i))
-            return std::nullopt;
+            return Failure{error};
     }
     return ordered;
 }

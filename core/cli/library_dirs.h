@@ -7,17 +7,16 @@
 // compiled after other.d.
 #pragma once
 
+#include "common/result.h"
 #include "compiler/compile.h"
 
-#include <optional>
 #include <string>
 #include <vector>
 
 namespace dtrace::cli {
 
-// The libraries in the order they are compiled, or nullopt with `error` set
-// when a dependency names a file none of the directories holds.
-std::optional<std::vector<compiler::LibrarySource>> read_library_dirs(const std::vector<std::string> &dirs,
-                                                                      std::string &error);
+// The libraries in the order they are compiled; fails when a dependency
+// names a file none of the directories holds.
+Result<std::vector<compiler::LibrarySource>> read_library_dirs(const std::vector<std::string> &dirs);
 
 } // namespace dtrace::cli

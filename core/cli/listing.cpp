@@ -34,23 +34,18 @@ void Listing::list_all() {
         print_probe(*table.probe(static_cast<dtrace_probe_id>(id)));
 }
 
-bool Listing::list_matching(const std::string &description, std::string &error) {
-    std::string why;
-    auto desc = engine::parse_probe_description(description, engine::SpecKind::Name, why);
-    if (!desc) {
-        error = why;
-        return false;
-    }
+Status Listing::list_matching(const std::string &description) {
+    auto desc = engine::parse_probe_description(description, engine::SpecKind::Name);
+    if (!desc)
+        return Failure{desc.reason()};
     int matched = 0;
     engine_.probes().for_each_match(*desc, [&](engine::Probe &probe) {
         print_probe(probe);
         matched++;
     });
-    if (matched == 0) {
-        error = "failed to match " + desc->to_string() + ": No probe matches description";
-        return false;
-    }
-    return true;
+    if (matched == 0)
+        return Failure{"failed to match " + desc->to_string() + ": No probe matches description"};
+    return {};
 }
 
 } // namespace dtrace::cli

@@ -17,8 +17,8 @@ class Listing {
     void print_header();
     // The heading and every probe, in id order.
     void list_all();
-    // Every probe matching one description; false with `error` when none does.
-    bool list_matching(const std::string &description, std::string &error);
+    // Every probe matching one description; fails when none does.
+    Status list_matching(const std::string &description);
 
   private:
     void print_probe(engine::Probe &probe);

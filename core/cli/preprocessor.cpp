@@ -68,16 +68,16 @@ std::string read_all(int fd) {
 
 } // namespace
 
-std::optional<std::string> preprocess(const std::string &source, const PreprocessorConfig &config, std::string &error) {
+Result<std::string> preprocess(const std::string &source, const PreprocessorConfig &config) {
     int in = temporary_file_with(without_interpreter_line(source));
     int out = temporary_file_with("");
     if (in < 0 || out < 0) {
-        error = std::string("failed to create the preprocessor's files: ") + std::strerror(errno);
+        Failure failure{std::string("failed to create the preprocessor's files: ") + std::strerror(errno)};
         if (in >= 0)
             close(in);
         if (out >= 0)
             close(out);
-        return std::nullopt;
+        return failure;
     }
     std::vector<std::string> words = {config.path, "-D__SUNW_D=1", kVersionDefine};
     words.insert(words.end(), config.args.begin(), config.args.end());
@@ -98,8 +98,7 @@ std::optional<std::string> preprocess(const std::string &source, const Preproces
     int status = 0;
     if (pid < 0) {
         close(out);
-        error = "Failed to fork preprocessor";
-        return std::nullopt;
+        return Failure{"Failed to fork preprocessor"};
     }
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -110,16 +109,12 @@ std::optional<std::string> preprocess(const std::string &source, const Preproces
     case 0:
         return text;
     case kExecFailed:
-        error = "Failed to exec preprocessor";
-        break;
+        return Failure{"Failed to exec preprocessor"};
     case kExecNotFound:
-        error = "Preprocessor not found";
-        break;
+        return Failure{"Preprocessor not found"};
     default:
-        error = "Preprocessor failed to process input program";
-        break;
+        return Failure{"Preprocessor failed to process input program"};
     }
-    return std::nullopt;
 }
 
 } // namespace dtrace::cli

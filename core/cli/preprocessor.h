@@ -6,7 +6,8 @@
 // with its line markers, is what the compiler reads.
 #pragma once
 
-#include <optional>
+#include "common/result.h"
+
 #include <string>
 #include <vector>
 
@@ -17,8 +18,8 @@ struct PreprocessorConfig {
     std::vector<std::string> args; // -D, -U, -I (already with their dash), -H
 };
 
-// The preprocessed text, or nothing with `error` set to DTrace's message
-// (EDT_CPPENT, EDT_CPPEXEC, EDT_CPPERR, EDT_CPPFORK).
-std::optional<std::string> preprocess(const std::string &source, const PreprocessorConfig &config, std::string &error);
+// The preprocessed text, or DTrace's message for what failed (EDT_CPPENT,
+// EDT_CPPEXEC, EDT_CPPERR, EDT_CPPFORK).
+Result<std::string> preprocess(const std::string &source, const PreprocessorConfig &config);
 
 } // namespace dtrace::cli

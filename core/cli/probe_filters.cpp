@@ -49,20 +49,26 @@ struct SdkFilters {
 
 } // namespace
 
-std::optional<std::string> send_probe_filters(engine::Engine &engine, host::PluginHost &host) {
+Status send_probe_filters(const engine::Probe &probe, host::PluginHost &host) {
+    SdkFilters sdk(alternatives_of(probe));
+    Status status =
+        host.set_filters(probe.provider->id, probe.id, probe.cookie, uint32_t(sdk.filters.size()), sdk.filters.data());
+    if (!status)
+        return Failure{"failed to enable " + probe.provider->name + ":" + probe.module + ":" + probe.function + ":" +
+                       probe.name + ": " + status.reason()};
+    return {};
+}
+
+Status send_probe_filters(engine::Engine &engine, host::PluginHost &host) {
     engine::ProbeTable &table = engine.probes();
     for (size_t id = 1; id <= table.probe_count(); ++id) {
         const engine::Probe *probe = table.probe(static_cast<dtrace_probe_id>(id));
         if (probe == nullptr || probe->ecbs.empty())
             continue;
-        SdkFilters sdk(alternatives_of(*probe));
-        host::Status status = host.set_filters(probe->provider->id, probe->id, probe->cookie,
-                                               uint32_t(sdk.filters.size()), sdk.filters.data());
-        if (!status.ok())
-            return "failed to enable " + probe->provider->name + ":" + probe->module + ":" + probe->function + ":" +
-                   probe->name + ": " + status.reason();
+        if (Status sent = send_probe_filters(*probe, host); !sent)
+            return sent;
     }
-    return std::nullopt;
+    return {};
 }
 
 } // namespace dtrace::cli

@@ -68,6 +68,13 @@ std::optional<std::string> replayed_directory(const std::string &replay) {
     return std::nullopt;
 }
 
+// Drops the engine's late-probe hook when tracing is over, however execute()
+// returns: it points at the session's plugins and kernel path.
+struct LateProbeHookReset {
+    engine::Engine &engine;
+    ~LateProbeHookReset() { engine.set_late_probe_hook({}); }
+};
+
 } // namespace
 
 Session::Session(CommandLine command_line, std::string program_name)
@@ -203,12 +210,12 @@ bool Session::load_plugins() {
         }
     }
     engine_->set_core_probes(1, 2, 3);
-    engine_->set_enable_hook([this](engine::Probe &probe, std::string &why) {
-        host::Status status = host_->enable(probe.provider->id, probe.id, probe.cookie);
-        if (!status.ok())
-            why = "failed to enable " + probe.provider->name + ":" + probe.module + ":" + probe.function + ":" +
-                  probe.name + ": " + status.reason();
-        return status.ok();
+    engine_->set_enable_hook([this](engine::Probe &probe) -> Status {
+        Status status = host_->enable(probe.provider->id, probe.id, probe.cookie);
+        if (!status)
+            return Failure{"failed to enable " + probe.provider->name + ":" + probe.module + ":" + probe.function +
+                           ":" + probe.name + ": " + status.reason()};
+        return status;
     });
     return !fatal;
 }
@@ -217,28 +224,28 @@ bool Session::load_plugins() {
 // before anything is compiled: $target is the first one's pid.
 bool Session::start_targets() {
     for (const std::string &command : cl_.commands) {
-        std::string why;
-        TargetProcess t = TargetProcess::create(command, why);
-        if (why.empty()) {
-            const int64_t pid = t.pid();
-            bool execed = t.exec(host_->target_created(pid), why);
-            host_->target_changed(pid, execed ? DTRACE_TARGET_STOPPED : DTRACE_TARGET_EXITED);
-        }
-        if (!why.empty()) {
-            error(why);
+        Result<TargetProcess> t = TargetProcess::create(command);
+        if (!t) {
+            error(t.reason());
             return false;
         }
-        targets_.push_back(std::move(t));
+        const int64_t pid = t->pid();
+        Status execed = t->exec(host_->target_created(pid));
+        host_->target_changed(pid, execed ? DTRACE_TARGET_STOPPED : DTRACE_TARGET_EXITED);
+        if (!execed) {
+            error(execed.reason());
+            return false;
+        }
+        targets_.push_back(std::move(t.value()));
     }
     for (const std::string &pid : cl_.pids) {
-        std::string why;
-        TargetProcess t = TargetProcess::grab(pid, why);
-        if (!why.empty()) {
-            error(why);
+        Result<TargetProcess> t = TargetProcess::grab(pid);
+        if (!t) {
+            error(t.reason());
             return false;
         }
-        host_->target_grabbed(t.pid(), DTRACE_TARGET_STOPPED);
-        targets_.push_back(std::move(t));
+        host_->target_grabbed(t->pid(), DTRACE_TARGET_STOPPED);
+        targets_.push_back(std::move(t.value()));
     }
     return true;
 }
@@ -248,10 +255,9 @@ bool Session::compile_all() {
     install_compile_hooks(options, *engine_, *host_);
     install_plugin_type_hooks(options, *host_);
     if (!options_.is_set("nolibs")) {
-        std::string why;
-        auto libraries = read_library_dirs(options_.list("libdir"), why);
+        auto libraries = read_library_dirs(options_.list("libdir"));
         if (!libraries) {
-            error(why);
+            error(libraries.reason());
             return false;
         }
         options.library_sources.insert(options.library_sources.end(), libraries->begin(), libraries->end());
@@ -298,11 +304,10 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
         }
         text = std::move(contents.value());
         failure_prefix = "failed to compile script " + source.text + ": ";
-        std::string why;
         if (cl_.cpp || options_.is_set("cpp")) {
-            std::optional<std::string> preprocessed = preprocess(text, preprocessor_config(), why);
+            Result<std::string> preprocessed = preprocess(text, preprocessor_config());
             if (!preprocessed) {
-                error(failure_prefix + why);
+                error(failure_prefix + preprocessed.reason());
                 return false;
             }
             text = std::move(*preprocessed);
@@ -348,10 +353,9 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
                 // dtrace:::ERROR clause of if/else): nothing to rewrite.
                 if (std::count(probe.begin(), probe.end(), ':') == 3)
                     continue;
-                std::string why;
-                auto desc = engine::parse_probe_description(probe, source.spec, why);
+                auto desc = engine::parse_probe_description(probe, source.spec);
                 if (!desc) {
-                    error(failure_prefix + why);
+                    error(failure_prefix + desc.reason());
                     return false;
                 }
                 probe = desc->to_string();
@@ -419,8 +423,7 @@ void Session::print_dif(const compiler::Program &program) const {
 void Session::provide_probes(const Compiled &compiled) {
     for (const compiler::Clause &clause : compiled.program->clauses) {
         for (const std::string &text : clause.probes) {
-            std::string why;
-            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name, why);
+            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name);
             if (!desc || desc->probe_id != 0)
                 continue;
             for (const host::PluginDiagnostic &d :
@@ -456,9 +459,8 @@ int Session::list() {
     for (const Compiled &c : compiled_) {
         for (const compiler::Clause &clause : c.program->clauses) {
             for (const std::string &text : clause.probes) {
-                std::string failure;
-                if (!listing.list_matching(text, failure)) {
-                    error(failure);
+                if (Status listed = listing.list_matching(text); !listed) {
+                    error(listed.reason());
                     explain_missing_provider(text);
                 }
             }
@@ -476,15 +478,13 @@ int Session::execute() {
             error("failed to enable '" + c.name + "': DIF program content is invalid");
             return kExitError;
         }
-        std::string why;
-        int unmatched_line = 0;
-        int matched =
-            engine_->enable(*c.program, cl_.zero_matches_ok || options_.is_set("zdefs"), why, &unmatched_line);
-        if (matched < 0) {
+        auto enabled = engine_->enable(*c.program, cl_.zero_matches_ok || options_.is_set("zdefs"));
+        if (!enabled) {
+            std::string why = enabled.error().reason;
             // In a script, a description that matches nothing is a compile
             // error with its line (D_PDESC_ZERO); -n descriptions have none.
-            if (c.what == "script" && unmatched_line > 0) {
-                compiler::Diagnostic d{compiler::Tag::D_PDESC_ZERO, unmatched_line, "", "", why};
+            if (c.what == "script" && enabled.error().unmatched_line > 0) {
+                compiler::Diagnostic d{compiler::Tag::D_PDESC_ZERO, enabled.error().unmatched_line, "", "", why};
                 why = compiler::format_diagnostic(d, options_.is_set("errtags"));
             }
             error((c.what == "script" ? "failed to compile script " + c.name
@@ -493,6 +493,7 @@ int Session::execute() {
             explain_missing_providers(*c.program);
             return kExitError;
         }
+        const int matched = *enabled;
         notice(c.what + " '" + c.name + "' matched " + std::to_string(matched) + " probe" + (matched == 1 ? "" : "s"));
         total += matched;
     }
@@ -504,18 +505,28 @@ int Session::execute() {
             explain_missing_providers(*c.program);
         return kExitError;
     }
-    if (std::optional<std::string> refused = send_probe_filters(*engine_, *host_)) {
-        error(*refused);
+    std::unique_ptr<fastpath::Installation> kernel_path;
+    LateProbeHookReset late_probes{*engine_}; // declared after kernel_path: resets the hook before it goes
+    // Every program is enabled: from now on a probe registered late gets
+    // its filters as it gains its clauses (before the loop below passes it,
+    // it may get them twice).
+    engine_->set_late_probe_hook([this](engine::Probe &probe) { return send_probe_filters(probe, *host_); });
+    if (Status sent = send_probe_filters(*engine_, *host_); !sent) {
+        error(sent.reason());
         return kExitError;
     }
     // Clauses that fit run in the kernel (core/fastpath); the rest, and
     // every clause with -x fastpath=off, in the engine.
-    std::unique_ptr<fastpath::Installation> kernel_path;
     if (std::optional<std::string> refused = fastpath::install(
             *engine_, options_, [this](const std::string &line) { error(line); }, kernel_path)) {
         error(*refused);
         return kExitError;
     }
+    if (kernel_path)
+        engine_->set_late_probe_hook([this, installed = kernel_path.get()](engine::Probe &probe) {
+            Status sent = send_probe_filters(probe, *host_);
+            return sent ? installed->attach_late(probe) : sent;
+        });
     Tracing tracing(*engine_, *host_, options_, out_, program_name_, targets_);
     return tracing.run();
 }
@@ -529,8 +540,7 @@ void Session::explain_missing_providers(const compiler::Program &program) const 
 }
 
 void Session::explain_missing_provider(const std::string &description) const {
-    std::string why;
-    auto desc = engine::parse_probe_description(description, engine::SpecKind::Name, why);
+    auto desc = engine::parse_probe_description(description, engine::SpecKind::Name);
     if (!desc || desc->provider.empty() || desc->provider.find_first_of("*?[") != std::string::npos)
         return;
     if (!explained_providers_.insert(desc->provider).second)

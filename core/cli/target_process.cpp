@@ -128,19 +128,15 @@ void TargetProcess::close_fds() {
     }
 }
 
-TargetProcess TargetProcess::create(const std::string &command, std::string &error) {
+Result<TargetProcess> TargetProcess::create(const std::string &command) {
     TargetProcess t;
     t.created_ = true;
     std::vector<std::string> words = split_words(command);
-    if (words.empty()) {
-        error = "failed to execute '': no command given";
-        return t;
-    }
+    if (words.empty())
+        return Failure{"failed to execute '': no command given"};
     t.program_ = words[0];
-    if (int e = find_executable(words[0])) {
-        error = "failed to execute " + words[0] + ": " + std::strerror(e);
-        return t;
-    }
+    if (int e = find_executable(words[0]))
+        return Failure{"failed to execute " + words[0] + ": " + std::strerror(e)};
     // Everything the child needs, allocated before fork.
     std::vector<char *> argv;
     for (std::string &w : words)
@@ -152,15 +148,13 @@ TargetProcess TargetProcess::create(const std::string &command, std::string &err
     std::vector<char> added(kMaxAddedEnvironmentBytes);
     std::vector<char *> envp(inherited + kMaxAddedEnvironmentEntries + 1);
     int go[2], err[2];
-    if (pipe2(go, O_CLOEXEC) != 0) {
-        error = "failed to execute " + words[0] + ": " + std::strerror(errno);
-        return t;
-    }
+    if (pipe2(go, O_CLOEXEC) != 0)
+        return Failure{"failed to execute " + words[0] + ": " + std::strerror(errno)};
     if (pipe2(err, O_CLOEXEC) != 0) {
-        error = "failed to execute " + words[0] + ": " + std::strerror(errno);
+        Failure failure{"failed to execute " + words[0] + ": " + std::strerror(errno)};
         close(go[0]);
         close(go[1]);
-        return t;
+        return failure;
     }
     pid_t pid = fork();
     if (pid == 0) {
@@ -171,10 +165,10 @@ TargetProcess TargetProcess::create(const std::string &command, std::string &err
     close(go[0]);
     close(err[1]);
     if (pid < 0) {
-        error = "failed to execute " + words[0] + ": " + std::strerror(errno);
+        Failure failure{"failed to execute " + words[0] + ": " + std::strerror(errno)};
         close(go[1]);
         close(err[0]);
-        return t;
+        return failure;
     }
     t.pid_ = pid;
     t.go_fd_ = go[1];
@@ -182,14 +176,12 @@ TargetProcess TargetProcess::create(const std::string &command, std::string &err
     return t;
 }
 
-bool TargetProcess::exec(const Environment &environment, std::string &error) {
+Status TargetProcess::exec(const Environment &environment) {
     std::string block(1, kGoMarker);
     for (const auto &[name, value] : environment)
         block += name + "=" + value + '\0';
-    if (block.size() >= kMaxAddedEnvironmentBytes) {
-        error = "failed to execute " + program_ + ": the environment plugins added is too large";
-        return false;
-    }
+    if (block.size() >= kMaxAddedEnvironmentBytes)
+        return Failure{"failed to execute " + program_ + ": the environment plugins added is too large"};
     const char *p = block.data();
     for (size_t left = block.size(); left > 0;) {
         ssize_t n = write(go_fd_, p, left);
@@ -210,29 +202,23 @@ bool TargetProcess::exec(const Environment &environment, std::string &error) {
         // kernel kills it rather than leave it stopped forever.
         stopped_ = true;
         ptrace(PTRACE_SETOPTIONS, pid_, nullptr, reinterpret_cast<void *>(PTRACE_O_EXITKILL));
-        return true;
+        return {};
     }
     exited_ = true;
     int e = ENOEXEC;
     while (read(error_fd_, &e, sizeof e) < 0 && errno == EINTR) {
     }
-    error = "failed to execute " + program_ + ": " + std::strerror(e);
-    return false;
+    return Failure{"failed to execute " + program_ + ": " + std::strerror(e)};
 }
 
-TargetProcess TargetProcess::grab(const std::string &pid_text, std::string &error) {
+Result<TargetProcess> TargetProcess::grab(const std::string &pid_text) {
     TargetProcess t;
     char *end = nullptr;
     errno = 0;
     long pid = std::strtol(pid_text.c_str(), &end, 10);
-    if (errno != 0 || end == pid_text.c_str() || *end != '\0' || pid <= 0 || pid > INT32_MAX) {
-        error = "invalid pid: " + pid_text;
-        return t;
-    }
-    auto fail = [&](int e) {
-        error = "failed to grab pid " + std::to_string(pid) + ": " + std::strerror(e);
-        return std::move(t);
-    };
+    if (errno != 0 || end == pid_text.c_str() || *end != '\0' || pid <= 0 || pid > INT32_MAX)
+        return Failure{"invalid pid: " + pid_text};
+    auto fail = [&](int e) { return Failure{"failed to grab pid " + std::to_string(pid) + ": " + std::strerror(e)}; };
     t.pid_ = static_cast<pid_t>(pid);
     t.pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, t.pid_, 0));
     if (t.pidfd_ < 0)

@@ -17,6 +17,8 @@
 // stops or kills a process it did not create, beyond that brief stop.
 #pragma once
 
+#include "common/result.h"
+
 #include <string>
 #include <sys/types.h>
 #include <utility>
@@ -28,10 +30,10 @@ class TargetProcess {
   public:
     using Environment = std::vector<std::pair<std::string, std::string>>;
 
-    // Forks `command` (split at blanks), held before exec. Empty error on success.
-    static TargetProcess create(const std::string &command, std::string &error);
+    // Forks `command` (split at blanks), held before exec.
+    static Result<TargetProcess> create(const std::string &command);
     // Stops the running process `pid_text` names until release().
-    static TargetProcess grab(const std::string &pid_text, std::string &error);
+    static Result<TargetProcess> grab(const std::string &pid_text);
 
     TargetProcess(TargetProcess &&other) noexcept;
     TargetProcess &operator=(TargetProcess &&) = delete;
@@ -42,8 +44,8 @@ class TargetProcess {
     pid_t pid() const { return pid_; }
     bool created() const { return created_; }
     // A created process: execs with `environment` added and waits until it
-    // stops at exec. False with `error` (DTrace's words) if exec failed.
-    bool exec(const Environment &environment, std::string &error);
+    // stops at exec. Fails (in DTrace's words) if exec failed.
+    Status exec(const Environment &environment);
     // Lets the process run.
     void release();
     // True once the process is gone; `how` says how, the first time only

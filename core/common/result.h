@@ -29,6 +29,10 @@ template <typename T, typename E = Failure> class [[nodiscard]] Result {
     explicit operator bool() const { return ok(); }
     T &value() { return std::get<0>(state_); }
     const T &value() const { return std::get<0>(state_); }
+    T &operator*() { return value(); }
+    const T &operator*() const { return value(); }
+    T *operator->() { return &value(); }
+    const T *operator->() const { return &value(); }
     const E &error() const { return std::get<1>(state_); }
     const std::string &reason() const requires std::is_same_v<E, Failure> { return error().reason; }
 

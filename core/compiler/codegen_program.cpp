@@ -1,6 +1,7 @@
 // codegen_program.cpp: clauses and actions (see codegen_program.h).
 #include "compiler/codegen_program.h"
 
+#include "compiler/action_traits.h"
 #include "compiler/codegen_expr.h"
 
 namespace dtrace::compiler {
@@ -34,65 +35,56 @@ Clause generate_clause(const SemaClause &c, const TypeTable &types) {
         Action act;
         act.kind = a.kind;
         act.line = a.line;
-        switch (a.kind) {
-        case ActionKind::Expression:
+        switch (action_traits(a.kind).operands) {
+        case ActionOperands::Effect:
             act.value = difo(*a.value, c.line, strsize);
             act.value->rtype = kVoidRtype;
             break;
-        case ActionKind::Trace:
+        case ActionOperands::Value:
             act.value = difo(*a.value, c.line, strsize);
             break;
-        case ActionKind::Print:
+        case ActionOperands::TypedValue:
             act.value = difo(*a.value, c.line, strsize);
             act.type = a.value->type;
             break;
-        case ActionKind::Tracemem:
+        case ActionOperands::Arguments:
             for (const auto &arg : a.args)
                 act.args.push_back(difo(*arg, c.line, strsize));
             break;
-        case ActionKind::Exit:
-        case ActionKind::Speculate:
-        case ActionKind::Commit:
-        case ActionKind::Discard:
-        case ActionKind::Raise:
-        case ActionKind::Chill:
+        case ActionOperands::IntegerValue:
             act.value = difo(*a.value, c.line, strsize, types.int_type());
             break;
-        case ActionKind::Printf:
-        case ActionKind::System:
-        case ActionKind::Freopen:
+        case ActionOperands::Formatted:
             act.format = a.format;
             act.has_format = true;
             for (const auto &arg : a.args)
                 act.args.push_back(difo(*arg, c.line, strsize));
             break;
-        case ActionKind::Printa:
+        case ActionOperands::Aggregations:
             act.format = a.format;
             act.has_format = a.has_format;
             for (const Aggregation *agg : a.printa_aggs)
                 act.printa_aggs.push_back(agg->id);
             break;
-        case ActionKind::Aggregate:
+        case ActionOperands::Aggregate:
             act.aggregation = a.agg->id;
             for (size_t i = 0; i < a.args.size(); i++)
                 act.args.push_back(difo(*a.args[i], c.line, strsize, a.agg->keys[i]));
             for (const auto &arg : a.agg_args)
                 act.agg_args.push_back(difo(*arg, c.line, strsize));
             break;
-        case ActionKind::Library:
+        case ActionOperands::Library:
             act.library = a.library;
             act.aggregation = a.agg ? a.agg->id : 0;
             for (const auto &arg : a.args)
                 act.args.push_back(difo(*arg, c.line, strsize));
             break;
-        case ActionKind::Plugin:
+        case ActionOperands::Plugin:
             act.plugin_action = a.plugin_action;
             for (const auto &arg : a.args)
                 act.args.push_back(difo(*arg, c.line, strsize));
             break;
-        case ActionKind::Default:
-        case ActionKind::Ftruncate:
-        case ActionKind::Stop:
+        case ActionOperands::None:
             break;
         }
         out.actions.push_back(std::move(act));

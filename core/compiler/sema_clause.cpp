@@ -53,10 +53,23 @@ ArgTypeInfo arg_type_info(const Type *t) {
     return info;
 }
 
-// The action kind of speculate(), commit(), discard() and the program
-// control actions, which share one shape (cook_action_call).
-ActionKind control_action_kind(ActionFn fn) {
+// The action kind a D action function compiles to; nullopt for those not
+// supported here (ActionFn::Other) and for the ones that record a stack or
+// an address, which cook_recording_action() turns into trace().
+std::optional<ActionKind> action_kind_of(ActionFn fn) {
     switch (fn) {
+    case ActionFn::Trace:
+        return ActionKind::Trace;
+    case ActionFn::Tracemem:
+        return ActionKind::Tracemem;
+    case ActionFn::Print:
+        return ActionKind::Print;
+    case ActionFn::Exit:
+        return ActionKind::Exit;
+    case ActionFn::Printf:
+        return ActionKind::Printf;
+    case ActionFn::Printa:
+        return ActionKind::Printa;
     case ActionFn::Speculate:
         return ActionKind::Speculate;
     case ActionFn::Commit:
@@ -73,9 +86,26 @@ ActionKind control_action_kind(ActionFn fn) {
         return ActionKind::Raise;
     case ActionFn::Stop:
         return ActionKind::Stop;
-    default:
+    case ActionFn::Chill:
         return ActionKind::Chill;
+    case ActionFn::Clear:
+    case ActionFn::Trunc:
+    case ActionFn::Normalize:
+    case ActionFn::Denormalize:
+    case ActionFn::Setopt:
+        return ActionKind::Library;
+    case ActionFn::Stack:
+    case ActionFn::Ustack:
+    case ActionFn::Jstack:
+    case ActionFn::Sym:
+    case ActionFn::Mod:
+    case ActionFn::USym:
+    case ActionFn::UMod:
+    case ActionFn::UAddr:
+    case ActionFn::Other:
+        return std::nullopt;
     }
+    return std::nullopt; // not reached: every function has its case
 }
 
 // A diagnostic from a hook (format checking), placed on the action's line.
@@ -195,46 +225,10 @@ SemaAction Sema::cook_action_call(const Expr &call, const BuiltinIdent &b) {
     a.line = call.line;
     a.fn = &b;
     a.call_args = cook_call_args(call, b);
-    switch (ActionFn(b.id)) {
-    case ActionFn::Trace:
-        a.kind = ActionKind::Trace;
-        break;
-    case ActionFn::Tracemem:
-        a.kind = ActionKind::Tracemem;
-        break;
-    case ActionFn::Print:
-        a.kind = ActionKind::Print;
-        break;
-    case ActionFn::Exit:
-        a.kind = ActionKind::Exit;
-        break;
-    case ActionFn::Printf:
-        a.kind = ActionKind::Printf;
-        break;
-    case ActionFn::Printa:
-        a.kind = ActionKind::Printa;
-        break;
-    case ActionFn::Speculate:
-    case ActionFn::Commit:
-    case ActionFn::Discard:
-    case ActionFn::Freopen:
-    case ActionFn::Ftruncate:
-    case ActionFn::System:
-    case ActionFn::Raise:
-    case ActionFn::Stop:
-    case ActionFn::Chill:
-        a.kind = control_action_kind(ActionFn(b.id));
-        break;
-    case ActionFn::Clear:
-    case ActionFn::Trunc:
-    case ActionFn::Normalize:
-    case ActionFn::Denormalize:
-    case ActionFn::Setopt:
-        a.kind = ActionKind::Library;
-        break;
-    default: // ActionFn::Other
+    std::optional<ActionKind> kind = action_kind_of(ActionFn(b.id));
+    if (!kind)
         raise_unsupported(call.line, call.text + "( )");
-    }
+    a.kind = *kind;
     return a;
 }
 
@@ -326,7 +320,10 @@ void Sema::finish_action(SemaAction &a) {
     case ActionKind::Plugin:
         a.args = std::move(a.call_args);
         break;
-    default:
+    case ActionKind::Expression: // cooked with its statement
+    case ActionKind::Default:    // made by code generation
+    case ActionKind::Ftruncate:
+    case ActionKind::Stop:
         break;
     }
     a.call_args.clear();

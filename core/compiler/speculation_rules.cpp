@@ -29,15 +29,15 @@ bool destructive(const SemaAction &a) {
 
 void SpeculationRules::add(const SemaAction &a) {
     const int line = a.line;
-    switch (a.kind) {
-    case ActionKind::Commit:
+    switch (action_traits(a.kind).speculation) {
+    case SpeculationClass::Commit:
         if (commit_)
             raise_error(Tag::D_COMM_COMM, line, "commit( ) may not follow commit( )");
         if (recorded_)
             raise_error(Tag::D_COMM_DREC, line, "commit( ) may not follow data-recording action(s)");
         commit_ = true;
         return;
-    case ActionKind::Speculate:
+    case SpeculationClass::Speculate:
         if (speculate_)
             raise_error(Tag::D_SPEC_SPEC, line, "speculate( ) may not follow speculate( )");
         if (commit_)
@@ -46,25 +46,25 @@ void SpeculationRules::add(const SemaAction &a) {
             raise_error(Tag::D_SPEC_DREC, line, "speculate( ) may not follow data-recording action(s)");
         speculate_ = true;
         return;
-    case ActionKind::Aggregate:
+    case SpeculationClass::Aggregate:
         if (commit_)
             raise_error(Tag::D_AGG_COMM, line, "aggregating actions may not follow commit( )");
         if (speculate_)
             raise_error(Tag::D_AGG_SPEC, line, "aggregating actions may not follow speculate( )");
         recorded_ = true;
         return;
-    default:
+    case SpeculationClass::NoData:
+        // Destructive actions, discard() and assignments record no data.
+        if (speculate_ && destructive(a))
+            raise_error(Tag::D_ACT_SPEC, line, "destructive actions may not follow speculate( )");
+        return;
+    case SpeculationClass::Exit:
+        if (speculate_)
+            raise_error(Tag::D_EXIT_SPEC, line, "exit( ) may not follow speculate( )");
+        break;
+    case SpeculationClass::Data:
         break;
     }
-    if (speculate_) {
-        if (destructive(a))
-            raise_error(Tag::D_ACT_SPEC, line, "destructive actions may not follow speculate( )");
-        if (a.kind == ActionKind::Exit)
-            raise_error(Tag::D_EXIT_SPEC, line, "exit( ) may not follow speculate( )");
-    }
-    // Destructive actions, discard() and assignments record no data.
-    if (destructive(a) || a.kind == ActionKind::Discard || a.kind == ActionKind::Expression)
-        return;
     if (commit_)
         raise_error(Tag::D_DREC_COMM, line, "data-recording actions may not follow commit( )");
     if (!speculate_)

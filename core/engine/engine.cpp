@@ -30,9 +30,8 @@ bool records_anything(const compiler::Clause &clause) {
 }
 
 bool consumer_reads_aggregations(const compiler::Clause &clause) {
-    return std::any_of(clause.actions.begin(), clause.actions.end(), [](const auto &a) {
-        return a.kind == compiler::ActionKind::Printa || a.kind == compiler::ActionKind::Library;
-    });
+    return std::any_of(clause.actions.begin(), clause.actions.end(),
+                       [](const auto &a) { return compiler::action_traits(a.kind).consumer_reads_aggregations; });
 }
 
 bool aggregates_only(const compiler::Clause &clause) {
@@ -57,7 +56,8 @@ namespace {
 
 // Every DIF object is validated before any of it can run: the VM is safe on
 // any input, but only validated code is guaranteed to mean what it says.
-bool validate_program(const compiler::Program &program, std::string &error) {
+Status validate_program(const compiler::Program &program) {
+    std::string error;
     auto check = [&](const dif::Difo &difo) {
         dif::ValidationResult result = dif::validate(difo);
         if (!result.ok())
@@ -66,26 +66,26 @@ bool validate_program(const compiler::Program &program, std::string &error) {
     };
     for (const compiler::Clause &clause : program.clauses) {
         if (clause.predicate && !check(*clause.predicate))
-            return false;
+            return Failure{error};
         for (const compiler::Action &action : clause.actions) {
             if (action.value && !check(*action.value))
-                return false;
+                return Failure{error};
             for (const dif::Difo &d : action.args)
                 if (!check(d))
-                    return false;
+                    return Failure{error};
             for (const dif::Difo &d : action.agg_args)
                 if (!check(d))
-                    return false;
+                    return Failure{error};
         }
     }
-    return true;
+    return {};
 }
 
 } // namespace
 
-int Engine::enable(const compiler::Program &program, bool allow_zero_matches, std::string &error, int *unmatched_line) {
-    if (!validate_program(program, error))
-        return -1;
+Result<int, Engine::EnableFailure> Engine::enable(const compiler::Program &program, bool allow_zero_matches) {
+    if (Status valid = validate_program(program); !valid)
+        return EnableFailure{valid.reason()};
     std::lock_guard enabling(enabling_lock_);
     {
         std::lock_guard guard(lock_);
@@ -94,31 +94,24 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
     int matched = 0;
     for (const compiler::Clause &clause : program.clauses) {
         for (const std::string &text : clause.probes) {
-            std::string parse_error;
-            std::optional<ProbeDescription> desc = parse_probe_description(text, SpecKind::Name, parse_error);
-            if (!desc) {
-                error = parse_error;
-                return -1;
-            }
+            Result<ProbeDescription> desc = parse_probe_description(text, SpecKind::Name);
+            if (!desc)
+                return EnableFailure{desc.reason()};
             // Registered before the walk: a probe that arming another one
             // registers (on this thread) is matched by add_probe() instead.
             Enabling &e = enablings_.emplace_back(Enabling{&program, &clause, std::move(*desc)});
-            std::string hook_error;
+            Status armed;
             probes_.for_each_match(e.desc, [&](Probe &probe) {
-                if (hook_error.empty())
-                    attach(e, probe, hook_error);
+                if (armed)
+                    armed = attach(e, probe);
             });
-            if (!hook_error.empty()) {
-                error = hook_error;
-                return -1;
-            }
+            if (!armed)
+                return EnableFailure{armed.reason()};
             if (e.matched == 0 && !allow_zero_matches) {
-                error = "probe description " + e.desc.to_string() + " does not match any probes" +
-                        unmatched_hint(probes_, e.desc);
-                if (unmatched_line)
-                    *unmatched_line = clause.line;
+                std::string reason = "probe description " + e.desc.to_string() + " does not match any probes" +
+                                     unmatched_hint(probes_, e.desc);
                 enablings_.pop_back();
-                return -1;
+                return EnableFailure{std::move(reason), clause.line};
             }
             matched += e.matched;
         }
@@ -126,14 +119,13 @@ int Engine::enable(const compiler::Program &program, bool allow_zero_matches, st
     return matched;
 }
 
-bool Engine::attach(Enabling &enabling, Probe &probe, std::string &error) {
-    if (probe.ecbs.empty() && enable_hook_ && !enable_hook_(probe, error))
-        return false;
+Status Engine::attach(Enabling &enabling, Probe &probe) {
+    if (probe.ecbs.empty() && enable_hook_)
+        if (Status armed = enable_hook_(probe); !armed)
+            return armed;
     Ecb *ecb = ecbs_.prepare();
-    if (!ecb) {
-        error = "too many enabled probes";
-        return false;
-    }
+    if (!ecb)
+        return Failure{"too many enabled probes"};
     const compiler::Clause &clause = *enabling.clause;
     ecb->epid = kFirstUserEpid + static_cast<uint32_t>(ecbs_.size());
     ecb->probe = &probe;
@@ -151,7 +143,7 @@ bool Engine::attach(Enabling &enabling, Probe &probe, std::string &error) {
     probe.ecbs.push_back(ecb);
     probe.enabled.store(true, std::memory_order_release);
     enabling.matched++;
-    return true;
+    return {};
 }
 
 void Engine::go() {
@@ -512,9 +504,8 @@ void Engine::add_kernel_drops(uint64_t aggregation, uint64_t dynvar) {
     kernel_dynvar_drops_ += dynvar;
 }
 
-dtrace_provider_id Engine::add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info,
-                                        std::string &error) {
-    return probes_.add_provider(&owner, info, error);
+Result<dtrace_provider_id> Engine::add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info) {
+    return probes_.add_provider(&owner, info);
 }
 
 // A probe registered after clauses were enabled gains the ECBs of those
@@ -527,13 +518,22 @@ dtrace_probe_id Engine::add_probe(dtrace_provider_id provider, const host::Probe
         return id;
     Probe &probe = *probes_.probe(id);
     for (Enabling &e : enablings_) {
-        std::string error;
-        if (ProbeTable::matches(e.desc, probe) && !attach(e, probe, error)) {
-            report_error(probe.provider->name, error);
+        if (!ProbeTable::matches(e.desc, probe))
+            continue;
+        if (Status armed = attach(e, probe); !armed) {
+            report_error(probe.provider->name, armed.reason());
             break;
         }
     }
+    if (!probe.ecbs.empty() && late_probe_hook_)
+        if (Status done = late_probe_hook_(probe); !done)
+            report_error(probe.provider->name, done.reason());
     return id;
+}
+
+void Engine::set_late_probe_hook(LateProbeHook hook) {
+    std::lock_guard enabling(enabling_lock_); // not while add_probe() runs it
+    late_probe_hook_ = std::move(hook);
 }
 
 bool Engine::probe_usage(dtrace_probe_id id, dtrace_probe_usage &out) {

@@ -99,18 +99,28 @@ class Engine final : public host::ProbeSink {
     const ProbeTable &probes() const { return probes_; }
 
     // Hooks for the host: asked when a probe is first enabled / last disabled.
-    using EnableHook = std::function<bool(Probe &, std::string &error)>;
+    using EnableHook = std::function<Status(Probe &)>;
     void set_enable_hook(EnableHook hook) { enable_hook_ = std::move(hook); }
+    // Asked when a probe registered after enable() has gained its ECBs (its
+    // plugin armed it first), on the registering thread: the session gives it
+    // what every probe enabled before tracing started got (its plugin's
+    // filters, the kernel path). Empty: nothing more is done.
+    using LateProbeHook = std::function<Status(Probe &)>;
+    void set_late_probe_hook(LateProbeHook hook);
     // Where a replaying plugin's progress goes (set before tracing starts).
     using ProgressHook = std::function<void(uint64_t done, uint64_t total, uint64_t events)>;
     void set_progress_hook(ProgressHook hook) { progress_hook_ = std::move(hook); }
 
+    // Why enable() failed. `unmatched_line` is the line of a clause whose
+    // description matched nothing (the error compilers report with a line),
+    // 0 for the other failures.
+    struct EnableFailure {
+        std::string reason;
+        int unmatched_line = 0;
+    };
     // Enables every clause of `program` on the probes its descriptions match.
-    // Returns the number of probes matched, or -1 with `error` set.
-    // `unmatched_line` (when given) is set to the line of a clause whose
-    // description matched nothing, the error compilers report with a line.
-    int enable(const compiler::Program &program, bool allow_zero_matches, std::string &error,
-               int *unmatched_line = nullptr);
+    // Returns the number of probes matched.
+    Result<int, EnableFailure> enable(const compiler::Program &program, bool allow_zero_matches);
 
     // What keeps tracing from starting (destructive actions without -w,
     // buffers too small...), as DTrace words it; nullopt when it may start.
@@ -159,8 +169,7 @@ class Engine final : public host::ProbeSink {
     const Ecb *ecb(uint32_t epid) const { return epid >= 2 && epid - 2 < ecbs_.size() ? &ecbs_[epid - 2] : nullptr; }
 
     // host::ProbeSink
-    dtrace_provider_id add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info,
-                                    std::string &error) override;
+    Result<dtrace_provider_id> add_provider(host::LoadedPlugin &owner, const dtrace_provider_info &info) override;
     dtrace_probe_id add_probe(dtrace_provider_id provider, const host::ProbeInfo &probe) override;
     dtrace_probe_id lookup_probe(dtrace_provider_id provider, std::string_view module, std::string_view function,
                                  std::string_view name) const override;
@@ -213,8 +222,8 @@ class Engine final : public host::ProbeSink {
         int matched = 0; // ECBs made from it
     };
     // Enables `enabling`'s clause on `probe` (arming the probe first if it
-    // had no ECB). False with `error` when the plugin could not arm it.
-    bool attach(Enabling &enabling, Probe &probe, std::string &error);
+    // had no ECB). Fails when the plugin could not arm it.
+    Status attach(Enabling &enabling, Probe &probe);
     void configure_buffers(std::vector<PrincipalBuffer> &buffers, size_t from) const;
     void fire_live(Probe &probe, const dtrace_event_ctx &ctx);
     void fire_replayed(Probe &probe, const dtrace_event_ctx &ctx);
@@ -241,6 +250,7 @@ class Engine final : public host::ProbeSink {
     std::deque<Enabling> enablings_;     // under enabling_lock_
     StableVector<Ecb> ecbs_;             // appended under enabling_lock_ and lock_; read lock-free by epid
     EnableHook enable_hook_;
+    LateProbeHook late_probe_hook_; // under enabling_lock_
     ProgressHook progress_hook_;
     std::unique_ptr<dif::Vm> vm_;
     AggregationStore aggregations_;

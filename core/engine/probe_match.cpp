@@ -106,7 +106,7 @@ bool is_exact(const ProbeDescription &desc) {
     return true;
 }
 
-std::optional<ProbeDescription> parse_probe_description(std::string_view text, SpecKind kind, std::string &error) {
+Result<ProbeDescription> parse_probe_description(std::string_view text, SpecKind kind) {
     ProbeDescription desc;
     // A description made only of digits is a probe id.
     if (kind == SpecKind::Name && !text.empty() && text.find_first_not_of("0123456789") == std::string_view::npos) {
@@ -128,8 +128,7 @@ std::optional<ProbeDescription> parse_probe_description(std::string_view text, S
     }
     size_t last_field = static_cast<size_t>(kind);
     if (parts.size() > last_field + 1) {
-        error = "invalid probe description \"" + std::string(text) + "\": Overspecified probe description";
-        return std::nullopt;
+        return Failure{"invalid probe description \"" + std::string(text) + "\": Overspecified probe description"};
     }
     std::array<std::string *, kFieldCount> fields = {&desc.provider, &desc.module, &desc.function, &desc.name};
     size_t first_field = last_field + 1 - parts.size();

@@ -9,6 +9,8 @@
 // missing one, matches anything; a field with * ? [ ] is a shell glob.
 #pragma once
 
+#include "common/result.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,9 +27,9 @@ struct ProbeDescription {
     std::string to_string() const { return provider + ":" + module + ":" + function + ":" + name; }
 };
 
-// Parses a description as given with the option of `kind`. Returns nullopt
-// and sets `error` when the text has more fields than four.
-std::optional<ProbeDescription> parse_probe_description(std::string_view text, SpecKind kind, std::string &error);
+// Parses a description as given with the option of `kind`. Fails when the
+// text has more fields than four.
+Result<ProbeDescription> parse_probe_description(std::string_view text, SpecKind kind);
 
 // Shell-style glob (gmatch): * ? [set] [!set] [a-z] and \ escapes.
 bool glob_match(std::string_view pattern, std::string_view text);

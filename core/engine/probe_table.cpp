@@ -36,22 +36,15 @@ void ProbeTable::withdraw_provider(dtrace_provider_id provider) {
     p.withdrawn.store(true, std::memory_order_release);
 }
 
-dtrace_provider_id ProbeTable::add_provider(host::LoadedPlugin *owner, const dtrace_provider_info &info,
-                                            std::string &error) {
-    if (!info.name || !*info.name) {
-        error = "provider has no name";
-        return 0;
-    }
+Result<dtrace_provider_id> ProbeTable::add_provider(host::LoadedPlugin *owner, const dtrace_provider_info &info) {
+    if (!info.name || !*info.name)
+        return Failure{"provider has no name"};
     std::lock_guard guard(registry_lock_);
-    if (find_provider(info.name)) {
-        error = std::string("provider ") + info.name + " is already registered";
-        return 0;
-    }
+    if (find_provider(info.name))
+        return Failure{std::string("provider ") + info.name + " is already registered"};
     Provider *p = providers_.prepare();
-    if (!p) {
-        error = "too many providers";
-        return 0;
-    }
+    if (!p)
+        return Failure{"too many providers"};
     p->id = static_cast<dtrace_provider_id>(providers_.size() + 1);
     p->name = info.name;
     p->attributes = info.attributes;

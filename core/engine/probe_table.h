@@ -55,8 +55,8 @@ struct Probe {
 
 class ProbeTable {
   public:
-    // Returns 0 and sets `error` if a provider of that name exists.
-    dtrace_provider_id add_provider(host::LoadedPlugin *owner, const dtrace_provider_info &info, std::string &error);
+    // Fails if the provider has no name or one of that name exists.
+    Result<dtrace_provider_id> add_provider(host::LoadedPlugin *owner, const dtrace_provider_info &info);
     // Registers a probe, or returns the id of the identical one registered
     // before; `added` (when given) tells which. 0 when the provider is unknown
     // or the table is full.

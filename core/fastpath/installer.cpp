@@ -57,6 +57,28 @@ std::string probe_name(const engine::Probe &p) {
     return p.provider->name + ":" + p.module + ":" + p.function + ":" + p.name;
 }
 
+// The probe's layout for dtrace's programs, as its plugin gives it; nothing
+// when the plugin cannot run them on the probe.
+std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, const engine::Probe &probe) {
+    dtrace_fastpath_probe layout{};
+    layout.struct_size = sizeof layout;
+    if (ops.probe_layout(state, probe.id, probe.cookie, &layout) != 0)
+        return std::nullopt;
+    return ProbeShape{layout.nargs,
+                      layout.arg_offset,
+                      (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
+                      layout.task_real_parent,
+                      layout.task_tgid,
+                      layout.task_exec_runtime};
+}
+
+std::vector<ClauseRef> clauses_of(const engine::Probe &probe) {
+    std::vector<ClauseRef> clauses;
+    for (const engine::Ecb *ecb : probe.ecbs)
+        clauses.push_back({ecb->program, ecb->clause});
+    return clauses;
+}
+
 std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
     std::vector<PlannedProbe> out;
     engine::ProbeTable &table = engine.probes();
@@ -69,24 +91,15 @@ std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
         planned.name = probe_name(*probe);
         planned.provider = probe->provider->name;
         planned.identity = ProbeIdentity{probe->provider->name, probe->module, probe->function, probe->name, {}};
-        for (const engine::Ecb *ecb : probe->ecbs) {
-            planned.clauses.push_back({ecb->program, ecb->clause});
+        planned.clauses = clauses_of(*probe);
+        for (const engine::Ecb *ecb : probe->ecbs)
             planned.identity.epids.push_back(ecb->epid);
-        }
         const host::LoadedPlugin *plugin = probe->provider->owner;
         const dtrace_fastpath_ops *ops = plugin ? plugin->fastpath_ops() : nullptr;
         if (ops && (port.plugin == nullptr || port.plugin == plugin)) {
-            dtrace_fastpath_probe layout{};
-            layout.struct_size = sizeof layout;
-            if (ops->probe_layout(plugin->plugin_state(), probe->id, probe->cookie, &layout) == 0) {
-                planned.shape = ProbeShape{layout.nargs,
-                                           layout.arg_offset,
-                                           (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
-                                           layout.task_real_parent,
-                                           layout.task_tgid,
-                                           layout.task_exec_runtime};
+            planned.shape = shape_of(*ops, plugin->plugin_state(), *probe);
+            if (planned.shape)
                 port = Port{ops, plugin->plugin_state(), plugin};
-            }
         }
         out.push_back(std::move(planned));
     }
@@ -125,8 +138,9 @@ void read_entries(const dtrace_fastpath_ops &ops, void *state, int32_t map, cons
 
 } // namespace
 
-Installation::Installation(engine::Engine &engine, const dtrace_fastpath_ops &ops, void *state)
-    : engine_(engine), ops_(ops), state_(state) {}
+Installation::Installation(engine::Engine &engine, const dtrace_fastpath_ops &ops, void *state,
+                           const host::LoadedPlugin *plugin)
+    : engine_(engine), ops_(ops), state_(state), plugin_(plugin) {}
 
 Installation::~Installation() {
     engine_.set_kernel_hooks({}, {});
@@ -140,6 +154,20 @@ void Installation::merge_aggregations() {
         for (const AggregationDeltas::Change &change : deltas_.changes(agg, entries))
             engine_.merge_aggregation(*agg.program, agg.decl->id, change.first, change.second);
     }
+}
+
+Status Installation::attach_late(const engine::Probe &probe) {
+    if (probe.provider->owner != plugin_)
+        return {};
+    const std::optional<ProbeShape> shape = shape_of(ops_, state_, probe);
+    if (!shape)
+        return {};
+    auto program = programs_.find(GroupKey{*shape, 0, clauses_of(probe)}); // not a probe's own program
+    if (program == programs_.end())
+        return {};
+    if (ops_.attach_program(state_, program->second, probe.id, probe.cookie) != 0)
+        return Failure{"failed to enable " + probe_name(probe) + ": its clauses' kernel program could not be attached"};
+    return {};
 }
 
 void Installation::merge_drops() {
@@ -200,7 +228,8 @@ class Installer {
                 explain_user_space(plan);
                 return std::nullopt;
             }
-            auto installation = std::unique_ptr<Installation>(new Installation(engine_, *port.ops, port.state));
+            auto installation =
+                std::unique_ptr<Installation>(new Installation(engine_, *port.ops, port.state, port.plugin));
             installation->plan_ = sizes_;
             std::vector<Built> built;
             if (!build(plan, *installation, built, forced) || !create_maps(*installation, forced, plan) ||
@@ -291,6 +320,7 @@ class Installer {
         size_t index = 0;
         for (const auto &[key, group_probes] : plan.groups) {
             const Built &b = built[index++];
+            inst.programs_[key] = b.handle;
             for (const PlannedProbe *p : group_probes) {
                 const engine::Probe &probe = probe_of(engine_, *p);
                 if (inst.ops_.attach_program(inst.state_, b.handle, probe.id, probe.cookie) != 0)

@@ -9,11 +9,14 @@
 // then on, before the consumer reads aggregations or drops, the kernel's
 // maps are read and merged into the engine (aggregation_merge.h), and
 // before it takes the buffers, the records the kernel wrote are appended to
-// them (kernel_records.h).
+// them (kernel_records.h). A probe registered while tracing runs whose
+// clauses and layout are those of a program already loaded runs that program
+// too (attach_late()).
 #pragma once
 
 #include "engine/engine.h"
 #include "fastpath/aggregation_merge.h"
+#include "fastpath/planner.h"
 
 #include <functional>
 #include <memory>
@@ -34,14 +37,22 @@ class Installation {
     void merge_drops();
     // Takes the records the kernel wrote to its ring and appends them to the engine's buffers.
     void merge_records();
+    // A probe registered after install() (its clauses enabled on it): attaches
+    // the loaded program of the same clauses and layout, if there is one;
+    // otherwise its events keep coming to user space. Fails when the plugin
+    // could not attach it.
+    Status attach_late(const engine::Probe &probe);
 
   private:
     friend class Installer;
-    Installation(engine::Engine &engine, const dtrace_fastpath_ops &ops, void *state);
+    Installation(engine::Engine &engine, const dtrace_fastpath_ops &ops, void *state, const host::LoadedPlugin *plugin);
 
     engine::Engine &engine_;
     const dtrace_fastpath_ops &ops_;
     void *state_;
+    const host::LoadedPlugin *plugin_; // whose probes run the programs
+    // The loaded programs, by the probe layout and clauses they serve.
+    std::map<GroupKey, int32_t> programs_;
     MapPlan plan_;
     std::vector<int32_t> map_handles_;
     AggregationDeltas deltas_;

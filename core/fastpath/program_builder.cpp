@@ -34,9 +34,20 @@ const char *action_name(ActionKind kind) {
         return "speculations";
     case ActionKind::Print:
         return "print()";
-    default:
+    case ActionKind::Expression:
+    case ActionKind::Aggregate:
+    case ActionKind::Freopen:
+    case ActionKind::Ftruncate:
+    case ActionKind::System:
+    case ActionKind::Raise:
+    case ActionKind::Stop:
+    case ActionKind::Chill:
+    case ActionKind::Library:
+    case ActionKind::Tracemem:
+    case ActionKind::Plugin:
         return "this action";
     }
+    return "this action"; // not reached: every kind has its case
 }
 
 void emit_prologue(BpfEmitter &out, const ProbeShape &shape, const BuiltinUses &uses) {
@@ -163,9 +174,24 @@ class ClauseEmitter {
             return;
         case ActionKind::Default: // the probe line: a record without fields
             return;
-        default:
-            throw Refusal(std::string(action_name(action.kind)) + " is not available in the kernel path");
+        case ActionKind::Printa:
+        case ActionKind::Exit:
+        case ActionKind::Speculate:
+        case ActionKind::Commit:
+        case ActionKind::Discard:
+        case ActionKind::Freopen:
+        case ActionKind::Ftruncate:
+        case ActionKind::System:
+        case ActionKind::Raise:
+        case ActionKind::Stop:
+        case ActionKind::Chill:
+        case ActionKind::Library:
+        case ActionKind::Tracemem:
+        case ActionKind::Print:
+        case ActionKind::Plugin:
+            break;
         }
+        throw Refusal(std::string(action_name(action.kind)) + " is not available in the kernel path");
     }
 
     void emit_aggregate(const compiler::Action &action) {

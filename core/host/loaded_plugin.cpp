@@ -159,15 +159,14 @@ dtrace_provider_id LoadedPlugin::register_provider(const dtrace_provider_info *i
         report_error("register_provider: malformed provider description");
         return 0;
     }
-    std::string error;
-    const dtrace_provider_id id = sink_.add_provider(*this, *info, error);
-    if (id == 0) {
-        report_error("cannot register provider '" + std::string(info->name) + "': " + error);
+    const Result<dtrace_provider_id> id = sink_.add_provider(*this, *info);
+    if (!id) {
+        report_error("cannot register provider '" + std::string(info->name) + "': " + id.reason());
         return 0;
     }
     std::lock_guard lock(providers_mutex_);
-    providers_.push_back(id);
-    return id;
+    providers_.push_back(*id);
+    return *id;
 }
 
 dtrace_probe_id LoadedPlugin::register_probe(dtrace_provider_id provider, const dtrace_probe_desc *desc) {

@@ -42,9 +42,8 @@ struct ProbeInfo {
 class ProbeSink {
   public:
     virtual ~ProbeSink() = default;
-    // Returns 0 and fills `error` when a provider of that name already exists.
-    virtual dtrace_provider_id add_provider(LoadedPlugin &owner, const dtrace_provider_info &info,
-                                            std::string &error) = 0;
+    // Fails when a provider of that name already exists.
+    virtual Result<dtrace_provider_id> add_provider(LoadedPlugin &owner, const dtrace_provider_info &info) = 0;
     // Registers a probe (or returns the id of the identical one already there).
     virtual dtrace_probe_id add_probe(dtrace_provider_id provider, const ProbeInfo &probe) = 0;
     virtual dtrace_probe_id lookup_probe(dtrace_provider_id provider, std::string_view module,

@@ -690,7 +690,9 @@ typedef struct dtrace_plugin_ops {
      * instruction), RUNNING, EXITED. */
     void (*target_changed)(void *state, int64_t pid, uint32_t new_state);
 
-    /* Before start(), once per enabled probe of the plugin: the events of the
+    /* Before start(), once per enabled probe of the plugin, and for a probe
+     * registered later once its clauses are enabled on it (from within
+     * register_probe, after enable): the events of the
      * probe that can pass any of its clauses' predicates are those passing at
      * least one of the `nfilters` filters (a disjunction of conjunctions);
      * nfilters 0: every event may (some clause has no hoistable predicate).

@@ -10,13 +10,19 @@
  * Provider "late", probes ::p-initial (registered at init) and ::done. Once
  * started, threads 1 and 2 each register LATE_PROBES probes ::p-<thread>-<i>
  * and fire each LATE_FIRES times, the initial probe once per new probe; then
- * done fires once (a D clause on it calls exit()).
+ * done fires once (a D clause on it calls exit()), with arg0 the number of
+ * late probes whose filters the host handed over (set_filters, as it does
+ * for the probes enabled before start) and arg1 the number of those whose
+ * filter was exactly `pid != 12345`.
  */
 #include <dtrace/provider.h>
 
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+#define LATE_COOKIE 1 /* the cookie of the probes the threads register */
+#define FILTERED_PID 12345
 
 #define LATE_THREADS 2
 #define LATE_PROBES 200
@@ -28,6 +34,7 @@ static dtrace_provider_id provider;
 static dtrace_probe_id initial_probe, done_probe;
 static pthread_t coordinator;
 static int started;
+static int late_filters, late_filters_pid_ne; /* set_filters calls for late probes (atomic builtins) */
 
 static void fire(dtrace_probe_id probe) {
     dtrace_event_ctx ctx;
@@ -37,13 +44,26 @@ static void fire(dtrace_probe_id probe) {
     ops->fire(host, probe, &ctx);
 }
 
-static dtrace_probe_id add_probe(const char *name) {
+static void fire_done(void) {
+    uint64_t args[2] = {(uint64_t)__atomic_load_n(&late_filters, __ATOMIC_RELAXED),
+                        (uint64_t)__atomic_load_n(&late_filters_pid_ne, __ATOMIC_RELAXED)};
+    dtrace_event_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.struct_size = sizeof ctx;
+    ctx.pid = ctx.ppid = ctx.tid = ctx.uid = ctx.gid = -1;
+    ctx.args = args;
+    ctx.nargs = 2;
+    ops->fire(host, done_probe, &ctx);
+}
+
+static dtrace_probe_id add_probe(const char *name, uint64_t cookie) {
     dtrace_probe_desc desc;
     memset(&desc, 0, sizeof desc);
     desc.struct_size = sizeof desc;
     desc.module = "";
     desc.function = "";
     desc.name = name;
+    desc.cookie = cookie;
     return ops->register_probe(host, provider, &desc);
 }
 
@@ -52,7 +72,7 @@ static void *register_and_fire(void *arg) {
     for (int i = 0; i < LATE_PROBES; i++) {
         char name[32];
         snprintf(name, sizeof name, "p-%d-%d", thread, i);
-        dtrace_probe_id probe = add_probe(name);
+        dtrace_probe_id probe = add_probe(name, LATE_COOKIE);
         for (int k = 0; k < LATE_FIRES; k++)
             fire(probe);
         fire(initial_probe);
@@ -70,7 +90,7 @@ static void *coordinate(void *unused) {
     }
     for (int t = 0; t < made; t++)
         pthread_join(workers[t], NULL);
-    fire(done_probe);
+    fire_done();
     return NULL;
 }
 
@@ -85,8 +105,8 @@ static int late_init(dtrace_host *h, const dtrace_host_ops *o, void **state) {
     info.attributes.provider = info.attributes.module = info.attributes.function = info.attributes.name =
         info.attributes.args = a;
     provider = ops->register_provider(host, &info);
-    initial_probe = add_probe("p-initial");
-    done_probe = add_probe("done");
+    initial_probe = add_probe("p-initial", 0);
+    done_probe = add_probe("done", 0);
     *state = NULL;
     return provider && initial_probe && done_probe ? 0 : -1;
 }
@@ -98,6 +118,20 @@ static int late_start(void *state) {
         return -1;
     }
     started = 1;
+    return 0;
+}
+
+/* Called from within register_probe for the probes the threads register. */
+static int late_set_filters(void *state, dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters,
+                            const dtrace_filter *filters) {
+    (void)state;
+    (void)probe;
+    if (cookie != LATE_COOKIE)
+        return 0;
+    __atomic_add_fetch(&late_filters, 1, __ATOMIC_RELAXED);
+    if (nfilters == 1 && filters[0].nterms == 1 && filters[0].terms[0].field == DTRACE_FILTER_PID &&
+        filters[0].terms[0].op == DTRACE_FILTER_NE && filters[0].terms[0].value == FILTERED_PID)
+        __atomic_add_fetch(&late_filters_pid_ne, 1, __ATOMIC_RELAXED);
     return 0;
 }
 
@@ -116,6 +150,7 @@ static const dtrace_plugin_ops plugin_ops = {
     .init = late_init,
     .start = late_start,
     .stop = late_stop,
+    .set_filters = late_set_filters,
 };
 
 DTRACE_PLUGIN_EXPORT const dtrace_plugin_ops *dtrace_plugin_entry(uint32_t host_abi_version) {

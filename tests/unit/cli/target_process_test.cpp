@@ -19,6 +19,7 @@
 
 namespace {
 
+using dtrace::Status;
 using dtrace::cli::TargetProcess;
 
 // The state letter of /proc/PID/stat ('t': stopped by a tracer).
@@ -60,12 +61,13 @@ std::string wait_exit(TargetProcess &t) {
 
 TEST(TargetProcess, CreatedCommandStopsAtExecWithItsImageAndAddedEnvironment) {
     setenv("DTRACE_TARGET_INHERITED", "yes", 1);
-    std::string error;
-    TargetProcess t = TargetProcess::create("sleep 30", error);
-    ASSERT_EQ(error, "");
+    auto created = TargetProcess::create("sleep 30");
+    ASSERT_TRUE(created) << created.reason();
+    TargetProcess &t = *created;
     // Before exec it is still a copy of us, held.
     EXPECT_EQ(exe_of(t.pid()), exe_of(getpid()));
-    ASSERT_TRUE(t.exec({{"DTRACE_TARGET_TEST", "added"}, {"PATH", "/replaced"}}, error)) << error;
+    Status execed = t.exec({{"DTRACE_TARGET_TEST", "added"}, {"PATH", "/replaced"}});
+    ASSERT_TRUE(execed) << execed.reason();
     EXPECT_EQ(state_of(t.pid()), 't');
     EXPECT_EQ(exe_of(t.pid()), real_path("/usr/bin/sleep"));
     EXPECT_EQ(environment_of(t.pid(), "DTRACE_TARGET_TEST="), std::vector<std::string>{"DTRACE_TARGET_TEST=added"});
@@ -82,38 +84,44 @@ TEST(TargetProcess, CreatedCommandStopsAtExecWithItsImageAndAddedEnvironment) {
 }
 
 TEST(TargetProcess, ReleasedCommandRunsToItsExit) {
-    std::string error;
-    TargetProcess t = TargetProcess::create("true", error);
-    ASSERT_EQ(error, "");
-    ASSERT_TRUE(t.exec({}, error)) << error;
+    auto created = TargetProcess::create("true");
+    ASSERT_TRUE(created) << created.reason();
+    TargetProcess &t = *created;
+    Status execed = t.exec({});
+    ASSERT_TRUE(execed) << execed.reason();
     t.release();
     EXPECT_EQ(wait_exit(t), "pid " + std::to_string(t.pid()) + " has exited");
 }
 
 TEST(TargetProcess, ExitStatusAndSignalAreReported) {
-    std::string error;
-    TargetProcess failing = TargetProcess::create("false", error);
-    ASSERT_TRUE(failing.exec({}, error)) << error;
+    auto created = TargetProcess::create("false");
+    ASSERT_TRUE(created) << created.reason();
+    TargetProcess &failing = *created;
+    Status execed = failing.exec({});
+    ASSERT_TRUE(execed) << execed.reason();
     failing.release();
     EXPECT_EQ(wait_exit(failing), "pid " + std::to_string(failing.pid()) + " exited with status 1");
 
-    TargetProcess killed = TargetProcess::create("sleep 30", error);
-    ASSERT_TRUE(killed.exec({}, error)) << error;
+    auto created_sleep = TargetProcess::create("sleep 30");
+    ASSERT_TRUE(created_sleep) << created_sleep.reason();
+    TargetProcess &killed = *created_sleep;
+    execed = killed.exec({});
+    ASSERT_TRUE(execed) << execed.reason();
     killed.release();
     kill(killed.pid(), SIGTERM);
     EXPECT_EQ(wait_exit(killed), "pid " + std::to_string(killed.pid()) + " terminated by SIGTERM");
 }
 
 TEST(TargetProcess, CommandThatCannotRun) {
-    std::string error;
-    TargetProcess missing = TargetProcess::create("/nonexistent/prog", error);
-    EXPECT_EQ(error, "failed to execute /nonexistent/prog: No such file or directory");
-    error.clear();
+    auto missing = TargetProcess::create("/nonexistent/prog");
+    ASSERT_FALSE(missing);
+    EXPECT_EQ(missing.reason(), "failed to execute /nonexistent/prog: No such file or directory");
     // A directory passes access(X_OK); exec itself refuses it.
-    TargetProcess directory = TargetProcess::create("/tmp", error);
-    ASSERT_EQ(error, "");
-    EXPECT_FALSE(directory.exec({}, error));
-    EXPECT_EQ(error, "failed to execute /tmp: Permission denied");
+    auto directory = TargetProcess::create("/tmp");
+    ASSERT_TRUE(directory) << directory.reason();
+    Status execed = directory->exec({});
+    EXPECT_FALSE(execed);
+    EXPECT_EQ(execed.reason(), "failed to execute /tmp: Permission denied");
 }
 
 TEST(TargetProcess, GrabStopsUntilReleased) {
@@ -123,10 +131,10 @@ TEST(TargetProcess, GrabStopsUntilReleased) {
         pause();
         _exit(0);
     }
-    std::string error;
     {
-        TargetProcess t = TargetProcess::grab(std::to_string(child), error);
-        ASSERT_EQ(error, "");
+        auto grabbed = TargetProcess::grab(std::to_string(child));
+        ASSERT_TRUE(grabbed) << grabbed.reason();
+        TargetProcess &t = *grabbed;
         EXPECT_EQ(state_of(child), 't');
         t.release();
         EXPECT_NE(state_of(child), 't');
@@ -139,12 +147,12 @@ TEST(TargetProcess, GrabStopsUntilReleased) {
 }
 
 TEST(TargetProcess, GrabRefusals) {
-    std::string error;
-    TargetProcess none = TargetProcess::grab("999999999", error);
-    EXPECT_EQ(error, "failed to grab pid 999999999: No such process");
-    error.clear();
-    TargetProcess bad = TargetProcess::grab("12x", error);
-    EXPECT_EQ(error, "invalid pid: 12x");
+    auto none = TargetProcess::grab("999999999");
+    ASSERT_FALSE(none);
+    EXPECT_EQ(none.reason(), "failed to grab pid 999999999: No such process");
+    auto bad = TargetProcess::grab("12x");
+    ASSERT_FALSE(bad);
+    EXPECT_EQ(bad.reason(), "invalid pid: 12x");
 }
 
 } // namespace

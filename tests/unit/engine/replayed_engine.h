@@ -19,14 +19,13 @@ class ReplayedEngine : public ::testing::Test {
         ASSERT_EQ(options.set("replay", "trace.etl"), std::nullopt);
         dtrace_provider_info info{};
         info.struct_size = sizeof info;
-        std::string error;
         info.name = "dtrace";
-        dtrace_provider_id core = engine.probes().add_provider(nullptr, info, error);
+        dtrace_provider_id core = engine.probes().add_provider(nullptr, info).value();
         for (const char *name : {"BEGIN", "END", "ERROR"})
             engine.probes().add_probe(core, probe_info(name));
         engine.set_core_probes(1, 2, 3);
         info.name = "replay";
-        dtrace_provider_id provider = engine.probes().add_provider(nullptr, info, error);
+        dtrace_provider_id provider = engine.probes().add_provider(nullptr, info).value();
         tick = engine.probes().add_probe(provider, probe_info("tick"));
         event = engine.probes().add_probe(provider, probe_info("event"));
     }
@@ -45,8 +44,9 @@ class ReplayedEngine : public ::testing::Test {
         auto compiled = compiler::compile(*parsed.program, {});
         ASSERT_TRUE(compiled.program) << compiled.error->message;
         program = std::move(*compiled.program);
-        std::string error;
-        ASSERT_GT(engine.enable(program, false, error), 0) << error;
+        auto enabled = engine.enable(program, false);
+        ASSERT_TRUE(enabled) << enabled.error().reason;
+        ASSERT_GT(*enabled, 0);
         engine.go();
     }
 

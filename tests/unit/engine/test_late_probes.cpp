@@ -24,11 +24,11 @@ class LateProbes : public ::testing::Test {
         engine.set_core_probes(1, 2, 3);
         late = add_provider("late");
         first = engine.add_probe(late, probe_info("p-first"));
-        engine.set_enable_hook([this](engine::Probe &probe, std::string &) {
+        engine.set_enable_hook([this](engine::Probe &probe) {
             armed.push_back(probe.name);
             if (on_arm)
                 on_arm(probe);
-            return true;
+            return Status{};
         });
     }
 
@@ -36,8 +36,7 @@ class LateProbes : public ::testing::Test {
         dtrace_provider_info info{};
         info.struct_size = sizeof info;
         info.name = name;
-        std::string error;
-        return engine.probes().add_provider(nullptr, info, error);
+        return engine.probes().add_provider(nullptr, info).value();
     }
 
     static host::ProbeInfo probe_info(const std::string &name) {
@@ -52,9 +51,10 @@ class LateProbes : public ::testing::Test {
         auto compiled = compiler::compile(*parsed.program, {});
         EXPECT_TRUE(compiled.program) << compiled.error->message;
         program = std::move(*compiled.program);
-        std::string error;
-        int matched = engine.enable(program, true, error); // as -Z: some descriptions match only later
-        EXPECT_GT(matched, 0) << error;
+        auto enabled = engine.enable(program, true); // as -Z: some descriptions match only later
+        EXPECT_TRUE(enabled) << enabled.error().reason;
+        int matched = enabled ? *enabled : -1;
+        EXPECT_GT(matched, 0);
         engine.go();
         return matched;
     }
@@ -126,12 +126,34 @@ TEST_F(LateProbes, AProbeRegisteredWhileArmingAnotherIsMatchedOnce) {
     EXPECT_EQ(count_of("n"), 1);
 }
 
+TEST_F(LateProbes, TheLateProbeHookHearsAProbeOnceWithAllItsClauses) {
+    enable("late:::p-* { @a = count(); } late::: { @b = count(); }");
+    std::vector<std::pair<std::string, size_t>> heard; // probe, its ECBs then
+    engine.set_late_probe_hook([&](engine::Probe &probe) {
+        heard.emplace_back(probe.name, probe.ecbs.size());
+        return Status{};
+    });
+    engine.add_probe(late, probe_info("p-second"));
+    engine.add_probe(late, probe_info("p-second")); // registered again: nothing new
+    engine.add_probe(core, probe_info("unmatched"));
+    EXPECT_EQ(heard, (std::vector<std::pair<std::string, size_t>>{{"p-second", 2}}));
+    EXPECT_EQ(armed.back(), "p-second") << "armed before the hook runs";
+}
+
+TEST_F(LateProbes, ALateProbeHookFailureIsReportedAndTheProbeStillFires) {
+    enable("late:::p-* { @n = count(); }");
+    engine.set_late_probe_hook([](engine::Probe &) { return Status{Failure{"no filters for you"}}; });
+    testing::internal::CaptureStderr();
+    dtrace_probe_id second = engine.add_probe(late, probe_info("p-second"));
+    std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_NE(said.find("no filters for you"), std::string::npos) << said;
+    fire(second);
+    EXPECT_EQ(count_of("n"), 1);
+}
+
 TEST_F(LateProbes, ARefusedLateProbeStaysUnarmedAndDoesNotFire) {
     enable("late:::p-* { @n = count(); }");
-    engine.set_enable_hook([](engine::Probe &, std::string &why) {
-        why = "the plugin refuses";
-        return false;
-    });
+    engine.set_enable_hook([](engine::Probe &) { return Status{Failure{"the plugin refuses"}}; });
     testing::internal::CaptureStderr();
     dtrace_probe_id refused = engine.add_probe(late, probe_info("p-refused"));
     std::string said = testing::internal::GetCapturedStderr();

@@ -8,10 +8,9 @@ using namespace dtrace::engine;
 namespace {
 
 ProbeDescription parse(std::string_view text, SpecKind kind = SpecKind::Name) {
-    std::string error;
-    auto desc = parse_probe_description(text, kind, error);
-    EXPECT_TRUE(desc.has_value()) << error;
-    return desc.value_or(ProbeDescription{});
+    auto desc = parse_probe_description(text, kind);
+    EXPECT_TRUE(desc.ok()) << (desc.ok() ? "" : desc.reason());
+    return desc.ok() ? desc.value() : ProbeDescription{};
 }
 
 } // namespace
@@ -42,10 +41,10 @@ TEST(ProbeDescription, ProviderModuleFunctionSpecs) {
 }
 
 TEST(ProbeDescription, TooManyFieldsIsAnError) {
-    std::string error;
-    EXPECT_FALSE(parse_probe_description("a:b:c:d:e", SpecKind::Name, error));
-    EXPECT_NE(error.find("a:b:c:d:e"), std::string::npos);
-    EXPECT_FALSE(parse_probe_description("a:b", SpecKind::Provider, error));
+    auto five = parse_probe_description("a:b:c:d:e", SpecKind::Name);
+    ASSERT_FALSE(five);
+    EXPECT_NE(five.reason().find("a:b:c:d:e"), std::string::npos);
+    EXPECT_FALSE(parse_probe_description("a:b", SpecKind::Provider));
 }
 
 TEST(ProbeDescription, DigitsAreAProbeId) {

@@ -14,8 +14,7 @@ dtrace_provider_id add_provider(ProbeTable &t, const char *name) {
     dtrace_provider_info info{};
     info.struct_size = sizeof info;
     info.name = name;
-    std::string error;
-    return t.add_provider(nullptr, info, error);
+    return t.add_provider(nullptr, info).value();
 }
 
 dtrace::host::ProbeInfo probe(const char *mod, const char *func, const char *name) {
@@ -45,9 +44,9 @@ TEST(ProbeTable, DuplicateProviderNamesAreRefused) {
     dtrace_provider_info info{};
     info.struct_size = sizeof info;
     info.name = "x";
-    std::string error;
-    EXPECT_EQ(t.add_provider(nullptr, info, error), 0u);
-    EXPECT_NE(error.find("already"), std::string::npos);
+    auto again = t.add_provider(nullptr, info);
+    ASSERT_FALSE(again);
+    EXPECT_NE(again.reason().find("already"), std::string::npos);
 }
 
 TEST(ProbeTable, MatchingVisitsInIdOrder) {
@@ -57,12 +56,11 @@ TEST(ProbeTable, MatchingVisitsInIdOrder) {
     t.add_probe(sys, probe("", "read", "return"));
     t.add_probe(sys, probe("", "write", "entry"));
     std::vector<dtrace_probe_id> seen;
-    std::string error;
-    auto desc = parse_probe_description("syscall::*:entry", SpecKind::Name, error);
+    auto desc = parse_probe_description("syscall::*:entry", SpecKind::Name);
     t.for_each_match(*desc, [&](Probe &p) { seen.push_back(p.id); });
     EXPECT_EQ(seen, (std::vector<dtrace_probe_id>{1, 3}));
     seen.clear();
-    desc = parse_probe_description("2", SpecKind::Name, error);
+    desc = parse_probe_description("2", SpecKind::Name);
     t.for_each_match(*desc, [&](Probe &p) { seen.push_back(p.id); });
     EXPECT_EQ(seen, (std::vector<dtrace_probe_id>{2}));
 }

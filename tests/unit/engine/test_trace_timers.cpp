@@ -55,8 +55,7 @@ TEST(EngineEnable, InvalidDifIsRefusedBeforeAnythingRuns) {
     dtrace_provider_info info{};
     info.struct_size = sizeof info;
     info.name = "dtrace";
-    std::string error;
-    dtrace_provider_id core = engine.probes().add_provider(nullptr, info, error);
+    dtrace_provider_id core = engine.probes().add_provider(nullptr, info).value();
     host::ProbeInfo begin;
     begin.name = "BEGIN";
     engine.probes().add_probe(core, begin);
@@ -66,6 +65,7 @@ TEST(EngineEnable, InvalidDifIsRefusedBeforeAnythingRuns) {
     dif::Difo bad;
     bad.code = {dif::encode({dif::Op::Ba, 0, 0, 0, 0})}; // a branch to itself: never terminates
     clause.predicate = bad;
-    EXPECT_EQ(engine.enable(program, false, error), -1);
-    EXPECT_NE(error.find("DIF validation failed"), std::string::npos) << error;
+    auto enabled = engine.enable(program, false);
+    ASSERT_FALSE(enabled);
+    EXPECT_NE(enabled.error().reason.find("DIF validation failed"), std::string::npos) << enabled.error().reason;
 }

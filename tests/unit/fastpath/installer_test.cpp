@@ -98,8 +98,9 @@ class FastpathInstaller : public ::testing::Test {
     void install(const std::string &source, const char *mode = "explain") {
         program = test::compile_d(source);
         ASSERT_TRUE(program);
-        std::string error;
-        ASSERT_GT(engine.enable(*program, false, error), 0) << error;
+        auto enabled = engine.enable(*program, false);
+        ASSERT_TRUE(enabled) << enabled.error().reason;
+        ASSERT_GT(*enabled, 0);
         ASSERT_EQ(options.set("fastpath", mode), std::nullopt);
         auto failed = fastpath::install(
             engine, options, [&](const std::string &line) { explained += line + "\n"; }, installation);

@@ -13,13 +13,11 @@ bool same_probe(const ProbeInfo &a, const ProbeInfo &b) {
 
 } // namespace
 
-dtrace_provider_id FakeSink::add_provider(LoadedPlugin &owner, const dtrace_provider_info &info, std::string &error) {
+Result<dtrace_provider_id> FakeSink::add_provider(LoadedPlugin &owner, const dtrace_provider_info &info) {
     std::lock_guard lock(mutex_);
     for (const RecordedProvider &p : providers)
-        if (p.name == info.name) {
-            error = "provider name already in use";
-            return 0;
-        }
+        if (p.name == info.name)
+            return Failure{"provider name already in use"};
     providers.push_back({info.name, info.d_source != nullptr ? info.d_source : "", &owner});
     return static_cast<dtrace_provider_id>(providers.size());
 }

@@ -38,7 +38,7 @@ struct RecordedFire {
 
 class FakeSink : public ProbeSink {
   public:
-    dtrace_provider_id add_provider(LoadedPlugin &owner, const dtrace_provider_info &info, std::string &error) override;
+    Result<dtrace_provider_id> add_provider(LoadedPlugin &owner, const dtrace_provider_info &info) override;
     dtrace_probe_id add_probe(dtrace_provider_id provider, const ProbeInfo &probe) override;
     dtrace_probe_id lookup_probe(dtrace_provider_id provider, std::string_view module, std::string_view function,
                                  std::string_view name) const override;

@@ -213,8 +213,7 @@ std::string run(const std::string &source) {
     dtrace_provider_info info{};
     info.struct_size = sizeof info;
     info.name = "dtrace";
-    std::string error;
-    dtrace_provider_id core = engine.probes().add_provider(nullptr, info, error);
+    dtrace_provider_id core = engine.probes().add_provider(nullptr, info).value();
     for (const char *name : {"BEGIN", "END", "ERROR"}) {
         host::ProbeInfo probe;
         probe.name = name;
@@ -231,7 +230,9 @@ std::string run(const std::string &source) {
         return {};
     for (const auto &[name, value] : compiled.program->pragma_options)
         options.set(name, value.empty() ? std::nullopt : std::optional<std::string_view>(value));
-    EXPECT_GT(engine.enable(*compiled.program, false, error), 0) << error;
+    auto enabled = engine.enable(*compiled.program, false);
+    EXPECT_TRUE(enabled) << enabled.error().reason;
+    EXPECT_GT(enabled ? *enabled : -1, 0);
     char *text = nullptr;
     size_t size = 0;
     FILE *out = open_memstream(&text, &size);

@@ -1,0 +1,1 @@
+dtrace -x noplugins -x plugin=$BUILD/tests/plugin/lateprov/lateprov.so -qn 'late:::p-* /pid != 12345/ { @[probename == "p-initial" ? "initial" : "late"] = count(); } late:::done { printf("%d late probes heard their filters, %d as pid != 12345\n", arg0, arg1); exit(0); }'
