@@ -23,6 +23,7 @@
 #include "dif/vm.h"
 #include "engine/aggregation_store.h"
 #include "engine/buffer.h"
+#include "engine/counter_reader.h"
 #include "engine/destructive.h"
 #include "engine/drop_counters.h"
 #include "engine/options.h"
@@ -103,6 +104,9 @@ class Engine final : public host::ProbeSink {
     // Where a replaying plugin's progress goes (set before tracing starts).
     using ProgressHook = std::function<void(uint64_t done, uint64_t total, uint64_t events)>;
     void set_progress_hook(ProgressHook hook) { progress_hook_ = std::move(hook); }
+    // Who answers pmc["name"] in probe context (set before tracing starts;
+    // without one such a read faults).
+    void set_counter_reader(const CounterReader *reader) { counter_reader_ = reader; }
 
     // Enables every clause of `program` on the probes its descriptions match.
     // Returns the number of probes matched, or -1 with `error` set.
@@ -232,6 +236,7 @@ class Engine final : public host::ProbeSink {
     StableVector<Ecb> ecbs_;             // appended under enabling_lock_ and lock_; read lock-free by epid
     EnableHook enable_hook_;
     ProgressHook progress_hook_;
+    const CounterReader *counter_reader_ = nullptr;
     std::unique_ptr<dif::Vm> vm_;
     AggregationStore aggregations_;
     std::vector<PrincipalBuffer> buffers_;

@@ -112,6 +112,10 @@ uint64_t ProbeContext::builtin_array(dif::VarId id, uint64_t index, dif::Fault &
             return arg(probe_.args[index].native_index);
         return arg(index);
     }
+    uint64_t value = 0;
+    if (id == dif::VarId::Pmc && counters_ != nullptr &&
+        counters_->read_counter(static_cast<uint32_t>(index), ctx_, value))
+        return value;
     fault.kind = dif::FaultKind::IllOp;
     return 0;
 }

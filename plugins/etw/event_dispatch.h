@@ -92,6 +92,7 @@ class EventDispatch {
     kernel::StackAttach attach_;
     WalkedStack stack_;
     WalkedStack carried_stack_; // the stack of an event that carries it (STACK_TRACE items)
+    std::vector<dtrace_counter_value> counter_values_; // the event's PMC counters (replay_counters.h)
     DecodedPayload decoded_;
     uint64_t event_serial_ = 0;   // events dispatched
     uint64_t decoded_serial_ = 0; // the event decoded_ holds

@@ -1,6 +1,8 @@
 // pmc_plugin.cpp: opening the sampling events and firing their samples.
 #include "pmc_plugin.h"
 
+#include "thread_counters.h"
+
 #include "user_regs.h"
 
 #include <algorithm>
@@ -84,7 +86,7 @@ size_t default_ring_pages(const std::map<dtrace_probe_id, SamplingProbe> &enable
     return pages;
 }
 
-perf_event_attr sampling_attr(const SamplingProbe &probe) {
+perf_event_attr sampling_attr(const SamplingProbe &probe, const dtrace_probe_usage &usage) {
     perf_event_attr attr{};
     attr.type = probe.type;
     attr.config = probe.config;
@@ -93,8 +95,32 @@ perf_event_attr sampling_attr(const SamplingProbe &probe) {
     attr.clockid = CLOCK_MONOTONIC;  // the clock of live timestamps
     attr.exclude_callchain_user = 1; // user stacks come from the DWARF unwinder
     attr.sample_max_stack = kMaxFrames;
-    attr.sample_stack_user = kUserStackBytes;
+    if (usage.flags & DTRACE_USAGE_USER_STACK)
+        attr.sample_stack_user = kUserStackBytes;
     return attr;
+}
+
+// What the probe's clauses read: a sample copies the user stack (8 KB) and
+// its registers only for ustack() and its kin, the kernel callchain only for
+// stack() and its kin. Without the host's answer, everything.
+dtrace_probe_usage usage_of(dtrace_host *host, const dtrace_host_ops *ops, dtrace_probe_id probe) {
+    dtrace_probe_usage usage{};
+    usage.struct_size = sizeof usage;
+    if (ops->struct_size <= offsetof(dtrace_host_ops, probe_usage) || ops->probe_usage == nullptr ||
+        ops->probe_usage(host, probe, &usage) != 0)
+        usage.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_KERNEL_STACK;
+    return usage;
+}
+
+perf::RecordLayout layout_for(const dtrace_probe_usage &usage) {
+    perf::RecordLayout layout{perf::kSampleType, stacks::kPerfRegsMask};
+    if (!(usage.flags & DTRACE_USAGE_USER_STACK)) {
+        layout.sample_type &= ~static_cast<uint64_t>(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+        layout.regs_user_mask = 0;
+    }
+    if (!(usage.flags & DTRACE_USAGE_KERNEL_STACK))
+        layout.sample_type &= ~static_cast<uint64_t>(PERF_SAMPLE_CALLCHAIN);
+    return layout;
 }
 
 } // namespace
@@ -231,11 +257,12 @@ int PmcPlugin::start() {
     const char *ring_option = ops_->get_option(host_, "perfbufsize");
     const size_t pages = ring_option != nullptr ? ring_pages(ring_option) : default_ring_pages(enabled_);
     sampler_ = std::make_unique<perf::Sampler>(*this, perf::SamplerOptions{pages, kPollTimeoutMs});
-    const perf::RecordLayout layout{perf::kSampleType, stacks::kPerfRegsMask};
     std::string error;
     for (const auto &[probe, sampling] : enabled_) {
         const uint64_t tag = probe | (sampling.arg0_is_ip ? kArg0IsIpTag : 0);
-        if (!sampler_->add(sampling_attr(sampling), layout, tag, online_cpus(sampling.every_cpu), error)) {
+        const dtrace_probe_usage usage = usage_of(host_, ops_, probe);
+        if (!sampler_->add(sampling_attr(sampling, usage), layout_for(usage), tag, online_cpus(sampling.every_cpu),
+                           error)) {
             sampler_.reset();
             ops_->report_error(host_, error.c_str());
             return -1;
@@ -257,6 +284,24 @@ void PmcPlugin::stop() {
 
 int PmcPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
     return stacks_.lookup(space, pid, address, out) ? 0 : -1;
+}
+
+int PmcPlugin::resolve_counter(const char *name, uint64_t &cookie, const char *&why) {
+    std::optional<uint64_t> found = resolve_thread_counter(name, counter_refusal_);
+    if (!found) {
+        why = counter_refusal_.c_str();
+        return -1;
+    }
+    cookie = *found;
+    return 0;
+}
+
+int PmcPlugin::read_counter(uint64_t cookie, const dtrace_event_ctx &ctx, uint64_t &value) const noexcept {
+    std::optional<uint64_t> count = read_thread_counter(cookie, ctx);
+    if (!count)
+        return -1;
+    value = *count;
+    return 0;
 }
 
 void PmcPlugin::on_sample(uint64_t tag, const perf::Sample &sample) {

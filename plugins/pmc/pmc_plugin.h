@@ -58,6 +58,10 @@ class PmcPlugin final : public live::perf::RecordSink {
     int start();
     void stop();
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
+    // pmc["name"] (thread_counters.h): resolved when a program compiles,
+    // read in any plugin's probe context.
+    int resolve_counter(const char *name, uint64_t &cookie, const char *&why);
+    int read_counter(uint64_t cookie, const dtrace_event_ctx &ctx, uint64_t &value) const noexcept;
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
@@ -86,6 +90,7 @@ class PmcPlugin final : public live::perf::RecordSink {
     live::stacks::StackSymbols stacks_;
     ProcessInfoTable processes_; // the reader thread's
     int sampling_works_ = -1;    // unknown
+    std::string counter_refusal_; // why resolve_counter last refused
 };
 
 } // namespace dtrace::pmc
