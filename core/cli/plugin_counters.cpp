@@ -35,10 +35,13 @@ compiler::PluginCounter PluginCounters::resolve(const std::string &array, const 
     }
     if (!refusal.empty())
         return {0, refusal};
-    for (const host::PluginEntry &entry : host_.catalogue())
-        if (entry.counter_array == array && entry.state != host::PluginState::Loaded)
-            return {0, "counters are supplied by plugin '" + entry.name + "', which is not loaded" +
-                           (entry.reason.empty() ? "" : ": " + entry.reason)};
+    // A live plugin explains a live session best; a replaying one serves only -E.
+    for (const bool replaying_too : {false, true})
+        for (const host::PluginEntry &entry : host_.catalogue())
+            if (entry.counter_array == array && entry.state != host::PluginState::Loaded &&
+                (replaying_too || (entry.capabilities & DTRACE_PLUGIN_REPLAY) == 0))
+                return {0, "counters are supplied by plugin '" + entry.name + "', which is not loaded" +
+                               (entry.reason.empty() ? "" : ": " + entry.reason)};
     return {0, "no loaded plugin serves these counters in this session"};
 }
 
