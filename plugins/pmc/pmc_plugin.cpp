@@ -261,8 +261,14 @@ int PmcPlugin::start() {
     for (const auto &[probe, sampling] : enabled_) {
         const uint64_t tag = probe | (sampling.arg0_is_ip ? kArg0IsIpTag : 0);
         const dtrace_probe_usage usage = usage_of(host_, ops_, probe);
-        if (!sampler_->add(sampling_attr(sampling, usage), layout_for(usage), tag, online_cpus(sampling.every_cpu),
-                           error)) {
+        bool added = true;
+        for (int64_t pid : sampling.only_pids)
+            added = added && sampler_->add_process(sampling_attr(sampling, usage), layout_for(usage), tag,
+                                                   static_cast<pid_t>(pid), online_cpus(true), error);
+        if (sampling.only_pids.empty())
+            added = sampler_->add(sampling_attr(sampling, usage), layout_for(usage), tag,
+                                  online_cpus(sampling.every_cpu), error);
+        if (!added) {
             sampler_.reset();
             ops_->report_error(host_, error.c_str());
             return -1;
@@ -284,6 +290,25 @@ void PmcPlugin::stop() {
 
 int PmcPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
     return stacks_.lookup(space, pid, address, out) ? 0 : -1;
+}
+
+int PmcPlugin::set_filters(dtrace_probe_id probe, uint64_t, uint32_t nfilters, const dtrace_filter *filters) {
+    auto it = enabled_.find(probe);
+    if (it == enabled_.end() || !it->second.arg0_is_ip)
+        return 0; // the profile provider's timers sample every process, as DTrace's
+    std::vector<int64_t> pids;
+    for (uint32_t f = 0; f < nfilters; ++f) {
+        const dtrace_filter &filter = filters[f];
+        const auto is_pid = [](const dtrace_filter_term &t) {
+            return t.field == DTRACE_FILTER_PID && t.op == DTRACE_FILTER_EQ && t.value > 0;
+        };
+        const dtrace_filter_term *pid = std::find_if(filter.terms, filter.terms + filter.nterms, is_pid);
+        if (pid == filter.terms + filter.nterms)
+            return 0; // a clause that wants other processes too
+        pids.push_back(pid->value);
+    }
+    it->second.only_pids = std::move(pids); // none when nfilters is 0: every process
+    return 0;
 }
 
 int PmcPlugin::resolve_counter(const char *name, uint64_t &cookie, const char *&why) {

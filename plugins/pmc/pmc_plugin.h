@@ -36,6 +36,10 @@ struct SamplingProbe {
     uint64_t period = 0;
     bool every_cpu = true;   // else one CPU
     bool arg0_is_ip = false; // pmc probes: arg0 is the IP in either mode
+    // Every clause's predicate asks for one of these processes (pid ==
+    // $target): the event is opened for them alone, not every process on
+    // every CPU. Empty: every process.
+    std::vector<int64_t> only_pids;
 };
 
 class PmcPlugin final : public live::perf::RecordSink {
@@ -48,6 +52,9 @@ class PmcPlugin final : public live::perf::RecordSink {
     int provide(const dtrace_probe_spec *spec);
     int enable(dtrace_probe_id probe, uint64_t cookie);
     void disable(dtrace_probe_id probe, uint64_t cookie);
+    // The clauses' hoisted predicates: `pid == N` in each lets the probe's
+    // event count process N (and what it creates) only.
+    int set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters);
 
     int add_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
     void remove_live_timer(dtrace_probe_id probe);
