@@ -95,8 +95,8 @@ class PmcPlugin final : public live::perf::RecordSink {
     std::map<dtrace_probe_id, SamplingProbe> enabled_;
     std::unique_ptr<live::perf::Sampler> sampler_;
     live::stacks::StackSymbols stacks_;
-    ProcessInfoTable processes_; // the reader thread's
-    int sampling_works_ = -1;    // unknown
+    ProcessInfoTable processes_;  // the reader thread's
+    int sampling_works_ = -1;     // unknown
     std::string counter_refusal_; // why resolve_counter last refused
 };
 

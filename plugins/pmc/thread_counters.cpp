@@ -24,16 +24,20 @@ struct ThreadCounter {
 constexpr std::array kThreadCounters{
     ThreadCounter{"page-faults", [](const dtrace_thread_counts &c,
                                     const dtrace_event_ctx &) { return c.minor_faults + c.major_faults; }},
-    ThreadCounter{"minor-faults", [](const dtrace_thread_counts &c, const dtrace_event_ctx &) { return c.minor_faults; }},
-    ThreadCounter{"major-faults", [](const dtrace_thread_counts &c, const dtrace_event_ctx &) { return c.major_faults; }},
+    ThreadCounter{"minor-faults",
+                  [](const dtrace_thread_counts &c, const dtrace_event_ctx &) { return c.minor_faults; }},
+    ThreadCounter{"major-faults",
+                  [](const dtrace_thread_counts &c, const dtrace_event_ctx &) { return c.major_faults; }},
     ThreadCounter{"context-switches",
                   [](const dtrace_thread_counts &c, const dtrace_event_ctx &) {
                       return c.voluntary_switches + c.involuntary_switches;
                   }},
-    ThreadCounter{"cpu-migrations", [](const dtrace_thread_counts &c, const dtrace_event_ctx &) { return c.migrations; }},
+    ThreadCounter{"cpu-migrations",
+                  [](const dtrace_thread_counts &c, const dtrace_event_ctx &) { return c.migrations; }},
     // The thread's on-CPU ns as the scheduler last accounted it (the
     // event's vtimestamp): up to a scheduler tick behind within a slice.
-    ThreadCounter{"task-clock", [](const dtrace_thread_counts &, const dtrace_event_ctx &ctx) { return ctx.vtimestamp; }},
+    ThreadCounter{"task-clock",
+                  [](const dtrace_thread_counts &, const dtrace_event_ctx &ctx) { return ctx.vtimestamp; }},
 };
 
 std::string readable_names() {
@@ -65,8 +69,8 @@ std::optional<uint64_t> resolve_thread_counter(const std::string &name, std::str
         why = not_here;
         return std::nullopt;
     }
-    why = "only the kernel's per-thread counts can be read at other probes yet (" + readable_names() +
-          "); sample " + name + " with pmc:::" + name + "-<interval>";
+    why = "only the kernel's per-thread counts can be read at other probes yet (" + readable_names() + "); sample " +
+          name + " with pmc:::" + name + "-<interval>";
     return std::nullopt;
 }
 

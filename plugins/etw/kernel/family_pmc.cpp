@@ -70,14 +70,18 @@ size_t sample(const ArgContext &c, KernelArgs &a) {
 
 // The sources with a probe of their own: Windows' fixed list and the
 // machine-specific ones Intel's and AMD's HALs name (wpr -pmcsources).
+// clang-format off
 constexpr std::array<std::string_view, 24> kSourceProbes = {
-    "timer",          "totalissues",          "branchinstructions",      "cachemisses",
-    "branchmispredictions", "totalcycles",    "alignmentfixup",          "pipelinedry",
-    "loadinstructions", "pipelinefrozen",     "totalnonissues",          "dcachemisses",
-    "icachemisses",   "storeinstructions",    "fpinstructions",          "integerinstructions",
-    "unhaltedcorecycles", "instructionretired", "unhaltedreferencecycles", "llcreference",
-    "llcmisses",      "branchinstructionretired", "branchmispredictsretired", "dcacheaccesses",
+    "timer",                     "totalissues",               "branchinstructions",
+    "cachemisses",               "branchmispredictions",      "totalcycles",
+    "alignmentfixup",            "pipelinedry",               "loadinstructions",
+    "pipelinefrozen",            "totalnonissues",            "dcachemisses",
+    "icachemisses",              "storeinstructions",         "fpinstructions",
+    "integerinstructions",       "unhaltedcorecycles",        "instructionretired",
+    "unhaltedreferencecycles",   "llcreference",              "llcmisses",
+    "branchinstructionretired",  "branchmispredictsretired",  "dcacheaccesses",
 };
+// clang-format on
 
 // The sample of source kSourceProbes[I], or not this row's.
 template <size_t I> size_t source_sample(const ArgContext &c, KernelArgs &a) {

@@ -86,7 +86,8 @@ class KernelDispatch {
         case KernelClass::Image:
             return true;
         case KernelClass::PerfInfo: // PMC counter configuration and sampling sources (pmc_sources.h)
-            return opcode == kPmcCounterConfigOpcode || (opcode >= kSetIntervalOpcode && opcode <= kCollectionEndOpcode);
+            return opcode == kPmcCounterConfigOpcode ||
+                   (opcode >= kSetIntervalOpcode && opcode <= kCollectionEndOpcode);
         default:
             return false;
         }

@@ -17,13 +17,16 @@ const MofFieldId CounterCount{"CounterCount"};
 
 // KPROFILE_SOURCE (wdm.h): the ids every Windows names the same way. Higher
 // ids are the machine's own (its HAL's list), named only by the trace.
+// clang-format off
 constexpr std::array<std::string_view, 24> kStandardSources = {
-    "Timer",           "AlignmentFixup",      "TotalIssues",        "PipelineDry",        "LoadInstructions",
-    "PipelineFrozen",  "BranchInstructions",  "TotalNonissues",     "DcacheMisses",       "IcacheMisses",
-    "CacheMisses",     "BranchMispredictions", "StoreInstructions", "FpInstructions",     "IntegerInstructions",
-    "2Issue",          "3Issue",              "4Issue",             "SpecialInstructions", "TotalCycles",
-    "IcacheIssues",    "DcacheAccesses",      "MemoryBarrierCycles", "LoadLinkedIssues",
+    "Timer",                 "AlignmentFixup",        "TotalIssues",           "PipelineDry",
+    "LoadInstructions",      "PipelineFrozen",        "BranchInstructions",    "TotalNonissues",
+    "DcacheMisses",          "IcacheMisses",          "CacheMisses",           "BranchMispredictions",
+    "StoreInstructions",     "FpInstructions",        "IntegerInstructions",   "2Issue",
+    "3Issue",                "4Issue",                "SpecialInstructions",   "TotalCycles",
+    "IcacheIssues",          "DcacheAccesses",        "MemoryBarrierCycles",   "LoadLinkedIssues",
 };
+// clang-format on
 
 constexpr size_t kCounterConfigHeader = 4; // CounterCount
 constexpr uint32_t kMaxCounters = 64;      // far more than a CPU has

@@ -8,30 +8,14 @@ binary or the syscall provider is missing here (the message says which).
 """
 import os
 import re
-import subprocess
 import sys
 
-SKIP = 77
-TIMEOUT = 60
+from live_checks import SKIP, Checks
+
 PAGES = 64
 dtrace, workload = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def run(script, command=None, extra=()):
-    args = [dtrace, "-q", *extra, "-n", script]
-    if command:
-        args += ["-c", command]
-    p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(what, ok, output=""):
-    if not ok:
-        failures.append(what)
-        print(f"FAIL: {what}\n--- output:\n{output}\n---")
-    else:
-        print(f"ok: {what}")
+checks = Checks(dtrace)
+run, check = checks.run, checks.check
 
 
 def delta_over_read(counter):
@@ -89,10 +73,7 @@ def main():
     check("a read where the event carries no counts faults: illegal operation",
           "illegal operation" in err, out + err)
 
-    if failures:
-        print(f"{len(failures)} check(s) failed")
-        return 1
-    return 0
+    return checks.status()
 
 
 if __name__ == "__main__":

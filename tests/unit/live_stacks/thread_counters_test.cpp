@@ -48,7 +48,8 @@ TEST(ThreadCounters, RefusalsSayWhy) {
     EXPECT_NE(why.find("unknown counter"), std::string::npos) << why;
     EXPECT_NE(why.find("page-faults"), std::string::npos) << "lists the readable ones: " << why;
     why.clear();
-    EXPECT_FALSE(resolve_thread_counter("alignment-faults", why)) << "a perf counter the kernel keeps no per-thread count of";
+    EXPECT_FALSE(resolve_thread_counter("alignment-faults", why))
+        << "a perf counter the kernel keeps no per-thread count of";
     EXPECT_NE(why.find("only the kernel's per-thread counts"), std::string::npos) << why;
     why.clear();
     EXPECT_FALSE(resolve_thread_counter("instructions", why));
