@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
+#include <iterator>
 #include <fnmatch.h>
 #include <linux/perf_event.h>
 #include <unistd.h>
@@ -40,6 +42,15 @@ std::vector<int> online_cpus(bool every_cpu) {
     for (int cpu = 0; cpu < (every_cpu ? std::max(count, 1L) : 1L); cpu++)
         cpus.push_back(cpu);
     return cpus;
+}
+
+// Whether process `pid` has one thread: an event opened for it (its main
+// thread) then follows every thread it creates; the threads it already has
+// would need an event each.
+bool single_threaded(int64_t pid) {
+    std::error_code error;
+    std::filesystem::directory_iterator tasks("/proc/" + std::to_string(pid) + "/task", error), end;
+    return !error && std::distance(tasks, end) == 1;
 }
 
 // The ring pages of each event: -x perfbufsize (k, m or g suffix) rounded
@@ -296,15 +307,15 @@ int PmcPlugin::set_filters(dtrace_probe_id probe, uint64_t, uint32_t nfilters, c
     auto it = enabled_.find(probe);
     if (it == enabled_.end() || !it->second.arg0_is_ip)
         return 0; // the profile provider's timers sample every process, as DTrace's
-    std::vector<int64_t> pids;
+    std::vector<int64_t> pids; // each single-threaded (else every process is sampled)
     for (uint32_t f = 0; f < nfilters; ++f) {
         const dtrace_filter &filter = filters[f];
         const auto is_pid = [](const dtrace_filter_term &t) {
             return t.field == DTRACE_FILTER_PID && t.op == DTRACE_FILTER_EQ && t.value > 0;
         };
         const dtrace_filter_term *pid = std::find_if(filter.terms, filter.terms + filter.nterms, is_pid);
-        if (pid == filter.terms + filter.nterms)
-            return 0; // a clause that wants other processes too
+        if (pid == filter.terms + filter.nterms || !single_threaded(pid->value))
+            return 0; // a clause that wants other processes too, or threads an event would miss
         pids.push_back(pid->value);
     }
     it->second.only_pids = std::move(pids); // none when nfilters is 0: every process
