@@ -16,6 +16,7 @@
 #include "compiler/compile.h"
 #include "compiler/parser.h"
 #include "dif/disassembler.h"
+#include "engine/enable_checks.h"
 #include "fastpath/installer.h"
 #include "host/plugin_search_path.h"
 #include "providers/dtrace_provider.h"
@@ -474,6 +475,10 @@ int Session::execute() {
         return kExitError;
     int total = 0;
     for (Compiled &c : compiled_) {
+        if (engine::has_oversized_static(*c.program, static_cast<size_t>(options_.number("strsize")))) {
+            error("failed to enable '" + c.name + "': DIF program content is invalid");
+            return kExitError;
+        }
         std::string why;
         int unmatched_line = 0;
         int matched =

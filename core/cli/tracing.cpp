@@ -86,7 +86,7 @@ int Tracing::run() {
         std::fprintf(stderr, "%s: %s\n", program_name_.c_str(), message.c_str());
     };
     const engine::SizingOutcome sizing =
-        engine::size_for_machine(options_, engine::resource_needs(engine_), engine::available_memory());
+        engine::size_for_machine(options_, engine::resource_needs(engine_, options_), engine::available_memory());
     if (std::optional<std::string> refused = sizing.refusal ? sizing.refusal : engine_.refuse_start()) {
         report("could not enable tracing: " + *refused);
         return 1;

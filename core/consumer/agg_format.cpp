@@ -84,7 +84,7 @@ void append_value_column(std::string &out, const AggregationSnapshot &agg, std::
     case AggFunc::Quantize:
     case AggFunc::Lquantize:
     case AggFunc::Llquantize:
-        out += format_distribution(agg.decl.func, agg.decl.params, data, normal, print.zoom);
+        out += format_distribution(agg.decl.func, agg.decl.params, data, normal, print.zoom, print.bars_utf8);
         return;
     default: {
         const AggNumber number = aggregation_number(agg, data, signed_normal);
@@ -159,6 +159,7 @@ void append_rows(std::string &out, const AggregationSnapshot &agg, const AggSort
         const int width = packed_keys_width(agg.entries[order[0]].key);
         if (hist) {
             scale = hist_scale(agg, print.zoom);
+            scale.utf8 = print.bars_utf8;
             out += distribution_header(width);
         } else if (func == AggFunc::Quantize) {
             bins = quantize_used_bins(agg.entries[order[0]].data);
@@ -236,7 +237,7 @@ AggValue aggregation_value(const AggregationSnapshot &agg, std::span<const int64
     case AggFunc::Quantize:
     case AggFunc::Lquantize:
     case AggFunc::Llquantize:
-        v.text = format_distribution(agg.decl.func, agg.decl.params, data, normal, print.zoom);
+        v.text = format_distribution(agg.decl.func, agg.decl.params, data, normal, print.zoom, print.bars_utf8);
         break;
     }
     return v;

@@ -22,12 +22,13 @@
 namespace dtrace::consumer {
 
 struct AggPrintOptions {
-    bool zoom = false;     // -x aggzoom: bars scaled to the tallest row
-    bool hist = false;     // -x agghist: count() and sum() rows as bars of one distribution
-    bool pack = false;     // -x aggpack: quantize() and lquantize() rows on one line each
-    bool pack_utf8 = true; // aggpack cells as UTF-8 blocks; DTrace uses ASCII when TERM is
-                           // sun, sun-color or dumb, or with -x encoding=ascii
-    bool rawbytes = false; // -x rawbytes: non-integer keys as hex dumps
+    bool zoom = false;      // -x aggzoom: bars scaled to the tallest row
+    bool hist = false;      // -x agghist: count() and sum() rows as bars of one distribution
+    bool pack = false;      // -x aggpack: quantize() and lquantize() rows on one line each
+    bool pack_utf8 = true;  // aggpack cells as UTF-8 blocks; DTrace uses ASCII when TERM is
+                            // sun, sun-color or dumb, or with -x encoding=ascii
+    bool bars_utf8 = false; // -x encoding=utf8: distribution bars of Unicode block elements
+    bool rawbytes = false;  // -x rawbytes: non-integer keys as hex dumps
     int stackindent = kDefaultStackIndent;
     Resolvers resolvers; // symbol names for stack keys and %a/%k in formats
 };

@@ -1,6 +1,7 @@
 // distribution_format.cpp: quantize art (see distribution_format.h).
 #include "consumer/distribution_format.h"
 
+#include "common/utf8.h"
 #include "consumer/cformat.h"
 
 #include <algorithm>
@@ -14,6 +15,9 @@ namespace {
 constexpr unsigned kBarWidth = 40;
 constexpr long double kRound = 0.5L;
 constexpr int kLabelWidth = 16;
+constexpr uint32_t kFullBlock = 0x2588;          // FULL BLOCK
+constexpr uint32_t kOneEighthLeftBlock = 0x258f; // LEFT ONE EIGHTH BLOCK; U+2589..U+258E are wider
+constexpr unsigned kEighths = 8;
 
 // The rows shown: first..last inclusive.
 struct Range {
@@ -44,8 +48,9 @@ long double magnitude(int64_t v) {
     return ld < 0 ? -ld : ld;
 }
 
-BarScale scale_of(std::span<const int64_t> data, Range r, bool zoom) {
+BarScale scale_of(std::span<const int64_t> data, Range r, bool zoom, bool utf8) {
     BarScale s;
+    s.utf8 = utf8;
     for (int i = r.first; i <= r.last; ++i)
         add_to_scale(s, data[static_cast<size_t>(i)], zoom);
     return s;
@@ -57,6 +62,23 @@ std::string repeat(char c, unsigned n) {
 
 std::string label(const std::string &text) {
     return c_printf("%*s ", kLabelWidth, text.c_str());
+}
+
+// A positive row's bar in block elements: whole cells of full blocks, then
+// the fraction left over in eighths (dt_print_quantline_utf8()).
+std::string utf8_bar(int64_t value, const BarScale &s) {
+    const long double f = s.total == 0 ? 0 : (magnitude(value) * kBarWidth) / s.total;
+    const unsigned whole = std::min(static_cast<unsigned>(f), kBarWidth);
+    const auto partial = static_cast<unsigned>((f - static_cast<long double>(whole)) * kEighths);
+    std::string bar = "|";
+    for (unsigned i = 0; i < whole; ++i)
+        common::append_utf8(bar, kFullBlock);
+    unsigned cells = whole;
+    if (partial != 0 && cells < kBarWidth) {
+        common::append_utf8(bar, kOneEighthLeftBlock - (partial - 1));
+        ++cells;
+    }
+    return bar + repeat(' ', kBarWidth - cells);
 }
 
 } // namespace
@@ -91,6 +113,8 @@ std::string distribution_bar(int64_t value, uint64_t normal, const BarScale &s) 
         const auto d = static_cast<unsigned>(f + kRound);
         return d > len ? len : d;
     };
+    if (!s.negatives && s.positives && s.utf8)
+        return utf8_bar(value, s) + c_printf(" %-9lld\n", shown);
     if (!s.negatives) {
         const unsigned depth = s.positives ? depth_of(kBarWidth) : 0;
         return "|" + repeat('@', depth) + repeat(' ', kBarWidth - depth) + c_printf(" %-9lld\n", shown);
@@ -107,14 +131,14 @@ std::string distribution_bar(int64_t value, uint64_t normal, const BarScale &s) 
     return repeat(' ', half) + "|" + repeat('@', depth) + repeat(' ', half - depth) + c_printf(" %-9lld\n", shown);
 }
 
-std::string format_quantize(std::span<const int64_t> data, uint64_t normal, bool zoom) {
+std::string format_quantize(std::span<const int64_t> data, uint64_t normal, bool zoom, bool utf8) {
     if (data.size() != static_cast<size_t>(kQuantizeBuckets))
         return {};
     // With no data at all (cleared, or negative increments summing to zero)
     // DTrace shows the buckets around zero.
     const Range shown =
         trimmed(data, {kQuantizeZeroBucket - 1, kQuantizeZeroBucket + 1}, static_cast<size_t>(kQuantizeBuckets - 1));
-    const BarScale s = scale_of(data, shown, zoom);
+    const BarScale s = scale_of(data, shown, zoom, utf8);
     std::string out = distribution_header();
     for (int i = shown.first; i <= shown.last; ++i) {
         out += c_printf("%16lld ", static_cast<long long>(quantize_bucket_value(i)));
@@ -123,12 +147,13 @@ std::string format_quantize(std::span<const int64_t> data, uint64_t normal, bool
     return out;
 }
 
-std::string format_lquantize(std::span<const int64_t> data, const LquantizeParams &p, uint64_t normal, bool zoom) {
+std::string format_lquantize(std::span<const int64_t> data, const LquantizeParams &p, uint64_t normal, bool zoom,
+                             bool utf8) {
     const int buckets = p.levels + 2;
     if (data.size() != static_cast<size_t>(buckets))
         return {};
     const Range r = trimmed(data, {0, std::min(2, buckets - 1)}, data.size());
-    const BarScale s = scale_of(data, r, zoom);
+    const BarScale s = scale_of(data, r, zoom, utf8);
     std::string out = distribution_header();
     for (int i = r.first; i <= r.last; ++i) {
         if (i == 0)
@@ -142,14 +167,15 @@ std::string format_lquantize(std::span<const int64_t> data, const LquantizeParam
     return out;
 }
 
-std::string format_llquantize(std::span<const int64_t> data, const LlquantizeParams &p, uint64_t normal, bool zoom) {
+std::string format_llquantize(std::span<const int64_t> data, const LlquantizeParams &p, uint64_t normal, bool zoom,
+                              bool utf8) {
     const int levels = static_cast<int>(data.size());
     const std::vector<int64_t> starts = llquantize_bucket_starts(p);
     const int last = static_cast<int>(starts.size()) - 1; // at or above starts[last]
     if (last < 1 || levels < 2)
         return {};
     const Range r = trimmed(data, {0, 1}, data.size());
-    const BarScale s = scale_of(data, r, zoom);
+    const BarScale s = scale_of(data, r, zoom, utf8);
     std::string out = distribution_header();
     if (r.first == 0) {
         out += label("< " + std::to_string(starts[1]));
@@ -167,14 +193,14 @@ std::string format_llquantize(std::span<const int64_t> data, const LlquantizePar
 }
 
 std::string format_distribution(AggFunc func, std::span<const int64_t> params, std::span<const int64_t> data,
-                                uint64_t normal, bool zoom) {
+                                uint64_t normal, bool zoom, bool utf8) {
     switch (func) {
     case AggFunc::Quantize:
-        return format_quantize(data, normal, zoom);
+        return format_quantize(data, normal, zoom, utf8);
     case AggFunc::Lquantize:
-        return format_lquantize(data, lquantize_params(params), normal, zoom);
+        return format_lquantize(data, lquantize_params(params), normal, zoom, utf8);
     case AggFunc::Llquantize:
-        return format_llquantize(data, llquantize_params(params), normal, zoom);
+        return format_llquantize(data, llquantize_params(params), normal, zoom, utf8);
     default:
         return {};
     }

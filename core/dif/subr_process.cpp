@@ -16,7 +16,7 @@ namespace {
 // Bounds the walk (a cycle cannot occur, but a racing reparent could loop).
 constexpr int kMaxGenerations = 1024;
 
-// The parent of `pid`, or -1 when it cannot be read. The field follows the
+// The parent of `pid`, or -1 when it cannot be read (pid 0 has no /proc entry: the root). The field follows the
 // command name, which is parenthesised and may itself contain ") ".
 int64_t parent_of(int64_t pid) {
     std::string path = "/proc/" + std::to_string(pid) + "/stat";
@@ -37,10 +37,13 @@ int64_t parent_of(int64_t pid) {
 
 } // namespace
 
+// As DTrace, the walk goes up to the root of the tree, pid 0 (the kernel's
+// idle task here, illumos's sched), so progenyof(0) is true of every
+// process; the argument is a pid_t, so only its low 32 bits count.
 uint64_t progenyof(SubrContext &ctx, Args args) {
-    const int64_t ancestor = int64_t(args[0]);
+    const auto ancestor = static_cast<int64_t>(static_cast<int32_t>(args[0]));
     int64_t pid = int64_t(ctx.pid());
-    for (int i = 0; i < kMaxGenerations && pid > 0; i++) {
+    for (int i = 0; i < kMaxGenerations && pid >= 0; i++) {
         if (pid == ancestor)
             return 1;
         pid = parent_of(pid);

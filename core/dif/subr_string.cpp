@@ -225,7 +225,9 @@ uint64_t wstringof(SubrContext &ctx, Args args) {
 }
 
 // strtok(s, delimiters): s == NULL continues the string of the previous call
-// on this thread. Returns NULL once no token is left.
+// in this firing. Returns NULL once no token is left. As DTrace, which then
+// reads its saved pointer, NULL, a continuation with nothing to continue (a
+// new firing, or after the last token) faults at address 0.
 uint64_t strtok(SubrContext &ctx, Args args) {
     auto delimiters = ctx.string(args[1]);
     if (!delimiters)
@@ -237,10 +239,9 @@ uint64_t strtok(SubrContext &ctx, Args args) {
             return 0;
         st.strtok_text.assign(*s);
         st.strtok_offset = 0;
-        st.strtok_tid = ctx.tid();
         st.strtok_active = true;
-    } else if (!st.strtok_active || st.strtok_tid != ctx.tid()) {
-        return 0;
+    } else if (!st.strtok_active) {
+        return ctx.fail(FaultKind::BadAddr, 0);
     }
     std::bitset<kByteValues> is_delimiter;
     for (char c : *delimiters)

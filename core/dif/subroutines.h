@@ -23,14 +23,12 @@ namespace dtrace::dif {
 struct SubrState {
     SubrState();
 
-    // strtok(): a private copy of the string being split, how far it has
-    // been consumed and the thread it belongs to. DTrace keeps strtok's
-    // position for the current firing only; keeping it per thread gives the
-    // same result for the clauses of one firing and never reads memory that
-    // a later clause no longer owns.
+    // strtok(): a private copy of the string being split and how far it has
+    // been consumed. As in DTrace the position lasts for the clauses of one
+    // firing (Vm::begin_firing() forgets it); the copy never reads memory a
+    // later clause no longer owns.
     std::string strtok_text;
     size_t strtok_offset = 0;
-    uint64_t strtok_tid = 0;
     bool strtok_active = false;
     // rand(): the generator's state (deterministic, so that replays repeat).
     uint64_t rand_state;

@@ -34,7 +34,10 @@ class Vm {
     // Clause-local variables (this->) are reset at each firing, scratch and
     // readable regions at each clause: a firing is begin_firing(), then
     // begin_clause() before each of its clauses.
-    void begin_firing() { variables_.begin_firing(); }
+    void begin_firing() {
+        variables_.begin_firing();
+        subr_state_.strtok_active = false; // strtok(NULL, ...) continues within a firing only
+    }
     void begin_clause() {
         memory_.begin_clause();
         variables_.begin_clause();

@@ -39,7 +39,8 @@ const char *destructive_call(const dif::Difo &difo) {
     return nullptr;
 }
 
-const char *destructive_call(const compiler::Clause &clause) {
+// Every DIF object of a clause: its predicate and its actions' expressions.
+std::vector<const dif::Difo *> difos_of(const compiler::Clause &clause) {
     std::vector<const dif::Difo *> difos;
     if (clause.predicate)
         difos.push_back(&*clause.predicate);
@@ -51,10 +52,28 @@ const char *destructive_call(const compiler::Clause &clause) {
         for (const dif::Difo &d : action.agg_args)
             difos.push_back(&d);
     }
-    for (const dif::Difo *d : difos)
+    return difos;
+}
+
+const char *destructive_call(const compiler::Clause &clause) {
+    for (const dif::Difo *d : difos_of(clause))
         if (const char *name = destructive_call(*d))
             return name;
     return nullptr;
+}
+
+// The bytes a variable of type `t` holds in place: a string strsize, a
+// struct or array its size; an integer none (it is not by reference).
+size_t by_reference_size(const dif::TypeDesc &t, size_t strsize) {
+    switch (t.kind) {
+    case dif::TypeDesc::Kind::Integer:
+        return 0;
+    case dif::TypeDesc::Kind::String:
+        return strsize;
+    case dif::TypeDesc::Kind::ByRef:
+        return t.size;
+    }
+    return 0;
 }
 
 } // namespace
@@ -81,15 +100,34 @@ size_t end_reserve(const std::vector<const Ecb *> &end_ecbs, size_t strsize) {
     return total;
 }
 
-ResourceNeeds resource_needs(const Engine &engine) {
+bool has_oversized_static(const compiler::Program &program, size_t strsize) {
+    for (const compiler::Clause &clause : program.clauses) {
+        for (const dif::Difo *difo : difos_of(clause)) {
+            for (const dif::Variable &v : difo->vars) {
+                const bool static_scope = v.scope == dif::Scope::Global || v.scope == dif::Scope::ClauseLocal;
+                if (static_scope && by_reference_size(v.type, strsize) > kLargestStaticVariable)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+ResourceNeeds resource_needs(const Engine &engine, const Options &options) {
     ResourceNeeds needs;
     needs.cpus = online_cpus();
+    const std::string *policy = options.text("bufpolicy");
+    const bool fill = policy && parse_buffer_policy(*policy) == BufferPolicy::Fill;
+    std::vector<const Ecb *> end_ecbs;
     for (uint32_t epid = kErrorEpid + 1; const Ecb *ecb = engine.ecb(epid); epid++) {
         for (const compiler::Action &action : ecb->clause->actions) {
             needs.aggregates = needs.aggregates || action.kind == compiler::ActionKind::Aggregate;
             needs.speculates = needs.speculates || action.kind == compiler::ActionKind::Speculate;
         }
+        if (fill && ecb->probe->provider->name == "dtrace" && ecb->probe->name == "END")
+            end_ecbs.push_back(ecb);
     }
+    needs.end_reserve = end_reserve(end_ecbs, static_cast<size_t>(options.number("strsize")));
     return needs;
 }
 

@@ -24,7 +24,7 @@ const OptionSpec kOptionTable[] = {
     {"define", OptionKind::List, OptionClass::Compile, nullptr},
     {"empty", OptionKind::Flag, OptionClass::Compile, nullptr},
     {"errtags", OptionKind::Flag, OptionClass::Compile, nullptr},
-    {"droptags", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"droptags", OptionKind::Flag, OptionClass::Compile, nullptr, nullptr, nullptr, true},
     {"incdir", OptionKind::List, OptionClass::Compile, nullptr},
     {"iregs", OptionKind::Integer, OptionClass::Compile, nullptr},
     {"tregs", OptionKind::Integer, OptionClass::Compile, nullptr},
@@ -38,6 +38,11 @@ const OptionSpec kOptionTable[] = {
     {"zdefs", OptionKind::Flag, OptionClass::Compile, nullptr},
     {"stdc", OptionKind::String, OptionClass::Compile, nullptr, "a|c|s|t"},
     {"cpphdrs", OptionKind::Flag, OptionClass::Compile, nullptr},
+    {"kdefs", OptionKind::Flag, OptionClass::Compile, nullptr, nullptr, "knodefs"},
+    {"udefs", OptionKind::Flag, OptionClass::Compile, nullptr, nullptr, "unodefs"},
+    // aggpack and distribution bars: ascii, or utf8 (Unicode block elements); unset,
+    // aggpack's cells are UTF-8 unless TERM names a terminal that cannot show them
+    {"encoding", OptionKind::String, OptionClass::Compile, nullptr, "ascii|utf8"},
     // runtime (fixed once tracing starts)
     {"aggsize", OptionKind::Size, OptionClass::Runtime, "4m"},
     {"bufsize", OptionKind::Size, OptionClass::Runtime, "4m"},
@@ -56,6 +61,8 @@ const OptionSpec kOptionTable[] = {
     {"statusrate", OptionKind::Rate, OptionClass::Runtime, "1hz"},
     {"strsize", OptionKind::Size, OptionClass::Runtime, "256"},
     {"ustackframes", OptionKind::Integer, OptionClass::Runtime, "20"},
+    // records in time order across CPUs: accepted; they always print in firing order here
+    {"temporal", OptionKind::Flag, OptionClass::Runtime, nullptr},
     // dynamic (may change while tracing)
     {"aggrate", OptionKind::Rate, OptionClass::Dynamic, "1hz"},
     {"aggsortkey", OptionKind::Flag, OptionClass::Dynamic, nullptr},
@@ -235,6 +242,7 @@ bool Options::declare(const OptionSpec &spec) {
     copy.name = owned_names_.emplace_back(spec.name).c_str();
     copy.default_value = nullptr; // applied below; the caller's text need not outlive this call
     copy.choices = nullptr;
+    copy.negates = nullptr;
     specs_.push_back(copy);
     if (spec.default_value)
         set(spec.name, spec.default_value);
@@ -253,6 +261,8 @@ std::optional<std::string> Options::set(std::string_view name, std::optional<std
     const OptionSpec *spec = find(name);
     if (!spec)
         return std::string(kBadName);
+    if (spec->ignores_value)
+        value = std::nullopt;
     if (value && takes_switch_words(*spec)) {
         std::optional<bool> on = switch_word(*value);
         if (on == false) {
@@ -271,9 +281,11 @@ std::optional<std::string> Options::set(std::string_view name, std::optional<std
     OptionValue parsed;
     switch (spec->kind) {
     case OptionKind::Flag:
-        if (value && !value->empty())
+        if (value)
             return std::string(kBadValue);
         parsed.number = 1;
+        if (spec->negates)
+            unset(*find(spec->negates));
         break;
     case OptionKind::Size:
     case OptionKind::Rate:

@@ -36,6 +36,9 @@ struct OptionSpec {
     OptionClass cls;
     const char *default_value;     // nullptr: unset by default
     const char *choices = nullptr; // String: the only values allowed, '|'-separated
+    // Compile-time flags DTrace treats apart (dt_opt_invcflags, dt_opt_droptags):
+    const char *negates = nullptr; // setting this flag turns the named flag off (kdefs, udefs)
+    bool ignores_value = false;    // any value, or none, sets the flag (droptags)
 };
 
 // The parsed value of one option.
@@ -52,7 +55,8 @@ class Options {
     // "Value too large for defined data type") as DTrace's libdtrace words it, or nullopt on success.
     // Run-time and dynamic flags and integers also take DTrace's switch words: yes/no,
     // enable(d)/disable(d), true/false, on/off, set/unset (any case); "no" or the empty value
-    // turns the option off (back to its default), and any number turns a flag on.
+    // turns the option off (back to its default), and any number turns a flag on. Compile-time
+    // flags take no value at all, not even an empty one.
     std::optional<std::string> set(std::string_view name, std::optional<std::string_view> value);
     // setopt() while tracing, by DTrace's rules: run-time options are fixed
     // ("Operation illegal when tracing is active"); the others are set as set() does.

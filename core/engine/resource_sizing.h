@@ -9,10 +9,17 @@
 //   nspec above INT_MAX, or more speculations than memory holds
 //       "Not enough space" (DTrace never resizes nspec)
 //   bufsize, aggsize, specsize, dynvarsize larger than memory allows
-//       bufresize=auto: halved (to an 8-byte multiple) until it fits, and
-//       reported as "buffer size lowered to 2m" ...
+//       bufresize=auto: divided (to an 8-byte multiple) by a power of two
+//       as large as the shortfall until it fits, as DTrace's allocation
+//       does, and reported as "buffer size lowered to 2m" ...
 //       bufresize=manual, or nothing of 8 bytes or more fits:
 //       "Not enough space"
+//   under bufpolicy=fill, bufsize, aggsize or specsize (as given or lowered)
+//   smaller than the room kept for END's records
+//       "END enablings exceed size of principal buffer"
+//   cleanrate and statusrate outside the kernel's bounds (5000 hz to once a
+//   minute; at most every 10 seconds) are brought within them and reported
+//   as "status rate increased to once every 10 seconds"
 // Budgets count what each option really costs here: a principal buffer per
 // CPU (three times bufsize under the ring policy) plus the consumer's copy,
 // a speculation buffer per speculation and CPU, an aggregation table plus
@@ -34,6 +41,7 @@ struct ResourceNeeds {
     uint32_t cpus = 1;
     bool aggregates = false;
     bool speculates = false;
+    uint64_t end_reserve = 0; // bufpolicy=fill: the bytes END's records may take
 };
 
 struct SizingOutcome {

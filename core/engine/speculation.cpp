@@ -43,10 +43,15 @@ PrincipalBuffer *Speculations::buffer(uint64_t id, uint32_t cpu, bool &illegal) 
     return &spec->cpus[cpu];
 }
 
-// The speculation is inactive again; what did not fit its buffers counts.
-void Speculations::release(Speculation &spec) {
-    for (PrincipalBuffer &b : spec.cpus)
-        drops_ += b.clear();
+// The speculation is inactive again. What did not fit its buffers counts
+// as speculative drops when it is committed; a discard forgets those drops
+// with the records, as DTrace's does.
+void Speculations::release(Speculation &spec, bool count_drops) {
+    for (PrincipalBuffer &b : spec.cpus) {
+        const uint64_t dropped = b.clear();
+        if (count_drops)
+            drops_ += dropped;
+    }
     spec.active = false;
 }
 
@@ -64,7 +69,7 @@ bool Speculations::commit(uint64_t id, std::vector<PrincipalBuffer> &principal, 
         drops_ += drops;
         principal[cpu].append_records(records.data(), records.size(), sequence);
     }
-    release(*spec);
+    release(*spec, true);
     return true;
 }
 
@@ -72,7 +77,7 @@ bool Speculations::discard(uint64_t id) {
     bool illegal = false;
     Speculation *spec = find(id, illegal);
     if (spec && spec->active)
-        release(*spec);
+        release(*spec, false);
     return !illegal;
 }
 

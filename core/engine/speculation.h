@@ -8,7 +8,8 @@
 // commit(id) appends every CPU's speculative records to that CPU's principal
 // buffer (all of a CPU's records, or a drop) and discard(id) forgets them;
 // both make the speculation inactive again. Records that do not fit a
-// speculative buffer are speculative drops. An id above nspec is an illegal
+// speculative buffer are speculative drops, counted when it is committed
+// (a discard forgets them, as DTrace's does). An id above nspec is an illegal
 // operation; id 0 (a failed speculation()) silently does nothing.
 //
 // DTrace commits the other CPUs' buffers asynchronously and meanwhile
@@ -49,7 +50,7 @@ class Speculations {
         std::vector<PrincipalBuffer> cpus; // grown as CPUs speculate
     };
     Speculation *find(uint64_t id, bool &illegal);
-    void release(Speculation &spec);
+    void release(Speculation &spec, bool count_drops);
 
     std::deque<Speculation> speculations_; // the ones handed out so far: a large nspec costs nothing up front
     uint64_t count_ = 0;                   // nspec

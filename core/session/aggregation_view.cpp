@@ -7,6 +7,8 @@
 #include "session/recorded_value.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 namespace dtrace::session {
 
@@ -67,12 +69,24 @@ consumer::AggSortOptions sort_options(const engine::Options &o) {
     return sort;
 }
 
+// Terminals DTrace does not trust with UTF-8 when no encoding is set.
+bool primitive_terminal() {
+    const char *term = std::getenv("TERM");
+    if (!term)
+        return false;
+    const std::string_view name(term);
+    return name == "sun" || name == "sun-color" || name == "dumb";
+}
+
 consumer::AggPrintOptions print_options(const engine::Options &o, const consumer::Resolvers &resolvers) {
     consumer::AggPrintOptions print;
     print.resolvers = resolvers;
     print.zoom = o.is_set("aggzoom");
     print.hist = o.is_set("agghist");
     print.pack = o.is_set("aggpack");
+    const std::string *encoding = o.text("encoding");
+    print.bars_utf8 = encoding && *encoding == "utf8";
+    print.pack_utf8 = encoding ? *encoding == "utf8" : !primitive_terminal();
     print.rawbytes = o.is_set("rawbytes");
     print.stackindent = static_cast<int>(o.number("stackindent"));
     return print;

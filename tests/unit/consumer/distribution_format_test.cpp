@@ -35,6 +35,29 @@ std::vector<int64_t> quantize_of(std::initializer_list<std::pair<int64_t, int64_
     return d;
 }
 
+// -x encoding=utf8: `whole` full blocks (U+2588), then the eighths left over
+// as one left block (U+258F one eighth ... U+2589 seven eighths).
+std::string utf8_bar(unsigned whole, unsigned eighths) {
+    std::string out = "|";
+    for (unsigned i = 0; i < whole; i++)
+        out += "\u2588";
+    const char *partial[] = {"", "\u258F", "\u258E", "\u258D", "\u258C", "\u258B", "\u258A", "\u2589"};
+    out += partial[eighths];
+    return out + spaces(40 - whole - (eighths != 0 ? 1 : 0));
+}
+
+TEST(DistributionFormat, Utf8BarsEndInEighths) {
+    const auto d = quantize_of({{1, 1}, {2, 1}, {3, 1}});
+    // 13.33 columns: 13 blocks and 2 eighths; 26.67: 26 blocks and 5 eighths (truncated, not rounded).
+    const std::string expected = kHeader + label("0") + utf8_bar(0, 0) + count(0) + label("1") + utf8_bar(13, 2) +
+                                 count(1) + label("2") + utf8_bar(26, 5) + count(2) + label("4") + utf8_bar(0, 0) +
+                                 count(0);
+    EXPECT_EQ(format_quantize(d, 1, false, true), expected);
+    // Negative counts keep the '@' bars.
+    const auto negative = quantize_of({{1, -1}});
+    EXPECT_EQ(format_quantize(negative, 1, false, true), format_quantize(negative, 1, false));
+}
+
 TEST(DistributionFormat, QuantizeShowsOneZeroRowOfMarginEachSide) {
     const auto d = quantize_of({{1, 1}, {2, 1}, {3, 1}});
     // 1 of 3 is 13.3 columns, 2 of 3 is 26.7: rounded to 13 and 27.

@@ -131,25 +131,27 @@ TEST_F(StringSubr, ToupperAndTolower) {
 }
 
 TEST_F(StringSubr, StrtokWalksTokensAndThenReturnsNull) {
-    r.env.builtins[VarId::Tid] = 1;
     EXPECT_EQ(call_string("strtok", {S("  a,b;;c  "), S(" ,;")}), "a");
     const std::string next = "sets %r2, \" ,;\"\npushts %r0\npushts %r2\ncall %r3, strtok\nret %r3";
     EXPECT_EQ(r.string_at(r.run(next)), "b");
     EXPECT_EQ(r.string_at(r.run(next)), "c");
     EXPECT_EQ(r.run(next), 0u);
     EXPECT_EQ(r.fault.kind, FaultKind::None);
+    // DTrace's saved pointer is NULL now: continuing reads address 0.
     EXPECT_EQ(r.run(next), 0u);
+    EXPECT_EQ(r.fault.kind, FaultKind::BadAddr);
+    EXPECT_EQ(r.fault.address, 0u);
 }
 
-TEST_F(StringSubr, StrtokStateBelongsToItsThreadAndSurvivesTheClause) {
-    r.env.builtins[VarId::Tid] = 1;
-    EXPECT_EQ(call_string("strtok", {S("x y"), S(" ")}), "x");
+TEST_F(StringSubr, StrtokStateLastsForTheClausesOfOneFiring) {
+    EXPECT_EQ(call_string("strtok", {S("x y z"), S(" ")}), "x");
     const std::string next = "sets %r2, \" \"\npushts %r0\npushts %r2\ncall %r3, strtok\nret %r3";
     r.vm.begin_clause(); // the original string is gone; strtok kept its own copy
-    r.env.builtins[VarId::Tid] = 2;
-    EXPECT_EQ(r.run(next), 0u);
-    r.env.builtins[VarId::Tid] = 1;
     EXPECT_EQ(r.string_at(r.run(next)), "y");
+    r.vm.begin_firing(); // a new firing starts with no string to continue
+    r.vm.begin_clause();
+    EXPECT_EQ(r.run(next), 0u);
+    EXPECT_EQ(r.fault.kind, FaultKind::BadAddr);
 }
 
 TEST_F(StringSubr, StrtokWithOnlyDelimiters) {

@@ -120,3 +120,44 @@ TEST(Options, ValuesWiderThanTheirTypeAreRefused) {
     EXPECT_EQ(o.set("stackframes", "4294967296"), "Value too large for defined data type");
     EXPECT_EQ(o.set("bufsize", "100t"), std::nullopt); // sizes are checked against the machine at start
 }
+
+TEST(Options, CompileTimeFlagsRefuseEvenAnEmptyValue) {
+    Options o;
+    EXPECT_EQ(o.set("zdefs", ""), "Invalid value for specified option");
+    EXPECT_FALSE(o.is_set("zdefs"));
+    EXPECT_EQ(o.set("zdefs", std::nullopt), std::nullopt);
+    EXPECT_TRUE(o.is_set("zdefs"));
+}
+
+TEST(Options, DroptagsIgnoresItsValue) {
+    for (std::optional<std::string_view> value :
+         {std::optional<std::string_view>(), std::optional<std::string_view>("1"),
+          std::optional<std::string_view>("no"), std::optional<std::string_view>("")}) {
+        Options o;
+        EXPECT_EQ(o.set("droptags", value), std::nullopt);
+        EXPECT_TRUE(o.is_set("droptags")); // dt_opt_droptags sets it whatever it is given
+    }
+}
+
+TEST(Options, InverseFlagsTurnTheirFlagOff) {
+    Options o;
+    ASSERT_EQ(o.set("knodefs", std::nullopt), std::nullopt);
+    ASSERT_EQ(o.set("unodefs", std::nullopt), std::nullopt);
+    EXPECT_EQ(o.set("kdefs", std::nullopt), std::nullopt);
+    EXPECT_FALSE(o.is_set("knodefs"));
+    EXPECT_TRUE(o.is_set("unodefs"));
+    EXPECT_EQ(o.set("udefs", std::nullopt), std::nullopt);
+    EXPECT_FALSE(o.is_set("unodefs"));
+    EXPECT_EQ(o.set("kdefs", "1"), "Invalid value for specified option");
+}
+
+TEST(Options, EncodingTakesAsciiOrUtf8) {
+    Options o;
+    EXPECT_FALSE(o.is_set("encoding")); // unset: the terminal decides aggpack's cells
+    EXPECT_EQ(o.set("encoding", "utf8"), std::nullopt);
+    EXPECT_EQ(*o.text("encoding"), "utf8");
+    EXPECT_EQ(o.set("encoding", "ascii"), std::nullopt);
+    EXPECT_EQ(o.set("encoding", "UTF-8"), "Invalid value for specified option");
+    EXPECT_EQ(o.set("encoding", std::nullopt), "Invalid value for specified option");
+    EXPECT_EQ(*o.text("encoding"), "ascii");
+}

@@ -98,3 +98,58 @@ TEST(ResourceSizing, AggregationEntriesChargeTheBytesTheyTake) {
         EXPECT_LE(charged, 2 * taken) << "key of " << key_size << " bytes";
     }
 }
+
+TEST(ResourceSizing, AutoResizeDividesByTheShortfallAsDTraceDoes) {
+    // Three speculation buffers (nspec 3, one CPU) of 1m where 1.5m is left:
+    // one of three could be had, so DTrace divides by 4 (the power of two
+    // at or above 3), not 2, though 512k would have fitted.
+    Options o;
+    ASSERT_EQ(o.set("nspec", "3"), std::nullopt);
+    ASSERT_EQ(o.set("specsize", "1m"), std::nullopt);
+    ASSERT_EQ(o.set("bufsize", "8k"), std::nullopt);
+    ASSERT_EQ(o.set("dynvarsize", "8k"), std::nullopt);
+    const uint64_t available = 3 * 64 + 2 * 8 * 1024 + 3 * kMiB / 2 + 8 * 1024;
+    SizingOutcome out = size_for_machine(o, {1, false, true}, available);
+    ASSERT_FALSE(out.refusal);
+    EXPECT_EQ(o.number("specsize"), int64_t(256 * 1024));
+    ASSERT_EQ(out.notices.size(), 1u);
+    EXPECT_EQ(out.notices[0], "speculation size lowered to 256k");
+}
+
+TEST(ResourceSizing, FillBuffersSmallerThanEndsReserveAreRefused) {
+    ResourceNeeds needs{1, true, false, 4096};
+    Options small;
+    ASSERT_EQ(small.set("bufsize", "2k"), std::nullopt);
+    EXPECT_EQ(size_for_machine(small, needs, 16 * kGiB).refusal, "END enablings exceed size of principal buffer");
+    // DTrace checks every buffer against the reserve: the aggregation buffer too.
+    Options aggregations;
+    ASSERT_EQ(aggregations.set("aggsize", "1k"), std::nullopt);
+    EXPECT_EQ(size_for_machine(aggregations, needs, 16 * kGiB).refusal,
+              "END enablings exceed size of principal buffer");
+    // A size lowered to fit the machine below the reserve is refused the same way.
+    Options lowered;
+    ASSERT_EQ(lowered.set("bufsize", "1m"), std::nullopt);
+    needs.end_reserve = 512 * 1024;
+    EXPECT_EQ(size_for_machine(lowered, needs, kMiB).refusal, "END enablings exceed size of principal buffer");
+    // Without a reserve (switch and ring policies) the same sizes are fine.
+    needs.end_reserve = 0;
+    Options fine;
+    ASSERT_EQ(fine.set("bufsize", "2k"), std::nullopt);
+    EXPECT_FALSE(size_for_machine(fine, needs, 16 * kGiB).refusal);
+}
+
+TEST(ResourceSizing, RatesAreBroughtWithinTheKernelsBounds) {
+    Options o;
+    ASSERT_EQ(o.set("statusrate", "20s"), std::nullopt);
+    ASSERT_EQ(o.set("cleanrate", "10000hz"), std::nullopt);
+    SizingOutcome out = size_for_machine(o, {1, false, false}, 16 * kGiB);
+    ASSERT_FALSE(out.refusal);
+    ASSERT_EQ(out.notices.size(), 2u);
+    EXPECT_EQ(out.notices[0], "cleaning rate reduced to 5000 hz");
+    EXPECT_EQ(out.notices[1], "status rate increased to once every 10 seconds");
+    EXPECT_EQ(o.number("statusrate"), int64_t(10'000'000'000));
+    EXPECT_EQ(o.number("cleanrate"), int64_t(200'000));
+    // The defaults are within the bounds: nothing to say.
+    Options defaults;
+    EXPECT_TRUE(size_for_machine(defaults, {1, false, false}, 16 * kGiB).notices.empty());
+}

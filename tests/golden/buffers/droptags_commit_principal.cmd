@@ -1,0 +1,1 @@
+dtrace -q -x droptags -b 64 -x specsize=1k -n 'BEGIN { s = speculation(); } BEGIN { speculate(s); printf("%d\n", 1); } BEGIN { speculate(s); printf("%d\n", 2); } BEGIN { speculate(s); printf("%d\n", 3); } BEGIN { commit(s); } BEGIN { exit(0); }'

@@ -1,0 +1,1 @@
+dtrace -x zdefs= -n BEGIN

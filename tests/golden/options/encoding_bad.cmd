@@ -1,0 +1,1 @@
+dtrace -x encoding=UTF-8 -n BEGIN
