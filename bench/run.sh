@@ -79,6 +79,8 @@ fi
 
 echo "== profile-4999 with ustack(): samples/s delivered, drops, against perf record --call-graph dwarf"
 bench/profile_sampling.sh "$dtrace" "$build"
+echo "== pmc:::cpu-clock-100000 with ustack(): samples/s delivered, drops, overhead against perf record -g"
+bench/pmc_sampling.sh "$dtrace"
 if [[ -x $build/bench/live_stacks_bench ]]; then
   echo "== live stacks: CFI unwinding and symbolization cost per frame (stack captured inside libc's qsort)"
   "$build/bench/live_stacks_bench" --benchmark_counters_tabular=true 2>/dev/null | grep -E '^BM_|Benchmark'

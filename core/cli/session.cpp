@@ -254,6 +254,9 @@ bool Session::compile_all() {
     compiler::CompileOptions options = compile_options();
     install_compile_hooks(options, *engine_, *host_);
     install_plugin_type_hooks(options, *host_);
+    counters_ = std::make_unique<PluginCounters>(*host_);
+    counters_->install(options);
+    engine_->set_counter_reader(counters_.get());
     if (!options_.is_set("nolibs")) {
         auto libraries = read_library_dirs(options_.list("libdir"));
         if (!libraries) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "cli/command_line.h"
+#include "cli/plugin_counters.h"
 #include "cli/preprocessor.h"
 #include "cli/target_process.h"
 #include "compiler/compile.h"
@@ -75,6 +76,7 @@ class Session {
     engine::Options options_;
     std::vector<OptionArg> plugin_option_args_;         // -x names dtrace does not know: the plugins' (or wrong)
     mutable std::set<std::string> explained_providers_; // each missing provider is explained once
+    std::unique_ptr<PluginCounters> counters_;          // pmc["name"]; outlives the engine and the plugins that fire
     std::unique_ptr<engine::Engine> engine_;
     std::unique_ptr<host::PluginHost> host_;
     std::unique_ptr<compiler::Compiler> compiler_; // shared by the programs of the run

@@ -58,6 +58,14 @@ struct PluginActionInfo {
     std::string prototype;
 };
 
+// A counter a plugin lets D read (pmc["page-faults"]): the host's id for
+// it, or why it cannot be read (unknown, not countable here, its plugin not
+// loaded).
+struct PluginCounter {
+    uint32_t id = 0;
+    std::string error; // empty: resolved
+};
+
 struct CompileOptions {
     bool errtags = false;
     uint32_t strsize = 256;
@@ -87,6 +95,10 @@ struct CompileOptions {
         check_printa_keys;
     // The plugin action of a name that D does not define, if a plugin added one.
     std::function<std::optional<PluginActionInfo>(const std::string &name)> plugin_action;
+    // Whether an undeclared array name is a plugin's counter array (pmc),
+    // loaded or not, and the counter a string constant key names in it.
+    std::function<bool(const std::string &array)> is_counter_array;
+    std::function<PluginCounter(const std::string &array, const std::string &name)> resolve_counter;
     // A type nobody declared, by its D spelling ("task_t", "struct foo"):
     // what a plugin describes (lookup_type). Without it, none.
     std::function<std::optional<TypeGraph>(const std::string &name)> resolve_type;

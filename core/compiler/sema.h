@@ -127,6 +127,8 @@ class Sema {
     NodePtr var_node(UserVar *v, int line, unsigned flags);
     void use_var(UserVar *v, int line, unsigned flags);
     NodePtr args_elem(const Expr &e, const BuiltinIdent &b);
+    // pmc["name"]: a plugin's counter (sema_counters.cpp).
+    NodePtr counter_elem(const Expr &e);
     UserVar *scoped_var(const Expr &member, bool create);
     void check_signature(std::vector<const Type *> &keys, bool &has_signature, const std::vector<NodePtr> &args,
                          const std::string &prefix, const std::string &name, const char *kind_name, int line);

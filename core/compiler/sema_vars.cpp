@@ -318,6 +318,8 @@ NodePtr Sema::cook_index(const Expr &e, unsigned flags) {
         if (auto in = inlines_.find(base.text); in != inlines_.end() && !in->second.params.empty())
             return inline_elem(e, in->second);
         v = symbols_.find(dif::Scope::Global, base.text);
+        if (!v && opts_.is_counter_array && opts_.is_counter_array(base.text))
+            return counter_elem(e);
         if (v && !v->is_array) {
             if (v->unref())
                 raise_error(Tag::D_IDENT_BADREF, e.line,

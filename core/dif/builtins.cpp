@@ -47,6 +47,7 @@ constexpr std::array kBuiltins{
     BuiltinInfo{VarId::Root, "root", false},
     BuiltinInfo{VarId::Threadname, "threadname", false},
     BuiltinInfo{VarId::Uregs, "uregs", true},
+    BuiltinInfo{VarId::Pmc, "pmc", true},
 };
 static_assert(kBuiltins.size() == size_t(VarId::Count), "one entry per VarId");
 

@@ -171,6 +171,7 @@ enum class VarId : uint32_t {
     Root,
     Threadname,
     Uregs, // uregs[]: Ldga with the index in r1
+    Pmc,   // pmc[]: Ldga with the counter's id (resolved at compile time) in r1
     Count
 };
 constexpr uint32_t kFirstUserVariable = 0x100;

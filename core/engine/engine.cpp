@@ -380,7 +380,7 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
         event = &filled;
     }
     vm_->begin_firing(); // this-> variables live across the clauses of one firing
-    ProbeContext env(*vm_, probe, *event, 0, speculations_);
+    ProbeContext env(*vm_, probe, *event, 0, speculations_, counter_reader_);
     for (Ecb *ecb : probe.ecbs) {
         // exit() in one clause changes what the next ones may do.
         const Activity now = activity_.load(std::memory_order_relaxed);

@@ -23,6 +23,7 @@
 #include "dif/vm.h"
 #include "engine/aggregation_store.h"
 #include "engine/buffer.h"
+#include "engine/counter_reader.h"
 #include "engine/destructive.h"
 #include "engine/drop_counters.h"
 #include "engine/options.h"
@@ -110,6 +111,9 @@ class Engine final : public host::ProbeSink {
     // Where a replaying plugin's progress goes (set before tracing starts).
     using ProgressHook = std::function<void(uint64_t done, uint64_t total, uint64_t events)>;
     void set_progress_hook(ProgressHook hook) { progress_hook_ = std::move(hook); }
+    // Who answers pmc["name"] in probe context (set before tracing starts;
+    // without one such a read faults).
+    void set_counter_reader(const CounterReader *reader) { counter_reader_ = reader; }
 
     // Why enable() failed. `unmatched_line` is the line of a clause whose
     // description matched nothing (the error compilers report with a line),
@@ -252,6 +256,7 @@ class Engine final : public host::ProbeSink {
     EnableHook enable_hook_;
     LateProbeHook late_probe_hook_; // under enabling_lock_
     ProgressHook progress_hook_;
+    const CounterReader *counter_reader_ = nullptr;
     std::unique_ptr<dif::Vm> vm_;
     AggregationStore aggregations_;
     std::vector<PrincipalBuffer> buffers_;

@@ -115,6 +115,10 @@ uint64_t ProbeContext::builtin_array(dif::VarId id, uint64_t index, dif::Fault &
     if (id == dif::VarId::Uregs && has(&dtrace_event_ctx::user_regs_missing) && ctx_.user_regs != nullptr &&
         index < ctx_.user_regs_count && (index >= 64 || (ctx_.user_regs_missing >> index & 1) == 0))
         return ctx_.user_regs[index];
+    uint64_t value = 0;
+    if (id == dif::VarId::Pmc && counters_ != nullptr &&
+        counters_->read_counter(static_cast<uint32_t>(index), ctx_, value))
+        return value;
     fault.kind = dif::FaultKind::IllOp;
     return 0;
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "dif/vm.h"
+#include "engine/counter_reader.h"
 #include "engine/probe_table.h"
 #include "engine/speculation.h"
 
@@ -21,8 +22,8 @@ namespace dtrace::engine {
 class ProbeContext final : public dif::Environment {
   public:
     ProbeContext(dif::Vm &vm, const Probe &probe, const dtrace_event_ctx &ctx, uint32_t epid,
-                 Speculations &speculations)
-        : vm_(vm), probe_(probe), ctx_(ctx), epid_(epid), speculations_(speculations) {}
+                 Speculations &speculations, const CounterReader *counters = nullptr)
+        : vm_(vm), probe_(probe), ctx_(ctx), epid_(epid), speculations_(speculations), counters_(counters) {}
 
     uint64_t builtin(dif::VarId id) override;
     uint64_t builtin_array(dif::VarId id, uint64_t index, dif::Fault &fault) override;
@@ -63,6 +64,7 @@ class ProbeContext final : public dif::Environment {
     const dtrace_event_ctx &ctx_;
     uint32_t epid_;
     Speculations &speculations_;
+    const CounterReader *counters_; // pmc["name"]; null: such reads fault
     // Kept readable for the firing; made only when a clause reads them.
     std::optional<std::string> cwd_, root_;
 };

@@ -93,6 +93,11 @@ std::vector<std::string> plugin_provider_patterns(const dtrace_plugin_ops &ops) 
     }
 }
 
+std::string plugin_counter_array(const dtrace_plugin_ops &ops) {
+    const bool present = ops.struct_size >= kPluginOpsCountersSize && ops.counter_array != nullptr;
+    return present ? std::string(ops.counter_array) : std::string();
+}
+
 std::vector<PluginOption> plugin_options(const dtrace_plugin_ops &ops) {
     std::vector<PluginOption> options;
     for (const dtrace_option_desc *entry : declared_options(ops)) {

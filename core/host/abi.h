@@ -49,6 +49,8 @@ inline constexpr uint32_t kPluginOpsLookupKernelSymbolSize =
     offsetof(dtrace_plugin_ops, lookup_kernel_symbol) + sizeof(dtrace_plugin_ops::lookup_kernel_symbol);
 inline constexpr uint32_t kPluginOpsFastpathSize =
     offsetof(dtrace_plugin_ops, fastpath) + sizeof(dtrace_plugin_ops::fastpath);
+inline constexpr uint32_t kPluginOpsCountersSize =
+    offsetof(dtrace_plugin_ops, read_counter) + sizeof(dtrace_plugin_ops::read_counter);
 inline constexpr uint32_t kFastpathOpsSize =
     offsetof(dtrace_fastpath_ops, read_map) + sizeof(dtrace_fastpath_ops::read_map);
 inline constexpr uint32_t kFastpathOpsReadRingSize =
@@ -94,5 +96,7 @@ struct PluginOption {
 std::string plugin_version(const dtrace_plugin_ops &ops);
 std::vector<PluginOption> plugin_options(const dtrace_plugin_ops &ops);
 std::vector<std::string> plugin_provider_patterns(const dtrace_plugin_ops &ops);
+// The counter array it declares (pmc); "" when none.
+std::string plugin_counter_array(const dtrace_plugin_ops &ops);
 
 } // namespace dtrace::host::abi

@@ -330,6 +330,21 @@ std::optional<KernelSymbol> LoadedPlugin::lookup_kernel_symbol(const std::string
     return KernelSymbol{found.address, text_or_empty(found.type)};
 }
 
+Result<uint64_t> LoadedPlugin::resolve_counter(const std::string &name) {
+    if (!has_entry(abi::kPluginOpsCountersSize) || module_.ops->resolve_counter == nullptr)
+        return Failure{"plugin '" + name_ + "' resolves no counters"};
+    uint64_t cookie = 0;
+    const char *why = nullptr;
+    if (module_.ops->resolve_counter(state_, name.c_str(), &cookie, &why) != 0)
+        return Failure{why != nullptr ? why : ""};
+    return cookie;
+}
+
+bool LoadedPlugin::read_counter(uint64_t cookie, const dtrace_event_ctx &ctx, uint64_t &value) const {
+    return has_entry(abi::kPluginOpsCountersSize) && module_.ops->read_counter != nullptr &&
+           module_.ops->read_counter(state_, cookie, &ctx, &value) == 0;
+}
+
 int LoadedPlugin::get_target(uint32_t index, dtrace_target_info &out) const {
     std::optional<dtrace_target_info> found = targets_ ? targets_->get(index) : std::nullopt;
     if (!found || out.struct_size < offsetof(dtrace_target_info, flags) + sizeof out.flags)

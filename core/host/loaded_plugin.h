@@ -13,6 +13,7 @@
 // failed" says why.
 #pragma once
 
+#include "abi.h"
 #include "common/symbol.h"
 #include "probe_sink.h"
 #include "result.h"
@@ -117,6 +118,12 @@ class LoadedPlugin {
     // null when it does not know the name.
     const dtrace_type_graph *lookup_type(const std::string &name);
     std::optional<KernelSymbol> lookup_kernel_symbol(const std::string &module, const std::string &name);
+    // Its counters (pmc["name"]): the array's name ("" none), a name resolved
+    // to the plugin's cookie (or why not; "": the plugin declined, another
+    // plugin of the same array may serve it), and a count read in probe context.
+    std::string counter_array() const { return abi::plugin_counter_array(*module_.ops); }
+    Result<uint64_t> resolve_counter(const std::string &name);
+    bool read_counter(uint64_t cookie, const dtrace_event_ctx &ctx, uint64_t &value) const;
     // The plugin's in-kernel fast path (core/fastpath) and the state its
     // entries take; null when its table has none.
     const dtrace_fastpath_ops *fastpath_ops() const;

@@ -29,6 +29,7 @@ struct PluginEntry {
     uint32_t capabilities = 0;
     std::vector<abi::PluginOption> options;
     std::vector<std::string> provider_patterns; // fnmatch patterns of the providers it may register
+    std::string counter_array;                  // the counters D reads as counter_array["name"]; "" none
     PluginState state = PluginState::Selected;
     std::string reason; // why it is not loaded
 };

@@ -110,6 +110,7 @@ PluginEntry entry_of(const PluginModule &module) {
     entry.capabilities = module.ops->capabilities;
     entry.options = abi::plugin_options(*module.ops);
     entry.provider_patterns = abi::plugin_provider_patterns(*module.ops);
+    entry.counter_array = abi::plugin_counter_array(*module.ops);
     return entry;
 }
 

@@ -17,7 +17,8 @@
 // and, each only when the class has it (the entry stays NULL otherwise):
 // set_filters, lookup_symbol, target_changed, lookup_type,
 // lookup_kernel_symbol, add_live_timer/remove_live_timer, consume_action,
-// arg_info, and the fast path's six (fastpath_layout ...: the table
+// arg_info, resolve_counter/read_counter (read_counter noexcept: it runs
+// in probe context), and the fast path's six (fastpath_layout ...: the table
 // dtrace_plugin_ops.fastpath points to), with the SDK's signatures minus the
 // state. The caller fills in name, description, options and the rest of
 // dtrace_plugin_ops.
@@ -123,6 +124,12 @@ template <typename Plugin> struct EntryPoints {
     static int arg_info(void *state, dtrace_probe_id probe, uint64_t cookie, uint32_t index, dtrace_arg_desc *out) {
         return run(state, [&](Plugin &p) { return p.arg_info(probe, cookie, index, out); });
     }
+    static int resolve_counter(void *state, const char *name, uint64_t *cookie, const char **why) {
+        return run(state, [&](Plugin &p) { return p.resolve_counter(name, *cookie, *why); });
+    }
+    static int read_counter(void *state, uint64_t cookie, const dtrace_event_ctx *ctx, uint64_t *value) {
+        return self(state).read_counter(cookie, *ctx, *value);
+    }
 
     // The in-kernel fast path (dtrace_fastpath_ops), for a class with
     // fastpath_layout, create_fastpath_map, load_fastpath_program,
@@ -187,6 +194,10 @@ template <typename Plugin> constexpr dtrace_plugin_ops entry_ops() {
         ops.arg_info = E::arg_info;
     if constexpr (requires(Plugin & p) { &Plugin::fastpath_layout; })
         ops.fastpath = &E::fastpath_ops;
+    if constexpr (requires(Plugin & p) { &Plugin::read_counter; }) {
+        ops.resolve_counter = E::resolve_counter;
+        ops.read_counter = E::read_counter;
+    }
     return ops;
 }
 

@@ -89,6 +89,7 @@
 #include "kernel/module_map.h"
 #include "manifest_set.h"
 #include "probe_registry.h"
+#include "replay_counters.h"
 #include "replay_family.h"
 #include "replay_thread.h"
 #include "trace_catalog.h"
@@ -119,6 +120,13 @@ class EtwPlugin {
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
     // etw_trace() (etw_trace_action.h), with or without -E.
     EtwTraceAction &trace_action() { return trace_action_; }
+    // pmc["name"]: the replayed events' PMC counters (replay_counters.h).
+    int resolve_counter(const char *name, uint64_t &cookie, const char *&why) {
+        return counters_.resolve(replaying(), name, cookie, why);
+    }
+    int read_counter(uint64_t cookie, const dtrace_event_ctx &ctx, uint64_t &value) const {
+        return counters_.read(cookie, ctx, value);
+    }
 
   private:
     bool replaying() const { return registry_ != nullptr; }
@@ -145,6 +153,7 @@ class EtwPlugin {
     EtwTraceAction trace_action_;
     ReplayFamilies families_;
     bool families_registered_ = false;
+    ReplayCounters counters_;
 };
 
 } // namespace dtrace::etw::plugin

@@ -1,6 +1,8 @@
 // event_dispatch.cpp: event context and firing of the matching probes.
 #include "event_dispatch.h"
 
+#include "replay_counters.h"
+
 #include <array>
 
 #include "reader/kernel_groups.h"
@@ -53,6 +55,9 @@ inline void EventDispatch::set_context(const Event &event, uint32_t pid, uint32_
     ctx.kernel_stack_depth = stack != nullptr ? static_cast<uint32_t>(stack->kernel().size()) : 0;
     ctx.user_stack = stack != nullptr ? stack->user().data() : nullptr;
     ctx.user_stack_depth = stack != nullptr ? static_cast<uint32_t>(stack->user().size()) : 0;
+    event_counters(event, kernel_.pmc(), counter_values_);
+    ctx.ncounters = static_cast<uint32_t>(counter_values_.size());
+    ctx.counters = counter_values_.empty() ? nullptr : counter_values_.data();
 }
 
 void EventDispatch::fire(dtrace_probe_id probe, std::span<const uint64_t> args) {

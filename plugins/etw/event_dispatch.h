@@ -97,6 +97,8 @@ class EventDispatch {
     kernel::StackAttach attach_;
     WalkedStack stack_;
     WalkedStack carried_stack_; // the stack of an event that carries it (STACK_TRACE items)
+    // The event's PMC counters (replay_counters.h).
+    std::vector<dtrace_counter_value> counter_values_;
     DecodedPayload decoded_;
     uint64_t event_serial_ = 0;   // events dispatched
     uint64_t decoded_serial_ = 0; // the event decoded_ holds

@@ -72,6 +72,15 @@ int etw_consume_action(void *state, const dtrace_action_call *call) {
     return guarded(p.host(), p.ops(), [&] { return p.trace_action().consume(*call); });
 }
 
+int etw_resolve_counter(void *state, const char *name, uint64_t *cookie, const char **why) {
+    EtwPlugin &p = plugin_of(state);
+    return guarded(p.host(), p.ops(), [&] { return p.resolve_counter(name, *cookie, *why); });
+}
+
+int etw_read_counter(void *state, uint64_t cookie, const dtrace_event_ctx *ctx, uint64_t *value) {
+    return plugin_of(state).read_counter(cookie, *ctx, *value);
+}
+
 void etw_destroy(void *state) {
     EtwPlugin &p = plugin_of(state);
     guarded(p.host(), p.ops(), [&] {
@@ -89,7 +98,7 @@ const dtrace_option_desc kEtwOptions[] = {
 
 // Besides these, a trace's own providers appear under their names
 // (microsoft-windows-dotnetruntime...), which no pattern can foresee.
-constexpr const char *kEtwProviders = "etw diag proc sched io fsinfo reg pf tcpip udpip dpc isr syscall sampled dnet";
+constexpr const char *kEtwProviders = "etw diag proc sched io fsinfo reg pf tcpip udpip dpc isr syscall sampled dnet pmc";
 
 const dtrace_plugin_ops kEtwOps = {
     .struct_size = sizeof(dtrace_plugin_ops),
@@ -111,6 +120,9 @@ const dtrace_plugin_ops kEtwOps = {
     .noptions = sizeof kEtwOptions / sizeof kEtwOptions[0],
     .options = kEtwOptions,
     .providers = kEtwProviders,
+    .counter_array = "pmc",
+    .resolve_counter = etw_resolve_counter,
+    .read_counter = etw_read_counter,
 };
 
 } // namespace

@@ -53,6 +53,13 @@ bool LiveFiring::prepare(std::span<const uint8_t> record, uint32_t nargs, dtrace
     ctx.errno_value = record_.error;
     ctx.vtimestamp = record_.vtimestamp;
     ctx.curthread = record_.task;
+    thread_counts_.struct_size = sizeof thread_counts_;
+    thread_counts_.minor_faults = record_.minor_faults;
+    thread_counts_.major_faults = record_.major_faults;
+    thread_counts_.voluntary_switches = record_.voluntary_switches;
+    thread_counts_.involuntary_switches = record_.involuntary_switches;
+    thread_counts_.migrations = record_.migrations;
+    ctx.thread_counts = &thread_counts_;
     return true;
 }
 

@@ -2,7 +2,8 @@
 //
 // Every live event carries the process context the BPF program captured in
 // the kernel (pid, ppid, tid, uid, gid, execname, errno, vtimestamp,
-// curthread) and the CPU and monotonic timestamp; walltimestamp is derived
+// curthread, the thread's fault, switch and migration counts) and the CPU
+// and monotonic timestamp; walltimestamp is derived
 // from the timestamp with the offset between the two clocks. D's reads of
 // the traced process (copyin, copyinstr, and the translators behind
 // curpsinfo and curlwpsinfo) go through read(): first the psinfo records,
@@ -45,6 +46,7 @@ class LiveFiring {
     size_t read_captured(uint64_t address, uint8_t *buffer, size_t length, bool &whole_string) const;
 
     live_record record_{};
+    dtrace_thread_counts thread_counts_{}; // the record's, as pmc["page-faults"] reads them
     std::span<const uint8_t> captures_;
     std::span<const uint8_t> stack_tail_;
     uint64_t wall_offset_ = 0; // CLOCK_REALTIME minus CLOCK_MONOTONIC

@@ -9,6 +9,7 @@ namespace {
 dtrace_plugin_ops make_ops() {
     dtrace_plugin_ops ops = dtrace::plugin_common::entry_ops<dtrace::pmc::PmcPlugin>();
     ops.name = "pmc";
+    ops.counter_array = "pmc";
     ops.description =
         "perf event sampling: pmc:::<counter>-<interval>, and profile-N/tick-N in the sampled thread's context";
     return ops;

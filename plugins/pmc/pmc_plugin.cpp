@@ -1,6 +1,8 @@
 // pmc_plugin.cpp: opening the sampling events and firing their samples.
 #include "pmc_plugin.h"
 
+#include "thread_counters.h"
+
 #include "user_regs.h"
 
 #include <algorithm>
@@ -8,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
+#include <iterator>
 #include <fnmatch.h>
 #include <linux/perf_event.h>
 #include <unistd.h>
@@ -38,6 +42,15 @@ std::vector<int> online_cpus(bool every_cpu) {
     for (int cpu = 0; cpu < (every_cpu ? std::max(count, 1L) : 1L); cpu++)
         cpus.push_back(cpu);
     return cpus;
+}
+
+// Whether process `pid` has one thread: an event opened for it (its main
+// thread) then follows every thread it creates; the threads it already has
+// would need an event each.
+bool single_threaded(int64_t pid) {
+    std::error_code error;
+    std::filesystem::directory_iterator tasks("/proc/" + std::to_string(pid) + "/task", error), end;
+    return !error && std::distance(tasks, end) == 1;
 }
 
 // The ring pages of each event: -x perfbufsize (k, m or g suffix) rounded
@@ -84,7 +97,7 @@ size_t default_ring_pages(const std::map<dtrace_probe_id, SamplingProbe> &enable
     return pages;
 }
 
-perf_event_attr sampling_attr(const SamplingProbe &probe) {
+perf_event_attr sampling_attr(const SamplingProbe &probe, const dtrace_probe_usage &usage) {
     perf_event_attr attr{};
     attr.type = probe.type;
     attr.config = probe.config;
@@ -93,8 +106,32 @@ perf_event_attr sampling_attr(const SamplingProbe &probe) {
     attr.clockid = CLOCK_MONOTONIC;  // the clock of live timestamps
     attr.exclude_callchain_user = 1; // user stacks come from the DWARF unwinder
     attr.sample_max_stack = kMaxFrames;
-    attr.sample_stack_user = kUserStackBytes;
+    if (usage.flags & DTRACE_USAGE_USER_STACK)
+        attr.sample_stack_user = kUserStackBytes;
     return attr;
+}
+
+// What the probe's clauses read: a sample copies the user stack (8 KB) and
+// its registers only for ustack() and its kin, the kernel callchain only for
+// stack() and its kin. Without the host's answer, everything.
+dtrace_probe_usage usage_of(dtrace_host *host, const dtrace_host_ops *ops, dtrace_probe_id probe) {
+    dtrace_probe_usage usage{};
+    usage.struct_size = sizeof usage;
+    if (ops->struct_size <= offsetof(dtrace_host_ops, probe_usage) || ops->probe_usage == nullptr ||
+        ops->probe_usage(host, probe, &usage) != 0)
+        usage.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_KERNEL_STACK;
+    return usage;
+}
+
+perf::RecordLayout layout_for(const dtrace_probe_usage &usage) {
+    perf::RecordLayout layout{perf::kSampleType, stacks::kPerfRegsMask};
+    if (!(usage.flags & DTRACE_USAGE_USER_STACK)) {
+        layout.sample_type &= ~static_cast<uint64_t>(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+        layout.regs_user_mask = 0;
+    }
+    if (!(usage.flags & DTRACE_USAGE_KERNEL_STACK))
+        layout.sample_type &= ~static_cast<uint64_t>(PERF_SAMPLE_CALLCHAIN);
+    return layout;
 }
 
 } // namespace
@@ -231,11 +268,18 @@ int PmcPlugin::start() {
     const char *ring_option = ops_->get_option(host_, "perfbufsize");
     const size_t pages = ring_option != nullptr ? ring_pages(ring_option) : default_ring_pages(enabled_);
     sampler_ = std::make_unique<perf::Sampler>(*this, perf::SamplerOptions{pages, kPollTimeoutMs});
-    const perf::RecordLayout layout{perf::kSampleType, stacks::kPerfRegsMask};
     std::string error;
     for (const auto &[probe, sampling] : enabled_) {
         const uint64_t tag = probe | (sampling.arg0_is_ip ? kArg0IsIpTag : 0);
-        if (!sampler_->add(sampling_attr(sampling), layout, tag, online_cpus(sampling.every_cpu), error)) {
+        const dtrace_probe_usage usage = usage_of(host_, ops_, probe);
+        bool added = true;
+        for (int64_t pid : sampling.only_pids)
+            added = added && sampler_->add_process(sampling_attr(sampling, usage), layout_for(usage), tag,
+                                                   static_cast<pid_t>(pid), online_cpus(true), error);
+        if (sampling.only_pids.empty())
+            added = sampler_->add(sampling_attr(sampling, usage), layout_for(usage), tag,
+                                  online_cpus(sampling.every_cpu), error);
+        if (!added) {
             sampler_.reset();
             ops_->report_error(host_, error.c_str());
             return -1;
@@ -257,6 +301,43 @@ void PmcPlugin::stop() {
 
 int PmcPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
     return stacks_.lookup(space, pid, address, out) ? 0 : -1;
+}
+
+int PmcPlugin::set_filters(dtrace_probe_id probe, uint64_t, uint32_t nfilters, const dtrace_filter *filters) {
+    auto it = enabled_.find(probe);
+    if (it == enabled_.end() || !it->second.arg0_is_ip)
+        return 0; // the profile provider's timers sample every process, as DTrace's
+    std::vector<int64_t> pids; // each single-threaded (else every process is sampled)
+    for (uint32_t f = 0; f < nfilters; ++f) {
+        const dtrace_filter &filter = filters[f];
+        const auto is_pid = [](const dtrace_filter_term &t) {
+            return t.field == DTRACE_FILTER_PID && t.op == DTRACE_FILTER_EQ && t.value > 0;
+        };
+        const dtrace_filter_term *pid = std::find_if(filter.terms, filter.terms + filter.nterms, is_pid);
+        if (pid == filter.terms + filter.nterms || !single_threaded(pid->value))
+            return 0; // a clause that wants other processes too, or threads an event would miss
+        pids.push_back(pid->value);
+    }
+    it->second.only_pids = std::move(pids); // none when nfilters is 0: every process
+    return 0;
+}
+
+int PmcPlugin::resolve_counter(const char *name, uint64_t &cookie, const char *&why) {
+    std::optional<uint64_t> found = resolve_thread_counter(name, counter_refusal_);
+    if (!found) {
+        why = counter_refusal_.c_str();
+        return -1;
+    }
+    cookie = *found;
+    return 0;
+}
+
+int PmcPlugin::read_counter(uint64_t cookie, const dtrace_event_ctx &ctx, uint64_t &value) const noexcept {
+    std::optional<uint64_t> count = read_thread_counter(cookie, ctx);
+    if (!count)
+        return -1;
+    value = *count;
+    return 0;
 }
 
 void PmcPlugin::on_sample(uint64_t tag, const perf::Sample &sample) {

@@ -36,6 +36,10 @@ struct SamplingProbe {
     uint64_t period = 0;
     bool every_cpu = true;   // else one CPU
     bool arg0_is_ip = false; // pmc probes: arg0 is the IP in either mode
+    // Every clause's predicate asks for one of these processes (pid ==
+    // $target): the event is opened for them alone, not every process on
+    // every CPU. Empty: every process.
+    std::vector<int64_t> only_pids;
 };
 
 class PmcPlugin final : public live::perf::RecordSink {
@@ -48,6 +52,9 @@ class PmcPlugin final : public live::perf::RecordSink {
     int provide(const dtrace_probe_spec *spec);
     int enable(dtrace_probe_id probe, uint64_t cookie);
     void disable(dtrace_probe_id probe, uint64_t cookie);
+    // The clauses' hoisted predicates: `pid == N` in each lets the probe's
+    // event count process N (and what it creates) only.
+    int set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters);
 
     int add_live_timer(dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags);
     void remove_live_timer(dtrace_probe_id probe);
@@ -58,6 +65,10 @@ class PmcPlugin final : public live::perf::RecordSink {
     int start();
     void stop();
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
+    // pmc["name"] (thread_counters.h): resolved when a program compiles,
+    // read in any plugin's probe context.
+    int resolve_counter(const char *name, uint64_t &cookie, const char *&why);
+    int read_counter(uint64_t cookie, const dtrace_event_ctx &ctx, uint64_t &value) const noexcept;
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
@@ -84,8 +95,9 @@ class PmcPlugin final : public live::perf::RecordSink {
     std::map<dtrace_probe_id, SamplingProbe> enabled_;
     std::unique_ptr<live::perf::Sampler> sampler_;
     live::stacks::StackSymbols stacks_;
-    ProcessInfoTable processes_; // the reader thread's
-    int sampling_works_ = -1;    // unknown
+    ProcessInfoTable processes_;  // the reader thread's
+    int sampling_works_ = -1;     // unknown
+    std::string counter_refusal_; // why resolve_counter last refused
 };
 
 } // namespace dtrace::pmc

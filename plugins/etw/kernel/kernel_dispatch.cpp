@@ -69,9 +69,12 @@ void KernelDispatch::fire(uint16_t row, dtrace_probe_id id, const Event &event, 
         ctx.ppid = p->ppid;
     }
     KernelArgs args{};
-    ctx.nargs = probe.build ? static_cast<uint32_t>(probe.build({event, record_, memory_, state_, clock_}, args)) : 0;
+    const size_t nargs = probe.build ? probe.build({event, record_, memory_, state_, clock_}, args) : 0;
+    ctx.nargs = static_cast<uint32_t>(nargs);
     ctx.args = args.data();
-    ops_->fire(host_, id, &ctx);
+    if (nargs != kNotThisEvent) {
+        ops_->fire(host_, id, &ctx);
+    }
     begin_event(event); // curpsinfo of the event's other probes
 }
 

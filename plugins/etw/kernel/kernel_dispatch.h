@@ -43,6 +43,8 @@ class KernelDispatch {
     void *reader_state() { return &memory_; }
     // The process of a thread, for records that name only the thread.
     uint32_t pid_of(uint32_t tid) const { return state_.pid_of(tid); }
+    // The trace's PMC sources and the counters attached to its events.
+    const PmcSources &pmc() const { return state_.pmc(); }
     // See KernelState::set_look_ahead and set_position.
     void look_ahead_with(FileNamesAhead *ahead, VolumeMap *volumes) { state_.set_look_ahead(ahead, volumes); }
     void set_position(uint64_t position) { state_.set_position(position); }
@@ -83,6 +85,9 @@ class KernelDispatch {
         case KernelClass::FileIo:
         case KernelClass::Image:
             return true;
+        case KernelClass::PerfInfo: // PMC counter configuration and sampling sources (pmc_sources.h)
+            return opcode == kPmcCounterConfigOpcode ||
+                   (opcode >= kSetIntervalOpcode && opcode <= kCollectionEndOpcode);
         default:
             return false;
         }

@@ -13,7 +13,7 @@ namespace {
 // The families (probe_family.h), in the order their probes are registered.
 constexpr std::span<const KernelProbe> (*kFamilies[])() = {
     proc_family,  sched_family, io_family,      fsinfo_family,  reg_family,     pf_family,
-    tcpip_family, udpip_family, dpc_isr_family, syscall_family, sampled_family,
+    tcpip_family, udpip_family, dpc_isr_family, syscall_family, sampled_family, pmc_family,
 };
 
 const std::vector<KernelProbe> &all_rows() {

@@ -46,6 +46,11 @@
 // | syscall:::return             | PerfInfo 52 (SysClExit)    | 0 int NTSTATUS                          | header      |
 // | sampled:::profile            | PerfInfo 46 SampledProfile | arg0 kernel PC, arg1 user PC (0 when    | ThreadId    |
 // |                              |                            |   not there), 2 uint32_t tid, 3 count   |             |
+// | pmc:::sample-src             | PerfInfo 72, 73            | 0 uint32_t source, 1 char * name,       | header      |
+// |                              |                            |   2 uint32_t interval                   |             |
+// | pmc:::counter-src            | PerfInfo 48                | 0 uint32_t count, 1 char * names        | header      |
+// | pmc:::<source>, pmc:::sample | PerfInfo 47                | 0 uintptr_t ip, 1 uint32_t source,      | ThreadId    |
+// |                              |   (PmcCounterProfile)      |   2 char * source name                  |             |
 //
 // The opcodes of fsinfo, reg and tcpip are listed in their family's file
 // (probe_family.h: one file per family, family_<name>.cpp).

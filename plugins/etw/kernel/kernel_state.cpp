@@ -55,6 +55,9 @@ void KernelState::note(const Event &event, int klass, const MofRecord &record) {
     case KernelClass::Registry:
         note_registry(event, record);
         break;
+    case KernelClass::PerfInfo:
+        pmc_.note(event, record);
+        break;
     default:
         break;
     }

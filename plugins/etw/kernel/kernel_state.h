@@ -23,6 +23,7 @@
 #include "kernel/file_names_ahead.h"
 #include "kernel/id_table.h"
 #include "kernel/mof_classes.h"
+#include "kernel/pmc_sources.h"
 #include "kernel/volume_map.h"
 #include "reader/event.h"
 
@@ -76,6 +77,8 @@ class KernelState {
     uint64_t file_of_irp(uint64_t irp) const;
     // The full name of a key given by handle and (relative) name.
     std::string key_name(uint64_t handle, const std::string &name) const;
+    // The trace's PMC sampling sources and attached counters.
+    const PmcSources &pmc() const { return pmc_; }
 
   private:
     void note_thread(const Event &event, const MofRecord &record);
@@ -91,6 +94,7 @@ class KernelState {
     FileNamesAhead *ahead_ = nullptr;
     VolumeMap *volumes_ = nullptr;
     uint64_t position_ = 0;
+    PmcSources pmc_;
 };
 
 } // namespace dtrace::etw::plugin::kernel

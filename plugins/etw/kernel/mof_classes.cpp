@@ -175,6 +175,12 @@ constexpr MofField kSysClExit[] = {{"SysCallNtStatus", T::U32}};
 constexpr MofField kIsr[] = {{"InitialTime", T::U64}, {"Routine", T::Pointer}, {"ReturnValue", T::U8},
                              {"Vector", T::U16},      {"Reserved", T::U8},     {"MessageNumber", T::U32}};
 constexpr MofField kDpc[] = {{"InitialTime", T::U64}, {"Routine", T::Pointer}};
+constexpr MofField kPmcSample[] = {
+    {"InstructionPointer", T::Pointer}, {"ThreadId", T::U32}, {"ProfileSource", T::U16}, {"Reserved", T::U16}};
+// PmcCounterConfig: CounterCount wide names follow (family_pmc.cpp reads them).
+constexpr MofField kPmcCounterConfig[] = {{"CounterCount", T::U32}};
+constexpr MofField kProfileInterval[] = {
+    {"Source", T::U32}, {"NewInterval", T::U32}, {"OldInterval", T::U32}, {"SourceName", T::WideString}};
 
 constexpr MofEvent kTable[] = {
     {K::Process, {1, 2, 3, 4, 39}, 1, "Process", kProcessV1},
@@ -226,6 +232,9 @@ constexpr MofEvent kTable[] = {
     {K::PerfInfo, {52}, 0, "SysCallExit", kSysClExit},
     {K::PerfInfo, {50, 67, 95}, 0, "ISR", kIsr},
     {K::PerfInfo, {66, 68, 69, 70}, 0, "DPC", kDpc},
+    {K::PerfInfo, {47}, 0, "PmcCounterProfile", kPmcSample},
+    {K::PerfInfo, {48}, 0, "PmcCounterConfig", kPmcCounterConfig},
+    {K::PerfInfo, {72, 73, 74}, 0, "SampledProfileInterval", kProfileInterval},
 };
 
 constexpr size_t kPointerSize32 = 4;

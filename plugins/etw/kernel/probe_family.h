@@ -1,7 +1,7 @@
 // probe_family.h: the unit of the kernel providers — one probe family per file.
 //
 // A family (proc, sched, io, fsinfo, reg, pf, tcpip/udpip, dpc/isr, syscall,
-// sampled) lives in one file, family_<name>.cpp: its probe rows, the argument
+// sampled, pmc) lives in one file, family_<name>.cpp: its probe rows, the argument
 // types it declares and the function that builds its arguments from a
 // decoded event. kernel_probes.cpp lists the families in one table; adding a
 // family is a new file, one line there and one in CMakeLists.txt.
@@ -44,8 +44,11 @@ struct ArgContext {
     int64_t ns(uint64_t raw) const { return clock.to_unix_ns(static_cast<int64_t>(raw)); }
 };
 
-// Fills args and returns how many there are.
+// Fills args and returns how many there are, or kNotThisEvent when the
+// row's probe does not fire for this event (pmc:::<source> rows share an
+// opcode and each takes its source's samples).
 using BuildArgs = size_t (*)(const ArgContext &, KernelArgs &args);
+inline constexpr size_t kNotThisEvent = SIZE_MAX;
 
 struct KernelProbe {
     std::string_view provider;
@@ -75,5 +78,6 @@ std::span<const KernelProbe> udpip_family();
 std::span<const KernelProbe> dpc_isr_family();
 std::span<const KernelProbe> syscall_family();
 std::span<const KernelProbe> sampled_family();
+std::span<const KernelProbe> pmc_family();
 
 } // namespace dtrace::etw::plugin::kernel

@@ -19,12 +19,17 @@
 
 struct sched_entity {
     __u64 sum_exec_runtime;
+    __u64 nr_migrations;
 } __attribute__((preserve_access_index));
 
 struct task_struct {
     struct task_struct *real_parent;
     int tgid;
     struct sched_entity se;
+    unsigned long nvcsw;
+    unsigned long nivcsw;
+    unsigned long min_flt;
+    unsigned long maj_flt;
 } __attribute__((preserve_access_index));
 
 /* Sized by user space before loading (the ring size option). */
@@ -81,6 +86,11 @@ static __always_inline void live_fill_context(struct live_record *r, __u32 slot)
     r->ppid = task->real_parent->tgid;
     r->vtimestamp = task->se.sum_exec_runtime;
     r->task = (__u64)task;
+    r->minor_faults = task->min_flt;
+    r->major_faults = task->maj_flt;
+    r->voluntary_switches = task->nvcsw;
+    r->involuntary_switches = task->nivcsw;
+    r->migrations = task->se.nr_migrations;
     r->cpu = bpf_get_smp_processor_id();
     r->slot = slot;
     bpf_get_current_comm(r->comm, sizeof r->comm);

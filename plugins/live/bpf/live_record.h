@@ -132,6 +132,13 @@ struct live_record {
     __u16 capture_length[LIVE_MAX_CAPTURES];
     __u8 capture_arg[LIVE_MAX_CAPTURES];
     __u8 capture_mode[LIVE_MAX_CAPTURES];
+    /* The thread's own counts at the event, as the kernel keeps them
+     * (pmc["page-faults"] and its kin: dtrace_thread_counts). */
+    __u64 minor_faults;
+    __u64 major_faults;
+    __u64 voluntary_switches;
+    __u64 involuntary_switches;
+    __u64 migrations;
 };
 
 #endif /* DTRACE_LIVE_RECORD_H */

@@ -18,8 +18,7 @@ Sampler::~Sampler() {
         close(wake_fd_);
 }
 
-bool Sampler::add(perf_event_attr attr, const RecordLayout &layout, uint64_t tag, const std::vector<int> &cpus,
-                  std::string &error) {
+perf_event_attr Sampler::sampling(perf_event_attr attr, const RecordLayout &layout) const {
     const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
     attr.size = sizeof attr;
     attr.disabled = 1;
@@ -28,6 +27,26 @@ bool Sampler::add(perf_event_attr attr, const RecordLayout &layout, uint64_t tag
     attr.sample_id_all = 1;
     attr.watermark = 1;
     attr.wakeup_watermark = static_cast<uint32_t>(options_.ring_pages * page / 4);
+    return attr;
+}
+
+bool Sampler::add_process(perf_event_attr attr, const RecordLayout &layout, uint64_t tag, pid_t pid,
+                          const std::vector<int> &cpus, std::string &error) {
+    attr = sampling(attr, layout);
+    attr.inherit = 1;
+    attr.comm = attr.comm_exec = attr.mmap = attr.mmap2 = 1;
+    for (int cpu : cpus) {
+        Event event = Event::open(attr, pid, cpu, options_.ring_pages, error);
+        if (!event.valid())
+            return false;
+        events_.push_back({std::move(event), layout, tag, {}});
+    }
+    return true;
+}
+
+bool Sampler::add(perf_event_attr attr, const RecordLayout &layout, uint64_t tag, const std::vector<int> &cpus,
+                  std::string &error) {
+    attr = sampling(attr, layout);
     for (int cpu : cpus) {
         perf_event_attr on_cpu = attr;
         const bool tracks = std::find(tracked_cpus_.begin(), tracked_cpus_.end(), cpu) == tracked_cpus_.end();

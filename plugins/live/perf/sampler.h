@@ -50,6 +50,11 @@ class Sampler {
     // `error` when an event cannot be opened or mapped.
     bool add(perf_event_attr attr, const RecordLayout &layout, uint64_t tag, const std::vector<int> &cpus,
              std::string &error);
+    // The same for the threads of process `pid` only, and the processes and
+    // threads it creates later (inherited: the kernel maps the rings of
+    // inherited events only per CPU), with the process's comm and mmap records.
+    bool add_process(perf_event_attr attr, const RecordLayout &layout, uint64_t tag, pid_t pid,
+                     const std::vector<int> &cpus, std::string &error);
     bool empty() const { return events_.empty(); }
 
     // Enables every event and starts the reader thread.
@@ -57,6 +62,8 @@ class Sampler {
     void stop();
 
   private:
+    // attr as a sampling event of `layout`, disabled, woken at a quarter of its ring.
+    perf_event_attr sampling(perf_event_attr attr, const RecordLayout &layout) const;
     struct Source {
         Event event;
         RecordLayout layout;

@@ -172,7 +172,36 @@ typedef struct dtrace_event_ctx {
     const uint64_t *user_regs; /* NULL: no registers (uregs[] faults) */
     uint32_t user_regs_count;
     uint64_t user_regs_missing; /* bit i: uregs[i] (i < 64) is not known */
+    /* Appended after ABI 1 (read only when struct_size covers it): what the
+     * firing thread had counted when the event happened, as the kernel
+     * keeps it per thread; NULL: the plugin did not capture it. A counter
+     * plugin's read_counter answers pmc["page-faults"] and its kin from it. */
+    const struct dtrace_thread_counts *thread_counts;
+    /* Appended after ABI 1 (read only when struct_size covers them): counter
+     * values the event itself carries, by name (a replayed ETW event's PMC
+     * counters, named by the trace's counter configuration); 0 and NULL:
+     * none. A counter plugin's read_counter answers pmc["name"] from them. */
+    uint32_t ncounters;
+    const struct dtrace_counter_value *counters;
 } dtrace_event_ctx;
+
+/* One counter an event carries (dtrace_event_ctx.counters). */
+typedef struct dtrace_counter_value {
+    uint32_t struct_size;
+    const char *name; /* as the source names it ("InstructionRetired") */
+    uint64_t value;
+} dtrace_counter_value;
+
+/* The kernel's per-thread counts (Linux: the task's min_flt, maj_flt,
+ * nvcsw, nivcsw, se.nr_migrations), read at the event. */
+typedef struct dtrace_thread_counts {
+    uint32_t struct_size;
+    uint64_t minor_faults;
+    uint64_t major_faults;
+    uint64_t voluntary_switches;
+    uint64_t involuntary_switches;
+    uint64_t migrations;
+} dtrace_thread_counts;
 
 #define DTRACE_EVENT_LIVE_TARGET 0x1u /* read_memory reads a live process */
 #define DTRACE_EVENT_REPLAYED 0x2u    /* the event comes from a trace file */
@@ -717,6 +746,25 @@ typedef struct dtrace_plugin_ops {
     /* Appended in ABI 1 (read only when struct_size covers it): the plugin's
      * in-kernel fast path (see dtrace_fastpath_ops); NULL: none. */
     const dtrace_fastpath_ops *fastpath;
+
+    /* Appended in ABI 1 (read only when struct_size covers them): counters
+     * D reads in any clause as `<counter_array>["name"]` (pmc["page-faults"]),
+     * the firing thread's count at the event. NULL: none. The name is read
+     * before init, so that dtrace can say which plugin supplies it when that
+     * plugin is not loaded. */
+    const char *counter_array;
+    /* At compile time: the counter `name` (a string constant of the
+     * program). Returns 0 with *cookie set, or -1 with *why saying why it
+     * cannot be read (unknown, or this machine cannot count it; a static
+     * string or one valid until the next call), or -1 with *why NULL when
+     * the plugin serves no counters in this session (the host then asks the
+     * next loaded plugin of the same counter_array). */
+    int (*resolve_counter)(void *state, const char *name, uint64_t *cookie, const char **why);
+    /* In probe context, on the firing's thread (any plugin's probe): the
+     * count of the resolved counter `cookie` for the firing described by
+     * `ctx`. Returns 0 with *value set, or -1 when this firing does not
+     * carry it (the clause then faults). Must not block. */
+    int (*read_counter)(void *state, uint64_t cookie, const dtrace_event_ctx *ctx, uint64_t *value);
 } dtrace_plugin_ops;
 
 typedef const dtrace_plugin_ops *(*dtrace_plugin_entry_fn)(uint32_t host_abi_version);

@@ -42,6 +42,7 @@ int main(int argc, char **argv) {
     write_file(dir + "/jit_stacks.etl", jit_stack_trace());
     write_file(dir + "/intervals.etl", interval_trace());
     write_file(dir + "/late_names.etl", late_names_trace());
+    write_file(dir + "/pmc.etl", pmc_trace());
     const SessionFiles session = session_traces();
     write_file(dir + "/session_kernel.etl", session.kernel);
     write_file(dir + "/session_user.etl", session.user);

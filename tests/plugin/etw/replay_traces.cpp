@@ -736,4 +736,70 @@ Bytes corrupt_trace() {
     return file;
 }
 
+// pmc_trace(): one CPU, a kernel that samples hardware counters:
+//
+//   time  record (header pid/tid)                 payload
+//   1000  Process/DCStart (0/0)                   pid 300 child.exe
+//   1001  Thread/DCStart (0/0)                    pid 300 tid 301
+//   1002  PerfInfo/CollectionStart (PERFINFO)     source 0 Timer, interval 10000
+//   1003  PerfInfo/CollectionStart (PERFINFO)     source 19 TotalCycles, interval 65536
+//   1004  PerfInfo/CollectionStart (PERFINFO)     source 25 InstructionRetired, interval 100000
+//   1005  PerfInfo/SetInterval (PERFINFO)         source 25 InstructionRetired, 100000 -> 200000
+//   1006  PerfInfo/PmcCounterConfig (PERFINFO)    2 counters: TotalCycles, InstructionRetired
+//   1010  PerfInfo/PmcCounterProfile (PERFINFO)   source 19, thread 301, ip 0x7ff600001234
+//   1011  PerfInfo/PmcCounterProfile (PERFINFO)   source 25, thread 301, ip 0xfffff80000001000
+//   1012  PerfInfo/PmcCounterProfile (PERFINFO)   source 19, thread 301, ip 0x7ff600001300
+//   1013  PerfInfo/PmcCounterProfile (PERFINFO)   source 11 (Windows' BranchMispredictions), thread 301
+//   1014  PerfInfo/PmcCounterProfile (PERFINFO)   source 40 (named by nobody), thread 301
+//   1020  PerfInfo/CollectionEnd (PERFINFO)       source 19 TotalCycles
+//   1021  PerfInfo/SysClEnter (PERFINFO)          with PMC counters 123456, 7890 after its header
+//   1022  PerfInfo/SysClExit (PERFINFO)           without counters
+Bytes pmc_trace() {
+    constexpr uint8_t ps = 8;
+    constexpr uint32_t kNone = kUnknownId;
+    LogfileSpec logfile;
+    logfile.pointer_size = ps;
+    logfile.buffer_size = kBufferSize;
+    logfile.number_of_processors = 1;
+    std::vector<KernelEvent> events;
+    auto perfinfo = [&](uint8_t opcode, int64_t time, Bytes payload) {
+        events.push_back({static_cast<uint16_t>(0x0F00 | opcode), 3, time, kNone, kNone, std::move(payload)});
+    };
+    auto interval = [&](uint8_t opcode, int64_t time, uint32_t source, uint32_t now, uint32_t before,
+                        std::u16string_view name) {
+        perfinfo(opcode, time, KernelPayload(ps).u32(source).u32(now).u32(before).wide(name).bytes);
+    };
+    auto sample = [&](int64_t time, uint16_t source, uint64_t ip) {
+        perfinfo(47, time, KernelPayload(ps).pointer(ip).u32(301).u16(source).u16(0).bytes);
+    };
+    events.push_back({0x0303, 4, 1000, 0, 0, process_payload(ps, 300, 100, 0, "child.exe", u"child.exe /c")});
+    events.push_back({0x0503, 3, 1001, 0, 0, thread_payload(ps, 300, 301, 9)});
+    interval(73, 1002, 0, 10000, 10000, u"Timer");
+    interval(73, 1003, 19, 65536, 65536, u"TotalCycles");
+    interval(73, 1004, 25, 100000, 100000, u"InstructionRetired");
+    interval(72, 1005, 25, 200000, 100000, u"InstructionRetired");
+    perfinfo(48, 1006, KernelPayload(ps).u32(2).wide(u"TotalCycles").wide(u"InstructionRetired").bytes);
+    sample(1010, 19, 0x7FF600001234);
+    sample(1011, 25, 0xFFFFF80000001000);
+    sample(1012, 19, 0x7FF600001300);
+    sample(1013, 11, 0x7FF600001400);
+    sample(1014, 40, 0x7FF600001500);
+    interval(74, 1020, 19, 65536, 65536, u"TotalCycles");
+    BufferSpec cpu0{.cpu = 0};
+    for (const KernelEvent &e : events) {
+        cpu0.records.push_back(encode_kernel(e, ps));
+    }
+    KernelRecord counted;
+    counted.form = KernelRecord::Form::PerfInfo;
+    counted.hook_id = 0x0F33;
+    counted.timestamp = 1021;
+    counted.pmc_counters = {123456, 7890};
+    counted.payload = KernelPayload(ps).pointer(0xFFFFF80000005000).bytes;
+    cpu0.records.push_back(encode(counted));
+    cpu0.records.push_back(encode_kernel({0x0F34, 2, 1022, kNone, kNone, KernelPayload(ps).u32(0).bytes}, ps));
+    EtlFileBuilder builder(logfile);
+    builder.add_buffer(cpu0);
+    return builder.build();
+}
+
 } // namespace dtrace::etw::fixture

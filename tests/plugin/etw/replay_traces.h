@@ -90,4 +90,9 @@ inline constexpr uint32_t kCorruptBufferSize = 0x400;
 inline constexpr uint64_t kCorruptBufferOffset = 3 * kCorruptBufferSize;
 Bytes corrupt_trace();
 
+// PMC sampling sources, a counter configuration and PMC samples of them
+// (and of a source Windows names, and one nobody names); the list in
+// replay_traces.cpp.
+Bytes pmc_trace();
+
 } // namespace dtrace::etw::fixture

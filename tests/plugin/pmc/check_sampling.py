@@ -13,26 +13,11 @@ import subprocess
 import sys
 import time
 
-SKIP = 77
-TIMEOUT = 60
+from live_checks import SKIP, TIMEOUT, Checks
+
 dtrace, workload = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def run(script, command=None, extra=()):
-    args = [dtrace, "-q", *extra, "-n", script]
-    if command:
-        args += ["-c", command]
-    p = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(what, ok, output=""):
-    if not ok:
-        failures.append(what)
-        print(f"FAIL: {what}\n--- output:\n{output}\n---")
-    else:
-        print(f"ok: {what}")
+checks = Checks(dtrace)
+run, check = checks.run, checks.check
 
 
 def stacks_of(output):
@@ -159,8 +144,7 @@ def main():
     check(f"^C: exit status 0 ({p.returncode})", p.returncode == 0, err)
     check("^C: END ran", "end" in out, out + err)
 
-    print("all checks passed" if not failures else f"{len(failures)} checks failed")
-    return 1 if failures else 0
+    return checks.status()
 
 
 if __name__ == "__main__":

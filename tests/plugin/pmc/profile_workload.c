@@ -5,6 +5,8 @@
  *   profile_workload syscalls N  N getppid() calls (time in the kernel)
  *   profile_workload touch N     writes to N new pages (N page faults in touch_pages,
  *                                which it counts itself and prints)
+ *   profile_workload readpages N  3 read()s of N pages of /dev/zero, each into N new pages
+ *                                (the kernel faults each page in: N faults per read)
  *   profile_workload sleep S     sleeps S seconds
  *   profile_workload spin S      keeps every CPU busy for S seconds (one thread pinned to each)
  */
@@ -52,6 +54,29 @@ __attribute__((noinline)) static void touch_pages(long n) {
     munmap(pages, (size_t)(n * page));
 }
 
+__attribute__((noinline)) static void read_into_new_pages(long n) {
+    const long page = sysconf(_SC_PAGESIZE);
+    FILE *zero = fopen("/dev/zero", "r");
+    if (zero == NULL) {
+        perror("/dev/zero");
+        exit(1);
+    }
+    for (int round = 0; round < 3; round++) {
+        char *pages = mmap(NULL, (size_t)(n * page), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (pages == MAP_FAILED) {
+            perror("mmap");
+            exit(1);
+        }
+        madvise(pages, (size_t)(n * page), MADV_NOHUGEPAGE);
+        if (read(fileno(zero), pages, (size_t)(n * page)) != n * page) {
+            perror("read");
+            exit(1);
+        }
+        munmap(pages, (size_t)(n * page));
+    }
+    fclose(zero);
+}
+
 static double spin_seconds;
 
 static void *spin_on(void *cpu) {
@@ -82,7 +107,7 @@ __attribute__((noinline)) static void spin_every_cpu(long seconds) {
 
 int main(int argc, char **argv) {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s copy|syscalls|touch|sleep|spin N\n", argv[0]);
+        fprintf(stderr, "usage: %s copy|syscalls|touch|readpages|sleep|spin N\n", argv[0]);
         return 2;
     }
     const long n = atol(argv[2]);
@@ -92,6 +117,8 @@ int main(int argc, char **argv) {
         syscall_loop(n);
     else if (strcmp(argv[1], "touch") == 0)
         touch_pages(n);
+    else if (strcmp(argv[1], "readpages") == 0)
+        read_into_new_pages(n);
     else if (strcmp(argv[1], "sleep") == 0)
         sleep((unsigned)n);
     else if (strcmp(argv[1], "spin") == 0)

@@ -117,7 +117,7 @@ TEST_F(Replay, RegistersTheProvidersAndProbesOfTheFile) {
     EXPECT_EQ(host.providers, (std::vector<std::string>{"etw", "diag",
                                                         // the kernel providers, whatever the file
                                                         "proc", "sched", "io", "fsinfo", "reg", "pf", "tcpip", "udpip",
-                                                        "dpc", "isr", "syscall", "sampled",
+                                                        "dpc", "isr", "syscall", "sampled", "pmc",
                                                         // the file's, from the catalog pass
                                                         "eventtrace", "process", "thread",
                                                         "microsoft-windows-dotnetruntime", "kerneltracecontrol-imageid",
@@ -143,7 +143,7 @@ TEST_F(Replay, DiagProbesAloneNeedNoCatalogPass) {
     const dtrace_probe_spec diag = {sizeof diag, "diag", "", "", "events"};
     ASSERT_EQ(plugin.provide(&diag), 0);
     EXPECT_EQ(host.providers, (std::vector<std::string>{"etw", "diag", "proc", "sched", "io", "fsinfo", "reg", "pf",
-                                                        "tcpip", "udpip", "dpc", "isr", "syscall", "sampled"}))
+                                                        "tcpip", "udpip", "dpc", "isr", "syscall", "sampled", "pmc"}))
         << "the file was not read for its providers (only the kernel providers, which it always has, are there)";
     const dtrace_probe_id events = id("diag", "", "", "events");
     run({events});
