@@ -14,6 +14,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <dtrace/provider.h>
 
@@ -88,13 +89,15 @@ class EventDispatch {
     kernel::KernelDispatch kernel_; // the kernel providers; it keeps processes_ up to date
     StackKeys stack_keys_;
     kernel::FileNamesAhead file_names_; // after kernel_, which points to them
+    kernel::DiskCompletionsAhead disk_completions_;
     kernel::VolumeMap volumes_;
     kernel::StackAttach attach_;
     WalkedStack stack_;
     WalkedStack carried_stack_; // the stack of an event that carries it (STACK_TRACE items)
     DecodedPayload decoded_;
-    uint64_t event_serial_ = 0;   // events dispatched
-    uint64_t decoded_serial_ = 0; // the event decoded_ holds
+    std::vector<uint64_t> etw_args_; // the arguments of an etw probe (kept: no allocation per firing)
+    uint64_t event_serial_ = 0;      // events dispatched
+    uint64_t decoded_serial_ = 0;    // the event decoded_ holds
     TraceLoggingSchema tracelogging_schema_;
     bool has_tracelogging_schema_ = false;
     uint64_t tracelogging_serial_ = 0; // the event tracelogging_schema_ describes

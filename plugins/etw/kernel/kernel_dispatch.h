@@ -44,7 +44,7 @@ class KernelDispatch {
     // The process of a thread, for records that name only the thread.
     uint32_t pid_of(uint32_t tid) const { return state_.pid_of(tid); }
     // See KernelState::set_look_ahead and set_position.
-    void look_ahead_with(FileNamesAhead *ahead, VolumeMap *volumes) { state_.set_look_ahead(ahead, volumes); }
+    void look_ahead_with(const LookAhead &ahead) { state_.set_look_ahead(ahead); }
     void set_position(uint64_t position) { state_.set_position(position); }
 
     // Updates the state from the event, then fires the enabled kernel probes
