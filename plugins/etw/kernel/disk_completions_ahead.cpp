@@ -38,7 +38,7 @@ bool DiskCompletionsAhead::completes(uint8_t opcode) {
     return opcode == kDiskRead || opcode == kDiskWrite || opcode == kDiskFlush;
 }
 
-DiskCompletionsAhead::DiskCompletionsAhead(StackKeys::Opener open)
+DiskCompletionsAhead::DiskCompletionsAhead(ReaderOpener open)
     : ahead_(
           std::move(open),
           [record = MofRecord{}](const Event &event) mutable -> std::optional<std::pair<uint64_t, DiskCompletion>> {

@@ -12,8 +12,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "kernel/keyed_look_ahead.h"
 #include "kernel/mof_classes.h"
+#include "keyed_look_ahead.h"
 
 namespace dtrace::etw::plugin::kernel {
 
@@ -33,7 +33,7 @@ class DiskCompletionsAhead {
     static constexpr size_t kMaxKeptBytes = size_t{16} << 20;
 
     // open makes the look-ahead reader, when the first start asks.
-    explicit DiskCompletionsAhead(StackKeys::Opener open);
+    explicit DiskCompletionsAhead(ReaderOpener open);
 
     // The first completion of irp after position; nullptr when none comes.
     const DiskCompletion *resolve(uint64_t irp, uint64_t position) { return ahead_.resolve(irp, position); }

@@ -22,7 +22,7 @@ size_t name_bytes(const std::string &name) {
 
 } // namespace
 
-FileNamesAhead::FileNamesAhead(StackKeys::Opener open)
+FileNamesAhead::FileNamesAhead(ReaderOpener open)
     : ahead_(
           std::move(open),
           [record = MofRecord{}](const Event &event) mutable -> std::optional<std::pair<uint64_t, std::string>> {

@@ -13,8 +13,8 @@
 #include <optional>
 #include <string>
 
-#include "kernel/keyed_look_ahead.h"
 #include "kernel/mof_classes.h"
+#include "keyed_look_ahead.h"
 
 namespace dtrace::etw::plugin::kernel {
 
@@ -23,7 +23,7 @@ class FileNamesAhead {
     static constexpr size_t kMaxKeptBytes = size_t{64} << 20;
 
     // open makes the look-ahead reader, when the first name is asked for.
-    explicit FileNamesAhead(StackKeys::Opener open);
+    explicit FileNamesAhead(ReaderOpener open);
 
     // The name the trace gives file at the first naming event after
     // position; nullptr when it gives none.

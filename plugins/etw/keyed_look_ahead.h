@@ -1,14 +1,15 @@
 // keyed_look_ahead.h: what the trace says later about a key, read ahead.
 //
-// A kernel event often names something (a FileObject, an IRP) whose
-// description comes in a later event: the FileIo event that names the file,
-// the DiskIo completion of the IRP a ReadInit starts. KeyedLookAhead answers
+// An event often names something (a stack key, a FileObject, an IRP) whose
+// description comes in a later event: the key's definition, the FileIo
+// event that names the file, the DiskIo completion of the IRP a ReadInit
+// starts. KeyedLookAhead answers
 // "what does the first event after this one say about key K" with a second
 // reader of the session (both readers see the events in the same order, so
 // an event's position is its index in that order). It reads on until an
 // event after the asking event's position speaks of the key, keeping what
-// it passes for the questions to come, as StackKeys does for stack keys
-// (stack_keys.h). Memory stays bounded: when what it keeps reaches its
+// it passes for the questions to come and forgetting what the replay has
+// passed. Memory stays bounded: when what it keeps reaches its
 // budget, what the replay has passed goes, and if that is not enough the
 // look-ahead stops there. Nothing is read ahead until the first question.
 #pragma once
@@ -21,9 +22,12 @@
 #include <utility>
 
 #include "reader/etl_reader.h"
-#include "stack_keys.h"
+#include "reader/result.h"
 
-namespace dtrace::etw::plugin::kernel {
+namespace dtrace::etw::plugin {
+
+// Makes a second reader of the session, from its start.
+using ReaderOpener = std::function<Result<EtlReader>()>;
 
 template <typename Value> class KeyedLookAhead {
   public:
@@ -32,7 +36,7 @@ template <typename Value> class KeyedLookAhead {
     // The bytes a kept value counts for against the budget.
     using Cost = size_t (*)(const Value &);
 
-    KeyedLookAhead(StackKeys::Opener open, Extract extract, Cost cost, size_t budget)
+    KeyedLookAhead(ReaderOpener open, Extract extract, Cost cost, size_t budget)
         : open_(std::move(open)), extract_(std::move(extract)), cost_(cost), budget_(budget) {}
 
     // What the first event after position that speaks of key says;
@@ -107,7 +111,7 @@ template <typename Value> class KeyedLookAhead {
         return forgot;
     }
 
-    StackKeys::Opener open_;
+    ReaderOpener open_;
     Extract extract_;
     Cost cost_;
     size_t budget_;
@@ -118,4 +122,4 @@ template <typename Value> class KeyedLookAhead {
     size_t kept_bytes_ = 0;
 };
 
-} // namespace dtrace::etw::plugin::kernel
+} // namespace dtrace::etw::plugin
