@@ -546,6 +546,10 @@ void SdtPlugin::fire_slot(uint32_t index, const live_record &header, std::span<c
     ctx.args = args.data();
     ctx.read_memory = &SdtPlugin::read;
     ctx.reader_state = this;
+    // The arguments point into kernel-half copies (the tracepoint's record,
+    // the translated records): D's plain loads (stringof(args[0]), *args[1])
+    // read them as DTrace reads kernel memory, not only copyin().
+    ctx.flags |= DTRACE_EVENT_KERNEL_MEMORY;
     ops_->fire(host_, id, &ctx);
 }
 

@@ -83,6 +83,8 @@ std::span<const uint8_t> RawRecord::extent(const live::TracepointField &field) c
         return {};
     if (!is_location(field.type))
         return bytes_.subspan(field.offset, field.size);
+    if (field.size == 0) // a location word of no bytes locates nothing
+        return {};
     uint32_t word = 0;
     std::memcpy(&word, bytes_.data() + field.offset, std::min<size_t>(sizeof word, field.size));
     size_t start = word & kLocOffsetMask;
@@ -95,7 +97,8 @@ std::span<const uint8_t> RawRecord::extent(const live::TracepointField &field) c
 }
 
 uint64_t RawRecord::integer(const live::TracepointField &field) const {
-    if (field.size > sizeof(uint64_t) || field.offset > bytes_.size() || field.size > bytes_.size() - field.offset)
+    if (field.size == 0 || field.size > sizeof(uint64_t) || field.offset > bytes_.size() ||
+        field.size > bytes_.size() - field.offset)
         return 0;
     uint64_t value = 0;
     std::memcpy(&value, bytes_.data() + field.offset, field.size);
@@ -108,6 +111,8 @@ uint64_t RawRecord::integer(const live::TracepointField &field) const {
 
 std::string_view RawRecord::text(const live::TracepointField &field) const {
     std::span<const uint8_t> b = extent(field);
+    if (b.empty())
+        return {};
     const char *start = reinterpret_cast<const char *>(b.data());
     return std::string_view(start, strnlen(start, b.size()));
 }

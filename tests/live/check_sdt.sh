@@ -90,6 +90,14 @@ sdt_fire)
     expect_status_0
     grep -q "^exec $workload 1\$" "$out" || fail "no exec of the workload with its path"
     grep -q "^exit sdt_workload 1\$" "$out" || fail "no exit of the workload with its comm"
+    # The same fields through plain loads, as DTrace reads kernel memory:
+    # stringof() of the string fields and a dereference of exec's path.
+    run -qn 'sdt:sched::sched_process_exit /ppid == $target/ { printf("exit %s\n", stringof(args[0])); }
+             sdt:sched::sched_process_exec /ppid == $target/ { printf("exec %s %c\n", stringof(args[0]), *args[0]); }' \
+        -c "$script"
+    expect_status_0
+    grep -q "^exec $workload $(printf %.1s "$workload")\$" "$out" || fail "stringof() or * of exec's path did not read it"
+    grep -q "^exit sdt_workload\$" "$out" || fail "stringof() of exit's comm did not read it"
     ;;
 execsnoop)
     # The issue's execsnoop: each new program and its arguments.

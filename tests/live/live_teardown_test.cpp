@@ -1,7 +1,8 @@
 // live_teardown_test.cpp: a live session leaves nothing attached.
 //
-// dtrace runs a syscall script on a workload of our own; while it traces,
-// the test reads dtrace's BPF programs, links and maps from its file
+// dtrace runs a script of each live plugin (syscall, sdt's tracepoints and
+// stable providers, pid's uprobes) on a workload of our own; while it
+// traces, the test reads dtrace's BPF programs, links and maps from its file
 // descriptors (/proc/PID/fdinfo) and checks through libbpf's API that they
 // exist; after dtrace has ended (the target's exit, SIGINT, SIGTERM or even
 // SIGKILL), every one of them must be gone, and tracefs's probe lists
@@ -10,6 +11,7 @@
 
 #include <bpf/bpf.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <dirent.h>
@@ -19,7 +21,9 @@
 #include <string>
 #include <sys/wait.h>
 #include <thread>
+#include <tuple>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -96,27 +100,47 @@ std::string read_file(const std::string &path) {
     return text.str();
 }
 
-class LiveTeardown : public ::testing::TestWithParam<int> {
+// One live plugin's session: its script (filtered on $target) and the
+// prefix of the BPF programs it must have loaded while it traces.
+struct Session {
+    const char *plugin;
+    const char *script;
+    std::vector<std::string> program_prefixes;
+};
+
+const Session kSessions[] = {
+    {"syscall",
+     "syscall::getppid:entry /pid == $target/ { @ = count(); } "
+     "syscall::openat:entry,syscall::openat:return /pid == $target/ { @o = count(); }",
+     {"syscall_entry", "syscall_return"}},
+    {"sdt",
+     "sched:::on-cpu /pid == $target/ { @ = count(); } proc:::exit /pid == $target/ { @e = count(); } "
+     "sdt:sched::sched_process_exit /pid == $target/ { @x = count(); }",
+     {"sdt_switch", "sdt_tracepoint"}},
+    {"pid", "pid$target::main:entry { @ = count(); } pid$target:libc.so.6:getppid:entry { @g = count(); }", {"uprobe"}},
+};
+
+class LiveTeardown : public ::testing::TestWithParam<std::tuple<Session, int>> {
   protected:
     void SetUp() override {
         if (geteuid() != 0)
             GTEST_SKIP() << "live tracing needs root (BPF programs, tracefs)";
         if (access(DTRACE_BINARY, X_OK) != 0 || access(SYSCALL_WORKLOAD, X_OK) != 0)
             GTEST_SKIP() << DTRACE_BINARY << " or " << SYSCALL_WORKLOAD << " is not built";
+        const std::string plugin = std::string(PLUGIN_DIR) + "/" + std::get<0>(GetParam()).plugin + ".so";
+        if (access(plugin.c_str(), R_OK) != 0)
+            GTEST_SKIP() << plugin << " is not built";
     }
 
     // Starts dtrace on a workload that sleeps `sleep_ms` after one getppid.
-    pid_t start_dtrace(int sleep_ms) {
+    pid_t start_dtrace(const char *script, int sleep_ms) {
         const std::string command = std::string(SYSCALL_WORKLOAD) + " 1 sleep:" + std::to_string(sleep_ms);
         pid_t pid = fork();
         if (pid == 0) {
             // The workload inherits these: nothing of the test's output stays open.
             freopen("/dev/null", "w", stdout);
             freopen("/dev/null", "w", stderr);
-            execl(DTRACE_BINARY, DTRACE_BINARY, "-qn",
-                  "syscall::getppid:entry /pid == $target/ { @ = count(); } "
-                  "syscall::openat:entry,syscall::openat:return /pid == $target/ { @o = count(); }",
-                  "-c", command.c_str(), static_cast<char *>(nullptr));
+            execl(DTRACE_BINARY, DTRACE_BINARY, "-qn", script, "-c", command.c_str(), static_cast<char *>(nullptr));
             _exit(127);
         }
         return pid;
@@ -184,21 +208,24 @@ class LiveTeardown : public ::testing::TestWithParam<int> {
 };
 
 TEST_P(LiveTeardown, NothingLeftAttached) {
-    const int signal = GetParam();
+    const auto &[session, signal] = GetParam();
     const std::string kprobes_before = read_file("/sys/kernel/tracing/kprobe_events");
     const std::string uprobes_before = read_file("/sys/kernel/tracing/uprobe_events");
     // With a signal the target sleeps long: the signal, not its exit, ends dtrace.
-    pid_t dtrace = start_dtrace(signal == 0 ? 300 : 20000);
+    pid_t dtrace = start_dtrace(session.script, signal == 0 ? 300 : 20000);
     KernelObjects objects = wait_for_objects(dtrace);
     ASSERT_FALSE(objects.links.empty()) << "dtrace attached nothing";
     ASSERT_FALSE(objects.programs.empty());
     // What the test looks for exists while dtrace runs (so the check can fail).
-    std::set<std::string> names;
+    std::vector<std::string> names;
     for (uint32_t id : objects.programs) {
         EXPECT_TRUE(program_exists(id));
-        names.insert(program_name(id));
+        names.push_back(program_name(id));
     }
-    EXPECT_TRUE(names.count("syscall_entry") == 1 && names.count("syscall_return") == 1);
+    for (const std::string &prefix : session.program_prefixes)
+        EXPECT_TRUE(
+            std::any_of(names.begin(), names.end(), [&](const std::string &name) { return name.starts_with(prefix); }))
+            << "no BPF program named " << prefix << "* while " << session.plugin << " traces";
     for (uint32_t id : objects.links)
         EXPECT_TRUE(link_exists(id));
     // The target, which dtrace may leave running when it is signalled.
@@ -224,18 +251,25 @@ TEST_P(LiveTeardown, NothingLeftAttached) {
     EXPECT_EQ(read_file("/sys/kernel/tracing/uprobe_events"), uprobes_before);
 }
 
-INSTANTIATE_TEST_SUITE_P(Endings, LiveTeardown, ::testing::Values(0, SIGINT, SIGTERM, SIGKILL),
-                         [](const ::testing::TestParamInfo<int> &info) {
-                             switch (info.param) {
-                             case SIGINT:
-                                 return std::string("Sigint");
-                             case SIGTERM:
-                                 return std::string("Sigterm");
-                             case SIGKILL:
-                                 return std::string("Sigkill");
-                             default:
-                                 return std::string("TargetExits");
-                             }
+std::string ending_name(int signal) {
+    switch (signal) {
+    case SIGINT:
+        return "Sigint";
+    case SIGTERM:
+        return "Sigterm";
+    case SIGKILL:
+        return "Sigkill";
+    default:
+        return "TargetExits";
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Endings, LiveTeardown,
+                         ::testing::Combine(::testing::ValuesIn(kSessions),
+                                            ::testing::Values(0, SIGINT, SIGTERM, SIGKILL)),
+                         [](const ::testing::TestParamInfo<std::tuple<Session, int>> &info) {
+                             return std::string(std::get<0>(info.param).plugin) + "_" +
+                                    ending_name(std::get<1>(info.param));
                          });
 
 } // namespace
