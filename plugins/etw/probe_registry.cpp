@@ -115,7 +115,6 @@ dtrace_probe_id ProbeRegistry::add_typed_etw_probe(const EtwModule &where, const
     }
     binding.decoded_args = args.size();
     if (args.empty() || !field_d_type(fields.front())) {
-        binding.decoded_args = 0;
         return add_probe(etw_provider_, where.module, where.function, name, binding);
     }
     return add_probe(etw_provider_, where.module, where.function, name, binding, args);
@@ -152,8 +151,9 @@ bool same_args(const std::vector<ManifestField> &a, const std::vector<ManifestFi
 
 // A manifest event is also a probe by its name (the manifest's symbol, or
 // the name trace metadata gives it: GCStart_V1), for that version of the
-// event (and, for its latest version, the later ones). Trace metadata may give several events one name (their
-// task's): the probe fires for each, typed when their fields read alike.
+// event (and, for its latest version, the later ones). Trace metadata may
+// give several events one name (their task's): the probe fires for each,
+// typed when their fields read alike.
 bool ProbeRegistry::add_manifest_name_probes(const EtwModule &where, const char *name_pattern) {
     const CatalogProvider &p = catalog_.providers()[where.provider];
     if (p.manifest == nullptr) {
