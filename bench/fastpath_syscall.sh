@@ -13,7 +13,11 @@
 #      (goal: ratio <= 1.0);
 #   3. the read-latency quantize (self->ts) system-wide while dd reads one
 #      byte READS times: reads per second and the slowdown, against
-#      bpftrace's equivalent.
+#      bpftrace's equivalent;
+#   4. printf() of each of CALLS / 10 getppid calls (records written in the
+#      kernel, -x fastpath=on): added wall time against bpftrace's printf;
+#   5. startup: a script that enables one syscall probe and exits in BEGIN,
+#      wall seconds from start to exit, against bpftrace's.
 # Timings on a shared VM spread widely: read the ratios and per-call CPU.
 set -u
 build=${1:-build}
@@ -53,7 +57,7 @@ for i in $(seq "$runs"); do
     timed "$workload" "$calls" >>"$tmp/alone"
     workload_cpu >>"$tmp/cpu_alone"
     for mode in on off; do
-        timed "$dtrace" -x fastpath=$mode -qn "$count" -c "$workload $calls" >>"$tmp/$mode"
+        timed "$dtrace" -x fastpath=$mode -b 64m -qn "$count" -c "$workload $calls" >>"$tmp/$mode"
         workload_cpu >>"$tmp/cpu_$mode"
         [ "$(head -1 "$tmp/out")" = "$calls" ] || echo "  dtrace -x fastpath=$mode counted $(head -1 "$tmp/out")"
     done
@@ -141,3 +145,37 @@ compare 'syscall::read:entry { self->ts = timestamp; }
          syscall::read:return /self->ts/ { @[execname] = quantize(timestamp - self->ts); self->ts = 0; }' \
     'tracepoint:syscalls:sys_enter_read { @ts[tid] = nsecs; }
      tracepoint:syscalls:sys_exit_read /@ts[tid]/ { @[comm] = hist(nsecs - @ts[tid]); delete(@ts[tid]); }'
+
+printf_calls=$((calls / 10))
+echo "== printf(\"%d %s\\\\n\", arg0, execname) of getppid x $printf_calls, one process, -b 64m (median of $runs runs)"
+for f in alone on off bpftrace; do : >"$tmp/p_$f"; done
+for i in $(seq "$runs"); do
+    timed "$workload" "$printf_calls" >>"$tmp/p_alone"
+    for mode in on off; do
+        timed "$dtrace" -x fastpath=$mode -b 64m -qn 'syscall::getppid:entry /pid == $target/ { printf("%d %s\n", arg0, execname); }' \
+            -c "$workload $printf_calls" >>"$tmp/p_$mode"
+        [ "$(wc -l <"$tmp/out")" -ge "$printf_calls" ] || echo "  dtrace -x fastpath=$mode printed $(wc -l <"$tmp/out") lines"
+    done
+    [ -n "$bpftrace" ] && timed "$bpftrace" -e 'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { printf("%d %s\n", 0, comm); }' \
+        -c "$workload $printf_calls" >>"$tmp/p_bpftrace"
+done
+alone=$(median <"$tmp/p_alone")
+p_added() { echo "$(median <"$tmp/p_$1") - $alone" | bc -l; }
+printf "  added wall time: dtrace fastpath=on %.2f s, off %.2f s" "$(p_added on)" "$(p_added off)"
+if [ -n "$bpftrace" ]; then
+    printf ", bpftrace %.2f s; ratio on / bpftrace %.2f\n" "$(p_added bpftrace)" \
+        "$(echo "$(p_added on) / $(p_added bpftrace)" | bc -l)"
+else
+    echo
+fi
+
+echo "== startup: one syscall probe enabled, exit in BEGIN (median of $((runs * 3)) runs)"
+for f in on bpftrace; do : >"$tmp/u_$f"; done
+for i in $(seq $((runs * 3))); do
+    timed "$dtrace" -qn 'syscall::getppid:entry { @ = count(); } BEGIN { exit(0); }' >>"$tmp/u_on"
+    [ -n "$bpftrace" ] && timed "$bpftrace" -e 'tracepoint:syscalls:sys_enter_getppid { @ = count(); } BEGIN { exit(); }' \
+        >>"$tmp/u_bpftrace"
+done
+printf "  dtrace %.2f s" "$(median <"$tmp/u_on")"
+[ -n "$bpftrace" ] && printf ", bpftrace %.2f s" "$(median <"$tmp/u_bpftrace")"
+echo

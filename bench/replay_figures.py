@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Replay throughput of one trace file: dtrace -qn 'diag:::events { @[arg0] = count(); }' -E FILE.
 
-Usage: replay_figures.py DTRACE FILE EVENTS
+Usage: replay_figures.py DTRACE FILE EVENTS [PROGRAM]
+
+PROGRAM replaces the D program (the dnet figure runs a dnet:: one).
 
 Prints the file's size, `cat > /dev/null` as the floor, and the replay's wall
 time, CPU time (user + system) and max RSS, each the best of three runs (wall
@@ -29,9 +31,10 @@ def best(cmd, runs=3):
 
 def main():
     dtrace, trace, events = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    program = sys.argv[4] if len(sys.argv) > 4 else "diag:::events { @[arg0] = count(); }"
     mb = os.path.getsize(trace) / 2**20
     cat_wall, _, _ = best(["sh", "-c", 'cat "$0" > /dev/null', trace])  # also warms the page cache
-    wall, cpu, rss = best([dtrace, "-qn", "diag:::events { @[arg0] = count(); }", "-E", trace])
+    wall, cpu, rss = best([dtrace, "-qn", program, "-E", trace])
     print("   file: %.0f MB, %d events" % (mb, events))
     print("   cat > /dev/null: %.2f s wall, %.0f MB/s" % (cat_wall, mb / cat_wall))
     print("   replay: %.2f s wall (%.1f M events/s, %.0f MB/s); %.2f s CPU (%.1f M events/s per core, %.0f MB/s);"

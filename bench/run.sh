@@ -89,6 +89,10 @@ echo "   (V5, compressed headers, four threads per region; target >= 10 M events
 nettrace=$(mktemp --suffix=.nettrace)
 nettrace_events=$("$build/bench/nettrace_bench_trace" "$nettrace" "${NETTRACE_BENCH_MB:-1024}")
 bench/replay_figures.py "$dtrace" "$nettrace" "$nettrace_events"
+echo "== the same file through the dnet probes: dtrace -qn 'dnet:::allocate-tick { @[args[0]->gc_kind] = sum(args[0]->gc_amt); }'"
+echo "   (a quarter of the events are allocation ticks, each decoded with its manifest template and translated)"
+bench/replay_figures.py "$dtrace" "$nettrace" "$nettrace_events" \
+  "dnet:::allocate-tick { @[args[0]->gc_kind] = sum(args[0]->gc_amt); }"
 rm -f "$nettrace"
 
 echo "== sched:::on-cpu { @[execname] = count(); } against bpftrace's sched_switch count, context-switch-heavy workload"

@@ -518,10 +518,18 @@ void ExprGen::push_tuple(const std::vector<NodePtr> &args, const std::vector<con
     for (size_t i = 0; i < args.size(); i++) {
         const Type *t = args[i]->type;
         const Type *p = i < params.size() && params[i] ? params[i] : t;
-        if (is_string(t) || (is_strcompat(p) && is_strcompat(t)))
+        const dif::TypeDesc desc = type_desc(p, 0);
+        if (is_string(t) || (is_strcompat(p) && is_strcompat(t))) {
             b_.emit(DOp::Pushts, 0, regs[i]);
-        else
+        } else if (desc.kind == dif::TypeDesc::Kind::ByRef) {
+            // A struct, union or array key is its bytes, as DTrace pushes it.
+            uint8_t size = b_.alloc();
+            b_.setx(size, desc.size);
+            b_.emit(DOp::Pushtr, 0, regs[i], size);
+            b_.free(size);
+        } else {
             b_.emit(DOp::Pushtv, 0, regs[i], 0, uint32_t(is_scalar(p) ? scalar_size(p) : kRegisterBytes));
+        }
         b_.free(regs[i]);
     }
 }

@@ -13,6 +13,7 @@
 #include "compiler/builtins.h"
 #include "compiler/codegen_program.h"
 #include "compiler/parser.h"
+#include "compiler/pragma_targets.h"
 #include "compiler/sema.h"
 
 #include <algorithm>
@@ -120,10 +121,10 @@ void compile_libraries(const std::vector<LibrarySource> &libs, Sema &sema, const
 Compiler::Compiler(CompileOptions opts)
     : opts_(std::move(opts)), types_(std::make_shared<TypeTable>(opts_.strsize)), symbols_(std::make_unique<Symbols>()),
       sema_(std::make_unique<Sema>(*types_, *symbols_, opts_)) {
-    std::vector<LibrarySource> libraries = {kStandardLibrary};
-    libraries.insert(libraries.end(), opts_.library_sources.begin(), opts_.library_sources.end());
     try {
-        compile_libraries(libraries, *sema_, *types_, library_trees_);
+        compile_libraries({standard_library()}, *sema_, *types_, library_trees_);
+        sema_->seal_predefined();
+        compile_libraries(opts_.library_sources, *sema_, *types_, library_trees_);
     } catch (CompileError &err) {
         library_error_ = std::move(err.diag);
     }
@@ -154,6 +155,7 @@ CompileResult Compiler::compile(const ProgramAst &ast) {
     Program prog;
     bool error_flag_set = false;
     try {
+        check_pragma_targets(ast, [this](const std::string &name) { return sema_->defines_global(name); });
         for (const auto &item : ast.items) {
             switch (item.kind) {
             case TopLevel::Kind::Clause:

@@ -150,6 +150,7 @@ namespace dtrace::compiler {
     X(D_PRAGMA_INVAL)         /* a #pragma D of a kind D does not know */                                        \
     X(D_PRAGMA_MALFORM)       /* a #pragma or #line without the arguments it needs */                            \
     X(D_PRAGMA_OPTSET)        /* #pragma D option that fails to set its option */                                \
+    X(D_PRAGMA_UNUSED)        /* a #pragma D attributes or binding naming an identifier the program never defines */ \
     X(D_PRED_SCALAR)          /* a predicate whose value is not scalar */                                        \
     X(D_PRINTA_AGGARG)        /* printa() given something that is not an aggregation */                          \
     X(D_PRINTA_AGGBAD)        /* printa() of an aggregation never defined */                                     \
@@ -187,7 +188,8 @@ namespace dtrace::compiler {
     X(D_TRACEMEM_ARGS)        /* tracemem() with more than three arguments */                                    \
     X(D_TRACEMEM_DYNSIZE)     /* tracemem() whose dynamic size is not scalar */                                  \
     X(D_TRACEMEM_SIZE)        /* tracemem() of a size that is not a positive constant */                         \
-    X(D_TRACE_DYN)            /* trace() of a dynamic expression (an aggregation, a whole array) */              \
+    X(D_TRACE_AGG)            /* trace() of an aggregation */                                                    \
+    X(D_TRACE_DYN)            /* trace() of a dynamic expression (a whole array, a translated struct) */     \
     X(D_TRACE_VOID)           /* trace() of a void expression */                                                 \
     X(D_TRUNC_AGGARG)         /* trunc() of something that is not an aggregation */                              \
     X(D_TRUNC_AGGBAD)         /* trunc() of an aggregation never defined */                                      \

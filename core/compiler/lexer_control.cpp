@@ -15,7 +15,9 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <climits>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,48 @@ bool is_control_blank(char c) {
 
 bool is_kind(const std::vector<Token> &words, size_t i, Tok kind) {
     return i < words.size() && words[i].kind == kind;
+}
+
+bool equals_ignoring_case(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+           });
+}
+
+// DTrace's dtrace_str2attr(): name/data/class, each part optional from the
+// right ("Stable", "Stable/Evolving" ...), names in any case.
+bool is_attribute_string(std::string_view text) {
+    static constexpr std::string_view kStabilities[] = {"Internal", "Private",  "Obsolete", "External",
+                                                        "Unstable", "Evolving", "Stable",   "Standard"};
+    static constexpr std::string_view kClasses[] = {"Unknown", "CPU", "Platform", "Group", "ISA", "Common"};
+    for (int part = 0; !text.empty(); ++part) {
+        if (part == 3)
+            return true; // DTrace reads three parts and ignores the rest
+        const size_t slash = text.find('/');
+        const std::string_view word = text.substr(0, slash);
+        text = slash == std::string_view::npos ? std::string_view() : text.substr(slash + 1);
+        auto matches = [&](std::string_view name) { return equals_ignoring_case(word, name); };
+        const bool known = part < 2 ? std::any_of(std::begin(kStabilities), std::end(kStabilities), matches)
+                                    : std::any_of(std::begin(kClasses), std::end(kClasses), matches);
+        if (!known)
+            return false;
+    }
+    return true;
+}
+
+// DTrace's dt_version_str2num(): major[.minor[.micro]], each within its field.
+bool is_version_string(std::string_view text) {
+    constexpr uint32_t kLimits[] = {0xff, 0xfff, 0xfff}; // DT_VERSION_{MAJ,MIN,MIC}MAX
+    uint32_t parts[3] = {0, 0, 0};
+    size_t i = 0;
+    for (char c : text) {
+        if (c >= '0' && c <= '9') {
+            parts[i] = std::min<uint32_t>(parts[i] * 10 + uint32_t(c - '0'), UINT32_MAX / 16);
+        } else if (c != '.' || ++i == 3) {
+            return false;
+        }
+    }
+    return parts[0] <= kLimits[0] && parts[1] <= kLimits[1] && parts[2] <= kLimits[2];
 }
 
 } // namespace
@@ -212,9 +256,13 @@ void Lexer::pragma_directive(const std::string &name, const std::vector<Token> &
     } else if (name == "attributes") {
         if (!is_kind(args, first, Tok::Ident) || !is_kind(args, first + 1, Tok::Ident))
             fail(Tag::D_PRAGMA_MALFORM, line_, "malformed #pragma attributes <attributes> <ident>");
+        if (!is_attribute_string(args[first].value))
+            fail(Tag::D_PRAGMA_INVAL, line_, "invalid attributes specified by #pragma attributes");
     } else if (name == "binding") {
         if (!is_kind(args, first, Tok::StringLit) || !is_kind(args, first + 1, Tok::Ident))
             fail(Tag::D_PRAGMA_MALFORM, line_, "malformed #pragma binding \"version\" <ident>");
+        if (!is_version_string(args[first].value))
+            fail(Tag::D_PRAGMA_INVAL, line_, "invalid version string specified by #pragma binding");
     } else if (name == "depends_on") {
         if (!is_kind(args, first, Tok::Ident) || !is_kind(args, first + 1, Tok::Ident))
             fail(Tag::D_PRAGMA_MALFORM, line_, "malformed #pragma depends_on <class> <name>");

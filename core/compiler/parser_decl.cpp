@@ -334,7 +334,7 @@ void Parser::check_prototype(const std::vector<std::unique_ptr<Parameter>> &para
     }
     if (varargs && !function)
         fail(Tag::D_DECL_PROTO_VARARGS, end_line, kind + " prototype may not use a variable-length argument list");
-    if (voids != 0 && params.size() > 1)
+    if (voids != 0 && (params.size() > 1 || varargs)) // `void, ...` is two parameters to DTrace
         fail(Tag::D_DECL_PROTO_VOID, end_line, "void must be sole parameter");
 }
 

@@ -27,6 +27,7 @@
 #include "compiler/sema_tree.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,9 @@ std::optional<ArgTypeInfo::Kind> recorded_kind(const Type *t);
 // DTrace's reference flags: how the expression being analysed uses a variable.
 enum RefFlags : unsigned { kNoRef = 0, kRef = 1, kMod = 2 };
 
+// D's NULL, an integer constant every program has (inline long NULL = 0).
+inline constexpr const char *kNullName = "NULL";
+
 // The regions DTrace names in errors found while cooking a clause.
 inline constexpr const char *kRegionActions = "action list";
 inline constexpr const char *kRegionPredicate = "predicate";
@@ -84,6 +88,12 @@ class Sema {
     // A `provider` definition's probes with their argument types
     // (sema_provider.cpp); D_PROV_PRDUP, D_PROV_PRARGLEN.
     ProviderInterface provider_interface(const ProviderDef &def);
+    // The constants defined so far are the standard library's predefined
+    // names (standard_library.h), which a program's own definition replaces.
+    void seal_predefined();
+    // Whether `name` is a global identifier: a builtin variable, an inline
+    // or constant, or a global variable.
+    bool defines_global(const std::string &name) const;
 
   private:
     // A name bound to a value while an expression is analysed: a
@@ -214,9 +224,13 @@ class Sema {
     void define_members(Type *sou, const TypeSpecifier &spec, int line);
     void define_enum(Type *e, const TypeSpecifier &spec, int line);
     void declare_variable(const DeclSpecifiers &spec, const Declarator &d, int line);
+    void declare_extern(const std::string &name, const Type *type, int line);
     void declare_inline(const DeclSpecifiers &spec, const Declarator &d, const Expr *init, int line);
     NodePtr cook_inline(const Inline &in, int line, std::vector<NodePtr> args);
     NodePtr inline_elem(const Expr &e, const Inline &in);
+    // Forgets the standard library's definition of `name`, if it has one and
+    // the program has not yet defined the name itself; says whether it did.
+    bool yield_predefined(const std::string &name);
 
     // Messages.
     std::string type_name(const Type *t) const { return TypeTable::name_of(t); }
@@ -231,6 +245,11 @@ class Sema {
     // Named integer constants: enumerators and inlines whose value is constant.
     std::map<std::string, std::pair<int64_t, const Type *>> constants_;
     std::map<std::string, Inline> inlines_;
+    std::set<std::string> predefined_; // see seal_predefined()
+    // The extern declarations' symbols, by name (declare_extern), and the
+    // module DTrace names them by in messages.
+    std::map<std::string, const Type *> externs_;
+    static constexpr const char *kDefinitionsModule = "D";
     std::vector<TranslatorDef> translators_;
     std::vector<XlateParam> xlate_params_; // translator inputs in scope, innermost last
     uint32_t next_xlate_id_ = 0;

@@ -90,7 +90,7 @@ ActionKind control_action_kind(ActionFn fn) {
 Sema::Sema(TypeTable &types, Symbols &symbols, const CompileOptions &opts)
     : types_(types), symbols_(symbols), opts_(opts) {
     // DTrace defines NULL in every program, libraries or not: inline long NULL = 0.
-    constants_["NULL"] = {0, types_.named("long")};
+    constants_[kNullName] = {0, types_.named("long")};
 }
 
 void Sema::enter_clause(const std::vector<ProbeSpecifier> &probes, int line, SemaClause &out) {
@@ -286,6 +286,8 @@ void Sema::finish_action(SemaAction &a) {
         NodePtr v = std::move(a.call_args[0]);
         if (is_void(v->type))
             raise_error(Tag::D_TRACE_VOID, v->line, "trace( ) may not be applied to a void expression");
+        if (v->kind == NodeKind::AggRef)
+            raise_error(Tag::D_TRACE_AGG, v->line, "trace( ) may not be applied to an aggregation");
         if (is_dynamic(v->type))
             raise_error(Tag::D_TRACE_DYN, v->line, "trace( ) may not be applied to a dynamic expression");
         a.value = std::move(v);

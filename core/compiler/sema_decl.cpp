@@ -35,6 +35,11 @@ Declarator element_declarator(const Declarator &d) {
     return rest;
 }
 
+// `int f(void)`, `void *(*g)(int)`: a declarator whose outermost step is a function.
+bool is_function_declarator(const Declarator &d) {
+    return !d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Function;
+}
+
 bool is_signature(const Declarator &d) {
     return !d.steps.empty() && d.steps.front().kind == DeclaratorStep::Kind::Array &&
            !d.steps.front().array_key_types.empty();
@@ -204,6 +209,7 @@ void Sema::define_enum(Type *e, const TypeSpecifier &spec, int line) {
                             "enumerator '" + name + "' value overflows INT_MAX (" + std::to_string(INT32_MAX) + ")");
             next = int32_t(x);
         }
+        yield_predefined(name);
         if (constants_.count(name) || inlines_.count(name) || find_builtin(name) ||
             symbols_.find(dif::Scope::Global, name))
             raise_error(Tag::D_DECL_IDRED, line, "identifier redeclared: " + name);
@@ -215,24 +221,36 @@ void Sema::define_enum(Type *e, const TypeSpecifier &spec, int line) {
     e->complete = true;
 }
 
+void Sema::seal_predefined() {
+    for (const auto &c : constants_)
+        if (c.first != kNullName) // D's own NULL (Sema's constructor) is not the library's
+            predefined_.insert(c.first);
+}
+
+bool Sema::yield_predefined(const std::string &name) {
+    if (predefined_.erase(name) == 0)
+        return false;
+    constants_.erase(name);
+    return true;
+}
+
 void Sema::declare(const Declaration &d) {
     probes_ = nullptr; // outside of any clause
     const DeclSpecifiers &spec = d.specifiers;
     switch (spec.storage) {
+    case StorageClass::Static:
+        // A static function prototype is an extern, as DTrace takes it.
+        if (!d.declarators.empty() && std::all_of(d.declarators.begin(), d.declarators.end(), is_function_declarator))
+            break;
+        [[fallthrough]];
     case StorageClass::Auto:
     case StorageClass::Register:
-    case StorageClass::Static:
         raise_error(Tag::D_DECL_BADCLASS, d.line, "specified storage class not appropriate in D");
     case StorageClass::Inline:
         for (size_t i = 0; i < d.declarators.size(); i++)
             declare_inline(spec, d.declarators[i], i < d.initializers.size() ? d.initializers[i].get() : nullptr,
                            d.declarators[i].line ? d.declarators[i].line : d.line);
         return;
-    case StorageClass::Extern:
-        // An extern names a kernel or user symbol, and no plugin provides any.
-        raise_error(Tag::D_UNKNOWN, d.line,
-                    "failed to extern " + (d.declarators.empty() ? std::string() : d.declarators.front().name) +
-                        ": Unknown symbol name");
     default:
         break;
     }
@@ -247,11 +265,30 @@ void Sema::declare(const Declaration &d) {
         int line = decl.line ? decl.line : d.line;
         if (spec.storage == StorageClass::Typedef) {
             if (!types_.add_typedef(decl.name, decl_type(spec, decl, line)))
-                raise_error(Tag::D_DECL_IDRED, line, "identifier redeclared: " + decl.name);
+                raise_error(Tag::D_DECL_IDRED, line, "typedef redeclared: " + decl.name);
+            continue;
+        }
+        // A function prototype declares an extern, as in DTrace (a static
+        // declaration that reaches here is one).
+        if (spec.storage == StorageClass::Extern || spec.storage == StorageClass::Static ||
+            is_function_declarator(decl)) {
+            declare_extern(decl.name, decl_type(spec, decl, line), line);
             continue;
         }
         declare_variable(spec, decl, line);
     }
+}
+
+// An extern declares a symbol of DTrace's D definitions module ("D"), as
+// DTrace adds it to that module's externs: it compiles, and a program that
+// then uses the name unscoped finds no variable of that name (D_IDENT_UNDEF,
+// D_FUNC_UNDEF), as in DTrace. Declared again, it must keep its type.
+void Sema::declare_extern(const std::string &name, const Type *type, int line) {
+    auto [it, added] = externs_.emplace(name, type);
+    if (!added && !types_compatible(it->second, type))
+        raise_error(Tag::D_DECL_IDRED, line,
+                    "identifier redeclared: " + std::string(kDefinitionsModule) + "`" + name +
+                        "\n\t current: " + type_name(type) + "\n\tprevious: " + type_name(it->second));
 }
 
 // An inline array (`inline int a[int i, string s] = expr;`) is an
@@ -262,6 +299,7 @@ void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const
         raise_error(Tag::D_DECL_ARRNULL, line, "inline declaration requires array tuple signature: " + d.name);
     if (!init)
         raise_error(Tag::D_DECL_USELESS, line, "inline declaration requires a value: " + d.name);
+    yield_predefined(d.name);
     const BuiltinIdent *b = find_builtin(d.name);
     UserVar *v = symbols_.find(dif::Scope::Global, d.name);
     bool is_inline = constants_.count(d.name) || inlines_.count(d.name);
@@ -310,6 +348,8 @@ void Sema::declare_variable(const DeclSpecifiers &spec, const Declarator &d, int
         !d.steps.front().array_size)
         raise_error(Tag::D_DECL_ARRNULL, line,
                     "array declaration requires array dimension or tuple signature: " + d.name);
+    if (scope == dif::Scope::Global)
+        yield_predefined(d.name);
     if (scope == dif::Scope::Global && find_builtin(d.name))
         raise_error(Tag::D_DECL_IDRED, line, "built-in identifier redeclared: " + d.name);
     if (assoc && scope == dif::Scope::ClauseLocal)

@@ -50,7 +50,13 @@ void Sema::finish_print(SemaAction &a) {
     if (is_void(v->type))
         raise_error(Tag::D_PRINT_VOID, line_of(*v, a.line), "print( ) may not be applied to a void expression");
     if (v->kind == NodeKind::AggRef)
-        raise_error(Tag::D_PRINT_AGG, line_of(*v, a.line), "print( ) may not be applied to an aggregation");
+        raise_error(Tag::D_PRINT_AGG, line_of(*v, a.line),
+                    "print( ) may not be applied to an aggregation -- did you mean printa()?");
+    // print(xlate<T>(e)) prints the translated struct, as DTrace expands it.
+    if (v->kind == NodeKind::Xlated && v->op == Op::Dot) {
+        const int line = line_of(*v, a.line);
+        v = translated_copy(std::move(v), line);
+    }
     a.value = std::move(v);
 }
 

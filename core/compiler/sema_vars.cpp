@@ -81,6 +81,11 @@ NodePtr Sema::var_node(UserVar *v, int line, unsigned flags) {
     return n;
 }
 
+bool Sema::defines_global(const std::string &name) const {
+    return find_builtin(name) || constants_.count(name) || inlines_.count(name) ||
+           symbols_.find(dif::Scope::Global, name);
+}
+
 NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
     if (e.scoped)
         return kernel_symbol(e);
@@ -105,6 +110,8 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
         n->line = e.line;
         return n;
     }
+    if (create)
+        yield_predefined(e.text); // the program's own variable of that name
     if (auto it = constants_.find(e.text); it != constants_.end())
         return make_const(uint64_t(it->second.first), it->second.second, e.line);
     if (auto it = inlines_.find(e.text); it != inlines_.end()) {
@@ -227,9 +234,11 @@ NodePtr Sema::cook_member(const Expr &e, unsigned flags) {
     if (m == t->members.end())
         raise_error(Tag::D_TYPE_MEMBER, e.line, e.text + " is not a member of " + type_name(t));
     // A struct value is an address: a member of one, *p, a struct variable,
-    // or a translator's struct input.
+    // a translator's struct input, or a struct member of a translated
+    // struct (xlate<T>(e).m.sub: the address the member's expression gives).
     if (e.op == Op::Dot && base->kind != NodeKind::Member && base->kind != NodeKind::Deref &&
-        base->kind != NodeKind::Var && base->kind != NodeKind::ArrayElem && base->kind != NodeKind::XlateInput)
+        base->kind != NodeKind::Var && base->kind != NodeKind::ArrayElem && base->kind != NodeKind::XlateInput &&
+        base->kind != NodeKind::Translate)
         raise_unsupported(e.line, "operator . on a struct-valued " + node_type_name(*base));
     auto n = std::make_unique<Node>();
     n->kind = NodeKind::Member;

@@ -445,6 +445,8 @@ void Engine::wait_for_work(int64_t timeout_ns) {
 }
 
 std::vector<Engine::CpuData> Engine::take_buffers() {
+    if (before_take_)
+        before_take_();
     std::vector<CpuData> out;
     std::lock_guard guard(lock_);
     backpressure_.buffers_taken();
@@ -564,6 +566,28 @@ void Engine::report_drops(uint32_t cpu, uint64_t count, dtrace_drop_kind kind) {
         return;
     }
     drops_.reported += count; // a kind from a newer SDK: still a loss
+}
+
+void Engine::append_kernel_record(uint32_t cpu, uint32_t epid, uint64_t timestamp,
+                                  std::span<const RecordValue> values) {
+    std::lock_guard guard(lock_);
+    const Activity now = activity_.load(std::memory_order_acquire);
+    if ((now != Activity::Active && now != Activity::Draining) || buffers_.empty())
+        return;
+    PrincipalBuffer &out = buffers_[cpu < buffers_.size() ? cpu : 0];
+    out.begin(epid, timestamp, sequence_++);
+    for (const RecordValue &v : values) {
+        if (const uint64_t *integer = std::get_if<uint64_t>(&v))
+            out.put_integer(*integer);
+        else
+            out.put_bytes(std::get<std::string_view>(v).data(),
+                          static_cast<uint32_t>(std::get<std::string_view>(v).size()));
+    }
+    if (!out.end() && out.full()) {
+        buffer_filled_.store(true, std::memory_order_release);
+        notify();
+    }
+    note_fill(out);
 }
 
 uint64_t Engine::take_double_errors() {

@@ -42,6 +42,7 @@
 #include <mutex>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace dtrace::engine {
@@ -193,6 +194,15 @@ class Engine final : public host::ProbeSink {
                            std::span<const int64_t> data);
     // Drops the kernel counted: aggregation entries and dynamic variables that found no room.
     void add_kernel_drops(uint64_t aggregation, uint64_t dynvar);
+    // The records the kernel wrote are appended before the consumer takes
+    // the buffers (`before_take`). Set before tracing starts; empty: none.
+    void set_kernel_record_hook(std::function<void()> before_take) { before_take_ = std::move(before_take); }
+    // One record of `epid` the kernel wrote on `cpu`, appended as
+    // run_actions() writes one (the integers and strings in order), while
+    // tracing is active or draining (the kernel's programs run until the
+    // plugins stop).
+    using RecordValue = std::variant<uint64_t, std::string_view>;
+    void append_kernel_record(uint32_t cpu, uint32_t epid, uint64_t timestamp, std::span<const RecordValue> values);
 
   private:
     // A clause's probe description as enabled, kept to match later probes.
@@ -254,7 +264,7 @@ class Engine final : public host::ProbeSink {
     uint64_t sequence_ = 0;  // next record's sequence number
     bool drain_due_ = false; // under lock_: a principal buffer reached its drain mark since the last switch
 
-    std::function<void()> before_snapshot_, before_drops_;
+    std::function<void()> before_snapshot_, before_drops_, before_take_;
     std::atomic<uint64_t> kernel_aggregation_drops_{0}, kernel_dynvar_drops_{0};
 
     std::mutex wake_lock_;

@@ -112,6 +112,9 @@ uint64_t ProbeContext::builtin_array(dif::VarId id, uint64_t index, dif::Fault &
             return arg(probe_.args[index].native_index);
         return arg(index);
     }
+    if (id == dif::VarId::Uregs && has(&dtrace_event_ctx::user_regs_missing) && ctx_.user_regs != nullptr &&
+        index < ctx_.user_regs_count && (index >= 64 || (ctx_.user_regs_missing >> index & 1) == 0))
+        return ctx_.user_regs[index];
     fault.kind = dif::FaultKind::IllOp;
     return 0;
 }

@@ -3,6 +3,8 @@
 
 #include "host/abi.h"
 
+#include <algorithm>
+
 namespace dtrace::engine {
 
 std::string ProbeTable::key(dtrace_provider_id provider, std::string_view module, std::string_view function,
@@ -80,6 +82,7 @@ dtrace_probe_id ProbeTable::add_probe(dtrace_provider_id provider, const host::P
     p->id = static_cast<dtrace_probe_id>(probes_.size() + 1);
     p->provider = &providers_[provider - 1];
     p->module = info.module;
+    p->module_aliases = info.module_aliases;
     p->function = info.function;
     p->name = info.name;
     p->args = info.args;
@@ -105,7 +108,10 @@ bool ProbeTable::matches(const ProbeDescription &desc, const Probe &probe) {
         return false;
     if (desc.probe_id != 0)
         return desc.probe_id == probe.id;
-    return field_matches(desc.provider, probe.provider->name) && field_matches(desc.module, probe.module) &&
+    const bool module =
+        field_matches(desc.module, probe.module) ||
+        std::find(probe.module_aliases.begin(), probe.module_aliases.end(), desc.module) != probe.module_aliases.end();
+    return field_matches(desc.provider, probe.provider->name) && module &&
            field_matches(desc.function, probe.function) && field_matches(desc.name, probe.name);
 }
 

@@ -43,6 +43,7 @@ struct Probe {
     dtrace_probe_id id = 0;
     Provider *provider = nullptr;
     std::string module, function, name;
+    std::vector<std::string> module_aliases; // a description naming one exactly matches the module
     std::vector<host::ArgType> args;
     bool args_known = true;
     uint32_t nargs = 0;

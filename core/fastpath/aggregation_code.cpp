@@ -64,6 +64,72 @@ void emit_lquantize_bucket(BpfEmitter &out, const aggdata::LquantizeParams &p) {
     out.bind(done);
 }
 
+// r1 = the llquantize() bucket of the value in r8: the last bucket whose
+// start it reaches (aggdata's starts, checked against aggdata's own bucket
+// function when planned), 0 below the first.
+void emit_llquantize_bucket(BpfEmitter &out, const std::vector<int64_t> &starts) {
+    BpfEmitter::Label done = out.new_label();
+    for (size_t i = starts.size() - 1; i >= 1; i--) {
+        out.mov_imm(R1, static_cast<int32_t>(i));
+        out.load_imm64(R2, static_cast<uint64_t>(starts[i]));
+        out.jump_reg(kJsge, R8, R2, done);
+    }
+    out.mov_imm(R1, 0);
+    out.bind(done);
+}
+
+// The starts of `params`' llquantize() buckets, when each agrees with
+// aggdata's bucket function (else the kernel could not count as the engine does).
+std::vector<int64_t> llquantize_starts(const std::vector<int64_t> &params) {
+    const aggdata::LlquantizeParams p = aggdata::llquantize_params(params);
+    const std::vector<int64_t> starts = aggdata::llquantize_bucket_starts(p);
+    if (starts.size() < 2 || starts.size() != static_cast<size_t>(aggdata::llquantize_buckets(p)))
+        throw Refusal("llquantize() with these parameters is not available in the kernel path");
+    for (size_t i = 1; i < starts.size(); i++)
+        if (aggdata::llquantize_bucket(p, starts[i]) != static_cast<int>(i) ||
+            aggdata::llquantize_bucket(p, starts[i] - 1) != static_cast<int>(i) - 1)
+            throw Refusal("llquantize() with these parameters is not available in the kernel path");
+    return starts;
+}
+
+// [r7 + 16, r7 + 24] (a 128-bit sum, high word first) += r8 * r8, the
+// magnitude's square from its 32-bit halves (BPF has no 128-bit product).
+void emit_add_square(BpfEmitter &out) {
+    BpfEmitter::Label positive = out.new_label();
+    out.mov(R2, R8);
+    out.jump_imm(kJsge, R2, 0, positive);
+    out.alu_imm(kNeg, R2, 0);
+    out.bind(positive);
+    out.mov(R3, R2);
+    out.alu_imm(kRsh, R3, 32); // a: the high half
+    out.alu_imm(kLsh, R2, 32);
+    out.alu_imm(kRsh, R2, 32); // b: the low half
+    // (a 2^32 + b)^2 = a^2 2^64 + 2ab 2^32 + b^2: r4 = high, r5 = low.
+    out.mov(R4, R3);
+    out.alu(kMul, R4, R3);
+    out.mov(R5, R2);
+    out.alu(kMul, R5, R2);
+    out.alu(kMul, R3, R2); // ab < 2^64
+    out.mov(R1, R3);
+    out.alu_imm(kRsh, R1, 31);
+    out.alu(kAdd, R4, R1); // 2ab >> 32
+    out.alu_imm(kLsh, R3, 33);
+    auto add_with_carry = [&out](Reg low, Reg high, Reg addend) {
+        BpfEmitter::Label no_carry = out.new_label();
+        out.alu(kAdd, low, addend);
+        out.jump_reg(kJge, low, addend, no_carry);
+        out.alu_imm(kAdd, high, 1);
+        out.bind(no_carry);
+    };
+    add_with_carry(R5, R4, R3); // + (2ab << 32) mod 2^64
+    out.load(kDw, R1, R7, 16);
+    out.alu(kAdd, R4, R1);
+    out.load(kDw, R1, R7, 24);
+    add_with_carry(R5, R4, R1);
+    out.store(kDw, R7, 16, R4);
+    out.store(kDw, R7, 24, R5);
+}
+
 // *(r7 + offset) += reg.
 void add_to_word(BpfEmitter &out, int16_t offset, Reg reg) {
     out.load(kDw, R1, R7, offset);
@@ -95,12 +161,19 @@ void emit_function(BpfEmitter &out, const KernelAggregation &agg, BpfEmitter::La
         out.bind(counted);
         return add_to_word(out, 0, R9);
     }
+    case AggFunc::Stddev:
+        add_to_word(out, 0, R9);
+        add_to_word(out, 8, R8);
+        return emit_add_square(out);
     case AggFunc::Quantize:
     case AggFunc::Lquantize:
+    case AggFunc::Llquantize:
         if (decl.func == AggFunc::Quantize)
             emit_quantize_bucket(out);
-        else
+        else if (decl.func == AggFunc::Lquantize)
             emit_lquantize_bucket(out, aggdata::lquantize_params(decl.params));
+        else
+            emit_llquantize_bucket(out, llquantize_starts(decl.params));
         // The verifier wants the index bounded where it is used.
         out.jump_imm(kJgt, R1, static_cast<int32_t>(agg.value_words - 1), skip);
         out.alu_imm(kLsh, R1, 3);
@@ -123,13 +196,14 @@ uint32_t kernel_value_words(AggFunc func, const std::vector<int64_t> &params) {
     case AggFunc::Min:
     case AggFunc::Max:
         return 2;
+    case AggFunc::Stddev: // aggdata's [n, sum, squares high, squares low]
+        return 4;
+    case AggFunc::Llquantize:
+        llquantize_starts(params); // refuses what the kernel would count otherwise
+        [[fallthrough]];
     case AggFunc::Quantize:
     case AggFunc::Lquantize:
         return static_cast<uint32_t>(aggdata::aggregate_init(func, params).size());
-    case AggFunc::Stddev:
-        throw Refusal("stddev() is not available in the kernel path");
-    case AggFunc::Llquantize:
-        throw Refusal("llquantize() is not available in the kernel path");
     }
     throw Refusal("an unknown aggregating function");
 }
@@ -148,6 +222,8 @@ KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &prog
     agg.program = &program;
     agg.value_words = kernel_value_words(decl->func, decl->params);
     for (const dif::TypeDesc &type : decl->key_types) {
+        if (type.shown == dif::TypeDesc::Shown::Stack || type.shown == dif::TypeDesc::Shown::UserStack)
+            throw Refusal("stack() and ustack() keys are not available in the kernel path");
         if (type.kind == dif::TypeDesc::Kind::ByRef || type.shown != dif::TypeDesc::Shown::Value)
             throw Refusal("aggregation keys other than integers and strings");
         agg.key_types.push_back(type);

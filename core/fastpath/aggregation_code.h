@@ -4,7 +4,9 @@
 //
 // Kernel layouts (words of 8 bytes; docs/fastpath.md):
 //   count [n]   sum [sum]   avg [n, sum]   min, max [n, value]
+//   stddev [n, sum, squares high, squares low] (aggdata's)
 //   quantize  the 127 buckets of aggdata   lquantize  its levels + 2 buckets
+//   llquantize  aggdata's buckets
 // min and max keep their count so that the CPUs that never saw a key (whose
 // words the kernel zeroes) are told apart when the CPUs are merged.
 #pragma once

@@ -60,6 +60,18 @@ int64_t firings(const std::vector<std::vector<int64_t>> &cpu_values) {
     return n;
 }
 
+// stddev()'s sum of squares is one 128-bit number in two words (high, low):
+// its increase borrows across them.
+void subtract_squares(std::vector<int64_t> &merge, const std::vector<int64_t> &now, const std::vector<int64_t> &seen) {
+    using u128 = unsigned __int128;
+    auto squares = [](const std::vector<int64_t> &v) {
+        return static_cast<u128>(static_cast<uint64_t>(v[2])) << 64 | static_cast<uint64_t>(v[3]);
+    };
+    const u128 increase = squares(now) - squares(seen);
+    merge[2] = static_cast<int64_t>(static_cast<uint64_t>(increase >> 64));
+    merge[3] = static_cast<int64_t>(static_cast<uint64_t>(increase));
+}
+
 } // namespace
 
 std::vector<AggregationDeltas::Change> AggregationDeltas::changes(const KernelAggregation &agg,
@@ -78,6 +90,8 @@ std::vector<AggregationDeltas::Change> AggregationDeltas::changes(const KernelAg
         if (merges_difference(func) && !fresh)
             for (size_t i = 0; i < merge.size() && i < it->second.size(); i++)
                 merge[i] = static_cast<int64_t>(static_cast<uint64_t>(now[i]) - static_cast<uint64_t>(it->second[i]));
+        if (func == AggFunc::Stddev && !fresh && merge.size() == 4 && it->second.size() == 4)
+            subtract_squares(merge, now, it->second);
         if (!merges_difference(func))
             merge.pop_back();
         it->second = std::move(now);

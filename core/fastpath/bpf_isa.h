@@ -41,7 +41,13 @@ enum class Helper : int32_t {
     GetCurrentPidTgid = 14,
     GetCurrentUidGid = 15,
     GetCurrentComm = 16,
+    GetCurrentTask = 35,
+    ProbeReadKernel = 113,
+    RingbufOutput = 130,
 };
+
+// bpf_ringbuf_output() flags: the consumer polls, no wakeup wanted.
+inline constexpr int32_t kRingbufNoWakeup = 1;
 
 // bpf_map_update_elem() flags.
 inline constexpr int32_t kUpdateAny = 0, kUpdateNoExist = 1;

@@ -55,6 +55,9 @@ struct DifoTranslator::State {
     std::map<size_t, BpfEmitter::Label> labels;
     BpfEmitter::Label end = 0;
     std::optional<DifoValue> returned;
+    // The tuple stack's bytes, written at frame::kTuple as it is pushed (D's
+    // types keep an array's key types the same at every use).
+    uint32_t tuple_bytes = 0;
 
     void merge_into(size_t target) {
         auto [it, fresh] = pending.try_emplace(target, regs);
@@ -101,7 +104,7 @@ void emit_count_drop(BpfEmitter &out, uint32_t which) {
 void note_builtin_uses(const dif::Difo &difo, BuiltinUses &uses) {
     for (uint64_t word : difo.code) {
         const dif::Instr in = dif::decode(word);
-        if (in.op == Op::Ldtv || in.op == Op::Sttv)
+        if (in.op == Op::Ldtv || in.op == Op::Sttv || in.op == Op::Ldta || in.op == Op::Stta)
             uses.pid_tgid = true; // the thread-local key
         if (in.op == Op::Ldga && in.imm == uint32_t(VarId::Args))
             uses.return_value = true;
@@ -112,6 +115,7 @@ void note_builtin_uses(const dif::Difo &difo, BuiltinUses &uses) {
             uses.execname = true;
             break;
         case VarId::Timestamp:
+        case VarId::Walltimestamp:
             uses.timestamp = true;
             break;
         case VarId::Pid:
@@ -218,7 +222,9 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
     };
     switch (in.op) {
     case Op::Nop:
+        return;
     case Op::Flushts:
+        state.tuple_bytes = 0;
         return;
     case Op::Or:
         return binary(kOr);
@@ -326,11 +332,19 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
         return;
     }
     case Op::Ldgv:
-        if (in.imm < dif::kFirstUserVariable)
+    case Op::Stgv: {
+        if (in.op == Op::Ldgv && in.imm < dif::kFirstUserVariable)
             return emit_builtin(VarId(in.imm), in.rd, state);
-        throw Refusal("global variables are not available in the kernel path");
-    case Op::Stgv:
-        throw Refusal("global variables are not available in the kernel path");
+        const dif::Variable *var = variable_of(difo, in.imm, dif::Scope::Global);
+        if (!var || var->type.kind != dif::TypeDesc::Kind::Integer)
+            throw Refusal("global variables other than integers are not available in the kernel path");
+        if (in.op == Op::Stgv)
+            integer(in.r1);
+        emit_global(*var, in.op == Op::Ldgv ? in.rd : in.r1, in.op == Op::Stgv);
+        if (in.op == Op::Ldgv)
+            set(in.rd, Kind{Kind::Integer});
+        return;
+    }
     case Op::Ldga:
         if (in.imm == uint32_t(VarId::Args)) {
             const Kind &index = integer(in.r1);
@@ -339,20 +353,37 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
             emit_arg(static_cast<uint32_t>(index.value), in.rd);
             return set(in.rd, Kind{Kind::Integer});
         }
-        throw Refusal("associative arrays are not available in the kernel path");
+        if (in.imm < dif::kFirstUserVariable)
+            throw Refusal(builtin_name(in.imm) + "[] is not available in the kernel path");
+        [[fallthrough]];
+    case Op::Stga:
+    case Op::Ldta:
+    case Op::Stta: {
+        const bool store = in.op == Op::Stga || in.op == Op::Stta;
+        const dif::Scope scope = in.op == Op::Ldga || in.op == Op::Stga ? dif::Scope::Global : dif::Scope::ThreadLocal;
+        const dif::Variable *var = variable_of(difo, in.imm, scope);
+        if (!var || var->type.kind != dif::TypeDesc::Kind::Integer)
+            throw Refusal("associative arrays of values other than integers are not available in the kernel path");
+        if (store)
+            integer(in.r1);
+        emit_array(*var, store ? in.r1 : in.rd, store, state);
+        if (!store)
+            set(in.rd, Kind{Kind::Integer});
+        return;
+    }
     case Op::Pushtv:
+        integer(in.r1);
+        return emit_push(regs[in.r1], in.r1, state);
     case Op::Pushts:
+        return emit_push(regs[in.r1], in.r1, state);
     case Op::Pushtr:
     case Op::Popts:
-        // The tuple stack feeds a subroutine or an associative array: name the one that follows.
+        // A by-reference tuple entry feeds a subroutine or an array: name the subroutine if one follows.
         for (size_t next = pc + 1; next < difo.code.size(); next++)
             if (dif::decode(difo.code[next]).op == Op::Call)
                 return emit_instruction(difo, next, state);
-        throw Refusal("associative arrays are not available in the kernel path");
-    case Op::Stga:
-    case Op::Ldta:
-    case Op::Stta:
-        throw Refusal("associative arrays are not available in the kernel path");
+        throw Refusal("associative arrays with keys other than integers and strings are not available in the kernel "
+                      "path");
     case Op::Ldlv:
     case Op::Stlv: {
         const dif::Variable *var = variable_of(difo, in.imm, dif::Scope::ClauseLocal);
@@ -401,6 +432,17 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
         if (rd != dif::kZeroRegister)
             state.regs[rd] = Kind{Kind::Execname};
         return;
+    case VarId::ProbeProv:
+    case VarId::ProbeMod:
+    case VarId::ProbeFunc:
+    case VarId::ProbeName: {
+        if (!probe_)
+            throw Refusal(builtin_name(uint32_t(id)) + " without the probe's own program");
+        const std::string *names[] = {&probe_->provider, &probe_->module, &probe_->function, &probe_->name};
+        if (rd != dif::kZeroRegister)
+            state.regs[rd] = Kind{Kind::Constant, false, 0, *names[uint32_t(id) - uint32_t(VarId::ProbeProv)]};
+        return;
+    }
     case VarId::Pid:
         out_.load(kDw, R1, R10, frame::kPidTgid);
         out_.alu_imm(kRsh, R1, 32);
@@ -417,6 +459,30 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
         return integer_result();
     case VarId::Timestamp:
         out_.load(kDw, R1, R10, frame::kTimestamp);
+        return integer_result();
+    case VarId::Walltimestamp:
+        // The event's time on the wall clock (the user-space path reads it when the event arrives).
+        out_.load(kDw, R1, R10, frame::kTimestamp);
+        out_.load_imm64(R2, static_cast<uint64_t>(plan_.wall_offset_ns));
+        out_.alu(kAdd, R1, R2);
+        return integer_result();
+    case VarId::Ppid:
+        if (shape_.task_real_parent == 0 || shape_.task_tgid == 0)
+            throw Refusal(
+                "ppid is not available in the kernel path (the plugin does not know the kernel's task_struct)");
+        out_.call(Helper::GetCurrentTask);
+        emit_read_task_word(R0, shape_.task_real_parent, 8);
+        out_.load(kDw, R3, R10, frame::kTaskWord);
+        emit_read_task_word(R3, shape_.task_tgid, 4);
+        out_.load(kDw, R1, R10, frame::kTaskWord);
+        return integer_result();
+    case VarId::Vtimestamp:
+        if (shape_.task_exec_runtime == 0)
+            throw Refusal(
+                "vtimestamp is not available in the kernel path (the plugin does not know the kernel's task_struct)");
+        out_.call(Helper::GetCurrentTask);
+        emit_read_task_word(R0, shape_.task_exec_runtime, 8);
+        out_.load(kDw, R1, R10, frame::kTaskWord);
         return integer_result();
     case VarId::Cpu:
         out_.call(Helper::GetSmpProcessorId);
@@ -437,6 +503,18 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
         }
         throw Refusal(builtin_name(uint32_t(id)) + " is not available in the kernel path");
     }
+}
+
+// frame::kTaskWord = the `size` bytes at `base` + `offset` in kernel memory
+// (zero-extended; 0 when the read fails).
+void DifoTranslator::emit_read_task_word(Reg base, uint32_t offset, int32_t size) {
+    out_.mov(R3, base);
+    out_.alu_imm(kAdd, R3, static_cast<int32_t>(offset));
+    out_.store_imm(kDw, R10, frame::kTaskWord, 0);
+    out_.mov(R1, R10);
+    out_.alu_imm(kAdd, R1, frame::kTaskWord);
+    out_.mov_imm(R2, size);
+    out_.call(Helper::ProbeReadKernel);
 }
 
 // argN: the event's words (a syscall return: its value, twice); beyond the
@@ -495,26 +573,107 @@ unsigned DifoTranslator::clause_local_slot(const dif::Variable &var) {
     return it->second;
 }
 
-uint32_t DifoTranslator::thread_local_map(const dif::Variable &var) {
-    const std::string name = "self->" + var.name;
-    if (auto it = plan_.by_name.find(name); it != plan_.by_name.end())
+uint32_t DifoTranslator::variable_map(const std::string &name, MapSpec spec) {
+    if (auto it = plan_.by_name.find(name); it != plan_.by_name.end()) {
+        if (plan_.maps[it->second].key_size != spec.key_size)
+            throw Refusal(name + " is used with keys of different types");
         return it->second;
-    MapSpec spec{DTRACE_BPF_MAP_HASH, 8, 8, static_cast<uint32_t>(plan_.variable_entries), "dt_self_" + var.name};
-    return plan_.add(name, spec);
+    }
+    return plan_.add(name, std::move(spec));
 }
 
-// self->x: a hash map per variable, keyed by the thread id. Reading an
-// absent entry gives 0; storing 0 deletes the entry, as DTrace frees it;
-// a store that finds the map full is a dynamic variable drop.
-void DifoTranslator::emit_thread_local(const dif::Variable &var, uint8_t reg, bool store) {
-    const uint32_t map = thread_local_map(var);
+// The thread id at r10 + offset (a thread-local variable's key, or its first word).
+void DifoTranslator::emit_thread_key(int16_t offset) {
     out_.load(kDw, R1, R10, frame::kPidTgid);
     out_.alu_imm(kLsh, R1, 32);
     out_.alu_imm(kRsh, R1, 32);
-    out_.store(kDw, R10, frame::kVarKey, R1);
+    out_.store(kDw, R10, offset, R1);
+}
+
+// self->x: a hash map per variable, keyed by the thread id.
+void DifoTranslator::emit_thread_local(const dif::Variable &var, uint8_t reg, bool store) {
+    const uint32_t map = variable_map(
+        "self->" + var.name,
+        MapSpec{DTRACE_BPF_MAP_HASH, 8, 8, static_cast<uint32_t>(plan_.variable_entries), "dt_self_" + var.name});
+    emit_thread_key(frame::kVarKey);
+    emit_dynamic_variable(map, frame::kVarKey, reg, store);
+}
+
+// A global scalar: a one-entry array map per variable (0 until stored,
+// never freed, as DTrace's).
+void DifoTranslator::emit_global(const dif::Variable &var, uint8_t reg, bool store) {
+    const uint32_t map = variable_map(var.name, MapSpec{DTRACE_BPF_MAP_ARRAY, 4, 8, 1, "dt_global_" + var.name});
+    BpfEmitter::Label absent = out_.new_label();
+    out_.store_imm(kW, R10, frame::kIndex, 0);
+    emit_map_lookup(out_, map, frame::kIndex);
+    if (store) {
+        out_.jump_imm(kJeq, R0, 0, absent);
+        load_dif_register(out_, R1, reg);
+        out_.store(kDw, R0, 0, R1);
+        out_.bind(absent);
+        return;
+    }
+    out_.mov_imm(R1, 0);
+    out_.jump_imm(kJeq, R0, 0, absent);
+    out_.load(kDw, R1, R0, 0);
+    out_.bind(absent);
+    store_dif_register(out_, reg, R1);
+}
+
+// Pushes DIF register `reg` (of kind `value`) on the tuple stack: 8 bytes
+// for an integer, 16 for a string (execname's room, zero-padded).
+void DifoTranslator::emit_push(const Kind &value, uint8_t reg, State &state) {
+    const bool is_string = value.tag == Kind::Execname || value.tag == Kind::Constant;
+    if (!is_string && value.tag != Kind::Integer)
+        throw Refusal("a value that may be a string or an integer");
+    const uint32_t size = is_string ? kStringKeyBytes : 8;
+    if (state.tuple_bytes + size > frame::kMaxTupleBytes)
+        throw Refusal("an associative array key of more than " + std::to_string(frame::kMaxTupleBytes) + " bytes");
+    const int16_t at = static_cast<int16_t>(frame::kTuple + state.tuple_bytes);
+    if (value.tag == Kind::Integer) {
+        load_dif_register(out_, R1, reg);
+        out_.store(kDw, R10, at, R1);
+    } else if (value.tag == Kind::Execname) {
+        for (int16_t word = 0; word < 16; word += 8) {
+            out_.load(kDw, R1, R10, static_cast<int16_t>(frame::kComm + word));
+            out_.store(kDw, R10, static_cast<int16_t>(at + word), R1);
+        }
+    } else {
+        if (value.text.size() >= kStringKeyBytes)
+            throw Refusal("string keys other than execname and constants of under 16 bytes");
+        const std::array<uint64_t, 2> words = string_words(value.text);
+        for (int word = 0; word < 2; word++) {
+            out_.load_imm64(R1, words[word]);
+            out_.store(kDw, R10, static_cast<int16_t>(at + 8 * word), R1);
+        }
+    }
+    state.tuple_bytes += size;
+}
+
+// a[k...] and self->a[k...]: a hash map per array, keyed by the tuple (and
+// the thread id first for self->), of integers.
+void DifoTranslator::emit_array(const dif::Variable &var, uint8_t reg, bool store, State &state) {
+    const bool thread = var.scope == dif::Scope::ThreadLocal;
+    if (state.tuple_bytes == 0)
+        throw Refusal("an associative array without a key");
+    const uint32_t key_bytes = state.tuple_bytes + (thread ? 8 : 0);
+    const uint32_t map =
+        variable_map((thread ? "self->" : "") + var.name + "[]",
+                     MapSpec{DTRACE_BPF_MAP_HASH, key_bytes, 8, static_cast<uint32_t>(plan_.variable_entries),
+                             (thread ? "dt_self_" : "dt_array_") + var.name});
+    if (thread)
+        emit_thread_key(frame::kTupleThread);
+    emit_dynamic_variable(map, thread ? frame::kTupleThread : frame::kTuple, reg, store);
+}
+
+// The entry of `map` whose key is at r10 + key_offset: read into DIF
+// register `reg` (0 when absent), or set from it: storing 0 deletes the
+// entry, as DTrace frees it; a store that finds the map full is a dynamic
+// variable drop.
+void DifoTranslator::emit_dynamic_variable(uint32_t map, int16_t key_offset, uint8_t reg, bool store) {
     BpfEmitter::Label done = out_.new_label();
     if (!store) {
-        emit_map_lookup(out_, map, frame::kVarKey);
+        emit_map_lookup(out_, map, key_offset);
         out_.mov_imm(R1, 0);
         BpfEmitter::Label absent = out_.new_label();
         out_.jump_imm(kJeq, R0, 0, absent);
@@ -529,7 +688,7 @@ void DifoTranslator::emit_thread_local(const dif::Variable &var, uint8_t reg, bo
     out_.store(kDw, R10, frame::kVarValue, R3);
     out_.load_map(R1, map);
     out_.mov(R2, R10);
-    out_.alu_imm(kAdd, R2, frame::kVarKey);
+    out_.alu_imm(kAdd, R2, key_offset);
     out_.mov(R3, R10);
     out_.alu_imm(kAdd, R3, frame::kVarValue);
     out_.mov_imm(R4, kUpdateAny);
@@ -540,7 +699,7 @@ void DifoTranslator::emit_thread_local(const dif::Variable &var, uint8_t reg, bo
     out_.bind(remove);
     out_.load_map(R1, map);
     out_.mov(R2, R10);
-    out_.alu_imm(kAdd, R2, frame::kVarKey);
+    out_.alu_imm(kAdd, R2, key_offset);
     out_.call(Helper::MapDeleteElem);
     out_.bind(done);
 }

@@ -7,6 +7,7 @@
 // only as execname and constants, compared without ever being copied. What
 // the kernel path cannot do (memory loads, subroutines, associative arrays,
 // string variables, division by a value not known to be non-zero ...)
+// The probe's names are constants in a program that serves one probe.
 // throws a Refusal naming it.
 #pragma once
 
@@ -37,9 +38,10 @@ using ClauseLocalSlots = std::map<std::pair<const compiler::Program *, uint32_t>
 
 class DifoTranslator {
   public:
+    // `probe`: the one probe the program serves (its names are constants), if known.
     DifoTranslator(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, const compiler::Program &program,
-                   ClauseLocalSlots &locals)
-        : out_(out), plan_(plan), shape_(shape), program_(program), locals_(locals) {}
+                   ClauseLocalSlots &locals, const ProbeIdentity *probe = nullptr)
+        : out_(out), plan_(plan), shape_(shape), program_(program), locals_(locals), probe_(probe) {}
 
     DifoValue emit(const dif::Difo &difo);
 
@@ -56,16 +58,23 @@ class DifoTranslator {
     void emit_instruction(const dif::Difo &difo, size_t pc, State &state);
     void emit_builtin(dif::VarId id, uint8_t rd, State &state);
     void emit_arg(uint32_t index, uint8_t rd);
+    void emit_read_task_word(bpf::Reg base, uint32_t offset, int32_t size);
     void emit_string_compare(const Kind &left, const Kind &right, uint8_t rd);
     void emit_thread_local(const dif::Variable &var, uint8_t reg, bool store);
+    void emit_global(const dif::Variable &var, uint8_t reg, bool store);
+    void emit_push(const Kind &value, uint8_t reg, State &state);
+    void emit_array(const dif::Variable &var, uint8_t reg, bool store, State &state);
+    void emit_dynamic_variable(uint32_t map, int16_t key_offset, uint8_t reg, bool store);
+    void emit_thread_key(int16_t offset);
     unsigned clause_local_slot(const dif::Variable &var);
-    uint32_t thread_local_map(const dif::Variable &var);
+    uint32_t variable_map(const std::string &name, MapSpec spec);
 
     BpfEmitter &out_;
     MapPlan &plan_;
     const ProbeShape &shape_;
     const compiler::Program &program_;
     ClauseLocalSlots &locals_;
+    const ProbeIdentity *probe_;
 };
 
 // Loads DIF register `r` (r0 reads 0) into `dst`, stores `src` into it (r0: lost).

@@ -1,11 +1,14 @@
 // installer.cpp: planning, loading, attaching and reading back (see installer.h).
 #include "fastpath/installer.h"
 
+#include "fastpath/kernel_records.h"
 #include "fastpath/planner.h"
+#include "host/abi.h"
 #include "host/loaded_plugin.h"
 
 #include <algorithm>
 #include <cstring>
+#include <ctime>
 
 namespace dtrace::fastpath {
 
@@ -16,6 +19,27 @@ constexpr size_t kVerifierLogBytes = 1u << 20;
 constexpr size_t kBytesPerAggregationEntry = 256; // aggsize / this = entries per aggregation map
 constexpr size_t kBytesPerVariable = 64;          // dynvarsize / this = entries per self-> map
 constexpr size_t kMinEntries = 1024, kMaxEntries = 65536;
+constexpr size_t kMinRingBytes = 1u << 16, kMaxRingBytes = 1u << 26;
+
+// The kernel's record ring: bufsize (per CPU in DTrace) as a power of 2.
+size_t ring_bytes_for(size_t bufsize) {
+    size_t bytes = kMinRingBytes;
+    while (bytes * 2 <= std::min(bufsize, kMaxRingBytes))
+        bytes *= 2;
+    return bytes;
+}
+
+// CLOCK_REALTIME - CLOCK_MONOTONIC (bpf_ktime_get_ns()'s clock), in ns.
+int64_t wall_clock_offset() {
+    timespec wall{}, monotonic{};
+    clock_gettime(CLOCK_REALTIME, &wall);
+    clock_gettime(CLOCK_MONOTONIC, &monotonic);
+    return (int64_t(wall.tv_sec) - monotonic.tv_sec) * 1000000000 + (wall.tv_nsec - monotonic.tv_nsec);
+}
+
+bool can_read_rings(const dtrace_fastpath_ops &ops) {
+    return host::abi::covers(&ops, host::abi::kFastpathOpsReadRingSize) && ops.read_ring != nullptr;
+}
 
 size_t entries_for(size_t bytes, size_t per_entry) {
     return std::clamp(bytes / per_entry, kMinEntries, kMaxEntries);
@@ -44,16 +68,23 @@ std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
         planned.id = probe->id;
         planned.name = probe_name(*probe);
         planned.provider = probe->provider->name;
-        for (const engine::Ecb *ecb : probe->ecbs)
+        planned.identity = ProbeIdentity{probe->provider->name, probe->module, probe->function, probe->name, {}};
+        for (const engine::Ecb *ecb : probe->ecbs) {
             planned.clauses.push_back({ecb->program, ecb->clause});
+            planned.identity.epids.push_back(ecb->epid);
+        }
         const host::LoadedPlugin *plugin = probe->provider->owner;
         const dtrace_fastpath_ops *ops = plugin ? plugin->fastpath_ops() : nullptr;
         if (ops && (port.plugin == nullptr || port.plugin == plugin)) {
             dtrace_fastpath_probe layout{};
             layout.struct_size = sizeof layout;
             if (ops->probe_layout(plugin->plugin_state(), probe->id, probe->cookie, &layout) == 0) {
-                planned.shape =
-                    ProbeShape{layout.nargs, layout.arg_offset, (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0};
+                planned.shape = ProbeShape{layout.nargs,
+                                           layout.arg_offset,
+                                           (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
+                                           layout.task_real_parent,
+                                           layout.task_tgid,
+                                           layout.task_exec_runtime};
                 port = Port{ops, plugin->plugin_state(), plugin};
             }
         }
@@ -99,6 +130,7 @@ Installation::Installation(engine::Engine &engine, const dtrace_fastpath_ops &op
 
 Installation::~Installation() {
     engine_.set_kernel_hooks({}, {});
+    engine_.set_kernel_record_hook({});
 }
 
 void Installation::merge_aggregations() {
@@ -113,17 +145,33 @@ void Installation::merge_aggregations() {
 void Installation::merge_drops() {
     std::vector<KernelEntry> entries;
     read_entries(ops_, state_, map_handles_[MapPlan::kDrops], plan_.maps[MapPlan::kDrops], entries);
-    uint64_t now[2] = {0, 0};
+    uint64_t now[3] = {0, 0, 0};
     for (const KernelEntry &e : entries) {
         uint32_t index = 0;
         std::memcpy(&index, e.key.data(), std::min(e.key.size(), sizeof index));
-        if (index < 2)
+        if (index < 3)
             for (const std::vector<int64_t> &v : e.cpu_values)
                 now[index] += v.empty() ? 0 : static_cast<uint64_t>(v[0]);
     }
-    engine_.add_kernel_drops(now[0] - drops_seen_[0], now[1] - drops_seen_[1]);
-    drops_seen_[0] = now[0];
-    drops_seen_[1] = now[1];
+    engine_.add_kernel_drops(now[MapPlan::kAggregationDrops] - drops_seen_[MapPlan::kAggregationDrops],
+                             now[MapPlan::kVariableDrops] - drops_seen_[MapPlan::kVariableDrops]);
+    if (const uint64_t lost = now[MapPlan::kRecordDrops] - drops_seen_[MapPlan::kRecordDrops])
+        engine_.report_drops(0, lost, DTRACE_DROP_PRINCIPAL);
+    std::copy(std::begin(now), std::end(now), std::begin(drops_seen_));
+}
+
+void Installation::merge_records() {
+    auto ring = plan_.by_name.find("records");
+    if (ring == plan_.by_name.end())
+        return;
+    auto on_record = [](void *arg, const void *data, uint32_t size) {
+        Installation &self = *static_cast<Installation *>(arg);
+        std::optional<DecodedRecord> r =
+            decode_record(self.plan_, std::span<const uint8_t>(static_cast<const uint8_t *>(data), size));
+        if (r)
+            self.engine_.append_kernel_record(r->cpu, r->epid, r->timestamp, r->values);
+    };
+    ops_.read_ring(state_, map_handles_[ring->second], on_record, this);
 }
 
 class Installer {
@@ -133,12 +181,19 @@ class Installer {
         sizes_.aggregation_entries =
             entries_for(static_cast<size_t>(options.number("aggsize")), kBytesPerAggregationEntry);
         sizes_.variable_entries = entries_for(static_cast<size_t>(options.number("dynvarsize")), kBytesPerVariable);
+        sizes_.ring_bytes = ring_bytes_for(static_cast<size_t>(options.number("bufsize")));
+        sizes_.wall_offset_ns = wall_clock_offset();
     }
 
     std::optional<std::string> run(std::unique_ptr<Installation> &out) {
         Port port;
         const std::vector<PlannedProbe> probes = collect_probes(engine_, port);
         std::map<ClauseRef, std::string> forced;
+        if (port.ops && !can_read_rings(*port.ops))
+            for (const PlannedProbe &p : probes)
+                for (const ClauseRef &c : p.clauses)
+                    if (clause_records(*c.clause))
+                        forced.try_emplace(c, "the " + p.provider + " provider cannot bring records from the kernel");
         for (int round = 0; round < kMaxRounds; round++) {
             Plan plan = make_plan(probes, forced, sizes_);
             if (plan.groups.empty()) {
@@ -156,6 +211,7 @@ class Installer {
             explain_plan(plan, built);
             Installation *raw = installation.get();
             engine_.set_kernel_hooks([raw] { raw->merge_aggregations(); }, [raw] { raw->merge_drops(); });
+            engine_.set_kernel_record_hook([raw] { raw->merge_records(); });
             out = std::move(installation);
             return std::nullopt;
         }
@@ -165,21 +221,23 @@ class Installer {
   private:
     static void force(const Plan &plan, const std::string &why, std::map<ClauseRef, std::string> &forced) {
         for (const auto &[key, group_probes] : plan.groups)
-            for (const ClauseRef &c : key.second)
+            for (const ClauseRef &c : key.clauses)
                 forced.try_emplace(c, why);
     }
 
     bool build(const Plan &plan, Installation &inst, std::vector<Built> &built,
                std::map<ClauseRef, std::string> &forced) {
         for (const auto &[key, group_probes] : plan.groups) {
+            // A program of one probe's (key.probe) knows it: its names, its clauses' enabled probe ids.
+            const ProbeIdentity *probe = key.probe ? &group_probes.front()->identity : nullptr;
             try {
-                built.push_back({build_program(inst.plan_, key.first, key.second)});
+                built.push_back({build_program(inst.plan_, key.shape, key.clauses, probe)});
             } catch (const Refusal &refusal) {
-                for (const ClauseRef &c : key.second)
+                for (const ClauseRef &c : key.clauses)
                     forced.try_emplace(c, refusal.what());
                 return false;
             } catch (const std::exception &e) {
-                for (const ClauseRef &c : key.second)
+                for (const ClauseRef &c : key.clauses)
                     forced.try_emplace(c, e.what());
                 return false;
             }
@@ -219,9 +277,9 @@ class Installer {
             b.handle = inst.ops_.load_program(inst.state_, &program);
             if (b.handle < 0) {
                 const std::string why = "the kernel refused its program";
-                for (const ClauseRef &c : key.second)
+                for (const ClauseRef &c : key.clauses)
                     forced.try_emplace(c, why);
-                explain_("fastpath: the kernel refused the program of the " + clause_name(key.second.front()) +
+                explain_("fastpath: the kernel refused the program of the " + clause_name(key.clauses.front()) +
                          "; its clauses stay in user space. The kernel said:\n" + std::string(log.c_str()));
                 return false;
             }
@@ -249,20 +307,27 @@ class Installer {
 
     void explain_plan(const Plan &plan, const std::vector<Built> &built) {
         explain_user_space(plan);
-        std::map<ClauseRef, std::pair<size_t, size_t>> in_kernel; // probes, instructions
+        struct InKernel {
+            size_t probes = 0, programs = 0, insns = 0; // insns: the largest program's
+        };
+        std::map<ClauseRef, InKernel> in_kernel;
         size_t index = 0;
         for (const auto &[key, group_probes] : plan.groups) {
-            for (const ClauseRef &c : key.second) {
-                auto &[probe_count, insns] = in_kernel[c];
-                probe_count += group_probes.size();
-                insns = std::max(insns, built[index].insns.size());
+            for (const ClauseRef &c : key.clauses) {
+                InKernel &k = in_kernel[c];
+                k.probes += group_probes.size();
+                k.programs++;
+                k.insns = std::max(k.insns, built[index].insns.size());
             }
             index++;
         }
-        for (const auto &[clause, counts] : in_kernel)
-            explain_("fastpath: " + clause_name(clause) + " runs in the kernel on " + std::to_string(counts.first) +
-                     " probe" + (counts.first == 1 ? "" : "s") + " (a BPF program of " + std::to_string(counts.second) +
+        for (const auto &[clause, k] : in_kernel) {
+            const std::string programs =
+                k.programs == 1 ? "a BPF program of " : std::to_string(k.programs) + " BPF programs of up to ";
+            explain_("fastpath: " + clause_name(clause) + " runs in the kernel on " + std::to_string(k.probes) +
+                     " probe" + (k.probes == 1 ? "" : "s") + " (" + programs + std::to_string(k.insns) +
                      " instructions)");
+        }
     }
 
     engine::Engine &engine_;

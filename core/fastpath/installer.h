@@ -7,7 +7,9 @@
 // dtrace_fastpath_ops; a program the verifier refuses leaves its clauses
 // in user space (with the verifier's log under -x fastpath=explain). From
 // then on, before the consumer reads aggregations or drops, the kernel's
-// maps are read and merged into the engine (aggregation_merge.h).
+// maps are read and merged into the engine (aggregation_merge.h), and
+// before it takes the buffers, the records the kernel wrote are appended to
+// them (kernel_records.h).
 #pragma once
 
 #include "engine/engine.h"
@@ -30,6 +32,8 @@ class Installation {
     void merge_aggregations();
     // Reads the kernel's drop counters and hands the increase to the engine.
     void merge_drops();
+    // Takes the records the kernel wrote to its ring and appends them to the engine's buffers.
+    void merge_records();
 
   private:
     friend class Installer;
@@ -41,7 +45,7 @@ class Installation {
     MapPlan plan_;
     std::vector<int32_t> map_handles_;
     AggregationDeltas deltas_;
-    uint64_t drops_seen_[2] = {0, 0};
+    uint64_t drops_seen_[3] = {0, 0, 0};
 };
 
 // Where explanations go (-x fastpath=explain): one message per call.

@@ -4,7 +4,7 @@
 namespace dtrace::fastpath {
 
 MapPlan::MapPlan() {
-    add("drops", MapSpec{DTRACE_BPF_MAP_PERCPU_ARRAY, 4, 8, 2, "dt_drops"});
+    add("drops", MapSpec{DTRACE_BPF_MAP_PERCPU_ARRAY, 4, 8, 3, "dt_drops"});
     add("zero", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, 8, 1, "dt_zero"}); // grows with the largest aggregation value
 }
 

@@ -47,6 +47,10 @@ inline constexpr int16_t kVarValue = -216;
 inline constexpr int16_t kIndex = -224; // a u32 array index (drops, zero value)
 inline constexpr uint32_t kMaxKeyBytes = 128;
 inline constexpr int16_t kKey = -224 - static_cast<int16_t>(kMaxKeyBytes); // an aggregation's key tuple
+inline constexpr uint32_t kMaxTupleBytes = 128;
+inline constexpr int16_t kTuple = kKey - static_cast<int16_t>(kMaxTupleBytes); // DIF's tuple stack: an array's key
+inline constexpr int16_t kTupleThread = kTuple - 8;    // a self-> array's key: the thread id, then the tuple
+inline constexpr int16_t kTaskWord = kTupleThread - 8; // a word read from the current task (ppid, vtimestamp)
 } // namespace frame
 
 inline constexpr uint32_t kStringKeyBytes = 16; // a string key in the kernel: execname's room (TASK_COMM_LEN)
@@ -56,8 +60,27 @@ struct ProbeShape {
     uint32_t nargs = 0;
     uint32_t arg_offset = 0;
     bool syscall_return = false;
+    // Offsets in the kernel's task_struct (dtrace_fastpath_probe); 0: unknown.
+    uint32_t task_real_parent = 0, task_tgid = 0, task_exec_runtime = 0;
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
+};
+
+// The probe a program of its own serves: what a clause that records (its
+// enabled probe ids) or reads the probe's names needs to know.
+struct ProbeIdentity {
+    std::string provider, module, function, name;
+    std::vector<uint32_t> epids; // per clause of the program, in order
+};
+
+// How one clause's record lies in the kernel's ring (kernel_records.h).
+struct RecordField {
+    enum class Kind { Integer, Execname, Constant } kind = Kind::Integer;
+    std::string text; // Constant: the string (written by user space, not the kernel)
+};
+struct RecordLayout {
+    std::vector<RecordField> fields;
+    uint32_t bytes = 0; // in the kernel: the header and the fields
 };
 
 struct MapSpec {
@@ -81,15 +104,18 @@ struct KernelAggregation {
 
 // The maps of every program of a session, by name, with their sizes.
 struct MapPlan {
-    static constexpr uint32_t kDrops = 0;     // per-CPU u64 counters: aggregation, then dynamic variable drops
+    static constexpr uint32_t kDrops = 0;     // per-CPU u64 counters: aggregation, dynamic variable, record drops
     static constexpr uint32_t kZeroValue = 1; // one zeroed value, the first value of a new aggregation entry
-    static constexpr uint32_t kAggregationDrops = 0, kVariableDrops = 1;
+    static constexpr uint32_t kAggregationDrops = 0, kVariableDrops = 1, kRecordDrops = 2;
 
     size_t aggregation_entries = 4096; // from aggsize
     size_t variable_entries = 4096;    // from dynvarsize
+    size_t ring_bytes = 1u << 22;      // from bufsize
+    int64_t wall_offset_ns = 0;        // walltimestamp - timestamp (CLOCK_REALTIME - CLOCK_MONOTONIC)
     std::vector<MapSpec> maps;
     std::map<std::string, uint32_t> by_name;
     std::map<std::string, KernelAggregation> aggregations; // by aggregation name
+    std::map<uint32_t, RecordLayout> records;              // by enabled probe id
 
     MapPlan();
     uint32_t add(const std::string &name, MapSpec spec);

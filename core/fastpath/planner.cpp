@@ -72,15 +72,23 @@ Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef
     plan.user_space = forced;
     auto stay = [&](const ClauseRef &c, const std::string &why) { return plan.user_space.try_emplace(c, why).second; };
 
-    // Each clause on its own: its probes, its code.
+    // Each clause on its own: its probes, its code (once per layout, on
+    // the first probe of that layout).
     const std::set<std::string> reset = reset_aggregations(probes);
-    std::map<ClauseRef, std::set<ProbeShape>> shapes;
+    std::map<ClauseRef, std::map<ProbeShape, ProbeIdentity>> shapes;
+    std::set<ClauseRef> ordered_records; // clauses that record on probes other than the dtrace provider's
     for (const PlannedProbe &p : probes)
-        for (const ClauseRef &c : p.clauses) {
-            if (!p.shape)
+        for (size_t i = 0; i < p.clauses.size(); i++) {
+            const ClauseRef &c = p.clauses[i];
+            if (p.provider != "dtrace" && clause_records(*c.clause))
+                ordered_records.insert(c);
+            if (!p.shape) {
                 stay(c, "the " + p.provider + " provider has no kernel path");
-            else
-                shapes[c].insert(*p.shape);
+                continue;
+            }
+            ProbeIdentity identity = p.identity;
+            identity.epids = {i < p.identity.epids.size() ? p.identity.epids[i] : 0};
+            shapes[c].try_emplace(*p.shape, std::move(identity));
         }
     for (const auto &[clause, clause_shapes] : shapes) {
         if (plan.user_space.count(clause))
@@ -89,10 +97,10 @@ Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef
             stay(clause, *why);
             continue;
         }
-        for (const ProbeShape &shape : clause_shapes) {
+        for (const auto &[shape, identity] : clause_shapes) {
             try {
                 MapPlan scratch = sizes;
-                build_program(scratch, shape, {clause});
+                build_program(scratch, shape, {clause}, &identity);
             } catch (const Refusal &refusal) {
                 stay(clause, refusal.what());
                 break;
@@ -127,12 +135,20 @@ Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef
                         break;
                     }
         }
+        for (const ClauseRef &user : ordered_records) {
+            if (!plan.user_space.count(user))
+                continue;
+            for (const ClauseRef &c : ordered_records)
+                changed |= stay(c, "it records, and so does the " + clause_name(user) +
+                                       ", which stays in user space (their records would print out of order)");
+            break;
+        }
     }
 
     for (const PlannedProbe &p : probes) {
         if (p.clauses.empty() || !p.shape || plan.user_space.count(p.clauses.front()))
             continue;
-        plan.groups[{*p.shape, p.clauses}].push_back(&p);
+        plan.groups[{*p.shape, needs_probe_identity(p.clauses) ? p.id : 0, p.clauses}].push_back(&p);
     }
     return plan;
 }

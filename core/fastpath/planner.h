@@ -7,8 +7,11 @@
 // either all stay in the kernel or all come to user space), and every
 // self-> or global variable it uses (the kernel's copy and the user space's
 // would differ). Aggregations may be shared: the kernel's are merged into
-// the engine's. The rules are applied until nothing changes; each clause
-// left in user space keeps the first reason found, for -x fastpath=explain.
+// the engine's. Records (trace, printf ...) either all come from the kernel
+// or all from user space, the dtrace provider's probes aside: the kernel's
+// are read at each buffer switch, and would print out of order with the
+// engine's. The rules are applied until nothing changes; each clause left
+// in user space keeps the first reason found, for -x fastpath=explain.
 #pragma once
 
 #include "fastpath/program_builder.h"
@@ -28,13 +31,23 @@ struct PlannedProbe {
     std::string provider;            // for messages
     std::optional<ProbeShape> shape; // nothing: its plugin cannot run dtrace's programs
     std::vector<ClauseRef> clauses;  // enabled on it, in enabling order
+    ProbeIdentity identity;          // its names, and each clause's enabled probe id
+};
+
+// The probes that share one program: their layout, the probe when the
+// program serves one probe only (needs_probe_identity()), the clauses.
+struct GroupKey {
+    ProbeShape shape;
+    uint32_t probe = 0;
+    std::vector<ClauseRef> clauses;
+
+    friend auto operator<=>(const GroupKey &, const GroupKey &) = default;
 };
 
 struct Plan {
     std::map<ClauseRef, std::string> user_space; // clause -> why it stays in user space
-    // The probes that run in the kernel, by the program they share: the
-    // probes' layout and the clauses, in order.
-    std::map<std::pair<ProbeShape, std::vector<ClauseRef>>, std::vector<const PlannedProbe *>> groups;
+    // The probes that run in the kernel, by the program they share.
+    std::map<GroupKey, std::vector<const PlannedProbe *>> groups;
 };
 
 // `forced`: clauses already known to stay in user space, with why.

@@ -3,8 +3,11 @@
 
 #include "fastpath/aggregation_code.h"
 #include "fastpath/difo_translator.h"
+#include "fastpath/kernel_records.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
 
 namespace dtrace::fastpath {
 
@@ -105,13 +108,24 @@ void store_key_part(BpfEmitter &out, const DifoValue &value, const dif::TypeDesc
     }
 }
 
+bool reads_probe_names(const dif::Difo &difo) {
+    for (uint64_t word : difo.code) {
+        const dif::Instr in = dif::decode(word);
+        if (in.op == dif::Op::Ldgv && in.imm >= uint32_t(dif::VarId::ProbeProv) &&
+            in.imm <= uint32_t(dif::VarId::ProbeName))
+            return true;
+    }
+    return false;
+}
+
 class ClauseEmitter {
   public:
     ClauseEmitter(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, ClauseLocalSlots &locals,
-                  const compiler::Program &program)
-        : out_(out), plan_(plan), program_(program), difos_(out, plan, shape, program, locals) {}
+                  const compiler::Program &program, const ProbeIdentity *probe)
+        : out_(out), plan_(plan), program_(program), difos_(out, plan, shape, program, locals, probe) {}
 
-    void emit(const compiler::Clause &clause) {
+    // `epid`: the clause's enabled probe id (its records name it).
+    void emit(const compiler::Clause &clause, std::optional<uint32_t> epid) {
         BpfEmitter::Label end = out_.new_label();
         if (clause.predicate) {
             if (difos_.emit(*clause.predicate).kind != DifoValue::Kind::Integer)
@@ -119,15 +133,21 @@ class ClauseEmitter {
             out_.load(kDw, R1, R10, frame::kResult);
             out_.jump_imm(kJeq, R1, 0, end);
         }
-        if (clause.actions.empty())
-            throw Refusal(std::string(action_name(ActionKind::Default)) + " is not available in the kernel path");
+        std::optional<RecordWriter> record;
+        if (clause_records(clause)) {
+            if (!epid)
+                throw Refusal("a clause that records without its probe's own program");
+            record.emplace(out_, plan_, *epid);
+        }
         for (const compiler::Action &action : clause.actions)
-            emit_action(action);
+            emit_action(action, record);
+        if (record)
+            record->finish();
         out_.bind(end);
     }
 
   private:
-    void emit_action(const compiler::Action &action) {
+    void emit_action(const compiler::Action &action, std::optional<RecordWriter> &record) {
         switch (action.kind) {
         case ActionKind::Expression:
             if (action.value)
@@ -135,6 +155,14 @@ class ClauseEmitter {
             return;
         case ActionKind::Aggregate:
             return emit_aggregate(action);
+        case ActionKind::Trace:
+            return record->field(difos_.emit(*action.value), action.value->rtype);
+        case ActionKind::Printf:
+            for (const dif::Difo &arg : action.args)
+                record->field(difos_.emit(arg), arg.rtype);
+            return;
+        case ActionKind::Default: // the probe line: a record without fields
+            return;
         default:
             throw Refusal(std::string(action_name(action.kind)) + " is not available in the kernel path");
         }
@@ -173,6 +201,7 @@ class ClauseEmitter {
 BuiltinUses uses_of(const std::vector<ClauseRef> &clauses) {
     BuiltinUses uses;
     for (const ClauseRef &ref : clauses) {
+        uses.timestamp |= clause_records(*ref.clause); // the record's
         if (ref.clause->predicate)
             note_builtin_uses(*ref.clause->predicate, uses);
         for (const compiler::Action &a : ref.clause->actions) {
@@ -189,12 +218,38 @@ BuiltinUses uses_of(const std::vector<ClauseRef> &clauses) {
 
 } // namespace
 
-std::vector<uint64_t> build_program(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses) {
+bool clause_records(const compiler::Clause &clause) {
+    return clause.actions.empty() || std::any_of(clause.actions.begin(), clause.actions.end(),
+                                                 [](const auto &a) { return compiler::writes_record(a.kind); });
+}
+
+bool needs_probe_identity(const std::vector<ClauseRef> &clauses) {
+    for (const ClauseRef &ref : clauses) {
+        if (clause_records(*ref.clause) || (ref.clause->predicate && reads_probe_names(*ref.clause->predicate)))
+            return true;
+        for (const compiler::Action &a : ref.clause->actions) {
+            if (a.value && reads_probe_names(*a.value))
+                return true;
+            for (const auto *difos : {&a.args, &a.agg_args})
+                for (const dif::Difo &d : *difos)
+                    if (reads_probe_names(d))
+                        return true;
+        }
+    }
+    return false;
+}
+
+std::vector<uint64_t> build_program(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses,
+                                    const ProbeIdentity *probe) {
     BpfEmitter out;
     emit_prologue(out, shape, uses_of(clauses));
     ClauseLocalSlots locals;
-    for (const ClauseRef &ref : clauses)
-        ClauseEmitter(out, plan, shape, locals, *ref.program).emit(*ref.clause);
+    for (size_t i = 0; i < clauses.size(); i++) {
+        std::optional<uint32_t> epid;
+        if (probe && i < probe->epids.size())
+            epid = probe->epids[i];
+        ClauseEmitter(out, plan, shape, locals, *clauses[i].program, probe).emit(*clauses[i].clause, epid);
+    }
     out.mov_imm(R0, 0);
     out.exit();
     return out.finish();

@@ -4,11 +4,14 @@
 // predicate, then its actions), then `return 0`.
 //
 // A clause goes to the kernel only when each of its actions does:
-// expressions (assignments to self-> and this-> integers) and aggregating
-// actions. Anything that records (trace, printf, the probe line of an empty
-// clause) or acts (exit, speculations ...) throws a Refusal naming it.
+// expressions (assignments to self-> and this-> integers), aggregating
+// actions, and trace() and printf() of integers and strings the kernel path
+// knows (the record goes to the ring: kernel_records.h; so does the probe
+// line of an empty clause). Anything else that records (printa, exit ...) or
+// acts (speculations ...) throws a Refusal naming it.
 #pragma once
 
+#include "compiler/action_traits.h"
 #include "fastpath/kernel_frame.h"
 
 #include <cstdint>
@@ -23,7 +26,16 @@ struct ClauseRef {
     friend auto operator<=>(const ClauseRef &, const ClauseRef &) = default;
 };
 
+// Whether the clause writes records (the probe line of an empty clause too).
+bool clause_records(const compiler::Clause &clause);
+
+// Whether the clauses need a program per probe (probe_identity()): one of
+// them records (the record names its enabled probe) or reads the probe's names.
+bool needs_probe_identity(const std::vector<ClauseRef> &clauses);
+
 // The encoded instructions; the maps they name are `plan`'s (added as needed).
-std::vector<uint64_t> build_program(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses);
+// `probe`: the one probe the program serves, when needs_probe_identity().
+std::vector<uint64_t> build_program(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses,
+                                    const ProbeIdentity *probe = nullptr);
 
 } // namespace dtrace::fastpath

@@ -51,6 +51,8 @@ inline constexpr uint32_t kPluginOpsFastpathSize =
     offsetof(dtrace_plugin_ops, fastpath) + sizeof(dtrace_plugin_ops::fastpath);
 inline constexpr uint32_t kFastpathOpsSize =
     offsetof(dtrace_fastpath_ops, read_map) + sizeof(dtrace_fastpath_ops::read_map);
+inline constexpr uint32_t kFastpathOpsReadRingSize =
+    offsetof(dtrace_fastpath_ops, read_ring) + sizeof(dtrace_fastpath_ops::read_ring);
 inline constexpr uint32_t kProviderInfoV1Size =
     offsetof(dtrace_provider_info, d_source) + sizeof(dtrace_provider_info::d_source);
 inline constexpr uint32_t kProviderInfoFlagsSize =

@@ -187,6 +187,13 @@ dtrace_probe_id LoadedPlugin::register_probe(dtrace_provider_id provider, const 
     probe.name = desc->name;
     probe.nargs = desc->nargs;
     probe.cookie = desc->cookie;
+    if (abi::covers(desc, offsetof(dtrace_probe_desc, nmodule_aliases) + sizeof desc->nmodule_aliases) &&
+        desc->module_aliases != nullptr) {
+        for (uint32_t i = 0; i < desc->nmodule_aliases; ++i) {
+            if (desc->module_aliases[i] != nullptr && desc->module_aliases[i][0] != '\0')
+                probe.module_aliases.emplace_back(desc->module_aliases[i]);
+        }
+    }
     probe.args_known = desc->args != nullptr || desc->nargs == 0;
     if (desc->args != nullptr) {
         for (uint32_t i = 0; i < desc->nargs; ++i) {

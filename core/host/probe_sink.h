@@ -33,7 +33,8 @@ struct ArgType {
 
 struct ProbeInfo {
     std::string module, function, name;
-    std::vector<ArgType> args; // empty with args_known == false: ask the plugin (arg_info) when needed
+    std::vector<std::string> module_aliases; // spelled exactly by a description, they match module too
+    std::vector<ArgType> args;               // empty with args_known == false: ask the plugin (arg_info) when needed
     bool args_known = true;
     uint32_t nargs = 0;
     uint64_t cookie = 0;

@@ -17,7 +17,7 @@
 // and, each only when the class has it (the entry stays NULL otherwise):
 // set_filters, lookup_symbol, target_changed, lookup_type,
 // lookup_kernel_symbol, add_live_timer/remove_live_timer, consume_action,
-// arg_info, and the fast path's five (fastpath_layout ...: the table
+// arg_info, and the fast path's six (fastpath_layout ...: the table
 // dtrace_plugin_ops.fastpath points to), with the SDK's signatures minus the
 // state. The caller fills in name, description, options and the rest of
 // dtrace_plugin_ops.
@@ -126,7 +126,7 @@ template <typename Plugin> struct EntryPoints {
 
     // The in-kernel fast path (dtrace_fastpath_ops), for a class with
     // fastpath_layout, create_fastpath_map, load_fastpath_program,
-    // attach_fastpath_program and read_fastpath_map.
+    // attach_fastpath_program, read_fastpath_map and read_fastpath_ring.
     static int fastpath_layout(void *state, dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe *out) {
         return run(state, [&](Plugin &p) { return p.fastpath_layout(probe, cookie, *out); });
     }
@@ -142,9 +142,12 @@ template <typename Plugin> struct EntryPoints {
     static int read_fastpath_map(void *state, int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
         return run(state, [&](Plugin &p) { return p.read_fastpath_map(map, fn, arg); });
     }
+    static int read_fastpath_ring(void *state, int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
+        return run(state, [&](Plugin &p) { return p.read_fastpath_ring(map, fn, arg); });
+    }
     static constexpr dtrace_fastpath_ops fastpath_ops = {
-        sizeof(dtrace_fastpath_ops), fastpath_layout,         create_fastpath_map,
-        load_fastpath_program,       attach_fastpath_program, read_fastpath_map,
+        sizeof(dtrace_fastpath_ops), fastpath_layout,   create_fastpath_map, load_fastpath_program,
+        attach_fastpath_program,     read_fastpath_map, read_fastpath_ring,
     };
 };
 

@@ -63,7 +63,15 @@ int EtwPlugin::init() {
     announce_session();
     catalog_.emplace();
     registry_ = std::make_unique<ProbeRegistry>(host_, ops_, *catalog_, manifests_);
-    return registry_->register_all() && kernel_probes_.register_all(host_, ops_) ? 0 : -1;
+    if (!registry_->register_all() || !kernel_probes_.register_all(host_, ops_)) {
+        return -1;
+    }
+    for (const std::unique_ptr<ReplayFamily> &family : families_) {
+        if (!family->register_types(host_, ops_)) {
+            return -1;
+        }
+    }
+    return 0;
 }
 
 // Several files make one session: say which (an archive's members are
@@ -94,20 +102,65 @@ int EtwPlugin::provide(const dtrace_probe_spec *spec) {
     if (!replaying()) {
         return 0;
     }
-    if (needs_catalog(spec) && !catalogue()) {
+    const bool family = names_family(spec);
+    if (needs_catalog(spec) && !family && !catalogue()) {
+        return -1;
+    }
+    // Descriptions that may name the families' probes: theirs, and those
+    // that needed the file's own probes (a glob may match both).
+    if ((family || needs_catalog(spec)) && !register_families()) {
         return -1;
     }
     return registry_->provide(spec) ? 0 : -1;
 }
 
 int EtwPlugin::set_enabled(uint64_t cookie, bool enabled) {
-    const bool known = replaying() && (cookie >= kernel::kKernelCookieBase ? kernel_probes_.set_enabled(cookie, enabled)
-                                                                           : registry_->set_enabled(cookie, enabled));
+    const bool known =
+        replaying() && (cookie >= kernel::kKernelCookieBase
+                            ? kernel_probes_.set_enabled(cookie, enabled)
+                            : family_set_enabled(cookie, enabled) || registry_->set_enabled(cookie, enabled));
     if (!known) {
         ops_->report_error(host_, "no such etw probe");
         return -1;
     }
     return 0;
+}
+
+// The families' probes come after the file's own (the catalog's, when a
+// description needs them), so that those keep the ids they had without the
+// families.
+bool EtwPlugin::register_families() {
+    if (families_registered_) {
+        return true;
+    }
+    families_registered_ = true;
+    for (const std::unique_ptr<ReplayFamily> &family : families_) {
+        if (!family->register_probes(host_, ops_)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool EtwPlugin::names_family(const dtrace_probe_spec *spec) const {
+    if (spec == nullptr || spec->provider == nullptr) {
+        return false;
+    }
+    for (const std::unique_ptr<ReplayFamily> &family : families_) {
+        if (family->has_provider(spec->provider)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool EtwPlugin::family_set_enabled(uint64_t cookie, bool enabled) {
+    for (const std::unique_ptr<ReplayFamily> &family : families_) {
+        if (family->set_enabled(cookie, enabled)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 int EtwPlugin::start() {
@@ -122,7 +175,7 @@ int EtwPlugin::start() {
     replay_ = std::make_unique<ReplayThread>(host_, ops_, paths_,
                                              ReplayInputs{*catalog_, manifests_, *registry_, kernel_probes_, modules_,
                                                           methods_, walks_stacks,
-                                                          [paths = paths_] { return open_replay(paths); }});
+                                                          [paths = paths_] { return open_replay(paths); }, &families_});
     return replay_->start();
 }
 

@@ -89,6 +89,7 @@
 #include "kernel/module_map.h"
 #include "manifest_set.h"
 #include "probe_registry.h"
+#include "replay_family.h"
 #include "replay_thread.h"
 #include "trace_catalog.h"
 
@@ -98,7 +99,10 @@ namespace dtrace::etw::plugin {
 // when -E was not given.
 class EtwPlugin {
   public:
-    EtwPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops), trace_action_(host, ops) {}
+    // families: probe families of other components that the replay fires
+    // too (replay_family.h).
+    EtwPlugin(dtrace_host *host, const dtrace_host_ops *ops, ReplayFamilies families = {})
+        : host_(host), ops_(ops), trace_action_(host, ops), families_(std::move(families)) {}
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
@@ -121,6 +125,9 @@ class EtwPlugin {
     void announce_session() const;
     // Reads the file for its catalog and registers its probes, once.
     bool catalogue();
+    bool family_set_enabled(uint64_t cookie, bool enabled);
+    bool register_families();                               // once, at the first provide() that may name them
+    bool names_family(const dtrace_probe_spec *spec) const; // a replay family's provider, by its exact name
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
@@ -136,6 +143,8 @@ class EtwPlugin {
     std::string symbol_function_;
     std::unique_ptr<ReplayThread> replay_;
     EtwTraceAction trace_action_;
+    ReplayFamilies families_;
+    bool families_registered_ = false;
 };
 
 } // namespace dtrace::etw::plugin

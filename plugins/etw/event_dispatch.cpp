@@ -25,7 +25,7 @@ bool is_session_header(const Event &event, const TraceClock &clock) {
 EventDispatch::EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, const ReplayInputs &inputs,
                              const TraceClock &clock)
     : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
-      methods_(inputs.methods), clock_(clock),
+      methods_(inputs.methods), families_(inputs.families), clock_(clock),
       kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules), stack_keys_(inputs.reopen),
       file_names_(inputs.reopen), disk_completions_(inputs.reopen), volumes_(inputs.reopen),
       attach_(inputs.walks_stacks, &stack_keys_) {
@@ -153,6 +153,11 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
     }
 
     kernel_.dispatch(event, ctx_);
+    if (families_ != nullptr) {
+        for (const std::unique_ptr<ReplayFamily> &family : *families_) {
+            family->dispatch(event, ctx_, memory_);
+        }
+    }
     if (enabled_.diag_missed_stack != 0 && !stack_attached && is_stack_walk(event)) {
         fire_missed_stack(event);
     }

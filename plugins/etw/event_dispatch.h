@@ -7,7 +7,8 @@
 // every time: diag:::events, diag:::lostevent, the provider's etw probes in
 // the order they were registered, <provider-name>:::events, the kernel
 // providers' probes (kernel/kernel_probes.h), diag:::missed-stack. diag:::events is fired even when not enabled, with
-// no arguments: the host advances trace time (tick-N) on every firing.
+// no arguments: the host advances trace time (tick-N) on every firing. The
+// replay families' probes (replay_family.h) fire after the kernel providers'.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +30,7 @@
 #include "process_table.h"
 #include "reader/event.h"
 #include "reader/trace_clock.h"
+#include "replay_family.h"
 #include "stack_keys.h"
 #include "stack_walk.h"
 #include "trace_catalog.h"
@@ -46,6 +48,8 @@ struct ReplayInputs {
     ClrMethods &methods;        // filled from the CLR's method events, read likewise
     bool walks_stacks = false;  // the file has StackWalk events early on (stack_attach.h)
     StackKeys::Opener reopen;   // a second reader of the file, for stack keys (stack_keys.h)
+    // Fired after the kernel providers (replay_family.h).
+    ReplayFamilies *families = nullptr;
 };
 
 class EventDispatch {
@@ -80,6 +84,7 @@ class EventDispatch {
     const ManifestSet &manifests_;
     const ProbeRegistry &registry_;
     ClrMethods &methods_;
+    ReplayFamilies *families_;
     TraceClock clock_;
     dtrace_event_ctx ctx_{};
     EnabledProbes enabled_;

@@ -12,6 +12,7 @@
 #include "etw_trace_action.h"
 #include "manifest_set.h"
 #include "plugin_entry.h"
+#include "replay_family.h"
 
 namespace dtrace::etw::plugin {
 
@@ -25,7 +26,7 @@ EtwPlugin &plugin_of(void *state) {
 
 int etw_init(dtrace_host *host, const dtrace_host_ops *ops, void **state) {
     return guarded(host, ops, [&] {
-        auto plugin = std::make_unique<EtwPlugin>(host, ops);
+        auto plugin = std::make_unique<EtwPlugin>(host, ops, make_replay_families(host, ops));
         if (plugin->init() != 0) {
             return -1;
         }
@@ -88,7 +89,7 @@ const dtrace_option_desc kEtwOptions[] = {
 
 // Besides these, a trace's own providers appear under their names
 // (microsoft-windows-dotnetruntime...), which no pattern can foresee.
-constexpr const char *kEtwProviders = "etw diag proc sched io fsinfo reg pf tcpip udpip dpc isr syscall sampled";
+constexpr const char *kEtwProviders = "etw diag proc sched io fsinfo reg pf tcpip udpip dpc isr syscall sampled dnet";
 
 const dtrace_plugin_ops kEtwOps = {
     .struct_size = sizeof(dtrace_plugin_ops),

@@ -4,12 +4,12 @@
 #include <bit>
 #include <cstring>
 #include <dlfcn.h>
-#include <fnmatch.h>
 #include <fstream>
 #include <sstream>
 
 #include "demangle.h"
 #include "live_options.h"
+#include "probe_fields.h"
 #include "prologue.h"
 
 namespace dtrace::fpid {
@@ -32,14 +32,6 @@ constexpr dtrace_provider_attributes kAttributes = {
     {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
     {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
 };
-
-bool matches(const char *pattern, const std::string &name) {
-    return pattern == nullptr || pattern[0] == '\0' || fnmatch(pattern, name.c_str(), 0) == 0;
-}
-
-bool is_glob(const char *pattern) {
-    return pattern == nullptr || pattern[0] == '\0' || std::strpbrk(pattern, "*?[") != nullptr;
-}
 
 // The agent ships beside the plugin.
 std::string agent_path() {
@@ -99,7 +91,7 @@ int FpidPlugin::provide(const dtrace_probe_spec *spec) {
         target.struct_size = sizeof target;
         if (ops_->get_target(host_, index, &target) != 0)
             break;
-        if (!matches(spec->provider, kProviderPrefix + std::to_string(target.pid)) ||
+        if (!live::field_matches(spec->provider, kProviderPrefix + std::to_string(target.pid)) ||
             target.state == DTRACE_TARGET_EXITED)
             continue;
         Provider *provider = provider_for(target.pid, (target.flags & DTRACE_TARGET_GRABBED) != 0);
@@ -119,7 +111,7 @@ int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spe
         const TracedFunction &f = match.function;
         if (!match.refusal.empty()) {
             const std::string why = "cannot hook " + f.module + "`" + f.name + ": " + match.refusal;
-            if (!is_glob(spec.function))
+            if (!live::field_empty(spec.function) && !live::field_is_glob(spec.function))
                 return fail(why);
             if (refused++ == 0)
                 first_refusal = why;
@@ -127,7 +119,7 @@ int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spe
         }
         for (bool is_return : {false, true}) {
             const char *probe_name = is_return ? "return" : "entry";
-            if (!matches(spec.name, probe_name))
+            if (!live::field_matches(spec.name, probe_name))
                 continue;
             // The entry point is jumped to, not called: what sits where a return
             // address would is argc, which a return hook must not replace.
@@ -142,6 +134,13 @@ int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spe
             desc.function = f.name.c_str();
             desc.name = probe_name;
             desc.cookie = slots_.size();
+            std::vector<const char *> aliases;
+            for (const std::string &alias : f.module_aliases) {
+                if (alias != f.module)
+                    aliases.push_back(alias.c_str());
+            }
+            desc.module_aliases = aliases.data();
+            desc.nmodule_aliases = static_cast<uint32_t>(aliases.size());
             slots_.push_back({&provider, f, is_return});
             // An enabling may arm the probe before register_probe returns: enable() goes by the cookie.
             dtrace_probe_id id = ops_->register_probe(host_, provider.id, &desc);
@@ -317,7 +316,7 @@ int FpidPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtr
     if (!symbols_.lookup(space, pid, address, out))
         return -1;
     if (out->function != nullptr) {
-        demangled_ = pid::demangle(out->function); // as DTrace prints stacks
+        demangled_ = live::demangle(out->function); // as DTrace prints stacks
         out->function = demangled_.c_str();
     }
     return 0;

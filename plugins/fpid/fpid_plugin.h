@@ -7,8 +7,10 @@
 // | fpid<PID>:<module>:<fn>:entry | at the function's entry  | arg0..arg5: the argument registers |
 // | fpid<PID>:<module>:<fn>:return| when it returns          | arg0 0, arg1 the return value    |
 //
-// Modules are "a.out" for the executable and the base name of each shared
-// object mapped when the description is read. Probes are made when a
+// A probe's module is the file's name (the executable's, each shared
+// object's mapped or about to be when the description is read); a
+// description may name it "a.out", by soname or without its version
+// ("libc"), which the engine matches as the probe's module aliases. Probes are made when a
 // description names them; a function whose prologue cannot be relocated is
 // refused then (by name) or left out with a note (by a glob). What a hook
 // cannot give, it does not pretend to: no memory of the process is readable

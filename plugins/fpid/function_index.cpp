@@ -6,12 +6,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <fstream>
 #include <sstream>
 #include <unistd.h>
 
 #include "fpid_shm.h"
+#include "probe_fields.h"
 #include "process_maps.h"
 #include "process_modules.h"
 
@@ -21,23 +21,6 @@ namespace {
 
 constexpr uint64_t kMaxUnsizedFunction = 64 * 1024;
 constexpr uint64_t kLastUnsized = 64;
-
-bool empty(const char *pattern) {
-    return pattern == nullptr || pattern[0] == '\0';
-}
-
-bool is_glob(const char *pattern) {
-    return empty(pattern) || std::strpbrk(pattern, "*?[") != nullptr;
-}
-
-bool matches(const char *pattern, const std::string &name) {
-    return empty(pattern) || fnmatch(pattern, name.c_str(), 0) == 0;
-}
-
-// The name a matched field registers under: an alias the description spelled exactly, else the canonical name.
-std::string registered_name(const char *pattern, const std::string &canonical) {
-    return is_glob(pattern) ? canonical : std::string(pattern);
-}
 
 // Files whose functions are never hooked: the agent and what it links.
 bool is_tracer_file(const std::string &name) {
@@ -56,10 +39,10 @@ const FunctionIndex::Module *FunctionIndex::module(const std::string &path) {
     auto [it, added] = modules_.try_emplace(path);
     if (added) {
         std::string error;
-        std::unique_ptr<pid::ElfFunctions> functions = pid::ElfFunctions::read(path, error);
+        std::unique_ptr<live::ElfFunctions> functions = live::ElfFunctions::read(path, error);
         if (functions != nullptr) {
             it->second = std::make_unique<Module>();
-            for (const pid::ElfFunction &f : functions->functions())
+            for (const live::ElfFunction &f : functions->functions())
                 it->second->starts.push_back(f.address);
             std::sort(it->second->starts.begin(), it->second->starts.end());
             it->second->functions = std::move(functions);
@@ -68,7 +51,7 @@ const FunctionIndex::Module *FunctionIndex::module(const std::string &path) {
     return it->second.get();
 }
 
-std::string FunctionIndex::plan(const Module &module, const pid::ElfFunction &function, uint32_t &patch_length) const {
+std::string FunctionIndex::plan(const Module &module, const live::ElfFunction &function, uint32_t &patch_length) const {
     auto next = std::upper_bound(module.starts.begin(), module.starts.end(), function.address);
     const uint64_t to_next = next == module.starts.end() ? 0 : *next - function.address;
     // A symbol without a size (_init, crtstuff's) is taken to run to the next
@@ -94,41 +77,43 @@ std::string FunctionIndex::plan(const Module &module, const pid::ElfFunction &fu
 
 live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const char *module_glob,
                                                               const char *function_glob) {
-    std::vector<pid::ProcessModule> modules = pid::mapped_modules(pid);
+    std::vector<live::ProcessModule> modules = live::mapped_modules(pid);
     if (modules.empty())
         return live::Error{"cannot read the mappings of process " + std::to_string(pid) + " (has it exited?)"};
     // Stopped at exec: what the dynamic linker is about to load, too.
     if (const Module *executable = module(modules.front().path); executable != nullptr) {
         for (const std::string &library :
-             pid::libraries_to_load(executable->functions->interpreter(), modules.front().path)) {
+             live::libraries_to_load(executable->functions->interpreter(), modules.front().path)) {
             const std::string path = real_path(library);
             if (std::none_of(modules.begin(), modules.end(),
-                             [&](const pid::ProcessModule &m) { return real_path(m.path) == path; }))
+                             [&](const live::ProcessModule &m) { return real_path(m.path) == path; }))
                 modules.push_back({path, false});
         }
     }
     std::vector<FunctionMatch> out;
-    for (const pid::ProcessModule &process_module : modules) {
-        const std::string file_name = pid::module_file_name(process_module.path);
+    for (const live::ProcessModule &process_module : modules) {
+        const std::string file_name = live::module_file_name(process_module.path);
         if (is_tracer_file(file_name))
             continue;
         const Module *m = module(process_module.path);
         if (m == nullptr)
             continue;
         const std::vector<std::string> aliases =
-            pid::module_aliases(process_module.path, m->functions->soname(), process_module.executable);
-        if (std::none_of(aliases.begin(), aliases.end(), [&](const std::string &a) { return matches(module_glob, a); }))
+            live::module_aliases(process_module.path, m->functions->soname(), process_module.executable);
+        if (std::none_of(aliases.begin(), aliases.end(),
+                         [&](const std::string &a) { return live::field_matches(module_glob, a); }))
             continue;
-        for (const pid::ElfFunction &f : m->functions->functions()) {
-            bool named = matches(function_glob, f.name);
-            if (!named && !is_glob(function_glob))
+        for (const live::ElfFunction &f : m->functions->functions()) {
+            bool named = live::field_matches(function_glob, f.name);
+            if (!named && !live::field_empty(function_glob) && !live::field_is_glob(function_glob))
                 named = std::find(f.aliases.begin(), f.aliases.end(), function_glob) != f.aliases.end();
             if (!named)
                 continue;
             FunctionMatch match;
             match.function.module_path = process_module.path;
-            match.function.module = registered_name(module_glob, file_name);
-            match.function.name = registered_name(function_glob, f.name);
+            match.function.module = file_name; // a description's alias (libc, a.out) matches it
+            match.function.module_aliases = aliases;
+            match.function.name = live::registered_function_name(function_glob, f.name);
             match.function.file_offset = f.file_offset;
             match.refusal = plan(*m, f, match.function.patch_length);
             out.push_back(std::move(match));

@@ -1,7 +1,7 @@
 // function_index.h: the functions of a traced process that fpid probes can
 // name, and where each runs once the process has mapped its module.
 //
-// Modules and functions are the pid provider's (plugins/pid: process_modules.h
+// Modules and functions are the pid provider's (plugins/live/modules: process_modules.h
 // names modules as DTrace does, a.out, libc.so.6, libc; elf_functions.h reads
 // symbols with one canonical name per address), so that fpid and pid
 // descriptions match the same probes. A -c command stopped at exec has mapped
@@ -28,8 +28,9 @@ namespace dtrace::fpid {
 
 struct TracedFunction {
     std::string module_path;
-    std::string module; // as the probe registers it
-    std::string name;   // as the probe registers it
+    std::string module;                      // as the probe registers it: the file's name
+    std::vector<std::string> module_aliases; // the module's other names (libc, a.out), matched exactly
+    std::string name;                        // as the probe registers it
     uint64_t file_offset = 0;
     uint32_t patch_length = 0; // from the plan
 };
@@ -48,11 +49,11 @@ class FunctionIndex {
 
   private:
     struct Module {
-        std::unique_ptr<pid::ElfFunctions> functions;
+        std::unique_ptr<live::ElfFunctions> functions;
         std::vector<uint64_t> starts; // every function's link address, sorted
     };
     const Module *module(const std::string &path);
-    std::string plan(const Module &module, const pid::ElfFunction &function, uint32_t &patch_length) const;
+    std::string plan(const Module &module, const live::ElfFunction &function, uint32_t &patch_length) const;
 
     std::map<std::string, std::unique_ptr<Module>> modules_; // by path; null: not an ELF file
 };

@@ -62,12 +62,12 @@ uint64_t auxv_entry(int64_t pid) {
 
 // The address of libc's dlopen in `pid`.
 live::Result<uint64_t> find_dlopen(int64_t pid) {
-    for (const pid::ProcessModule &module : pid::mapped_modules(pid)) {
-        if (pid::module_file_name(module.path).rfind("libc.so", 0) != 0)
+    for (const live::ProcessModule &module : live::mapped_modules(pid)) {
+        if (live::module_file_name(module.path).rfind("libc.so", 0) != 0)
             continue;
         std::string error;
-        std::unique_ptr<pid::ElfFunctions> functions = pid::ElfFunctions::read(module.path, error);
-        for (const pid::ElfFunction &f : functions ? functions->functions() : std::vector<pid::ElfFunction>{}) {
+        std::unique_ptr<live::ElfFunctions> functions = live::ElfFunctions::read(module.path, error);
+        for (const live::ElfFunction &f : functions ? functions->functions() : std::vector<live::ElfFunction>{}) {
             // Versioned names too ("dlopen@@GLIBC_2.34").
             auto is_named_dlopen = [](const std::string &name) { return name.substr(0, name.find('@')) == "dlopen"; };
             const bool is_dlopen =

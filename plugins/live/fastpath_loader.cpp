@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
+#include <cstddef>
 #include <linux/bpf.h>
 
 namespace dtrace::live {
@@ -24,6 +26,8 @@ bpf_map_type kernel_map_type(uint32_t type) {
         return BPF_MAP_TYPE_ARRAY;
     case DTRACE_BPF_MAP_PERCPU_ARRAY:
         return BPF_MAP_TYPE_PERCPU_ARRAY;
+    case DTRACE_BPF_MAP_RINGBUF:
+        return BPF_MAP_TYPE_RINGBUF;
     default:
         return BPF_MAP_TYPE_UNSPEC;
     }
@@ -45,18 +49,74 @@ void copy_log(const dtrace_bpf_program &program, const std::string &text) {
     program.log[n] = '\0';
 }
 
+struct TaskOffsets {
+    uint32_t real_parent = 0, tgid = 0, exec_runtime = 0;
+};
+
+// The byte offset of member `name` of struct type `id`, and its type; 0 when absent.
+uint32_t member_offset(const btf *types, uint32_t id, const char *name, uint32_t *type = nullptr) {
+    const btf_type *t = btf__type_by_id(types, id);
+    if (t == nullptr || !btf_is_struct(t))
+        return 0;
+    const btf_member *m = btf_members(t);
+    for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+        const char *member = btf__name_by_offset(types, m->name_off);
+        if (member != nullptr && std::strcmp(member, name) == 0) {
+            if (type != nullptr)
+                *type = m->type;
+            return btf_member_bit_offset(t, i) / 8;
+        }
+    }
+    return 0;
+}
+
+// Read once from /sys/kernel/btf/vmlinux.
+const TaskOffsets &task_offsets() {
+    static const TaskOffsets offsets = [] {
+        TaskOffsets out;
+        btf *types = btf__load_vmlinux_btf();
+        if (types == nullptr)
+            return out;
+        const int task = btf__find_by_name_kind(types, "task_struct", BTF_KIND_STRUCT);
+        if (task > 0) {
+            out.real_parent = member_offset(types, task, "real_parent");
+            out.tgid = member_offset(types, task, "tgid");
+            uint32_t se_type = 0;
+            const uint32_t se = member_offset(types, task, "se", &se_type);
+            const uint32_t runtime = se ? member_offset(types, se_type, "sum_exec_runtime") : 0;
+            out.exec_runtime = runtime ? se + runtime : 0;
+        }
+        btf__free(types);
+        return out;
+    }();
+    return offsets;
+}
+
 } // namespace
+
+void FastpathLoader::describe_task(dtrace_fastpath_probe &layout) {
+    if (layout.struct_size < offsetof(dtrace_fastpath_probe, task_exec_runtime) + sizeof layout.task_exec_runtime)
+        return;
+    const TaskOffsets &offsets = task_offsets();
+    layout.task_real_parent = offsets.real_parent;
+    layout.task_tgid = offsets.tgid;
+    layout.task_exec_runtime = offsets.exec_runtime;
+}
 
 FastpathLoader::~FastpathLoader() {
     for (int fd : programs_)
         close(fd);
-    for (const Map &m : maps_)
+    for (const Map &m : maps_) {
+        ring_buffer__free(m.ring);
         close(m.fd);
+    }
 }
 
 int32_t FastpathLoader::create_map(const dtrace_bpf_map_spec &spec, std::string &error) {
     const bpf_map_type type = kernel_map_type(spec.type);
-    if (type == BPF_MAP_TYPE_UNSPEC || spec.key_size == 0 || spec.value_size == 0 || spec.max_entries == 0) {
+    const bool ring = type == BPF_MAP_TYPE_RINGBUF;
+    if (type == BPF_MAP_TYPE_UNSPEC || spec.max_entries == 0 || (spec.key_size == 0) != ring ||
+        (spec.value_size == 0) != ring) {
         error = "cannot create map " + std::string(spec.name ? spec.name : "") + ": an invalid specification";
         return -1;
     }
@@ -70,7 +130,7 @@ int32_t FastpathLoader::create_map(const dtrace_bpf_map_spec &spec, std::string 
         error = "cannot create map " + std::string(spec.name ? spec.name : "") + ": " + std::strerror(errno);
         return -1;
     }
-    maps_.push_back({fd, spec});
+    maps_.push_back({fd, spec, nullptr, nullptr});
     return static_cast<int32_t>(maps_.size() - 1);
 }
 
@@ -130,6 +190,34 @@ bool FastpathLoader::read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg
             fn(arg, next.data(), values.data(), static_cast<uint32_t>(cpus));
         key.swap(next);
         previous = key.data();
+    }
+    return true;
+}
+
+bool FastpathLoader::read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg, std::string &error) {
+    if (map < 0 || static_cast<size_t>(map) >= maps_.size() || maps_[map].spec.type != DTRACE_BPF_MAP_RINGBUF) {
+        error = "reading records from a map that is not a ring (" + std::to_string(map) + ")";
+        return false;
+    }
+    Map &m = maps_[map];
+    if (m.ring == nullptr) {
+        m.reader = std::make_unique<RingReader>();
+        auto on_record = [](void *ctx, void *data, size_t size) {
+            const RingReader &r = *static_cast<RingReader *>(ctx);
+            r.fn(r.arg, data, static_cast<uint32_t>(size));
+            return 0;
+        };
+        m.ring = ring_buffer__new(m.fd, on_record, m.reader.get(), nullptr);
+        if (m.ring == nullptr) {
+            error =
+                "cannot read the ring map " + std::string(m.spec.name ? m.spec.name : "") + ": " + std::strerror(errno);
+            return false;
+        }
+    }
+    *m.reader = RingReader{fn, arg};
+    if (ring_buffer__consume(m.ring) < 0) {
+        error = "cannot read the ring map " + std::string(m.spec.name ? m.spec.name : "") + ": " + std::strerror(errno);
+        return false;
     }
     return true;
 }

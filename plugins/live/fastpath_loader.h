@@ -10,10 +10,13 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <dtrace/provider.h>
+
+struct ring_buffer;
 
 namespace dtrace::live {
 
@@ -24,6 +27,10 @@ class FastpathLoader {
     FastpathLoader(const FastpathLoader &) = delete;
     FastpathLoader &operator=(const FastpathLoader &) = delete;
 
+    // Fills the task_struct offsets of `layout` (those its struct_size
+    // covers) from the kernel's BTF; left 0 when the BTF does not say.
+    static void describe_task(dtrace_fastpath_probe &layout);
+
     // A handle (>= 0), or -1 with `error` set.
     int32_t create_map(const dtrace_bpf_map_spec &spec, std::string &error);
     // A handle (>= 0), or -1 with the reason (the verifier's log) in program.log.
@@ -32,11 +39,20 @@ class FastpathLoader {
     int program_fd(int32_t program) const;
     // Calls fn for each entry of the map; false with `error` set.
     bool read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg, std::string &error) const;
+    // Calls fn for each record waiting in a ring map, and frees it; false with `error` set.
+    bool read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg, std::string &error);
 
   private:
+    // Where a ring's records go during one read_ring().
+    struct RingReader {
+        dtrace_bpf_ring_record_fn fn = nullptr;
+        void *arg = nullptr;
+    };
     struct Map {
         int fd = -1;
         dtrace_bpf_map_spec spec{};
+        ring_buffer *ring = nullptr; // a ring map's reader, made at its first read
+        std::unique_ptr<RingReader> reader;
     };
     std::vector<Map> maps_;
     std::vector<int> programs_;

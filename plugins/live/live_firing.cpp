@@ -31,6 +31,7 @@ bool LiveFiring::prepare(std::span<const uint8_t> record, uint32_t nargs, dtrace
         return false;
     record_.comm[LIVE_COMM_LEN - 1] = '\0';
     captures_ = record.subspan(sizeof record_, captured);
+    stack_tail_ = record.subspan(sizeof record_ + captured);
     process_info_.begin_firing(record_);
 
     ctx = dtrace_event_ctx{};

@@ -30,6 +30,10 @@ class LiveFiring {
     // that is not whole.
     bool prepare(std::span<const uint8_t> record, uint32_t nargs, dtrace_event_ctx &ctx);
 
+    // The record's bytes after its captures: the stack tail, if the
+    // program appended one (record_stacks.h).
+    std::span<const uint8_t> stack_tail() const { return stack_tail_; }
+
     // dtrace_memory_read_fn over a LiveFiring.
     static int64_t read(void *state, uint64_t address, void *buffer, size_t length);
 
@@ -42,6 +46,7 @@ class LiveFiring {
 
     live_record record_{};
     std::span<const uint8_t> captures_;
+    std::span<const uint8_t> stack_tail_;
     uint64_t wall_offset_ = 0; // CLOCK_REALTIME minus CLOCK_MONOTONIC
     ProcessInfo process_info_;
 };

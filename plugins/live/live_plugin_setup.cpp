@@ -4,17 +4,19 @@
 namespace dtrace::live {
 
 Result<LoadedObject> load_live_object(dtrace_host *host, const dtrace_host_ops *ops, std::span<const uint8_t> image,
-                                      const std::string &name) {
+                                      const std::string &name, std::function<bool(bpf_object *)> before_load) {
     Result<LiveOptions> options = read_live_options(host, ops);
     if (!options)
         return Error{options.error()};
     BpfLoadSettings settings;
     settings.ring_bytes = ring_size_for(options.value().ring_bytes);
     settings.settings.wakeup_watermark = settings.ring_bytes / kWakeupFraction;
+    settings.before_load = std::move(before_load);
     Result<std::unique_ptr<BpfProgramSet>> set = BpfProgramSet::load(image, name, settings);
+    settings.before_load = nullptr;
     if (!set)
         return Error{set.error()};
-    return LoadedObject{std::move(set.value()), options.value()};
+    return LoadedObject{std::move(set.value()), options.value(), std::move(settings)};
 }
 
 Result<std::unique_ptr<EventRing>> start_event_ring(const BpfProgramSet &programs, dtrace_host *host,

@@ -21,13 +21,15 @@ namespace dtrace::live {
 
 struct LoadedObject {
     std::unique_ptr<BpfProgramSet> programs;
-    LiveOptions options; // as read when it was loaded
+    LiveOptions options;      // as read when it was loaded
+    BpfLoadSettings settings; // as loaded: for objects that share its maps
 };
 
 // Reads the live options and loads `image` (named `name` in errors) with a
-// ring of -x livebufsize and its wake-up watermark.
+// ring of -x livebufsize and its wake-up watermark; `before_load` as
+// BpfLoadSettings's (say, leave programs out).
 Result<LoadedObject> load_live_object(dtrace_host *host, const dtrace_host_ops *ops, std::span<const uint8_t> image,
-                                      const std::string &name);
+                                      const std::string &name, std::function<bool(bpf_object *)> before_load = nullptr);
 
 // Opens `programs`' ring and starts draining it: each record to deliver, in
 // timestamp order; lost records reported to the host as principal drops.

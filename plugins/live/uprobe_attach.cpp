@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -61,7 +62,18 @@ Result<std::unique_ptr<BpfProgramSet>> load_programs(const std::string &name, Bp
 
 } // namespace
 
+Status check_uprobes(const std::string &pmu_directory) {
+    struct stat info;
+    if (stat(pmu_directory.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
+        return Done{};
+    return Error{"this kernel has no uprobes (" + pmu_directory +
+                 " is missing: CONFIG_UPROBE_EVENTS): user-space probes cannot be placed, and there is no ptrace "
+                 "fallback"};
+}
+
 Result<std::unique_ptr<UprobeAttacher>> UprobeAttacher::load(const std::string &name, const BpfLoadSettings &settings) {
+    if (Status uprobes = check_uprobes(); !uprobes)
+        return Error{uprobes.error()};
     std::unique_ptr<UprobeAttacher> attacher(new UprobeAttacher());
     // A kernel without uprobe_multi refuses the program's attach type at load.
     Result<std::unique_ptr<BpfProgramSet>> programs = load_programs(name, settings, true);

@@ -38,9 +38,20 @@ inline uint64_t uprobe_cookie(uint32_t slot, uint32_t offset_in_function) {
     return static_cast<uint64_t>(offset_in_function) << 32 | slot;
 }
 
+// The kernel's uprobe PMU (its directory under /sys/bus/event_source/devices),
+// what every uprobe attachment needs, whether by uprobe_multi link or PMU
+// event.
+inline constexpr const char *kUprobePmuDirectory = "/sys/bus/event_source/devices/uprobe";
+
+// Done when `pmu_directory` exists; else an error saying that this kernel has
+// no uprobes, so the providers that need them (pid, USDT) cannot trace here
+// (there is no ptrace fallback).
+Status check_uprobes(const std::string &pmu_directory = kUprobePmuDirectory);
+
 class UprobeAttacher {
   public:
     // settings: the ring's size and wakeup (before_load is the attacher's own).
+    // Fails first, saying so, on a kernel without uprobes (check_uprobes).
     static Result<std::unique_ptr<UprobeAttacher>> load(const std::string &name, const BpfLoadSettings &settings);
     ~UprobeAttacher();
     UprobeAttacher(const UprobeAttacher &) = delete;

@@ -1,6 +1,6 @@
 // dwarf_types.h: a module's functions and types as D sees them, from its
 // DWARF (the file's own .debug_info, or its separate debug file found by
-// build-id; ElfFunctions::debug_path says which), read with libdw.
+// build-id; live::ElfFunctions::debug_path says which), read with libdw.
 //
 // - signature(): the D types of a function's parameters and of its result,
 //   for args[] and -lv ("const char *", "struct request *"); C++ functions

@@ -1,7 +1,6 @@
 // pid_plugin.cpp: making, arming and firing pid probes.
 #include "pid_plugin.h"
 
-#include <fnmatch.h>
 #include <signal.h>
 
 #include <algorithm>
@@ -14,18 +13,17 @@
 
 #include "demangle.h"
 #include "function_code.h"
+#include "probe_fields.h"
 #include "process_library.h"
 #include "process_modules.h"
 #include "sdk_filter.h"
+#include "user_registers.h"
 
 namespace dtrace::pid {
 
 namespace {
 
 constexpr const char *kEntry = "entry";
-// The dynamic linker calls it after each change of the list of libraries
-// (startup, dlopen, dlclose): what debuggers watch.
-constexpr const char *kLinkMapHook = "_dl_debug_state";
 constexpr const char *kReturn = "return";
 constexpr uint32_t kUntypedEntryArgs = 6; // the argument registers
 constexpr size_t kMaxUserFrames = 128;
@@ -38,19 +36,6 @@ constexpr dtrace_provider_attributes kAttributes = {
     {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
     {DTRACE_STABILITY_PRIVATE, DTRACE_STABILITY_PRIVATE, DTRACE_CLASS_UNKNOWN},
 };
-
-bool empty(const char *pattern) {
-    return pattern == nullptr || pattern[0] == '\0';
-}
-
-bool is_glob(const char *pattern) {
-    return pattern != nullptr && std::strpbrk(pattern, "*?[") != nullptr;
-}
-
-// A description field (a glob; empty matches anything) against a name.
-bool matches(const char *pattern, const std::string &name) {
-    return empty(pattern) || fnmatch(pattern, name.c_str(), 0) == 0;
-}
 
 // The pid of a provider name "pid<digits>"; 0 for anything else (a glob
 // such as pid* names no process: pid probes exist only for a named one).
@@ -72,27 +57,6 @@ std::string hex(uint32_t value) {
     return text;
 }
 
-// The name a matched field registers under: the spelling of a description
-// that names an alias exactly (a.out, libc, an alias of a function), else
-// the canonical name.
-std::string registered_name(const char *pattern, const std::string &canonical) {
-    return empty(pattern) || is_glob(pattern) ? canonical : std::string(pattern);
-}
-
-// The user registers of an event, numbered as DWARF numbers them (user_regs.h).
-live::stacks::UserRegs dwarf_regs(const uprobe_tail &tail) {
-    static constexpr int kDwarfOf[UPROBE_NREGS] = {15, 14, 13, 12, 6,  3,  11, 10, 9, 8, 0,
-                                                   2,  1,  4,  5,  -1, 16, -1, -1, 7, -1};
-    live::stacks::UserRegs regs;
-    for (int i = 0; i < UPROBE_NREGS; ++i) {
-        if (kDwarfOf[i] >= 0) {
-            regs.value[kDwarfOf[i]] = tail.regs[i];
-            regs.known[kDwarfOf[i]] = true;
-        }
-    }
-    return regs;
-}
-
 } // namespace
 
 PidPlugin::~PidPlugin() {
@@ -107,7 +71,9 @@ int PidPlugin::fail(const std::string &message) {
 // A provider per process is made when a description names it; the live
 // process types (curpsinfo, curlwpsinfo) are every live plugin's.
 int PidPlugin::init() {
-    return live::register_process_library(host_, ops_);
+    if (live::register_process_library(host_, ops_) != 0)
+        return -1;
+    return live::register_user_registers_library(host_, ops_);
 }
 
 std::shared_ptr<const PidModule> PidPlugin::module_for(const std::string &path, bool executable) {
@@ -115,14 +81,14 @@ std::shared_ptr<const PidModule> PidPlugin::module_for(const std::string &path, 
     if (known != modules_.end() && known->second && known->second->executable == executable)
         return known->second;
     std::string error;
-    std::unique_ptr<ElfFunctions> functions = ElfFunctions::read(path, error);
+    std::unique_ptr<live::ElfFunctions> functions = live::ElfFunctions::read(path, error);
     if (!functions)
         return nullptr;
     auto module = std::make_shared<PidModule>();
     module->path = path;
     module->executable = executable;
-    module->file_name = module_file_name(path);
-    module->aliases = module_aliases(path, functions->soname(), executable);
+    module->file_name = live::module_file_name(path);
+    module->aliases = live::module_aliases(path, functions->soname(), executable);
     module->functions = std::move(functions);
     modules_[path] = module;
     return module;
@@ -140,7 +106,7 @@ DwarfTypes *PidPlugin::dwarf_for(const PidModule &module) {
 }
 
 PidPlugin::Process *PidPlugin::process_for(int64_t pid, std::string &error, bool with_provider) {
-    std::vector<ProcessModule> mapped = mapped_modules(pid);
+    std::vector<live::ProcessModule> mapped = live::mapped_modules(pid);
     if (mapped.empty()) {
         error = "cannot trace process " + std::to_string(pid) + ": no such process";
         return nullptr;
@@ -164,13 +130,15 @@ PidPlugin::Process *PidPlugin::process_for(int64_t pid, std::string &error, bool
     const std::shared_ptr<const PidModule> executable =
         mapped.front().executable ? module_for(mapped.front().path, true) : nullptr;
     if (executable && mapped.size() <= 2) {
-        for (const std::string &library : libraries_to_load(executable->functions->interpreter(), executable->path)) {
-            if (std::none_of(mapped.begin(), mapped.end(), [&](const ProcessModule &m) { return m.path == library; }))
+        for (const std::string &library :
+             live::libraries_to_load(executable->functions->interpreter(), executable->path)) {
+            if (std::none_of(mapped.begin(), mapped.end(),
+                             [&](const live::ProcessModule &m) { return m.path == library; }))
                 mapped.push_back({library, false});
         }
     }
     process.modules.clear();
-    for (const ProcessModule &m : mapped) {
+    for (const live::ProcessModule &m : mapped) {
         if (std::shared_ptr<const PidModule> module = module_for(m.path, m.executable))
             process.modules.push_back(std::move(module));
     }
@@ -204,24 +172,24 @@ int PidPlugin::provide(const dtrace_probe_spec *spec) {
 bool PidPlugin::provide_module(int64_t pid, Process &process, const PidModule &module,
                                const std::shared_ptr<const PidModule> &shared, const dtrace_probe_spec &spec) {
     if (std::none_of(module.aliases.begin(), module.aliases.end(),
-                     [&](const std::string &alias) { return matches(spec.module, alias); }))
+                     [&](const std::string &alias) { return live::field_matches(spec.module, alias); }))
         return true;
-    const bool one_offset = !empty(spec.name) && !is_glob(spec.name) && std::strcmp(spec.name, kEntry) != 0 &&
-                            std::strcmp(spec.name, kReturn) != 0;
-    for (const ElfFunction &function : module.functions->functions()) {
-        bool named = matches(spec.function, function.name);
-        if (!named && !empty(spec.function) && !is_glob(spec.function))
+    const bool one_offset = !live::field_empty(spec.name) && !live::field_is_glob(spec.name) &&
+                            std::strcmp(spec.name, kEntry) != 0 && std::strcmp(spec.name, kReturn) != 0;
+    for (const live::ElfFunction &function : module.functions->functions()) {
+        bool named = live::field_matches(spec.function, function.name);
+        if (!named && !live::field_empty(spec.function) && !live::field_is_glob(spec.function))
             named =
                 std::find(function.aliases.begin(), function.aliases.end(), spec.function) != function.aliases.end();
         if (!named)
             continue;
-        const std::string name = registered_name(spec.function, function.name);
-        const std::string module_name = registered_name(spec.module, module.file_name);
-        if (matches(spec.name, kEntry) &&
+        const std::string name = live::registered_function_name(spec.function, function.name);
+        const std::string &module_name = module.file_name; // a description's alias (libc, a.out) matches it
+        if (live::field_matches(spec.name, kEntry) &&
             !add_probe(pid, process, shared, module_name, function, name, ProbeKind::Entry, 0, {}))
             return false;
-        const bool wants_return = matches(spec.name, kReturn);
-        const bool wants_offsets = one_offset || empty(spec.name) || is_glob(spec.name);
+        const bool wants_return = live::field_matches(spec.name, kReturn);
+        const bool wants_offsets = one_offset || live::field_empty(spec.name) || live::field_is_glob(spec.name);
         if (!wants_return && !wants_offsets)
             continue;
         std::optional<FunctionCode> code = decode_function(module.functions->code(function), function.address);
@@ -243,7 +211,7 @@ bool PidPlugin::provide_module(int64_t pid, Process &process, const PidModule &m
                 return false;
         } else if (wants_offsets && code) {
             for (uint32_t offset : code->instructions) {
-                if (matches(spec.name, hex(offset)) &&
+                if (live::field_matches(spec.name, hex(offset)) &&
                     !add_probe(pid, process, shared, module_name, function, name, ProbeKind::Offset, offset, {}))
                     return false;
             }
@@ -253,8 +221,9 @@ bool PidPlugin::provide_module(int64_t pid, Process &process, const PidModule &m
 }
 
 bool PidPlugin::add_probe(int64_t pid, Process &process, const std::shared_ptr<const PidModule> &module,
-                          const std::string &module_name, const ElfFunction &function, const std::string &function_name,
-                          ProbeKind kind, uint32_t offset, std::vector<uint32_t> returns) {
+                          const std::string &module_name, const live::ElfFunction &function,
+                          const std::string &function_name, ProbeKind kind, uint32_t offset,
+                          std::vector<uint32_t> returns) {
     const std::string probe_name = kind == ProbeKind::Entry    ? kEntry
                                    : kind == ProbeKind::Return ? kReturn
                                                                : hex(offset);
@@ -293,6 +262,13 @@ bool PidPlugin::add_probe(int64_t pid, Process &process, const std::shared_ptr<c
     desc.nargs = slot.nargs;
     desc.args = nullptr; // arg_info, when a program or -lv needs them
     desc.cookie = *index;
+    std::vector<const char *> aliases;
+    for (const std::string &alias : module->aliases) {
+        if (alias != module_name)
+            aliases.push_back(alias.c_str());
+    }
+    desc.module_aliases = aliases.data();
+    desc.nmodule_aliases = static_cast<uint32_t>(aliases.size());
     const dtrace_probe_id id = ops_->register_probe(host_, process.provider, &desc);
     if (id == 0)
         return false;
@@ -369,7 +345,7 @@ bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {
     uprobe_probe_config uconfig{};
     uconfig.stack_bytes = slot.wants_stack ? UPROBE_STACK_MAX : 0;
     uconfig.flags = slot.internal ? UPROBE_FLAG_STOP : 0;
-    if (slot.wants_stack || slot.nargs > LIVE_MAX_ARGS)
+    if (slot.wants_stack || slot.wants_regs || slot.nargs > LIVE_MAX_ARGS)
         uconfig.flags |= UPROBE_FLAG_TAIL;
     if (live::Status configured = uprobes_->configure(index, config_of(slot), uconfig); !configured) {
         fail(configured.error());
@@ -414,9 +390,6 @@ int PidPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, 
     slot->filter = live::probe_filter_of(nfilters, filters);
     // Every clause of the probe is enabled by now: refuse what cannot work.
     learn_usage(slot->id.load(std::memory_order_acquire), *slot);
-    if (slot->wants_regs)
-        return fail("uregs[] is not available at pid probes yet (the registers are captured, but the SDK has no "
-                    "way to hand them to D)");
     if (slot->enabled && uprobes_ && !arm(static_cast<uint32_t>(cookie), *slot))
         return -1;
     return 0;
@@ -517,11 +490,8 @@ bool PidPlugin::hook_link_map(int64_t pid, Process &process) {
     if (executable == process.modules.end() || (*executable)->functions->interpreter().empty())
         return true; // a static executable loads nothing later
     std::shared_ptr<const PidModule> linker = module_for((*executable)->functions->interpreter(), false);
-    const std::vector<ElfFunction> &functions = linker ? linker->functions->functions() : std::vector<ElfFunction>{};
-    auto hook = std::find_if(functions.begin(), functions.end(), [](const ElfFunction &f) {
-        return f.name == kLinkMapHook || std::find(f.aliases.begin(), f.aliases.end(), kLinkMapHook) != f.aliases.end();
-    });
-    if (hook == functions.end())
+    const live::ElfFunction *hook = linker ? live::link_map_hook(*linker->functions) : nullptr;
+    if (hook == nullptr)
         return true; // a linker without the hook: libraries loaded later get no probes
     bool created = false;
     std::optional<uint32_t> index = slots_.slot_for("link-map:" + std::to_string(pid), created);
@@ -532,7 +502,7 @@ bool PidPlugin::hook_link_map(int64_t pid, Process &process) {
     ProbeSlot &slot = *slots_.get(*index);
     slot.pid = pid;
     slot.module = linker;
-    slot.function = &*hook;
+    slot.function = hook;
     slot.kind = ProbeKind::Entry;
     slot.internal = true;
     slot.enabled = true;
@@ -606,10 +576,15 @@ void PidPlugin::deliver(std::span<const uint8_t> record) {
     }
     uint64_t user_stack[kMaxUserFrames];
     if (!event.stack.empty()) {
-        const live::stacks::UserRegs regs = dwarf_regs(event.tail);
+        const live::stacks::UserRegs regs = live::stacks::from_pt_regs(event.tail.regs);
         const live::stacks::StackCopy copy{event.tail.regs[UPROBE_REG_RSP], event.stack};
         ctx.user_stack = user_stack;
         ctx.user_stack_depth = static_cast<uint32_t>(stacks_.unwind_user(header.pid, regs, copy, user_stack));
+    }
+    live::UserRegisters uregs;
+    if (slot->wants_regs && event.has_tail) {
+        uregs = live::user_registers(event.tail);
+        live::set_user_registers(ctx, uregs);
     }
     ops_->fire(host_, id, &ctx);
 }
@@ -648,7 +623,7 @@ int PidPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtra
     if (!stacks_.lookup(space, pid, address, out))
         return -1;
     if (space == DTRACE_SYMBOL_USER && out->function != nullptr) {
-        demangled_ = demangle(out->function);
+        demangled_ = live::demangle(out->function);
         out->function = demangled_.c_str();
     }
     return 0;

@@ -80,7 +80,7 @@ class PidPlugin {
     bool provide_module(int64_t pid, Process &process, const PidModule &module,
                         const std::shared_ptr<const PidModule> &shared, const dtrace_probe_spec &spec);
     bool add_probe(int64_t pid, Process &process, const std::shared_ptr<const PidModule> &module,
-                   const std::string &module_name, const ElfFunction &function, const std::string &function_name,
+                   const std::string &module_name, const live::ElfFunction &function, const std::string &function_name,
                    ProbeKind kind, uint32_t offset, std::vector<uint32_t> returns);
     bool ensure_loaded();
     live_probe_config config_of(const ProbeSlot &slot) const;

@@ -32,13 +32,13 @@ struct PidModule {
     bool executable = false;
     std::string file_name; // the probes' module (libc.so.6)
     std::vector<std::string> aliases;
-    std::unique_ptr<ElfFunctions> functions;
+    std::unique_ptr<live::ElfFunctions> functions;
 };
 
 struct ProbeSlot {
     int64_t pid = 0;
     std::shared_ptr<const PidModule> module;
-    const ElfFunction *function = nullptr;
+    const live::ElfFunction *function = nullptr;
     ProbeKind kind = ProbeKind::Entry;
     uint32_t offset = 0;           // Offset: the instruction's offset in the function
     std::vector<uint32_t> returns; // Return: offsets of the instructions that leave the function
@@ -52,7 +52,7 @@ struct ProbeSlot {
     bool internal = false;    // the link-map hook: no probe of the engine's
     bool usage_known = false; // learn_usage ran after its clauses were enabled
     bool wants_stack = false; // ustack() and its kin: the user stack is copied
-    bool wants_regs = false;  // uregs[]: refused (not handed to D yet)
+    bool wants_regs = false;  // uregs[]: the registers handed to D
     uint32_t string_args = 0; // bit N: copyinstr(argN), copied at the event
 };
 

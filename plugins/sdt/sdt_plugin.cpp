@@ -302,6 +302,10 @@ live_probe_config SdtPlugin::config_of(const ProbeSlot &slot, bool wait_begin) c
     }
     if (options_.kernel_filter)
         config.filter = live::encode_filter(slot.filter, 0); // arguments are decoded in user space
+    if (!wait_begin) {
+        config.stacks = slot.stacks;
+        config.user_stack_bytes = LIVE_USER_STACK_MAX;
+    }
     return config;
 }
 
@@ -320,6 +324,8 @@ live_probe_config SdtPlugin::link_config(uint32_t link, std::optional<uint32_t> 
         for (int i = 0; i < LIVE_MAX_CAPTURES; ++i)
             if (own.captures[i].mode != LIVE_CAPTURE_NONE)
                 config.captures[i] = own.captures[i];
+        config.stacks |= own.stacks;
+        config.user_stack_bytes = std::max(config.user_stack_bytes, own.user_stack_bytes);
         filter.everything = filter.everything || slot.filter.everything;
         filter.any_of.insert(filter.any_of.end(), slot.filter.any_of.begin(), slot.filter.any_of.end());
     };
@@ -442,11 +448,15 @@ void SdtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     slot.enabled = false;
 }
 
-int SdtPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
+int SdtPlugin::set_filters(dtrace_probe_id id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("filtering an unknown sdt probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
     slot.filter = live::probe_filter_of(nfilters, filters);
+    // Every clause of the probe is enabled by now: the stacks they read.
+    slot.stacks = live::stacks_for_usage(host_, ops_, id);
+    if (slot.stacks & LIVE_STACK_KERNEL)
+        stacks_.load_kernel_symbols();
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (slot.link)
@@ -511,6 +521,7 @@ void SdtPlugin::deliver(std::span<const uint8_t> record) {
     dtrace_event_ctx ctx;
     if (!firing_.prepare(record, 0, ctx))
         return;
+    record_stacks_.add_to(firing_.stack_tail(), header.pid, stacks_, ctx);
     // prepare() checked that the captures fit the record.
     const std::span<const uint8_t> captures = record.subspan(sizeof header);
     if (TracepointLinks::is_config_slot(header.slot))

@@ -37,6 +37,8 @@
 #include "live_options.h"
 #include "probe_family.h"
 #include "record_memory.h"
+#include "record_stacks.h"
+#include "stack_symbols.h"
 #include "tracepoint_catalog.h"
 #include "tracepoint_links.h"
 
@@ -57,6 +59,11 @@ class SdtPlugin {
     int start();
     void stop();
 
+    // Names the addresses of stack() and ustack() (the live stack helper).
+    int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
+        return stacks_.lookup(space, pid, address, out) ? 0 : -1;
+    }
+
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
 
@@ -75,6 +82,7 @@ class SdtPlugin {
         std::optional<uint32_t> link;       // its tracepoint's, while enabled
         std::optional<uint32_t> begin_link; // its wait_begin tracepoint's, while enabled
         live::ProbeFilter filter;
+        uint32_t stacks = 0; // LIVE_STACK_*: what the clauses read
     };
 
     int fail(const std::string &message);
@@ -122,6 +130,8 @@ class SdtPlugin {
     uint32_t switch_users_ = 0;
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
+    live::stacks::StackSymbols stacks_;
+    live::RecordStacks record_stacks_;
     RecordMemory memory_;
     OtherThread other_;
     std::string psargs_; // the firing's process arguments, when captured at the event

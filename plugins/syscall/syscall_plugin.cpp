@@ -15,6 +15,7 @@
 #include "syscall_numbers.h"
 
 #include <bpf/bpf.h>
+#include <bpf/libbpf.h>
 
 extern "C" {
 extern const unsigned char syscall_events_bpf_object[];
@@ -158,17 +159,49 @@ bool SyscallPlugin::register_call(const std::string &name, const char *name_patt
     return true;
 }
 
-bool SyscallPlugin::ensure_loaded() {
-    if (bpf_)
+namespace {
+
+// Before an object is loaded: leaves out the programs not in `keep`.
+std::function<bool(bpf_object *)> load_only(const char *keep) {
+    return [keep](bpf_object *object) {
+        bpf_program *program;
+        bpf_object__for_each_program(program, object) {
+            if (std::strcmp(bpf_program__name(program), keep) != 0 && bpf_program__set_autoload(program, false) != 0)
+                return false;
+        }
         return true;
-    live::Result<live::LoadedObject> loaded = live::load_live_object(
-        host_, ops_, std::span<const uint8_t>(syscall_events_bpf_object, syscall_events_bpf_object_size), kProvider);
-    if (!loaded) {
-        fail(loaded.error());
+    };
+}
+
+} // namespace
+
+bool SyscallPlugin::ensure_loaded(Direction direction) {
+    if (call_bpf_[direction])
+        return true;
+    const std::span<const uint8_t> image(syscall_events_bpf_object, syscall_events_bpf_object_size);
+    const char *program = direction == kReturn ? kReturnProgram : kEntryProgram;
+    if (!bpf_) {
+        live::Result<live::LoadedObject> loaded =
+            live::load_live_object(host_, ops_, image, kProvider, load_only(program));
+        if (!loaded) {
+            fail(loaded.error());
+            return false;
+        }
+        call_bpf_[direction] = std::move(loaded.value().programs);
+        options_ = loaded.value().options;
+        settings_ = std::move(loaded.value().settings);
+        bpf_ = call_bpf_[direction].get();
+        return true;
+    }
+    live::BpfLoadSettings settings = settings_; // the ring is bpf_'s
+    settings.before_load = load_only(program);
+    live::Result<std::unique_ptr<live::BpfProgramSet>> set =
+        live::BpfProgramSet::load(image, kProvider, settings, bpf_);
+    if (!set) {
+        fail(set.error());
         return false;
     }
-    bpf_ = std::move(loaded.value().programs);
-    options_ = loaded.value().options;
+    call_bpf_[direction] = std::move(set.value());
     return true;
 }
 
@@ -182,6 +215,8 @@ live_probe_config SyscallPlugin::config_of(const ProbeSlot &slot) const {
         std::memcpy(config.captures, slot.shape->captures, sizeof config.captures);
     if (options_.kernel_filter)
         config.filter = live::encode_filter(slot.filter, config.nargs);
+    config.stacks = slot.stacks;
+    config.user_stack_bytes = LIVE_USER_STACK_MAX;
     return config;
 }
 
@@ -190,26 +225,29 @@ bool SyscallPlugin::set_raw_slot(const ProbeSlot &slot, Direction direction, uin
     if (!number || *number >= LIVE_MAX_SYSCALLS)
         return false;
     const uint32_t key = static_cast<uint32_t>(*number) * 2 + direction;
-    return bpf_map_update_elem(raw_bpf_->map_fd("live_syscall_slots"), &key, &value, BPF_ANY) == 0;
+    // Both directions' raw objects share the slots map.
+    return bpf_map_update_elem(raw_bpf_[direction]->map_fd("live_syscall_slots"), &key, &value, BPF_ANY) == 0;
 }
 
 // Attaches the raw_syscalls program of `direction` (once).
 bool SyscallPlugin::use_raw(Direction direction) {
     if (raw_attachment_[direction])
         return true;
-    if (!raw_bpf_) {
-        live::BpfLoadSettings settings; // the shared ring is bpf_'s
+    if (!raw_bpf_[direction]) {
+        live::BpfLoadSettings settings = settings_; // the ring is bpf_'s, the slots map the other direction's
+        settings.before_load = load_only(kRawPrograms[direction]);
+        const live::BpfProgramSet *other = raw_bpf_[1 - direction].get();
         live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(
             std::span<const uint8_t>(syscall_raw_events_bpf_object, syscall_raw_events_bpf_object_size),
-            "syscall (raw_syscalls)", settings, bpf_.get());
+            "syscall (raw_syscalls)", settings, other ? other : bpf_);
         if (!set) {
             fail(set.error());
             return false;
         }
-        raw_bpf_ = std::move(set.value());
+        raw_bpf_[direction] = std::move(set.value());
     }
     live::Result<size_t> attached =
-        raw_bpf_->attach_tracepoint(kRawPrograms[direction], kRawGroup, kRawEvents[direction], 0);
+        raw_bpf_[direction]->attach_tracepoint(kRawPrograms[direction], kRawGroup, kRawEvents[direction], 0);
     if (!attached) {
         fail(attached.error());
         return false;
@@ -224,12 +262,12 @@ int SyscallPlugin::enable(dtrace_probe_id, uint64_t cookie) {
     ProbeSlot &slot = slots_[cookie];
     if (slot.enabled)
         return 0;
-    if (!ensure_loaded())
+    const Direction direction = slot.is_return ? kReturn : kEntry;
+    if (!ensure_loaded(direction))
         return -1;
     const uint32_t index = static_cast<uint32_t>(cookie);
     if (live::Status configured = bpf_->configure(index, config_of(slot)); !configured)
         return fail(configured.error());
-    const Direction direction = slot.is_return ? kReturn : kEntry;
     const bool wide = slot.wide || enabled_count_[direction] + 1 > kRawThreshold;
     if (wide && syscall_number(slot.function) && !use_raw(direction))
         return -1;
@@ -237,8 +275,8 @@ int SyscallPlugin::enable(dtrace_probe_id, uint64_t cookie) {
         slot.raw = true;
     } else {
         const std::string event = (slot.is_return ? kExitPrefix : kEntryPrefix) + slot.function;
-        live::Result<size_t> attachment =
-            bpf_->attach_tracepoint(slot.is_return ? kReturnProgram : kEntryProgram, kSyscallGroup, event, cookie);
+        live::Result<size_t> attachment = call_bpf_[direction]->attach_tracepoint(
+            slot.is_return ? kReturnProgram : kEntryProgram, kSyscallGroup, event, cookie);
         if (!attachment)
             return fail(attachment.error());
         slot.attachment = attachment.value();
@@ -258,7 +296,7 @@ void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     if (slot.raw)
         set_raw_slot(slot, direction, 0);
     if (slot.attachment)
-        bpf_->detach(*slot.attachment);
+        call_bpf_[direction]->detach(*slot.attachment);
     slot.attachment.reset();
     slot.raw = false;
     slot.enabled = false;
@@ -268,11 +306,15 @@ void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
 }
 
-int SyscallPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
+int SyscallPlugin::set_filters(dtrace_probe_id id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("filtering an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
     slot.filter = live::probe_filter_of(nfilters, filters);
+    // Every clause of the probe is enabled by now: the stacks they read.
+    slot.stacks = live::stacks_for_usage(host_, ops_, id);
+    if (slot.stacks & LIVE_STACK_KERNEL)
+        stacks_.load_kernel_symbols();
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
@@ -289,6 +331,7 @@ int SyscallPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fast
     out.flags = slot.is_return ? DTRACE_FASTPATH_SYSCALL_RETURN : 0;
     out.nargs = static_cast<uint32_t>(slot.is_return ? 2 : slot.shape->entry_types.size());
     out.arg_offset = 16;
+    live::FastpathLoader::describe_task(out);
     return 0;
 }
 
@@ -317,6 +360,11 @@ int SyscallPlugin::read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, vo
     return fastpath_.read_map(map, fn, arg, error) ? 0 : fail(error);
 }
 
+int SyscallPlugin::read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
+    std::string error;
+    return fastpath_.read_ring(map, fn, arg, error) ? 0 : fail(error);
+}
+
 int SyscallPlugin::start() {
     if (!bpf_ || started_)
         return 0;
@@ -331,10 +379,10 @@ int SyscallPlugin::start() {
 
 // Detaches first, so that the last drain sees every event there will be.
 void SyscallPlugin::stop() {
-    if (raw_bpf_)
-        raw_bpf_->detach_all();
-    if (bpf_)
-        bpf_->detach_all();
+    for (const auto *sets : {&raw_bpf_, &call_bpf_})
+        for (const std::unique_ptr<live::BpfProgramSet> &set : *sets)
+            if (set)
+                set->detach_all();
     if (ring_)
         ring_->stop();
     ring_.reset();
@@ -350,8 +398,10 @@ void SyscallPlugin::deliver(std::span<const uint8_t> record) {
     const dtrace_probe_id id = slot.id.load(std::memory_order_acquire);
     const uint32_t nargs = slot.is_return ? 2 : static_cast<uint32_t>(slot.shape->entry_types.size());
     dtrace_event_ctx ctx;
-    if (id != 0 && firing_.prepare(record, nargs, ctx))
-        ops_->fire(host_, id, &ctx);
+    if (id == 0 || !firing_.prepare(record, nargs, ctx))
+        return;
+    record_stacks_.add_to(firing_.stack_tail(), header.pid, stacks_, ctx);
+    ops_->fire(host_, id, &ctx);
 }
 
 } // namespace dtrace::syscall

@@ -15,8 +15,10 @@
 // that names many calls (syscall:::entry), or enabled after many others of
 // its direction, is instead found by call number by the raw_syscalls
 // program of its direction, attached once (hundreds of tracepoints take
-// seconds to detach). The BPF objects are loaded at the first enabling that needs
-// them. Events reach fire() from one thread that drains the ring buffer
+// seconds to detach). Each direction's program is loaded at the first
+// enabling that needs it (the verifier takes tens of milliseconds per
+// program: a script of entry probes never pays for the return program), and
+// every object shares the first one's maps (one ring). Events reach fire() from one thread that drains the ring buffer
 // (live/event_ring.h), in timestamp order.
 #pragma once
 
@@ -35,6 +37,8 @@
 #include "kernel_filter.h"
 #include "live_firing.h"
 #include "live_options.h"
+#include "record_stacks.h"
+#include "stack_symbols.h"
 #include "syscall_catalog.h"
 
 namespace dtrace::syscall {
@@ -60,6 +64,12 @@ class SyscallPlugin {
     int32_t load_fastpath_program(const dtrace_bpf_program &program) { return fastpath_.load_program(program); }
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
     int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
+    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
+
+    // Names the addresses of stack() and ustack() (the live stack helper).
+    int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
+        return stacks_.lookup(space, pid, address, out) ? 0 : -1;
+    }
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
@@ -75,13 +85,14 @@ class SyscallPlugin {
         bool raw = false;                 // found by number by the raw_syscalls program
         bool wide = false;                // named by a description that names many calls
         live::ProbeFilter filter;
+        uint32_t stacks = 0; // LIVE_STACK_*: what the clauses read
     };
     enum Direction { kEntry = 0, kReturn = 1 };
 
     int fail(const std::string &message);
     bool register_call(const std::string &name, const char *name_pattern, bool wide);
     std::optional<uint32_t> slot_for(const std::string &function, bool is_return);
-    bool ensure_loaded();
+    bool ensure_loaded(Direction direction);
     bool use_raw(Direction direction);
     bool set_raw_slot(const ProbeSlot &slot, Direction direction, uint32_t value);
     live_probe_config config_of(const ProbeSlot &slot) const;
@@ -95,12 +106,18 @@ class SyscallPlugin {
     std::unique_ptr<ProbeSlot[]> slots_;
     std::atomic<uint32_t> slot_count_{0};
     live::LiveOptions options_;
-    std::unique_ptr<live::BpfProgramSet> bpf_;
-    std::unique_ptr<live::BpfProgramSet> raw_bpf_; // shares bpf_'s maps
-    std::optional<size_t> raw_attachment_[2];      // per Direction
+    // Per Direction: the per-call object and the raw_syscalls one, each with
+    // that direction's program only; every one shares bpf_'s maps.
+    std::unique_ptr<live::BpfProgramSet> call_bpf_[2];
+    std::unique_ptr<live::BpfProgramSet> raw_bpf_[2];
+    live::BpfProgramSet *bpf_ = nullptr;      // the first object loaded: the maps' owner
+    live::BpfLoadSettings settings_;          // bpf_'s (the watermark), for the others
+    std::optional<size_t> raw_attachment_[2]; // per Direction
     uint32_t enabled_count_[2] = {0, 0};
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
+    live::stacks::StackSymbols stacks_;
+    live::RecordStacks record_stacks_;
     live::FastpathLoader fastpath_;
     bool started_ = false;
 };

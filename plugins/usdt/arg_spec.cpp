@@ -1,7 +1,9 @@
 // arg_spec.cpp: parsing a USDT note's argument specs (see arg_spec.h).
 #include "arg_spec.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cstring>
 
 namespace dtrace::usdt {
 
@@ -136,6 +138,46 @@ uprobe_usdt_arg to_uprobe_arg(const ArgSpec &spec) {
     arg.size = spec.size;
     arg.is_signed = spec.is_signed ? 1 : 0;
     return arg;
+}
+
+// The user stack a site's memory operands past the sixth argument need
+// copied at the event (bytes from rsp, as the uprobe program copies them:
+// 256 up to UPROBE_STACK_MAX), 0 when they need none or lie beyond it.
+uint32_t stack_window_for(const std::vector<ArgSpec> &args, uint32_t nargs) {
+    int64_t needed = 0;
+    for (uint32_t i = LIVE_MAX_ARGS; i < nargs && i < args.size(); ++i) {
+        const ArgSpec &arg = args[i];
+        if (arg.kind == ArgSpec::Kind::Memory && arg.reg == UPROBE_REG_RSP && arg.value >= 0)
+            needed = std::max<int64_t>(needed, arg.value + arg.size);
+    }
+    uint32_t window = 256;
+    while (window < needed && window < UPROBE_STACK_MAX)
+        window *= 2;
+    return needed == 0 || needed > UPROBE_STACK_MAX ? 0 : window;
+}
+
+// An argument of a probe site read from what the uprobe program copied:
+// its registers, and the user stack from rsp (arguments past the sixth,
+// which the program does not place). A memory operand outside the stack
+// copy reads 0.
+uint64_t argument_from_tail(const ArgSpec &spec, const uprobe_tail &tail, std::span<const uint8_t> stack) {
+    uint64_t value = 0;
+    if (spec.kind == ArgSpec::Kind::Constant) {
+        value = static_cast<uint64_t>(spec.value);
+    } else if (spec.kind == ArgSpec::Kind::Register && spec.reg < UPROBE_NREGS) {
+        value = tail.regs[spec.reg];
+    } else if (spec.kind == ArgSpec::Kind::Memory && spec.reg < UPROBE_NREGS) {
+        const uint64_t address = tail.regs[spec.reg] + static_cast<uint64_t>(spec.value);
+        const uint64_t offset = address - tail.regs[UPROBE_REG_RSP];
+        if (address >= tail.regs[UPROBE_REG_RSP] && offset <= stack.size() && spec.size <= stack.size() - offset)
+            std::memcpy(&value, stack.data() + offset, spec.size);
+    }
+    if (spec.size < 8) {
+        const unsigned shift = 64 - 8 * spec.size;
+        value = spec.is_signed ? static_cast<uint64_t>(static_cast<int64_t>(value << shift) >> shift)
+                               : (value << shift) >> shift;
+    }
+    return value;
 }
 
 } // namespace dtrace::usdt

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,5 +42,15 @@ std::string arg_type_name(const ArgSpec &spec);
 
 // As the uprobe program reads it.
 uprobe_usdt_arg to_uprobe_arg(const ArgSpec &spec);
+
+// Arguments past the sixth, which the uprobe program does not place, are
+// decoded in user space from the record's tail: its registers, and the user
+// stack it copies from rsp. stack_window_for says how much stack a site's
+// memory operands (past the sixth, rsp-based) need copied at the event
+// (256 up to UPROBE_STACK_MAX bytes; 0: none, or more than that);
+// argument_from_tail reads one such argument (a memory operand outside the
+// copy reads 0), extended from its size as the program extends the others.
+uint32_t stack_window_for(const std::vector<ArgSpec> &args, uint32_t nargs);
+uint64_t argument_from_tail(const ArgSpec &spec, const uprobe_tail &tail, std::span<const uint8_t> stack);
 
 } // namespace dtrace::usdt

@@ -1,13 +1,16 @@
 // usdt_plugin.cpp: finding, registering, arming and firing USDT probes.
 #include "usdt_plugin.h"
 
+#include <signal.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <chrono>
+#include <climits>
+#include <cstdlib>
 #include <cstring>
-#include <fnmatch.h>
 
+#include "probe_fields.h"
 #include "process_modules.h"
 #include "semaphores.h"
 
@@ -18,7 +21,6 @@ namespace {
 constexpr uint32_t kMaxProbes = 1 << 14;
 constexpr uint32_t kMaxSites = 1 << 16; // below UPROBE_MAX_SLOTS: a site's index is its slot
 constexpr uint32_t kMaxArgs = 12;       // the stapsdt convention's
-constexpr int kWatchMilliseconds = 50;  // how often the traced processes' mappings are looked at
 
 // DTrace's attributes of USDT providers (their interfaces evolve with the program).
 constexpr dtrace_provider_attributes kAttributes = {
@@ -28,10 +30,6 @@ constexpr dtrace_provider_attributes kAttributes = {
     {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
     {DTRACE_STABILITY_EVOLVING, DTRACE_STABILITY_EVOLVING, DTRACE_CLASS_ISA},
 };
-
-bool matches(const char *pattern, const std::string &name) {
-    return pattern == nullptr || pattern[0] == '\0' || fnmatch(pattern, name.c_str(), 0) == 0;
-}
 
 // DTrace names a probe written "gc__start" gc-start.
 std::string hyphenate(const std::string &name) {
@@ -45,22 +43,6 @@ std::string hyphenate(const std::string &name) {
         }
     }
     return out;
-}
-
-// An argument of a probe site read from the registers the uprobe program
-// copied (arguments past the sixth, which the program does not place).
-uint64_t argument_from_registers(const ArgSpec &spec, const uprobe_tail &tail) {
-    uint64_t value = 0;
-    if (spec.kind == ArgSpec::Kind::Constant)
-        value = static_cast<uint64_t>(spec.value);
-    else if (spec.kind == ArgSpec::Kind::Register && spec.reg < UPROBE_NREGS)
-        value = tail.regs[spec.reg];
-    if (spec.size < 8) {
-        const unsigned shift = 64 - 8 * spec.size;
-        value = spec.is_signed ? static_cast<uint64_t>(static_cast<int64_t>(value << shift) >> shift)
-                               : (value << shift) >> shift;
-    }
-    return value;
 }
 
 } // namespace
@@ -101,7 +83,13 @@ std::vector<int64_t> UsdtPlugin::pids_for(const dtrace_probe_spec *spec) const {
     return pids;
 }
 
-const UsdtPlugin::Module *UsdtPlugin::module_for(const std::string &path) {
+// One module per file, however a process names it (the dynamic linker's
+// list says /lib/x86_64-linux-gnu/libstdc++.so.6 before it maps the file,
+// /proc/PID/maps the real /usr/lib/x86_64-linux-gnu/libstdc++.so.6.0.30
+// after): its probes are registered once, under the real file's name.
+const UsdtPlugin::Module *UsdtPlugin::module_for(const std::string &named) {
+    char resolved[PATH_MAX];
+    const std::string path = realpath(named.c_str(), resolved) != nullptr ? std::string(resolved) : named;
     auto known = modules_.find(path);
     if (known != modules_.end())
         return known->second.get();
@@ -110,7 +98,7 @@ const UsdtPlugin::Module *UsdtPlugin::module_for(const std::string &path) {
         return nullptr; // a mapping that is not an ELF file has no probes
     auto module = std::make_unique<Module>();
     module->path = path;
-    module->name = pid::module_file_name(path);
+    module->name = live::module_file_name(path);
     module->probes = std::move(probes.value());
     if (!module->probes.sites.empty()) {
         std::string why;
@@ -123,18 +111,18 @@ UsdtPlugin::Process *UsdtPlugin::process_for(int64_t pid) {
     auto known = processes_.find(pid);
     if (known != processes_.end())
         return &known->second;
-    std::vector<pid::ProcessModule> mapped = pid::mapped_modules(pid);
+    std::vector<live::ProcessModule> mapped = live::mapped_modules(pid);
     if (mapped.empty())
         return nullptr; // gone, or never was: no probes
     Process &process = processes_[pid];
     std::vector<std::string> paths;
-    for (const pid::ProcessModule &m : mapped)
+    for (const live::ProcessModule &m : mapped)
         paths.push_back(m.path);
     // A command stopped at exec maps its executable and the dynamic linker
     // only: add what the linker is about to load.
     if (mapped.front().executable && mapped.size() <= 2) {
         if (const Module *executable = module_for(mapped.front().path))
-            for (const std::string &library : pid::libraries_to_load(executable->probes.interpreter, executable->path))
+            for (const std::string &library : live::libraries_to_load(executable->probes.interpreter, executable->path))
                 if (std::find(paths.begin(), paths.end(), library) == paths.end())
                     paths.push_back(library);
     }
@@ -168,15 +156,15 @@ bool UsdtPlugin::register_sites(int64_t pid, Process &process, const std::vector
     std::map<std::string, std::vector<Site>> found;
     std::map<std::string, std::array<std::string, 3>> names; // provider, function, name
     for (const Module *module : modules) {
-        if (spec && !matches(spec->module, module->name))
+        if (spec && !live::field_matches(spec->module, module->name))
             continue;
         for (const ProbeSite &site : module->probes.sites) {
             const std::string provider = site.provider + suffix;
             const std::string name = hyphenate(site.name);
-            if (spec && (!matches(spec->provider, provider) || !matches(spec->name, name)))
+            if (spec && (!live::field_matches(spec->provider, provider) || !live::field_matches(spec->name, name)))
                 continue;
             const std::string function = function_of(*module, site.address);
-            if (spec && !matches(spec->function, function))
+            if (spec && !live::field_matches(spec->function, function))
                 continue;
             const std::string key = provider + ":" + module->name + ":" + function + ":" + name;
             if (!placed_.insert({key, site.address}).second)
@@ -193,6 +181,17 @@ bool UsdtPlugin::register_sites(int64_t pid, Process &process, const std::vector
     return true;
 }
 
+bool UsdtPlugin::add_site(const Site &site, uint32_t &slot) {
+    slot = site_count_.load(std::memory_order_relaxed);
+    if (slot == kMaxSites) {
+        fail("more than " + std::to_string(kMaxSites) + " USDT probe sites");
+        return false;
+    }
+    sites_[slot] = site;
+    site_count_.store(slot + 1, std::memory_order_release);
+    return true;
+}
+
 bool UsdtPlugin::add_probe(int64_t pid, Process &process, const std::string &key, const std::string &provider,
                            const std::vector<Site> &sites, const std::string &function, const std::string &name) {
     auto known = probe_by_key_.find(key);
@@ -204,14 +203,10 @@ bool UsdtPlugin::add_probe(int64_t pid, Process &process, const std::string &key
     }
     Probe &probe = probes_[index];
     for (Site site : sites) {
-        const uint32_t slot = site_count_.load(std::memory_order_relaxed);
-        if (slot == kMaxSites) {
-            fail("more than " + std::to_string(kMaxSites) + " USDT probe sites");
-            return false;
-        }
         site.probe = index;
-        sites_[slot] = site;
-        site_count_.store(slot + 1, std::memory_order_release);
+        uint32_t slot = 0;
+        if (!add_site(site, slot))
+            return false;
         probe.sites.push_back(slot);
         if (!fresh && probe.enabled && !arm_site(slot))
             return false;
@@ -299,9 +294,12 @@ bool UsdtPlugin::arm_site(uint32_t index) {
         if (captures < LIVE_MAX_CAPTURES && arg.size == 8 && !arg.is_signed && arg.kind != ArgSpec::Kind::Constant)
             config.captures[captures++] = {static_cast<uint8_t>(i), LIVE_CAPTURE_STRING, 0, 0};
     }
-    // Arguments past the sixth are decoded here from the registers the record's tail carries.
-    if (probe.nargs > LIVE_MAX_ARGS)
+    // Arguments past the sixth are decoded here from the registers the
+    // record's tail carries, and memory operands from the stack it copies.
+    if (probe.nargs > LIVE_MAX_ARGS) {
         uconfig.flags |= UPROBE_FLAG_TAIL;
+        uconfig.stack_bytes = stack_window_for(site.site->args, probe.nargs);
+    }
     if (live::Status configured = uprobes_->configure(index, config, uconfig); !configured) {
         fail(configured.error());
         return false;
@@ -392,52 +390,82 @@ int UsdtPlugin::start() {
     ring_ = std::move(ring.value());
     ring_->start();
     started_ = true;
-    watching_ = true;
-    watcher_ = std::thread([this] {
-        std::unique_lock lock(watch_mutex_);
-        while (!watch_wakeup_.wait_for(lock, std::chrono::milliseconds(kWatchMilliseconds),
-                                       [this] { return !watching_; })) {
-            lock.unlock();
-            watch_processes();
-            lock.lock();
-        }
-    });
+    std::lock_guard guard(mutex_);
+    for (auto &[pid, process] : processes_) {
+        if (!hook_link_map(pid, process))
+            return -1;
+    }
     return 0;
 }
 
-void UsdtPlugin::watch_processes() {
-    std::lock_guard guard(mutex_);
-    for (auto &[pid, process] : processes_) {
-        std::vector<const Module *> added;
-        for (const pid::ProcessModule &mapped : pid::mapped_modules(pid)) {
-            const Module *module = module_for(mapped.path);
-            if (module && std::find(process.modules.begin(), process.modules.end(), module) == process.modules.end())
-                added.push_back(module);
+bool UsdtPlugin::hook_link_map(int64_t pid, Process &process) {
+    if (process.hooked)
+        return true;
+    process.hooked = true;
+    auto executable = std::find_if(process.modules.begin(), process.modules.end(),
+                                   [](const Module *m) { return !m->probes.interpreter.empty(); });
+    if (executable == process.modules.end())
+        return true; // a static executable loads nothing later
+    const std::string &interpreter = (*executable)->probes.interpreter;
+    std::string error;
+    std::unique_ptr<live::ElfFunctions> linker = live::ElfFunctions::read(interpreter, error);
+    const live::ElfFunction *hook = linker ? live::link_map_hook(*linker) : nullptr;
+    if (hook == nullptr)
+        return true; // a linker without the hook: libraries loaded later get no probes
+    uint32_t slot = 0;
+    if (!add_site({Site::kLinkMapHook, nullptr, nullptr}, slot))
+        return false;
+    live_probe_config config{};
+    config.armed = 1;
+    config.kind = LIVE_KIND_UPROBE_ENTRY;
+    uprobe_probe_config uconfig{};
+    uconfig.flags = UPROBE_FLAG_STOP;
+    if (live::Status configured = uprobes_->configure(slot, config, uconfig); !configured) {
+        fail(configured.error());
+        return false;
+    }
+    const live::UprobeSite uprobe{hook->file_offset, live::uprobe_cookie(slot, 0)};
+    if (live::Result<size_t> attached = uprobes_->attach(interpreter, pid, {&uprobe, 1}); !attached) {
+        fail(attached.error());
+        return false;
+    }
+    return true;
+}
+
+void UsdtPlugin::on_link_map(int64_t pid) {
+    {
+        std::lock_guard guard(mutex_);
+        auto known = processes_.find(pid);
+        if (known != processes_.end()) {
+            Process &process = known->second;
+            std::vector<const Module *> added;
+            for (const live::ProcessModule &mapped : live::mapped_modules(pid)) {
+                const Module *module = module_for(mapped.path);
+                if (module &&
+                    std::find(process.modules.begin(), process.modules.end(), module) == process.modules.end())
+                    added.push_back(module);
+            }
+            process.modules.insert(process.modules.end(), added.begin(), added.end());
+            if (!added.empty())
+                (void)register_sites(pid, process, added, nullptr);
         }
-        process.modules.insert(process.modules.end(), added.begin(), added.end());
-        if (!added.empty())
-            (void)register_sites(pid, process, added, nullptr);
+        const uint32_t count = probe_count_.load(std::memory_order_acquire);
+        for (uint32_t i = 0; i < count; ++i) {
+            Probe &probe = probes_[i];
+            if (probe.pid != pid)
+                continue;
+            std::vector<std::pair<const Module *, uint64_t>> pending;
+            pending.swap(probe.pending);
+            for (const auto &[module, offset] : pending)
+                raise_semaphore(probe, module, offset);
+        }
     }
-    const uint32_t count = probe_count_.load(std::memory_order_acquire);
-    for (uint32_t i = 0; i < count; ++i) {
-        Probe &probe = probes_[i];
-        std::vector<std::pair<const Module *, uint64_t>> pending;
-        pending.swap(probe.pending);
-        for (const auto &[module, offset] : pending)
-            raise_semaphore(probe, module, offset);
-    }
+    kill(static_cast<pid_t>(pid), SIGCONT);
 }
 
 // Detaches first, so that the last drain sees every event there will be;
 // then gives the semaphores back.
 void UsdtPlugin::stop() {
-    {
-        std::lock_guard lock(watch_mutex_);
-        watching_ = false;
-    }
-    watch_wakeup_.notify_all();
-    if (watcher_.joinable())
-        watcher_.join();
     if (uprobes_)
         uprobes_->detach_all();
     if (ring_)
@@ -462,6 +490,10 @@ void UsdtPlugin::deliver(std::span<const uint8_t> record) {
     if (header.slot >= site_count_.load(std::memory_order_acquire))
         return;
     const Site &site = sites_[header.slot];
+    if (site.probe == Site::kLinkMapHook) {
+        on_link_map(header.pid);
+        return;
+    }
     const Probe &probe = probes_[site.probe];
     const dtrace_probe_id id = probe.id.load(std::memory_order_acquire);
     dtrace_event_ctx ctx;
@@ -471,7 +503,7 @@ void UsdtPlugin::deliver(std::span<const uint8_t> record) {
     if (probe.nargs > LIVE_MAX_ARGS) {
         std::memcpy(args, header.args, sizeof header.args);
         for (uint32_t i = LIVE_MAX_ARGS; i < probe.nargs; ++i)
-            args[i] = argument_from_registers(site.site->args[i], event.tail);
+            args[i] = argument_from_tail(site.site->args[i], event.tail, event.stack);
         ctx.args = args;
         ctx.nargs = probe.nargs;
     }

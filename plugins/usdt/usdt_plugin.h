@@ -6,7 +6,7 @@
 // python<N>; a description naming no pid, and `dtrace -l -p N` without one,
 // looks at the session's targets). The process's files are those it maps
 // executable, and for a -c command stopped at exec the libraries its
-// dynamic linker is about to load (pid plugin's process_modules.h): uprobes
+// dynamic linker is about to load (live/modules/process_modules.h): uprobes
 // are placed by file and offset, so a library's probes fire once it maps.
 // A probe's name is the note's with "__" as "-", its module the file's
 // name, its function the symbol holding the site; one probe has every site
@@ -23,15 +23,15 @@
 // strings of the first two 64-bit unsigned arguments (which may be char *)
 // at the event, for copyinstr().
 //
-// While tracing, a watcher thread looks at the traced processes' mappings
-// every 50 ms: a library loaded since (dlopen) gets its probes
-// registered (the engine enables those its enablings match), and pending
-// semaphores are raised. A probe that fires before the watcher has seen its
-// library is missed.
+// While tracing, a uprobe on each traced process's dynamic linker
+// (live::link_map_hook: _dl_debug_state, called after every change of its
+// list of libraries) stops the process; the plugin reads its mappings, a
+// library loaded since (dlopen) gets its probes registered (the engine
+// enables those its enablings match) and its pending semaphores raised, and
+// the process goes on (SIGCONT), before the library's code has run.
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -39,7 +39,6 @@
 #include <set>
 #include <span>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <dtrace/provider.h>
@@ -77,9 +76,12 @@ class UsdtPlugin {
     struct Process {
         std::map<std::string, dtrace_provider_id> providers;
         std::vector<const Module *> modules;
+        bool hooked = false; // its dynamic linker's link-map hook is attached
     };
-    // One probe site armed as its own slot of the uprobe program.
+    // One probe site armed as its own slot of the uprobe program (or the
+    // link-map hook of a process: probe kLinkMapHook).
     struct Site {
+        static constexpr uint32_t kLinkMapHook = UINT32_MAX;
         uint32_t probe = 0;
         const Module *module = nullptr;
         const ProbeSite *site = nullptr;
@@ -110,8 +112,13 @@ class UsdtPlugin {
     bool arm_site(uint32_t index);
     void raise_semaphore(Probe &probe, const Module *module, uint64_t offset);
     void lower_semaphores(Probe &probe);
-    // The watcher thread's pass: new mappings of the traced processes, pending semaphores.
-    void watch_processes();
+    // Makes a slot of the next site index (false when there is none left).
+    bool add_site(const Site &site, uint32_t &slot);
+    // Attaches the uprobe that stops the process at each change of its list of libraries.
+    bool hook_link_map(int64_t pid, Process &process);
+    // The process is stopped after its dynamic linker changed its list of
+    // libraries: the probes of new libraries, pending semaphores; then SIGCONT.
+    void on_link_map(int64_t pid);
     void deliver(std::span<const uint8_t> record);
 
     dtrace_host *host_;
@@ -133,10 +140,6 @@ class UsdtPlugin {
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     bool started_ = false;
-    std::thread watcher_;
-    std::mutex watch_mutex_;
-    std::condition_variable watch_wakeup_;
-    bool watching_ = false;
 };
 
 } // namespace dtrace::usdt

@@ -101,8 +101,26 @@ differential)
         "$steps" "$in_kernel"
     same_both_ways 'syscall:::entry /pid == $target/ { @[probefunc == "getppid"] = count(); }
                     syscall::write:entry /pid == $target/ { @w = lquantize(arg2, 0, 20, 1); }
-                    syscall::write:entry /pid == $target/ { @w = lquantize(arg2, 0, 20, 1); }' "$steps" "stays in user space"
+                    syscall::write:entry /pid == $target/ { @w = lquantize(arg2, 0, 20, 1); }' "$steps" "$in_kernel"
     same_both_ways 'syscall:::entry /pid == $target/ { @[uid, gid, tid == pid, cpu >= 0] = count(); }' "$steps" "$in_kernel"
+    # Records: trace(), printf() of integers, execname and the probe's names, the empty clause.
+    same_both_ways 'syscall::write:entry /pid == $target/ { printf("%d %s %s:%s:%s %d|", arg2, execname, probeprov, probefunc, probename, (int)arg0 > 0); trace(arg2 * 2); }
+                    syscall::openat:return /pid == $target/ { trace(errno); trace(arg0 < 0); printf("\n"); }
+                    syscall::getppid:entry /pid == $target && arg0 == 1/ { }' "$steps" "$in_kernel"
+    same_both_ways 'syscall::write:entry /pid == $target/ { @s = stddev(arg2 * 1000000000 - arg0); @t[execname] = stddev(arg2);
+                        @l = llquantize(arg2, 2, 0, 6, 4); @m[probefunc] = llquantize(arg2 * arg2 * 1000, 10, 0, 6, 20); }' \
+        "$steps" "$in_kernel"
+    # Global scalars and associative arrays, self-> arrays, of integers keyed by integers and strings.
+    same_both_ways 'int total; int len[string, int]; self int w[int];
+                    syscall::write:entry /pid == $target/ { n++; total += arg2; len[execname, arg0 > 0] += arg2;
+                        self->w[arg2] = self->w[arg2] + 1; printf("%d %d %d %d\n", n, total, len[execname, 1], self->w[arg2]); }
+                    syscall::getppid:entry /pid == $target && n > 0/ { @g[n, len["syscall_workloa", 1]] = count(); len["syscall_workloa", 1] = 0; }' \
+        "3 write:hello 2 write:hi write:hello 4 write:hello 1" "$in_kernel"
+    # ppid (the workload is dtrace's child), vtimestamp and walltimestamp (their values differ from run to run).
+    same_both_ways 'syscall::write:entry /pid == $target/ { printf("%d %d %d\n", ppid == $pid, walltimestamp > 1600000000000000000,
+                        vtimestamp > 0); @[ppid == $pid, ppid > 1] = count(); }' "$steps" "$in_kernel"
+    same_both_ways 'syscall::write:entry,syscall::getppid:entry /pid == $target/ { @[probefunc] = count(); }
+                    syscall::write:return /pid == $target/ { printf("%s returned %d\n", probefunc, arg1); }' "$steps" "$in_kernel"
     ;;
 fallback)
     # Each clause that cannot run in the kernel says why, and the output is
@@ -114,10 +132,18 @@ fallback)
     printf 'syscall_workloa! 300\n\n' | diff - "$out" >/dev/null || fail "wrong count in user space"
     # A variable shared with a user-space clause keeps both in user space.
     run -x fastpath=explain -qn 'syscall::getppid:entry /pid == $target/ { self->n++; }
-                                 syscall::exit_group:entry /pid == $target/ { printf("%d\n", self->n); }' -c "$workload 77"
+                                 syscall::exit_group:entry /pid == $target/ { printf("%s%d\n", strjoin("n=", ""), self->n); }' -c "$workload 77"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     grep -q "self->n is also used by the clause" "$err" || fail "the shared variable is not explained"
-    printf '77\n\n' | diff - "$out" >/dev/null || fail "wrong thread-local count"
+    printf 'n=77\n\n' | diff - "$out" >/dev/null || fail "wrong thread-local count"
+    # Records come all from the kernel or all from user space (in order).
+    run -x fastpath=explain -qn 'syscall::getppid:entry /pid == $target/ { printf("g\n"); }
+                                 syscall::write:entry /pid == $target/ { printf("%s\n", strjoin("w", "!")); }' \
+        -c "$workload 2 write:a 1"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(syscall::getppid:entry) stays in user space: it records, and so does the clause at line 2" "$err" ||
+        fail "the order of records is not explained"
+    printf 'g\ng\nw!\ng\n\n' | diff - "$out" >/dev/null || fail "records out of order"
     # -x fastpath=off: nothing goes to the kernel, nothing is explained.
     run -x fastpath=off -qn 'syscall::getppid:entry /pid == $target/ { @ = count(); }' -c "$workload 10"
     [ "$status" = 0 ] || fail "dtrace exited with $status"

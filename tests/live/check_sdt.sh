@@ -155,6 +155,21 @@ sched_pairs)
     [ "$(value_of on)" = "$(value_of in)" ] || fail "on-cpu is not sched_switch's next thread"
     [ "$(value_of on)" -ge 180 ] || fail "fewer than 180 on-cpu"
     ;;
+sched_stacks)
+    # off-cpu's stacks: the kernel's way into the scheduler from the
+    # thread's sleep, and the workload's way to its nanosleep(2); on-cpu's
+    # kernel stack is the incoming thread's, where it slept.
+    run -qn 'sched:::off-cpu /pid == $target/ { @[stack(), ustack()] = count(); }
+             sched:::on-cpu /pid == $target/ { @on[stack()] = count(); }' -c "$workload sleep 200"
+    expect_status_0
+    grep -q 'vmlinux`do_nanosleep+0x' "$out" || fail "no kernel frame of the sleep in stack()"
+    grep -q 'vmlinux`bpf_\|vmlinux`__bpf_' "$out" && fail "the tracing machinery's frames are in stack()"
+    grep -q 'libc.so.6`clock_nanosleep+0x' "$out" || fail "no libc frame of the sleep in ustack()"
+    grep -q 'sdt_workload`main+0x' "$out" || fail "no frame of the workload's main in ustack()"
+    # (a sleeping task's stack, as the kernel walks it, starts below the
+    # scheduler's frames)
+    [ "$(grep -c 'vmlinux`hrtimer_nanosleep+0x' "$out")" -ge 2 ] || fail "on-cpu's stack is not where the thread slept"
+    ;;
 sched_rusage)
     # Time on CPU between on-cpu and off-cpu matches getrusage within 5%.
     run -qn 'sched:::on-cpu /pid == $target/ { self->on = timestamp; }

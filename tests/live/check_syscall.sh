@@ -97,6 +97,20 @@ context)
 1 1 1 1
 1 1"
     ;;
+stacks)
+    # stack() and ustack() at a system call: the kernel's path from the
+    # system call entry, the workload's path to its syscall(2) (the
+    # workload waits, so that its mappings are there when the stack is
+    # unwound).
+    run -qn 'syscall::getppid:entry /pid == $target/ { @k[stack()] = count(); @u[ustack()] = count(); }' \
+        -c "$workload 3 sleep:200"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q 'vmlinux`do_syscall_64+0x' "$out" || fail "no kernel frame of the system call's entry"
+    grep -q 'vmlinux`perf_syscall\|vmlinux`bpf_' "$out" && fail "the tracing machinery's frames are in stack()"
+    grep -q 'libc.so.6`syscall+0x' "$out" || fail "no libc frame in ustack()"
+    grep -q 'syscall_workload`main+0x' "$out" || fail "no frame of the workload's main in ustack()"
+    [ "$(grep -c '^ *3$' "$out")" = 2 ] || fail "not both stacks counted 3 times"
+    ;;
 wide)
     # Every call of the target, entry and return: the raw_syscalls programs
     # (found by call number) report the same calls, arguments and errors.

@@ -107,10 +107,12 @@ list_pid)
     ;;
 dlopen)
     # A library loaded while tracing runs: its probes are registered, enabled
-    # by the description, and its semaphore raised.
+    # by the description, and its semaphore raised, before dlopen returns
+    # (the dynamic linker's link-map hook).
     run -qn 'demo$target:::tick { @[probemod] = count(); } END { printa("%s %@d\n", @); }' \
         -c "$workload dlopen $library 7"
-    expect_output "lib-enabled=1
+    expect_output "lib-enabled-at-load=1
+lib-enabled=1
 usdt_workload 1
 $(basename "$library") 7"
     ;;

@@ -114,6 +114,20 @@ timestamps)
     grep -qx "calls 100" "$out" || fail "not 100 timed calls"
     grep -qx "backwards 0" "$out" || fail "a return stamped before its entry"
     ;;
+exceptions)
+    # C++ exceptions unwind through functions whose returns are hooked: the
+    # program catches every one and runs to its end; the frames the
+    # exceptions left fire no return, the others do (their returns hooked
+    # again once caught).
+    "$targets/pid_target_cxx" throws-expect:40 >"$expected" || fail "throws-expect failed"
+    run -qn "$counts" -c "$targets/pid_target_cxx throws:40"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -qx "caught 20" "$out" || fail "the program did not catch its 20 exceptions"
+    while read -r line; do
+        grep -qx "$line" "$out" || fail "no line '$line'"
+    done <"$expected"
+    ! grep -q '^return _ZN4shop6refuseEl' "$out" || fail "refuse, which always throws, returned"
+    ;;
 ustack)
     # Stacks at entry, walked through the frame pointers and demangled.
     run -qn 'fpid$target:a.out:_ZN4shop4Cart3addEi:entry { @[ustack()] = count(); }' \

@@ -12,9 +12,9 @@
  *                              was seen set, and whether it was clear again
  *                              at the end
  *   usdt_workload dlopen LIB N fires tick once, loads LIB (usdt_dlopen_lib.c),
- *                              waits up to 3 s for the library's tick to be
- *                              enabled, fires it N times and says whether it
- *                              was enabled
+ *                              says whether its tick is enabled right after
+ *                              dlopen, waits up to 3 s for it to be, fires
+ *                              it N times and says whether it was enabled
  */
 #include "usdt_demo.h"
 
@@ -65,6 +65,8 @@ static int load_and_fire(const char *library, int n) {
     void (*fire)(int) = (void (*)(int))dlsym(handle, "usdt_lib_fire");
     if (!enabled || !fire)
         return 1;
+    /* Enabled as soon as dlopen returns when the tracer saw the library load. */
+    printf("lib-enabled-at-load=%d\n", enabled());
     const struct timespec pause = {0, 10 * 1000 * 1000};
     int waited = 0;
     while (!enabled() && waited < 3000) {

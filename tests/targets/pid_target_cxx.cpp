@@ -6,12 +6,20 @@
  *   cxx:N         shop::Cart::add 2N times, shop::scale<long> N times,
  *                 shop::Cart::total N times
  *   cxx-expect:N  print "mangled-name count" for cxx:N, one a line
+ *   throws:N      shop::attempt N times, each calling shop::checkout, which
+ *                 calls shop::refuse for odd i, which throws: the exception
+ *                 unwinds through checkout and refuse and is caught in
+ *                 attempt; prints "caught K" (K = N / 2)
+ *   throws-expect:N  print "entry|return mangled-name count" for throws:N
+ *                 (a frame the exception leaves does not return)
  */
 #include "target_steps.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 namespace shop {
 
@@ -28,7 +36,42 @@ template <typename T> __attribute__((noinline, noipa)) T scale(T value, int fact
     return value * factor;
 }
 
+__attribute__((noinline, noipa)) void refuse(long i) {
+    throw std::runtime_error("refused " + std::to_string(i));
+}
+
+__attribute__((noinline, noipa)) long checkout(long i) {
+    if (i % 2 != 0)
+        refuse(i);
+    return i;
+}
+
+__attribute__((noinline, noipa)) bool attempt(long i) {
+    try {
+        checkout(i);
+        return true;
+    } catch (const std::runtime_error &) {
+        return false;
+    }
+}
+
 } // namespace shop
+
+static void run_throws(long rounds) {
+    long caught = 0;
+    for (long i = 0; i < rounds; i++)
+        caught += shop::attempt(i) ? 0 : 1;
+    std::printf("caught %ld\n", caught);
+}
+
+static void expect_throws(long rounds) {
+    const long odd = rounds / 2;
+    std::printf("entry _ZN4shop7attemptEl %ld\n", rounds);
+    std::printf("return _ZN4shop7attemptEl %ld\n", rounds);
+    std::printf("entry _ZN4shop8checkoutEl %ld\n", rounds);
+    std::printf("return _ZN4shop8checkoutEl %ld\n", rounds - odd);
+    std::printf("entry _ZN4shop6refuseEl %ld\n", odd);
+}
 
 static void run_cxx(long rounds) {
     shop::Cart cart;
@@ -52,6 +95,10 @@ static int cxx_step(const char *arg) {
         run_cxx(std::strtol(arg + 4, nullptr, 10));
     else if (std::strncmp(arg, "cxx-expect:", 11) == 0)
         expect_cxx(std::strtol(arg + 11, nullptr, 10));
+    else if (std::strncmp(arg, "throws:", 7) == 0)
+        run_throws(std::strtol(arg + 7, nullptr, 10));
+    else if (std::strncmp(arg, "throws-expect:", 14) == 0)
+        expect_throws(std::strtol(arg + 14, nullptr, 10));
     else
         return 0;
     return 1;

@@ -39,7 +39,7 @@ done
   echo "cp -r $here $out/cases && cd $out/cases"
   for name in "${tests[@]}"; do
     log=$out/$(echo "$name" | tr / _).log
-    echo "timeout 300 python3 $root/tests/golden/run_golden.py $build/dtrace $out/cases/$name.cmd ${BLESS:+--bless} >$log 2>&1; echo \$? >$log.status"
+    echo "GOLDEN_TIMEOUT=240 timeout 300 python3 $root/tests/golden/run_golden.py $build/dtrace $out/cases/$name.cmd ${BLESS:+--bless} >$log 2>&1; echo \$? >$log.status"
   done
 } >"$out/guest.sh"
 

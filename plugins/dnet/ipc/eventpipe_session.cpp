@@ -52,21 +52,29 @@ int64_t namespace_pid(int64_t pid) {
     return pid;
 }
 
+constexpr int kRefusedRetries = 50;
+
 Result<int> connect_to(const std::string &path) {
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
     if (path.size() >= sizeof address.sun_path)
         return Error{path + ": the socket's path is too long to connect to"};
     std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
-    const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0)
-        return Error{"socket: " + errno_text()};
-    if (connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) != 0) {
+    // A runtime that is starting has bound its socket a moment before it
+    // listens on it: a refusal is tried again for kRefusedRetries * 10 ms.
+    for (int attempt = 0;; ++attempt) {
+        const int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            return Error{"socket: " + errno_text()};
+        if (connect(fd, reinterpret_cast<const sockaddr *>(&address), sizeof address) == 0)
+            return fd;
+        const bool refused = errno == ECONNREFUSED;
         Error error{"cannot connect to " + path + ": " + errno_text()};
         close(fd);
-        return error;
+        if (!refused || attempt == kRefusedRetries)
+            return error;
+        usleep(10000);
     }
-    return fd;
 }
 
 Status write_all(int fd, std::span<const uint8_t> bytes) {

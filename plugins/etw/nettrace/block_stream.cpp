@@ -80,8 +80,13 @@ bool BlockStream::read_exact(uint8_t *out, size_t n) {
         if (buffer_at_ == buffer_end_) {
             if (n >= buffer_.size()) { // a large block: straight into its bytes
                 const size_t got = input_->read(std::span(out, n));
+                if (got == 0) {
+                    return false;
+                }
                 offset_ += got;
-                return got == n;
+                out += got;
+                n -= got;
+                continue;
             }
             buffer_at_ = 0;
             buffer_end_ = input_->read(buffer_);

@@ -30,19 +30,16 @@ class FdInput final : public StreamInput {
   public:
     explicit FdInput(int fd) : fd_(fd) {}
     ~FdInput() override { ::close(fd_); }
+    // What one read() gives: a live stream's bytes as they come, so that
+    // the reader never waits for more than the block it is reading.
     size_t read(std::span<uint8_t> out) override {
-        size_t done = 0;
-        while (done < out.size()) {
-            const ssize_t n = ::read(fd_, out.data() + done, out.size() - done);
+        for (;;) {
+            const ssize_t n = ::read(fd_, out.data(), out.size());
             if (n < 0 && errno == EINTR) {
                 continue;
             }
-            if (n <= 0) {
-                break;
-            }
-            done += static_cast<size_t>(n);
+            return n > 0 ? static_cast<size_t>(n) : 0;
         }
-        return done;
     }
 
   private:

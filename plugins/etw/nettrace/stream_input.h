@@ -18,8 +18,9 @@ namespace dtrace::etw::nettrace {
 class StreamInput {
   public:
     virtual ~StreamInput() = default;
-    // Fills as much of out as the stream has; fewer bytes than asked only
-    // at its end (or on an I/O error).
+    // Reads into out what the stream has now: at least one byte, fewer than
+    // asked when no more has arrived yet (a socket), 0 only at its end (or
+    // on an I/O error).
     virtual size_t read(std::span<uint8_t> out) = 0;
 };
 

@@ -105,6 +105,12 @@ __attribute__((constructor)) static void fpid_agent_load(void) {
             return fail(message);
         }
     }
+    for (uint32_t i = 0; i < fpid_shm->nhooks; i++) {
+        if (fpid_shm->hooks[i].flags & FPID_HOOK_RETURN) {
+            fpid_guard_unwinder();
+            break;
+        }
+    }
     pthread_atfork(NULL, NULL, in_child);
     int pidfd = (int)syscall(SYS_pidfd_open, fpid_shm->dtrace_pid, 0);
     pthread_t watcher;

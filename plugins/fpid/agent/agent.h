@@ -6,6 +6,8 @@
  *   agent.c     load (constructor), the watcher thread, detach, fork
  *   patcher.c   trampolines near each function, patching and unpatching
  *   hits.c      what runs at each hit: records into the thread's ring
+ *   unwind.c    the guards on the unwinder that keep exceptions working
+ *               through return hooks
  */
 #ifndef DTRACE_FPID_AGENT_H
 #define DTRACE_FPID_AGENT_H
@@ -22,7 +24,7 @@ struct fpid_shadow_entry {
     uint64_t return_address;
     uint64_t slot; /* the stack address that held it */
     uint32_t hook;
-    uint32_t reserved;
+    uint32_t restored; /* 1: the slot holds return_address again while an exception unwinds */
 };
 
 /* A traced thread's state (agent-private memory, one per ring). */
@@ -47,8 +49,15 @@ extern struct fpid_hook_info fpid_hooks[FPID_MAX_HOOKS];
 extern volatile int fpid_active;        /* 0 after detach and in a forked child */
 extern uint64_t fpid_return_trampoline; /* where hooked returns go */
 
+/* What a trampoline calls: the saved registers (hits.c) and its argument. */
+typedef void (*fpid_handler)(uint64_t *regs, uint32_t argument);
+
 /* hits.c: called from the trampolines. */
 void fpid_on_entry(uint64_t *regs, uint32_t hook);
+/* Called at the entry of the unwinder's functions (FPID_UNWIND_*): see hits.c. */
+#define FPID_UNWIND_START 0u /* an exception or forced unwind starts or goes on */
+#define FPID_UNWIND_CATCH 1u /* a handler caught it (__cxa_begin_catch) */
+void fpid_on_unwind(uint64_t *regs, uint32_t what);
 uint64_t fpid_on_return(uint64_t *saved);
 /* The thread states, one per ring slot, mapped at load. */
 int fpid_threads_init(void);
@@ -57,6 +66,12 @@ int fpid_threads_init(void);
 int fpid_make_return_trampoline(void);
 /* Patches hook `index` of the table; 0, or -1 with its status REFUSED and `why`. */
 int fpid_patch(uint32_t index, char *why, size_t why_size);
+/* Hooks the function at `address` (`size` bytes, planned from its live
+ * bytes) for the agent itself: its trampoline calls handler(regs, argument).
+ * 0, or -1 when it cannot be hooked. */
+int fpid_patch_guard(uint64_t address, uint64_t size, fpid_handler handler, uint32_t argument);
+/* unwind.c: hooks the unwinder's functions with fpid_on_unwind. */
+void fpid_guard_unwinder(void);
 /* Restores the original bytes of every patched hook (trampolines stay mapped). */
 void fpid_unpatch_all(void);
 

@@ -113,8 +113,12 @@ static uint32_t walk_frames(struct fpid_thread *t, uint64_t fp, uint64_t low, ui
         uint64_t pc = ((const uint64_t *)fp)[1];
         if (pc == 0)
             break;
-        if (pc == fpid_return_trampoline && shadow > 0)
-            pc = t->shadow[--shadow].return_address;
+        if (pc == fpid_return_trampoline) {
+            while (shadow > 0 && t->shadow[shadow - 1].restored)
+                shadow--;
+            if (shadow > 0)
+                pc = t->shadow[--shadow].return_address;
+        }
         out[n++] = pc;
         uint64_t next = ((const uint64_t *)fp)[0];
         if (next <= fp)
@@ -168,6 +172,7 @@ void fpid_on_entry(uint64_t *regs, uint32_t hook) {
         e->return_address = regs[REG_RETURN];
         e->slot = (uint64_t)&regs[REG_RETURN];
         e->hook = hook;
+        e->restored = 0;
         regs[REG_RETURN] = fpid_return_trampoline;
     }
 }
@@ -176,8 +181,11 @@ void fpid_on_entry(uint64_t *regs, uint32_t hook) {
 uint64_t fpid_on_return(uint64_t *saved) {
     struct fpid_thread *t = current;
     const uint64_t slot = (uint64_t)&saved[2];
-    /* Entries of frames a longjmp or an exception left are deeper than this one. */
-    while (t->shadow_depth > 0 && t->shadow[t->shadow_depth - 1].slot < slot)
+    /* Entries of frames a longjmp or an exception left are deeper than this
+     * one; so are those whose return an exception restored and that then
+     * returned normally. */
+    while (t->shadow_depth > 0 &&
+           (t->shadow[t->shadow_depth - 1].slot < slot || t->shadow[t->shadow_depth - 1].restored))
         t->shadow_depth--;
     if (t->shadow_depth == 0)
         __builtin_trap(); /* a return the agent did not hook: nowhere to go */
@@ -203,4 +211,33 @@ uint64_t fpid_on_return(uint64_t *saved) {
         }
     }
     return e.return_address;
+}
+
+/* An exception (or a forced unwind: pthread_cancel) starts or goes on: the
+ * unwinder reads return addresses to find each frame's unwind information,
+ * and the return trampoline has none (it would end the search, and the C++
+ * runtime would terminate the program). So every hooked return above this
+ * frame gets its own return address back, marked restored. When a handler
+ * catches (__cxa_begin_catch, in the catching frame), the frames above it
+ * are still there: their returns are hooked again; the entries of frames the
+ * exception left are dropped. A frame the exception leaves fires no return
+ * probe (it did not return), as with the pid provider. */
+void fpid_on_unwind(uint64_t *regs, uint32_t what) {
+    struct fpid_thread *t = current;
+    if (t == NULL || t->ring == NULL)
+        return; /* no hooked return on this thread */
+    const uint64_t sp = (uint64_t)&regs[REG_RETURN];
+    while (t->shadow_depth > 0 && t->shadow[t->shadow_depth - 1].slot < sp)
+        t->shadow_depth--; /* frames already left */
+    for (uint32_t i = 0; i < t->shadow_depth; i++) {
+        struct fpid_shadow_entry *e = &t->shadow[i];
+        uint64_t *slot = (uint64_t *)e->slot;
+        if (what == FPID_UNWIND_START && !e->restored && *slot == fpid_return_trampoline) {
+            *slot = e->return_address;
+            e->restored = 1;
+        } else if (what == FPID_UNWIND_CATCH && e->restored && *slot == e->return_address) {
+            *slot = fpid_return_trampoline;
+            e->restored = 0;
+        }
+    }
 }

@@ -37,6 +37,14 @@ static uint32_t npools;
 static uint8_t originals[FPID_MAX_HOOKS][FPID_JUMP_LENGTH];
 static uint8_t patched[FPID_MAX_HOOKS];
 
+/* The agent's own hooks on the unwinder (fpid_patch_guard), unhooked with the others. */
+#define MAX_GUARDS 8u
+static struct {
+    uint64_t address;
+    uint8_t original[FPID_JUMP_LENGTH];
+} guards[MAX_GUARDS];
+static uint32_t nguards;
+
 static int reaches(uint64_t from, uint64_t to) {
     int64_t distance = (int64_t)(to - from);
     return distance > -REACH + (int64_t)POOL_BYTES && distance < REACH - (int64_t)POOL_BYTES;
@@ -118,9 +126,10 @@ int fpid_make_return_trampoline(void) {
     return 0;
 }
 
-/* Writes hook `index`'s trampoline; returns it, or NULL with `why`. */
-static uint8_t *write_trampoline(uint32_t index, const struct fpid_plan *plan, char *why, size_t why_size) {
-    const uint64_t address = fpid_shm->hooks[index].address;
+/* Writes the trampoline of the function at `address`, which calls
+ * handler(saved registers, argument); returns it, or NULL with `why`. */
+static uint8_t *write_trampoline(uint64_t address, fpid_handler handler, uint32_t argument,
+                                 const struct fpid_plan *plan, char *why, size_t why_size) {
     struct pool *pool = pool_near(address);
     if (pool == NULL) {
         snprintf(why, why_size, "no free memory within 2 GB of it for a trampoline");
@@ -132,7 +141,7 @@ static uint8_t *write_trampoline(uint32_t index, const struct fpid_plan *plan, c
         0x41, 0x50, 0x41, 0x51, 0x41, 0x52, /* push %r8 %r9 %r10 */
         0x55,                               /* push %rbp: the stack is now 16-byte aligned */
         0x48, 0x89, 0xe7,                   /* mov %rsp, %rdi: the saved registers */
-        0xbe,                               /* mov $index, %esi */
+        0xbe,                               /* mov $argument, %esi */
     };
     static const uint8_t call[] = {0x41, 0xff, 0xd3}; /* call *%r11 */
     static const uint8_t restore[] = {
@@ -141,10 +150,10 @@ static uint8_t *write_trampoline(uint32_t index, const struct fpid_plan *plan, c
         0x59, 0x5a, 0x5e, 0x5f, 0x58,       /* pop %rcx %rdx %rsi %rdi %rax */
     };
     uint8_t *at = put_bytes(start, save, sizeof save);
-    at = put_u32(at, index);
-    *at++ = 0x49; /* movabs $fpid_on_entry, %r11 */
+    at = put_u32(at, argument);
+    *at++ = 0x49; /* movabs $handler, %r11 */
     *at++ = 0xbb;
-    at = put_u64(at, (uint64_t)&fpid_on_entry);
+    at = put_u64(at, (uint64_t)handler);
     at = put_bytes(at, call, sizeof call);
     at = put_bytes(at, restore, sizeof restore);
     int n = fpid_relocate((const uint8_t *)address, plan, address, (uint64_t)at, at,
@@ -196,7 +205,7 @@ int fpid_patch(uint32_t index, char *why, size_t why_size) {
     }
     fpid_hooks[index].address = hook->address;
     fpid_hooks[index].flags = hook->flags;
-    uint8_t *trampoline = write_trampoline(index, &plan, why, why_size);
+    uint8_t *trampoline = write_trampoline(hook->address, fpid_on_entry, index, &plan, why, why_size);
     if (trampoline == NULL) {
         hook->status = FPID_HOOK_REFUSED;
         return -1;
@@ -214,6 +223,24 @@ int fpid_patch(uint32_t index, char *why, size_t why_size) {
     return 0;
 }
 
+int fpid_patch_guard(uint64_t address, uint64_t size, fpid_handler handler, uint32_t argument) {
+    struct fpid_plan plan;
+    char why[200];
+    if (nguards == MAX_GUARDS || fpid_plan_hook((const uint8_t *)address, size, size, address, &plan) != 0)
+        return -1;
+    uint8_t *trampoline = write_trampoline(address, handler, argument, &plan, why, sizeof why);
+    if (trampoline == NULL)
+        return -1;
+    uint8_t jump[FPID_JUMP_LENGTH];
+    put_jump(jump, address, (uint64_t)trampoline);
+    guards[nguards].address = address;
+    memcpy(guards[nguards].original, (const void *)address, FPID_JUMP_LENGTH);
+    if (write_code(address, jump) != 0)
+        return -1;
+    nguards++;
+    return 0;
+}
+
 void fpid_unpatch_all(void) {
     for (uint32_t i = 0; i < FPID_MAX_HOOKS; i++) {
         if (!patched[i])
@@ -221,4 +248,6 @@ void fpid_unpatch_all(void) {
         write_code(fpid_hooks[i].address, originals[i]);
         patched[i] = 0;
     }
+    for (; nguards > 0; nguards--)
+        write_code(guards[nguards - 1].address, guards[nguards - 1].original);
 }

@@ -164,6 +164,59 @@ static int reencode(const ZydisDecodedInstruction *in, const ZydisDecodedOperand
     return (int)length;
 }
 
+static int uses_register(const ZydisDecodedOperand *op, ZydisRegister reg) {
+    if (op->type == ZYDIS_OPERAND_TYPE_REGISTER)
+        return ZydisRegisterGetLargestEnclosing(ZYDIS_MACHINE_MODE_LONG_64, op->reg.value) == reg;
+    return op->type == ZYDIS_OPERAND_TYPE_MEMORY && (op->mem.base == reg || op->mem.index == reg);
+}
+
+/* A call that ends the displaced bytes, written as `push` of its return
+ * address in the function and a jump to its target, so that the callee
+ * returns to the function itself, not to the trampoline: the unwinder (C++
+ * exceptions) and stack walks find the function's own return address, as
+ * without the hook. Scratch register r11, which a call clobbers anyway; a
+ * call whose operand reads rsp or r11 is left to run from the trampoline.
+ * Returns the bytes written, 0 when the call is left as it is, -1 on error. */
+static int call_as_jump(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops, uint64_t from, uint64_t to,
+                        uint8_t *out, size_t out_size, char *why, size_t why_size) {
+    if (in->mnemonic != ZYDIS_MNEMONIC_CALL || uses_register(&ops[0], ZYDIS_REGISTER_RSP) ||
+        uses_register(&ops[0], ZYDIS_REGISTER_R11))
+        return 0;
+    const uint64_t return_address = from + in->length;
+    static const size_t kPush = 12; /* movabs $return_address, %r11; push %r11 */
+    if (out_size < kPush) {
+        say(why, why_size, "its relocated instructions do not fit the trampoline");
+        return -1;
+    }
+    out[0] = 0x49;
+    out[1] = 0xbb;
+    memcpy(out + 2, &return_address, 8);
+    out[10] = 0x41;
+    out[11] = 0x53;
+    ZydisEncoderRequest request;
+    if (!ZYAN_SUCCESS(ZydisEncoderDecodedInstructionToEncoderRequest(in, ops, in->operand_count_visible, &request))) {
+        say(why, why_size, "cannot re-encode its call");
+        return -1;
+    }
+    request.mnemonic = ZYDIS_MNEMONIC_JMP;
+    uint64_t absolute = 0;
+    if (ops[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE && ops[0].imm.is_relative) {
+        ZydisCalcAbsoluteAddress(in, &ops[0], from, &absolute);
+        request.operands[0].imm.u = absolute;
+        request.branch_type = ZYDIS_BRANCH_TYPE_NEAR;
+        request.branch_width = ZYDIS_BRANCH_WIDTH_32;
+    } else if (ops[0].type == ZYDIS_OPERAND_TYPE_MEMORY && ops[0].mem.base == ZYDIS_REGISTER_RIP) {
+        ZydisCalcAbsoluteAddress(in, &ops[0], from, &absolute);
+        request.operands[0].mem.displacement = (ZyanI64)absolute;
+    }
+    ZyanUSize length = out_size - kPush;
+    if (!ZYAN_SUCCESS(ZydisEncoderEncodeInstructionAbsolute(&request, out + kPush, &length, to + kPush))) {
+        say(why, why_size, "its call cannot reach its target from the trampoline");
+        return -1;
+    }
+    return (int)(kPush + length);
+}
+
 int fpid_relocate(const uint8_t *code, const struct fpid_plan *plan, uint64_t address, uint64_t to, uint8_t *out,
                   size_t out_size, char *why, size_t why_size) {
     ZydisDecoder decoder;
@@ -176,8 +229,18 @@ int fpid_relocate(const uint8_t *code, const struct fpid_plan *plan, uint64_t ad
             say(why, why_size, "its bytes changed since the hook was planned");
             return -1;
         }
-        if (in.attributes & ZYDIS_ATTRIB_IS_RELATIVE) {
-            int n = reencode(&in, ops, address + at, to + written, out + written, out_size - written, why, why_size);
+        /* The last displaced instruction returns past the replaced bytes:
+         * a call there can return to the function itself. */
+        const int last = at + in.length >= plan->live_length;
+        int n =
+            last ? call_as_jump(&in, ops, address + at, to + written, out + written, out_size - written, why, why_size)
+                 : 0;
+        if (n < 0)
+            return -1;
+        if (n > 0) {
+            written += (size_t)n;
+        } else if (in.attributes & ZYDIS_ATTRIB_IS_RELATIVE) {
+            n = reencode(&in, ops, address + at, to + written, out + written, out_size - written, why, why_size);
             if (n < 0)
                 return -1;
             written += (size_t)n;

@@ -96,7 +96,15 @@ struct live_probe_config {
     __u32 capture_limit; /* bytes per capture, <= LIVE_CAPTURE_MAX */
     struct live_capture_spec captures[LIVE_MAX_CAPTURES];
     struct live_filter filter;
+    /* LIVE_STACK_*: the stacks a tracepoint program appends to the record
+     * after its captures (live_stack_tail.h); 0 for the uprobe program,
+     * which has its own (uprobe_record.h). */
+    __u32 stacks;
+    __u32 user_stack_bytes; /* LIVE_STACK_USER: stack bytes to copy, <= LIVE_USER_STACK_MAX */
 };
+
+#define LIVE_STACK_KERNEL 0x1u /* stack(), stackdepth, caller */
+#define LIVE_STACK_USER 0x2u   /* ustack(), ustackdepth, ucaller */
 
 /* Settings fixed when the object is loaded (its .rodata). */
 struct live_settings {

@@ -15,6 +15,7 @@
 #include <asm/ptrace.h>
 
 #include "live_context.bpf.h"
+#include "live_stacks.bpf.h"
 #include "uprobe_record.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -93,18 +94,6 @@ static __always_inline void copy_regs(__u64 *regs, const struct pt_regs *ctx) {
     regs[UPROBE_REG_EFLAGS] = ctx->eflags;
     regs[UPROBE_REG_RSP] = ctx->rsp;
     regs[UPROBE_REG_SS] = ctx->ss;
-}
-
-/* The largest of a few fixed sizes, up to `wanted`, that can be read from
- * rsp: the stack may end (the top of a thread's stack) before `wanted`. */
-static __always_inline __u32 copy_stack(char *dst, __u64 rsp, __u32 wanted) {
-    static const __u32 sizes[] = {8192, 4096, 2048, 1024, 512, 256};
-#pragma unroll
-    for (int i = 0; i < 6; i++) {
-        if (sizes[i] <= wanted && bpf_probe_read_user(dst, sizes[i], (const void *)rsp) == 0)
-            return sizes[i];
-    }
-    return 0;
 }
 
 /* A register of the probed instruction by its uprobe_reg number (the
@@ -230,7 +219,7 @@ static __always_inline int handle(struct pt_regs *ctx) {
         bpf_probe_read_user(tail->stack_args, sizeof tail->stack_args, (const void *)(ctx->rsp + 8));
     __u32 stack = 0;
     if (ucfg->stack_bytes)
-        stack = copy_stack(s->data + used + sizeof *tail, ctx->rsp, ucfg->stack_bytes);
+        stack = live_copy_user_stack(s->data + used + sizeof *tail, ctx->rsp, ucfg->stack_bytes);
     tail->stack_size = stack;
     tail->pad = 0;
 

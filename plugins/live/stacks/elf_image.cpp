@@ -88,7 +88,8 @@ std::optional<uint64_t> ElfImage::address_of_offset(uint64_t offset) const {
     return std::nullopt;
 }
 
-bool ElfImage::read_symbols(Elf *elf, uint32_t section_type) {
+std::optional<size_t> for_each_function_symbol(Elf *elf, uint32_t section_type,
+                                               const std::function<void(const GElf_Sym &, const char *)> &visit) {
     Elf_Scn *section = nullptr;
     while ((section = elf_nextscn(elf, section)) != nullptr) {
         GElf_Shdr header;
@@ -97,6 +98,7 @@ bool ElfImage::read_symbols(Elf *elf, uint32_t section_type) {
         Elf_Data *data = elf_getdata(section, nullptr);
         if (data == nullptr)
             continue;
+        size_t visited = 0;
         const size_t count = header.sh_size / header.sh_entsize;
         for (size_t i = 0; i < count; i++) {
             GElf_Sym sym;
@@ -109,14 +111,24 @@ bool ElfImage::read_symbols(Elf *elf, uint32_t section_type) {
             const char *name = elf_strptr(elf, header.sh_link, sym.st_name);
             if (name == nullptr || name[0] == '\0')
                 continue;
-            symbols_.push_back({sym.st_value, sym.st_size, static_cast<uint32_t>(names_.size())});
-            // A versioned name of a static table ("memcpy@GLIBC_2.2.5") prints as DTrace names it.
-            names_.append(name, std::strcspn(name, "@"));
-            names_.push_back('\0');
+            visit(sym, name);
+            ++visited;
         }
-        return true;
+        return visited;
     }
-    return false;
+    return std::nullopt;
+}
+
+bool ElfImage::read_symbols(Elf *elf, uint32_t section_type) {
+    return for_each_function_symbol(
+               elf, section_type,
+               [&](const GElf_Sym &sym, const char *name) {
+                   symbols_.push_back({sym.st_value, sym.st_size, static_cast<uint32_t>(names_.size())});
+                   // A versioned name of a static table ("memcpy@GLIBC_2.2.5") prints as DTrace names it.
+                   names_.append(name, std::strcspn(name, "@"));
+                   names_.push_back('\0');
+               })
+        .has_value();
 }
 
 void ElfImage::load_symbols() {

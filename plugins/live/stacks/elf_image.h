@@ -9,9 +9,11 @@
 #pragma once
 
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <libelf.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -25,6 +27,14 @@ struct FunctionSymbol {
     std::string_view name;
     uint64_t start; // link-time address
 };
+
+// Visits the defined function symbols (STT_FUNC, STT_GNU_IFUNC, with an
+// address and a name) of `elf`'s first section of `section_type` (SHT_SYMTAB,
+// SHT_DYNSYM). Returns how many it visited; nullopt when there is no such
+// section. Shared by the stack helper and the user-space providers'
+// function lists (live/modules/elf_functions.h).
+std::optional<size_t> for_each_function_symbol(Elf *elf, uint32_t section_type,
+                                               const std::function<void(const GElf_Sym &, const char *)> &visit);
 
 class ElfImage {
   public:

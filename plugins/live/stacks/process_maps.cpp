@@ -66,12 +66,18 @@ void ProcessMaps::ensure_locked(int64_t pid) {
     if (process.complete)
         return;
     process.complete = true;
+    read_locked(pid, process);
+}
+
+bool ProcessMaps::read_locked(int64_t pid, Process &process) {
+    process.read_at = std::chrono::steady_clock::now();
     std::ifstream in(proc_ + "/" + std::to_string(pid) + "/maps");
     if (!in)
-        return; // gone already: keep what its records said
+        return false; // gone already: keep what its records said
     std::stringstream text;
     text << in.rdbuf();
     process.mappings = parse_maps(text.str());
+    return true;
 }
 
 void ProcessMaps::ensure(int64_t pid) {
@@ -94,7 +100,17 @@ void ProcessMaps::exec(int64_t pid) {
 std::optional<Mapping> ProcessMaps::find(int64_t pid, uint64_t address) {
     std::lock_guard lock(mutex_);
     ensure_locked(pid);
-    const std::vector<Mapping> &mappings = processes_[pid].mappings;
+    Process &process = processes_[pid];
+    std::optional<Mapping> found = containing(process.mappings, address);
+    // Not mapped when the process was read (first seen stopped at its exec,
+    // before the dynamic linker mapped its libraries, or before a dlopen):
+    // read it again, at most once per kRereadInterval.
+    if (!found && std::chrono::steady_clock::now() - process.read_at >= kRereadInterval && read_locked(pid, process))
+        found = containing(process.mappings, address);
+    return found;
+}
+
+std::optional<Mapping> ProcessMaps::containing(const std::vector<Mapping> &mappings, uint64_t address) {
     auto it = std::upper_bound(mappings.begin(), mappings.end(), address,
                                [](uint64_t a, const Mapping &m) { return a < m.start; });
     if (it == mappings.begin() || address >= std::prev(it)->end)

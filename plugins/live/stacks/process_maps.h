@@ -4,10 +4,13 @@
 //
 // A process is learnt from /proc/PID/maps the first time it is needed
 // (ensure), or from the kernel's records as it maps files (add) and execs
-// (exec: its old mappings go, and the new image's arrive as records). Nothing
-// is forgotten when a process exits: its stacks are printed after the fact.
+// (exec: its old mappings go, and the new image's arrive as records), and
+// read again when an address it did not map is looked up while it lives.
+// Nothing is forgotten when a process exits: its stacks are printed after
+// the fact.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -41,11 +44,19 @@ class ProcessMaps {
     std::optional<Mapping> find(int64_t pid, uint64_t address);
 
   private:
+    // The least time between two readings of a process's maps for an
+    // address it did not map (JIT code never is).
+    static constexpr std::chrono::milliseconds kRereadInterval{20};
+
     struct Process {
         std::vector<Mapping> mappings; // sorted by start
         bool complete = false;         // read from /proc or followed since exec
+        std::chrono::steady_clock::time_point read_at{};
     };
     void ensure_locked(int64_t pid);
+    // Reads /proc/PID/maps into `process`; false when it is gone.
+    bool read_locked(int64_t pid, Process &process);
+    static std::optional<Mapping> containing(const std::vector<Mapping> &mappings, uint64_t address);
 
     std::string proc_;
     std::mutex mutex_;

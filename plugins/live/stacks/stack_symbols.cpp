@@ -1,6 +1,9 @@
 // stack_symbols.cpp: unwinding and naming through the process maps and images.
 #include "stack_symbols.h"
 
+#include <algorithm>
+#include <string_view>
+
 namespace dtrace::live::stacks {
 
 std::string module_name(const std::string &path) {
@@ -45,6 +48,23 @@ size_t StackSymbols::unwind_user(int64_t pid, const UserRegs &regs, StackCopy st
         return last_image.get();
     };
     return unwind(regs, stack, locator, out);
+}
+
+size_t StackSymbols::tracing_frames(std::span<const uint64_t> kernel_stack) {
+    // The functions between a probed kernel function and a BPF program:
+    // the tracepoint's dispatch (__traceiter_*, trace_call_bpf, the
+    // perf_trace_* and bpf_trace_run* callers) and BPF's own helpers.
+    static constexpr std::string_view kTracingPrefixes[] = {
+        "bpf_", "__bpf_", "perf_trace_", "perf_tp_", "perf_syscall_", "trace_call_bpf", "__traceiter_", "__probestub_",
+    };
+    size_t skip = 0;
+    for (; skip < kernel_stack.size(); ++skip) {
+        std::optional<KernelSymbol> symbol = kernel_.lookup(kernel_stack[skip]);
+        if (!symbol || std::none_of(std::begin(kTracingPrefixes), std::end(kTracingPrefixes),
+                                    [&](std::string_view prefix) { return symbol->function.starts_with(prefix); }))
+            break;
+    }
+    return skip < kernel_stack.size() ? skip : 0;
 }
 
 bool StackSymbols::lookup(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {

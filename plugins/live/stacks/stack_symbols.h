@@ -35,6 +35,15 @@ class StackSymbols {
     // innermost first, into `out`; returns how many.
     size_t unwind_user(int64_t pid, const UserRegs &regs, StackCopy stack, std::span<uint64_t> out);
 
+    // How many of a kernel stack's innermost frames belong to the tracing
+    // machinery that ran a BPF program (its helpers, the tracepoint's
+    // dispatch), not to the code that hit the probe.
+    size_t tracing_frames(std::span<const uint64_t> kernel_stack);
+    // Loads the kernel's symbols now, before tracing starts: loading them at
+    // the first event would hold up the events behind it while the
+    // processes whose user stacks they carry run on (and may exit).
+    void load_kernel_symbols() { (void)kernel_.lookup(0); }
+
     // The SDK's lookup_symbol: fills `out` (module, function, offset) for an
     // address of the kernel (DTRACE_SYMBOL_KERNEL) or of process `pid`.
     bool lookup(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);

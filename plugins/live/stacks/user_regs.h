@@ -46,4 +46,20 @@ inline UserRegs from_perf(std::span<const uint64_t> regs) {
     return out;
 }
 
+// The registers of a uprobe or of a thread's entry into the kernel, as the
+// kernel's struct pt_regs orders them on x86-64 (r15 r14 r13 r12 rbp rbx r11
+// r10 r9 r8 rax rcx rdx rsi rdi orig_rax rip cs eflags rsp ss: the order of
+// bpf/uprobe_record.h's uprobe_reg).
+inline UserRegs from_pt_regs(const unsigned long long (&regs)[21]) { // __u64 regs[UPROBE_NREGS]
+    static constexpr int kDwarfOf[21] = {15, 14, 13, 12, 6, 3, 11, 10, 9, 8, 0, 2, 1, 4, 5, -1, 16, -1, -1, 7, -1};
+    UserRegs out;
+    for (size_t i = 0; i < std::size(regs); ++i) {
+        if (kDwarfOf[i] >= 0) {
+            out.value[kDwarfOf[i]] = regs[i];
+            out.known[kDwarfOf[i]] = true;
+        }
+    }
+    return out;
+}
+
 } // namespace dtrace::live::stacks

@@ -17,13 +17,15 @@
  * sdt_switch_slots (libbpf 1.1 gives BTF tracepoints no cookie).
  */
 #include "live_context.bpf.h"
+#include "live_stacks.bpf.h"
 #include "sdt_raw.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 struct sdt_scratch {
     struct live_record record;
-    char raw[LIVE_CAPTURE_MAX + SDT_PSARGS_MAX]; /* the record copy, then the arguments */
+    /* the record copy, the process arguments, the stacks (live_stack_tail.h) */
+    char raw[LIVE_CAPTURE_MAX + SDT_PSARGS_MAX + LIVE_STACK_TAIL_MAX];
     char psargs[SDT_PSARGS_MAX];
 };
 
@@ -202,7 +204,11 @@ int sdt_tracepoint(void *ctx) {
         r->capture_arg[1] = 1;
         r->capture_mode[1] = psargs ? LIVE_CAPTURE_BYTES : LIVE_CAPTURE_NONE;
     }
-    __u64 size = sizeof *r + length + psargs;
+    __u32 stacks = 0;
+    if (cfg->stacks && length <= LIVE_CAPTURE_MAX && psargs <= SDT_PSARGS_MAX)
+        stacks = live_append_stacks(ctx, s->raw + length + psargs, cfg->stacks, cfg->user_stack_bytes,
+                                    bpf_get_current_task_btf(), 1);
+    __u64 size = sizeof *r + length + psargs + stacks;
     r->size = size;
     r->timestamp = bpf_ktime_get_ns();
     if (size > sizeof *s)
@@ -253,11 +259,40 @@ struct task_struct___sdt {
     char comm[16];
 } __attribute__((preserve_access_index));
 
+/* The fields of a switch record (its stacks aside) for thread `task`. */
+static __always_inline void fill_switch(struct live_record *r, __u32 slot, struct task_struct *t,
+                                        struct task_struct___sdt *task, struct task_struct___sdt *peer,
+                                        __u64 pid_tgid, __u64 uid_gid, const char *comm, __u64 prev_state) {
+    r->timestamp = bpf_ktime_get_ns();
+    r->pid = pid_tgid >> 32;
+    r->tid = (__u32)pid_tgid;
+    r->uid = (__u32)uid_gid;
+    r->gid = uid_gid >> 32;
+    r->ppid = task->real_parent->tgid;
+    r->vtimestamp = task->se.sum_exec_runtime;
+    r->task = (__u64)t;
+    r->cpu = bpf_get_smp_processor_id();
+    r->slot = slot;
+    __builtin_memcpy(r->comm, comm, LIVE_COMM_LEN);
+    r->args[0] = (__u32)peer->pid;
+    r->args[1] = (__u32)peer->tgid;
+    r->args[2] = prev_state;
+    r->args[3] = 0;
+    r->args[4] = 0;
+    r->args[5] = 0;
+    r->size = sizeof *r;
+    r->error = 0;
+    r->syscall_nr = -1;
+    no_captures(r);
+}
+
 /* One switch record: the thread described is `t` (the one leaving for
  * off-cpu, the one coming on for on-cpu); args[0], args[1] are the other
- * thread's tid and pid, args[2] the state the previous one left in. */
-static __always_inline void emit_switch(__u32 which, struct task_struct *t, struct task_struct *other,
-                                        __u64 prev_state) {
+ * thread's tid and pid, args[2] the state the previous one left in. With
+ * stacks, the record is built in the scratch: `t`'s kernel stack, and its
+ * user stack when `t` is the current (leaving) thread. */
+static __always_inline void emit_switch(void *ctx, __u32 which, struct task_struct *t, struct task_struct *other,
+                                        __u64 prev_state, int current) {
     __u32 *value = bpf_map_lookup_elem(&sdt_switch_slots, &which);
     if (!value || *value == 0)
         return;
@@ -274,33 +309,27 @@ static __always_inline void emit_switch(__u32 which, struct task_struct *t, stru
     __builtin_memcpy(comm, task->comm, sizeof comm);
     if (!passes_for(&cfg->filter, pid_tgid, uid_gid, comm))
         return;
-    struct live_record *r = bpf_ringbuf_reserve(&live_events, sizeof *r, 0);
-    if (!r) {
-        live_count_drop();
+    if (!cfg->stacks) {
+        struct live_record *r = bpf_ringbuf_reserve(&live_events, sizeof *r, 0);
+        if (!r) {
+            live_count_drop();
+            return;
+        }
+        fill_switch(r, slot, t, task, peer, pid_tgid, uid_gid, comm, prev_state);
+        bpf_ringbuf_submit(r, live_submit_flags());
         return;
     }
-    r->timestamp = bpf_ktime_get_ns();
-    r->pid = pid_tgid >> 32;
-    r->tid = (__u32)pid_tgid;
-    r->uid = (__u32)uid_gid;
-    r->gid = uid_gid >> 32;
-    r->ppid = task->real_parent->tgid;
-    r->vtimestamp = task->se.sum_exec_runtime;
-    r->task = (__u64)t;
-    r->cpu = bpf_get_smp_processor_id();
-    r->slot = slot;
-    __builtin_memcpy(r->comm, comm, sizeof comm);
-    r->args[0] = (__u32)peer->pid;
-    r->args[1] = (__u32)peer->tgid;
-    r->args[2] = prev_state;
-    r->args[3] = 0;
-    r->args[4] = 0;
-    r->args[5] = 0;
-    r->size = sizeof *r;
-    r->error = 0;
-    r->syscall_nr = -1;
-    no_captures(r);
-    bpf_ringbuf_submit(r, live_submit_flags());
+    __u32 zero = 0;
+    struct sdt_scratch *s = bpf_map_lookup_elem(&sdt_scratch, &zero);
+    if (!s)
+        return;
+    fill_switch(&s->record, slot, t, task, peer, pid_tgid, uid_gid, comm, prev_state);
+    __u64 size = sizeof s->record + live_append_stacks(ctx, s->raw, cfg->stacks, cfg->user_stack_bytes, t, current);
+    s->record.size = size;
+    if (size > sizeof *s)
+        return;
+    if (bpf_ringbuf_output(&live_events, s, size, live_submit_flags()) != 0)
+        live_count_drop();
 }
 
 SEC("tp_btf/sched_switch")
@@ -309,8 +338,8 @@ int sdt_switch(__u64 *ctx) {
     int preempted = (__u8)ctx[0] != 0 || (__u32)ctx[3] == 0; /* TASK_RUNNING: still runnable */
     struct task_struct *prev = (struct task_struct *)ctx[1];
     struct task_struct *next = (struct task_struct *)ctx[2];
-    emit_switch(preempted ? SDT_SWITCH_PREEMPT : SDT_SWITCH_SLEEP, prev, next, ctx[3]);
-    emit_switch(SDT_SWITCH_OFF_CPU, prev, next, ctx[3]);
-    emit_switch(SDT_SWITCH_ON_CPU, next, prev, ctx[3]);
+    emit_switch(ctx, preempted ? SDT_SWITCH_PREEMPT : SDT_SWITCH_SLEEP, prev, next, ctx[3], 1);
+    emit_switch(ctx, SDT_SWITCH_OFF_CPU, prev, next, ctx[3], 1);
+    emit_switch(ctx, SDT_SWITCH_ON_CPU, next, prev, ctx[3], 0);
     return 0;
 }

@@ -10,12 +10,13 @@
 #define DTRACE_SYSCALL_EMIT_BPF_H
 
 #include "live_context.bpf.h"
+#include "live_stacks.bpf.h"
 
 #define MAX_ERRNO 4095
 
 struct live_scratch {
     struct live_record record;
-    char data[LIVE_MAX_CAPTURES * LIVE_CAPTURE_MAX];
+    char data[LIVE_MAX_CAPTURES * LIVE_CAPTURE_MAX + LIVE_STACK_TAIL_MAX];
 };
 
 /* Records with captured memory are built here, then copied to the ring at
@@ -76,8 +77,10 @@ static __always_inline __u32 capture(char *dst, const struct live_capture_spec *
     return (__u32)length;
 }
 
-static __always_inline int emit_with_captures(__u32 slot, __s32 nr, const struct live_probe_config *cfg,
-                                              const __u64 *args) {
+/* A record built in the scratch: with the argument memory and the stacks
+ * the probe's clauses read. */
+static __always_inline int emit_with_captures(void *ctx, __u32 slot, __s32 nr, const struct live_probe_config *cfg,
+                                              const __u64 *args, __s32 error) {
     __u32 zero = 0;
     struct live_scratch *s = bpf_map_lookup_elem(&live_scratch, &zero);
     if (!s)
@@ -85,7 +88,7 @@ static __always_inline int emit_with_captures(__u32 slot, __s32 nr, const struct
     struct live_record *r = &s->record;
     live_fill_context(r, slot);
     copy_args(r, args);
-    r->error = 0;
+    r->error = error;
     r->syscall_nr = nr;
     __u32 limit = cfg->capture_limit;
     if (limit > LIVE_CAPTURE_MAX)
@@ -101,6 +104,9 @@ static __always_inline int emit_with_captures(__u32 slot, __s32 nr, const struct
         r->capture_mode[i] = length ? cfg->captures[i].mode : LIVE_CAPTURE_NONE;
         used += length;
     }
+    if (cfg->stacks && used <= LIVE_MAX_CAPTURES * LIVE_CAPTURE_MAX)
+        used += live_append_stacks(ctx, s->data + used, cfg->stacks, cfg->user_stack_bytes,
+                                   bpf_get_current_task_btf(), 1);
     __u64 size = sizeof *r + used;
     if (size > sizeof *s)
         return 0;
@@ -112,7 +118,7 @@ static __always_inline int emit_with_captures(__u32 slot, __s32 nr, const struct
 }
 
 /* An entry with its arguments (zero beyond the call's own). */
-static __always_inline int handle_entry(__u32 slot, __s32 nr, __u64 *args) {
+static __always_inline int handle_entry(void *ctx, __u32 slot, __s32 nr, __u64 *args) {
     const struct live_probe_config *cfg = bpf_map_lookup_elem(&live_probes, &slot);
     if (!cfg || !cfg->armed)
         return 0;
@@ -123,14 +129,14 @@ static __always_inline int handle_entry(__u32 slot, __s32 nr, __u64 *args) {
     }
     if (!live_filter_passes(&cfg->filter, args))
         return 0;
-    if (cfg->captures[0].mode == LIVE_CAPTURE_NONE)
+    if (cfg->captures[0].mode == LIVE_CAPTURE_NONE && !cfg->stacks)
         return emit_plain(slot, nr, args, 0);
-    return emit_with_captures(slot, nr, cfg, args);
+    return emit_with_captures(ctx, slot, nr, cfg, args, 0);
 }
 
 /* DTrace's return probes: arg0 and arg1 are the value the caller sees (-1
  * on failure) and errno says why it failed. */
-static __always_inline int handle_return(__u32 slot, __s32 nr, __s64 ret) {
+static __always_inline int handle_return(void *ctx, __u32 slot, __s32 nr, __s64 ret) {
     const struct live_probe_config *cfg = bpf_map_lookup_elem(&live_probes, &slot);
     if (!cfg || !cfg->armed)
         return 0;
@@ -142,6 +148,8 @@ static __always_inline int handle_return(__u32 slot, __s32 nr, __s64 ret) {
     __u64 args[LIVE_MAX_ARGS] = {(__u64)ret, (__u64)ret};
     if (!live_filter_passes(&cfg->filter, args))
         return 0;
+    if (cfg->stacks)
+        return emit_with_captures(ctx, slot, nr, cfg, args, error);
     return emit_plain(slot, nr, args, error);
 }
 

@@ -28,7 +28,7 @@ int syscall_entry(void *ctx) {
     __u64 args[LIVE_MAX_ARGS] = {};
     if (cfg->nargs > 0 && bpf_probe_read_kernel(args, sizeof args, (const char *)ctx + SYSCALL_ARGS_OFFSET) != 0)
         return 0;
-    return handle_entry(slot, *(const __s32 *)((const char *)ctx + SYSCALL_NR_OFFSET), args);
+    return handle_entry(ctx, slot, *(const __s32 *)((const char *)ctx + SYSCALL_NR_OFFSET), args);
 }
 
 SEC("tracepoint")
@@ -36,6 +36,6 @@ int syscall_return(void *ctx) {
     /* Every exit record has its number and return value: read in place. */
     const char *record = ctx;
     live_run_fastpath(ctx, bpf_get_attach_cookie(ctx));
-    return handle_return(bpf_get_attach_cookie(ctx), *(const __s32 *)(record + SYSCALL_NR_OFFSET),
+    return handle_return(ctx, bpf_get_attach_cookie(ctx), *(const __s32 *)(record + SYSCALL_NR_OFFSET),
                          *(const __s64 *)(record + SYSCALL_ARGS_OFFSET));
 }

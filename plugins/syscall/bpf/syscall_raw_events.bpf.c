@@ -53,7 +53,7 @@ int raw_syscall_entry(struct raw_enter *ctx) {
 #pragma unroll
     for (int i = 0; i < LIVE_MAX_ARGS; i++)
         args[i] = ctx->args[i];
-    return handle_entry(slot, (__s32)ctx->id, args);
+    return handle_entry(ctx, slot, (__s32)ctx->id, args);
 }
 
 SEC("tracepoint")
@@ -62,5 +62,5 @@ int raw_syscall_return(struct raw_exit *ctx) {
     if (!slot_of(ctx->id, 1, &slot))
         return 0;
     live_run_fastpath(ctx, slot);
-    return handle_return(slot, (__s32)ctx->id, ctx->ret);
+    return handle_return(ctx, slot, (__s32)ctx->id, ctx->ret);
 }

@@ -115,6 +115,13 @@ typedef struct dtrace_probe_desc {
     const dtrace_arg_desc *args; /* may be NULL even when the probe takes
                                     arguments: the host then asks arg_info */
     uint64_t cookie;             /* the plugin's own value, handed back on enable */
+    /* Appended after ABI 1 (read only when struct_size covers them): other
+     * names of the probe's module that a description may spell exactly (no
+     * glob matches them), as DTrace's pid provider takes `libc` or `a.out`
+     * for the file it names libc.so.6 or the program: the probe keeps the
+     * module name above. */
+    const char *const *module_aliases;
+    uint32_t nmodule_aliases;
 } dtrace_probe_desc;
 
 /* A probe description as the user wrote it: each field a glob pattern
@@ -159,6 +166,14 @@ typedef struct dtrace_event_ctx {
     int64_t errno_value; /* errno: why the traced call failed (a return probe); 0: it did not */
     uint64_t vtimestamp; /* ns the thread has spent on a CPU; 0: unknown (vtimestamp reads timestamp) */
     uint64_t curthread;  /* the kernel's address of the thread (Linux: its task_struct); 0: unknown */
+    /* Appended after ABI 1 (read only when struct_size covers them). uregs[]:
+     * the user registers at the event, indexed as D indexes uregs[] on the
+     * platform (x86-64: the R_* constants of Oracle's DTrace for Linux, which
+     * the live plugins declare in D); an index at or past user_regs_count, or
+     * whose bit is set in user_regs_missing, is an illegal operation. */
+    const uint64_t *user_regs; /* NULL: no registers (uregs[] faults) */
+    uint32_t user_regs_count;
+    uint64_t user_regs_missing; /* bit i: uregs[i] (i < 64) is not known */
 } dtrace_event_ctx;
 
 #define DTRACE_EVENT_LIVE_TARGET 0x1u /* read_memory reads a live process */
@@ -396,6 +411,12 @@ typedef struct dtrace_fastpath_probe {
     uint32_t flags;       /* DTRACE_FASTPATH_* */
     uint32_t nargs;
     uint32_t arg_offset;
+    /* Appended: where the kernel's struct task_struct keeps what ppid and
+     * vtimestamp read, in bytes (0: unknown; those builtins then keep a
+     * clause in user space): real_parent, tgid, se.sum_exec_runtime. */
+    uint32_t task_real_parent;
+    uint32_t task_tgid;
+    uint32_t task_exec_runtime;
 } dtrace_fastpath_probe;
 
 /* A system call return: the word at arg_offset is the kernel's return value;
@@ -407,7 +428,10 @@ typedef enum dtrace_bpf_map_type {
     DTRACE_BPF_MAP_HASH = 1,
     DTRACE_BPF_MAP_PERCPU_HASH = 2,
     DTRACE_BPF_MAP_ARRAY = 3,
-    DTRACE_BPF_MAP_PERCPU_ARRAY = 4
+    DTRACE_BPF_MAP_PERCPU_ARRAY = 4,
+    /* A BPF ring buffer (read_ring): key_size and value_size 0, max_entries
+     * its bytes (a power of 2, a multiple of the page size). */
+    DTRACE_BPF_MAP_RINGBUF = 5
 } dtrace_bpf_map_type;
 
 typedef struct dtrace_bpf_map_spec {
@@ -439,6 +463,9 @@ typedef struct dtrace_bpf_program {
  * bytes), one value otherwise. Valid during the call only. */
 typedef void (*dtrace_bpf_map_entry_fn)(void *arg, const void *key, const void *values, uint32_t nvalues);
 
+/* One record taken from a ring map (read_ring). Valid during the call only. */
+typedef void (*dtrace_bpf_ring_record_fn)(void *arg, const void *data, uint32_t size);
+
 typedef struct dtrace_fastpath_ops {
     uint32_t struct_size;
     /* How `probe`'s BPF context holds its event: 0 with *out filled, or -1
@@ -456,6 +483,12 @@ typedef struct dtrace_fastpath_ops {
     /* Calls `fn` for each entry of map `map`. Returns 0, or -1 after
      * report_error(). Called from the consumer's thread while events run. */
     int (*read_map)(void *state, int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
+    /* Appended: calls `fn` for each record waiting in ring map `map`
+     * (DTRACE_BPF_MAP_RINGBUF), oldest first, and frees them. Returns 0, or
+     * -1 after report_error(). Called from the consumer's thread while
+     * events run. NULL (or an older table): dtrace's programs write no
+     * records, the clauses that record stay in user space. */
+    int (*read_ring)(void *state, int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
 } dtrace_fastpath_ops;
 
 /* core -> plugin: the host's services. */

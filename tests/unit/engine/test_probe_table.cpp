@@ -67,6 +67,31 @@ TEST(ProbeTable, MatchingVisitsInIdOrder) {
     EXPECT_EQ(seen, (std::vector<dtrace_probe_id>{2}));
 }
 
+TEST(ProbeTable, ModuleAliasesMatchWhenSpelledExactly) {
+    // pid123:libc:malloc:entry names the probe registered as libc.so.6 (as
+    // DTrace's pid provider rewrites it); a glob matches the real name only.
+    ProbeTable t;
+    dtrace_provider_id pid = add_provider(t, "pid123");
+    dtrace::host::ProbeInfo malloc_entry = probe("libc.so.6", "malloc", "entry");
+    malloc_entry.module_aliases = {"libc", "libc.so"};
+    t.add_probe(pid, malloc_entry);
+    t.add_probe(pid, probe("prog", "main", "entry"));
+    std::string error;
+    auto count = [&](const char *text) {
+        int n = 0;
+        t.for_each_match(*parse_probe_description(text, SpecKind::Name, error), [&](Probe &) { ++n; });
+        return n;
+    };
+    EXPECT_EQ(count("pid123:libc:malloc:entry"), 1);
+    EXPECT_EQ(count("pid123:libc.so:malloc:entry"), 1);
+    EXPECT_EQ(count("pid123:libc.so.6:malloc:entry"), 1);
+    EXPECT_EQ(count("pid123:libc*:malloc:entry"), 1); // the real name
+    EXPECT_EQ(count("pid123:li?c:malloc:entry"), 0);  // an alias is matched exactly, never as a glob
+    EXPECT_EQ(count("pid123:prog::entry"), 1);
+    EXPECT_EQ(count("pid123:libc::entry"), 1);
+    EXPECT_EQ(t.probe(1)->module, "libc.so.6");
+}
+
 TEST(ProbeTable, GrowsPastManyChunksWhileReadersLookUpById) {
     ProbeTable t;
     dtrace_provider_id dt = add_provider(t, "many");

@@ -76,3 +76,14 @@ TEST(FastpathMerge, MinAndMaxMergeTheirValue) {
     entries[0].cpu_values = {{3, 8}}; // one more firing, same maximum
     EXPECT_EQ(deltas.changes(*p.agg, entries)[0].second, (std::vector<int64_t>{8}));
 }
+
+TEST(FastpathMerge, StddevSquaresIncreaseAcrossTheirWords) {
+    Planned p = plan_for("a:::b { @ = stddev(arg0); }");
+    fastpath::AggregationDeltas deltas;
+    // squares: 2^64 - 1 (high 0, low all ones), then 2^64 + 4 (high 1, low 4).
+    std::vector<KernelEntry> entries{{word(0), {{1, 5, 0, -1}}}};
+    EXPECT_EQ(deltas.changes(*p.agg, entries)[0].second, (std::vector<int64_t>{1, 5, 0, -1}));
+    entries[0].cpu_values = {{2, 7, 1, 4}};
+    // An increase of 5: the low word borrows from the high one.
+    EXPECT_EQ(deltas.changes(*p.agg, entries)[0].second, (std::vector<int64_t>{1, 2, 0, 5}));
+}

@@ -35,6 +35,15 @@ inline std::vector<fastpath::ClauseRef> clauses_of(const compiler::Program &prog
     return out;
 }
 
+// The probe a test's program serves alone: prov:mod:func:name, its clauses
+// enabled as epids 2, 3 ...
+inline fastpath::ProbeIdentity test_probe(const compiler::Program &program) {
+    fastpath::ProbeIdentity probe{"prov", "mod", "func", "name", {}};
+    for (size_t i = 0; i < program.clauses.size(); i++)
+        probe.epids.push_back(static_cast<uint32_t>(2 + i));
+    return probe;
+}
+
 // Why the clauses of `source` cannot run in the kernel; nothing when they can.
 inline std::optional<std::string> refusal_of(const std::string &source, fastpath::ProbeShape shape = {6, 16, false}) {
     auto program = compile_d(source);
@@ -42,7 +51,8 @@ inline std::optional<std::string> refusal_of(const std::string &source, fastpath
         return "does not compile";
     try {
         fastpath::MapPlan plan;
-        fastpath::build_program(plan, shape, clauses_of(*program));
+        const fastpath::ProbeIdentity probe = test_probe(*program);
+        fastpath::build_program(plan, shape, clauses_of(*program), &probe);
         return std::nullopt;
     } catch (const fastpath::Refusal &r) {
         return std::string(r.what());

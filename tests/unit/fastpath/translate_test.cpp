@@ -23,25 +23,75 @@ TEST(FastpathTranslate, TakesPredicatesArithmeticAndTheAggregatingFunctions) {
               std::nullopt);
 }
 
+TEST(FastpathTranslate, TakesGlobalsAndAssociativeArraysOfIntegers) {
+    EXPECT_EQ(refusal_of("a:::b { n++; t = timestamp; a[pid, execname, \"k\"] = arg0 + 1; a[pid, execname, \"k\"] += "
+                         "arg0; self->b[arg1] = a[pid, execname, "
+                         "\"k\"] + n; @ = sum(self->b[arg1] - t); a[pid, execname, \"k\"] = 0; }"),
+              std::nullopt);
+}
+
+TEST(FastpathTranslate, TakesPpidVtimestampAndWalltimestamp) {
+    const dtrace::fastpath::ProbeShape knows_tasks{6, 16, false, 100, 200, 300};
+    EXPECT_EQ(refusal_of("a:::b { trace(walltimestamp); @[ppid] = sum(vtimestamp); }", knows_tasks), std::nullopt);
+    EXPECT_EQ(refusal_of("a:::b { trace(walltimestamp - timestamp); }"), std::nullopt);
+}
+
+TEST(FastpathTranslate, TakesStddevAndLlquantize) {
+    EXPECT_EQ(refusal_of("a:::b { @s = stddev(arg0); @l = llquantize(arg0, 10, 0, 6, 20); }"), std::nullopt);
+    EXPECT_EQ(refusal_of("a:::b { @l[execname] = llquantize(arg0, 2, 0, 30, 2, arg1); }"), std::nullopt);
+    // Orders of magnitude up to 2^63: the engine clamps the last; the kernel path does not count so.
+    EXPECT_EQ(refusal_of("a:::b { @ = llquantize(arg0, 2, 0, 62, 2); }"),
+              "llquantize() with these parameters is not available in the kernel path");
+}
+
 TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
     EXPECT_EQ(refusal_of("a:::b { @[strjoin(execname, \"x\")] = count(); }"),
               "strjoin() is not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { printf(\"%d\", pid); }"), "printf() is not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { trace(pid); }"), "trace() is not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { }"),
-              "tracing the probe (a clause without actions) is not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { @ = stddev(arg0); }"), "stddev() is not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { @ = llquantize(arg0, 10, 0, 6, 20); }"),
-              "llquantize() is not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { x = 1; }"), "global variables are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { printf(\"%s\", strjoin(execname, \"x\")); }"),
+              "strjoin() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @ = count(); printa(@); }"), "printa() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { trace(pid); exit(0); }"), "exit() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { x = execname; }"),
+              "global variables other than integers are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { @ = sum(arg0 / arg1); }"), "division by a value not known to be non-zero");
-    EXPECT_EQ(refusal_of("a:::b { @[ppid] = count(); }"), "ppid is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[ppid] = count(); }"),
+              "ppid is not available in the kernel path (the plugin does not know the kernel's task_struct)");
     EXPECT_EQ(refusal_of("a:::b { self->s = execname; }"),
               "self-> variables other than integers are not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { a[pid] = 1; }"), "associative arrays are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { a[pid] = execname; }"),
+              "associative arrays of values other than integers are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { a[\"a string longer than sixteen\"] = 1; }"),
+              "string keys other than execname and constants of under 16 bytes");
     EXPECT_EQ(refusal_of("a:::b { @[\"a string longer than sixteen\"] = count(); }"),
               "string keys other than execname and constants of under 16 bytes");
-    EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"), "aggregation keys other than integers and strings");
+    EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"),
+              "stack() and ustack() keys are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"),
+              "stack() and ustack() keys are not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[sym(arg0)] = count(); }"), "aggregation keys other than integers and strings");
+    EXPECT_EQ(refusal_of("a:::b { @[copyinstr(arg0)] = count(); }"), "copyinstr() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { trace(vtimestamp); }"),
+              "vtimestamp is not available in the kernel path (the plugin does not know the kernel's task_struct)");
+    EXPECT_EQ(refusal_of("a:::b { trace(curthread); }"), "curthread is not available in the kernel path");
+}
+
+TEST(FastpathTranslate, TakesRecordsOfIntegersExecnameAndTheProbesNames) {
+    EXPECT_EQ(refusal_of("a:::b { printf(\"%d %s %s\\n\", arg0, execname, probefunc); trace(pid); trace(\"x\"); }"),
+              std::nullopt);
+    EXPECT_EQ(refusal_of("a:::b { }"), std::nullopt);
+    EXPECT_EQ(refusal_of("a:::b /probename == \"name\"/ { @[probeprov, probemod] = count(); }"), std::nullopt);
+}
+
+TEST(FastpathTranslate, ARecordNeedsItsProbesOwnProgram) {
+    auto program = dtrace::test::compile_d("a:::b { trace(pid); }");
+    ASSERT_TRUE(program);
+    dtrace::fastpath::MapPlan plan;
+    EXPECT_TRUE(dtrace::fastpath::needs_probe_identity(dtrace::test::clauses_of(*program)));
+    EXPECT_THROW(dtrace::fastpath::build_program(plan, {0, 16, false}, dtrace::test::clauses_of(*program)),
+                 dtrace::fastpath::Refusal);
+    auto counting = dtrace::test::compile_d("a:::b { @[execname] = count(); }");
+    ASSERT_TRUE(counting);
+    EXPECT_FALSE(dtrace::fastpath::needs_probe_identity(dtrace::test::clauses_of(*counting)));
 }
 
 TEST(FastpathTranslate, ProgramsEndWithExit) {

@@ -24,7 +24,9 @@ class FastpathVerifier : public ::testing::Test {
         if (!program)
             return "does not compile";
         fastpath::MapPlan plan;
-        const std::vector<uint64_t> insns = fastpath::build_program(plan, shape, test::clauses_of(*program));
+        plan.ring_bytes = 1u << 16;
+        const fastpath::ProbeIdentity probe = test::test_probe(*program);
+        const std::vector<uint64_t> insns = fastpath::build_program(plan, shape, test::clauses_of(*program), &probe);
         std::vector<int32_t> handles;
         for (const fastpath::MapSpec &m : plan.maps) {
             dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
@@ -70,6 +72,42 @@ TEST_F(FastpathVerifier, AcceptsEveryKindOfClauseTheTranslationTakes) {
               std::nullopt);
     EXPECT_EQ(load("a:::b /execname < \"m\" || !(arg0 & 1)/ { @[args[1] >> 2, (char)arg0, errno] = count(); }",
                    {2, 16, true}),
+              std::nullopt);
+}
+
+TEST_F(FastpathVerifier, AcceptsGlobalsAndAssociativeArrays) {
+    EXPECT_EQ(load("a:::b { n++; t = timestamp; a[pid, execname, \"k\"] = arg0 + 1; a[pid, execname, \"k\"] += arg0; "
+                   "self->b[arg1] = a[pid, execname, \"k\"] + "
+                   "n; @ = sum(self->b[arg1] - t); a[pid, execname, \"k\"] = 0; } a:::b /n > 3/ { self->b[arg1] = 0; "
+                   "printf(\"%d %d\", n, a[tid, \"x\", \"y\"]); }"),
+              std::nullopt);
+}
+
+TEST_F(FastpathVerifier, AcceptsPpidVtimestampAndWalltimestamp) {
+    dtrace_fastpath_probe layout{};
+    layout.struct_size = sizeof layout;
+    live::FastpathLoader::describe_task(layout);
+    if (layout.task_real_parent == 0 || layout.task_exec_runtime == 0)
+        GTEST_SKIP() << "this kernel's BTF (/sys/kernel/btf/vmlinux) does not describe task_struct";
+    const fastpath::ProbeShape shape{6, 16, false, layout.task_real_parent, layout.task_tgid, layout.task_exec_runtime};
+    EXPECT_EQ(
+        load("a:::b /ppid != 1/ { trace(walltimestamp); @[ppid] = sum(vtimestamp); printf(\"%d\", ppid); }", shape),
+        std::nullopt);
+}
+
+TEST_F(FastpathVerifier, AcceptsStddevAndLlquantize) {
+    EXPECT_EQ(load("a:::b { @s[execname] = stddev(arg0); @l = llquantize(arg0, 10, 0, 6, 20); "
+                   "@m = llquantize(arg1, 2, 0, 30, 2); }"),
+              std::nullopt);
+}
+
+TEST_F(FastpathVerifier, AcceptsRecordsOfEveryKindTheTranslationTakes) {
+    EXPECT_EQ(load("a:::b /arg0 > 1/ { printf(\"%d %s %s:%s\\n\", arg0, execname, probefunc, probename); "
+                   "trace(pid); trace(\"x\"); @ = count(); trace(arg1 * 2); }"),
+              std::nullopt);
+    EXPECT_EQ(load("a:::b { } a:::b /execname == \"sh\"/ { printf(\"%d\\n\", errno); }", {2, 16, true}), std::nullopt);
+    EXPECT_EQ(load("a:::b { printf(\"%d %d %d %d %d %d %d %d %d %d\", arg0, arg1, arg2, arg3, arg4, arg5, pid, tid, "
+                   "uid, gid); printf(\"%s %s %s %s\", execname, execname, execname, execname); }"),
               std::nullopt);
 }
 

@@ -119,13 +119,46 @@ TEST(FpidPrologue, ShortConditionalJumpBecomesNear) {
               cat({{0x85, 0xff, 0x0f, 0x84}, le32(int64_t(target) - int64_t(to + 8)), {0x31, 0xc0}}));
 }
 
-TEST(FpidPrologue, CallIsReencoded) {
-    // call +0x100; ret
+std::vector<uint8_t> le64(uint64_t value) {
+    std::vector<uint8_t> bytes(8);
+    std::memcpy(bytes.data(), &value, 8);
+    return bytes;
+}
+
+TEST(FpidPrologue, CallReturnsToTheFunction) {
+    // call +0x100; ret: the callee must return to the function (where the
+    // unwinder finds unwind information), not to the trampoline: push the
+    // return address, jump to the target.
     const std::vector<uint8_t> code = cat({{0xe8}, le32(0x100), {0xc3}});
     Planned p = plan(code);
     ASSERT_EQ(p.status, 0) << p.plan.why;
     const uint64_t to = kAddress + 0x1000;
-    EXPECT_EQ(relocate(code, p.plan, to), cat({{0xe8}, le32(int64_t(kAddress + 5 + 0x100) - int64_t(to + 5))}));
+    EXPECT_EQ(relocate(code, p.plan, to), cat({{0x49, 0xbb},
+                                               le64(kAddress + 5),
+                                               {0x41, 0x53, 0xe9},
+                                               le32(int64_t(kAddress + 5 + 0x100) - int64_t(to + 12 + 5))}));
+}
+
+TEST(FpidPrologue, IndirectCallThroughRipReturnsToTheFunction) {
+    // sub $8,%rsp; call *0x100(%rip): the jump reads the same slot.
+    const std::vector<uint8_t> code = {0x48, 0x83, 0xec, 0x08, 0xff, 0x15, 0x00, 0x01, 0x00, 0x00, 0xc3};
+    Planned p = plan(code);
+    ASSERT_EQ(p.status, 0) << p.plan.why;
+    EXPECT_EQ(p.plan.length, 10u);
+    const uint64_t to = kAddress + 0x1000;
+    const uint64_t slot = kAddress + 10 + 0x100;
+    EXPECT_EQ(relocate(code, p.plan, to), cat({{0x48, 0x83, 0xec, 0x08, 0x49, 0xbb},
+                                               le64(kAddress + 10),
+                                               {0x41, 0x53, 0xff, 0x25},
+                                               le32(int64_t(slot) - int64_t(to + 4 + 12 + 6))}));
+}
+
+TEST(FpidPrologue, CallThroughTheStackRunsFromTheTrampoline) {
+    // call *8(%rsp): a push before it would move what it reads; it stays a call.
+    const std::vector<uint8_t> code = {0xff, 0x54, 0x24, 0x08, 0x90, 0xc3};
+    Planned p = plan(code);
+    ASSERT_EQ(p.status, 0) << p.plan.why;
+    EXPECT_EQ(relocate(code, p.plan, kAddress + 0x1000), std::vector<uint8_t>({0xff, 0x54, 0x24, 0x08, 0x90}));
 }
 
 TEST(FpidPrologue, OutOfReachIsRefusedAtRelocation) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace dtrace::pid {
+using namespace dtrace::live; // the modules, ELF functions and demangling it tests live there
 namespace {
 
 TEST(FunctionCode, InstructionsAndReturns) {

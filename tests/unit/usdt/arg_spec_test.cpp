@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <vector>
+
 namespace dtrace::usdt {
 namespace {
 
@@ -73,6 +76,30 @@ TEST(ArgSpec, TypesAndTheProgramsLayout) {
     EXPECT_EQ(memory.value, 8);
     EXPECT_EQ(memory.size, 2);
     EXPECT_EQ(memory.is_signed, 1);
+}
+
+TEST(ArgSpec, MemoryOperandsPastTheSixthFromTheStackCopy) {
+    // Eight arguments: the 7th on the stack above rsp, the 8th at rbp-relative
+    // memory that falls inside the copy, then one outside it.
+    auto specs = parse_arg_specs("8@%rdi 8@%rsi 8@%rdx 8@%rcx 8@%r8 8@%r9 -4@300(%rsp) 2@-8(%rbp) 8@8000(%rsp)");
+    ASSERT_TRUE(specs);
+    EXPECT_EQ(stack_window_for(*specs, 8), 512u); // 300 + 4 bytes: the 512-byte copy
+    EXPECT_EQ(stack_window_for(*specs, 9), 8192u);
+    EXPECT_EQ(stack_window_for(*specs, 6), 0u); // none past the sixth
+
+    uprobe_tail tail{};
+    tail.regs[UPROBE_REG_RSP] = 0x7fff0000;
+    tail.regs[UPROBE_REG_RBP] = 0x7fff0100;
+    std::vector<uint8_t> stack(512);
+    const int32_t seventh = -5;
+    std::memcpy(stack.data() + 300, &seventh, 4);
+    const uint16_t eighth = 0xbeef;
+    std::memcpy(stack.data() + 0x100 - 8, &eighth, 2);
+    EXPECT_EQ(static_cast<int64_t>(argument_from_tail((*specs)[6], tail, stack)), -5);
+    EXPECT_EQ(argument_from_tail((*specs)[7], tail, stack), 0xbeefu);
+    EXPECT_EQ(argument_from_tail((*specs)[8], tail, stack), 0u); // beyond the copy
+    tail.regs[UPROBE_REG_RBP] = 0x7ffe0000;                      // below rsp: not in the copy
+    EXPECT_EQ(argument_from_tail((*specs)[7], tail, stack), 0u);
 }
 
 } // namespace

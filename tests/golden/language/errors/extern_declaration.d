@@ -1,2 +1,7 @@
-/* An extern declaration names a symbol no plugin provides. */
+/* An extern of a symbol nothing defines compiles; its use fails to resolve. */
 extern int nosuch_symbol;
+
+BEGIN
+{
+	trace(nosuch_symbol);
+}

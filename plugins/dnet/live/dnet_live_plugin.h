@@ -1,0 +1,49 @@
+// dnet_live_plugin.h: the dnet plugin (dnet.so): the dnet probes over a
+// live .NET process, through the runtime's diagnostics IPC (EventPipe).
+//
+// Replays (-E) are the etw plugin's, which fires the same probes over .etl
+// and .nettrace files (plugins/etw/replay_families.cpp); this plugin is not
+// loaded then. Live, the probes trace the session's target: they are
+// registered when there is one (-p PID, or -c of a .NET program), and
+// start() opens an EventPipe session with it for the enabled probes
+// (live_session.h). Without a target there are no dnet probes, and a script
+// naming them gets dtrace's "does not match any probes" with a hint naming
+// this plugin.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include <dtrace/provider.h>
+
+#include "dnet_probes.h"
+#include "live_session.h"
+
+namespace dtrace::dnet::live {
+
+class DnetLivePlugin {
+  public:
+    DnetLivePlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops) {}
+
+    dtrace_host *host() const { return host_; }
+    const dtrace_host_ops *ops() const { return ops_; }
+
+    // The D library, at init (programs compile after it; register_library
+    // takes libraries during init only).
+    int init() { return probes_.register_types(host_, ops_) ? 0 : -1; }
+    int provide(const dtrace_probe_spec *) { return 0; }
+    int enable(dtrace_probe_id, uint64_t cookie);
+    void disable(dtrace_probe_id, uint64_t cookie);
+    void target_changed(int64_t pid, uint32_t state);
+    int start();
+    void stop();
+
+  private:
+    dtrace_host *host_;
+    const dtrace_host_ops *ops_;
+    DnetProbes probes_;
+    bool registered_ = false;
+    std::unique_ptr<LiveSession> session_;
+};
+
+} // namespace dtrace::dnet::live

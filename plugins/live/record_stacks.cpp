@@ -1,0 +1,53 @@
+// record_stacks.cpp: a record's stack tail into the event context.
+#include "record_stacks.h"
+
+#include <cstddef>
+#include <cstring>
+
+#include "user_regs.h"
+
+namespace dtrace::live {
+
+uint32_t stacks_for_usage(dtrace_host *host, const dtrace_host_ops *ops, dtrace_probe_id id) {
+    dtrace_probe_usage usage{};
+    usage.struct_size = sizeof usage;
+    if (ops->struct_size <= offsetof(dtrace_host_ops, probe_usage) || ops->probe_usage == nullptr ||
+        ops->probe_usage(host, id, &usage) != 0)
+        return 0;
+    uint32_t stacks = 0;
+    if (usage.flags & DTRACE_USAGE_KERNEL_STACK)
+        stacks |= LIVE_STACK_KERNEL;
+    if (usage.flags & DTRACE_USAGE_USER_STACK)
+        stacks |= LIVE_STACK_USER;
+    return stacks;
+}
+
+void RecordStacks::add_to(std::span<const uint8_t> tail, int64_t pid, stacks::StackSymbols &symbols,
+                          dtrace_event_ctx &ctx) {
+    live_stack_tail header;
+    if (tail.size() < sizeof header)
+        return;
+    std::memcpy(&header, tail.data(), sizeof header);
+    if (header.kernel_bytes > LIVE_KERNEL_STACK_MAX || header.user_bytes > LIVE_USER_STACK_MAX ||
+        tail.size() < sizeof header + header.kernel_bytes + header.user_bytes)
+        return;
+    // The user stack first: unwinding reads the process's mappings, which
+    // must be read while it lives (naming the kernel frames may first load
+    // the kernel's symbols, which takes a while).
+    if (header.user_bytes > 0) {
+        const stacks::StackCopy copy{header.regs[UPROBE_REG_RSP],
+                                     tail.subspan(sizeof header + header.kernel_bytes, header.user_bytes)};
+        ctx.user_stack = user_.data();
+        ctx.user_stack_depth =
+            static_cast<uint32_t>(symbols.unwind_user(pid, stacks::from_pt_regs(header.regs), copy, user_));
+    }
+    // The frames follow the header unaligned (the captures before it have
+    // any length): copied out.
+    const size_t frames = header.kernel_bytes / sizeof(uint64_t);
+    std::memcpy(kernel_.data(), tail.data() + sizeof header, frames * sizeof(uint64_t));
+    const size_t skip = symbols.tracing_frames(std::span<const uint64_t>(kernel_.data(), frames));
+    ctx.kernel_stack = kernel_.data() + skip;
+    ctx.kernel_stack_depth = static_cast<uint32_t>(frames - skip);
+}
+
+} // namespace dtrace::live

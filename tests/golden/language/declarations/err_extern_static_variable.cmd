@@ -1,0 +1,1 @@
+dtrace -xerrtags -s err_extern_static_variable.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s err_proto_void_varargs.d

@@ -1,0 +1,2 @@
+/* void and ... are two parameters: void must be alone. */
+int f(void, ...);

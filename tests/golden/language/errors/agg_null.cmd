@@ -1,0 +1,1 @@
+dtrace -xerrtags -s agg_null.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s char_newline.d

@@ -1,0 +1,6 @@
+/* A newline inside a character constant. */
+BEGIN
+{
+	c = '
+';
+}

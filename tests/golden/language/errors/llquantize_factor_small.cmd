@@ -1,0 +1,1 @@
+dtrace -xerrtags -s llquantize_factor_small.d

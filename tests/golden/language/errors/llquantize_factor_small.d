@@ -1,0 +1,5 @@
+/* llquantize() factor below two. */
+BEGIN
+{
+	@ = llquantize(1, 1, 0, 6, 20);
+}

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s llquantize_steps_match.d

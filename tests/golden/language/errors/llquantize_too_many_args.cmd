@@ -1,0 +1,1 @@
+dtrace -xerrtags -s llquantize_too_many_args.d

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s offsetof_type.d

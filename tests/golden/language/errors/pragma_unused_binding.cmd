@@ -1,0 +1,1 @@
+dtrace -xerrtags -s pragma_unused_binding.d

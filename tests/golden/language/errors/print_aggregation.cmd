@@ -1,0 +1,1 @@
+dtrace -xerrtags -s print_aggregation.d

@@ -1,0 +1,6 @@
+/* print() of an aggregation: DTrace suggests printa(). */
+BEGIN
+{
+	@a = count();
+	print(@a);
+}

@@ -1,0 +1,1 @@
+dtrace -xerrtags -s trace_aggregation.d

@@ -1,0 +1,6 @@
+/* trace() of an aggregation. */
+BEGIN
+{
+	@a = count();
+	trace(@a);
+}

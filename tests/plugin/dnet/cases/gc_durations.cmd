@@ -1,0 +1,1 @@
+sh -c 'for f in runtime.etl runtime32.etl runtime-v4.nettrace runtime-v5-32.nettrace runtime-v6.nettrace; do echo "== $f"; dtrace -qE "$DNET_FIXTURES/$f" -s gc_durations.d || exit 1; done'

@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_DATA/gcevents.etl.zip" -s ../cases/allocations.d'

@@ -1,0 +1,5 @@
+/* How often each dnet probe fires. */
+dnet:::
+{
+	@[probemod, probename] = count();
+}

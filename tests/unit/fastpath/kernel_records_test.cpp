@@ -1,0 +1,91 @@
+// The records the kernel path writes, read back as the engine's record
+// fields: each value in order, execname cut at its NUL, constants from the
+// layout, and what is not a record of the plan refused.
+#include "compiled_clauses.h"
+#include "fastpath/kernel_records.h"
+
+#include <cstring>
+
+using namespace dtrace;
+
+namespace {
+
+struct Built {
+    std::unique_ptr<compiler::Program> program;
+    fastpath::MapPlan plan;
+};
+
+Built build(const std::string &source) {
+    Built b;
+    b.program = test::compile_d(source);
+    if (b.program) {
+        const fastpath::ProbeIdentity probe = test::test_probe(*b.program);
+        fastpath::build_program(b.plan, {6, 16, false}, test::clauses_of(*b.program), &probe);
+    }
+    return b;
+}
+
+template <typename T> void put(std::vector<uint8_t> &out, T value) {
+    const size_t at = out.size();
+    out.resize(at + sizeof value);
+    std::memcpy(out.data() + at, &value, sizeof value);
+}
+
+} // namespace
+
+TEST(FastpathRecords, ALayoutPerClauseThatRecords) {
+    Built b = build("a:::b { printf(\"%d %s %s\\n\", arg0, execname, probefunc); } a:::b { @ = count(); } a:::b { }");
+    ASSERT_TRUE(b.program);
+    ASSERT_EQ(b.plan.records.size(), 2u); // epids 2 and 4
+    const fastpath::RecordLayout &printf_layout = b.plan.records.at(2);
+    ASSERT_EQ(printf_layout.fields.size(), 3u);
+    EXPECT_EQ(printf_layout.fields[0].kind, fastpath::RecordField::Kind::Integer);
+    EXPECT_EQ(printf_layout.fields[1].kind, fastpath::RecordField::Kind::Execname);
+    EXPECT_EQ(printf_layout.fields[2].kind, fastpath::RecordField::Kind::Constant);
+    EXPECT_EQ(printf_layout.fields[2].text, "func");
+    EXPECT_EQ(printf_layout.bytes, fastpath::kRecordHeaderBytes + 8 + 16);
+    EXPECT_TRUE(b.plan.records.at(4).fields.empty());
+    EXPECT_TRUE(b.plan.by_name.count("records"));
+}
+
+TEST(FastpathRecords, DecodesAsTheEngineRecords) {
+    Built b = build("a:::b { printf(\"%d %s %s\\n\", arg0, execname, probefunc); }");
+    ASSERT_TRUE(b.program);
+    std::vector<uint8_t> record;
+    put<uint32_t>(record, 2); // epid
+    put<uint32_t>(record, 1); // cpu
+    put<uint64_t>(record, 12345);
+    put<int64_t>(record, -7);
+    char comm[16] = "bash";
+    record.insert(record.end(), comm, comm + sizeof comm);
+    std::optional<fastpath::DecodedRecord> r = fastpath::decode_record(b.plan, record);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->epid, 2u);
+    EXPECT_EQ(r->cpu, 1u);
+    EXPECT_EQ(r->timestamp, 12345u);
+    ASSERT_EQ(r->values.size(), 3u);
+    EXPECT_EQ(std::get<uint64_t>(r->values[0]), uint64_t(-7));
+    EXPECT_EQ(std::get<std::string_view>(r->values[1]), "bash");
+    EXPECT_EQ(std::get<std::string_view>(r->values[2]), "func");
+    // A full 16-byte name has no NUL: all of it.
+    std::memcpy(record.data() + 24, "abcdefghijklmnop", 16);
+    r = fastpath::decode_record(b.plan, record);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(std::get<std::string_view>(r->values[1]), "abcdefghijklmnop");
+}
+
+TEST(FastpathRecords, RefusesWhatIsNotARecordOfThePlan) {
+    Built b = build("a:::b { trace(arg0); }");
+    ASSERT_TRUE(b.program);
+    std::vector<uint8_t> record;
+    put<uint32_t>(record, 9); // no such epid
+    put<uint32_t>(record, 0);
+    put<uint64_t>(record, 1);
+    put<uint64_t>(record, 1);
+    EXPECT_FALSE(fastpath::decode_record(b.plan, record));
+    std::memcpy(record.data(), "\x02\0\0\0", 4);
+    EXPECT_TRUE(fastpath::decode_record(b.plan, record));
+    record.resize(20); // shorter than its layout
+    EXPECT_FALSE(fastpath::decode_record(b.plan, record));
+    EXPECT_FALSE(fastpath::decode_record(b.plan, std::span<const uint8_t>(record.data(), 8)));
+}
