@@ -23,7 +23,7 @@ void Listing::print_probe(engine::Probe &probe) {
         return;
     ensure_arg_types(probe, host_);
     for (const host::ArgType &arg : probe.args)
-        row.args.push_back({arg.translated_type.empty() ? arg.native_type : arg.translated_type, false});
+        row.args.push_back({arg.translated_type.empty() ? arg.native_type : arg.translated_type, false, arg.name});
     std::fputs(consumer::probe_list_details(row).c_str(), out_);
 }
 

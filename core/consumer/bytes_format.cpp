@@ -49,6 +49,12 @@ std::string format_hex_dump(std::string_view record) {
     return out;
 }
 
+std::string format_string(std::string_view text, int width, bool quiet) {
+    if (quiet)
+        return std::string(text);
+    return c_printf(" %s%*s", width < 0 ? " " : "", width, std::string(text).c_str());
+}
+
 std::string format_bytes(std::string_view record, int width, bool quiet, bool force_raw) {
     if (record.empty())
         return {};
@@ -60,12 +66,8 @@ std::string format_bytes(std::string_view record, int width, bool quiet, bool fo
             // All printable and no terminating NUL: still a string.
             return c_printf("  %-*s", width, std::string(record).c_str());
         }
-        if (record[i] == '\0' && i > 0 && record.find_first_not_of('\0', i) == std::string_view::npos) {
-            const std::string text(record.substr(0, i));
-            if (quiet)
-                return text;
-            return c_printf(" %s%*s", width < 0 ? " " : "", width, text.c_str());
-        }
+        if (record[i] == '\0' && i > 0 && record.find_first_not_of('\0', i) == std::string_view::npos)
+            return format_string(record.substr(0, i), width, quiet);
     }
     return format_hex_dump(record);
 }

@@ -20,6 +20,8 @@ inline constexpr int kAggKeyStringWidth = -50;
 // `record` as DTrace prints it. `force_raw` (tracemem(), -x rawbytes) always
 // dumps hex.
 std::string format_bytes(std::string_view record, int width, bool quiet, bool force_raw);
+// What format_bytes() prints for bytes it takes for the string `text`.
+std::string format_string(std::string_view text, int width, bool quiet);
 
 // The hex dump alone: a header row of offsets 0..f, then 16 bytes a row.
 std::string format_hex_dump(std::string_view record);

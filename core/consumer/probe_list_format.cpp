@@ -67,8 +67,8 @@ std::string probe_list_details(const ProbeListing &p) {
     out += attribute_lines(p.attributes.args);
     out += "\n\tArgument Types\n";
     for (size_t i = 0; i < p.args.size(); ++i) {
-        out +=
-            "\t\targs[" + std::to_string(i) + "]: " + (p.args[i].userland ? "userland " : "") + p.args[i].type + "\n";
+        out += "\t\targs[" + std::to_string(i) + "]: " + (p.args[i].userland ? "userland " : "") + p.args[i].type +
+               (p.args[i].name.empty() ? "" : " " + p.args[i].name) + "\n";
     }
     if (p.args.empty())
         out += "\t\tNone\n";

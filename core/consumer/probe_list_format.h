@@ -20,6 +20,7 @@ namespace dtrace::consumer {
 struct ProbeArgType {
     std::string type;      // the D type of args[i], e.g. "int" or "struct file *"
     bool userland = false; // a type from the traced process (printed "userland int *")
+    std::string name;      // the argument's name, printed after its type; empty: none
 };
 
 struct ProbeListing {

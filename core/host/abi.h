@@ -62,6 +62,7 @@ inline constexpr uint32_t kProviderInfoFlagsSize =
 inline constexpr uint32_t kProbeDescV1Size = offsetof(dtrace_probe_desc, cookie) + sizeof(dtrace_probe_desc::cookie);
 inline constexpr uint32_t kArgDescV1Size =
     offsetof(dtrace_arg_desc, native_index) + sizeof(dtrace_arg_desc::native_index);
+inline constexpr uint32_t kArgDescNameSize = offsetof(dtrace_arg_desc, name) + sizeof(dtrace_arg_desc::name);
 inline constexpr uint32_t kEventCtxV1Size = offsetof(dtrace_event_ctx, flags) + sizeof(dtrace_event_ctx::flags);
 inline constexpr uint32_t kActionDescV1Size = offsetof(dtrace_action_desc, cookie) + sizeof(dtrace_action_desc::cookie);
 // The smallest type descriptions the host reads (their fields as first defined).

@@ -45,6 +45,8 @@ Result<ArgType> to_arg_type(const dtrace_arg_desc *desc, uint32_t index) {
                                ? std::string(desc->translated_type)
                                : type.native_type;
     type.native_index = desc->native_index;
+    if (abi::covers(desc, abi::kArgDescNameSize) && desc->name != nullptr)
+        type.name = desc->name;
     return type;
 }
 

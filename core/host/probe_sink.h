@@ -28,6 +28,7 @@ struct ArgType {
     std::string native_type;     // D type of argN
     std::string translated_type; // D type of args[i]; equals native_type when not translated
     uint8_t native_index = 0;
+    std::string name; // what the argument is (an event field's name); empty: unnamed
 };
 
 struct ProbeInfo {

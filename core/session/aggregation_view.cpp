@@ -3,6 +3,7 @@
 
 #include "consumer/agg_format.h"
 #include "consumer/json_format.h"
+#include "consumer/symbol_keys.h"
 #include "engine/aggregation_store.h"
 #include "session/recorded_value.h"
 
@@ -55,6 +56,7 @@ consumer::AggregationSnapshot AggregationView::convert(const engine::Aggregation
         }
         out.entries.push_back(std::move(entry));
     }
+    consumer::merge_symbol_keys(out, resolvers_);
     return out;
 }
 

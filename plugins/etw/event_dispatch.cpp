@@ -1,11 +1,11 @@
 // event_dispatch.cpp: event context and firing of the matching probes.
 #include "event_dispatch.h"
 
-#include "replay_counters.h"
-
+#include <algorithm>
 #include <array>
 
 #include "reader/kernel_groups.h"
+#include "replay_counters.h"
 
 namespace dtrace::etw::plugin {
 
@@ -28,8 +28,9 @@ EventDispatch::EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, cons
     : host_(host), ops_(ops), catalog_(inputs.catalog), manifests_(inputs.manifests), registry_(inputs.registry),
       methods_(inputs.methods), families_(inputs.families), clock_(clock),
       kernel_(host, ops, inputs.kernel_probes, clock_, memory_, processes_, inputs.modules), stack_keys_(inputs.reopen),
-      file_names_(inputs.reopen), volumes_(inputs.reopen), attach_(inputs.walks_stacks, &stack_keys_) {
-    kernel_.look_ahead_with(&file_names_, &volumes_);
+      file_names_(inputs.reopen), disk_completions_(inputs.reopen), volumes_(inputs.reopen),
+      attach_(inputs.walks_stacks, &stack_keys_) {
+    kernel_.look_ahead_with({&file_names_, &disk_completions_, &volumes_});
     // What no event changes.
     ctx_.struct_size = sizeof ctx_;
     ctx_.uid = -1;
@@ -142,10 +143,10 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
                 fire_etw(event, b);
             }
         }
-        if (probes.events != 0 || !probes.keywords.empty()) {
+        if (!probes.events.empty() || !probes.keywords.empty()) {
             const std::array<uint64_t, 4> args = {event.id, event.opcode, memory_.prefixed_payload(), payload_size};
-            if (probes.events != 0) {
-                fire(probes.events, args);
+            for (dtrace_probe_id events_probe : probes.events) {
+                fire(events_probe, args);
             }
             for (const ProbeBinding &b : probes.keywords) {
                 if ((event.keyword & b.keyword_mask) != 0) {
@@ -183,6 +184,11 @@ bool EventDispatch::etw_matches(const Event &event, const ProbeBinding &binding)
     if (binding.event_id != kAnyEventId && binding.event_id != event.id) {
         return false;
     }
+    if (!binding.named_events.empty() &&
+        std::none_of(binding.named_events.begin(), binding.named_events.end(),
+                     [&](const EventVersion &v) { return v.matches(event.id, event.version); })) {
+        return false;
+    }
     if (!binding.filter.passes(event.level, event.keyword)) {
         return false;
     }
@@ -194,8 +200,10 @@ bool EventDispatch::etw_matches(const Event &event, const ProbeBinding &binding)
 }
 
 void EventDispatch::fire_etw(const Event &event, const ProbeBinding &binding) {
-    std::array<uint64_t, kEtwNativeArgs + kMaxDecodedArgs> args = {memory_.header_and_payload(),
-                                                                   memory_.header_and_payload_size()};
+    std::vector<uint64_t> &args = etw_args_;
+    args.assign(kEtwNativeArgs + binding.decoded_args, 0);
+    args[0] = memory_.header_and_payload();
+    args[1] = memory_.header_and_payload_size();
     if (binding.decoded_args != 0) {
         if (decoded_serial_ != event_serial_) { // once per event, whatever the number of probes
             // A TraceLogging event by its own schema; else by its manifest.
@@ -211,7 +219,7 @@ void EventDispatch::fire_etw(const Event &event, const ProbeBinding &binding) {
             args[kEtwNativeArgs + i] = f.by_address ? base + f.value : f.value;
         }
     }
-    fire(binding.id, std::span(args).first(kEtwNativeArgs + binding.decoded_args));
+    fire(binding.id, args);
 }
 
 void EventDispatch::fire_missed_stack(const Event &event) {

@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include <dtrace/provider.h>
 
@@ -93,6 +94,7 @@ class EventDispatch {
     kernel::KernelDispatch kernel_; // the kernel providers; it keeps processes_ up to date
     StackKeys stack_keys_;
     kernel::FileNamesAhead file_names_; // after kernel_, which points to them
+    kernel::DiskCompletionsAhead disk_completions_;
     kernel::VolumeMap volumes_;
     kernel::StackAttach attach_;
     WalkedStack stack_;
@@ -100,8 +102,9 @@ class EventDispatch {
     // The event's PMC counters (replay_counters.h).
     std::vector<dtrace_counter_value> counter_values_;
     DecodedPayload decoded_;
-    uint64_t event_serial_ = 0;   // events dispatched
-    uint64_t decoded_serial_ = 0; // the event decoded_ holds
+    std::vector<uint64_t> etw_args_; // the arguments of an etw probe (kept: no allocation per firing)
+    uint64_t event_serial_ = 0;      // events dispatched
+    uint64_t decoded_serial_ = 0;    // the event decoded_ holds
     TraceLoggingSchema tracelogging_schema_;
     bool has_tracelogging_schema_ = false;
     uint64_t tracelogging_serial_ = 0; // the event tracelogging_schema_ describes

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <fnmatch.h>
 
 namespace dtrace::etw::plugin {
@@ -72,6 +73,18 @@ std::string provider_probe_name(std::string_view provider_name) {
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     }
     return lower;
+}
+
+bool is_plain_name(const char *field) {
+    return field != nullptr && *field != '\0' && std::strpbrk(field, "*?[\\") == nullptr;
+}
+
+bool same_ignoring_case(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && provider_probe_name(a) == provider_probe_name(b);
+}
+
+bool usable_event_name(std::string_view name) {
+    return !name.empty() && name != kGenericEvent && name.find_first_not_of("0123456789") != std::string_view::npos;
 }
 
 } // namespace dtrace::etw::plugin

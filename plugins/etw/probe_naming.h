@@ -56,4 +56,13 @@ bool spec_field_matches(const char *pattern, const std::string &value);
 // What a provider's name becomes as a D provider name: lower case.
 std::string provider_probe_name(std::string_view provider_name);
 
+// A probe spec field that names one thing: not empty, no glob characters.
+bool is_plain_name(const char *field);
+// Windows compares provider names (and GUIDs) without regard to case.
+bool same_ignoring_case(std::string_view a, std::string_view b);
+
+// Whether an event's name can be the name of its etw probe: not empty, not
+// generic_event, not a number (the probes of event ids).
+bool usable_event_name(std::string_view name);
+
 } // namespace dtrace::etw::plugin

@@ -24,6 +24,24 @@ bool is_definition(const Event &event) {
     return event.opcode >= kKeyCreate && event.opcode <= kKeyRundown && event.provider == stack_walk_class();
 }
 
+// A KeyCreate, KeyDelete or KeyRundown event: the key and its frames.
+std::optional<std::pair<uint64_t, std::vector<uint64_t>>> definition(const Event &event) {
+    const std::span<const uint8_t> p = event.payload;
+    const size_t pointer = event.pointer_size;
+    if (!is_definition(event) || p.size() < pointer) {
+        return std::nullopt;
+    }
+    std::vector<uint64_t> frames;
+    for (size_t at = pointer; at + pointer <= p.size(); at += pointer) {
+        frames.push_back(pointer_at(p, at, event.pointer_size));
+    }
+    return std::pair{pointer_at(p, 0, event.pointer_size), std::move(frames)};
+}
+
+size_t frame_bytes(const std::vector<uint64_t> &frames) {
+    return frames.size() * sizeof(uint64_t);
+}
+
 } // namespace
 
 std::optional<StackKeyReference> stack_key_reference(const Event &event) {
@@ -39,79 +57,7 @@ std::optional<StackKeyReference> stack_key_reference(const Event &event) {
                              .user = event.opcode == kStackKeyUserOpcode};
 }
 
-void StackKeys::keep(const Event &event) {
-    const std::span<const uint8_t> p = event.payload;
-    const size_t pointer = event.pointer_size;
-    if (p.size() < pointer) {
-        return;
-    }
-    Definition d{.position = ahead_position_};
-    for (size_t at = pointer; at + pointer <= p.size(); at += pointer) {
-        d.frames.push_back(pointer_at(p, at, event.pointer_size));
-    }
-    kept_frames_ += d.frames.size();
-    definitions_[pointer_at(p, 0, event.pointer_size)].push_back(std::move(d));
-}
-
-bool StackKeys::forget_before(uint64_t position) {
-    bool forgot = false;
-    for (auto it = definitions_.begin(); it != definitions_.end();) {
-        std::deque<Definition> &defs = it->second;
-        while (!defs.empty() && defs.front().position < position) {
-            kept_frames_ -= defs.front().frames.size();
-            defs.pop_front();
-            forgot = true;
-        }
-        it = defs.empty() ? definitions_.erase(it) : std::next(it);
-    }
-    return forgot;
-}
-
-bool StackKeys::read_ahead(uint64_t key, uint64_t position) {
-    if (!ahead_ && !ahead_done_) {
-        Result<EtlReader> opened = open_();
-        ahead_done_ = !opened;
-        if (opened) {
-            ahead_.emplace(std::move(opened.value()));
-        }
-    }
-    Event event;
-    while (!ahead_done_) {
-        if (kept_frames_ >= kMaxKeptFrames && !forget_before(position)) {
-            ahead_done_ = true; // full of definitions still to come: resolve no further
-            break;
-        }
-        if (!ahead_->next(event)) {
-            ahead_done_ = true;
-            break;
-        }
-        const uint64_t at = ahead_position_++;
-        if (at > position && is_definition(event)) {
-            keep(event);
-            if (pointer_at(event.payload, 0, event.pointer_size) == key) {
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-const std::vector<uint64_t> *StackKeys::resolve(uint64_t key, uint64_t position) {
-    auto it = definitions_.find(key);
-    if (it != definitions_.end()) {
-        std::deque<Definition> &defs = it->second;
-        while (!defs.empty() && defs.front().position < position) { // definitions for earlier references
-            kept_frames_ -= defs.front().frames.size();
-            defs.pop_front();
-        }
-        if (!defs.empty()) {
-            return &defs.front().frames;
-        }
-    }
-    if (!read_ahead(key, position)) {
-        return nullptr;
-    }
-    return &definitions_[key].back().frames;
-}
+StackKeys::StackKeys(Opener open)
+    : ahead_(std::move(open), definition, frame_bytes, kMaxKeptFrames * sizeof(uint64_t)) {}
 
 } // namespace dtrace::etw::plugin

@@ -11,27 +11,19 @@
 // key is used again for another stack: a reference means the first
 // definition of its key after it.
 //
-// StackKeys resolves references with a second reader of the same file that
-// runs ahead of the replay (both see the events in the same order, so an
-// event's position is its index in that order): asked for a key the reader
-// has not met defined since the reference, it reads on until it does,
-// keeping the definitions it passes (not the events) for the references to
-// come and forgetting those the replay has passed. Memory stays bounded:
-// when the kept definitions hold kMaxKeptFrames frames, the ones the replay
-// has passed go, and if that is not enough the look-ahead stops there; a
-// reference it cannot resolve leaves that half of its event's stack empty.
-// Nothing is read ahead for a trace without stack keys.
+// StackKeys resolves references with a KeyedLookAhead (keyed_look_ahead.h):
+// a second reader of the session that runs ahead of the replay, keeping at
+// most kMaxKeptFrames frames of definitions not yet needed; a reference it
+// cannot resolve leaves that half of its event's stack empty. Nothing is
+// read ahead for a trace without stack keys.
 #pragma once
 
 #include <cstdint>
-#include <deque>
-#include <functional>
 #include <optional>
-#include <unordered_map>
 #include <vector>
 
+#include "keyed_look_ahead.h"
 #include "reader/etl_reader.h"
-#include "reader/result.h"
 #include "stack_walk.h"
 
 namespace dtrace::etw::plugin {
@@ -63,34 +55,18 @@ inline bool is_stack_record(const Event &event) {
 
 class StackKeys {
   public:
-    using Opener = std::function<Result<EtlReader>()>;
+    using Opener = ReaderOpener;
     static constexpr size_t kMaxKeptFrames = size_t{1} << 22; // 32 MB of frames
 
     // open makes the look-ahead reader, when the first key is asked for.
-    explicit StackKeys(Opener open) : open_(std::move(open)) {}
+    explicit StackKeys(Opener open);
 
     // The frames that key stands for at the reference at position (its
     // index among the trace's events); nullptr when the trace does not say.
-    const std::vector<uint64_t> *resolve(uint64_t key, uint64_t position);
+    const std::vector<uint64_t> *resolve(uint64_t key, uint64_t position) { return ahead_.resolve(key, position); }
 
   private:
-    struct Definition {
-        uint64_t position = 0;
-        std::vector<uint64_t> frames;
-    };
-
-    // Reads on until key is defined after position; false at the end.
-    bool read_ahead(uint64_t key, uint64_t position);
-    void keep(const Event &event);
-    // Forgets the definitions before position; false if none was.
-    bool forget_before(uint64_t position);
-
-    Opener open_;
-    std::optional<EtlReader> ahead_;
-    bool ahead_done_ = false;     // at the end, or could not open
-    uint64_t ahead_position_ = 0; // events the look-ahead reader has read
-    std::unordered_map<uint64_t, std::deque<Definition>> definitions_;
-    size_t kept_frames_ = 0;
+    KeyedLookAhead<std::vector<uint64_t>> ahead_;
 };
 
 } // namespace dtrace::etw::plugin

@@ -4,24 +4,17 @@
 // the FileIo events that name it (Name, FileCreate, Rundown, Create) may
 // come anywhere in the file, the Rundown ones at its end. KernelState names
 // a file from those seen so far; for a file not yet named, FileNamesAhead
-// reads on in a second reader of the session (both see the events in the
-// same order, so an event's position is its index in that order) until the
-// first event after the asking event's position names it, keeping the
-// names it passes for the questions to come, as StackKeys does for stack
-// keys (stack_keys.h). Memory stays bounded: when the names kept reach
-// kMaxKeptBytes, those the replay has passed go, and if that is not enough
-// the look-ahead stops there. Nothing is read ahead until a probe asks for
-// a file no event has named yet.
+// finds the first event after the asking one that names it, with a
+// KeyedLookAhead (keyed_look_ahead.h) that keeps at most kMaxKeptBytes of
+// names.
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
-#include <unordered_map>
 
 #include "kernel/mof_classes.h"
-#include "stack_keys.h"
+#include "keyed_look_ahead.h"
 
 namespace dtrace::etw::plugin::kernel {
 
@@ -30,33 +23,17 @@ class FileNamesAhead {
     static constexpr size_t kMaxKeptBytes = size_t{64} << 20;
 
     // open makes the look-ahead reader, when the first name is asked for.
-    explicit FileNamesAhead(StackKeys::Opener open) : open_(std::move(open)) {}
+    explicit FileNamesAhead(ReaderOpener open);
 
     // The name the trace gives file at the first naming event after
     // position; nullptr when it gives none.
-    const std::string *resolve(uint64_t file, uint64_t position);
+    const std::string *resolve(uint64_t file, uint64_t position) { return ahead_.resolve(file, position); }
 
     // The file a FileIo event names and the name it gives, if it names one.
     static std::optional<std::pair<uint64_t, std::string>> naming(const Event &event, const MofRecord &record);
 
   private:
-    struct Name {
-        uint64_t position = 0;
-        std::string text;
-    };
-
-    // Reads on until file is named after position; false at the end.
-    bool read_ahead(uint64_t file, uint64_t position);
-    // Forgets the names before position; false if none was.
-    bool forget_before(uint64_t position);
-
-    StackKeys::Opener open_;
-    std::optional<EtlReader> ahead_;
-    bool ahead_done_ = false;     // at the end, or could not open
-    uint64_t ahead_position_ = 0; // events the look-ahead reader has read
-    std::unordered_map<uint64_t, std::deque<Name>> names_;
-    size_t kept_bytes_ = 0;
-    MofRecord record_;
+    KeyedLookAhead<std::string> ahead_;
 };
 
 } // namespace dtrace::etw::plugin::kernel

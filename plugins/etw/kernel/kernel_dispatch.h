@@ -46,7 +46,7 @@ class KernelDispatch {
     // The trace's PMC sources and the counters attached to its events.
     const PmcSources &pmc() const { return state_.pmc(); }
     // See KernelState::set_look_ahead and set_position.
-    void look_ahead_with(FileNamesAhead *ahead, VolumeMap *volumes) { state_.set_look_ahead(ahead, volumes); }
+    void look_ahead_with(const LookAhead &ahead) { state_.set_look_ahead(ahead); }
     void set_position(uint64_t position) { state_.set_position(position); }
 
     // Updates the state from the event, then fires the enabled kernel probes

@@ -154,7 +154,8 @@ const std::string &KernelState::file_name(uint64_t file) const {
     if (it != files_.end()) {
         return it->second;
     }
-    const std::string *later = ahead_ != nullptr && file != 0 ? ahead_->resolve(file, position_) : nullptr;
+    const std::string *later =
+        ahead_.file_names != nullptr && file != 0 ? ahead_.file_names->resolve(file, position_) : nullptr;
     return later != nullptr ? *later : kNoName;
 }
 

@@ -9,6 +9,8 @@
 //     FileRundown and Create events (PerfView's FileIDToName), those to come
 //     read ahead (file_names_ahead.h), and the file
 //     of each pending IRP, for OperationEnd;
+//   - disk I/Os: what a DiskIo Init event starts, from its completion read
+//     ahead (disk_completions_ahead.h);
 //   - registry keys: KeyHandle (a KCB) to key name, from KCBCreate and the
 //     KCB rundown, to complete names given relative to a handle.
 // Threads and keys stay until a later event replaces them; pending IRPs
@@ -20,6 +22,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "kernel/disk_completions_ahead.h"
 #include "kernel/file_names_ahead.h"
 #include "kernel/id_table.h"
 #include "kernel/mof_classes.h"
@@ -45,6 +48,14 @@ struct ThreadInfo {
     uint64_t teb = 0;
 };
 
+// What the state may read ahead in the session (each nullptr: nothing) and
+// how it maps NT paths to drive letters (nullptr: it does not).
+struct LookAhead {
+    FileNamesAhead *file_names = nullptr;
+    DiskCompletionsAhead *disk_completions = nullptr;
+    VolumeMap *volumes = nullptr;
+};
+
 class KernelState {
   public:
     // Learns from one event of class klass, decoded in record (context
@@ -57,20 +68,21 @@ class KernelState {
     const ThreadInfo *thread(uint32_t tid) const;
     // The process of a thread, or kUnknownId.
     uint32_t pid_of(uint32_t tid) const;
-    // Files not yet named are looked up ahead (nullptr: not), from position,
-    // the index of the event being dispatched; NT paths are mapped to drive
-    // letters with volumes (nullptr: not).
-    void set_look_ahead(FileNamesAhead *ahead, VolumeMap *volumes) {
-        ahead_ = ahead;
-        volumes_ = volumes;
-    }
+    // Files not yet named and disk I/Os not yet completed are looked up
+    // ahead, from position, the index of the event being dispatched.
+    void set_look_ahead(const LookAhead &ahead) { ahead_ = ahead; }
     void set_position(uint64_t position) { position_ = position; }
     // The path of a FileObject or FileKey: as the events so far name it, else
     // as the first event after this one that names it does; "" when unknown.
     const std::string &file_name(uint64_t file) const;
     // An NT path as a drive-letter path, when the trace maps its volume.
     std::optional<VolumeMap::Mapped> dos_path(const std::string &nt_path) const {
-        return volumes_ != nullptr ? volumes_->to_dos(nt_path) : std::nullopt;
+        return ahead_.volumes != nullptr ? ahead_.volumes->to_dos(nt_path) : std::nullopt;
+    }
+    // What the disk I/O of irp that starts at this event is, from its
+    // completion; nullptr when the trace does not complete it.
+    const DiskCompletion *disk_completion(uint64_t irp) const {
+        return ahead_.disk_completions != nullptr ? ahead_.disk_completions->resolve(irp, position_) : nullptr;
     }
     // The file of a pending IRP, or of the one whose OperationEnd was noted
     // last (0 when unknown).
@@ -91,8 +103,7 @@ class KernelState {
     uint64_t ended_irp_ = 0;                      // the IRP of the last OperationEnd, and its file
     uint64_t ended_file_ = 0;
     std::unordered_map<uint64_t, std::string> keys_;
-    FileNamesAhead *ahead_ = nullptr;
-    VolumeMap *volumes_ = nullptr;
+    LookAhead ahead_;
     uint64_t position_ = 0;
     PmcSources pmc_;
 };

@@ -43,7 +43,7 @@ size_t build_thread_args(const ArgContext &c, KernelArgs &a) {
     return 2;
 }
 
-uint64_t build_fileinfo(const ArgContext &c, uint64_t file, uint64_t irp) {
+uint64_t build_fileinfo(const ArgContext &c, uint64_t file, uint64_t irp, const IoExtent *extent) {
     const MofRecord &r = c.record;
     KernelMemory &memory = c.memory;
     uint64_t address = 0;
@@ -71,6 +71,10 @@ uint64_t build_fileinfo(const ArgContext &c, uint64_t file, uint64_t irp) {
                                               : r.u(field::TransferSize);
     f[fi::fi_extinfo] = r.u(field::ExtraInfo);
     f[fi::fi_rstatus] = r.u(field::NtStatus);
+    if (extent != nullptr) {
+        f[fi::fi_offset] = extent->offset;
+        f[fi::fi_bcount] = extent->bcount;
+    }
     f[fi::fi_dbuflen] = r.u(field::Length);
     f[fi::fi_irp] = irp;
     const uint8_t op = c.event.opcode;

@@ -102,6 +102,8 @@ typedef struct dtrace_arg_desc {
     const char *native_type;     /* D type of argN as the plugin supplies it, e.g. "int" */
     const char *translated_type; /* D type of args[i] after translation; NULL: same as native */
     uint8_t native_index;        /* which argN args[i] is translated from */
+    /* Appended in ABI 1 (read only when struct_size covers it). */
+    const char *name; /* what args[i] is, e.g. an event field's name ("Count"); NULL: unnamed */
 } dtrace_arg_desc;
 
 typedef struct dtrace_probe_desc {

@@ -1,6 +1,7 @@
 /* printa() with %k: each frame runs through the conversion (a width pads
    it, '-' makes the width the indentation); %a and %A print sym() and
-   usym() keys. */
+   usym() keys, which the consumer moved to their function's start (as
+   DTrace's dt_aggregate.c does, so that keys of one function merge). */
 stacks:test:deep:fire,
 stacks:test:shallow:fire
 {

@@ -10,6 +10,7 @@
 
 #include "etl_file_builder.h"
 #include "metadata_trace.h"
+#include "named_trace.h"
 #include "replay_traces.h"
 #include "sample_traces.h"
 #include "zip_builder.h"
@@ -43,6 +44,9 @@ int main(int argc, char **argv) {
     write_file(dir + "/intervals.etl", interval_trace());
     write_file(dir + "/late_names.etl", late_names_trace());
     write_file(dir + "/pmc.etl", pmc_trace());
+    write_file(dir + "/named.etl", named_trace());
+    const std::string_view manifest = named_manifest();
+    write_file(dir + "/named.man", Bytes(manifest.begin(), manifest.end()));
     const SessionFiles session = session_traces();
     write_file(dir + "/session_kernel.etl", session.kernel);
     write_file(dir + "/session_user.etl", session.user);

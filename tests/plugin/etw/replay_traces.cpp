@@ -582,6 +582,8 @@ Bytes clr_method_payload(uint64_t module_id, uint64_t start, uint32_t size, std:
 //   1010  StackWalk/Stack (300/301)                    user frames 0x7ff900010024, 0x7ff900020000,
 //                                                      0x7ff600001234, 0x12345678
 //   1020  DotNETRuntimeRundown 144 MethodDCEndVerbose  Contoso.Shop.Program.Main at 0x7ff900020000, 0x100
+//   1030  PerfInfo/SampledProfile, no stack: pc Checkout+0x40, Checkout+0x24,
+//   ...   Main+0x10, child.exe+0x1234 twice, child.exe+0x5678 (one each)
 Bytes jit_stack_trace() {
     constexpr uint8_t ps = 8;
     LogfileSpec logfile;
@@ -613,6 +615,12 @@ Bytes jit_stack_trace() {
         process_300_event(kDotNetRundown, 144, 1, 1020,
                           clr_method_payload(0x77, 0x7FF900020000, 0x100, u"Contoso.Shop.Program", u"Main")),
     };
+    int64_t time = 1030;
+    for (uint64_t pc :
+         {0x7FF900010040, 0x7FF900010024, 0x7FF900020010, 0x7FF600001234, 0x7FF600001234, 0x7FF600005678}) {
+        cpu0.records.push_back(kernel_record(kSampledProfile, time++, kUnknownId, kUnknownId,
+                                             KernelPayload(ps).pointer(pc).u32(301).u32(1).bytes));
+    }
     EtlFileBuilder builder(logfile);
     builder.add_buffer(cpu0);
     return builder.build();
@@ -667,10 +675,16 @@ SessionFiles session_traces() {
 //
 //   time  record
 //   1000  Thread/DCStart, Process/DCStart
-//   1010  DiskIo/Read of 4096 bytes, FileObject 0xF1 (named only at 2000)
+//   1005  DiskIo/ReadInit of IRP 0x1A1
+//   1010  DiskIo/Read of 4096 bytes, FileObject 0xF1 (named only at 2000), IRP 0x1A1
 //   1015  FileIo/Name: 0xF2 is \Device\HarddiskVolume2\data\early.txt
-//   1020  DiskIo/Write of 512 bytes, FileObject 0xF2
-//   1030  DiskIo/Read of 8192 bytes, FileObject 0xF3 (never named)
+//   1018  DiskIo/WriteInit of IRP 0x1A2
+//   1020  DiskIo/Write of 512 bytes, FileObject 0xF2, IRP 0x1A2
+//   1025  DiskIo/ReadInit of IRP 0x1A3
+//   1030  DiskIo/Read of 8192 bytes, FileObject 0xF3 (never named), IRP 0x1A3
+//   1040  DiskIo/ReadInit of IRP 0x1A1 again (the IRP used for another I/O)
+//   1045  DiskIo/WriteInit of IRP 0x1FF (never completed)
+//   1050  DiskIo/Read of 1024 bytes, FileObject 0xF2, IRP 0x1A1
 //   2000  FileIo/Rundown: 0xF1 is \Device\HarddiskVolume2\data\late.txt,
 //         0xF2 is \Device\HarddiskVolume2\data\renamed.txt
 //   2001  SysConfig/VolumeMapping: \Device\HarddiskVolume22\ is E:\ (a
@@ -678,11 +692,12 @@ SessionFiles session_traces() {
 Bytes late_names_trace() {
     constexpr uint8_t ps = 8;
     constexpr uint16_t kDiskRead = 0x010A, kDiskWrite = 0x010B, kFileName = 0x0400, kFileRundown = 0x0424;
+    constexpr uint16_t kDiskReadInit = 0x010C, kDiskWriteInit = 0x010D;
     constexpr uint8_t kVolumeMapping = 35;
     LogfileSpec logfile;
     logfile.buffer_size = kBufferSize;
     logfile.number_of_processors = 1;
-    auto disk = [](uint16_t hook, int64_t time, uint32_t bytes, uint64_t file) {
+    auto disk = [](uint16_t hook, int64_t time, uint32_t bytes, uint64_t file, uint64_t irp) {
         return encode_kernel({hook, 2, time, kUnknownId, kUnknownId,
                               KernelPayload(ps)
                                   .u32(1)
@@ -691,10 +706,14 @@ Bytes late_names_trace() {
                                   .u32(0)
                                   .u64(8192)
                                   .pointer(file)
-                                  .pointer(0xB0 + file)
+                                  .pointer(irp)
                                   .u64(50)
                                   .u32(301)
                                   .bytes},
+                             ps);
+    };
+    auto init = [](uint16_t hook, int64_t time, uint64_t irp) {
+        return encode_kernel({hook, 2, time, kUnknownId, kUnknownId, KernelPayload(ps).pointer(irp).u32(301).bytes},
                              ps);
     };
     auto name = [](uint16_t hook, int64_t time, uint64_t file, std::u16string_view path) {
@@ -715,10 +734,16 @@ Bytes late_names_trace() {
     cpu0.records = {
         encode_kernel({0x0503, 3, 1000, 0, 0, thread_payload(ps, 300, 301, 8)}, ps),
         encode_kernel({0x0303, 4, 1000, 0, 0, process_payload(ps, 300, 4, 0, "client.exe", u"client")}, ps),
-        disk(kDiskRead, 1010, 4096, 0xF1),
+        init(kDiskReadInit, 1005, 0x1A1),
+        disk(kDiskRead, 1010, 4096, 0xF1, 0x1A1),
         name(kFileName, 1015, 0xF2, u"\\Device\\HarddiskVolume2\\data\\early.txt"),
-        disk(kDiskWrite, 1020, 512, 0xF2),
-        disk(kDiskRead, 1030, 8192, 0xF3),
+        init(kDiskWriteInit, 1018, 0x1A2),
+        disk(kDiskWrite, 1020, 512, 0xF2, 0x1A2),
+        init(kDiskReadInit, 1025, 0x1A3),
+        disk(kDiskRead, 1030, 8192, 0xF3, 0x1A3),
+        init(kDiskReadInit, 1040, 0x1A1),
+        init(kDiskWriteInit, 1045, 0x1FF),
+        disk(kDiskRead, 1050, 1024, 0xF2, 0x1A1),
         name(kFileRundown, 2000, 0xF1, u"\\Device\\HarddiskVolume2\\data\\late.txt"),
         name(kFileRundown, 2000, 0xF2, u"\\Device\\HarddiskVolume2\\data\\renamed.txt"),
         volume(2001, u"\\Device\\HarddiskVolume22\\", u"E:\\"),

@@ -79,7 +79,9 @@ struct SessionFiles {
 SessionFiles session_traces();
 
 // Disk I/O of files whose names come later in the file (the FileIo rundown
-// at its end), earlier, or never; the list in replay_traces.cpp.
+// at its end), earlier, or never, each started by an Init event that names
+// its IRP only (one IRP used twice, one start never completed); the list in
+// replay_traces.cpp.
 Bytes late_names_trace();
 
 // kCorruptCpus x kCorruptPerCpu events in small buffers, the one at

@@ -48,6 +48,16 @@ TEST(AggFormat, CountByStringKeyAsInTheGuide) {
     EXPECT_EQ(out.size(), 1u + 69u + 1u);
 }
 
+TEST(AggFormat, AnEmptyStringKeyPrintsAsAnEmptyString) {
+    // DTrace's dt_print_bytes() would dump the NULs in hex; a key known to
+    // be a D string prints as one (issue 16: execname of a replayed trace
+    // that names no process). Bytes that are not a D string still dump.
+    const auto a = make(1, AggFunc::Count, {{{str("")}, {3}}});
+    EXPECT_EQ(print_aggregation(a, {}), "\n" + row("", 3));
+    const auto raw = make(1, AggFunc::Count, {{{Value::raw(std::string(4, '\0'))}, {3}}});
+    EXPECT_NE(print_aggregation(raw, {}).find("00 00 00 00"), std::string::npos);
+}
+
 TEST(AggFormat, DecimalColumnsAsPrintfPrintsThem) {
     for (long long v : {0LL, 7LL, -7LL, 1234567890123456789LL, LLONG_MIN, LLONG_MAX}) {
         for (int width : {0, 3, 16, 25}) {

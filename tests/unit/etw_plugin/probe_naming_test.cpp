@@ -62,5 +62,24 @@ TEST(ProbeNaming, SpecFieldsAreGlobsAndEmptyMatchesAll) {
     EXPECT_FALSE(spec_field_matches("diag", "etw"));
 }
 
+TEST(ProbeNaming, NamesAreComparedAsWindowsDoes) {
+    EXPECT_TRUE(same_ignoring_case("Microsoft-Windows-DotNETRuntime", "microsoft-windows-dotnetruntime"));
+    EXPECT_TRUE(same_ignoring_case("E13C0D23-CCBC", "e13c0d23-ccbc"));
+    EXPECT_FALSE(same_ignoring_case("Microsoft-Windows-DotNETRuntime", "Microsoft-Windows-DotNETRuntimeRundown"));
+    EXPECT_TRUE(is_plain_name("Fixture-Named"));
+    EXPECT_FALSE(is_plain_name("Fixture-*"));
+    EXPECT_FALSE(is_plain_name("Fixture-[Nn]amed"));
+    EXPECT_FALSE(is_plain_name(""));
+    EXPECT_FALSE(is_plain_name(nullptr));
+}
+
+TEST(ProbeNaming, EventNamesThatCannotNameProbes) {
+    EXPECT_TRUE(usable_event_name("GCStart_V1"));
+    EXPECT_TRUE(usable_event_name("Start2"));
+    EXPECT_FALSE(usable_event_name("")) << "an event without a symbol";
+    EXPECT_FALSE(usable_event_name("generic_event")) << "the probe of every event";
+    EXPECT_FALSE(usable_event_name("10")) << "the probe of event id 10";
+}
+
 } // namespace
 } // namespace dtrace::etw::plugin

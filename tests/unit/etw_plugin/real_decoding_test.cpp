@@ -119,8 +119,8 @@ TEST_F(GcEvents, ManifestsNameKeywordsAndTheirProviders) {
     SKIP_WITHOUT_SHARED_DATA();
     ASSERT_EQ(plugin.init(), 0);
     ASSERT_EQ(plugin.provide(nullptr), 0); // the catalog pass, as for dtrace -l
-    const dtrace_probe_id gc = host.probe("microsoft-windows-dotnetruntime", "", "", "gckeyword");
-    const dtrace_probe_id exceptions = host.probe("microsoft-windows-dotnetruntime", "", "", "exceptionkeyword");
+    const dtrace_probe_id gc = host.probe("microsoft-windows-dotnetruntime", "", "", "GCKeyword");
+    const dtrace_probe_id exceptions = host.probe("microsoft-windows-dotnetruntime", "", "", "ExceptionKeyword");
     const dtrace_probe_id all = host.probe("microsoft-windows-dotnetruntime", "", "", "events");
     // Providers of the manifest that the trace does not hold are listed too.
     EXPECT_NE(host.probe("microsoft-windows-dotnetruntimerundown", "", "", "events"), 0u);

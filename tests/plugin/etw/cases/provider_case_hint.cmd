@@ -1,1 +1,1 @@
-sh -c 'dtrace -qn "Microsoft-Windows-DotNETRuntime:::events { @ = count(); }" -E "$ETW_FIXTURES/replay.etl"'
+sh -c 'dtrace -qn "Sched:::on-cpu { @ = count(); }" -E "$ETW_FIXTURES/kernel.etl"'

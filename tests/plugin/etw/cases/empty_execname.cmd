@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_FIXTURES/named.etl" -x etwmanifest="$ETW_FIXTURES/named.man" -s empty_execname.d'

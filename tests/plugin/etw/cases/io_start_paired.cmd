@@ -1,0 +1,1 @@
+sh -c 'dtrace -qE "$ETW_FIXTURES/late_names.etl" -s io_start_paired.d'
