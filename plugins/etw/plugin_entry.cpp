@@ -98,7 +98,8 @@ const dtrace_option_desc kEtwOptions[] = {
 
 // Besides these, a trace's own providers appear under their names
 // (microsoft-windows-dotnetruntime...), which no pattern can foresee.
-constexpr const char *kEtwProviders = "etw diag proc sched io fsinfo reg pf tcpip udpip dpc isr syscall sampled dnet pmc";
+constexpr const char *kEtwProviders =
+    "etw diag proc sched io fsinfo reg pf tcpip udpip dpc isr syscall sampled dnet pmc";
 
 const dtrace_plugin_ops kEtwOps = {
     .struct_size = sizeof(dtrace_plugin_ops),

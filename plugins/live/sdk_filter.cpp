@@ -59,7 +59,8 @@ ProbeFilter probe_filter_of(uint32_t nfilters, const dtrace_filter *filters) {
         if (f.struct_size >= kFilterV1Size && f.terms != nullptr) {
             for (uint32_t t = 0; t < f.nterms; ++t) {
                 const dtrace_filter_term &term = f.terms[t];
-                std::optional<FilterField> field = term.struct_size >= kTermV1Size ? field_of(term.field) : std::nullopt;
+                std::optional<FilterField> field =
+                    term.struct_size >= kTermV1Size ? field_of(term.field) : std::nullopt;
                 std::optional<FilterOp> op = field ? op_of(term.op) : std::nullopt;
                 if (!op || (*field == FilterField::Execname && term.string == nullptr))
                     continue;

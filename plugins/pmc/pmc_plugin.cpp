@@ -11,8 +11,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <iterator>
 #include <fnmatch.h>
+#include <iterator>
 #include <linux/perf_event.h>
 #include <unistd.h>
 #include <vector>
@@ -306,7 +306,7 @@ int PmcPlugin::lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtra
 int PmcPlugin::set_filters(dtrace_probe_id probe, uint64_t, uint32_t nfilters, const dtrace_filter *filters) {
     auto it = enabled_.find(probe);
     if (it == enabled_.end() || !it->second.arg0_is_ip)
-        return 0; // the profile provider's timers sample every process, as DTrace's
+        return 0;              // the profile provider's timers sample every process, as DTrace's
     std::vector<int64_t> pids; // each single-threaded (else every process is sampled)
     for (uint32_t f = 0; f < nfilters; ++f) {
         const dtrace_filter &filter = filters[f];

@@ -261,8 +261,8 @@ struct task_struct___sdt {
 
 /* The fields of a switch record (its stacks aside) for thread `task`. */
 static __always_inline void fill_switch(struct live_record *r, __u32 slot, struct task_struct *t,
-                                        struct task_struct___sdt *task, struct task_struct___sdt *peer,
-                                        __u64 pid_tgid, __u64 uid_gid, const char *comm, __u64 prev_state) {
+                                        struct task_struct___sdt *task, struct task_struct___sdt *peer, __u64 pid_tgid,
+                                        __u64 uid_gid, const char *comm, __u64 prev_state) {
     r->timestamp = bpf_ktime_get_ns();
     r->pid = pid_tgid >> 32;
     r->tid = (__u32)pid_tgid;

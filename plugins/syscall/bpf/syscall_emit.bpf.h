@@ -58,8 +58,7 @@ static __always_inline int emit_plain(__u32 slot, __s32 nr, const __u64 *args, _
 }
 
 /* Copies one argument's memory to dst; returns the bytes copied. */
-static __always_inline __u32 capture(char *dst, const struct live_capture_spec *spec, const __u64 *args,
-                                     __u32 limit) {
+static __always_inline __u32 capture(char *dst, const struct live_capture_spec *spec, const __u64 *args, __u32 limit) {
     if (spec->arg >= LIVE_MAX_ARGS)
         return 0;
     const void *src = (const void *)args[spec->arg];
@@ -105,8 +104,8 @@ static __always_inline int emit_with_captures(void *ctx, __u32 slot, __s32 nr, c
         used += length;
     }
     if (cfg->stacks && used <= LIVE_MAX_CAPTURES * LIVE_CAPTURE_MAX)
-        used += live_append_stacks(ctx, s->data + used, cfg->stacks, cfg->user_stack_bytes,
-                                   bpf_get_current_task_btf(), 1);
+        used +=
+            live_append_stacks(ctx, s->data + used, cfg->stacks, cfg->user_stack_bytes, bpf_get_current_task_btf(), 1);
     __u64 size = sizeof *r + used;
     if (size > sizeof *s)
         return 0;
