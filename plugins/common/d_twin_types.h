@@ -23,23 +23,43 @@ struct TwinMember {
     std::string_view comment;
 };
 
+// How a translator reaches its twin: its input's declaration and the
+// twin's address in terms of that input.
+struct TwinInput {
+    std::string declaration;
+    std::string address;
+};
+
+// The usual input: the twin's own address (`<twin> *P`).
+inline TwinInput twin_pointer_input(const std::string &twin) {
+    return {twin + " *P", "(uintptr_t)P"};
+}
+
 // Appends `typedef struct tag {...} tag_t;`, its twin `twin_prefix` + tag +
-// "_t" and the translator between them.
-inline void append_twin_type(std::string &d, std::string_view tag, std::string_view twin_prefix,
-                             std::span<const TwinMember> members) {
+// "_t" and the translator between them. `members` is a table (array, span)
+// of rows with a name and a d_type, and a comment written beside the member
+// when they have one.
+template <typename Members>
+void append_twin_type(std::string &d, std::string_view tag, std::string_view twin_prefix, const Members &members,
+                      TwinInput (*input_of)(const std::string &twin) = twin_pointer_input) {
     const std::string t(tag);
     const std::string twin = std::string(twin_prefix) + t + "_t";
     d += "typedef struct " + t + " {\n";
-    for (const TwinMember &m : members)
-        d += "\t" + std::string(m.d_type) + " " + std::string(m.name) + ";\t/* " + std::string(m.comment) + " */\n";
+    for (const auto &m : members) {
+        d += "\t" + std::string(m.d_type) + " " + std::string(m.name) + ";";
+        if constexpr (requires { m.comment; })
+            d += "\t/* " + std::string(m.comment) + " */";
+        d += "\n";
+    }
     d += "} " + t + "_t;\n";
     d += "typedef struct " + std::string(twin_prefix) + t + " {\n";
-    for (const TwinMember &m : members)
+    for (const auto &m : members)
         d += "\tuint64_t " + std::string(m.name) + ";\n";
     d += "} " + twin + ";\n";
-    d += "translator " + t + "_t < " + twin + " *P > {\n";
-    const std::string copied = "((" + twin + " *)copyin((uintptr_t)P, sizeof (" + twin + ")))->";
-    for (const TwinMember &m : members) {
+    const TwinInput input = input_of(twin);
+    d += "translator " + t + "_t < " + input.declaration + " > {\n";
+    const std::string copied = "((" + twin + " *)copyin(" + input.address + ", sizeof (" + twin + ")))->";
+    for (const auto &m : members) {
         const std::string name(m.name);
         if (m.d_type == "string")
             d += "\t" + name + " = copyinstr((uintptr_t)" + copied + name + ");\n";

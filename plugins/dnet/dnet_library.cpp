@@ -6,37 +6,17 @@
 #include <set>
 #include <string_view>
 
+#include "d_twin_types.h"
 #include "dnet_probes.h"
 
 namespace dtrace::dnet {
 
 namespace {
 
-void append_type(std::string &d, const DnetType &t) {
-    const std::string tag(t.tag);
-    const std::string twin = "dnet_" + tag + "_t";
-    d += "typedef struct " + tag + " {\n";
-    for (const DnetMember &m : t.members) {
-        d += "\t" + std::string(m.d_type) + " " + std::string(m.name) + ";\n";
-    }
-    d += "} " + tag + "_t;\n";
-    d += "typedef struct dnet_" + tag + " {\n";
-    for (const DnetMember &m : t.members) {
-        d += "\tuint64_t " + std::string(m.name) + ";\n";
-    }
-    d += "} " + twin + ";\n";
-    d += "translator " + tag + "_t < char *p > {\n";
-    const std::string copied = "((" + twin + " *)copyin((uintptr_t)p - " + std::to_string(kPayloadPrefixSize) +
-                               " - sizeof (" + twin + "), sizeof (" + twin + ")))->";
-    for (const DnetMember &m : t.members) {
-        const std::string name(m.name);
-        if (m.d_type == "string") {
-            d += "\t" + name + " = copyinstr((uintptr_t)" + copied + name + ");\n";
-        } else {
-            d += "\t" + name + " = (" + std::string(m.d_type) + ")" + copied + name + ";\n";
-        }
-    }
-    d += "};\n";
+// The translators' input is the raw payload (arg0): each event's twin lies
+// just before its payload's prefix.
+plugin_common::TwinInput payload_input(const std::string &twin) {
+    return {"char *p", "(uintptr_t)p - " + std::to_string(kPayloadPrefixSize) + " - sizeof (" + twin + ")"};
 }
 
 } // namespace
@@ -47,7 +27,7 @@ const std::string &dnet_d_library() {
         std::set<std::string_view> done; // types shared by several rows (or families) once
         for (const DnetProbe &p : dnet_probe_table()) {
             if (done.insert(p.type->tag).second) {
-                append_type(d, *p.type);
+                plugin_common::append_twin_type(d, p.type->tag, "dnet_", p.type->members, payload_input);
             }
         }
         return d;

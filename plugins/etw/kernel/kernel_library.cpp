@@ -6,6 +6,8 @@
 #include <span>
 #include <string_view>
 
+#include "d_twin_types.h"
+
 namespace dtrace::etw::plugin::kernel {
 
 namespace {
@@ -171,39 +173,13 @@ std::string hex(uint64_t value) {
     return text;
 }
 
-void append_type(std::string &d, const TranslatedType &t) {
-    const std::string tag(t.tag);
-    const std::string twin = "etw_" + tag + "_t";
-    d += "typedef struct " + tag + " {\n";
-    for (const Member &m : t.members) {
-        d += "\t" + std::string(m.d_type) + " " + std::string(m.name) + ";\t/* " + std::string(m.comment) + " */\n";
-    }
-    d += "} " + tag + "_t;\n";
-    d += "typedef struct etw_" + tag + " {\n";
-    for (const Member &m : t.members) {
-        d += "\tuint64_t " + std::string(m.name) + ";\n";
-    }
-    d += "} " + twin + ";\n";
-    d += "translator " + tag + "_t < " + twin + " *P > {\n";
-    const std::string copied = "((" + twin + " *)copyin((uintptr_t)P, sizeof (" + twin + ")))->";
-    for (const Member &m : t.members) {
-        const std::string name(m.name);
-        if (m.d_type == "string") {
-            d += "\t" + name + " = copyinstr((uintptr_t)" + copied + name + ");\n";
-        } else {
-            d += "\t" + name + " = (" + std::string(m.d_type) + ")" + copied + name + ";\n";
-        }
-    }
-    d += "};\n";
-}
-
 } // namespace
 
 const std::string &kernel_d_library() {
     static const std::string library = [] {
         std::string d(kPrelude);
         for (const TranslatedType &t : kTypes) {
-            append_type(d, t);
+            plugin_common::append_twin_type(d, t.tag, "etw_", t.members);
         }
         d += "inline psinfo_t *curpsinfo = xlate<psinfo_t *>((etw_psinfo_t *)" + hex(kCurrentPsinfoAddress) + ");\n";
         d += "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>((etw_lwpsinfo_t *)" + hex(kCurrentLwpsinfoAddress) +
