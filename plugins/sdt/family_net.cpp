@@ -21,7 +21,9 @@
 // Not here: accept-refused (no tracepoint tells it), ip's ifinfo_t,
 // ipv4info_t, ipv6info_t (NULL).
 #include <arpa/inet.h>
+#include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 
 #include "probe_family.h"
@@ -56,10 +58,12 @@ int32_t dtrace_state(uint64_t linux_state) {
 }
 constexpr uint64_t kLinuxEstablished = 1, kLinuxSynSent = 2, kLinuxSynRecv = 3, kLinuxClose = 7;
 
-std::string address_text(uint64_t family, const uint8_t *bytes) {
+// The address in `bytes` (too few for the family, as a format file that
+// disagrees with the record may give: unknown).
+std::string address_text(uint64_t family, std::span<const uint8_t> bytes) {
     char text[INET6_ADDRSTRLEN] = {};
-    if ((family != kFamilyInet && family != kFamilyInet6) ||
-        inet_ntop(static_cast<int>(family), bytes, text, sizeof text) == nullptr)
+    const size_t needed = family == kFamilyInet ? 4 : family == kFamilyInet6 ? 16 : SIZE_MAX;
+    if (bytes.size() < needed || inet_ntop(static_cast<int>(family), bytes.data(), text, sizeof text) == nullptr)
         return kUnknown;
     return text;
 }
@@ -83,8 +87,12 @@ Connection socket_connection(const ArgContext &c, size_t socket_field) {
     k.remote_port = ntohs(static_cast<uint16_t>(ends >> 32));
     k.state = dtrace_state(ends & 0xff);
     const uint32_t local = static_cast<uint32_t>(addresses >> 32), remote = static_cast<uint32_t>(addresses);
-    k.local = k.family == kFamilyInet ? address_text(k.family, reinterpret_cast<const uint8_t *>(&local)) : kUnknown;
-    k.remote = k.family == kFamilyInet ? address_text(k.family, reinterpret_cast<const uint8_t *>(&remote)) : kUnknown;
+    k.local = k.family == kFamilyInet
+                  ? address_text(k.family, std::span(reinterpret_cast<const uint8_t *>(&local), sizeof local))
+                  : kUnknown;
+    k.remote = k.family == kFamilyInet
+                   ? address_text(k.family, std::span(reinterpret_cast<const uint8_t *>(&remote), sizeof remote))
+                   : kUnknown;
     return k;
 }
 
@@ -224,8 +232,8 @@ Connection state_connection(const ArgContext &c) {
     k.remote_port = static_cast<uint16_t>(c.u(Dport));
     k.state = dtrace_state(c.u(NewState));
     const bool v6 = k.family == kFamilyInet6;
-    k.local = address_text(k.family, c.bytes(v6 ? Saddr6 : Saddr).data());
-    k.remote = address_text(k.family, c.bytes(v6 ? Daddr6 : Daddr).data());
+    k.local = address_text(k.family, c.bytes(v6 ? Saddr6 : Saddr));
+    k.remote = address_text(k.family, c.bytes(v6 ? Daddr6 : Daddr));
     return k;
 }
 bool tcp_socket(const ArgContext &c) {
