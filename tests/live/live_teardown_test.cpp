@@ -147,14 +147,29 @@ class LiveTeardown : public ::testing::TestWithParam<std::tuple<Session, int>> {
     }
 
     // dtrace's BPF objects once it has attached (bounded wait).
-    KernelObjects wait_for_objects(pid_t pid) {
+    // (the programs a plugin loads as it enables probes, one at a time: until
+    // every program the session names is there)
+    KernelObjects wait_for_objects(pid_t pid, const Session &session) {
+        KernelObjects objects;
         for (auto deadline = std::chrono::steady_clock::now() + 20s; std::chrono::steady_clock::now() < deadline;) {
-            KernelObjects objects = objects_of(pid);
-            if (!objects.links.empty())
+            objects = objects_of(pid);
+            if (!objects.links.empty() && has_programs(objects, session))
                 return objects;
             std::this_thread::sleep_for(20ms);
         }
-        return {};
+        return objects;
+    }
+
+    // Whether a program of each of the session's name prefixes is among them.
+    static bool has_programs(const KernelObjects &objects, const Session &session) {
+        std::vector<std::string> names;
+        for (uint32_t id : objects.programs)
+            names.push_back(program_name(id));
+        return std::all_of(session.program_prefixes.begin(), session.program_prefixes.end(),
+                           [&](const std::string &prefix) {
+                               return std::any_of(names.begin(), names.end(),
+                                                  [&](const std::string &name) { return name.starts_with(prefix); });
+                           });
     }
 
     // Until `pid` is no longer stopped (traced, or stopped: 't', 'T'), bounded.
@@ -213,19 +228,13 @@ TEST_P(LiveTeardown, NothingLeftAttached) {
     const std::string uprobes_before = read_file("/sys/kernel/tracing/uprobe_events");
     // With a signal the target sleeps long: the signal, not its exit, ends dtrace.
     pid_t dtrace = start_dtrace(session.script, signal == 0 ? 300 : 20000);
-    KernelObjects objects = wait_for_objects(dtrace);
+    KernelObjects objects = wait_for_objects(dtrace, session);
     ASSERT_FALSE(objects.links.empty()) << "dtrace attached nothing";
     ASSERT_FALSE(objects.programs.empty());
     // What the test looks for exists while dtrace runs (so the check can fail).
-    std::vector<std::string> names;
-    for (uint32_t id : objects.programs) {
+    for (uint32_t id : objects.programs)
         EXPECT_TRUE(program_exists(id));
-        names.push_back(program_name(id));
-    }
-    for (const std::string &prefix : session.program_prefixes)
-        EXPECT_TRUE(
-            std::any_of(names.begin(), names.end(), [&](const std::string &name) { return name.starts_with(prefix); }))
-            << "no BPF program named " << prefix << "* while " << session.plugin << " traces";
+    EXPECT_TRUE(has_programs(objects, session)) << "not every program " << session.plugin << " loads while it traces";
     for (uint32_t id : objects.links)
         EXPECT_TRUE(link_exists(id));
     // The target, which dtrace may leave running when it is signalled.
