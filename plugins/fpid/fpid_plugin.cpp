@@ -1,5 +1,6 @@
 // fpid_plugin.cpp: probes, hooks, loading the agent, and firing its records.
 #include "fpid_plugin.h"
+#include "probe_usage.h"
 
 #include <bit>
 #include <cstring>
@@ -193,16 +194,15 @@ void FpidPlugin::read_context(Provider &provider) {
 // entry). Counting needs none of them, and each costs the traced thread
 // (the time stamp counter alone costs more than the rest of a hit here).
 void FpidPlugin::record_what_is_read(Provider &provider) {
-    const bool known = ops_->struct_size > offsetof(dtrace_host_ops, probe_usage) && ops_->probe_usage != nullptr;
+    dtrace_probe_usage everything{};
+    everything.struct_size = sizeof everything;
+    everything.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_ARGS | DTRACE_USAGE_TIMESTAMP;
     for (const auto &[entry, ret] : provider.hook_probes) {
         for (uint64_t cookie : {entry, ret}) {
             if (cookie == kNoSlot)
                 continue;
             const ProbeSlot &slot = slots_[cookie];
-            dtrace_probe_usage usage{};
-            usage.struct_size = sizeof usage;
-            if (!known || ops_->probe_usage(host_, slot.id, &usage) != 0)
-                usage.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_ARGS | DTRACE_USAGE_TIMESTAMP;
+            const dtrace_probe_usage usage = plugin_common::probe_usage_of(host_, ops_, slot.id).value_or(everything);
             uint32_t flags = 0;
             if ((usage.flags & DTRACE_USAGE_USER_STACK) && !slot.is_return)
                 flags |= FPID_HOOK_STACK;

@@ -4,20 +4,19 @@
 #include <cstddef>
 #include <cstring>
 
+#include "probe_usage.h"
 #include "user_regs.h"
 
 namespace dtrace::live {
 
 uint32_t stacks_for_usage(dtrace_host *host, const dtrace_host_ops *ops, dtrace_probe_id id) {
-    dtrace_probe_usage usage{};
-    usage.struct_size = sizeof usage;
-    if (ops->struct_size <= offsetof(dtrace_host_ops, probe_usage) || ops->probe_usage == nullptr ||
-        ops->probe_usage(host, id, &usage) != 0)
+    const std::optional<dtrace_probe_usage> usage = plugin_common::probe_usage_of(host, ops, id);
+    if (!usage)
         return 0;
     uint32_t stacks = 0;
-    if (usage.flags & DTRACE_USAGE_KERNEL_STACK)
+    if (usage->flags & DTRACE_USAGE_KERNEL_STACK)
         stacks |= LIVE_STACK_KERNEL;
-    if (usage.flags & DTRACE_USAGE_USER_STACK)
+    if (usage->flags & DTRACE_USAGE_USER_STACK)
         stacks |= LIVE_STACK_USER;
     return stacks;
 }

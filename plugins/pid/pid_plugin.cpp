@@ -1,5 +1,6 @@
 // pid_plugin.cpp: making, arming and firing pid probes.
 #include "pid_plugin.h"
+#include "probe_usage.h"
 
 #include <signal.h>
 
@@ -331,14 +332,12 @@ live_probe_config PidPlugin::config_of(const ProbeSlot &slot) const {
 // arguments point to (copied by the program, as the call saw them).
 void PidPlugin::learn_usage(dtrace_probe_id id, ProbeSlot &slot) {
     slot.usage_known = true;
-    dtrace_probe_usage usage{};
-    usage.struct_size = sizeof usage;
-    if (ops_->struct_size <= offsetof(dtrace_host_ops, probe_usage) || ops_->probe_usage == nullptr ||
-        ops_->probe_usage(host_, id, &usage) != 0)
+    const std::optional<dtrace_probe_usage> usage = plugin_common::probe_usage_of(host_, ops_, id);
+    if (!usage)
         return;
-    slot.wants_stack = (usage.flags & DTRACE_USAGE_USER_STACK) != 0;
-    slot.wants_regs = (usage.flags & DTRACE_USAGE_USER_REGS) != 0;
-    slot.string_args = usage.string_args;
+    slot.wants_stack = (usage->flags & DTRACE_USAGE_USER_STACK) != 0;
+    slot.wants_regs = (usage->flags & DTRACE_USAGE_USER_REGS) != 0;
+    slot.string_args = usage->string_args;
 }
 
 bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {

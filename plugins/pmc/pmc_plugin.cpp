@@ -1,5 +1,6 @@
 // pmc_plugin.cpp: opening the sampling events and firing their samples.
 #include "pmc_plugin.h"
+#include "probe_usage.h"
 
 #include "thread_counters.h"
 
@@ -115,12 +116,10 @@ perf_event_attr sampling_attr(const SamplingProbe &probe, const dtrace_probe_usa
 // its registers only for ustack() and its kin, the kernel callchain only for
 // stack() and its kin. Without the host's answer, everything.
 dtrace_probe_usage usage_of(dtrace_host *host, const dtrace_host_ops *ops, dtrace_probe_id probe) {
-    dtrace_probe_usage usage{};
-    usage.struct_size = sizeof usage;
-    if (ops->struct_size <= offsetof(dtrace_host_ops, probe_usage) || ops->probe_usage == nullptr ||
-        ops->probe_usage(host, probe, &usage) != 0)
-        usage.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_KERNEL_STACK;
-    return usage;
+    dtrace_probe_usage everything{};
+    everything.struct_size = sizeof everything;
+    everything.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_KERNEL_STACK;
+    return plugin_common::probe_usage_of(host, ops, probe).value_or(everything);
 }
 
 perf::RecordLayout layout_for(const dtrace_probe_usage &usage) {
