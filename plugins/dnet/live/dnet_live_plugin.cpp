@@ -10,7 +10,7 @@ void DnetLivePlugin::target_changed(int64_t, uint32_t state) {
         return;
     }
     registered_ = true;
-    if (!probes_.register_probes(host_, ops_)) {
+    if (!probes_.register_probes_with_library(host_, ops_)) {
         ops_->report_error(host_, "cannot register the dnet probes");
     }
 }

@@ -28,9 +28,9 @@ class DnetLivePlugin {
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
 
-    // The D library, at init (programs compile after it; register_library
-    // takes libraries during init only).
-    int init() { return probes_.register_types(host_, ops_) ? 0 : -1; }
+    // Nothing to do: the D library goes with the probes, which exist only
+    // for a target (a session without one compiles no dnet library).
+    int init() { return 0; }
     int provide(const dtrace_probe_spec *) { return 0; }
     int enable(dtrace_probe_id, uint64_t cookie);
     void disable(dtrace_probe_id, uint64_t cookie);
