@@ -152,7 +152,12 @@ void DnetProbes::dispatch(const etw::Event &event, dtrace_event_ctx &ctx, etw::p
     if (!any_enabled()) {
         return;
     }
-    const std::optional<ClrProvider> provider = clr_provider_of(event.provider);
+    if (!has_last_ || event.provider != last_guid_) {
+        last_guid_ = event.provider;
+        last_provider_ = clr_provider_of(event.provider);
+        has_last_ = true;
+    }
+    const std::optional<ClrProvider> provider = last_provider_;
     if (!provider) {
         return;
     }

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -72,6 +73,10 @@ class DnetProbes final : public etw::plugin::ReplayFamily {
     std::unique_ptr<std::atomic<dtrace_probe_id>[]> enabled_;
     std::atomic<uint32_t> enabled_count_{0};
     std::vector<std::vector<uint16_t>> rows_by_id_[2]; // by provider, then event id
+    // The last event's provider (events of one provider come in runs).
+    etw::Guid last_guid_;
+    std::optional<ClrProvider> last_provider_;
+    bool has_last_ = false;
 };
 
 } // namespace dtrace::dnet
