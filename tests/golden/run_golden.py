@@ -7,7 +7,8 @@ A test is a set of files sharing a stem in tests/golden/<chapter>/:
                script header) runs it as `dtrace OPTIONS -s NAME.d`
   NAME.cmd     optional: the command line, one line, shell syntax; `dtrace` is
                the binary under test (also on PATH for `sh -c`), `$DIR` the test's folder,
-               `$BUILD` the build tree the binary sits in (for the test plugins)
+               `$BUILD` the build tree the binary sits in (for the test plugins; a
+               case naming a file of it that is not built skips, status 77)
   NAME.out     expected standard output, byte for byte (absent: no output)
   NAME.err     optional: expected standard error, byte for byte
   NAME.status  optional: expected exit status (default 0)
