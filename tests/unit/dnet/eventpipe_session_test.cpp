@@ -70,6 +70,17 @@ class LiveProcess : public ::testing::Test {
         return events;
     }
 
+    // As in dtrace: one thread reads the stream, which stays open until
+    // another stops the session. The events read; a failed stop fails the test.
+    static uint64_t read_then_stop(EventPipeSession &session) {
+        uint64_t events = 0;
+        std::thread reader([&] { events = read_events(session); });
+        Status stopped = session.stop();
+        reader.join();
+        EXPECT_TRUE(stopped.ok()) << stopped.error();
+        return events;
+    }
+
     std::string directory_;
     pid_t child_ = -1;
 };
@@ -97,14 +108,7 @@ TEST_F(LiveProcess, ASessionStreamsWhatTheFileHoldsAndStops) {
     Result<EventPipeSession> session = EventPipeSession::start(server.socket_path(), kRuntime, 64, true);
     ASSERT_TRUE(session.ok()) << session.error();
     EXPECT_EQ(session.value().id(), script.session_id);
-    // As in dtrace: one thread reads the stream, which stays open until
-    // another stops the session.
-    uint64_t events = 0;
-    std::thread reader([&] { events = read_events(session.value()); });
-    Status stopped = session.value().stop();
-    reader.join();
-    ASSERT_TRUE(stopped.ok()) << stopped.error();
-    EXPECT_EQ(events, etw::nettrace::fixture::kSampleEvents);
+    EXPECT_EQ(read_then_stop(session.value()), etw::nettrace::fixture::kSampleEvents);
 
     const std::vector<std::vector<uint8_t>> commands = server.commands();
     ASSERT_EQ(commands.size(), 2u);
@@ -152,12 +156,7 @@ TEST_F(LiveProcess, ARuntimeAtThePortWaitsUntilTheSessionIsOnAndSoSeesItsStartup
     Status resumed = resume_runtime_startup(runtime);
     ASSERT_TRUE(resumed.ok()) << resumed.error();
     EXPECT_TRUE(server.wait_until_running(5000));
-    uint64_t events = 0;
-    std::thread reader([&] { events = read_events(session.value()); });
-    Status stopped = session.value().stop();
-    reader.join();
-    ASSERT_TRUE(stopped.ok()) << stopped.error();
-    EXPECT_EQ(events, etw::nettrace::fixture::kSampleEvents);
+    EXPECT_EQ(read_then_stop(session.value()), etw::nettrace::fixture::kSampleEvents);
 
     const std::vector<std::vector<uint8_t>> commands = server.commands();
     ASSERT_EQ(commands.size(), 3u);
@@ -173,11 +172,7 @@ TEST_F(LiveProcess, ASessionStartedAfterTheProgramRunsMissesItsStartup) {
     test::FakeDiagnosticsServer server(directory_, child_, script);
     Result<EventPipeSession> session = EventPipeSession::start(server.socket_path(), kRuntime, 64, false);
     ASSERT_TRUE(session.ok()) << session.error();
-    uint64_t events = 1;
-    std::thread reader([&] { events = read_events(session.value()); });
-    EXPECT_TRUE(session.value().stop().ok());
-    reader.join();
-    EXPECT_EQ(events, 0u);
+    EXPECT_EQ(read_then_stop(session.value()), 0u);
 }
 
 TEST_F(LiveProcess, OtherRuntimesAtThePortAreResumedAtOnce) {
