@@ -455,8 +455,8 @@ int SdtPlugin::set_filters(dtrace_probe_id id, uint64_t cookie, uint32_t nfilter
     slot.filter = live::probe_filter_of(nfilters, filters);
     // Every clause of the probe is enabled by now: the stacks they read.
     slot.stacks = live::stacks_for_usage(host_, ops_, id);
-    if (slot.stacks & LIVE_STACK_KERNEL)
-        stacks_.load_kernel_symbols();
+    if (!live::prepare_stacks(host_, ops_, slot.stacks, stacks_))
+        return -1;
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (slot.link)
@@ -521,7 +521,7 @@ void SdtPlugin::deliver(std::span<const uint8_t> record) {
     dtrace_event_ctx ctx;
     if (!firing_.prepare(record, 0, ctx))
         return;
-    record_stacks_.add_to(firing_.stack_tail(), header.pid, stacks_, ctx);
+    record_stacks_.add_to(firing_.stack_tail(), header.pid, header.timestamp, stacks_, ctx);
     // prepare() checked that the captures fit the record.
     const std::span<const uint8_t> captures = record.subspan(sizeof header);
     if (TracepointLinks::is_config_slot(header.slot))
