@@ -58,7 +58,8 @@ case "$case_name" in
 tcp)
     # 5 exchanges of a 100-byte request and a 50-byte reply: each data
     # packet, the handshake's SYN and SYN|ACK, one FIN each way, no reset;
-    # every packet sent over loopback is received once.
+    # every packet sent over loopback is received once; the connection's
+    # accept-established and connect-established fire beside them.
     ours="(args[4]->tcp_sport == $port || args[4]->tcp_dport == $port)"
     run -qn "tcp:::send,tcp:::receive /$ours/ {
                  @packets[probename] = count();
@@ -75,12 +76,18 @@ tcp)
              tcp:::receive /$ours && args[4]->tcp_flags == (TH_SYN | TH_ACK)/ {
                  printf(\"synack acks the syn %d from port %d\\n\", args[4]->tcp_ack == (uint32_t)(syn + 1),
                         args[4]->tcp_sport); }
+             tcp:::accept-established /args[3]->tcps_lport == $port/ {
+                 printf(\"accept-established %s %d\\n\", args[3]->tcps_raddr, args[3]->tcps_state); }
+             tcp:::connect-established /args[3]->tcps_rport == $port/ {
+                 printf(\"connect-established %s %d\\n\", args[3]->tcps_raddr, args[3]->tcps_state); }
              END { printa(\"packets %s %@d\\n\", @packets); printa(\"payload %s %@d\\n\", @payload);
                    printa(\"data %s %s %d %@d\\n\", @data); printa(\"flags %s %d %@d\\n\", @flags); }" \
         -c "$workload tcp $port 5"
     expect_status_0
     expect_value "syn 127.0.0.1 -> 127.0.0.1:$port header 40 payload" 0
     expect_value "synack acks the syn 1 from port" "$port"
+    expect_value "accept-established 127.0.0.1" 6 # the connection events beside the packets
+    expect_value "connect-established 127.0.0.1" 6
     expect_value "payload send" 750
     expect_value "payload receive" 750
     for probe in send receive; do
