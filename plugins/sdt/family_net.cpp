@@ -17,8 +17,9 @@
 // send and receive fire once per packet on every interface, loopback
 // included, with the packet's headers (packet_args.h says what each member
 // reads as). A segmentation-offloaded send (TSO/GSO) is one packet here, as
-// the device is handed it. The connection events read the tracepoint's own
-// fields; their csinfo's cs_pid is -1 (the context may be the network's).
+// the device is handed it, and so is a receive the driver merged (GRO). The
+// connection events read the tracepoint's own fields; their csinfo's cs_pid
+// is -1 (the context may be the network's).
 // Not here: accept-refused (no tracepoint tells it), ip's ifinfo_t,
 // ipv4info_t, ipv6info_t (NULL).
 #include <cstdint>
