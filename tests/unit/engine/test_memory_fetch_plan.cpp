@@ -93,7 +93,7 @@ TEST(MemoryFetchPlan, ByReferenceValuesAndRepeatedLoads) {
 // DIFO; a global variable's value is not followed (it may be another
 // event's), nor a computed index.
 TEST(MemoryFetchPlan, ClauseLocalsCarryChainsGlobalsDoNot) {
-    const std::string locals = "\nNAME ID KND SCP FLAG TYPE\nf 100 scl loc rw int64\ng 101 scl glb rw int64\n";
+    const std::string locals = "\nNAME ID KND SCP FLAG TYPE\nf 100 scl loc r/w int64\ng 101 scl glb r/w int64\n";
     const auto fetches = plan_of({"ldgv %r1, arg1\n"
                                   "ldx %r1, [%r1+0x20]\n"
                                   "stlv f, %r1\n"
