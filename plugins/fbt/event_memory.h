@@ -31,8 +31,7 @@ fbt_fetch_plan fetch_plan_of(const dtrace_probe_usage &usage);
 class EventMemory {
   public:
     // A record's fetches: fetched[0 .. nfetched) with their bytes in data.
-    EventMemory(std::span<const fbt_fetched> fetched, std::span<const uint8_t> data)
-        : fetched_(fetched), data_(data) {}
+    EventMemory(std::span<const fbt_fetched> fetched, std::span<const uint8_t> data) : fetched_(fetched), data_(data) {}
 
     // Bytes copied (a string may stop at its NUL), -1 when the address could
     // not be read at the event, nullopt when no fetch holds it.

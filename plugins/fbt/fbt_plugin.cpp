@@ -108,8 +108,8 @@ int FbtPlugin::provide(const dtrace_probe_spec *spec) {
         probe_ids_.assign(functions_->size() * 2, 0);
     }
     if (spec)
-        descriptions_.push_back({spec->module ? spec->module : "", spec->function ? spec->function : "",
-                                 spec->name ? spec->name : ""});
+        descriptions_.push_back(
+            {spec->module ? spec->module : "", spec->function ? spec->function : "", spec->name ? spec->name : ""});
     for (size_t i = 0; i < functions_->size(); ++i) {
         const KernelFunction &f = (*functions_)[i];
         if (spec && (!matches(spec->function, f.name) || !matches(spec->module, f.module)))

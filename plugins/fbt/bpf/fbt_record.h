@@ -58,9 +58,9 @@ struct fbt_fetched {
 
 struct fbt_record {
     struct live_record live;
-    __s64 stack_bytes;   /* bytes of stack filled (bpf_get_stack), or a negative error */
-    __u32 nfetched;      /* steps of the probe's plan run: fetched[0 .. nfetched) */
-    __u32 fetch_bytes;   /* data used */
+    __s64 stack_bytes; /* bytes of stack filled (bpf_get_stack), or a negative error */
+    __u32 nfetched;    /* steps of the probe's plan run: fetched[0 .. nfetched) */
+    __u32 fetch_bytes; /* data used */
     __u64 stack[FBT_MAX_FRAMES];
     struct fbt_fetched fetched[FBT_MAX_FETCHES];
     __u8 data[FBT_FETCH_DATA];

@@ -37,10 +37,9 @@ constexpr uint64_t kName = 0xffff888004b1e038ull;
 } // namespace
 
 TEST(FetchPlan, StepsFollowDtracesFetches) {
-    const fbt_fetch_plan plan = fetch_plan_of(usage_of({fetch(DTRACE_FETCH_ARG, 0, 0x18, 8),
-                                                        fetch(DTRACE_FETCH_POINTER, 0, 0x28, 8),
-                                                        fetch(DTRACE_FETCH_POINTER, 1, 0, 256, true),
-                                                        fetch(DTRACE_FETCH_CURTHREAD, 0, 0x740, 16, true)}));
+    const fbt_fetch_plan plan = fetch_plan_of(
+        usage_of({fetch(DTRACE_FETCH_ARG, 0, 0x18, 8), fetch(DTRACE_FETCH_POINTER, 0, 0x28, 8),
+                  fetch(DTRACE_FETCH_POINTER, 1, 0, 256, true), fetch(DTRACE_FETCH_CURTHREAD, 0, 0x740, 16, true)}));
     ASSERT_EQ(plan.nsteps, 4u);
     EXPECT_EQ(plan.steps[0].base, FBT_FETCH_ARG);
     EXPECT_EQ(plan.steps[0].offset, 0x18);
@@ -54,11 +53,9 @@ TEST(FetchPlan, StepsFollowDtracesFetches) {
 // A user-space constant address is no kernel memory: left out, with the
 // chain built on it (the pointer step renumbered past the hole).
 TEST(FetchPlan, LeavesOutWhatCannotBeKernelMemory) {
-    const fbt_fetch_plan plan = fetch_plan_of(usage_of({fetch(DTRACE_FETCH_ABSOLUTE, 0, 0x601000, 8),
-                                                        fetch(DTRACE_FETCH_POINTER, 0, 8, 8),
-                                                        fetch(DTRACE_FETCH_ARG, 2, 0, 8),
-                                                        fetch(DTRACE_FETCH_POINTER, 2, 0x10, 100000),
-                                                        fetch(7, 0, 0, 8)}));
+    const fbt_fetch_plan plan = fetch_plan_of(
+        usage_of({fetch(DTRACE_FETCH_ABSOLUTE, 0, 0x601000, 8), fetch(DTRACE_FETCH_POINTER, 0, 8, 8),
+                  fetch(DTRACE_FETCH_ARG, 2, 0, 8), fetch(DTRACE_FETCH_POINTER, 2, 0x10, 100000), fetch(7, 0, 0, 8)}));
     ASSERT_EQ(plan.nsteps, 2u);
     EXPECT_EQ(plan.steps[0].base, FBT_FETCH_ARG);
     EXPECT_EQ(plan.steps[1].base, FBT_FETCH_POINTER);
