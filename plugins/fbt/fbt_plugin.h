@@ -132,7 +132,8 @@ class FbtPlugin {
     // the kernel memory its BPF program read at the event.
     std::unique_ptr<fbt_record> record_;
     std::optional<EventMemory> event_memory_;
-    ReturnOffsets return_offsets_{kernel_memory_};
+    ReturnOffsets return_offsets_{
+        [this](uint64_t address, void *buffer, size_t length) { return kernel_memory_.read(address, buffer, length); }};
     // The descriptions provide() was asked for, matched against the
     // functions of modules loaded while tracing (module_watcher.h).
     struct Description {

@@ -76,7 +76,7 @@ uint64_t ReturnOffsets::offset_of(std::string_view module, std::string_view name
     if (!where || where->second > kMaxFunctionBytes)
         return 0;
     std::vector<uint8_t> code(where->second);
-    if (memory_.read(where->first, code.data(), code.size()) != static_cast<int64_t>(code.size()))
+    if (read_kernel_(where->first, code.data(), code.size()) != static_cast<int64_t>(code.size()))
         return 0;
     return single_return_offset(code, where->first);
 }

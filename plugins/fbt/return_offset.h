@@ -11,15 +11,15 @@
 // not decode, arg0 is 0, as DTrace gives when it does not know.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "kernel_memory.h"
 
 namespace dtrace::fbt {
 
@@ -29,9 +29,11 @@ uint64_t single_return_offset(std::span<const uint8_t> code, uint64_t address);
 
 class ReturnOffsets {
   public:
+    // Reads kernel memory (KernelMemory::read's contract).
+    using Reader = std::function<int64_t(uint64_t address, void *buffer, size_t length)>;
     // `kallsyms` is /proc/kallsyms except in tests.
-    explicit ReturnOffsets(KernelMemory &memory, std::string kallsyms = "/proc/kallsyms")
-        : memory_(memory), kallsyms_(std::move(kallsyms)) {}
+    explicit ReturnOffsets(Reader read_kernel, std::string kallsyms = "/proc/kallsyms")
+        : read_kernel_(std::move(read_kernel)), kallsyms_(std::move(kallsyms)) {}
 
     // arg0 of `module`'s function `name`'s return probe (0: not known).
     uint64_t offset_of(std::string_view module, std::string_view name);
@@ -49,7 +51,7 @@ class ReturnOffsets {
         std::string module;
         std::string name;
     };
-    KernelMemory &memory_;
+    Reader read_kernel_;
     std::string kallsyms_;
     bool loaded_ = false;
     std::vector<Symbol> symbols_; // text symbols by address

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 using namespace dtrace::fbt;
@@ -38,8 +39,8 @@ TEST(ReturnOffset, CodeThatDoesNotDecodeIsUnknown) {
 }
 
 TEST(ReturnOffset, ExtentsFromKallsyms) {
-    KernelMemory memory;
-    ReturnOffsets offsets(memory, "/nonexistent");
+    int reads = 0;
+    ReturnOffsets offsets([&](uint64_t, void *, size_t) { return ++reads, int64_t(-1); }, "/nonexistent");
     offsets.load_from("ffffffff811c4f40 T vfs_write\n"
                       "ffffffff811c4f20 T vfs_read\n"
                       "ffffffff82a05000 D jiffies\n"
@@ -55,4 +56,22 @@ TEST(ReturnOffset, ExtentsFromKallsyms) {
     EXPECT_FALSE(offsets.extent("vmlinux", "helper").has_value());
     EXPECT_FALSE(offsets.extent("mod", "other").has_value()); // the last: no end known
     EXPECT_EQ(offsets.offset_of("vmlinux", "nonexistent"), 0u);
+    EXPECT_EQ(reads, 0);
+    EXPECT_EQ(offsets.offset_of("vmlinux", "vfs_read"), 0u); // unreadable code
+    EXPECT_EQ(reads, 1);
+}
+
+// The code is read from the function's start, as long as kallsyms makes it.
+TEST(ReturnOffset, ReadsTheFunctionsCode) {
+    const std::vector<uint8_t> code = {0x55, 0x48, 0x89, 0xe5, 0x5d, 0xc3, 0xcc, 0xcc};
+    ReturnOffsets offsets(
+        [&](uint64_t address, void *buffer, size_t length) {
+            if (address != kAddress || length != code.size())
+                return int64_t(-1);
+            std::copy(code.begin(), code.end(), static_cast<uint8_t *>(buffer));
+            return int64_t(length);
+        },
+        "/nonexistent");
+    offsets.load_from("ffffffff811c4f20 T vfs_read\nffffffff811c4f28 T vfs_write\n");
+    EXPECT_EQ(offsets.offset_of("vmlinux", "vfs_read"), 5u);
 }
