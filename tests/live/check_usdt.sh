@@ -169,6 +169,47 @@ cxx_throw)
     expect_output 'throw 20
 rethrow 20'
     ;;
+installed_types)
+    # Provider definitions installed as D files type the probes of programs
+    # that carry none (provider_definitions.h): libstdc++'s from -x usdtpath,
+    # a copy of usdt_workload without its -G types from its own .d beside it
+    # (which wins over usdtpath's); a broken definition is a warning naming
+    # the file and line, and the probes keep the notes' types.
+    if ! command -v objcopy >/dev/null; then
+        echo "skipped: objcopy (binutils) is not installed"
+        exit 77
+    fi
+    dir=$(mktemp -d)
+    trap 'rm -rf "$out" "$err" "$out.lines" "$dir"' EXIT
+    mkdir "$dir/defs" "$dir/broken"
+    printf '%s\n' 'provider libstdcxx {' '	probe throw(void *, void *) : (uintptr_t, void *);' \
+        '	probe rethrow(void *, void *);' '	probe catch(void *, void *);' '};' >"$dir/defs/libstdcxx.d"
+    printf '%s\n' 'provider demo {' '	probe request__start(int64_t, int);' '};' >"$dir/defs/demo.d"
+    printf '%s\n' 'provider libstdcxx {' '	probe throw(void *, void *' '};' >"$dir/broken/libstdcxx.d"
+    run -lv -x usdtpath="$dir/defs" -n 'libstdcxx$target:::throw' -c "$thrower 1"
+    [ "$status" = 0 ] || fail "dtrace -lv exited with $status"
+    if grep -q throw "$out"; then
+        grep -q 'args\[0\]: uintptr_t$' "$out" && grep -q 'args\[1\]: void \*$' "$out" ||
+            fail "libstdc++'s throw typed from $dir/defs/libstdcxx.d"
+        run -lv -x usdtpath="$dir/broken:$dir/defs" -n 'libstdcxx$target:::throw' -c "$thrower 1"
+        [ "$status" = 0 ] || fail "dtrace -lv with a broken definition exited with $status"
+        grep -q "warning: ignoring provider definition $dir/broken/libstdcxx.d: line 3: " "$err" ||
+            fail "no warning naming the broken definition and its line"
+        grep -q 'args\[0\]: uintptr_t$' "$out" || fail "the next directory's definition after a broken one"
+    fi
+    cp "$workload" "$dir/prog"
+    objcopy --remove-section=.dtrace_usdt_types "$dir/prog"
+    run -lv -x usdtpath="$dir/defs" -n 'demo$target:::request-start' -c "$dir/prog requests 1"
+    grep -q 'args\[0\]: int64_t$' "$out" || fail "demo's types from $dir/defs/demo.d"
+    printf '%s\n' 'provider demo {' '	probe request__start(const char *, int) : (string, int);' '};' >"$dir/prog.d"
+    run -lv -x usdtpath="$dir/defs" -n 'demo$target:::request-start' -c "$dir/prog requests 1"
+    grep -q 'args\[0\]: string$' "$out" && grep -q 'args\[1\]: int$' "$out" ||
+        fail "demo's types from $dir/prog.d, beside the program"
+    printf '%s\n' 'provider demo {' '	probe request__start(const char *);' '};' >"$dir/prog.d"
+    run -lv -n 'demo$target:::request-start' -c "$dir/prog requests 1"
+    grep -q 'declares 1 arguments, its notes in .* carry 2' "$err" && grep -q 'args\[1\]: int32_t$' "$out" ||
+        fail "a definition with another number of arguments is reported and not used"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 1

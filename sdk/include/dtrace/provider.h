@@ -593,6 +593,15 @@ typedef struct dtrace_host_ops {
      * (the first clause is enabled after the plugin's enable() returns), or
      * after registering a probe late. */
     int (*probe_usage)(dtrace_host *host, dtrace_probe_id probe, dtrace_probe_usage *out);
+    /* Appended in ABI version 1 (present when struct_size covers it). The
+     * argument types the `provider` definitions of the D file at `path`
+     * declare, compiled as dtrace -h compiles them: *out is one line per
+     * probe, "provider<TAB>probe as written<TAB>type<TAB>type...", a type
+     * followed by " : translated" where the definition translates it (the
+     * table dtrace -G writes in .dtrace_usdt_types). Returns 0, or -1 with
+     * *out saying why ("PATH: line N: ..."). *out stays valid until this
+     * plugin calls this op again. */
+    int (*read_provider_types)(dtrace_host *host, const char *path, const char **out);
 } dtrace_host_ops;
 
 #define DTRACE_TIMER_PER_CPU 0x1u

@@ -69,9 +69,9 @@ TEST(StapsdtNotes, TruncatedOrUnterminatedNotesAreNotRead) {
 }
 
 TEST(StapsdtNotes, DefinitionTypes) {
-    const auto types = parse_definition_types("p\tq\tchar *\tint\nbad line\n\n\tnoprovider\tint\np\tnone\n");
+    const auto types = parse_definition_types("p\tq\tchar * : string\tint\nbad line\n\n\tnoprovider\tint\np\tnone\n");
     ASSERT_EQ(types.size(), 2u);
-    EXPECT_EQ(types.at("p\tq"), (std::vector<std::string>{"char *", "int"}));
+    EXPECT_EQ(types.at("p\tq"), (std::vector<DefinedType>{{"char *", "string"}, {"int", ""}}));
     EXPECT_TRUE(types.at("p\tnone").empty());
 }
 
@@ -106,7 +106,7 @@ TEST(StapsdtNotes, ProgramBuiltWithOurHeaderAndObject) {
     // The -G object's table of the definition's types, linked in.
     const auto &types = probes.value().definition_types;
     ASSERT_TRUE(types.count("demo\trequest__done"));
-    EXPECT_EQ(types.at("demo\trequest__done"), (std::vector<std::string>{"char *", "int", "long"}));
+    EXPECT_EQ(types.at("demo\trequest__done"), (std::vector<DefinedType>{{"char *", ""}, {"int", ""}, {"long", ""}}));
     ASSERT_TRUE(types.count("demo\ttick"));
     EXPECT_TRUE(types.at("demo\ttick").empty());
 }
