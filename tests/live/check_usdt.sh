@@ -49,11 +49,11 @@ $1"
 
 case "$case_name" in
 list)
-    # The four probes of the definition, named as DTrace names them.
+    # The five probes of the definition, named as DTrace names them.
     run -l -n 'demo$target:::' -c "$workload requests 1"
     [ "$status" = 0 ] || fail "dtrace -l exited with $status"
     names=$(awk 'NR > 1 { print $2 != "" ? $NF : "" }' "$out" | sort | tr '\n' ' ')
-    [ "$names" = "many request-done request-start tick " ] || fail "probes listed: $names"
+    [ "$names" = "located many request-done request-start tick " ] || fail "probes listed: $names"
     awk 'NR > 1 && ($2 !~ /^demo[0-9]+$/ || $3 != "usdt_workload" || $4 != "requests" && $4 != "main") { exit 1 }' \
         "$out" || fail "provider, module or function column"
     ;;
@@ -103,7 +103,7 @@ list_pid)
     kill $pid 2>/dev/null
     wait $pid
     [ "$status" = 0 ] || fail "dtrace -l -p exited with $status"
-    [ "$(grep -c " demo$pid " "$out")" = 4 ] || fail "the 4 probes of demo$pid"
+    [ "$(grep -c " demo$pid " "$out")" = 5 ] || fail "the 5 probes of demo$pid"
     ;;
 dlopen)
     # A library loaded while tracing runs: its probes are registered, enabled
@@ -134,11 +134,16 @@ bpftrace)
         exit 77
     fi
     timeout "$limit" bpftrace -l "usdt:$workload:*" >"$out" 2>"$err"
-    [ "$(sort "$out" | tr '\n' ' ')" = "usdt:$workload:demo:many usdt:$workload:demo:request__done usdt:$workload:demo:request__start usdt:$workload:demo:tick " ] ||
+    [ "$(sort "$out" | tr '\n' ' ')" = "usdt:$workload:demo:located usdt:$workload:demo:many usdt:$workload:demo:request__done usdt:$workload:demo:request__start usdt:$workload:demo:tick " ] ||
         fail "bpftrace -l"
     timeout "$limit" bpftrace -e "usdt:$workload:demo:request__start { printf(\"%s %d\\n\", str(arg0), arg1); }" \
         -c "$workload requests 2" >"$out" 2>"$err"
     [ "$(grep '^/req' "$out" | tr '\n' ' ')" = "/req/0 0 /req/1 1 " ] || fail "bpftrace's firings"
+    # A struct pointer argument, read through by bpftrace at the event: y is 2 * arg1.
+    timeout "$limit" bpftrace -e "usdt:$workload:demo:located { printf(\"located %d %d\\n\", *(int32 *)(arg0 + 4), arg1); }" \
+        -c "$workload requests 3" >"$out" 2>"$err"
+    [ "$(grep '^located' "$out" | tr '\n' ' ')" = "located 0 0 located 2 1 located 4 2 " ] ||
+        fail "bpftrace's firings of located(struct demo_point *, int)"
     ;;
 python_gc)
     python=/usr/bin/python3.11
@@ -168,6 +173,19 @@ cxx_throw)
              END { printa("throw %@d\n", @throw); printa("rethrow %@d\n", @rethrow); }' -c "$thrower 20"
     expect_output 'throw 20
 rethrow 20'
+    ;;
+struct_pointer)
+    # A struct pointer argument (dtrace -h passes it as an address): typed
+    # as the definition declares it, the same address at each firing (one
+    # variable of the workload's), the int after it right.
+    run -lv -n 'demo$target:::located' -c "$workload requests 1"
+    grep -q 'args\[0\]: struct demo_point \*$' "$out" || fail "located's args[0] type"
+    run -qn 'demo$target:::located /arg0 != 0/ { @a[arg0] = count(); @i[arg1] = count(); }
+             END { printa("at %@d\n", @a); printa("%d %@d\n", @i); }' -c "$workload requests 3"
+    expect_output 'at 3
+0 1
+1 1
+2 1' '^enabled'
     ;;
 installed_types)
     # Provider definitions installed as D files type the probes of programs

@@ -91,7 +91,7 @@ TEST(StapsdtNotes, ProgramBuiltWithOurHeaderAndObject) {
         EXPECT_NE(site.semaphore_offset, 0u) << site.name; // every probe of ours has a semaphore
         by_name[site.name] = &site;
     }
-    ASSERT_EQ(by_name.size(), 4u);
+    ASSERT_EQ(by_name.size(), 5u);
     ASSERT_TRUE(by_name.count("request__done"));
     const std::vector<ArgSpec> &args = by_name["request__done"]->args;
     ASSERT_EQ(args.size(), 3u);
@@ -107,6 +107,8 @@ TEST(StapsdtNotes, ProgramBuiltWithOurHeaderAndObject) {
     const auto &types = probes.value().definition_types;
     ASSERT_TRUE(types.count("demo\trequest__done"));
     EXPECT_EQ(types.at("demo\trequest__done"), (std::vector<DefinedType>{{"char *", ""}, {"int", ""}, {"long", ""}}));
+    ASSERT_TRUE(types.count("demo\tlocated"));
+    EXPECT_EQ(types.at("demo\tlocated"), (std::vector<DefinedType>{{"struct demo_point *", ""}, {"int", ""}}));
     ASSERT_TRUE(types.count("demo\ttick"));
     EXPECT_TRUE(types.at("demo\ttick").empty());
 }
