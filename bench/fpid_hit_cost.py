@@ -4,6 +4,7 @@ traced thread, per hit, on the tight loop of a tiny function (pid_target's
 `loop:N` step, tiny_leaf: `lea 1(%rdi),%eax; ret`), in one run:
 
   fpid      dtrace -qn 'fpid$target:a.out:tiny_leaf:entry { @ = count(); }'
+  fpid+vt   the same clause also reading vtimestamp (a system call per hit)
   pid       dtrace -qn 'pid$target:a.out:tiny_leaf:entry { @ = count(); }'  (uprobe)
   bpftrace  bpftrace -e 'uprobe:<pid_target>:tiny_leaf /pid == cpid/ { @ = count(); }'
 
@@ -77,12 +78,16 @@ def alone(n):
     return [target, "loop:%d" % n]
 
 
-def fpid(n):
+def fpid(n, reads=""):
     # The whole 2N run fits, and both runs populate the same ring (its pages are touched at the first hit).
     ring = 1 << max(22, (2 * fpid_calls * 64 - 1).bit_length())
     return [dtrace, "-x", "fpidbufsize=%d" % ring, "-qn",
-            "fpid$target:a.out:tiny_leaf:entry { @ = count(); } END { printa(\"%@d\\n\", @); }",
+            "fpid$target:a.out:tiny_leaf:entry { @ = count(); %s} END { printa(\"%%@d\\n\", @); }" % reads,
             "-c", "%s loop:%d" % (target, n)]
+
+
+def fpid_vtimestamp(n):
+    return fpid(n, "self->v = vtimestamp; ")
 
 
 def pid(n):
@@ -104,6 +109,10 @@ fpid_ns, fpid_tool = per_hit(fpid, fpid_calls, "fpid")
 fpid_ns -= loop_fpid
 print("   fpid (inline hook):    %8.1f ns per hit   (N = %d; dtrace's CPU: %.0f ns per record)" %
       (fpid_ns, fpid_calls, fpid_tool))
+vt_ns, _ = per_hit(fpid_vtimestamp, uprobe_calls, "fpid+vtimestamp")
+vt_ns -= loop_uprobe
+print("   fpid reading vtimestamp: %6.1f ns per hit   (N = %d; CLOCK_THREAD_CPUTIME_ID is a system call)" %
+      (vt_ns, uprobe_calls))
 pid_ns = None
 probe = subprocess.run([dtrace, "-l", "-n", "pid$target:a.out:tiny_leaf:entry", "-c", target + " loop:1"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
