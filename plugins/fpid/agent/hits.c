@@ -157,7 +157,7 @@ void fpid_on_entry(uint64_t *regs, uint32_t hook) {
     if (h->flags & FPID_HOOK_ENTRY) {
         const uint32_t parts = h->flags & FPID_RECORD_PARTS;
         const uint32_t frames_room = (h->flags & FPID_HOOK_STACK) ? fpid_shm->stack_frames : 0;
-        struct fpid_record *r = reserve(t, fpid_record_size(parts, frames_room));
+        struct fpid_record *r = reserve(t, h->record_bytes + 8u * frames_room);
         if (r != NULL) {
             r->hook = hook;
             r->kind = FPID_RECORD_ENTRY;
@@ -183,7 +183,7 @@ void fpid_on_entry(uint64_t *regs, uint32_t hook) {
                 nframes = 2 + walk_frames(t, regs[REG_RBP], (uint64_t)&regs[REG_RETURN + 1], at + 2, frames_room - 2);
             }
             r->nframes = (uint16_t)nframes;
-            commit(t, fpid_record_size(parts, nframes));
+            commit(t, h->record_bytes + 8u * nframes);
         }
     }
     if ((h->flags & FPID_HOOK_RETURN) && t->shadow_depth < FPID_SHADOW_DEPTH) {
@@ -210,8 +210,9 @@ uint64_t fpid_on_return(uint64_t *saved) {
         __builtin_trap(); /* a return the agent did not hook: nowhere to go */
     const struct fpid_shadow_entry e = t->shadow[--t->shadow_depth];
     if (fpid_active) {
-        const uint32_t parts = fpid_hooks[e.hook].flags & FPID_RECORD_PARTS;
-        struct fpid_record *r = reserve(t, fpid_record_size(parts, 0));
+        const struct fpid_hook_info *h = &fpid_hooks[e.hook];
+        const uint32_t parts = h->flags & FPID_RECORD_PARTS;
+        struct fpid_record *r = reserve(t, h->record_bytes);
         if (r != NULL) {
             r->hook = e.hook;
             r->kind = FPID_RECORD_RETURN;
@@ -228,7 +229,7 @@ uint64_t fpid_on_return(uint64_t *saved) {
                 for (uint32_t i = 2; i < FPID_MAX_ARGS; i++)
                     at[i] = 0;
             }
-            commit(t, fpid_record_size(parts, 0));
+            commit(t, h->record_bytes);
         }
     }
     return e.return_address;
