@@ -130,3 +130,4 @@ bench/fbt_vm.sh "$build"
 
 echo "== fpid: cost per hit of an entry probe counting a tiny function's calls, against pid's uprobe and bpftrace's"
 python3 bench/fpid_hit_cost.py "$build"
+bench/fpid_hit_instructions.sh

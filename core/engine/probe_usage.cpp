@@ -41,7 +41,7 @@ void scan(const dif::Difo &difo, const Probe &probe, dtrace_probe_usage &usage) 
                 from_arg[in.rd] = static_cast<uint32_t>(var) - static_cast<uint32_t>(VarId::Arg0);
                 usage.flags |= DTRACE_USAGE_ARGS;
             } else if (var == VarId::Timestamp || var == VarId::Vtimestamp || var == VarId::Walltimestamp)
-                usage.flags |= DTRACE_USAGE_TIMESTAMP;
+                usage.flags |= DTRACE_USAGE_TIMESTAMP | (var == VarId::Vtimestamp ? DTRACE_USAGE_VTIMESTAMP : 0u);
             else if (var == VarId::Ustackdepth || var == VarId::Ucaller)
                 usage.flags |= DTRACE_USAGE_USER_STACK;
             else if (var == VarId::Stackdepth || var == VarId::Caller)

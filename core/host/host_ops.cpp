@@ -104,6 +104,11 @@ int probe_usage(dtrace_host *host, dtrace_probe_id probe, dtrace_probe_usage *ou
     return plugin->sink().probe_usage(probe, *out) ? 0 : -1;
 }
 
+int read_provider_types(dtrace_host *host, const char *path, const char **out) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr || path == nullptr || out == nullptr ? -1 : plugin->read_provider_types(path, *out);
+}
+
 } // namespace
 
 const dtrace_host_ops host_ops_table = {
@@ -126,6 +131,7 @@ const dtrace_host_ops host_ops_table = {
     .target_setenv = target_setenv,
     .register_library = register_library,
     .probe_usage = probe_usage,
+    .read_provider_types = read_provider_types,
 };
 
 } // namespace dtrace::host

@@ -414,6 +414,7 @@ typedef struct dtrace_kernel_symbol {
 #define DTRACE_USAGE_USER_REGS 0x4u    /* uregs[] */
 #define DTRACE_USAGE_ARGS 0x8u         /* argN or args[] (a plugin that records events may leave them out) */
 #define DTRACE_USAGE_TIMESTAMP 0x10u   /* timestamp, vtimestamp, walltimestamp (likewise) */
+#define DTRACE_USAGE_VTIMESTAMP 0x20u  /* vtimestamp (with DTRACE_USAGE_TIMESTAMP): a thread's CPU time may cost more */
 
 /* One load the clauses make (dtrace_probe_usage.fetches): `length` bytes at
  * the base plus `offset`, or with DTRACE_FETCH_STRING the NUL-terminated
@@ -620,6 +621,15 @@ typedef struct dtrace_host_ops {
      * (the first clause is enabled after the plugin's enable() returns), or
      * after registering a probe late. */
     int (*probe_usage)(dtrace_host *host, dtrace_probe_id probe, dtrace_probe_usage *out);
+    /* Appended in ABI version 1 (present when struct_size covers it). The
+     * argument types the `provider` definitions of the D file at `path`
+     * declare, compiled as dtrace -h compiles them: *out is one line per
+     * probe, "provider<TAB>probe as written<TAB>type<TAB>type...", a type
+     * followed by " : translated" where the definition translates it (the
+     * table dtrace -G writes in .dtrace_usdt_types). Returns 0, or -1 with
+     * *out saying why ("PATH: line N: ..."). *out stays valid until this
+     * plugin calls this op again. */
+    int (*read_provider_types)(dtrace_host *host, const char *path, const char **out);
 } dtrace_host_ops;
 
 #define DTRACE_TIMER_PER_CPU 0x1u
