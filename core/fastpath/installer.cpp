@@ -196,7 +196,12 @@ void Installation::merge_records() {
         Installation &self = *static_cast<Installation *>(arg);
         std::optional<DecodedRecord> r =
             decode_record(self.plan_, std::span<const uint8_t>(static_cast<const uint8_t *>(data), size));
-        if (r)
+        if (r && r->fault)
+            self.engine_.report_kernel_fault(r->cpu, r->timestamp,
+                                             engine::FaultRecord{r->fault->epid, static_cast<int32_t>(r->fault->action),
+                                                                 r->fault->pc, dif::FaultKind(r->fault->kind),
+                                                                 r->fault->address});
+        else if (r)
             self.engine_.append_kernel_record(r->cpu, r->epid, r->timestamp, r->values);
     };
     ops_.read_ring(state_, map_handles_[ring->second], on_record, this);
@@ -211,6 +216,7 @@ class Installer {
         sizes_.variable_entries = entries_for(static_cast<size_t>(options.number("dynvarsize")), kBytesPerVariable);
         sizes_.ring_bytes = ring_bytes_for(static_cast<size_t>(options.number("bufsize")));
         sizes_.wall_offset_ns = wall_clock_offset();
+        sizes_.strsize = static_cast<uint32_t>(std::clamp<int64_t>(options.number("strsize"), 1, UINT32_MAX));
     }
 
     std::optional<std::string> run(std::unique_ptr<Installation> &out) {
@@ -256,6 +262,8 @@ class Installer {
 
     bool build(const Plan &plan, Installation &inst, std::vector<Built> &built,
                std::map<ClauseRef, std::string> &forced) {
+        for (const auto &[key, group_probes] : plan.groups)
+            size_strings(inst.plan_, key.clauses); // a string key's width is the session's
         for (const auto &[key, group_probes] : plan.groups) {
             // A program of one probe's (key.probe) knows it: its names, its clauses' enabled probe ids.
             const ProbeIdentity *probe = key.probe ? &group_probes.front()->identity : nullptr;

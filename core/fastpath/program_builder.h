@@ -30,8 +30,14 @@ struct ClauseRef {
 bool clause_records(const compiler::Clause &clause);
 
 // Whether the clauses need a program per probe (probe_identity()): one of
-// them records (the record names its enabled probe) or reads the probe's names.
+// them records (the record names its enabled probe), can fault
+// (copyinstr(): the error names it) or reads the probe's names.
 bool needs_probe_identity(const std::vector<ClauseRef> &clauses);
+
+// Raises plan.string_bytes for the strings the clauses can see
+// (kernel_strings.h): done for every program before any is built, as a
+// string key's width is the session's.
+void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses);
 
 // The encoded instructions; the maps they name are `plan`'s (added as needed).
 // `probe`: the one probe the program serves, when needs_probe_identity().

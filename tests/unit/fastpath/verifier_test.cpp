@@ -95,6 +95,17 @@ TEST_F(FastpathVerifier, AcceptsPpidVtimestampAndWalltimestamp) {
         std::nullopt);
 }
 
+TEST_F(FastpathVerifier, AcceptsCopyinstrAndLongStrings) {
+    // Keys of strsize (256) bytes in the scratch map, compared with constants, recorded; faults go to the ring.
+    EXPECT_EQ(load("a:::b /copyinstr(arg1) != \"/etc/passwd\"/ { @[copyinstr(arg1)] = count(); }"), std::nullopt);
+    EXPECT_EQ(load("a:::b { @[copyinstr(arg0), execname, arg1, copyinstr(arg2, 8)] = sum(arg3); "
+                   "printf(\"%s %s %d\\n\", copyinstr(arg1), execname, arg2); }"),
+              std::nullopt);
+    EXPECT_EQ(load("a:::b /execname == \"a string longer than sixteen\" || copyinstr(arg0) < copyinstr(arg1)/ "
+                   "{ @[\"a string longer than sixteen\", execname] = count(); trace(copyinstr(arg0)); }"),
+              std::nullopt);
+}
+
 TEST_F(FastpathVerifier, AcceptsStddevAndLlquantize) {
     EXPECT_EQ(load("a:::b { @s[execname] = stddev(arg0); @l = llquantize(arg0, 10, 0, 6, 20); "
                    "@m = llquantize(arg1, 2, 0, 30, 2); }"),
