@@ -262,8 +262,12 @@ class Installer {
 
     bool build(const Plan &plan, Installation &inst, std::vector<Built> &built,
                std::map<ClauseRef, std::string> &forced) {
-        for (const auto &[key, group_probes] : plan.groups)
-            size_strings(inst.plan_, key.clauses); // a string key's width is the session's
+        for (const auto &[key, group_probes] : plan.groups) { // a string key's width is the session's
+            std::vector<const ProbeIdentity *> identities;
+            for (const PlannedProbe *p : group_probes)
+                identities.push_back(&p->identity);
+            size_strings(inst.plan_, key.clauses, identities);
+        }
         for (const auto &[key, group_probes] : plan.groups) {
             // A program of one probe's (key.probe) knows it: its names, its clauses' enabled probe ids.
             const ProbeIdentity *probe = key.probe ? &group_probes.front()->identity : nullptr;

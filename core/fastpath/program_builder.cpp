@@ -300,14 +300,22 @@ bool needs_probe_identity(const std::vector<ClauseRef> &clauses) {
     return needed;
 }
 
-void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses) {
+void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses, const std::vector<const ProbeIdentity *> &probes) {
+    bool names = false;
     for (const ClauseRef &ref : clauses)
-        for_each_difo(*ref.clause, [&](const dif::Difo &d) { size_strings(plan, d); });
+        for_each_difo(*ref.clause, [&](const dif::Difo &d) {
+            size_strings(plan, d);
+            names = names || reads_probe_names(d);
+        });
+    if (names)
+        for (const ProbeIdentity *probe : probes)
+            for (const std::string *name : {&probe->provider, &probe->module, &probe->function, &probe->name})
+                size_strings(plan, *name);
 }
 
 std::vector<uint64_t> build_program(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses,
                                     const ProbeIdentity *probe) {
-    size_strings(plan, clauses);
+    size_strings(plan, clauses, probe ? std::vector<const ProbeIdentity *>{probe} : std::vector<const ProbeIdentity *>{});
     BpfEmitter out;
     emit_prologue(out, plan, shape, uses_of(plan, clauses));
     ClauseLocalSlots locals;
