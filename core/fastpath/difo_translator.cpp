@@ -468,11 +468,20 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
     case VarId::ProbeMod:
     case VarId::ProbeFunc:
     case VarId::ProbeName: {
+        const int which = static_cast<int>(uint32_t(id) - uint32_t(VarId::ProbeProv));
+        if (rd == dif::kZeroRegister)
+            return;
+        if (shared_) {
+            Kind k{Kind::Memory};
+            k.memory = KernelString{KernelString::Kind::Memory, "", StringBase::ProbeInfo,
+                                    probe_name_offset(plan_, *shared_, which), which};
+            state.regs[rd] = k;
+            return;
+        }
         if (!probe_)
             throw Refusal(builtin_name(uint32_t(id)) + " without the probe's own program");
         const std::string *names[] = {&probe_->provider, &probe_->module, &probe_->function, &probe_->name};
-        if (rd != dif::kZeroRegister)
-            state.regs[rd] = Kind{Kind::Constant, false, 0, *names[uint32_t(id) - uint32_t(VarId::ProbeProv)]};
+        state.regs[rd] = Kind{Kind::Constant, false, 0, *names[which]};
         return;
     }
     case VarId::Pid:

@@ -15,6 +15,7 @@
 #include "fastpath/bpf_emitter.h"
 #include "fastpath/kernel_frame.h"
 #include "fastpath/kernel_strings.h"
+#include "fastpath/shared_probes.h"
 
 #include <map>
 #include <string>
@@ -55,10 +56,12 @@ using ClauseLocalSlots = std::map<std::pair<const compiler::Program *, uint32_t>
 
 class DifoTranslator {
   public:
-    // `probe`: the one probe the program serves (its names are constants), if known.
+    // `probe`: the one probe the program serves (its names are constants), if known;
+    // `shared`: the probes a shared program serves (their names in their entries).
     DifoTranslator(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, const compiler::Program &program,
-                   ClauseLocalSlots &locals, const ProbeIdentity *probe = nullptr)
-        : out_(out), plan_(plan), shape_(shape), program_(program), locals_(locals), probe_(probe) {}
+                   ClauseLocalSlots &locals, const ProbeIdentity *probe = nullptr,
+                   const SharedProgram *shared = nullptr)
+        : out_(out), plan_(plan), shape_(shape), program_(program), locals_(locals), probe_(probe), shared_(shared) {}
 
     DifoValue emit(const dif::Difo &difo);
     // Where the faults of the next DIFOs emitted go.
@@ -99,6 +102,7 @@ class DifoTranslator {
     const compiler::Program &program_;
     ClauseLocalSlots &locals_;
     const ProbeIdentity *probe_;
+    const SharedProgram *shared_;
     FaultSite fault_;
     bool faults_allowed_ = false;
     unsigned string_slots_ = 0; // copyinstr() results of this clause, each in a scratch slot of its own

@@ -70,6 +70,8 @@ struct ProbeShape {
     bool syscall_return = false;
     // Offsets in the kernel's task_struct (dtrace_fastpath_probe); 0: unknown.
     uint32_t task_real_parent = 0, task_tgid = 0, task_exec_runtime = 0;
+    // The context word that tells the probes apart (shared_probes.h); size 0: none.
+    uint32_t probe_word_offset = 0, probe_word_size = 0;
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };
@@ -79,6 +81,7 @@ struct ProbeShape {
 struct ProbeIdentity {
     std::string provider, module, function, name;
     std::vector<uint32_t> epids; // per clause of the program, in order
+    uint64_t word = 0;           // its ProbeShape::probe_word (shared_probes.h)
 };
 
 // How one clause's record lies in the kernel's ring (kernel_records.h).
@@ -131,6 +134,12 @@ struct MapPlan {
     std::map<std::string, uint32_t> by_name;
     std::map<std::string, KernelAggregation> aggregations; // by aggregation name
     std::map<uint32_t, RecordLayout> records;              // by enabled probe id
+    // Entries the installer writes once the maps exist (shared_probes.h).
+    struct Entry {
+        uint32_t map;
+        std::string key, value;
+    };
+    std::vector<Entry> initial_entries;
 
     MapPlan();
     uint32_t add(const std::string &name, MapSpec spec);

@@ -21,6 +21,7 @@
 #include "fastpath/bpf_emitter.h"
 #include "dif/fault.h"
 #include "fastpath/difo_translator.h"
+#include "fastpath/shared_probes.h"
 
 #include <cstdint>
 #include <optional>
@@ -53,7 +54,8 @@ void emit_fault_record(BpfEmitter &out, MapPlan &plan, const FaultSite &site, ui
 // right after its DIFO ran), finish() after the clause's last action.
 class RecordWriter {
   public:
-    // `shared`: the probes of a shared program (site.shared_clause >= 0), else null.
+    // `shared`: the probes of a shared program (site.shared_clause >= 0), else null:
+    // the record's layout is registered for each of their enabled probe ids, with their names.
     RecordWriter(BpfEmitter &out, MapPlan &plan, const FaultSite &site, const SharedProbeList *shared = nullptr);
 
     void field(const DifoValue &value, const dif::TypeDesc &type);

@@ -137,8 +137,9 @@ bool reads_probe_names(const dif::Difo &difo) {
 class ClauseEmitter {
   public:
     ClauseEmitter(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, ClauseLocalSlots &locals,
-                  const compiler::Program &program, const ProbeIdentity *probe)
-        : out_(out), plan_(plan), program_(program), difos_(out, plan, shape, program, locals, probe) {}
+                  const compiler::Program &program, const ProbeIdentity *probe, const SharedProgram *shared)
+        : out_(out), plan_(plan), program_(program), difos_(out, plan, shape, program, locals, probe, shared),
+          shared_(shared ? &shared->probes : nullptr) {}
 
     // `site`: the clause's enabled probe id (its records and faults name it), if known.
     void emit(const compiler::Clause &clause, std::optional<FaultSite> site) {
@@ -300,6 +301,20 @@ bool needs_probe_identity(const std::vector<ClauseRef> &clauses) {
     return needed;
 }
 
+bool reads_arguments(const std::vector<ClauseRef> &clauses) {
+    bool reads = false;
+    for (const ClauseRef &ref : clauses)
+        for_each_difo(*ref.clause, [&](const dif::Difo &d) {
+            for (uint64_t word : d.code) {
+                const dif::Instr in = dif::decode(word);
+                reads = reads || (in.op == dif::Op::Ldgv && in.imm >= uint32_t(dif::VarId::Arg0) &&
+                                  in.imm <= uint32_t(dif::VarId::Arg9)) ||
+                        (in.op == dif::Op::Ldga && in.imm == uint32_t(dif::VarId::Args));
+            }
+        });
+    return reads;
+}
+
 void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses, const std::vector<const ProbeIdentity *> &probes) {
     bool names = false;
     for (const ClauseRef &ref : clauses)
@@ -313,21 +328,45 @@ void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses, const st
                 size_strings(plan, *name);
 }
 
-std::vector<uint64_t> build_program(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses,
-                                    const ProbeIdentity *probe) {
-    size_strings(plan, clauses, probe ? std::vector<const ProbeIdentity *>{probe} : std::vector<const ProbeIdentity *>{});
+namespace {
+
+std::vector<uint64_t> build(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses,
+                            const ProbeIdentity *probe, SharedProgram *shared) {
     BpfEmitter out;
     emit_prologue(out, plan, shape, uses_of(plan, clauses));
+    if (shared) {
+        shared->clauses = static_cast<uint32_t>(clauses.size());
+        plan_shared_program(plan, *shared);
+        emit_probe_lookup(out, shape, *shared);
+    }
     ClauseLocalSlots locals;
     for (size_t i = 0; i < clauses.size(); i++) {
         std::optional<FaultSite> site;
         if (probe && i < probe->epids.size())
             site = FaultSite{0, 0, probe->epids[i]};
-        ClauseEmitter(out, plan, shape, locals, *clauses[i].program, probe).emit(*clauses[i].clause, site);
+        if (shared)
+            site = FaultSite{0, 0, 0, static_cast<int32_t>(i)};
+        ClauseEmitter(out, plan, shape, locals, *clauses[i].program, probe, shared).emit(*clauses[i].clause, site);
     }
     out.mov_imm(R0, 0);
     out.exit();
     return out.finish();
+}
+
+} // namespace
+
+std::vector<uint64_t> build_program(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses,
+                                    const ProbeIdentity *probe) {
+    size_strings(plan, clauses, probe ? SharedProbeList{probe} : SharedProbeList{});
+    return build(plan, shape, clauses, probe, nullptr);
+}
+
+std::vector<uint64_t> build_shared_program(MapPlan &plan, const ProbeShape &shape,
+                                           const std::vector<ClauseRef> &clauses, SharedProgram &shared) {
+    if (shape.probe_word_size != 4 && shape.probe_word_size != 8)
+        throw Refusal("probes that share a program without a word telling them apart");
+    size_strings(plan, clauses, shared.probes);
+    return build(plan, shape, clauses, nullptr, &shared);
 }
 
 } // namespace dtrace::fastpath
