@@ -66,7 +66,7 @@ for i in $(seq "$runs"); do
         tracer=$!
         sleep 3 # attached
         timed "$workload" "opens:$opens:$path" >>"$tmp/$mode"
-        kill -INT $tracer
+        kill -TERM $tracer # a background job ignores SIGINT
         wait $tracer
         grep -q "$path *[0-9]" "$tmp/trace_$mode" || echo "  dtrace -x fastpath=$mode did not count $path"
     done
@@ -76,7 +76,7 @@ for i in $(seq "$runs"); do
         tracer=$!
         sleep 3
         timed "$workload" "opens:$opens:$path" >>"$tmp/bpftrace"
-        kill -INT $tracer
+        kill -TERM $tracer # a background job ignores SIGINT
         wait $tracer
     fi
 done
