@@ -322,8 +322,8 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
             return set(in.rd, Kind{Kind::Integer});
         // A constant stays known (copyinstr()'s length, a divisor).
         const unsigned shift = 64 - in.imm;
-        const uint64_t value = in.op == Op::Sext ? uint64_t(int64_t(source.value << shift) >> shift)
-                                                 : (source.value << shift) >> shift;
+        const uint64_t value =
+            in.op == Op::Sext ? uint64_t(int64_t(source.value << shift) >> shift) : (source.value << shift) >> shift;
         return set(in.rd, Kind{Kind::Integer, true, value});
     }
     case Op::Ba:
@@ -594,7 +594,8 @@ KernelString DifoTranslator::string_of(const Kind &k) const {
     case Kind::Memory:
         return k.memory;
     default:
-        throw Refusal(k.tag == Kind::Mixed ? "a value that may be a string or an integer" : "an integer where a string is wanted");
+        throw Refusal(k.tag == Kind::Mixed ? "a value that may be a string or an integer"
+                                           : "an integer where a string is wanted");
     }
 }
 

@@ -26,7 +26,7 @@ namespace dtrace::fastpath {
 // What a DIFO returned: an integer (in frame::kResult) or a string.
 struct DifoValue {
     enum class Kind { Integer, Execname, Constant, Memory } kind = Kind::Integer;
-    std::string text; // Constant: the string
+    std::string text;    // Constant: the string
     KernelString memory; // Memory: where the string lies (kernel_strings.h)
 
     bool is_string() const { return kind != Kind::Integer; }
@@ -40,8 +40,8 @@ struct DifoValue {
 struct FaultSite {
     BpfEmitter::Label clause_end = 0;
     int32_t action = 0;
-    uint32_t epid = 0;           // a program of one probe's: the clause's enabled probe id
-    int32_t shared_clause = -1;  // a shared program's: the clause's index in its probe's entry
+    uint32_t epid = 0;          // a program of one probe's: the clause's enabled probe id
+    int32_t shared_clause = -1; // a shared program's: the clause's index in its probe's entry
 };
 
 // The builtins a program reads once, in its prologue.

@@ -64,8 +64,8 @@ void emit_fault_record(BpfEmitter &out, MapPlan &plan, const FaultSite &site, ui
 }
 
 RecordWriter::RecordWriter(BpfEmitter &out, MapPlan &plan, const FaultSite &site, const SharedProbeList *shared)
-    : out_(out), plan_(plan), site_(site), shared_(shared), scratch_map_(scratch_map(plan)),
-      ring_map_(ring_map(plan)), skip_(out.new_label()) {
+    : out_(out), plan_(plan), site_(site), shared_(shared), scratch_map_(scratch_map(plan)), ring_map_(ring_map(plan)),
+      skip_(out.new_label()) {
     layout_.bytes = kRecordHeaderBytes;
 }
 

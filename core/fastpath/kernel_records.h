@@ -18,8 +18,8 @@
 // the consumer prints the same bytes.
 #pragma once
 
-#include "fastpath/bpf_emitter.h"
 #include "dif/fault.h"
+#include "fastpath/bpf_emitter.h"
 #include "fastpath/difo_translator.h"
 #include "fastpath/shared_probes.h"
 

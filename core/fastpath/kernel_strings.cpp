@@ -132,8 +132,7 @@ void emit_store_string(BpfEmitter &out, const KernelString &value, Reg dst, int1
     }
 }
 
-void emit_compare_strings(BpfEmitter &out, const KernelString &left, const KernelString &right,
-                          uint32_t string_bytes) {
+void emit_compare_strings(BpfEmitter &out, const KernelString &left, const KernelString &right, uint32_t string_bytes) {
     const size_t words = std::min(words_to_nul(left, string_bytes), words_to_nul(right, string_bytes));
     const std::vector<uint64_t> left_text = constant_words(left.text, words);
     const std::vector<uint64_t> right_text = constant_words(right.text, words);

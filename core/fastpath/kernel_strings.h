@@ -28,7 +28,7 @@ enum class StringBase : uint8_t { Scratch, ProbeInfo };
 // A string as a generated program holds it.
 struct KernelString {
     enum class Kind : uint8_t { Execname, Constant, Memory } kind = Kind::Constant;
-    std::string text;                       // Constant
+    std::string text;                      // Constant
     StringBase base = StringBase::Scratch; // Memory: string_bytes at base + offset
     int16_t offset = 0;
     int probe_name = -1; // Memory in a probe's entry: probeprov, probemod, probefunc, probename (0..3)
@@ -63,7 +63,6 @@ void emit_store_string(BpfEmitter &out, const KernelString &value, bpf::Reg dst,
                        uint32_t string_bytes);
 
 // r3 = strcmp(left, right) as -1, 0 or 1 (clobbers r1, r2, r4, r5).
-void emit_compare_strings(BpfEmitter &out, const KernelString &left, const KernelString &right,
-                          uint32_t string_bytes);
+void emit_compare_strings(BpfEmitter &out, const KernelString &left, const KernelString &right, uint32_t string_bytes);
 
 } // namespace dtrace::fastpath

@@ -307,15 +307,17 @@ bool reads_arguments(const std::vector<ClauseRef> &clauses) {
         for_each_difo(*ref.clause, [&](const dif::Difo &d) {
             for (uint64_t word : d.code) {
                 const dif::Instr in = dif::decode(word);
-                reads = reads || (in.op == dif::Op::Ldgv && in.imm >= uint32_t(dif::VarId::Arg0) &&
-                                  in.imm <= uint32_t(dif::VarId::Arg9)) ||
+                reads = reads ||
+                        (in.op == dif::Op::Ldgv && in.imm >= uint32_t(dif::VarId::Arg0) &&
+                         in.imm <= uint32_t(dif::VarId::Arg9)) ||
                         (in.op == dif::Op::Ldga && in.imm == uint32_t(dif::VarId::Args));
             }
         });
     return reads;
 }
 
-void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses, const std::vector<const ProbeIdentity *> &probes) {
+void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses,
+                  const std::vector<const ProbeIdentity *> &probes) {
     bool names = false;
     for (const ClauseRef &ref : clauses)
         for_each_difo(*ref.clause, [&](const dif::Difo &d) {

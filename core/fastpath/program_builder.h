@@ -42,7 +42,8 @@ bool reads_arguments(const std::vector<ClauseRef> &clauses);
 // (kernel_strings.h): their constants, copyinstr()'s strsize, the names of
 // `probes` when they read them. Done for every program before any is built,
 // as a string key's width is the session's.
-void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses, const std::vector<const ProbeIdentity *> &probes);
+void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses,
+                  const std::vector<const ProbeIdentity *> &probes);
 
 // The encoded instructions; the maps they name are `plan`'s (added as needed).
 // `probe`: the one probe the program serves, when needs_probe_identity().

@@ -22,8 +22,8 @@ int16_t probe_name_offset(const MapPlan &plan, const SharedProgram &program, int
 void plan_shared_program(MapPlan &plan, SharedProgram &program) {
     const uint32_t bytes = names_offset(program.clauses) + 4 * plan.string_bytes;
     const std::string name = "probes" + std::to_string(plan.maps.size());
-    program.map = plan.add(name, MapSpec{DTRACE_BPF_MAP_HASH, 4, bytes,
-                                         static_cast<uint32_t>(program.probes.size()), "dt_" + name});
+    program.map = plan.add(
+        name, MapSpec{DTRACE_BPF_MAP_HASH, 4, bytes, static_cast<uint32_t>(program.probes.size()), "dt_" + name});
     for (const ProbeIdentity *probe : program.probes) {
         MapPlan::Entry entry{program.map, std::string(4, '\0'), std::string(bytes, '\0')};
         const uint32_t word = static_cast<uint32_t>(probe->word);

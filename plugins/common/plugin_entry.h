@@ -153,20 +153,17 @@ template <typename Plugin> struct EntryPoints {
         return run(state, [&](Plugin &p) { return p.read_fastpath_ring(map, fn, arg); });
     }
     // Optional: a class with update_fastpath_map lets probes share programs.
+    static constexpr bool kUpdatesMaps = requires { &Plugin::update_fastpath_map; };
     static int update_fastpath_map(void *state, int32_t map, const void *key, const void *value) {
-        if constexpr (requires(Plugin & p) { &Plugin::update_fastpath_map; })
+        if constexpr (kUpdatesMaps)
             return run(state, [&](Plugin &p) { return p.update_fastpath_map(map, key, value); });
         return -1;
     }
     static constexpr dtrace_fastpath_ops fastpath_ops = {
-        sizeof(dtrace_fastpath_ops),
-        fastpath_layout,
-        create_fastpath_map,
-        load_fastpath_program,
-        attach_fastpath_program,
-        read_fastpath_map,
-        read_fastpath_ring,
-        requires(Plugin & p) { &Plugin::update_fastpath_map; } ? update_fastpath_map : nullptr,
+        sizeof(dtrace_fastpath_ops), fastpath_layout,
+        create_fastpath_map,         load_fastpath_program,
+        attach_fastpath_program,     read_fastpath_map,
+        read_fastpath_ring,          kUpdatesMaps ? update_fastpath_map : nullptr,
     };
 };
 
