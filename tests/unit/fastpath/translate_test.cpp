@@ -2,6 +2,8 @@
 // it leaves in user space (what -x fastpath=explain prints).
 #include "compiled_clauses.h"
 
+#include <cstring>
+
 using dtrace::test::refusal_of;
 
 TEST(FastpathTranslate, TakesTheIssuesOneLiners) {
@@ -108,6 +110,28 @@ TEST(FastpathTranslate, CopyinstrSizesStringsByStrsize) {
     huge.strsize = 4096; // beyond what the kernel path holds: the engine's
     EXPECT_THROW(dtrace::fastpath::build_program(huge, {2, 16, false}, dtrace::test::clauses_of(*program), &probe),
                  dtrace::fastpath::Refusal);
+}
+
+TEST(FastpathTranslate, ASharedProgramNeedsAWordTellingItsProbesApart) {
+    auto program = dtrace::test::compile_d("a:::b { printf(\"%s\\n\", probefunc); }");
+    ASSERT_TRUE(program);
+    dtrace::fastpath::ProbeIdentity probe{"p", "m", "f", "n", {2}, 5};
+    dtrace::fastpath::SharedProgram shared{{&probe}};
+    dtrace::fastpath::MapPlan plan;
+    EXPECT_THROW(
+        dtrace::fastpath::build_shared_program(plan, {0, 16, false}, dtrace::test::clauses_of(*program), shared),
+        dtrace::fastpath::Refusal);
+    dtrace::fastpath::ProbeShape shape{0, 16, false};
+    shape.probe_word_offset = 8;
+    shape.probe_word_size = 4;
+    dtrace::fastpath::build_shared_program(plan, shape, dtrace::test::clauses_of(*program), shared);
+    ASSERT_EQ(plan.initial_entries.size(), 1u);
+    uint32_t key = 0, epid = 0;
+    std::memcpy(&key, plan.initial_entries[0].key.data(), 4);
+    std::memcpy(&epid, plan.initial_entries[0].value.data(), 4);
+    EXPECT_EQ(key, 5u);
+    EXPECT_EQ(epid, 2u);
+    EXPECT_EQ(plan.records.at(2).fields.at(0).text, "f"); // the name, known by the epid
 }
 
 TEST(FastpathTranslate, ARecordNeedsItsProbesOwnProgram) {
