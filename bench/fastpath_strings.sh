@@ -9,7 +9,7 @@
 #   2. `syscall::openat:entry { @[copyinstr(arg1)] = count(); }` while the
 #      workload opens one path OPENS times: the workload's slowdown (wall
 #      over the workload alone) with fastpath=on, off, and bpftrace's
-#      `tracepoint:syscalls:sys_enter_openat { @[str(args.filename)] = count(); }`.
+#      `tracepoint:syscalls:sys_enter_openat { @[str(args->filename)] = count(); }`.
 # Timings on a shared VM spread widely: read the ratios.
 set -u
 build=${1:-build}
@@ -71,7 +71,7 @@ for i in $(seq "$runs"); do
         grep -q "$path *[0-9]" "$tmp/trace_$mode" || echo "  dtrace -x fastpath=$mode did not count $path"
     done
     if [ -n "$bpftrace" ]; then
-        "$bpftrace" -e 'tracepoint:syscalls:sys_enter_openat { @[str(args.filename)] = count(); }' \
+        "$bpftrace" -e 'tracepoint:syscalls:sys_enter_openat { @[str(args->filename)] = count(); }' \
             >"$tmp/trace_bpftrace" 2>&1 &
         tracer=$!
         sleep 3
