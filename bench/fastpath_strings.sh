@@ -9,7 +9,9 @@
 #   2. `syscall::openat:entry { @[copyinstr(arg1)] = count(); }` while the
 #      workload opens one path OPENS times: the workload's slowdown (wall
 #      over the workload alone) with fastpath=on, off, and bpftrace's
-#      `tracepoint:syscalls:sys_enter_openat { @[str(args->filename)] = count(); }`.
+#      `tracepoint:syscalls:sys_enter_openat { @[str(args->filename)] = count(); }`,
+#      and the workload's own CPU per open (the programs run on its thread:
+#      steadier than wall time on a shared VM).
 # Timings on a shared VM spread widely: read the ratios.
 set -u
 build=${1:-build}
@@ -33,7 +35,7 @@ now() { date +%s.%N; }
 median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 timed() {
     t0=$(now)
-    "$@" >"$tmp/out" 2>"$tmp/err"
+    SYSCALL_WORKLOAD_REPORT=1 "$@" >"$tmp/out" 2>"$tmp/err"
     t1=$(now)
     echo "$t1 - $t0" | bc -l
 }
@@ -57,15 +59,18 @@ printf "  dtrace, fastpath=off   %.2f s\n" "$(median <"$tmp/off")"
 
 echo "== openat x $opens of one path, @[copyinstr(arg1)] = count() system-wide (median of $runs runs)"
 path=/etc/hostname
-for f in alone on off bpftrace; do : >"$tmp/$f"; done
+workload_cpu() { awk '/^workload elapsed/ {print $5}' "$tmp/err"; }
+for f in alone on off bpftrace; do : >"$tmp/$f"; : >"$tmp/cpu_$f"; done
 for i in $(seq "$runs"); do
     timed "$workload" "opens:$opens:$path" >>"$tmp/alone"
+    workload_cpu >>"$tmp/cpu_alone"
     for mode in on off; do
         "$dtrace" -x fastpath=$mode -qn 'syscall::openat:entry { @[copyinstr(arg1)] = count(); }' \
             >"$tmp/trace_$mode" 2>&1 &
         tracer=$!
         sleep 3 # attached
         timed "$workload" "opens:$opens:$path" >>"$tmp/$mode"
+        workload_cpu >>"$tmp/cpu_$mode"
         kill -TERM $tracer # a background job ignores SIGINT
         wait $tracer
         grep -q "$path *[0-9]" "$tmp/trace_$mode" || echo "  dtrace -x fastpath=$mode did not count $path"
@@ -76,17 +81,20 @@ for i in $(seq "$runs"); do
         tracer=$!
         sleep 3
         timed "$workload" "opens:$opens:$path" >>"$tmp/bpftrace"
+        workload_cpu >>"$tmp/cpu_bpftrace"
         kill -TERM $tracer # a background job ignores SIGINT
         wait $tracer
     fi
 done
 alone=$(median <"$tmp/alone")
 slowdown() { echo "$(median <"$tmp/$1") / $alone" | bc -l; }
+per_open() { echo "($(median <"$tmp/cpu_$1") - $(median <"$tmp/cpu_alone")) * 1000000000 / $opens" | bc -l; }
 printf "  workload alone         %.2f s (%.0f opens/s)\n" "$alone" "$(echo "$opens / $alone" | bc -l)"
-printf "  dtrace, fastpath=on    x%.2f\n" "$(slowdown on)"
-printf "  dtrace, fastpath=off   x%.2f\n" "$(slowdown off)"
-if [ -n "$bpftrace" ]; then
-    printf "  bpftrace               x%.2f\n" "$(slowdown bpftrace)"
-    printf "  added time, dtrace (fastpath=on) / bpftrace: %.2f\n" \
-        "$(echo "($(median <"$tmp/on") - $alone) / ($(median <"$tmp/bpftrace") - $alone)" | bc -l)"
+for who in on off bpftrace; do
+    [ -s "$tmp/$who" ] || continue
+    printf "  %-22s x%.2f wall, workload +%.0f ns CPU per open\n" \
+        "$([ "$who" = bpftrace ] && echo bpftrace || echo "dtrace, fastpath=$who")" "$(slowdown "$who")" "$(per_open "$who")"
+done
+if [ -s "$tmp/bpftrace" ]; then
+    printf "  CPU per open, dtrace (fastpath=on) / bpftrace: %.2f\n" "$(echo "$(per_open on) / $(per_open bpftrace)" | bc -l)"
 fi
