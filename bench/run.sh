@@ -77,6 +77,13 @@ else
   echo "   skipped: needs root and $build/bench/bench_syscall_workload"
 fi
 
+echo "== the fast path's strings and shared programs: startup of printf(probefunc), @[copyinstr(arg1)]; against bpftrace"
+if [[ $(id -u) == 0 && -x $build/bench/bench_syscall_workload ]]; then
+  bench/fastpath_strings.sh "$build" "$build/bench/bench_syscall_workload"
+else
+  echo "   skipped: needs root and $build/bench/bench_syscall_workload"
+fi
+
 echo "== profile-4999 with ustack(): samples/s delivered, drops, against perf record --call-graph dwarf"
 bench/profile_sampling.sh "$dtrace" "$build"
 echo "== pmc:::cpu-clock-100000 with ustack(): samples/s delivered, drops, overhead against perf record -g"

@@ -596,6 +596,19 @@ void Engine::append_kernel_record(uint32_t cpu, uint32_t epid, uint64_t timestam
     note_fill(out);
 }
 
+void Engine::report_kernel_fault(uint32_t cpu, uint64_t timestamp, const FaultRecord &fault) {
+    std::lock_guard guard(lock_);
+    const Activity now = activity_.load(std::memory_order_acquire);
+    if ((now != Activity::Active && now != Activity::Draining) || buffers_.empty())
+        return;
+    dtrace_event_ctx ctx{};
+    ctx.struct_size = sizeof ctx;
+    ctx.cpu = cpu < buffers_.size() ? cpu : 0;
+    ctx.timestamp = timestamp;
+    ctx.pid = ctx.ppid = ctx.tid = ctx.uid = ctx.gid = -1;
+    record_fault(ctx, fault);
+}
+
 uint64_t Engine::take_double_errors() {
     std::lock_guard guard(lock_);
     return std::exchange(drops_.double_errors, 0);

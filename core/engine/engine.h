@@ -216,6 +216,9 @@ class Engine final : public host::ProbeSink {
     // plugins stop).
     using RecordValue = std::variant<uint64_t, std::string_view>;
     void append_kernel_record(uint32_t cpu, uint32_t epid, uint64_t timestamp, std::span<const RecordValue> values);
+    // A fault the kernel's program met on `cpu` (copyinstr() of a bad
+    // address): the error record and the ERROR probe, as record_fault().
+    void report_kernel_fault(uint32_t cpu, uint64_t timestamp, const FaultRecord &fault);
 
   private:
     // A clause's probe description as enabled, kept to match later probes.

@@ -3,6 +3,7 @@
 
 #include "aggdata/agg_data.h"
 #include "fastpath/difo_translator.h"
+#include "fastpath/kernel_strings.h"
 
 namespace dtrace::fastpath {
 
@@ -227,10 +228,12 @@ KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &prog
         if (type.kind == dif::TypeDesc::Kind::ByRef || type.shown != dif::TypeDesc::Shown::Value)
             throw Refusal("aggregation keys other than integers and strings");
         agg.key_types.push_back(type);
-        agg.key_bytes += type.kind == dif::TypeDesc::Kind::String ? kStringKeyBytes : 8;
+        agg.key_bytes += type.kind == dif::TypeDesc::Kind::String ? plan.string_bytes : 8;
     }
-    if (agg.key_bytes > frame::kMaxKeyBytes)
-        throw Refusal("an aggregation key of more than " + std::to_string(frame::kMaxKeyBytes) + " bytes");
+    agg.string_bytes = plan.string_bytes;
+    agg.key_in_scratch = agg.key_bytes > frame::kMaxKeyBytes;
+    if (agg.key_bytes > kScratchKeyBytes)
+        throw Refusal("an aggregation key of more than " + std::to_string(kScratchKeyBytes) + " bytes");
     const uint32_t key_bytes = agg.key_bytes == 0 ? 8 : agg.key_bytes; // the empty tuple: one zero word
     const std::string map_name = "dt_agg_" + (decl->name.empty() ? std::string("_") : decl->name);
     agg.map = plan.add("@" + decl->name, MapSpec{DTRACE_BPF_MAP_PERCPU_HASH, key_bytes, agg.value_words * 8,
@@ -240,9 +243,25 @@ KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &prog
     return plan.aggregations.emplace(decl->name, std::move(agg)).first->second;
 }
 
+// r2 = the key's address.
+void emit_key_address(BpfEmitter &out, const KernelAggregation &agg) {
+    if (agg.key_in_scratch) {
+        emit_load_base(out, R2, StringBase::Scratch);
+        return;
+    }
+    out.mov(R2, R10);
+    out.alu_imm(kAdd, R2, frame::kKey);
+}
+
+void emit_key_lookup(BpfEmitter &out, const KernelAggregation &agg) {
+    out.load_map(R1, agg.map);
+    emit_key_address(out, agg);
+    out.call(Helper::MapLookupElem);
+}
+
 void emit_aggregate_update(BpfEmitter &out, const KernelAggregation &agg) {
     BpfEmitter::Label found = out.new_label(), lookup_again = out.new_label(), skip = out.new_label();
-    emit_map_lookup(out, agg.map, frame::kKey);
+    emit_key_lookup(out, agg);
     out.jump_imm(kJne, R0, 0, found);
     // A new key: insert the zeroed value (from the one-entry zero map: a
     // quantize() value is larger than the stack allows), then look it up.
@@ -251,8 +270,7 @@ void emit_aggregate_update(BpfEmitter &out, const KernelAggregation &agg) {
     out.jump_imm(kJeq, R0, 0, skip);
     out.mov(R3, R0);
     out.load_map(R1, agg.map);
-    out.mov(R2, R10);
-    out.alu_imm(kAdd, R2, frame::kKey);
+    emit_key_address(out, agg);
     out.mov_imm(R4, kUpdateNoExist);
     out.call(Helper::MapUpdateElem);
     out.jump_imm(kJeq, R0, 0, lookup_again);
@@ -260,7 +278,7 @@ void emit_aggregate_update(BpfEmitter &out, const KernelAggregation &agg) {
     emit_count_drop(out, MapPlan::kAggregationDrops);
     out.jump(skip);
     out.bind(lookup_again);
-    emit_map_lookup(out, agg.map, frame::kKey);
+    emit_key_lookup(out, agg);
     out.jump_imm(kJeq, R0, 0, skip);
     out.bind(found);
     out.mov(R7, R0);

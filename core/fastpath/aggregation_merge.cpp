@@ -15,10 +15,10 @@ std::string engine_key(const KernelAggregation &agg, std::string_view kernel_key
     size_t pos = 0;
     for (const dif::TypeDesc &type : agg.key_types) {
         if (type.kind == dif::TypeDesc::Kind::String) {
-            std::string_view bytes = kernel_key.substr(pos, kStringKeyBytes);
+            std::string_view bytes = kernel_key.substr(pos, agg.string_bytes);
             out.append(bytes.substr(0, bytes.find('\0')));
             out.push_back('\0');
-            pos += kStringKeyBytes;
+            pos += agg.string_bytes;
         } else {
             const size_t size = type.size >= 1 && type.size <= 8 ? type.size : 8;
             out.append(kernel_key.substr(pos, size)); // the low-order bytes (little-endian)

@@ -43,7 +43,10 @@ enum class Helper : int32_t {
     GetCurrentComm = 16,
     GetCurrentTask = 35,
     ProbeReadKernel = 113,
+    ProbeReadUserStr = 114,
     RingbufOutput = 130,
+    RingbufReserve = 131,
+    RingbufSubmit = 132,
 };
 
 // bpf_ringbuf_output() flags: the consumer polls, no wakeup wanted.

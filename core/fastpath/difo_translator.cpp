@@ -3,6 +3,7 @@
 
 #include "dif/builtins.h"
 #include "dif/subroutines.h"
+#include "fastpath/kernel_records.h"
 
 #include <array>
 #include <cstring>
@@ -48,6 +49,20 @@ std::array<uint64_t, 2> string_words(const std::string &text) {
 
 } // namespace
 
+KernelString DifoValue::string() const {
+    switch (kind) {
+    case Kind::Execname:
+        return KernelString{KernelString::Kind::Execname};
+    case Kind::Constant:
+        return KernelString{KernelString::Kind::Constant, text};
+    case Kind::Memory:
+        return memory;
+    case Kind::Integer:
+        break;
+    }
+    throw Refusal("an integer where a string is wanted");
+}
+
 struct DifoTranslator::State {
     std::array<Kind, dif::kRegisterCount> regs;
     bool reachable = true;
@@ -58,6 +73,7 @@ struct DifoTranslator::State {
     // The tuple stack's bytes, written at frame::kTuple as it is pushed (D's
     // types keep an array's key types the same at every use).
     uint32_t tuple_bytes = 0;
+    std::vector<Kind> tuple; // the kinds pushed
 
     void merge_into(size_t target) {
         auto [it, fresh] = pending.try_emplace(target, regs);
@@ -108,6 +124,8 @@ void note_builtin_uses(const dif::Difo &difo, BuiltinUses &uses) {
             uses.pid_tgid = true; // the thread-local key
         if (in.op == Op::Ldga && in.imm == uint32_t(VarId::Args))
             uses.return_value = true;
+        if (in.op == Op::Call && in.imm == uint32_t(dif::Subr::Copyinstr))
+            uses.scratch = uses.timestamp = true; // a fault's record has the timestamp
         if (in.op != Op::Ldgv)
             continue;
         switch (VarId(in.imm)) {
@@ -171,7 +189,7 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
     auto integer = [&](uint8_t r) -> const Kind & {
         if (regs[r].tag != Kind::Integer)
             throw Refusal(regs[r].tag == Kind::Mixed ? "a value that may be a string or an integer"
-                                                     : "strings other than execname and constants");
+                                                     : "a string where an integer is wanted");
         return regs[r];
     };
     auto set = [&](uint8_t r, Kind k) {
@@ -225,6 +243,7 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
         return;
     case Op::Flushts:
         state.tuple_bytes = 0;
+        state.tuple.clear();
         return;
     case Op::Or:
         return binary(kOr);
@@ -294,11 +313,18 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
         integer(in.r1);
         if (in.imm == 0 || in.imm >= 64)
             throw Refusal("an extension of " + std::to_string(in.imm) + " bits");
+        const Kind source = regs[in.r1];
         load_dif_register(out_, R1, in.r1);
         out_.alu_imm(kLsh, R1, static_cast<int32_t>(64 - in.imm));
         out_.alu_imm(in.op == Op::Sext ? kArsh : kRsh, R1, static_cast<int32_t>(64 - in.imm));
         store_dif_register(out_, in.rd, R1);
-        return set(in.rd, Kind{Kind::Integer});
+        if (!source.known)
+            return set(in.rd, Kind{Kind::Integer});
+        // A constant stays known (copyinstr()'s length, a divisor).
+        const unsigned shift = 64 - in.imm;
+        const uint64_t value =
+            in.op == Op::Sext ? uint64_t(int64_t(source.value << shift) >> shift) : (source.value << shift) >> shift;
+        return set(in.rd, Kind{Kind::Integer, true, value});
     }
     case Op::Ba:
         out_.jump(branch_target());
@@ -321,10 +347,14 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
         } else if (k.tag == Kind::Constant) {
             value.kind = DifoValue::Kind::Constant;
             value.text = k.text;
+        } else if (k.tag == Kind::Memory) {
+            value.kind = DifoValue::Kind::Memory;
+            value.memory = k.memory;
         } else {
             throw Refusal("a value that may be a string or an integer");
         }
-        if (state.returned && (state.returned->kind != value.kind || state.returned->text != value.text))
+        if (state.returned && (state.returned->kind != value.kind || state.returned->text != value.text ||
+                               state.returned->memory != value.memory))
             throw Refusal("a string result that depends on a condition");
         state.returned = value;
         out_.jump(state.end);
@@ -413,6 +443,8 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
         return;
     }
     case Op::Call: {
+        if (in.imm == uint32_t(dif::Subr::Copyinstr))
+            return emit_copyinstr(in.rd, pc, state);
         const dif::SubrInfo *subr = dif::subr_info(in.imm);
         throw Refusal(std::string(subr ? subr->name : "a subroutine") + "() is not available in the kernel path");
     }
@@ -436,11 +468,20 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
     case VarId::ProbeMod:
     case VarId::ProbeFunc:
     case VarId::ProbeName: {
+        const int which = static_cast<int>(uint32_t(id) - uint32_t(VarId::ProbeProv));
+        if (rd == dif::kZeroRegister)
+            return;
+        if (shared_) {
+            Kind k{Kind::Memory};
+            k.memory = KernelString{KernelString::Kind::Memory, "", StringBase::ProbeInfo,
+                                    probe_name_offset(plan_, *shared_, which), which};
+            state.regs[rd] = k;
+            return;
+        }
         if (!probe_)
             throw Refusal(builtin_name(uint32_t(id)) + " without the probe's own program");
         const std::string *names[] = {&probe_->provider, &probe_->module, &probe_->function, &probe_->name};
-        if (rd != dif::kZeroRegister)
-            state.regs[rd] = Kind{Kind::Constant, false, 0, *names[uint32_t(id) - uint32_t(VarId::ProbeProv)]};
+        state.regs[rd] = Kind{Kind::Constant, false, 0, *names[which]};
         return;
     }
     case VarId::Pid:
@@ -533,37 +574,71 @@ void DifoTranslator::emit_arg(uint32_t index, uint8_t rd) {
     store_dif_register(out_, rd, R1);
 }
 
-// rd = strcmp(left, right) as -1, 0 or 1: the 16-byte zero-padded forms
-// compared as big-endian words (the order of their bytes as unsigned chars).
+// rd = strcmp(left, right) as -1, 0 or 1 (kernel_strings.h).
 void DifoTranslator::emit_string_compare(const Kind &left, const Kind &right, uint8_t rd) {
-    auto is_string = [](const Kind &k) { return k.tag == Kind::Execname || k.tag == Kind::Constant; };
-    if (!is_string(left) || !is_string(right))
-        throw Refusal("strings other than execname and constants");
-    if (left.tag == right.tag && (left.tag == Kind::Execname || left.text == right.text)) {
+    const KernelString l = string_of(left), r = string_of(right);
+    if (l == r) { // the same string
         out_.mov_imm(R1, 0);
         return store_dif_register(out_, rd, R1);
     }
-    auto load_word = [&](const Kind &k, Reg dst, int word) {
-        if (k.tag == Kind::Execname)
-            out_.load(kDw, dst, R10, static_cast<int16_t>(frame::kComm + 8 * word));
-        else
-            out_.load_imm64(dst, string_words(k.text)[word]);
-        out_.byte_swap_to_be64(dst);
-    };
-    BpfEmitter::Label differ = out_.new_label(), done = out_.new_label();
-    for (int word = 0; word < 2; word++) {
-        load_word(left, R1, word);
-        load_word(right, R2, word);
-        out_.jump_reg(kJne, R1, R2, differ);
-    }
-    out_.mov_imm(R3, 0);
-    out_.jump(done);
-    out_.bind(differ);
-    out_.mov_imm(R3, 1);
-    out_.jump_reg(kJgt, R1, R2, done);
-    out_.mov_imm(R3, -1);
-    out_.bind(done);
+    emit_compare_strings(out_, l, r, plan_.string_bytes);
     store_dif_register(out_, rd, R3);
+}
+
+KernelString DifoTranslator::string_of(const Kind &k) const {
+    switch (k.tag) {
+    case Kind::Execname:
+        return KernelString{KernelString::Kind::Execname};
+    case Kind::Constant:
+        return KernelString{KernelString::Kind::Constant, k.text};
+    case Kind::Memory:
+        return k.memory;
+    default:
+        throw Refusal(k.tag == Kind::Mixed ? "a value that may be a string or an integer"
+                                           : "an integer where a string is wanted");
+    }
+}
+
+// copyinstr(addr [, maxlen]): the string at the user address, at most
+// strsize - 1 bytes (or maxlen), into a zeroed scratch slot of its own. A
+// read that fails writes DTrace's error record (invalid address, the
+// address) and ends the clause, as the engine's copyinstr() faults.
+void DifoTranslator::emit_copyinstr(uint8_t rd, size_t pc, State &state) {
+    if (!faults_allowed_)
+        throw Refusal("copyinstr() without its probe's own program (its faults name the probe)");
+    if (state.tuple.empty() || state.tuple[0].tag != Kind::Integer || state.tuple.size() > 2)
+        throw Refusal("copyinstr() of something other than an address");
+    uint32_t size = plan_.strsize;
+    if (state.tuple.size() == 2) {
+        if (state.tuple[1].tag != Kind::Integer || !state.tuple[1].known)
+            throw Refusal("copyinstr() with a length not known at compile time");
+        if (state.tuple[1].value < size)
+            size = static_cast<uint32_t>(state.tuple[1].value + 1);
+    }
+    if (size > plan_.string_bytes || size == 0)
+        throw Refusal("copyinstr() of more than " + std::to_string(kMaxStringBytes - 1) + " bytes (strsize)");
+    if (string_slots_ >= kMaxStringSlots)
+        throw Refusal("more than " + std::to_string(kMaxStringSlots) + " copyinstr() calls in a clause");
+    const int16_t slot = string_slot_offset(plan_, string_slots_++);
+    scratch_map(plan_, static_cast<uint32_t>(slot) + plan_.string_bytes);
+    // Zeroed first: the kernel copies up to the NUL, the key and the compare want the padding.
+    emit_load_base(out_, R1, StringBase::Scratch);
+    for (uint32_t word = 0; word < plan_.string_bytes / 8; word++)
+        out_.store_imm(kDw, R1, static_cast<int16_t>(slot + 8 * word), 0);
+    out_.alu_imm(kAdd, R1, slot);
+    out_.mov_imm(R2, static_cast<int32_t>(size));
+    out_.load(kDw, R3, R10, frame::kTuple);
+    out_.call(Helper::ProbeReadUserStr);
+    BpfEmitter::Label read = out_.new_label();
+    out_.jump_imm(kJsge, R0, 0, read);
+    emit_fault_record(out_, plan_, fault_, static_cast<uint32_t>(pc), dif::FaultKind::BadAddr, frame::kTuple);
+    out_.jump(fault_.clause_end);
+    out_.bind(read);
+    if (rd != dif::kZeroRegister) {
+        Kind k{Kind::Memory};
+        k.memory = KernelString{KernelString::Kind::Memory, "", StringBase::Scratch, slot};
+        state.regs[rd] = k;
+    }
 }
 
 unsigned DifoTranslator::clause_local_slot(const dif::Variable &var) {
@@ -624,6 +699,8 @@ void DifoTranslator::emit_global(const dif::Variable &var, uint8_t reg, bool sto
 // for an integer, 16 for a string (execname's room, zero-padded).
 void DifoTranslator::emit_push(const Kind &value, uint8_t reg, State &state) {
     const bool is_string = value.tag == Kind::Execname || value.tag == Kind::Constant;
+    if (value.tag == Kind::Memory)
+        throw Refusal("associative array keys of strings other than execname and constants of under 16 bytes");
     if (!is_string && value.tag != Kind::Integer)
         throw Refusal("a value that may be a string or an integer");
     const uint32_t size = is_string ? kStringKeyBytes : 8;
@@ -648,6 +725,7 @@ void DifoTranslator::emit_push(const Kind &value, uint8_t reg, State &state) {
         }
     }
     state.tuple_bytes += size;
+    state.tuple.push_back(value);
 }
 
 // a[k...] and self->a[k...]: a hash map per array, keyed by the tuple (and

@@ -14,6 +14,8 @@
 #include "dif/isa.h"
 #include "fastpath/bpf_emitter.h"
 #include "fastpath/kernel_frame.h"
+#include "fastpath/kernel_strings.h"
+#include "fastpath/shared_probes.h"
 
 #include <map>
 #include <string>
@@ -23,13 +25,29 @@ namespace dtrace::fastpath {
 
 // What a DIFO returned: an integer (in frame::kResult) or a string.
 struct DifoValue {
-    enum class Kind { Integer, Execname, Constant } kind = Kind::Integer;
-    std::string text; // Constant: the string
+    enum class Kind { Integer, Execname, Constant, Memory } kind = Kind::Integer;
+    std::string text;    // Constant: the string
+    KernelString memory; // Memory: where the string lies (kernel_strings.h)
+
+    bool is_string() const { return kind != Kind::Integer; }
+    KernelString string() const;
+};
+
+// Where the faults of the DIF being translated go (copyinstr() of a bad
+// address): DTrace's error record names the clause's enabled probe, the
+// action (1-based; 0: the predicate) and the DIF offset, then the clause
+// ends, as the engine abandons a clause that faulted.
+struct FaultSite {
+    BpfEmitter::Label clause_end = 0;
+    int32_t action = 0;
+    uint32_t epid = 0;          // a program of one probe's: the clause's enabled probe id
+    int32_t shared_clause = -1; // a shared program's: the clause's index in its probe's entry
 };
 
 // The builtins a program reads once, in its prologue.
 struct BuiltinUses {
     bool execname = false, timestamp = false, pid_tgid = false, uid_gid = false, return_value = false;
+    bool scratch = false; // the scratch map (kernel_strings.h)
 };
 
 // Where each this-> variable lives in the frame (shared by the clauses of
@@ -38,19 +56,26 @@ using ClauseLocalSlots = std::map<std::pair<const compiler::Program *, uint32_t>
 
 class DifoTranslator {
   public:
-    // `probe`: the one probe the program serves (its names are constants), if known.
+    // `probe`: the one probe the program serves (its names are constants), if known;
+    // `shared`: the probes a shared program serves (their names in their entries).
     DifoTranslator(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, const compiler::Program &program,
-                   ClauseLocalSlots &locals, const ProbeIdentity *probe = nullptr)
-        : out_(out), plan_(plan), shape_(shape), program_(program), locals_(locals), probe_(probe) {}
+                   ClauseLocalSlots &locals, const ProbeIdentity *probe = nullptr,
+                   const SharedProgram *shared = nullptr)
+        : out_(out), plan_(plan), shape_(shape), program_(program), locals_(locals), probe_(probe), shared_(shared) {}
 
     DifoValue emit(const dif::Difo &difo);
+    // Where the faults of the next DIFOs emitted go.
+    void set_fault_site(const FaultSite &site) { fault_ = site; }
+    // Whether the fault site names the clause's enabled probe (else what can fault is refused).
+    void allow_faults(bool allowed) { faults_allowed_ = allowed; }
 
   private:
     struct Kind {
-        enum Tag { Unset, Integer, Execname, Constant, Mixed } tag = Unset;
+        enum Tag { Unset, Integer, Execname, Constant, Memory, Mixed } tag = Unset;
         bool known = false; // Integer: value is a constant
         uint64_t value = 0;
-        std::string text; // Constant
+        std::string text;    // Constant
+        KernelString memory; // Memory
         friend bool operator==(const Kind &, const Kind &) = default;
     };
     struct State;
@@ -66,6 +91,8 @@ class DifoTranslator {
     void emit_array(const dif::Variable &var, uint8_t reg, bool store, State &state);
     void emit_dynamic_variable(uint32_t map, int16_t key_offset, uint8_t reg, bool store);
     void emit_thread_key(int16_t offset);
+    void emit_copyinstr(uint8_t rd, size_t pc, State &state);
+    KernelString string_of(const Kind &k) const;
     unsigned clause_local_slot(const dif::Variable &var);
     uint32_t variable_map(const std::string &name, MapSpec spec);
 
@@ -75,6 +102,10 @@ class DifoTranslator {
     const compiler::Program &program_;
     ClauseLocalSlots &locals_;
     const ProbeIdentity *probe_;
+    const SharedProgram *shared_;
+    FaultSite fault_;
+    bool faults_allowed_ = false;
+    unsigned string_slots_ = 0; // copyinstr() results of this clause, each in a scratch slot of its own
 };
 
 // Loads DIF register `r` (r0 reads 0) into `dst`, stores `src` into it (r0: lost).

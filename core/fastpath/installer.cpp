@@ -59,17 +59,32 @@ std::string probe_name(const engine::Probe &p) {
 
 // The probe's layout for dtrace's programs, as its plugin gives it; nothing
 // when the plugin cannot run them on the probe.
-std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, const engine::Probe &probe) {
+bool can_update_maps(const dtrace_fastpath_ops &ops) {
+    return host::abi::covers(&ops, host::abi::kFastpathOpsUpdateMapSize) && ops.update_map != nullptr;
+}
+
+// The probe's layout for dtrace's programs, as its plugin gives it (with
+// the word telling it from its plugin's other probes in `word`); nothing
+// when the plugin cannot run them on the probe.
+std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, const engine::Probe &probe,
+                                   uint64_t *word = nullptr) {
     dtrace_fastpath_probe layout{};
     layout.struct_size = sizeof layout;
     if (ops.probe_layout(state, probe.id, probe.cookie, &layout) != 0)
         return std::nullopt;
-    return ProbeShape{layout.nargs,
-                      layout.arg_offset,
-                      (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
-                      layout.task_real_parent,
-                      layout.task_tgid,
-                      layout.task_exec_runtime};
+    ProbeShape shape{layout.nargs,
+                     layout.arg_offset,
+                     (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
+                     layout.task_real_parent,
+                     layout.task_tgid,
+                     layout.task_exec_runtime};
+    if (can_update_maps(ops) && (layout.probe_word_size == 4 || layout.probe_word_size == 8)) {
+        shape.probe_word_offset = layout.probe_word_offset;
+        shape.probe_word_size = layout.probe_word_size;
+        if (word)
+            *word = layout.probe_word;
+    }
+    return shape;
 }
 
 std::vector<ClauseRef> clauses_of(const engine::Probe &probe) {
@@ -97,7 +112,7 @@ std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
         const host::LoadedPlugin *plugin = probe->provider->owner;
         const dtrace_fastpath_ops *ops = plugin ? plugin->fastpath_ops() : nullptr;
         if (ops && (port.plugin == nullptr || port.plugin == plugin)) {
-            planned.shape = shape_of(*ops, plugin->plugin_state(), *probe);
+            planned.shape = shape_of(*ops, plugin->plugin_state(), *probe, &planned.identity.word);
             if (planned.shape)
                 port = Port{ops, plugin->plugin_state(), plugin};
         }
@@ -162,7 +177,8 @@ Status Installation::attach_late(const engine::Probe &probe) {
     const std::optional<ProbeShape> shape = shape_of(ops_, state_, probe);
     if (!shape)
         return {};
-    auto program = programs_.find(GroupKey{*shape, 0, clauses_of(probe)}); // not a probe's own program
+    const std::vector<ClauseRef> clauses = clauses_of(probe);
+    auto program = programs_.find(GroupKey{grouping_shape(*shape, clauses), 0, clauses}); // not a probe's own program
     if (program == programs_.end())
         return {};
     if (ops_.attach_program(state_, program->second, probe.id, probe.cookie) != 0)
@@ -196,7 +212,12 @@ void Installation::merge_records() {
         Installation &self = *static_cast<Installation *>(arg);
         std::optional<DecodedRecord> r =
             decode_record(self.plan_, std::span<const uint8_t>(static_cast<const uint8_t *>(data), size));
-        if (r)
+        if (r && r->fault)
+            self.engine_.report_kernel_fault(r->cpu, r->timestamp,
+                                             engine::FaultRecord{r->fault->epid, static_cast<int32_t>(r->fault->action),
+                                                                 r->fault->pc, dif::FaultKind(r->fault->kind),
+                                                                 r->fault->address});
+        else if (r)
             self.engine_.append_kernel_record(r->cpu, r->epid, r->timestamp, r->values);
     };
     ops_.read_ring(state_, map_handles_[ring->second], on_record, this);
@@ -211,6 +232,7 @@ class Installer {
         sizes_.variable_entries = entries_for(static_cast<size_t>(options.number("dynvarsize")), kBytesPerVariable);
         sizes_.ring_bytes = ring_bytes_for(static_cast<size_t>(options.number("bufsize")));
         sizes_.wall_offset_ns = wall_clock_offset();
+        sizes_.strsize = static_cast<uint32_t>(std::clamp<int64_t>(options.number("strsize"), 1, UINT32_MAX));
     }
 
     std::optional<std::string> run(std::unique_ptr<Installation> &out) {
@@ -256,10 +278,23 @@ class Installer {
 
     bool build(const Plan &plan, Installation &inst, std::vector<Built> &built,
                std::map<ClauseRef, std::string> &forced) {
+        for (const auto &[key, group_probes] : plan.groups) { // a string key's width is the session's
+            std::vector<const ProbeIdentity *> identities;
+            for (const PlannedProbe *p : group_probes)
+                identities.push_back(&p->identity);
+            size_strings(inst.plan_, key.clauses, identities);
+        }
         for (const auto &[key, group_probes] : plan.groups) {
             // A program of one probe's (key.probe) knows it: its names, its clauses' enabled probe ids.
             const ProbeIdentity *probe = key.probe ? &group_probes.front()->identity : nullptr;
             try {
+                if (key.shared) {
+                    SharedProgram shared;
+                    for (const PlannedProbe *p : group_probes)
+                        shared.probes.push_back(&p->identity);
+                    built.push_back({build_shared_program(inst.plan_, key.shape, key.clauses, shared)});
+                    continue;
+                }
                 built.push_back({build_program(inst.plan_, key.shape, key.clauses, probe)});
             } catch (const Refusal &refusal) {
                 for (const ClauseRef &c : key.clauses)
@@ -285,6 +320,11 @@ class Installer {
             }
             inst.map_handles_.push_back(handle);
         }
+        for (const MapPlan::Entry &e : inst.plan_.initial_entries)
+            if (inst.ops_.update_map(inst.state_, inst.map_handles_[e.map], e.key.data(), e.value.data()) != 0) {
+                force(plan, "the plugin could not fill the map " + inst.plan_.maps[e.map].name, forced);
+                return false;
+            }
         return true;
     }
 

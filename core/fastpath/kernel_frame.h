@@ -51,9 +51,17 @@ inline constexpr uint32_t kMaxTupleBytes = 128;
 inline constexpr int16_t kTuple = kKey - static_cast<int16_t>(kMaxTupleBytes); // DIF's tuple stack: an array's key
 inline constexpr int16_t kTupleThread = kTuple - 8;    // a self-> array's key: the thread id, then the tuple
 inline constexpr int16_t kTaskWord = kTupleThread - 8; // a word read from the current task (ppid, vtimestamp)
+// Pointers kept across the clauses of a firing (the verifier tracks spilled
+// pointers): the CPU's scratch (kernel_strings.h), the probe's entry of a
+// program shared by probes (shared_probes.h).
+inline constexpr int16_t kScratch = kTaskWord - 8;
+inline constexpr int16_t kProbeInfo = kScratch - 8; // -512: the frame's last slot
 } // namespace frame
 
 inline constexpr uint32_t kStringKeyBytes = 16; // a string key in the kernel: execname's room (TASK_COMM_LEN)
+// A string in kernel memory (a copyinstr() result, a probe name of a shared
+// program) takes MapPlan::string_bytes, at most this.
+inline constexpr uint32_t kMaxStringBytes = 1024;
 
 // How the probes of one program hold their event (dtrace_fastpath_probe).
 struct ProbeShape {
@@ -62,6 +70,8 @@ struct ProbeShape {
     bool syscall_return = false;
     // Offsets in the kernel's task_struct (dtrace_fastpath_probe); 0: unknown.
     uint32_t task_real_parent = 0, task_tgid = 0, task_exec_runtime = 0;
+    // The context word that tells the probes apart (shared_probes.h); size 0: none.
+    uint32_t probe_word_offset = 0, probe_word_size = 0;
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };
@@ -71,11 +81,13 @@ struct ProbeShape {
 struct ProbeIdentity {
     std::string provider, module, function, name;
     std::vector<uint32_t> epids; // per clause of the program, in order
+    uint64_t word = 0;           // its ProbeShape::probe_word (shared_probes.h)
 };
 
 // How one clause's record lies in the kernel's ring (kernel_records.h).
 struct RecordField {
-    enum class Kind { Integer, Execname, Constant } kind = Kind::Integer;
+    // String: MapPlan::string_bytes zero-padded bytes (a string in kernel memory).
+    enum class Kind { Integer, Execname, Constant, String } kind = Kind::Integer;
     std::string text; // Constant: the string (written by user space, not the kernel)
 };
 struct RecordLayout {
@@ -97,8 +109,10 @@ struct KernelAggregation {
     const compiler::AggregationDecl *decl = nullptr;
     const compiler::Program *program = nullptr; // a program whose id `decl->id` names it
     uint32_t map = 0;
-    std::vector<dif::TypeDesc> key_types; // each an 8-byte integer or a kStringKeyBytes string in the kernel
+    std::vector<dif::TypeDesc> key_types; // each an 8-byte integer or a string_bytes string in the kernel
     uint32_t key_bytes = 0;
+    uint32_t string_bytes = kStringKeyBytes; // a string key's bytes
+    bool key_in_scratch = false;             // built in the scratch map (larger than the frame's room)
     uint32_t value_words = 0;
 };
 
@@ -112,10 +126,20 @@ struct MapPlan {
     size_t variable_entries = 4096;    // from dynvarsize
     size_t ring_bytes = 1u << 22;      // from bufsize
     int64_t wall_offset_ns = 0;        // walltimestamp - timestamp (CLOCK_REALTIME - CLOCK_MONOTONIC)
+    uint32_t strsize = 256;            // the strsize option: copyinstr()'s bound
+    // A string in kernel memory: the longest string the programs can see
+    // (size_strings()), a multiple of 8, kStringKeyBytes at least.
+    uint32_t string_bytes = kStringKeyBytes;
     std::vector<MapSpec> maps;
     std::map<std::string, uint32_t> by_name;
     std::map<std::string, KernelAggregation> aggregations; // by aggregation name
     std::map<uint32_t, RecordLayout> records;              // by enabled probe id
+    // Entries the installer writes once the maps exist (shared_probes.h).
+    struct Entry {
+        uint32_t map;
+        std::string key, value;
+    };
+    std::vector<Entry> initial_entries;
 
     MapPlan();
     uint32_t add(const std::string &name, MapSpec spec);

@@ -1,6 +1,8 @@
 // kernel_records.cpp: records written in the kernel and read back (see kernel_records.h).
 #include "fastpath/kernel_records.h"
 
+#include "fastpath/kernel_strings.h"
+
 #include <cstring>
 
 namespace dtrace::fastpath {
@@ -24,8 +26,45 @@ uint32_t ring_map(MapPlan &plan) {
 
 } // namespace
 
-RecordWriter::RecordWriter(BpfEmitter &out, MapPlan &plan, uint32_t epid)
-    : out_(out), plan_(plan), epid_(epid), scratch_map_(scratch_map(plan)), ring_map_(ring_map(plan)),
+void emit_load_epid(BpfEmitter &out, Reg dst, const FaultSite &site) {
+    if (site.shared_clause < 0)
+        return out.mov_imm(dst, static_cast<int32_t>(site.epid));
+    out.load(kDw, R1, R10, frame::kProbeInfo);
+    out.load(kW, dst, R1, static_cast<int16_t>(4 * site.shared_clause));
+}
+
+void emit_fault_record(BpfEmitter &out, MapPlan &plan, const FaultSite &site, uint32_t pc, dif::FaultKind kind,
+                       int16_t address_offset) {
+    BpfEmitter::Label reserved = out.new_label(), done = out.new_label();
+    out.load_map(R1, ring_map(plan));
+    out.mov_imm(R2, kFaultRecordBytes);
+    out.mov_imm(R3, 0);
+    out.call(Helper::RingbufReserve);
+    out.jump_imm(kJne, R0, 0, reserved);
+    emit_count_drop(out, MapPlan::kRecordDrops);
+    out.jump(done);
+    out.bind(reserved);
+    out.mov(R8, R0);
+    out.call(Helper::GetSmpProcessorId);
+    out.store(kW, R8, 4, R0);
+    out.store_imm(kW, R8, 0, static_cast<int32_t>(kFaultTag));
+    out.load(kDw, R1, R10, frame::kTimestamp);
+    out.store(kDw, R8, 8, R1);
+    emit_load_epid(out, R2, site);
+    out.store(kW, R8, 16, R2);
+    out.store_imm(kW, R8, 20, site.action);
+    out.store_imm(kW, R8, 24, static_cast<int32_t>(pc));
+    out.store_imm(kW, R8, 28, static_cast<int32_t>(kind));
+    out.load(kDw, R1, R10, address_offset);
+    out.store(kDw, R8, 32, R1);
+    out.mov(R1, R8);
+    out.mov_imm(R2, kRingbufNoWakeup);
+    out.call(Helper::RingbufSubmit);
+    out.bind(done);
+}
+
+RecordWriter::RecordWriter(BpfEmitter &out, MapPlan &plan, const FaultSite &site, const SharedProbeList *shared)
+    : out_(out), plan_(plan), site_(site), shared_(shared), scratch_map_(scratch_map(plan)), ring_map_(ring_map(plan)),
       skip_(out.new_label()) {
     layout_.bytes = kRecordHeaderBytes;
 }
@@ -41,9 +80,10 @@ void RecordWriter::field(const DifoValue &value, const dif::TypeDesc &type) {
     const bool is_string = type.kind == dif::TypeDesc::Kind::String;
     if (type.kind == dif::TypeDesc::Kind::ByRef)
         throw Refusal("recording values other than integers and strings is not available in the kernel path");
-    if (is_string != (value.kind != DifoValue::Kind::Integer))
+    if (is_string != value.is_string())
         throw Refusal("a recorded value whose type the kernel path cannot tell");
     RecordField f;
+    int probe_name = -1;
     const int16_t at = static_cast<int16_t>(layout_.bytes);
     switch (value.kind) {
     case DifoValue::Kind::Integer:
@@ -66,18 +106,44 @@ void RecordWriter::field(const DifoValue &value, const dif::TypeDesc &type) {
         f.kind = RecordField::Kind::Constant;
         f.text = value.text;
         break;
+    case DifoValue::Kind::Memory:
+        if (value.memory.probe_name >= 0 && shared_) { // the probe's name: user space knows it by the epid
+            f.kind = RecordField::Kind::Constant;
+            probe_name = value.memory.probe_name;
+            break;
+        }
+        f.kind = RecordField::Kind::String;
+        if (layout_.bytes + plan_.string_bytes > kMaxRecordBytes)
+            throw Refusal("a record of more than " + std::to_string(kMaxRecordBytes) + " bytes");
+        load_scratch();
+        emit_store_string(out_, value.string(), R9, at, plan_.string_bytes, plan_.string_bytes);
+        layout_.bytes += plan_.string_bytes;
+        break;
     }
     if (layout_.bytes > kMaxRecordBytes)
         throw Refusal("a record of more than " + std::to_string(kMaxRecordBytes) + " bytes");
     layout_.fields.push_back(std::move(f));
+    probe_names_.push_back(probe_name);
 }
 
 void RecordWriter::finish() {
     MapSpec &scratch = plan_.maps[scratch_map_];
     scratch.value_size = std::max(scratch.value_size, layout_.bytes);
-    plan_.records[epid_] = layout_;
+    if (!shared_) {
+        plan_.records[site_.epid] = layout_;
+    } else {
+        for (const ProbeIdentity *probe : *shared_) {
+            const std::string *names[] = {&probe->provider, &probe->module, &probe->function, &probe->name};
+            RecordLayout layout = layout_;
+            for (size_t i = 0; i < layout.fields.size(); i++)
+                if (probe_names_[i] >= 0)
+                    layout.fields[i].text = *names[probe_names_[i]];
+            plan_.records[probe->epids.at(static_cast<size_t>(site_.shared_clause))] = std::move(layout);
+        }
+    }
     load_scratch();
-    out_.store_imm(kW, R9, 0, static_cast<int32_t>(epid_));
+    emit_load_epid(out_, R2, site_);
+    out_.store(kW, R9, 0, R2);
     out_.call(Helper::GetSmpProcessorId);
     out_.store(kW, R9, 4, R0);
     out_.load(kDw, R1, R10, frame::kTimestamp);
@@ -99,6 +165,18 @@ std::optional<DecodedRecord> decode_record(const MapPlan &plan, std::span<const 
     std::memcpy(&out.epid, record.data(), 4);
     std::memcpy(&out.cpu, record.data() + 4, 4);
     std::memcpy(&out.timestamp, record.data() + 8, 8);
+    if (out.epid == kFaultTag) {
+        if (record.size() < kFaultRecordBytes)
+            return std::nullopt;
+        KernelFault f;
+        std::memcpy(&f.epid, record.data() + 16, 4);
+        std::memcpy(&f.action, record.data() + 20, 4);
+        std::memcpy(&f.pc, record.data() + 24, 4);
+        std::memcpy(&f.kind, record.data() + 28, 4);
+        std::memcpy(&f.address, record.data() + 32, 8);
+        out.fault = f;
+        return out;
+    }
     auto layout = plan.records.find(out.epid);
     if (layout == plan.records.end() || record.size() < layout->second.bytes)
         return std::nullopt;
@@ -121,6 +199,12 @@ std::optional<DecodedRecord> decode_record(const MapPlan &plan, std::span<const 
         case RecordField::Kind::Constant:
             out.values.emplace_back(std::string_view(f.text));
             break;
+        case RecordField::Kind::String: {
+            const char *text = reinterpret_cast<const char *>(record.data() + at);
+            out.values.emplace_back(std::string_view(text, strnlen(text, plan.string_bytes)));
+            at += plan.string_bytes;
+            break;
+        }
         }
     }
     return out;

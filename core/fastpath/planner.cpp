@@ -66,6 +66,30 @@ std::string clause_name(const ClauseRef &clause) {
     return "clause at line " + std::to_string(clause.clause->line) + " (" + descriptions + ")";
 }
 
+ProbeShape grouping_shape(ProbeShape shape, const std::vector<ClauseRef> &clauses) {
+    if (!reads_arguments(clauses))
+        shape.nargs = 0;
+    return shape;
+}
+
+// A shared group whose probes' words are not distinct cannot tell them
+// apart: each gets a program of its own.
+void split_ambiguous_groups(Plan &plan) {
+    std::vector<GroupKey> ambiguous;
+    for (const auto &[key, group_probes] : plan.groups) {
+        std::set<uint64_t> words;
+        for (const PlannedProbe *p : group_probes)
+            words.insert(p->identity.word);
+        if (key.shared && words.size() != group_probes.size())
+            ambiguous.push_back(key);
+    }
+    for (const GroupKey &key : ambiguous) {
+        for (const PlannedProbe *p : plan.groups[key])
+            plan.groups[{key.shape, p->id, key.clauses, false}].push_back(p);
+        plan.groups.erase(key);
+    }
+}
+
 Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef, std::string> &forced,
                const MapPlan &sizes) {
     Plan plan;
@@ -148,8 +172,12 @@ Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef
     for (const PlannedProbe &p : probes) {
         if (p.clauses.empty() || !p.shape || plan.user_space.count(p.clauses.front()))
             continue;
-        plan.groups[{*p.shape, needs_probe_identity(p.clauses) ? p.id : 0, p.clauses}].push_back(&p);
+        const bool named = needs_probe_identity(p.clauses);
+        const bool shared = named && p.shape->probe_word_size != 0;
+        plan.groups[{grouping_shape(*p.shape, p.clauses), named && !shared ? p.id : 0, p.clauses, shared}].push_back(
+            &p);
     }
+    split_ambiguous_groups(plan);
     return plan;
 }
 

@@ -35,14 +35,23 @@ struct PlannedProbe {
 };
 
 // The probes that share one program: their layout, the probe when the
-// program serves one probe only (needs_probe_identity()), the clauses.
+// program serves one probe only (needs_probe_identity() and the probes have
+// no word telling them apart, or not distinct ones), the clauses.
 struct GroupKey {
     ProbeShape shape;
     uint32_t probe = 0;
     std::vector<ClauseRef> clauses;
+    // The probes share a program though their clauses name their probe:
+    // they tell themselves apart by shape.probe_word_offset (shared_probes.h).
+    bool shared = false;
 
     friend auto operator<=>(const GroupKey &, const GroupKey &) = default;
 };
+
+// The layout probes are grouped by: the number of arguments only matters
+// to clauses that read them (so that syscall:::entry's probes share one
+// program).
+ProbeShape grouping_shape(ProbeShape shape, const std::vector<ClauseRef> &clauses);
 
 struct Plan {
     std::map<ClauseRef, std::string> user_space; // clause -> why it stays in user space

@@ -4,6 +4,7 @@
 #include "fastpath/aggregation_code.h"
 #include "fastpath/difo_translator.h"
 #include "fastpath/kernel_records.h"
+#include "fastpath/kernel_strings.h"
 
 #include <algorithm>
 #include <cstring>
@@ -50,13 +51,15 @@ const char *action_name(ActionKind kind) {
     return "this action"; // not reached: every kind has its case
 }
 
-void emit_prologue(BpfEmitter &out, const ProbeShape &shape, const BuiltinUses &uses) {
+void emit_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, const BuiltinUses &uses) {
     out.mov(R6, R1); // the context, kept across helper calls
     out.mov_imm(R1, 0);
     for (unsigned r = 1; r < dif::kRegisterCount; r++)
         out.store(kDw, R10, frame::dif_register(r), R1);
     for (unsigned i = 0; i < frame::kMaxClauseLocals; i++)
         out.store(kDw, R10, frame::clause_local(i), R1);
+    if (uses.scratch)
+        emit_scratch_prologue(out, plan);
     if (uses.execname) {
         out.mov(R1, R10);
         out.alu_imm(kAdd, R1, frame::kComm);
@@ -91,32 +94,34 @@ void emit_prologue(BpfEmitter &out, const ProbeShape &shape, const BuiltinUses &
     }
 }
 
-// Writes a key DIFO's value into the key tuple at `offset`.
-void store_key_part(BpfEmitter &out, const DifoValue &value, const dif::TypeDesc &type, int16_t offset) {
+// Writes a key DIFO's value into `agg`'s key tuple at `offset` (from the
+// frame's key, or the scratch map's for a key larger than the frame's room).
+void store_key_part(BpfEmitter &out, const KernelAggregation &agg, const DifoValue &value, const dif::TypeDesc &type,
+                    int16_t offset, uint32_t string_bytes) {
+    Reg base = R10;
+    if (agg.key_in_scratch) {
+        emit_load_base(out, R4, StringBase::Scratch);
+        base = R4;
+    } else {
+        offset = static_cast<int16_t>(frame::kKey + offset);
+    }
     if (type.kind == dif::TypeDesc::Kind::Integer) {
         if (value.kind != DifoValue::Kind::Integer)
             throw Refusal("a string where the aggregation key is an integer");
         out.load(kDw, R1, R10, frame::kResult);
-        out.store(kDw, R10, offset, R1);
+        out.store(kDw, base, offset, R1);
         return;
     }
-    if (value.kind == DifoValue::Kind::Execname) {
-        for (int16_t word = 0; word < 16; word += 8) {
-            out.load(kDw, R1, R10, static_cast<int16_t>(frame::kComm + word));
-            out.store(kDw, R10, static_cast<int16_t>(offset + word), R1);
-        }
-        return;
+    emit_store_string(out, value.string(), base, offset, agg.string_bytes, string_bytes);
+}
+
+bool calls_copyinstr(const dif::Difo &difo) {
+    for (uint64_t word : difo.code) {
+        const dif::Instr in = dif::decode(word);
+        if (in.op == dif::Op::Call && in.imm == uint32_t(dif::Subr::Copyinstr))
+            return true;
     }
-    if (value.kind != DifoValue::Kind::Constant || value.text.size() >= kStringKeyBytes)
-        throw Refusal("string keys other than execname and constants of under 16 bytes");
-    char bytes[kStringKeyBytes] = {};
-    value.text.copy(bytes, value.text.size());
-    for (int16_t word = 0; word < 16; word += 8) {
-        uint64_t w;
-        std::memcpy(&w, bytes + word, sizeof w);
-        out.load_imm64(R1, w);
-        out.store(kDw, R10, static_cast<int16_t>(offset + word), R1);
-    }
+    return false;
 }
 
 bool reads_probe_names(const dif::Difo &difo) {
@@ -132,12 +137,17 @@ bool reads_probe_names(const dif::Difo &difo) {
 class ClauseEmitter {
   public:
     ClauseEmitter(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, ClauseLocalSlots &locals,
-                  const compiler::Program &program, const ProbeIdentity *probe)
-        : out_(out), plan_(plan), program_(program), difos_(out, plan, shape, program, locals, probe) {}
+                  const compiler::Program &program, const ProbeIdentity *probe, const SharedProgram *shared)
+        : out_(out), plan_(plan), program_(program), difos_(out, plan, shape, program, locals, probe, shared),
+          shared_(shared ? &shared->probes : nullptr) {}
 
-    // `epid`: the clause's enabled probe id (its records name it).
-    void emit(const compiler::Clause &clause, std::optional<uint32_t> epid) {
+    // `site`: the clause's enabled probe id (its records and faults name it), if known.
+    void emit(const compiler::Clause &clause, std::optional<FaultSite> site) {
         BpfEmitter::Label end = out_.new_label();
+        site_ = site.value_or(FaultSite{});
+        site_.clause_end = end;
+        known_site_ = site.has_value();
+        enter_action(0);
         if (clause.predicate) {
             if (difos_.emit(*clause.predicate).kind != DifoValue::Kind::Integer)
                 throw Refusal("a predicate that is a string");
@@ -146,18 +156,28 @@ class ClauseEmitter {
         }
         std::optional<RecordWriter> record;
         if (clause_records(clause)) {
-            if (!epid)
+            if (!known_site_)
                 throw Refusal("a clause that records without its probe's own program");
-            record.emplace(out_, plan_, *epid);
+            record.emplace(out_, plan_, site_, shared_);
         }
-        for (const compiler::Action &action : clause.actions)
+        int32_t index = 0;
+        for (const compiler::Action &action : clause.actions) {
+            enter_action(++index);
             emit_action(action, record);
+        }
         if (record)
             record->finish();
         out_.bind(end);
     }
 
   private:
+    // The DIF that follows belongs to action `index` (0: the predicate).
+    void enter_action(int32_t index) {
+        site_.action = index;
+        difos_.set_fault_site(site_);
+        difos_.allow_faults(known_site_);
+    }
+
     void emit_action(const compiler::Action &action, std::optional<RecordWriter> &record) {
         switch (action.kind) {
         case ActionKind::Expression:
@@ -198,12 +218,13 @@ class ClauseEmitter {
         KernelAggregation &agg = plan_aggregation(plan_, program_, action.aggregation);
         if (action.args.size() != agg.key_types.size())
             throw Refusal("an aggregation key of another shape than its declaration");
-        int16_t offset = frame::kKey;
+        int16_t offset = 0;
         if (action.args.empty())
-            out_.store_imm(kDw, R10, offset, 0);
+            out_.store_imm(kDw, R10, frame::kKey, 0);
         for (size_t i = 0; i < action.args.size(); i++) {
-            store_key_part(out_, difos_.emit(action.args[i]), agg.key_types[i], offset);
-            offset = static_cast<int16_t>(offset + (agg.key_types[i].kind == dif::TypeDesc::Kind::String ? 16 : 8));
+            store_key_part(out_, agg, difos_.emit(action.args[i]), agg.key_types[i], offset, plan_.string_bytes);
+            offset = static_cast<int16_t>(
+                offset + (agg.key_types[i].kind == dif::TypeDesc::Kind::String ? agg.string_bytes : 8));
         }
         out_.mov_imm(R1, 0);
         out_.store(kDw, R10, frame::kAggValue, R1);
@@ -222,22 +243,43 @@ class ClauseEmitter {
     MapPlan &plan_;
     const compiler::Program &program_;
     DifoTranslator difos_;
+    const SharedProbeList *shared_ = nullptr;
+    FaultSite site_;
+    bool known_site_ = false;
 };
 
-BuiltinUses uses_of(const std::vector<ClauseRef> &clauses) {
+// Calls `fn` for each DIFO of the clause: its predicate, its actions' values and arguments.
+template <typename Fn> void for_each_difo(const compiler::Clause &clause, Fn &&fn) {
+    if (clause.predicate)
+        fn(*clause.predicate);
+    for (const compiler::Action &a : clause.actions) {
+        if (a.value)
+            fn(*a.value);
+        for (const auto *difos : {&a.args, &a.agg_args})
+            for (const dif::Difo &d : *difos)
+                fn(d);
+    }
+}
+
+// Whether an aggregation key of the clause is larger than the frame's room (it goes to the scratch map).
+bool has_large_key(const compiler::Clause &clause, uint32_t string_bytes) {
+    for (const compiler::Action &a : clause.actions) {
+        uint32_t bytes = 0;
+        if (a.kind == ActionKind::Aggregate)
+            for (const dif::Difo &d : a.args)
+                bytes += d.rtype.kind == dif::TypeDesc::Kind::String ? string_bytes : 8;
+        if (bytes > frame::kMaxKeyBytes)
+            return true;
+    }
+    return false;
+}
+
+BuiltinUses uses_of(const MapPlan &plan, const std::vector<ClauseRef> &clauses) {
     BuiltinUses uses;
     for (const ClauseRef &ref : clauses) {
         uses.timestamp |= clause_records(*ref.clause); // the record's
-        if (ref.clause->predicate)
-            note_builtin_uses(*ref.clause->predicate, uses);
-        for (const compiler::Action &a : ref.clause->actions) {
-            if (a.value)
-                note_builtin_uses(*a.value, uses);
-            for (const dif::Difo &d : a.args)
-                note_builtin_uses(d, uses);
-            for (const dif::Difo &d : a.agg_args)
-                note_builtin_uses(d, uses);
-        }
+        uses.scratch |= has_large_key(*ref.clause, plan.string_bytes);
+        for_each_difo(*ref.clause, [&](const dif::Difo &d) { note_builtin_uses(d, uses); });
     }
     return uses;
 }
@@ -250,35 +292,83 @@ bool clause_records(const compiler::Clause &clause) {
 }
 
 bool needs_probe_identity(const std::vector<ClauseRef> &clauses) {
+    bool needed = false;
     for (const ClauseRef &ref : clauses) {
-        if (clause_records(*ref.clause) || (ref.clause->predicate && reads_probe_names(*ref.clause->predicate)))
-            return true;
-        for (const compiler::Action &a : ref.clause->actions) {
-            if (a.value && reads_probe_names(*a.value))
-                return true;
-            for (const auto *difos : {&a.args, &a.agg_args})
-                for (const dif::Difo &d : *difos)
-                    if (reads_probe_names(d))
-                        return true;
-        }
+        needed |= clause_records(*ref.clause);
+        for_each_difo(*ref.clause,
+                      [&](const dif::Difo &d) { needed = needed || reads_probe_names(d) || calls_copyinstr(d); });
     }
-    return false;
+    return needed;
 }
 
-std::vector<uint64_t> build_program(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses,
-                                    const ProbeIdentity *probe) {
+bool reads_arguments(const std::vector<ClauseRef> &clauses) {
+    bool reads = false;
+    for (const ClauseRef &ref : clauses)
+        for_each_difo(*ref.clause, [&](const dif::Difo &d) {
+            for (uint64_t word : d.code) {
+                const dif::Instr in = dif::decode(word);
+                reads = reads ||
+                        (in.op == dif::Op::Ldgv && in.imm >= uint32_t(dif::VarId::Arg0) &&
+                         in.imm <= uint32_t(dif::VarId::Arg9)) ||
+                        (in.op == dif::Op::Ldga && in.imm == uint32_t(dif::VarId::Args));
+            }
+        });
+    return reads;
+}
+
+void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses,
+                  const std::vector<const ProbeIdentity *> &probes) {
+    bool names = false;
+    for (const ClauseRef &ref : clauses)
+        for_each_difo(*ref.clause, [&](const dif::Difo &d) {
+            size_strings(plan, d);
+            names = names || reads_probe_names(d);
+        });
+    if (names)
+        for (const ProbeIdentity *probe : probes)
+            for (const std::string *name : {&probe->provider, &probe->module, &probe->function, &probe->name})
+                size_strings(plan, *name);
+}
+
+namespace {
+
+std::vector<uint64_t> build(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses,
+                            const ProbeIdentity *probe, SharedProgram *shared) {
     BpfEmitter out;
-    emit_prologue(out, shape, uses_of(clauses));
+    emit_prologue(out, plan, shape, uses_of(plan, clauses));
+    if (shared) {
+        shared->clauses = static_cast<uint32_t>(clauses.size());
+        plan_shared_program(plan, *shared);
+        emit_probe_lookup(out, shape, *shared);
+    }
     ClauseLocalSlots locals;
     for (size_t i = 0; i < clauses.size(); i++) {
-        std::optional<uint32_t> epid;
+        std::optional<FaultSite> site;
         if (probe && i < probe->epids.size())
-            epid = probe->epids[i];
-        ClauseEmitter(out, plan, shape, locals, *clauses[i].program, probe).emit(*clauses[i].clause, epid);
+            site = FaultSite{0, 0, probe->epids[i]};
+        if (shared)
+            site = FaultSite{0, 0, 0, static_cast<int32_t>(i)};
+        ClauseEmitter(out, plan, shape, locals, *clauses[i].program, probe, shared).emit(*clauses[i].clause, site);
     }
     out.mov_imm(R0, 0);
     out.exit();
     return out.finish();
+}
+
+} // namespace
+
+std::vector<uint64_t> build_program(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses,
+                                    const ProbeIdentity *probe) {
+    size_strings(plan, clauses, probe ? SharedProbeList{probe} : SharedProbeList{});
+    return build(plan, shape, clauses, probe, nullptr);
+}
+
+std::vector<uint64_t> build_shared_program(MapPlan &plan, const ProbeShape &shape,
+                                           const std::vector<ClauseRef> &clauses, SharedProgram &shared) {
+    if (shape.probe_word_size != 4 && shape.probe_word_size != 8)
+        throw Refusal("probes that share a program without a word telling them apart");
+    size_strings(plan, clauses, shared.probes);
+    return build(plan, shape, clauses, nullptr, &shared);
 }
 
 } // namespace dtrace::fastpath

@@ -13,6 +13,7 @@
 
 #include "compiler/action_traits.h"
 #include "fastpath/kernel_frame.h"
+#include "fastpath/shared_probes.h"
 
 #include <cstdint>
 #include <vector>
@@ -30,12 +31,28 @@ struct ClauseRef {
 bool clause_records(const compiler::Clause &clause);
 
 // Whether the clauses need a program per probe (probe_identity()): one of
-// them records (the record names its enabled probe) or reads the probe's names.
+// them records (the record names its enabled probe), can fault
+// (copyinstr(): the error names it) or reads the probe's names.
 bool needs_probe_identity(const std::vector<ClauseRef> &clauses);
+
+// Whether the clauses read the probe's arguments (arg0..arg9, args[]).
+bool reads_arguments(const std::vector<ClauseRef> &clauses);
+
+// Raises plan.string_bytes for the strings the clauses can see
+// (kernel_strings.h): their constants, copyinstr()'s strsize, the names of
+// `probes` when they read them. Done for every program before any is built,
+// as a string key's width is the session's.
+void size_strings(MapPlan &plan, const std::vector<ClauseRef> &clauses,
+                  const std::vector<const ProbeIdentity *> &probes);
 
 // The encoded instructions; the maps they name are `plan`'s (added as needed).
 // `probe`: the one probe the program serves, when needs_probe_identity().
 std::vector<uint64_t> build_program(MapPlan &plan, const ProbeShape &shape, const std::vector<ClauseRef> &clauses,
                                     const ProbeIdentity *probe = nullptr);
+// The program `shared`'s probes share (shared_probes.h): they tell
+// themselves apart by shape.probe_word_offset; their entries' map is added
+// to `plan`, with the entries.
+std::vector<uint64_t> build_shared_program(MapPlan &plan, const ProbeShape &shape,
+                                           const std::vector<ClauseRef> &clauses, SharedProgram &shared);
 
 } // namespace dtrace::fastpath

@@ -55,6 +55,10 @@ inline constexpr uint32_t kFastpathOpsSize =
     offsetof(dtrace_fastpath_ops, read_map) + sizeof(dtrace_fastpath_ops::read_map);
 inline constexpr uint32_t kFastpathOpsReadRingSize =
     offsetof(dtrace_fastpath_ops, read_ring) + sizeof(dtrace_fastpath_ops::read_ring);
+inline constexpr uint32_t kFastpathOpsUpdateMapSize =
+    offsetof(dtrace_fastpath_ops, update_map) + sizeof(dtrace_fastpath_ops::update_map);
+inline constexpr uint32_t kFastpathProbeWordSize =
+    offsetof(dtrace_fastpath_probe, probe_word) + sizeof(dtrace_fastpath_probe::probe_word);
 inline constexpr uint32_t kProviderInfoV1Size =
     offsetof(dtrace_provider_info, d_source) + sizeof(dtrace_provider_info::d_source);
 inline constexpr uint32_t kProviderInfoFlagsSize =

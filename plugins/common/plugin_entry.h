@@ -152,9 +152,18 @@ template <typename Plugin> struct EntryPoints {
     static int read_fastpath_ring(void *state, int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
         return run(state, [&](Plugin &p) { return p.read_fastpath_ring(map, fn, arg); });
     }
+    // Optional: a class with update_fastpath_map lets probes share programs.
+    static constexpr bool kUpdatesMaps = requires { &Plugin::update_fastpath_map; };
+    static int update_fastpath_map(void *state, int32_t map, const void *key, const void *value) {
+        if constexpr (kUpdatesMaps)
+            return run(state, [&](Plugin &p) { return p.update_fastpath_map(map, key, value); });
+        return -1;
+    }
     static constexpr dtrace_fastpath_ops fastpath_ops = {
-        sizeof(dtrace_fastpath_ops), fastpath_layout,   create_fastpath_map, load_fastpath_program,
-        attach_fastpath_program,     read_fastpath_map, read_fastpath_ring,
+        sizeof(dtrace_fastpath_ops), fastpath_layout,
+        create_fastpath_map,         load_fastpath_program,
+        attach_fastpath_program,     read_fastpath_map,
+        read_fastpath_ring,          kUpdatesMaps ? update_fastpath_map : nullptr,
     };
 };
 

@@ -171,6 +171,19 @@ int FastpathLoader::program_fd(int32_t program) const {
     return program >= 0 && static_cast<size_t>(program) < programs_.size() ? programs_[program] : -1;
 }
 
+bool FastpathLoader::update_map(int32_t map, const void *key, const void *value, std::string &error) {
+    if (map < 0 || static_cast<size_t>(map) >= maps_.size()) {
+        error = "updating an unknown map (" + std::to_string(map) + ")";
+        return false;
+    }
+    if (bpf_map_update_elem(maps_[map].fd, key, value, BPF_ANY) != 0) {
+        error = "cannot update map " + std::string(maps_[map].spec.name ? maps_[map].spec.name : "") + ": " +
+                std::strerror(errno);
+        return false;
+    }
+    return true;
+}
+
 bool FastpathLoader::read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg, std::string &error) const {
     if (map < 0 || static_cast<size_t>(map) >= maps_.size()) {
         error = "reading an unknown map (" + std::to_string(map) + ")";

@@ -332,6 +332,14 @@ int SyscallPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fast
     out.nargs = static_cast<uint32_t>(slot.is_return ? 2 : slot.shape->entry_types.size());
     out.arg_offset = 16;
     live::FastpathLoader::describe_task(out);
+    const std::optional<int> number = syscall_number(slot.function);
+    if (number && out.struct_size >= offsetof(dtrace_fastpath_probe, probe_word) + sizeof out.probe_word) {
+        // Both records hold the system call's number at offset 8 (an int in
+        // the per-call one, a long in raw_syscalls'): its low 4 bytes.
+        out.probe_word_offset = 8;
+        out.probe_word_size = 4;
+        out.probe_word = static_cast<uint64_t>(*number);
+    }
     return 0;
 }
 
@@ -358,6 +366,11 @@ int SyscallPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uin
 int SyscallPlugin::read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
     std::string error;
     return fastpath_.read_map(map, fn, arg, error) ? 0 : fail(error);
+}
+
+int SyscallPlugin::update_fastpath_map(int32_t map, const void *key, const void *value) {
+    std::string error;
+    return fastpath_.update_map(map, key, value, error) ? 0 : fail(error);
 }
 
 int SyscallPlugin::read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {

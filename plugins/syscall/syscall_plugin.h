@@ -65,6 +65,7 @@ class SyscallPlugin {
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
     int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
     int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
+    int update_fastpath_map(int32_t map, const void *key, const void *value);
 
     // Names the addresses of stack() and ustack() (the live stack helper).
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {

@@ -8,6 +8,7 @@
 #   explain       the issue's one-liners run in the kernel, and say so
 #   differential  scripts of every kind the kernel path takes print the
 #                 same bytes with -x fastpath=on and off
+#   strings       copyinstr(), long strings, faults, shared programs
 #   fallback      what the kernel path cannot do stays in user space, with
 #                 the reason, and still prints the right output
 dtrace=$1
@@ -121,6 +122,36 @@ differential)
                         vtimestamp > 0); @[ppid == $pid, ppid > 1] = count(); }' "$steps" "$in_kernel"
     same_both_ways 'syscall::write:entry,syscall::getppid:entry /pid == $target/ { @[probefunc] = count(); }
                     syscall::write:return /pid == $target/ { printf("%s returned %d\n", probefunc, arg1); }' "$steps" "$in_kernel"
+    ;;
+strings)
+    # copyinstr() (keys, predicates against constants, records), string
+    # constants and probe names of 16 bytes or more, and faults: the same
+    # output and the same error messages both ways.
+    long=$dir/a_path_longer_than_sixteen_bytes
+    touch "$long"
+    # (after the workload's first getppid: the kernel cannot read a page
+    # not yet faulted in, such as the workload's own constant "/dev/null")
+    same_both_ways 'syscall::getppid:entry /pid == $target/ { self->go = 1; }
+                    syscall::openat:entry /self->go/ { @[copyinstr(arg1)] = count(); }
+                    syscall::openat:entry /self->go && copyinstr(arg1) == "'"$long"'"/ { printf("%s|%s|%d\n", copyinstr(arg1), execname, arg2); }
+                    syscall::write:entry /pid == $target/ { @w[copyinstr(arg1, 3), arg2] = count(); @c["a constant longer than sixteen"] = count(); }' \
+        "3 open:$long open:$dir/absent write:hello write:hi open:$long sleep:500" "$in_kernel"
+    # A bad address (write's count as a pointer): DTrace's error, the clause abandoned.
+    bad='syscall::write:entry /pid == $target/ { @[copyinstr(arg2)] = count(); } syscall::write:entry /pid == $target/ { @n = count(); }'
+    same_both_ways "$bad" "write:hello write:hi" "$in_kernel"
+    grep 'error on enabled probe' "$err" >"$dir/errors_off"
+    grep -q "invalid address (0x5) in action #1 at DIF offset" "$dir/errors_off" || fail "no error for the bad address"
+    run -x fastpath=on -qn "$bad" -c "$workload write:hello write:hi"
+    grep 'error on enabled probe' "$err" | diff - "$dir/errors_off" || fail "the kernel's errors differ from the engine's"
+    # Probe names longer than 15 bytes, one program shared by the probes.
+    same_both_ways 'syscall:::entry /pid == $target/ { @[probefunc] = count(); printf("%s:%s\n", probefunc, probename); }' \
+        "$steps" "$in_kernel"
+    run -x fastpath=explain -qn 'syscall:::entry /pid == $target/ { printf("%s\n", probefunc); }' -c "$workload 1"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(syscall:::entry) runs in the kernel on [0-9]* probes ([0-9]* BPF programs" "$err" ||
+        fail "the records of syscall:::entry do not share programs"
+    programs=$(sed -n 's/.*(syscall:::entry) runs in the kernel on [0-9]* probes (\([0-9]*\) BPF programs.*/\1/p' "$err")
+    [ "$programs" -lt 100 ] || fail "syscall:::entry's probes load $programs programs"
     ;;
 fallback)
     # Each clause that cannot run in the kernel says why, and the output is

@@ -4,6 +4,7 @@
  *
  *   N             N getppid() calls (as syscall(2): nothing of libc caches it)
  *   open:PATH     openat(AT_FDCWD, PATH, O_RDONLY), then close() if it opened
+ *   opens:N:PATH  the same N times
  *   write:TEXT    write(fd of /dev/null, TEXT, strlen(TEXT))
  *   sleep:MS      sleep MS milliseconds
  *
@@ -27,6 +28,17 @@ static int step(const char *arg, int null_fd) {
         int fd = openat(AT_FDCWD, arg + 5, O_RDONLY);
         if (fd >= 0)
             close(fd);
+        return 0;
+    }
+    if (strncmp(arg, "opens:", 6) == 0) {
+        long n = strtol(arg + 6, &end, 10);
+        if (end == arg + 6 || *end != ':' || n < 0)
+            return 2;
+        for (long i = 0; i < n; i++) {
+            int fd = openat(AT_FDCWD, end + 1, O_RDONLY);
+            if (fd >= 0)
+                close(fd);
+        }
         return 0;
     }
     if (strncmp(arg, "write:", 6) == 0) {

@@ -474,6 +474,14 @@ typedef struct dtrace_fastpath_probe {
     uint32_t task_real_parent;
     uint32_t task_tgid;
     uint32_t task_exec_runtime;
+    /* Appended: a word of the context that tells the probe from the other
+     * probes of its plugin (the syscall number of a system call's
+     * tracepoint): its offset and size (4 or 8; 0: none) and this probe's
+     * value. Probes whose clauses name their probe (records, probe names)
+     * then share one program, which looks the probe up by this word. */
+    uint32_t probe_word_offset;
+    uint32_t probe_word_size;
+    uint64_t probe_word;
 } dtrace_fastpath_probe;
 
 /* A system call return: the word at arg_offset is the kernel's return value;
@@ -546,6 +554,11 @@ typedef struct dtrace_fastpath_ops {
      * events run. NULL (or an older table): dtrace's programs write no
      * records, the clauses that record stay in user space. */
     int (*read_ring)(void *state, int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
+    /* Appended: sets the entry of `key` in map `map` to `value` (the sizes
+     * the map was created with). Returns 0, or -1 after report_error().
+     * NULL (or an older table): probes do not share programs by their
+     * probe_word. */
+    int (*update_map)(void *state, int32_t map, const void *key, const void *value);
 } dtrace_fastpath_ops;
 
 /* core -> plugin: the host's services. */

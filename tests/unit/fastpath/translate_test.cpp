@@ -2,6 +2,8 @@
 // it leaves in user space (what -x fastpath=explain prints).
 #include "compiled_clauses.h"
 
+#include <cstring>
+
 using dtrace::test::refusal_of;
 
 TEST(FastpathTranslate, TakesTheIssuesOneLiners) {
@@ -62,14 +64,16 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
               "associative arrays of values other than integers are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { a[\"a string longer than sixteen\"] = 1; }"),
               "string keys other than execname and constants of under 16 bytes");
-    EXPECT_EQ(refusal_of("a:::b { @[\"a string longer than sixteen\"] = count(); }"),
-              "string keys other than execname and constants of under 16 bytes");
+    EXPECT_EQ(refusal_of("a:::b { a[copyinstr(arg0)] = 1; }"),
+              "associative array keys of strings other than execname and constants of under 16 bytes");
     EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"),
               "stack() and ustack() keys are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"),
               "stack() and ustack() keys are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { @[sym(arg0)] = count(); }"), "aggregation keys other than integers and strings");
-    EXPECT_EQ(refusal_of("a:::b { @[copyinstr(arg0)] = count(); }"), "copyinstr() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[copyinstr(arg0, arg1)] = count(); }"),
+              "copyinstr() with a length not known at compile time");
+    EXPECT_EQ(refusal_of("a:::b { @[copyin(arg0, 8)] = count(); }"), "copyin() is not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { trace(vtimestamp); }"),
               "vtimestamp is not available in the kernel path (the plugin does not know the kernel's task_struct)");
     EXPECT_EQ(refusal_of("a:::b { trace(curthread); }"), "curthread is not available in the kernel path");
@@ -80,6 +84,54 @@ TEST(FastpathTranslate, TakesRecordsOfIntegersExecnameAndTheProbesNames) {
               std::nullopt);
     EXPECT_EQ(refusal_of("a:::b { }"), std::nullopt);
     EXPECT_EQ(refusal_of("a:::b /probename == \"name\"/ { @[probeprov, probemod] = count(); }"), std::nullopt);
+}
+
+// copyinstr() (a string of up to strsize bytes in the scratch map) and
+// string constants of 16 bytes or more: keys, predicates, records.
+TEST(FastpathTranslate, TakesCopyinstrAndLongStrings) {
+    EXPECT_EQ(refusal_of("a:::b /copyinstr(arg1) == \"/etc/passwd\"/ { @[copyinstr(arg1), execname] = count(); "
+                         "printf(\"%s %s\\n\", copyinstr(arg0, 10), copyinstr(arg2 + 8)); }"),
+              std::nullopt);
+    EXPECT_EQ(refusal_of("a:::b { @[\"a string longer than sixteen\"] = count(); }"), std::nullopt);
+    EXPECT_EQ(refusal_of("a:::b /execname != \"a string longer than sixteen\"/ { trace(\"x\"); }"), std::nullopt);
+}
+
+TEST(FastpathTranslate, CopyinstrSizesStringsByStrsize) {
+    auto program = dtrace::test::compile_d("a:::b { @[copyinstr(arg0)] = count(); }");
+    ASSERT_TRUE(program);
+    dtrace::fastpath::MapPlan plan;
+    plan.strsize = 100;
+    const dtrace::fastpath::ProbeIdentity probe = dtrace::test::test_probe(*program);
+    dtrace::fastpath::build_program(plan, {2, 16, false}, dtrace::test::clauses_of(*program), &probe);
+    EXPECT_EQ(plan.string_bytes, 104u);
+    EXPECT_EQ(plan.aggregations.begin()->second.key_bytes, 104u);
+    EXPECT_TRUE(plan.by_name.count("scratch"));
+    dtrace::fastpath::MapPlan huge;
+    huge.strsize = 4096; // beyond what the kernel path holds: the engine's
+    EXPECT_THROW(dtrace::fastpath::build_program(huge, {2, 16, false}, dtrace::test::clauses_of(*program), &probe),
+                 dtrace::fastpath::Refusal);
+}
+
+TEST(FastpathTranslate, ASharedProgramNeedsAWordTellingItsProbesApart) {
+    auto program = dtrace::test::compile_d("a:::b { printf(\"%s\\n\", probefunc); }");
+    ASSERT_TRUE(program);
+    dtrace::fastpath::ProbeIdentity probe{"p", "m", "f", "n", {2}, 5};
+    dtrace::fastpath::SharedProgram shared{{&probe}};
+    dtrace::fastpath::MapPlan plan;
+    EXPECT_THROW(
+        dtrace::fastpath::build_shared_program(plan, {0, 16, false}, dtrace::test::clauses_of(*program), shared),
+        dtrace::fastpath::Refusal);
+    dtrace::fastpath::ProbeShape shape{0, 16, false};
+    shape.probe_word_offset = 8;
+    shape.probe_word_size = 4;
+    dtrace::fastpath::build_shared_program(plan, shape, dtrace::test::clauses_of(*program), shared);
+    ASSERT_EQ(plan.initial_entries.size(), 1u);
+    uint32_t key = 0, epid = 0;
+    std::memcpy(&key, plan.initial_entries[0].key.data(), 4);
+    std::memcpy(&epid, plan.initial_entries[0].value.data(), 4);
+    EXPECT_EQ(key, 5u);
+    EXPECT_EQ(epid, 2u);
+    EXPECT_EQ(plan.records.at(2).fields.at(0).text, "f"); // the name, known by the epid
 }
 
 TEST(FastpathTranslate, ARecordNeedsItsProbesOwnProgram) {

@@ -95,6 +95,50 @@ TEST_F(FastpathVerifier, AcceptsPpidVtimestampAndWalltimestamp) {
         std::nullopt);
 }
 
+TEST_F(FastpathVerifier, AcceptsCopyinstrAndLongStrings) {
+    // Keys of strsize (256) bytes in the scratch map, compared with constants, recorded; faults go to the ring.
+    EXPECT_EQ(load("a:::b /copyinstr(arg1) != \"/etc/passwd\"/ { @[copyinstr(arg1)] = count(); }"), std::nullopt);
+    EXPECT_EQ(load("a:::b { @[copyinstr(arg0), execname, arg1, copyinstr(arg2, 8)] = sum(arg3); "
+                   "printf(\"%s %s %d\\n\", copyinstr(arg1), execname, arg2); }"),
+              std::nullopt);
+    EXPECT_EQ(load("a:::b /execname == \"a string longer than sixteen\" || copyinstr(arg0) < copyinstr(arg1)/ "
+                   "{ @[\"a string longer than sixteen\", execname] = count(); trace(copyinstr(arg0)); }"),
+              std::nullopt);
+}
+
+TEST_F(FastpathVerifier, AcceptsAProgramSharedByProbes) {
+    // Records, probe names as keys and in predicates, and faults, each probe's found by its word at offset 8.
+    auto program = test::compile_d("a:::b /probefunc != \"a_name_longer_than_sixteen\"/ { printf(\"%s %s %d\\n\", "
+                                   "probefunc, probename, arg0); @[probefunc, probename] = count(); "
+                                   "@s[copyinstr(arg1)] = count(); }");
+    ASSERT_TRUE(program);
+    fastpath::ProbeIdentity read{"syscall", "", "read", "entry", {7}, 0};
+    fastpath::ProbeIdentity longer{"syscall", "", "a_name_longer_than_sixteen", "entry", {8}, 1};
+    fastpath::SharedProgram shared{{&read, &longer}};
+    fastpath::MapPlan plan;
+    plan.ring_bytes = 1u << 16;
+    fastpath::ProbeShape shape{6, 16, false};
+    shape.probe_word_offset = 8;
+    shape.probe_word_size = 4;
+    const std::vector<uint64_t> insns = fastpath::build_shared_program(plan, shape, test::clauses_of(*program), shared);
+    EXPECT_EQ(plan.initial_entries.size(), 2u);
+    EXPECT_EQ(plan.records.size(), 2u); // a layout per enabled probe id
+    EXPECT_EQ(plan.records.at(8).fields[0].text, "a_name_longer_than_sixteen");
+    std::vector<int32_t> handles;
+    for (const fastpath::MapSpec &m : plan.maps) {
+        dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
+                                 m.value_size, m.max_entries,    m.name.c_str()};
+        std::string error;
+        handles.push_back(loader.create_map(spec, error));
+        ASSERT_GE(handles.back(), 0) << error;
+    }
+    for (const fastpath::MapPlan::Entry &e : plan.initial_entries) {
+        std::string error;
+        EXPECT_TRUE(loader.update_map(handles[e.map], e.key.data(), e.value.data(), error)) << error;
+    }
+    EXPECT_EQ(load_insns(insns, handles), std::nullopt);
+}
+
 TEST_F(FastpathVerifier, AcceptsStddevAndLlquantize) {
     EXPECT_EQ(load("a:::b { @s[execname] = stddev(arg0); @l = llquantize(arg0, 10, 0, 6, 20); "
                    "@m = llquantize(arg1, 2, 0, 30, 2); }"),
