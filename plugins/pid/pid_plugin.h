@@ -88,6 +88,7 @@ class PidPlugin {
     bool arm(uint32_t index, ProbeSlot &slot);
     // Attaches the uprobes of every enabled slot not attached yet, one batch per file.
     bool attach_pending();
+    bool explains() const;
     // Arms the uprobe that stops the process whenever its dynamic linker
     // changes its list of libraries (on_link_map).
     bool hook_link_map(int64_t pid, Process &process);
