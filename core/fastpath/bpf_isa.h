@@ -44,6 +44,7 @@ enum class Helper : int32_t {
     GetCurrentTask = 35,
     ProbeReadKernel = 113,
     RingbufOutput = 130,
+    GetAttachCookie = 174,
 };
 
 // bpf_ringbuf_output() flags: the consumer polls, no wakeup wanted.

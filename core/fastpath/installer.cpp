@@ -64,12 +64,18 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
     layout.struct_size = sizeof layout;
     if (ops.probe_layout(state, probe.id, probe.cookie, &layout) != 0)
         return std::nullopt;
-    return ProbeShape{layout.nargs,
-                      layout.arg_offset,
-                      (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
-                      layout.task_real_parent,
-                      layout.task_tgid,
-                      layout.task_exec_runtime};
+    ProbeShape shape{layout.nargs,
+                     layout.arg_offset,
+                     (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
+                     layout.task_real_parent,
+                     layout.task_tgid,
+                     layout.task_exec_runtime,
+                     {}};
+    if (layout.flags & DTRACE_FASTPATH_ARG_TABLE) {
+        shape.nargs = std::min(layout.nargs, DTRACE_FASTPATH_MAX_ARGS);
+        shape.arg_table.assign(layout.arg_offsets, layout.arg_offsets + shape.nargs);
+    }
+    return shape;
 }
 
 std::vector<ClauseRef> clauses_of(const engine::Probe &probe) {

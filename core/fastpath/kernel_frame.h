@@ -62,6 +62,9 @@ struct ProbeShape {
     bool syscall_return = false;
     // Offsets in the kernel's task_struct (dtrace_fastpath_probe); 0: unknown.
     uint32_t task_real_parent = 0, task_tgid = 0, task_exec_runtime = 0;
+    // DTRACE_FASTPATH_ARG_TABLE: where each argument is (dtrace_fastpath_probe's
+    // arg_offsets, nargs of them); empty: the words at arg_offset.
+    std::vector<uint32_t> arg_table;
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };

@@ -91,6 +91,10 @@ Result<std::unique_ptr<UprobeAttacher>> UprobeAttacher::load(const std::string &
     return attacher;
 }
 
+uint32_t UprobeAttacher::expected_attach_type() const {
+    return multi_ ? kAttachUprobeMulti : 0;
+}
+
 UprobeAttacher::~UprobeAttacher() {
     detach_all();
 }

@@ -78,6 +78,8 @@ class UprobeAttacher {
     void disarm(uint32_t slot);
     // Whether sites are attached with uprobe_multi links.
     bool uses_multi() const { return multi_; }
+    // The attach type the program was loaded with (that of a program it tail-calls).
+    uint32_t expected_attach_type() const;
     BpfProgramSet &programs() { return *programs_; }
 
   private:

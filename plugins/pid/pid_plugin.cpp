@@ -401,6 +401,7 @@ void PidPlugin::disable(dtrace_probe_id, uint64_t cookie) {
         return;
     // Its uprobes stay attached with the others of their batch, disarmed.
     uprobes_->disarm(static_cast<uint32_t>(cookie));
+    detach_fastpath_program(static_cast<uint32_t>(cookie));
     slot->enabled = false;
 }
 
