@@ -80,8 +80,9 @@ explain)
     grep -q "(pid[0-9]*:a.out:respond:0) runs in the kernel" "$err" || fail "the offset clause is not in the kernel"
     ;;
 differential)
-    same_both_ways 'pid$target:a.out::entry { @[probefunc] = count(); }' "calls:200" "$in_kernel"
-    same_both_ways 'pid$target:a.out::return { @[probefunc, arg0 > 0] = count(); }' "calls:100" "$in_kernel"
+    # (functions of names under 16 bytes: a longer probefunc key stays in user space)
+    same_both_ways 'pid$target:a.out:[hpr]*:entry { @[probefunc] = count(); }' "calls:200" "$in_kernel"
+    same_both_ways 'pid$target:a.out:[hpr]*:return { @[probefunc, arg0 > 0] = count(); }' "calls:100" "$in_kernel"
     # Arguments from the SysV registers, the return value (rax) and offset.
     same_both_ways 'pid$target:a.out:tiny_leaf:entry { @a = quantize(arg0); @s = sum(arg0); @mx = max(arg0); }
                     pid$target:a.out:parse_request:return { @r[arg0, arg1] = count(); }
