@@ -134,16 +134,31 @@ if bpftrace:
     print("   bpftrace uprobe:libc.so.6:get*: attach %.0f ms, detach %.0f ms" % (median([a for a, _ in bt]) * 1000, median([d for _, d in bt]) * 1000))
     # Every function of libc: bpftrace attaches one perf uprobe after the
     # other (some 20 ms each here) and stops at the first the kernel refuses.
+    # It makes tracefs uprobe events (named ..._bcc_<its pid>) and leaves
+    # them when stopped or failing: removed after it.
     limit = int(os.environ.get("BPFTRACE_ALL_LIMIT", "30"))
     t0 = time.perf_counter()
+    p = subprocess.Popen([bpftrace, "-p", pid, "-e", 'uprobe:%s:* { @ = count(); } BEGIN { exit(); }' % libc],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     try:
-        out = subprocess.run([bpftrace, "-p", pid, "-e", 'uprobe:%s:* { @ = count(); } BEGIN { exit(); }' % libc],
-                             capture_output=True, text=True, timeout=limit, env=env)
-        errors = [l for l in (out.stdout + out.stderr).splitlines() if l.startswith("ERROR")]
-        print("   bpftrace uprobe:libc.so.6:*: %s after %.0f ms" % (errors[-1] if errors else "exit %d" % out.returncode,
+        output, _ = p.communicate(timeout=limit)
+        errors = [l for l in output.splitlines() if l.startswith("ERROR")]
+        print("   bpftrace uprobe:libc.so.6:*: %s after %.0f ms" % (errors[-1] if errors else "exit %d" % p.returncode,
                                                                  (time.perf_counter() - t0) * 1000))
     except subprocess.TimeoutExpired:
+        p.send_signal(2)
+        try:
+            p.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.communicate()
         print("   bpftrace uprobe:libc.so.6:*: not attached after %d s (stopped)" % limit)
+    events = "/sys/kernel/tracing/uprobe_events"
+    for line in open(events).read().splitlines():
+        name = line.split()[0].split(":", 1)[1] if ":" in line.split()[0] else ""
+        if name.endswith("_bcc_%d" % p.pid):
+            with open(events, "a") as f:
+                f.write("-:%s\n" % name)
 victim.kill()
 victim.wait()
 PY

@@ -191,6 +191,18 @@ refused)
     run -qn 'pid999999999:a.out:main:entry { exit(0); }'
     [ "$status" != 0 ] || fail "a process that does not exist was accepted"
     grep -q "cannot trace process 999999999: no such process" "$err" || fail "no message about the process"
+    # A function whose first instruction the kernel's uprobes refuse (lock decl).
+    run -qn 'pid$target:libc.so.6:pthread_spin_lock:entry { exit(0); }' -c "$target calls:1"
+    [ "$status" != 0 ] || fail "an entry probe on a lock-prefixed instruction was accepted"
+    grep -q "pthread_spin_lock:entry: its first instruction has a lock prefix" "$err" || fail "no message about the lock prefix"
+    ;;
+whole_library)
+    # Every function of libc in one uprobe_multi link: the kernel refuses a
+    # whole link for one site it cannot probe, so none of those is made.
+    run -x verbose -qn 'pid$target:libc.so.6::entry { @ = count(); } END { printa("%@d\n", @); }' -c "$target calls:3"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    [ "$(head -1 "$out")" -gt 10 ] || fail "fewer than 10 calls into libc counted"
+    ! grep -q "attached one by one" "$err" || fail "the kernel refused the link of libc's functions"
     ;;
 target_dies)
     # A target that crashes, or exits at once, mid-trace: dtrace ends, with
