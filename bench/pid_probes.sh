@@ -153,12 +153,21 @@ if bpftrace:
             p.kill()
             p.communicate()
         print("   bpftrace uprobe:libc.so.6:*: not attached after %d s (stopped)" % limit)
+    # (the kernel refuses to remove one while its last user is going: retried)
     events = "/sys/kernel/tracing/uprobe_events"
     for line in open(events).read().splitlines():
         name = line.split()[0].split(":", 1)[1] if ":" in line.split()[0] else ""
-        if name.endswith("_bcc_%d" % p.pid):
-            with open(events, "a") as f:
-                f.write("-:%s\n" % name)
+        if not name.endswith("_bcc_%d" % p.pid):
+            continue
+        for attempt in range(20):
+            try:
+                with open(events, "a") as f:
+                    f.write("-:%s\n" % name)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            print("   (could not remove bpftrace's leftover uprobe event %s)" % name)
 victim.kill()
 victim.wait()
 PY
