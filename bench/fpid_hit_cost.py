@@ -4,6 +4,7 @@ traced thread, per hit, on the tight loop of a tiny function (pid_target's
 `loop:N` step, tiny_leaf: `lea 1(%rdi),%eax; ret`), in one run:
 
   fpid      dtrace -qn 'fpid$target:a.out:tiny_leaf:entry { @ = count(); }'
+  fpid+vt   the same clause also reading vtimestamp (a system call per hit)
   pid       dtrace -qn 'pid$target:a.out:tiny_leaf:entry { @ = count(); }'  (uprobe)
   bpftrace  bpftrace -e 'uprobe:<pid_target>:tiny_leaf /pid == cpid/ { @ = count(); }'
 
@@ -77,12 +78,16 @@ def alone(n):
     return [target, "loop:%d" % n]
 
 
-def fpid(n):
+def fpid(n, reads=""):
     # The whole 2N run fits, and both runs populate the same ring (its pages are touched at the first hit).
     ring = 1 << max(22, (2 * fpid_calls * 64 - 1).bit_length())
     return [dtrace, "-x", "fpidbufsize=%d" % ring, "-qn",
-            "fpid$target:a.out:tiny_leaf:entry { @ = count(); } END { printa(\"%@d\\n\", @); }",
+            "fpid$target:a.out:tiny_leaf:entry { @ = count(); %s} END { printa(\"%%@d\\n\", @); }" % reads,
             "-c", "%s loop:%d" % (target, n)]
+
+
+def fpid_vtimestamp(n):
+    return fpid(n, "self->v = vtimestamp; ")
 
 
 def pid(n):
@@ -104,6 +109,12 @@ fpid_ns, fpid_tool = per_hit(fpid, fpid_calls, "fpid")
 fpid_ns -= loop_fpid
 print("   fpid (inline hook):    %8.1f ns per hit   (N = %d; dtrace's CPU: %.0f ns per record)" %
       (fpid_ns, fpid_calls, fpid_tool))
+# A system call per hit: N/5 hits still take long enough for the target's CPU time to resolve them.
+vt_calls = fpid_calls // 5
+vt_ns, _ = per_hit(fpid_vtimestamp, vt_calls, "fpid+vtimestamp")
+vt_ns -= loop_fpid
+print("   fpid reading vtimestamp: %6.1f ns per hit   (N = %d; CLOCK_THREAD_CPUTIME_ID is a system call)" %
+      (vt_ns, vt_calls))
 pid_ns = None
 probe = subprocess.run([dtrace, "-l", "-n", "pid$target:a.out:tiny_leaf:entry", "-c", target + " loop:1"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -10,6 +10,7 @@
 #include "cli/plugin_types.h"
 #include "cli/probe_filters.h"
 #include "cli/provider_hints.h"
+#include "cli/provider_definitions.h"
 #include "cli/source_file.h"
 #include "cli/tracing.h"
 #include "cli/usdt_output.h"
@@ -168,6 +169,7 @@ bool Session::listing_plugins() const {
 bool Session::load_plugins() {
     engine_ = std::make_unique<engine::Engine>(options_);
     host_ = std::make_unique<host::PluginHost>(*engine_);
+    host_->set_provider_types_reader(read_provider_types);
     host::PluginConfig config;
     config.builtins = {providers::dtrace_provider_ops(), providers::profile_provider_ops()};
     for (const std::string &file : options_.list("plugin"))

@@ -24,21 +24,6 @@ constexpr uint16_t kMachine = EM_AARCH64;
 
 enum Section : uint16_t { kNull, kProbes, kGnuStack, kTypes, kSymtab, kStrtab, kShstrtab, kSectionCount };
 
-// The argument types of each probe as its definition declares them, one line
-// a probe: "provider<TAB>probe as written<TAB>type<TAB>type...". The linker
-// concatenates the sections of several objects; lines stay whole.
-std::string types_table(const std::vector<compiler::ProviderInterface> &providers) {
-    std::string out;
-    for (const compiler::ProviderInterface &provider : providers)
-        for (const compiler::ProviderInterface::Probe &probe : provider.probes) {
-            out += provider.name + "\t" + probe.written;
-            for (const compiler::ProbeArgument &arg : probe.args)
-                out += "\t" + arg.type_name;
-            out += "\n";
-        }
-    return out;
-}
-
 // A string table being built: offsets of the names added.
 class StringTable {
   public:
@@ -65,6 +50,21 @@ void pad_to(std::vector<uint8_t> &out, size_t alignment) {
 }
 
 } // namespace
+
+std::string usdt_types_table(const std::vector<compiler::ProviderInterface> &providers) {
+    std::string out;
+    for (const compiler::ProviderInterface &provider : providers)
+        for (const compiler::ProviderInterface::Probe &probe : provider.probes) {
+            out += provider.name + "\t" + probe.written;
+            for (size_t i = 0; i < probe.args.size(); ++i) {
+                out += "\t" + probe.args[i].type_name;
+                if (i < probe.translated_types.size() && probe.translated_types[i] != probe.args[i].type_name)
+                    out += " : " + probe.translated_types[i];
+            }
+            out += "\n";
+        }
+    return out;
+}
 
 std::vector<uint8_t> make_usdt_object(const std::vector<compiler::ProviderInterface> &providers) {
     StringTable names, section_names;
@@ -98,7 +98,7 @@ std::vector<uint8_t> make_usdt_object(const std::vector<compiler::ProviderInterf
                         sizeof(uint16_t),
                         0};
     headers[kGnuStack] = {section_names.add(".note.GNU-stack"), SHT_PROGBITS, 0, 0, 0, 0, 0, 0, 1, 0};
-    const std::string types = types_table(providers);
+    const std::string types = usdt_types_table(providers);
     headers[kTypes] = {section_names.add(".dtrace_usdt_types"), SHT_PROGBITS, 0, 0, 0, types.size(), 0, 0, 1, 0};
     headers[kSymtab] = {section_names.add(".symtab"), SHT_SYMTAB, 0, 0, 0, 0, kStrtab, 2, 8, sizeof(Elf64_Sym)};
     headers[kStrtab] = {section_names.add(".strtab"), SHT_STRTAB, 0, 0, 0, 0, 0, 0, 1, 0};

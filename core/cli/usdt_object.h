@@ -23,6 +23,15 @@
 
 namespace dtrace::cli {
 
+// The argument types of each probe as its definition declares them, one line
+// a probe: "provider<TAB>probe as written<TAB>type<TAB>type...", a type
+// followed by " : translated" where the definition translates it (`probe
+// q(char *) : (string)`). The object's `.dtrace_usdt_types` section holds it
+// (the linker concatenates those of several objects; lines stay whole), and
+// the usdt plugin reads installed provider definitions in this form
+// (provider_definitions.h).
+std::string usdt_types_table(const std::vector<compiler::ProviderInterface> &providers);
+
 // The object's bytes.
 std::vector<uint8_t> make_usdt_object(const std::vector<compiler::ProviderInterface> &providers);
 

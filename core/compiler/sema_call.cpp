@@ -63,7 +63,10 @@ const BuiltinIdent &Sema::lookup_function(const Expr &call) {
                     call.text + "( ) is not available: it reads kernel state, which a user-space dtrace does not have");
     if (!b->supported)
         raise_unsupported(call.line, call.text + "( )");
-    if (b->reads_process_memory && probes_ && opts_.memoryless_provider) {
+    // A translator's own reads (curpsinfo's records: the plugin serves their
+    // addresses) are the translator's business; at a memoryless probe any
+    // other address it reads faults when the clause runs.
+    if (b->reads_process_memory && probes_ && opts_.memoryless_provider && xlate_params_.empty()) {
         if (std::optional<std::string> provider = opts_.memoryless_provider(*probes_))
             raise_error(Tag::D_UNKNOWN, call.line,
                         call.text + "( ) is not available at " + *provider +

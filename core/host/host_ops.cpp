@@ -6,6 +6,8 @@
 
 #include "loaded_plugin.h"
 
+#include <cstddef>
+
 namespace dtrace::host {
 
 namespace {
@@ -97,9 +99,14 @@ int register_library(dtrace_host *host, const char *name, const char *d_source) 
 
 int probe_usage(dtrace_host *host, dtrace_probe_id probe, dtrace_probe_usage *out) {
     LoadedPlugin *plugin = plugin_of(host);
-    if (plugin == nullptr || out == nullptr || out->struct_size < sizeof(dtrace_probe_usage))
+    if (plugin == nullptr || out == nullptr || out->struct_size < offsetof(dtrace_probe_usage, nfetches))
         return -1;
     return plugin->sink().probe_usage(probe, *out) ? 0 : -1;
+}
+
+int read_provider_types(dtrace_host *host, const char *path, const char **out) {
+    LoadedPlugin *plugin = plugin_of(host);
+    return plugin == nullptr || path == nullptr || out == nullptr ? -1 : plugin->read_provider_types(path, *out);
 }
 
 } // namespace
@@ -124,6 +131,7 @@ const dtrace_host_ops host_ops_table = {
     .target_setenv = target_setenv,
     .register_library = register_library,
     .probe_usage = probe_usage,
+    .read_provider_types = read_provider_types,
 };
 
 } // namespace dtrace::host

@@ -356,6 +356,14 @@ int LoadedPlugin::get_target(uint32_t index, dtrace_target_info &out) const {
     return 0;
 }
 
+int LoadedPlugin::read_provider_types(const char *path, const char *&out) {
+    Result<std::string> types =
+        peers_ == nullptr ? Failure{"this host reads no provider definitions"} : peers_->read_provider_types(path);
+    provider_types_ = types ? std::move(*types) : types.reason();
+    out = provider_types_.c_str();
+    return types ? 0 : -1;
+}
+
 int LoadedPlugin::target_setenv(int64_t pid, const char *name, const char *value) {
     if (targets_ == nullptr || !targets_->setenv(pid, name, value)) {
         report_error(std::string("target_setenv(") + name + "): pid " + std::to_string(pid) +

@@ -58,6 +58,11 @@ class PluginPeers {
     // 0 when another plugin took the timer, -1 when none can.
     virtual int add_live_timer(LoadedPlugin &asker, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) = 0;
     virtual void remove_live_timer(LoadedPlugin &asker, dtrace_probe_id probe) = 0;
+    // The types an installed provider definition declares
+    // (dtrace_host_ops.read_provider_types), as dtrace's compiler reads it.
+    virtual Result<std::string> read_provider_types(const std::string &path) {
+        return Failure{"this host reads no provider definitions"};
+    }
 };
 
 // What lookup_kernel_symbol answered (dtrace_kernel_symbol, copied).
@@ -144,6 +149,9 @@ class LoadedPlugin {
     void report_error(std::string_view message);
     int get_target(uint32_t index, dtrace_target_info &out) const;
     int target_setenv(int64_t pid, const char *name, const char *value);
+    // dtrace_host_ops.read_provider_types: `out` points into this plugin's
+    // last answer.
+    int read_provider_types(const char *path, const char *&out);
     ProbeSink &sink() { return sink_; }
 
   private:
@@ -167,6 +175,7 @@ class LoadedPlugin {
     mutable std::mutex providers_mutex_;
     std::vector<dtrace_provider_id> providers_;
     std::vector<PluginAction> actions_; // registered by init() only
+    std::string provider_types_;        // read_provider_types' last answer
 };
 
 } // namespace dtrace::host

@@ -286,6 +286,12 @@ void PluginHost::remove_live_timer(LoadedPlugin &asker, dtrace_probe_id probe) {
     taker->release_live_timer(probe);
 }
 
+Result<std::string> PluginHost::read_provider_types(const std::string &path) {
+    if (!provider_types_reader_)
+        return PluginPeers::read_provider_types(path);
+    return provider_types_reader_(path);
+}
+
 std::vector<LoadedPlugin *> PluginHost::timer_takers_of(const LoadedPlugin *asker) const {
     std::vector<LoadedPlugin *> takers;
     std::lock_guard lock(timers_mutex_);

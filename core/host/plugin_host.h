@@ -20,6 +20,7 @@
 #include "result.h"
 #include "target_registry.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -90,6 +91,12 @@ class PluginHost final : public PluginPeers {
     // other plugins in load order; the first that takes it fires the probe.
     int add_live_timer(LoadedPlugin &asker, dtrace_probe_id probe, uint64_t interval_ns, uint32_t flags) override;
     void remove_live_timer(LoadedPlugin &asker, dtrace_probe_id probe) override;
+    // Installed provider definitions (dtrace_host_ops.read_provider_types),
+    // read by `reader` (dtrace's compiler: the host does not link it).
+    void set_provider_types_reader(std::function<Result<std::string>(const std::string &path)> reader) {
+        provider_types_reader_ = std::move(reader);
+    }
+    Result<std::string> read_provider_types(const std::string &path) override;
 
     // Starts event delivery in load order; a plugin that fails to start is
     // reported and the others are started all the same.
@@ -156,6 +163,7 @@ class PluginHost final : public PluginPeers {
     };
     mutable std::mutex timers_mutex_;
     std::map<dtrace_probe_id, TakenTimer> taken_timers_;
+    std::function<Result<std::string>(const std::string &path)> provider_types_reader_;
 };
 
 } // namespace dtrace::host

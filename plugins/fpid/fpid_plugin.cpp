@@ -11,6 +11,7 @@
 #include "demangle.h"
 #include "live_options.h"
 #include "probe_fields.h"
+#include "process_library.h"
 #include "prologue.h"
 
 namespace dtrace::fpid {
@@ -196,7 +197,7 @@ void FpidPlugin::read_context(Provider &provider) {
 void FpidPlugin::record_what_is_read(Provider &provider) {
     dtrace_probe_usage everything{};
     everything.struct_size = sizeof everything;
-    everything.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_ARGS | DTRACE_USAGE_TIMESTAMP;
+    everything.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_ARGS | DTRACE_USAGE_TIMESTAMP | DTRACE_USAGE_VTIMESTAMP;
     for (const auto &[entry, ret] : provider.hook_probes) {
         for (uint64_t cookie : {entry, ret}) {
             if (cookie == kNoSlot)
@@ -210,9 +211,15 @@ void FpidPlugin::record_what_is_read(Provider &provider) {
                 flags |= FPID_HOOK_ARGS;
             if (usage.flags & DTRACE_USAGE_TIMESTAMP)
                 flags |= FPID_HOOK_TIME;
+            if (usage.flags & DTRACE_USAGE_VTIMESTAMP)
+                flags |= FPID_HOOK_VTIME;
             (void)provider.process->hook(slot.function, flags);
         }
     }
+}
+
+int FpidPlugin::init() {
+    return live::register_process_library(host_, ops_);
 }
 
 int FpidPlugin::start() {
@@ -285,7 +292,22 @@ void FpidPlugin::fire(const Provider &provider, const Hit &hit) {
     ctx.args = hit.args != nullptr ? hit.args : kNoArgs;
     ctx.user_stack = hit.nframes > 0 ? hit.frames : nullptr;
     ctx.user_stack_depth = hit.nframes;
+    ctx.vtimestamp = hit.cpu_time;
+    firing_record_.pid = static_cast<uint32_t>(provider.pid);
+    firing_record_.tid = static_cast<uint32_t>(hit.tid);
+    firing_record_.ppid = static_cast<uint32_t>(provider.ppid);
+    firing_record_.uid = static_cast<uint32_t>(provider.uid);
+    firing_record_.gid = static_cast<uint32_t>(provider.gid);
+    firing_record_.syscall_nr = -1;
+    std::strncpy(firing_record_.comm, provider.execname.c_str(), sizeof firing_record_.comm - 1);
+    process_info_.begin_firing(firing_record_);
+    ctx.read_memory = &FpidPlugin::read_process_records;
+    ctx.reader_state = this;
     ops_->fire(host_, id, &ctx);
+}
+
+int64_t FpidPlugin::read_process_records(void *state, uint64_t address, void *buffer, size_t length) {
+    return static_cast<FpidPlugin *>(state)->process_info_.read(address, buffer, length);
 }
 
 void FpidPlugin::stop() {

@@ -14,7 +14,11 @@
 // description names them; a function whose prologue cannot be relocated is
 // refused then (by name) or left out with a note (by a glob). What a hook
 // cannot give, it does not pretend to: no memory of the process is readable
-// (copyin and kin are refused at compile time), arg0 at return is 0.
+// (copyin and kin are refused at compile time; curpsinfo and curlwpsinfo are
+// built from the hit and /proc, as the live plugins build them), arg0 at
+// return is 0 (the return trampoline runs after the function's ret: which
+// ret it was is gone). vtimestamp is the thread's CPU time where a clause
+// reads it (a system call at each hit), else timestamp.
 //
 // Threads: the control thread provides, enables and (in start) loads the
 // agent; one drain thread polls the rings every millisecond and fires.
@@ -32,6 +36,7 @@
 #include <dtrace/provider.h>
 
 #include "function_index.h"
+#include "process_info.h"
 #include "stack_symbols.h"
 #include "traced_process.h"
 #include "tsc_clock.h"
@@ -43,7 +48,7 @@ class FpidPlugin {
     FpidPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops) {}
     ~FpidPlugin();
 
-    int init() { return 0; }
+    int init();
     int provide(const dtrace_probe_spec *spec);
     int enable(dtrace_probe_id probe, uint64_t cookie);
     void disable(dtrace_probe_id, uint64_t) {} // hooks stay until the session ends (README)
@@ -80,6 +85,9 @@ class FpidPlugin {
     void fire(const Provider &provider, const Hit &hit);
     void read_context(Provider &provider);
     void record_what_is_read(Provider &provider);
+    // dtrace_event_ctx.read_memory of a firing: the records behind curpsinfo
+    // and curlwpsinfo, nothing of the process (-1).
+    static int64_t read_process_records(void *state, uint64_t address, void *buffer, size_t length);
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
@@ -89,7 +97,12 @@ class FpidPlugin {
     std::unique_ptr<TscClock> clock_;
     live::stacks::StackSymbols symbols_;
     FunctionIndex functions_;
-    std::string demangled_;  // the last lookup_symbol's function name
+    std::string demangled_; // the last lookup_symbol's function name
+    // The drain thread's: curpsinfo and curlwpsinfo of the firing, built from
+    // a live record made of the hit (the uprobe path's records, which the
+    // BPF program fills).
+    live_record firing_record_{};
+    live::ProcessInfo process_info_;
     std::mutex drain_mutex_; // the drain thread's passes, and the one at a target's exit
     std::thread drainer_;
     std::atomic<bool> stopping_{false};

@@ -33,9 +33,11 @@ uint64_t read_records(std::span<const uint8_t> ring, uint64_t tail, uint64_t hea
         if (record.hook >= nhooks || (record.kind != FPID_RECORD_ENTRY && record.kind != FPID_RECORD_RETURN))
             continue; // not one of ours: skipped, not fired
         const uint64_t *part = reinterpret_cast<const uint64_t *>(ring.data() + position + sizeof record);
-        Hit hit{record.hook, record.kind == FPID_RECORD_RETURN, 0, tid, nullptr, nullptr, 0};
+        Hit hit{record.hook, record.kind == FPID_RECORD_RETURN, 0, 0, tid, nullptr, nullptr, 0};
         if (record.flags & FPID_HOOK_TIME)
             hit.tsc = *part++;
+        if (record.flags & FPID_HOOK_VTIME)
+            hit.cpu_time = *part++;
         if (record.flags & FPID_HOOK_ARGS) {
             hit.args = part;
             part += FPID_MAX_ARGS;

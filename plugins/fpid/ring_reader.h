@@ -12,7 +12,8 @@ namespace dtrace::fpid {
 struct Hit {
     uint32_t hook;
     bool is_return;
-    uint64_t tsc; // 0: not recorded (no clause reads a time)
+    uint64_t tsc;      // 0: not recorded (no clause reads a time)
+    uint64_t cpu_time; // the thread's CPU time, ns; 0: not recorded (no clause reads vtimestamp)
     int32_t tid;
     const uint64_t *args; // FPID_MAX_ARGS; null: not recorded (no clause reads them)
     const uint64_t *frames;

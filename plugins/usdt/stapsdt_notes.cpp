@@ -102,8 +102,9 @@ std::vector<StapsdtNote> parse_stapsdt_notes(std::span<const uint8_t> section) {
     return out;
 }
 
-std::map<std::string, std::vector<std::string>> parse_definition_types(std::string_view text) {
-    std::map<std::string, std::vector<std::string>> out;
+DefinitionTypes parse_definition_types(std::string_view text) {
+    constexpr std::string_view kTranslatedMark = " : ";
+    DefinitionTypes out;
     while (!text.empty()) {
         const size_t end = std::min(text.find('\n'), text.size());
         std::string_view line = text.substr(0, end);
@@ -116,7 +117,15 @@ std::map<std::string, std::vector<std::string>> parse_definition_types(std::stri
         }
         if (fields.size() < 2 || fields[0].empty() || fields[1].empty())
             continue;
-        out[fields[0] + "\t" + fields[1]].assign(fields.begin() + 2, fields.end());
+        std::vector<DefinedType> &types = out[fields[0] + "\t" + fields[1]];
+        types.clear();
+        for (size_t i = 2; i < fields.size(); ++i) {
+            const size_t mark = fields[i].find(kTranslatedMark);
+            if (mark == std::string::npos)
+                types.push_back({fields[i], ""});
+            else
+                types.push_back({fields[i].substr(0, mark), fields[i].substr(mark + kTranslatedMark.size())});
+        }
     }
     return out;
 }

@@ -45,6 +45,16 @@ struct ProbeSite {
     std::vector<ArgSpec> args;
 };
 
+// One argument's types as a provider definition declares them.
+struct DefinedType {
+    std::string native;     // D type of argN ("char *")
+    std::string translated; // D type of args[N] where the definition translates it ("string"); empty: native
+    bool operator==(const DefinedType &) const = default;
+};
+
+// A definition's argument types, by "provider\tprobe as written".
+using DefinitionTypes = std::map<std::string, std::vector<DefinedType>>;
+
 // What a file says of its static probes.
 struct FileProbes {
     std::vector<ProbeSite> sites;
@@ -52,12 +62,14 @@ struct FileProbes {
     // The argument types of its providers' definitions, where the file was
     // linked with a dtrace -G object of this dtrace (section
     // .dtrace_usdt_types), by "provider\tprobe as written".
-    std::map<std::string, std::vector<std::string>> definition_types;
+    DefinitionTypes definition_types;
 };
 
-// The lines of a .dtrace_usdt_types section ("provider\tprobe\ttype..."),
-// by "provider\tprobe"; lines without both names are skipped.
-std::map<std::string, std::vector<std::string>> parse_definition_types(std::string_view text);
+// The lines of a .dtrace_usdt_types section ("provider\tprobe\ttype...", a
+// type followed by " : translated" where the definition translates it), by
+// "provider\tprobe"; lines without both names are skipped. Installed
+// definitions come in the same form (provider_definitions.h).
+DefinitionTypes parse_definition_types(std::string_view text);
 
 // The probe sites of the ELF file at `path` (none when it has no notes);
 // an error when the file cannot be read as ELF.

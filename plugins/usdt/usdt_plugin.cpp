@@ -48,7 +48,7 @@ std::string hyphenate(const std::string &name) {
 } // namespace
 
 UsdtPlugin::UsdtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
-    : host_(host), ops_(ops), probes_(std::make_unique<Probe[]>(kMaxProbes)),
+    : host_(host), ops_(ops), definitions_(host, ops), probes_(std::make_unique<Probe[]>(kMaxProbes)),
       sites_(std::make_unique<Site[]>(kMaxSites)) {}
 
 UsdtPlugin::~UsdtPlugin() {
@@ -181,6 +181,23 @@ bool UsdtPlugin::register_sites(int64_t pid, Process &process, const std::vector
     return true;
 }
 
+const std::vector<DefinedType> *UsdtPlugin::definition_types(const Module &module, const ProbeSite &site) {
+    const std::vector<DefinedType> *defined = nullptr;
+    const DefinitionTypes &own = module.probes.definition_types;
+    if (auto found = own.find(site.provider + "\t" + site.name); found != own.end())
+        defined = &found->second;
+    else
+        defined = definitions_.types_for(module.path, site.provider, site.name);
+    if (defined && defined->size() != site.args.size()) {
+        ops_->report_error(host_, ("warning: the definition of " + site.provider + ":" + site.name + " declares " +
+                                   std::to_string(defined->size()) + " arguments, its notes in " + module.path +
+                                   " carry " + std::to_string(site.args.size()) + ": typed by the notes")
+                                      .c_str());
+        return nullptr;
+    }
+    return defined;
+}
+
 bool UsdtPlugin::add_site(const Site &site, uint32_t &slot) {
     slot = site_count_.load(std::memory_order_relaxed);
     if (slot == kMaxSites) {
@@ -216,12 +233,9 @@ bool UsdtPlugin::add_probe(int64_t pid, Process &process, const std::string &key
     probe.pid = pid;
     const ProbeSite &first = *sites.front().site;
     probe.nargs = static_cast<uint32_t>(std::min<size_t>(first.args.size(), kMaxArgs));
-    // The definition's types where the file carries them, else the notes' sizes.
-    const auto &defined = sites.front().module->probes.definition_types;
-    const auto definition = defined.find(first.provider + "\t" + first.name);
-    const bool typed = definition != defined.end() && definition->second.size() == first.args.size();
+    const std::vector<DefinedType> *defined = definition_types(*sites.front().module, first);
     for (uint32_t i = 0; i < probe.nargs; ++i)
-        probe.arg_types.push_back(typed ? definition->second[i] : arg_type_name(first.args[i]));
+        probe.arg_types.push_back(defined ? (*defined)[i] : DefinedType{arg_type_name(first.args[i]), ""});
     probe_by_key_[key] = index;
     probe_count_.store(index + 1, std::memory_order_release);
 
@@ -238,7 +252,9 @@ bool UsdtPlugin::add_probe(int64_t pid, Process &process, const std::string &key
     std::vector<dtrace_arg_desc> descs(probe.nargs);
     for (uint32_t i = 0; i < probe.nargs; ++i) {
         descs[i].struct_size = sizeof descs[i];
-        descs[i].native_type = probe.arg_types[i].c_str();
+        descs[i].native_type = probe.arg_types[i].native.c_str();
+        if (!probe.arg_types[i].translated.empty())
+            descs[i].translated_type = probe.arg_types[i].translated.c_str();
         descs[i].native_index = static_cast<uint8_t>(i);
     }
     dtrace_probe_desc desc{};

@@ -12,8 +12,9 @@
 // name, its function the symbol holding the site; one probe has every site
 // of that name in that function. Arguments come from the notes' specs
 // (arg_spec.h), typed as the provider's definition declares them where the
-// file carries it (linked with our dtrace -G object), else int32_t,
-// uint64_t ... by their size and signedness.
+// file carries it (linked with our dtrace -G object) or one is installed
+// (provider_definitions.h), else int32_t, uint64_t ... by their size and
+// signedness.
 //
 // Enabling a probe arms one slot of the uprobe program per site (each site
 // has its own argument places: uprobe_usdt_arg), attaches its sites, and adds
@@ -47,6 +48,7 @@
 #include "event_ring.h"
 #include "live_firing.h"
 #include "live_options.h"
+#include "provider_definitions.h"
 #include "stapsdt_notes.h"
 #include "uprobe_attach.h"
 
@@ -90,7 +92,7 @@ class UsdtPlugin {
         int64_t pid = 0;
         std::vector<uint32_t> sites; // indexes in sites_ (their slots)
         uint32_t nargs = 0;
-        std::vector<std::string> arg_types;
+        std::vector<DefinedType> arg_types;
         std::atomic<dtrace_probe_id> id{0};
         bool enabled = false;
         std::vector<size_t> attachments;
@@ -108,6 +110,10 @@ class UsdtPlugin {
                         const dtrace_probe_spec *spec);
     bool add_probe(int64_t pid, Process &process, const std::string &key, const std::string &provider,
                    const std::vector<Site> &sites, const std::string &function, const std::string &name);
+    // The types the provider's definition declares for `site`'s probe: the
+    // file's own (our -G object), else an installed one; nullptr: none, or
+    // one that disagrees with the notes on the number of arguments (reported).
+    const std::vector<DefinedType> *definition_types(const Module &module, const ProbeSite &site);
     bool ensure_loaded();
     bool arm_site(uint32_t index);
     void raise_semaphore(Probe &probe, const Module *module, uint64_t offset);
@@ -123,6 +129,7 @@ class UsdtPlugin {
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
+    InstalledDefinitions definitions_;
     // provide, enable, disable, the watcher: recursive because registering
     // a probe late makes the engine enable it from inside the registration.
     std::recursive_mutex mutex_;

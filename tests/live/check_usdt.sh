@@ -49,11 +49,11 @@ $1"
 
 case "$case_name" in
 list)
-    # The four probes of the definition, named as DTrace names them.
+    # The five probes of the definition, named as DTrace names them.
     run -l -n 'demo$target:::' -c "$workload requests 1"
     [ "$status" = 0 ] || fail "dtrace -l exited with $status"
     names=$(awk 'NR > 1 { print $2 != "" ? $NF : "" }' "$out" | sort | tr '\n' ' ')
-    [ "$names" = "many request-done request-start tick " ] || fail "probes listed: $names"
+    [ "$names" = "located many request-done request-start tick " ] || fail "probes listed: $names"
     awk 'NR > 1 && ($2 !~ /^demo[0-9]+$/ || $3 != "usdt_workload" || $4 != "requests" && $4 != "main") { exit 1 }' \
         "$out" || fail "provider, module or function column"
     ;;
@@ -103,7 +103,7 @@ list_pid)
     kill $pid 2>/dev/null
     wait $pid
     [ "$status" = 0 ] || fail "dtrace -l -p exited with $status"
-    [ "$(grep -c " demo$pid " "$out")" = 4 ] || fail "the 4 probes of demo$pid"
+    [ "$(grep -c " demo$pid " "$out")" = 5 ] || fail "the 5 probes of demo$pid"
     ;;
 dlopen)
     # A library loaded while tracing runs: its probes are registered, enabled
@@ -134,11 +134,16 @@ bpftrace)
         exit 77
     fi
     timeout "$limit" bpftrace -l "usdt:$workload:*" >"$out" 2>"$err"
-    [ "$(sort "$out" | tr '\n' ' ')" = "usdt:$workload:demo:many usdt:$workload:demo:request__done usdt:$workload:demo:request__start usdt:$workload:demo:tick " ] ||
+    [ "$(sort "$out" | tr '\n' ' ')" = "usdt:$workload:demo:located usdt:$workload:demo:many usdt:$workload:demo:request__done usdt:$workload:demo:request__start usdt:$workload:demo:tick " ] ||
         fail "bpftrace -l"
     timeout "$limit" bpftrace -e "usdt:$workload:demo:request__start { printf(\"%s %d\\n\", str(arg0), arg1); }" \
         -c "$workload requests 2" >"$out" 2>"$err"
     [ "$(grep '^/req' "$out" | tr '\n' ' ')" = "/req/0 0 /req/1 1 " ] || fail "bpftrace's firings"
+    # A struct pointer argument, read through by bpftrace at the event: y is 2 * arg1.
+    timeout "$limit" bpftrace -e "usdt:$workload:demo:located { printf(\"located %d %d\\n\", *(int32 *)(arg0 + 4), arg1); }" \
+        -c "$workload requests 3" >"$out" 2>"$err"
+    [ "$(grep '^located' "$out" | tr '\n' ' ')" = "located 0 0 located 2 1 located 4 2 " ] ||
+        fail "bpftrace's firings of located(struct demo_point *, int)"
     ;;
 python_gc)
     python=/usr/bin/python3.11
@@ -168,6 +173,60 @@ cxx_throw)
              END { printa("throw %@d\n", @throw); printa("rethrow %@d\n", @rethrow); }' -c "$thrower 20"
     expect_output 'throw 20
 rethrow 20'
+    ;;
+struct_pointer)
+    # A struct pointer argument (dtrace -h passes it as an address): typed
+    # as the definition declares it, the same address at each firing (one
+    # variable of the workload's), the int after it right.
+    run -lv -n 'demo$target:::located' -c "$workload requests 1"
+    grep -q 'args\[0\]: struct demo_point \*$' "$out" || fail "located's args[0] type"
+    run -qn 'demo$target:::located /arg0 != 0/ { @a[arg0] = count(); @i[arg1] = count(); }
+             END { printa("at %@d\n", @a); printa("%d %@d\n", @i); }' -c "$workload requests 3"
+    expect_output 'at 3
+0 1
+1 1
+2 1' '^enabled'
+    ;;
+installed_types)
+    # Provider definitions installed as D files type the probes of programs
+    # that carry none (provider_definitions.h): libstdc++'s from -x usdtpath,
+    # a copy of usdt_workload without its -G types from its own .d beside it
+    # (which wins over usdtpath's); a broken definition is a warning naming
+    # the file and line, and the probes keep the notes' types.
+    if ! command -v objcopy >/dev/null; then
+        echo "skipped: objcopy (binutils) is not installed"
+        exit 77
+    fi
+    dir=$(mktemp -d)
+    trap 'rm -rf "$out" "$err" "$out.lines" "$dir"' EXIT
+    mkdir "$dir/defs" "$dir/broken"
+    printf '%s\n' 'provider libstdcxx {' '	probe throw(void *, void *) : (uintptr_t, void *);' \
+        '	probe rethrow(void *, void *);' '	probe catch(void *, void *);' '};' >"$dir/defs/libstdcxx.d"
+    printf '%s\n' 'provider demo {' '	probe request__start(int64_t, int);' '};' >"$dir/defs/demo.d"
+    printf '%s\n' 'provider libstdcxx {' '	probe throw(void *, void *' '};' >"$dir/broken/libstdcxx.d"
+    run -lv -x usdtpath="$dir/defs" -n 'libstdcxx$target:::throw' -c "$thrower 1"
+    [ "$status" = 0 ] || fail "dtrace -lv exited with $status"
+    if grep -q throw "$out"; then
+        grep -q 'args\[0\]: uintptr_t$' "$out" && grep -q 'args\[1\]: void \*$' "$out" ||
+            fail "libstdc++'s throw typed from $dir/defs/libstdcxx.d"
+        run -lv -x usdtpath="$dir/broken:$dir/defs" -n 'libstdcxx$target:::throw' -c "$thrower 1"
+        [ "$status" = 0 ] || fail "dtrace -lv with a broken definition exited with $status"
+        grep -q "warning: ignoring provider definition $dir/broken/libstdcxx.d: line 3: " "$err" ||
+            fail "no warning naming the broken definition and its line"
+        grep -q 'args\[0\]: uintptr_t$' "$out" || fail "the next directory's definition after a broken one"
+    fi
+    cp "$workload" "$dir/prog"
+    objcopy --remove-section=.dtrace_usdt_types "$dir/prog"
+    run -lv -x usdtpath="$dir/defs" -n 'demo$target:::request-start' -c "$dir/prog requests 1"
+    grep -q 'args\[0\]: int64_t$' "$out" || fail "demo's types from $dir/defs/demo.d"
+    printf '%s\n' 'provider demo {' '	probe request__start(const char *, int) : (string, int);' '};' >"$dir/prog.d"
+    run -lv -x usdtpath="$dir/defs" -n 'demo$target:::request-start' -c "$dir/prog requests 1"
+    grep -q 'args\[0\]: string$' "$out" && grep -q 'args\[1\]: int$' "$out" ||
+        fail "demo's types from $dir/prog.d, beside the program"
+    printf '%s\n' 'provider demo {' '	probe request__start(const char *);' '};' >"$dir/prog.d"
+    run -lv -n 'demo$target:::request-start' -c "$dir/prog requests 1"
+    grep -q 'declares 1 arguments, its notes in .* carry 2' "$err" && grep -q 'args\[1\]: int32_t$' "$out" ||
+        fail "a definition with another number of arguments is reported and not used"
     ;;
 *)
     echo "unknown case $case_name"

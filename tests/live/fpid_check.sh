@@ -96,12 +96,14 @@ same_as_pid)
     diff "$expected" "$out" >/dev/null || fail "pid counted: $(cat "$expected")"
     ;;
 args)
-    # respond(length, method) of the three requests, in turn; parse_word's return value is a pointer.
+    # respond(length, method) of the three requests, in turn; its return
+    # value (arg1); arg0 at return is 0 (the hook does not know which ret it was).
     run -qn 'fpid$target:a.out:respond:entry { @[arg0, arg1] = count(); }
-             fpid$target:a.out:respond:return { @r[arg1] = count(); }
-             END { printa("%d %d %@d\n", @); printa("= %d %@d\n", @r); }' -c "$target calls:30"
+             fpid$target:a.out:respond:return { @r[arg1] = count(); @o[arg0] = count(); }
+             END { printa("%d %d %@d\n", @); printa("= %d %@d\n", @r); printa("offset %d %@d\n", @o); }' \
+        -c "$target calls:30"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
-    for line in "10 1 10" "2048 2 10" "7 0 10" "= 31 10" "= 6146 10" "= 21 10"; do
+    for line in "10 1 10" "2048 2 10" "7 0 10" "= 31 10" "= 6146 10" "= 21 10" "offset 0 30"; do
         grep -qx "$line" "$out" || fail "no line '$line'"
     done
     ;;
@@ -113,6 +115,29 @@ timestamps)
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     grep -qx "calls 100" "$out" || fail "not 100 timed calls"
     grep -qx "backwards 0" "$out" || fail "a return stamped before its entry"
+    ;;
+vtimestamp)
+    # The thread's CPU time where a clause reads vtimestamp: never backwards
+    # from entry to return, and far below timestamp (the time since boot),
+    # which it would equal if the hit had not recorded it.
+    run -qn 'fpid$target:a.out:parse_request:entry { self->v = vtimestamp; }
+             fpid$target:a.out:parse_request:return /self->v/ { @n = count(); @neg = sum(vtimestamp < self->v);
+                 @below = sum(vtimestamp < timestamp / 2); self->v = 0; }
+             END { printa("calls %@d\n", @n); printa("backwards %@d\n", @neg); printa("below %@d\n", @below); }' \
+        -c "$target calls:100"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -qx "calls 100" "$out" && grep -qx "backwards 0" "$out" && grep -qx "below 100" "$out" ||
+        fail "vtimestamp is not the thread's CPU time"
+    ;;
+psinfo)
+    # curpsinfo and curlwpsinfo at fpid probes, built from the hit and /proc
+    # (read while the program still runs: it sleeps after its calls).
+    run -qn 'fpid$target:a.out:parse_request:entry {
+                 @[curpsinfo->pr_pid == pid, curpsinfo->pr_ppid == ppid, curlwpsinfo->pr_lwpid == tid,
+                   curpsinfo->pr_fname, curpsinfo->pr_psargs] = count(); }
+             END { printa("%d %d %d %s [%s] %@d\n", @); }' -c "$target calls:100 sleep:500"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -qx "1 1 1 pid_target \[$target calls:100 sleep:500\] 100" "$out" || fail "curpsinfo/curlwpsinfo at fpid probes"
     ;;
 exceptions)
     # C++ exceptions unwind through functions whose returns are hooked: the

@@ -5,7 +5,8 @@
  *   usdt_workload requests N   N request-start and request-done (paths
  *                              "/req/<i>" built in one reused buffer, so a
  *                              string read after the event would be wrong),
- *                              N many(i .. i+7), one tick; prints how many
+ *                              N many(i .. i+7), N located(&{i, 2i}, i)
+ *                              (a struct pointer), one tick; prints how many
  *                              times request-start was enabled
  *   usdt_workload watch MS     for MS milliseconds, fires tick every 10 ms
  *                              and watches its semaphore; prints whether it
@@ -24,8 +25,14 @@
 #include <string.h>
 #include <time.h>
 
+/* What demo:::located points to (usdt_demo.d declares it for D). */
+struct demo_point {
+    int x, y;
+};
+
 static int requests(int n) {
     char path[32];
+    struct demo_point point;
     int enabled = 0;
     for (int i = 0; i < n; i++) {
         snprintf(path, sizeof path, "/req/%d", i);
@@ -34,6 +41,9 @@ static int requests(int n) {
         DEMO_REQUEST_START(path, i);
         DEMO_REQUEST_DONE(path, i, 200L + i);
         DEMO_MANY(i, i + 1, i + 2, i + 3, i + 4, i + 5, i + 6, i + 7);
+        point.x = i;
+        point.y = 2 * i;
+        DEMO_LOCATED(&point, i);
         memset(path, 'x', sizeof path - 1);
     }
     DEMO_TICK();

@@ -42,7 +42,14 @@ struct fpid_thread {
 struct fpid_hook_info {
     uint64_t address;
     uint32_t flags;
+    uint32_t record_bytes; /* its records' size without frames, worked out once rather than at each hit */
 };
+
+static inline void fpid_hook_info_set(struct fpid_hook_info *info, uint64_t address, uint32_t flags) {
+    info->address = address;
+    info->flags = flags;
+    info->record_bytes = fpid_record_size(flags & FPID_RECORD_PARTS, 0);
+}
 
 extern struct fpid_shm *fpid_shm;
 extern struct fpid_hook_info fpid_hooks[FPID_MAX_HOOKS];

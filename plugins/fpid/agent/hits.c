@@ -6,8 +6,9 @@
  * (floating-point arguments and return values) alone, and it calls nothing
  * of libc (a hooked malloc or memcpy must not re-enter it).
  *
- * An entry hit writes one record (hook, time stamp counter, the six argument
- * registers, and with FPID_HOOK_STACK the frame-pointer chain) into the
+ * An entry hit writes one record (hook, time stamp counter, the thread's CPU
+ * time, the six argument registers, and with FPID_HOOK_STACK the
+ * frame-pointer chain: each part only when a clause reads it) into the
  * thread's ring, and with FPID_HOOK_RETURN swaps the return address for the
  * return trampoline, keeping the original on the thread's shadow stack.
  */
@@ -20,6 +21,7 @@
 #define MADV_POPULATE_WRITE 23
 #endif
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The trampoline's saved registers: regs[0] = rbp ... regs[9] = return address. */
@@ -44,6 +46,21 @@ static inline uint64_t read_tsc(void) {
     uint32_t lo, hi;
     __asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
     return ((uint64_t)hi << 32) | lo;
+}
+
+/* The calling thread's CPU time in ns (CLOCK_THREAD_CPUTIME_ID), by the
+ * system call itself: the vDSO does not serve this clock, and libc's
+ * clock_gettime may be hooked. Only hooks whose clauses read vtimestamp pay it. */
+static inline uint64_t read_thread_cpu_time(void) {
+    struct {
+        int64_t tv_sec, tv_nsec;
+    } ts = {0, 0};
+    long ret;
+    __asm__ volatile("syscall"
+                     : "=a"(ret)
+                     : "0"((long)SYS_clock_gettime), "D"((long)CLOCK_THREAD_CPUTIME_ID), "S"(&ts)
+                     : "rcx", "r11", "memory");
+    return ret == 0 ? (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec : 0;
 }
 
 /* The top of the stack `sp` is on: glibc puts a thread's descriptor (the fs
@@ -138,9 +155,9 @@ void fpid_on_entry(uint64_t *regs, uint32_t hook) {
         return;
     const struct fpid_hook_info *h = &fpid_hooks[hook];
     if (h->flags & FPID_HOOK_ENTRY) {
-        const uint32_t parts = h->flags & (FPID_HOOK_TIME | FPID_HOOK_ARGS);
+        const uint32_t parts = h->flags & FPID_RECORD_PARTS;
         const uint32_t frames_room = (h->flags & FPID_HOOK_STACK) ? fpid_shm->stack_frames : 0;
-        struct fpid_record *r = reserve(t, fpid_record_size(parts, frames_room));
+        struct fpid_record *r = reserve(t, h->record_bytes + 8u * frames_room);
         if (r != NULL) {
             r->hook = hook;
             r->kind = FPID_RECORD_ENTRY;
@@ -148,6 +165,8 @@ void fpid_on_entry(uint64_t *regs, uint32_t hook) {
             uint64_t *at = (uint64_t *)(r + 1);
             if (parts & FPID_HOOK_TIME)
                 *at++ = read_tsc();
+            if (parts & FPID_HOOK_VTIME)
+                *at++ = read_thread_cpu_time();
             if (parts & FPID_HOOK_ARGS) {
                 at[0] = regs[REG_RDI];
                 at[1] = regs[REG_RSI];
@@ -164,7 +183,7 @@ void fpid_on_entry(uint64_t *regs, uint32_t hook) {
                 nframes = 2 + walk_frames(t, regs[REG_RBP], (uint64_t)&regs[REG_RETURN + 1], at + 2, frames_room - 2);
             }
             r->nframes = (uint16_t)nframes;
-            commit(t, fpid_record_size(parts, nframes));
+            commit(t, h->record_bytes + 8u * nframes);
         }
     }
     if ((h->flags & FPID_HOOK_RETURN) && t->shadow_depth < FPID_SHADOW_DEPTH) {
@@ -191,8 +210,9 @@ uint64_t fpid_on_return(uint64_t *saved) {
         __builtin_trap(); /* a return the agent did not hook: nowhere to go */
     const struct fpid_shadow_entry e = t->shadow[--t->shadow_depth];
     if (fpid_active) {
-        const uint32_t parts = fpid_hooks[e.hook].flags & (FPID_HOOK_TIME | FPID_HOOK_ARGS);
-        struct fpid_record *r = reserve(t, fpid_record_size(parts, 0));
+        const struct fpid_hook_info *h = &fpid_hooks[e.hook];
+        const uint32_t parts = h->flags & FPID_RECORD_PARTS;
+        struct fpid_record *r = reserve(t, h->record_bytes);
         if (r != NULL) {
             r->hook = e.hook;
             r->kind = FPID_RECORD_RETURN;
@@ -201,13 +221,15 @@ uint64_t fpid_on_return(uint64_t *saved) {
             uint64_t *at = (uint64_t *)(r + 1);
             if (parts & FPID_HOOK_TIME)
                 *at++ = read_tsc();
+            if (parts & FPID_HOOK_VTIME)
+                *at++ = read_thread_cpu_time();
             if (parts & FPID_HOOK_ARGS) {
                 at[0] = 0;
                 at[1] = saved[1];
                 for (uint32_t i = 2; i < FPID_MAX_ARGS; i++)
                     at[i] = 0;
             }
-            commit(t, fpid_record_size(parts, 0));
+            commit(t, h->record_bytes);
         }
     }
     return e.return_address;

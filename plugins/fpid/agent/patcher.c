@@ -203,8 +203,7 @@ int fpid_patch(uint32_t index, char *why, size_t why_size) {
         hook->status = FPID_HOOK_REFUSED;
         return -1;
     }
-    fpid_hooks[index].address = hook->address;
-    fpid_hooks[index].flags = hook->flags;
+    fpid_hook_info_set(&fpid_hooks[index], hook->address, hook->flags);
     uint8_t *trampoline = write_trampoline(hook->address, fpid_on_entry, index, &plan, why, why_size);
     if (trampoline == NULL) {
         hook->status = FPID_HOOK_REFUSED;

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #define FPID_SHM_MAGIC 0x64697066u /* "fpid" */
-#define FPID_SHM_VERSION 1u
+#define FPID_SHM_VERSION 2u
 #define FPID_SHM_PREFIX "/dtrace-fpid."
 #define FPID_MAX_HOOKS 8192u
 #define FPID_MAX_RINGS 64u
@@ -50,9 +50,13 @@
 /* fpid_hook.flags: what a hit records (only what the probes' clauses read) */
 #define FPID_HOOK_ENTRY 0x1u
 #define FPID_HOOK_RETURN 0x2u
-#define FPID_HOOK_STACK 0x4u /* walk the frame pointers at each entry */
-#define FPID_HOOK_TIME 0x8u  /* the time stamp counter */
-#define FPID_HOOK_ARGS 0x10u /* the argument registers (entry), the return value (return) */
+#define FPID_HOOK_STACK 0x4u  /* walk the frame pointers at each entry */
+#define FPID_HOOK_TIME 0x8u   /* the time stamp counter */
+#define FPID_HOOK_ARGS 0x10u  /* the argument registers (entry), the return value (return) */
+#define FPID_HOOK_VTIME 0x20u /* the thread's CPU time (vtimestamp): a system call per hit */
+
+/* The parts of a record a hook's flags ask for. */
+#define FPID_RECORD_PARTS (FPID_HOOK_TIME | FPID_HOOK_VTIME | FPID_HOOK_ARGS)
 
 /* fpid_hook.status (the agent's) */
 #define FPID_HOOK_PENDING 0u
@@ -72,20 +76,21 @@ struct fpid_hook {
 #define FPID_RECORD_PAD 3u
 
 /* A record: this header, then (with FPID_HOOK_TIME) the time stamp counter,
- * (with FPID_HOOK_ARGS) FPID_MAX_ARGS words: at entry the six argument
+ * (with FPID_HOOK_VTIME) the thread's CPU time in ns, (with FPID_HOOK_ARGS)
+ * FPID_MAX_ARGS words: at entry the six argument
  * registers, at return 0 and the return value (arg0, arg1), then nframes
  * program counters, innermost first: fpid_record_size() bytes. A PAD record
  * runs to the end of the ring. */
 struct fpid_record {
     uint32_t hook; /* index in the hook table */
     uint8_t kind;  /* FPID_RECORD_* */
-    uint8_t flags; /* FPID_HOOK_TIME | FPID_HOOK_ARGS: which parts follow */
+    uint8_t flags; /* FPID_HOOK_TIME | FPID_HOOK_VTIME | FPID_HOOK_ARGS: which parts follow */
     uint16_t nframes;
 };
 
 static inline uint32_t fpid_record_size(uint32_t flags, uint32_t nframes) {
     return (uint32_t)sizeof(struct fpid_record) + ((flags & FPID_HOOK_TIME) ? 8u : 0u) +
-           ((flags & FPID_HOOK_ARGS) ? 8u * FPID_MAX_ARGS : 0u) + 8u * nframes;
+           ((flags & FPID_HOOK_VTIME) ? 8u : 0u) + ((flags & FPID_HOOK_ARGS) ? 8u * FPID_MAX_ARGS : 0u) + 8u * nframes;
 }
 
 struct fpid_ring {

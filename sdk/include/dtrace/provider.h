@@ -414,6 +414,24 @@ typedef struct dtrace_kernel_symbol {
 #define DTRACE_USAGE_USER_REGS 0x4u    /* uregs[] */
 #define DTRACE_USAGE_ARGS 0x8u         /* argN or args[] (a plugin that records events may leave them out) */
 #define DTRACE_USAGE_TIMESTAMP 0x10u   /* timestamp, vtimestamp, walltimestamp (likewise) */
+#define DTRACE_USAGE_VTIMESTAMP 0x20u  /* vtimestamp (with DTRACE_USAGE_TIMESTAMP): a thread's CPU time may cost more */
+
+/* One load the clauses make (dtrace_probe_usage.fetches): `length` bytes at
+ * the base plus `offset`, or with DTRACE_FETCH_STRING the NUL-terminated
+ * string there (at most `length` bytes with its NUL). */
+#define DTRACE_FETCH_ARG 0u       /* base: native argument `index` */
+#define DTRACE_FETCH_CURTHREAD 1u /* base: the thread's kernel address (curthread) */
+#define DTRACE_FETCH_ABSOLUTE 2u  /* base: 0 (a backquoted symbol: `offset` is its address) */
+#define DTRACE_FETCH_POINTER 3u   /* base: the 8 bytes the earlier fetch `index` read */
+#define DTRACE_FETCH_STRING 0x1u  /* dtrace_memory_fetch.flags */
+#define DTRACE_USAGE_MAX_FETCHES 16
+typedef struct dtrace_memory_fetch {
+    uint8_t base;   /* DTRACE_FETCH_ARG ... DTRACE_FETCH_POINTER */
+    uint8_t flags;  /* DTRACE_FETCH_STRING */
+    uint16_t index; /* the argument, or the earlier fetch */
+    uint32_t length;
+    int64_t offset;
+} dtrace_memory_fetch;
 
 typedef struct dtrace_probe_usage {
     uint32_t struct_size; /* set by the plugin; the host writes no field beyond it */
@@ -421,6 +439,16 @@ typedef struct dtrace_probe_usage {
     /* Bit N: some clause reads copyinstr(argN) (or of args[i] translated
      * from argN); a plugin may copy that string at the event. */
     uint32_t string_args;
+    /* Appended after ABI 1 (written only when struct_size covers them): the
+     * kernel memory the clauses load from the event's own values (an
+     * argument, curthread, a backquoted symbol, and what those point to),
+     * in the order they load it, so that a kernel probe's plugin can read
+     * it when the event happens rather than when the clause runs. A plugin
+     * answers those loads from what it read (read_memory); loads the scan
+     * could not foresee (through a variable, a computed index) are not
+     * listed. */
+    uint32_t nfetches;
+    struct dtrace_memory_fetch fetches[DTRACE_USAGE_MAX_FETCHES];
 } dtrace_probe_usage;
 
 /* ---- In-kernel fast path ------------------------------------------------
@@ -609,6 +637,15 @@ typedef struct dtrace_host_ops {
      * (the first clause is enabled after the plugin's enable() returns), or
      * after registering a probe late. */
     int (*probe_usage)(dtrace_host *host, dtrace_probe_id probe, dtrace_probe_usage *out);
+    /* Appended in ABI version 1 (present when struct_size covers it). The
+     * argument types the `provider` definitions of the D file at `path`
+     * declare, compiled as dtrace -h compiles them: *out is one line per
+     * probe, "provider<TAB>probe as written<TAB>type<TAB>type...", a type
+     * followed by " : translated" where the definition translates it (the
+     * table dtrace -G writes in .dtrace_usdt_types). Returns 0, or -1 with
+     * *out saying why ("PATH: line N: ..."). *out stays valid until this
+     * plugin calls this op again. */
+    int (*read_provider_types)(dtrace_host *host, const char *path, const char **out);
 } dtrace_host_ops;
 
 #define DTRACE_TIMER_PER_CPU 0x1u

@@ -69,9 +69,9 @@ TEST(StapsdtNotes, TruncatedOrUnterminatedNotesAreNotRead) {
 }
 
 TEST(StapsdtNotes, DefinitionTypes) {
-    const auto types = parse_definition_types("p\tq\tchar *\tint\nbad line\n\n\tnoprovider\tint\np\tnone\n");
+    const auto types = parse_definition_types("p\tq\tchar * : string\tint\nbad line\n\n\tnoprovider\tint\np\tnone\n");
     ASSERT_EQ(types.size(), 2u);
-    EXPECT_EQ(types.at("p\tq"), (std::vector<std::string>{"char *", "int"}));
+    EXPECT_EQ(types.at("p\tq"), (std::vector<DefinedType>{{"char *", "string"}, {"int", ""}}));
     EXPECT_TRUE(types.at("p\tnone").empty());
 }
 
@@ -91,7 +91,7 @@ TEST(StapsdtNotes, ProgramBuiltWithOurHeaderAndObject) {
         EXPECT_NE(site.semaphore_offset, 0u) << site.name; // every probe of ours has a semaphore
         by_name[site.name] = &site;
     }
-    ASSERT_EQ(by_name.size(), 4u);
+    ASSERT_EQ(by_name.size(), 5u);
     ASSERT_TRUE(by_name.count("request__done"));
     const std::vector<ArgSpec> &args = by_name["request__done"]->args;
     ASSERT_EQ(args.size(), 3u);
@@ -106,7 +106,9 @@ TEST(StapsdtNotes, ProgramBuiltWithOurHeaderAndObject) {
     // The -G object's table of the definition's types, linked in.
     const auto &types = probes.value().definition_types;
     ASSERT_TRUE(types.count("demo\trequest__done"));
-    EXPECT_EQ(types.at("demo\trequest__done"), (std::vector<std::string>{"char *", "int", "long"}));
+    EXPECT_EQ(types.at("demo\trequest__done"), (std::vector<DefinedType>{{"char *", ""}, {"int", ""}, {"long", ""}}));
+    ASSERT_TRUE(types.count("demo\tlocated"));
+    EXPECT_EQ(types.at("demo\tlocated"), (std::vector<DefinedType>{{"struct demo_point *", ""}, {"int", ""}}));
     ASSERT_TRUE(types.count("demo\ttick"));
     EXPECT_TRUE(types.at("demo\ttick").empty());
 }

@@ -1,0 +1,1 @@
+dtrace -h -s header_argument_count.d -o /dev/null

@@ -1,0 +1,1 @@
+dtrace -h -s header_float_argument.d -o /dev/null
