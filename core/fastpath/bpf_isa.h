@@ -47,6 +47,7 @@ enum class Helper : int32_t {
     RingbufOutput = 130,
     RingbufReserve = 131,
     RingbufSubmit = 132,
+    GetAttachCookie = 174,
 };
 
 // bpf_ringbuf_output() flags: the consumer polls, no wakeup wanted.

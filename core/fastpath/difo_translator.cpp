@@ -566,12 +566,30 @@ void DifoTranslator::emit_arg(uint32_t index, uint8_t rd) {
             out_.load(kDw, R1, R10, frame::kReturnValue);
         else
             out_.mov_imm(R1, 0);
-    } else if (index < shape_.nargs) {
+    } else if (index < shape_.arg_table.size()) {
+        emit_arg_from_table(index);
+    } else if (index < shape_.nargs && shape_.arg_table.empty()) {
         out_.load(kDw, R1, R6, static_cast<int16_t>(shape_.arg_offset + 8 * index));
     } else {
         out_.mov_imm(R1, 0);
     }
     store_dif_register(out_, rd, R1);
+}
+
+// r1 = argument `index` where the probe's table puts it (DTRACE_FASTPATH_ARG_TABLE).
+void DifoTranslator::emit_arg_from_table(uint32_t index) {
+    const uint32_t where = shape_.arg_table[index];
+    if (where == DTRACE_FASTPATH_ARG_UNAVAILABLE)
+        throw Refusal("arg" + std::to_string(index) +
+                      " of this probe (read from user memory) is not available in the kernel path");
+    if (where == DTRACE_FASTPATH_ARG_COOKIE_HIGH) {
+        out_.mov(R1, R6);
+        out_.call(Helper::GetAttachCookie);
+        out_.alu_imm(kRsh, R0, 32);
+        out_.mov(R1, R0);
+        return;
+    }
+    out_.load(kDw, R1, R6, static_cast<int16_t>(where));
 }
 
 // rd = strcmp(left, right) as -1, 0 or 1 (kernel_strings.h).

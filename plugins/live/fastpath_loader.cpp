@@ -134,6 +134,11 @@ int32_t FastpathLoader::create_map(const dtrace_bpf_map_spec &spec, std::string 
     return static_cast<int32_t>(maps_.size() - 1);
 }
 
+void FastpathLoader::set_program_kind(uint32_t program_type, uint32_t expected_attach_type) {
+    program_type_ = program_type;
+    expected_attach_type_ = expected_attach_type;
+}
+
 int32_t FastpathLoader::load_program(const dtrace_bpf_program &program) {
     std::vector<bpf_insn> insns(program.ninsns);
     std::memcpy(insns.data(), program.insns, insns.size() * sizeof(bpf_insn));
@@ -149,15 +154,18 @@ int32_t FastpathLoader::load_program(const dtrace_bpf_program &program) {
         insn.imm = maps_[program.maps[index]].fd;
     }
     // Loaded without a log first (the verifier is faster); with one only to say why it refused.
-    int fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, program.name, "GPL", insns.data(), insns.size(), nullptr);
+    const auto type = static_cast<bpf_prog_type>(program_type_);
+    LIBBPF_OPTS(bpf_prog_load_opts, quiet, .expected_attach_type = static_cast<bpf_attach_type>(expected_attach_type_));
+    int fd = bpf_prog_load(type, program.name, "GPL", insns.data(), insns.size(), &quiet);
     if (fd < 0) {
         const int first_error = errno;
         std::string log(1u << 20, '\0');
-        LIBBPF_OPTS(bpf_prog_load_opts, opts);
+        LIBBPF_OPTS(bpf_prog_load_opts, opts,
+                    .expected_attach_type = static_cast<bpf_attach_type>(expected_attach_type_));
         opts.log_level = 1;
         opts.log_size = static_cast<uint32_t>(log.size());
         opts.log_buf = log.data();
-        fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, program.name, "GPL", insns.data(), insns.size(), &opts);
+        fd = bpf_prog_load(type, program.name, "GPL", insns.data(), insns.size(), &opts);
         if (fd < 0) {
             copy_log(program, std::string(std::strerror(first_error)) + "\n" + log.c_str());
             return -1;

@@ -33,6 +33,11 @@ class FastpathLoader {
 
     // A handle (>= 0), or -1 with `error` set.
     int32_t create_map(const dtrace_bpf_map_spec &spec, std::string &error);
+    // Programs are loaded as this kind from now on: the kind of the
+    // plugin's own program that tail-calls them (the kernel calls only a
+    // program of the caller's type and attach type). By default a tracepoint
+    // program; the uprobe plugins' are kprobe programs (uprobe_multi's attach type).
+    void set_program_kind(uint32_t program_type, uint32_t expected_attach_type);
     // A handle (>= 0), or -1 with the reason (the verifier's log) in program.log.
     int32_t load_program(const dtrace_bpf_program &program);
     // The program's file descriptor; -1 for an unknown handle.
@@ -58,6 +63,8 @@ class FastpathLoader {
     };
     std::vector<Map> maps_;
     std::vector<int> programs_;
+    uint32_t program_type_ = 5; // BPF_PROG_TYPE_TRACEPOINT
+    uint32_t expected_attach_type_ = 0;
 };
 
 } // namespace dtrace::live

@@ -28,6 +28,9 @@ constexpr const char *kMultiProgram = "uprobe_multi_event";
 // attach type and the link_create attributes are the kernel's (uapi
 // linux/bpf.h of 6.6 and later), spelled here.
 constexpr uint32_t kAttachUprobeMulti = 48; // BPF_TRACE_UPROBE_MULTI
+// The kernel's ENOTSUPP (not in user-space errno.h): what it says of an
+// instruction a uprobe cannot be placed on.
+constexpr int kEnotsupp = 524;
 
 struct UprobeMultiLinkAttr {
     uint32_t prog_fd;
@@ -88,17 +91,32 @@ Result<std::unique_ptr<UprobeAttacher>> UprobeAttacher::load(const std::string &
     return attacher;
 }
 
+uint32_t UprobeAttacher::expected_attach_type() const {
+    return multi_ ? kAttachUprobeMulti : 0;
+}
+
 UprobeAttacher::~UprobeAttacher() {
     detach_all();
 }
 
-Result<size_t> UprobeAttacher::attach(const std::string &path, int64_t pid, std::span<const UprobeSite> sites) {
+Result<size_t> UprobeAttacher::attach(const std::string &path, int64_t pid, std::span<const UprobeSite> sites,
+                                      std::string *fallback) {
     if (sites.empty())
         return Error{"no uprobe sites in " + path};
-    return multi_ ? attach_multi(path, pid, sites) : attach_each(path, pid, sites);
+    if (!multi_)
+        return attach_each(path, pid, sites);
+    Result<size_t> linked = attach_multi(path, pid, sites);
+    if (linked || sites.size() == 1)
+        return linked;
+    size_t refused = 0;
+    Result<size_t> each = attach_multi_each(path, pid, sites, refused);
+    if (each && fallback != nullptr)
+        *fallback = linked.error() + "; attached one by one instead (" + std::to_string(sites.size() - refused) +
+                    " uprobes, " + std::to_string(refused) + " refused by the kernel)";
+    return each;
 }
 
-Result<size_t> UprobeAttacher::attach_multi(const std::string &path, int64_t pid, std::span<const UprobeSite> sites) {
+int UprobeAttacher::link_multi(const std::string &path, int64_t pid, std::span<const UprobeSite> sites) const {
     std::vector<uint64_t> offsets, cookies;
     offsets.reserve(sites.size());
     cookies.reserve(sites.size());
@@ -114,13 +132,40 @@ Result<size_t> UprobeAttacher::attach_multi(const std::string &path, int64_t pid
     attr.cookies = reinterpret_cast<uint64_t>(cookies.data());
     attr.cnt = static_cast<uint32_t>(sites.size());
     attr.pid = pid > 0 ? static_cast<uint32_t>(pid) : 0;
-    const long fd = syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof attr);
+    return static_cast<int>(syscall(__NR_bpf, BPF_LINK_CREATE, &attr, sizeof attr));
+}
+
+Result<size_t> UprobeAttacher::attach_multi(const std::string &path, int64_t pid, std::span<const UprobeSite> sites) {
+    const int fd = link_multi(path, pid, sites);
     if (fd < 0) {
         const int e = errno;
         return Error{"cannot attach " + std::to_string(sites.size()) + " uprobes to " + path + ": " + std::strerror(e)};
     }
     Attachment attachment;
-    attachment.link_fd = static_cast<int>(fd);
+    attachment.link_fds.push_back(fd);
+    attachments_.push_back(std::move(attachment));
+    return attachments_.size() - 1;
+}
+
+Result<size_t> UprobeAttacher::attach_multi_each(const std::string &path, int64_t pid,
+                                                 std::span<const UprobeSite> sites, size_t &refused) {
+    Attachment attachment;
+    for (const UprobeSite &site : sites) {
+        const int fd = link_multi(path, pid, std::span(&site, 1));
+        if (fd >= 0) {
+            attachment.link_fds.push_back(fd);
+            continue;
+        }
+        const int e = errno;
+        if (e == kEnotsupp || e == EINVAL) {
+            refused++;
+            continue;
+        }
+        for (int done : attachment.link_fds)
+            close(done);
+        return Error{"cannot attach a uprobe to " + path + " at offset " + std::to_string(site.file_offset) + ": " +
+                     std::strerror(e)};
+    }
     attachments_.push_back(std::move(attachment));
     return attachments_.size() - 1;
 }
@@ -149,9 +194,9 @@ void UprobeAttacher::detach(size_t index) {
     if (index >= attachments_.size())
         return;
     Attachment &attachment = attachments_[index];
-    if (attachment.link_fd >= 0)
-        close(attachment.link_fd);
-    attachment.link_fd = -1;
+    for (int fd : attachment.link_fds)
+        close(fd);
+    attachment.link_fds.clear();
     for (bpf_link *link : attachment.links)
         bpf_link__destroy(link);
     attachment.links.clear();

@@ -58,8 +58,13 @@ class UprobeAttacher {
     UprobeAttacher &operator=(const UprobeAttacher &) = delete;
 
     // Attaches the program to every site of `path` in process `pid` (-1:
-    // every process mapping the file). Returns the attachment's index.
-    Result<size_t> attach(const std::string &path, int64_t pid, std::span<const UprobeSite> sites);
+    // every process mapping the file). Returns the attachment's index. When
+    // the kernel refuses the sites' uprobe_multi link (a site it cannot
+    // probe), they are attached one by one instead, the sites it refuses
+    // left out; `fallback`, if given, then says so (for -x fastpath=explain
+    // and -x verbose).
+    Result<size_t> attach(const std::string &path, int64_t pid, std::span<const UprobeSite> sites,
+                          std::string *fallback = nullptr);
     // Removes one attachment (idempotent) / every one: no site fires after
     // detach_all() returns.
     void detach(size_t attachment);
@@ -73,15 +78,22 @@ class UprobeAttacher {
     void disarm(uint32_t slot);
     // Whether sites are attached with uprobe_multi links.
     bool uses_multi() const { return multi_; }
+    // The attach type the program was loaded with (that of a program it tail-calls).
+    uint32_t expected_attach_type() const;
     BpfProgramSet &programs() { return *programs_; }
 
   private:
     UprobeAttacher() = default;
     Result<size_t> attach_multi(const std::string &path, int64_t pid, std::span<const UprobeSite> sites);
     Result<size_t> attach_each(const std::string &path, int64_t pid, std::span<const UprobeSite> sites);
+    // One uprobe_multi link of `sites`: its file descriptor, or -1 with errno set.
+    int link_multi(const std::string &path, int64_t pid, std::span<const UprobeSite> sites) const;
+    // A link per site; a site the kernel refuses is left out and counted in `refused`.
+    Result<size_t> attach_multi_each(const std::string &path, int64_t pid, std::span<const UprobeSite> sites,
+                                     size_t &refused);
 
     struct Attachment {
-        int link_fd = -1;              // a uprobe_multi link
+        std::vector<int> link_fds;     // uprobe_multi links
         std::vector<bpf_link *> links; // one per site (uprobe PMU)
     };
     std::unique_ptr<BpfProgramSet> programs_;

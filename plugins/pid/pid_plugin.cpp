@@ -52,6 +52,16 @@ int64_t pid_of_provider(const char *provider) {
     return pid;
 }
 
+// Takes the instructions a uprobe cannot be placed on out of the
+// instructions and returns (lock-prefixed ones: none of their probes is made).
+void drop_unprobeable(FunctionCode &code) {
+    auto refused = [&](uint32_t offset) {
+        return std::binary_search(code.unprobeable.begin(), code.unprobeable.end(), offset);
+    };
+    std::erase_if(code.instructions, refused);
+    std::erase_if(code.returns, refused);
+}
+
 std::string hex(uint32_t value) {
     char text[16];
     std::snprintf(text, sizeof text, "%x", value);
@@ -186,14 +196,26 @@ bool PidPlugin::provide_module(int64_t pid, Process &process, const PidModule &m
             continue;
         const std::string name = live::registered_function_name(spec.function, function.name);
         const std::string &module_name = module.file_name; // a description's alias (libc, a.out) matches it
-        if (live::field_matches(spec.name, kEntry) &&
-            !add_probe(pid, process, shared, module_name, function, name, ProbeKind::Entry, 0, {}))
-            return false;
         const bool wants_return = live::field_matches(spec.name, kReturn);
         const bool wants_offsets = one_offset || live::field_empty(spec.name) || live::field_is_glob(spec.name);
+        const std::vector<uint8_t> bytes = module.functions->code(function);
+        if (live::field_matches(spec.name, kEntry)) {
+            // A glob passes over a function the kernel cannot probe; naming it fails, saying why.
+            if (std::optional<std::string> refused = uprobe_refusal(bytes)) {
+                if (!live::field_is_glob(spec.function) && !live::field_empty(spec.function)) {
+                    fail("cannot make probe " + module.file_name + ":" + name + ":entry: its first instruction has " +
+                         *refused + ", where the kernel cannot place a uprobe");
+                    return false;
+                }
+            } else if (!add_probe(pid, process, shared, module_name, function, name, ProbeKind::Entry, 0, {})) {
+                return false;
+            }
+        }
         if (!wants_return && !wants_offsets)
             continue;
-        std::optional<FunctionCode> code = decode_function(module.functions->code(function), function.address);
+        std::optional<FunctionCode> code = decode_function(bytes, function.address);
+        if (code)
+            drop_unprobeable(*code);
         if (wants_return && code && !code->returns.empty() &&
             !add_probe(pid, process, shared, module_name, function, name, ProbeKind::Return, 0, code->returns))
             return false;
@@ -204,7 +226,8 @@ bool PidPlugin::provide_module(int64_t pid, Process &process, const PidModule &m
                 continue; // a name that is no probe of ours
             if (!code || !std::binary_search(code->instructions.begin(), code->instructions.end(), offset)) {
                 fail("cannot make probe " + module.file_name + ":" + name + ":" + spec.name + ": offset 0x" +
-                     hex(static_cast<uint32_t>(offset)) + " is not the start of an instruction of " + function.name);
+                     hex(static_cast<uint32_t>(offset)) + " is not the start of an instruction of " + function.name +
+                     " where the kernel can place a uprobe");
                 return false;
             }
             if (!add_probe(pid, process, shared, module_name, function, name, ProbeKind::Offset,
@@ -378,6 +401,7 @@ void PidPlugin::disable(dtrace_probe_id, uint64_t cookie) {
         return;
     // Its uprobes stay attached with the others of their batch, disarmed.
     uprobes_->disarm(static_cast<uint32_t>(cookie));
+    detach_fastpath_program(static_cast<uint32_t>(cookie));
     slot->enabled = false;
 }
 
@@ -392,6 +416,13 @@ int PidPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, 
     if (slot->enabled && uprobes_ && !arm(static_cast<uint32_t>(cookie), *slot))
         return -1;
     return 0;
+}
+
+// -x fastpath=explain or -x verbose: say how the probes were attached.
+bool PidPlugin::explains() const {
+    const char *fastpath = ops_->get_option(host_, "fastpath");
+    return ops_->get_option(host_, "verbose") != nullptr ||
+           (fastpath != nullptr && std::strcmp(fastpath, "explain") == 0);
 }
 
 bool PidPlugin::attach_pending() {
@@ -423,11 +454,14 @@ bool PidPlugin::attach_pending() {
     }
     pending_.clear();
     for (const auto &[where, sites] : batches) {
-        live::Result<size_t> attached = uprobes_->attach(where.second, where.first, sites);
+        std::string fallback;
+        live::Result<size_t> attached = uprobes_->attach(where.second, where.first, sites, &fallback);
         if (!attached) {
             fail(attached.error());
             return false;
         }
+        if (!fallback.empty() && explains())
+            ops_->report_error(host_, fallback.c_str());
     }
     return true;
 }

@@ -17,7 +17,9 @@
 // uint64_t). Enabling a probe arms its slot; its uprobes are attached in one
 // batch per file at start (one uprobe_multi link for thousands of
 // functions), or at once for a probe enabled after start. Events reach
-// fire() from one thread that drains the ring (live/event_ring.h).
+// fire() from one thread that drains the ring (live/event_ring.h), or, for
+// the probes whose clauses dtrace compiled to BPF, run that program in the
+// kernel (pid_fastpath.cpp).
 #pragma once
 
 #include <array>
@@ -32,6 +34,7 @@
 
 #include "dwarf_types.h"
 #include "event_ring.h"
+#include "fastpath_loader.h"
 #include "live_firing.h"
 #include "live_options.h"
 #include "probe_slots.h"
@@ -56,6 +59,14 @@ class PidPlugin {
     // A type of a traced program's DWARF ("struct request") D does not know.
     int lookup_type(const char *name, const dtrace_type_graph **out);
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
+
+    // The in-kernel fast path (dtrace_fastpath_ops, pid_fastpath.cpp).
+    int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out);
+    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec);
+    int32_t load_fastpath_program(const dtrace_bpf_program &program);
+    int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
+    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
+    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
@@ -88,6 +99,7 @@ class PidPlugin {
     bool arm(uint32_t index, ProbeSlot &slot);
     // Attaches the uprobes of every enabled slot not attached yet, one batch per file.
     bool attach_pending();
+    bool explains() const;
     // Arms the uprobe that stops the process whenever its dynamic linker
     // changes its list of libraries (on_link_map).
     bool hook_link_map(int64_t pid, Process &process);
@@ -97,6 +109,8 @@ class PidPlugin {
     void on_link_map(int64_t pid);
     void refresh_maps(int64_t pid);
     void deliver(std::span<const uint8_t> record);
+    // The slot's generated program, if any, no longer runs.
+    void detach_fastpath_program(uint32_t slot);
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
@@ -111,6 +125,7 @@ class PidPlugin {
     std::vector<uint32_t> pending_; // enabled, not attached yet
     live::LiveOptions options_;
     std::unique_ptr<live::UprobeAttacher> uprobes_;
+    live::FastpathLoader fastpath_; // after uprobes_: its programs close first
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     live::stacks::StackSymbols stacks_;

@@ -47,21 +47,8 @@ fail() {
     exit 1
 }
 
-# Runs `script` on the workload's `steps` with the fast path on, then off:
-# the same status and stdout, and (on) the explanation holds `expect`.
-same_both_ways() {
-    script=$1
-    steps=$2
-    expect=$3
-    run -x fastpath=explain -qn "$script" -c "$workload $steps"
-    [ "$status" = 0 ] || fail "dtrace -x fastpath=on exited with $status"
-    grep -q -- "$expect" "$err" || fail "the explanation does not say: $expect"
-    cp "$out" "$dir/on"
-    run -x fastpath=off -qn "$script" -c "$workload $steps"
-    [ "$status" = 0 ] || fail "dtrace -x fastpath=off exited with $status"
-    diff "$dir/on" "$out" >"$dir/diff" || { cat "$dir/diff"; fail "fastpath=on and off differ for: $script"; }
-    [ -s "$out" ] || fail "no output for: $script"
-}
+fastpath_target=$workload
+. "$(dirname "$0")/same_both_ways.sh"
 
 steps="2000 write:hello write:hi write:hello write:abcdefghijkl open:$dir/absent open:$dir"
 in_kernel="runs in the kernel"

@@ -26,10 +26,13 @@ fi
 out=$(mktemp)
 err=$(mktemp)
 expected=$(mktemp)
-trap 'rm -f "$out" "$err" "$expected"' EXIT
+dir=$(mktemp -d)
+trap 'rm -f "$out" "$err" "$expected"; rm -rf "$dir"' EXIT
 
+# DTRACE_FASTPATH=on|off runs every case with -x fastpath=...: the same
+# expected output either way.
 run() {
-    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
+    timeout "$limit" "$dtrace" ${DTRACE_FASTPATH:+-x fastpath=$DTRACE_FASTPATH} "$@" >"$out" 2>"$err"
     status=$?
 }
 
@@ -49,6 +52,12 @@ expect_counts() {
 }
 
 counts='END { printa("%s %@d\n", @); }'
+
+# The fast path's cases (fastpath_*: explain, the same bytes with
+# -x fastpath=on and off, what stays in user space) set the option themselves.
+fastpath_target=$target
+. "$(dirname "$0")/same_both_ways.sh"
+in_kernel="runs in the kernel"
 
 case "$case_name" in
 entry_counts | return_counts)
@@ -189,6 +198,18 @@ refused)
     run -qn 'pid999999999:a.out:main:entry { exit(0); }'
     [ "$status" != 0 ] || fail "a process that does not exist was accepted"
     grep -q "cannot trace process 999999999: no such process" "$err" || fail "no message about the process"
+    # A function whose first instruction the kernel's uprobes refuse (lock decl).
+    run -qn 'pid$target:libc.so.6:pthread_spin_lock:entry { exit(0); }' -c "$target calls:1"
+    [ "$status" != 0 ] || fail "an entry probe on a lock-prefixed instruction was accepted"
+    grep -q "pthread_spin_lock:entry: its first instruction has a lock prefix" "$err" || fail "no message about the lock prefix"
+    ;;
+whole_library)
+    # Every function of libc in one uprobe_multi link: the kernel refuses a
+    # whole link for one site it cannot probe, so none of those is made.
+    run -x verbose -qn 'pid$target:libc.so.6::entry { @ = count(); } END { printa("%@d\n", @); }' -c "$target calls:3"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    [ "$(head -1 "$out")" -gt 10 ] || fail "fewer than 10 calls into libc counted"
+    ! grep -q "attached one by one" "$err" || fail "the kernel refused the link of libc's functions"
     ;;
 target_dies)
     # A target that crashes, or exits at once, mid-trace: dtrace ends, with
@@ -197,6 +218,48 @@ target_dies)
     grep -q "^respond 7\$" "$out" || fail "not 7 calls before the crash"
     run -qn "pid\$target:a.out:respond:entry { @[probefunc] = count(); } $counts" -c "$target calls:9 exit:3"
     grep -q "^respond 9\$" "$out" || fail "not 9 calls before the exit"
+    ;;
+fastpath_explain)
+    run -x fastpath=explain -qn 'pid$target:a.out:tiny_leaf:entry { @ = count(); } END { printa("%@d\n", @); }' \
+        -c "$target loop:5000"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    printf '5000\n\n' | diff - "$out" >/dev/null || fail "not 5000 calls"
+    grep -q "clause at line 1 (pid[0-9]*:a.out:tiny_leaf:entry) runs in the kernel on 1 probe" "$err" ||
+        fail "the count does not run in the kernel"
+    run -x fastpath=explain -qn 'pid$target:a.out:parse_request:return { @[arg1] = count(); }
+                                 pid$target:a.out:respond:0 { @o = count(); }' -c "$target calls:3"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(pid[0-9]*:a.out:parse_request:return) runs in the kernel" "$err" || fail "the return clause is not in the kernel"
+    grep -q "(pid[0-9]*:a.out:respond:0) runs in the kernel" "$err" || fail "the offset clause is not in the kernel"
+    ;;
+fastpath_differential)
+    # (functions of names under 16 bytes: a longer probefunc key stays in user space)
+    same_both_ways 'pid$target:a.out:[hpr]*:entry { @[probefunc] = count(); }' "calls:200" "$in_kernel"
+    same_both_ways 'pid$target:a.out:[hpr]*:return { @[probefunc, arg0 > 0] = count(); }' "calls:100" "$in_kernel"
+    # Arguments from the SysV registers, the return value (rax) and offset.
+    same_both_ways 'pid$target:a.out:tiny_leaf:entry { @a = quantize(arg0); @s = sum(arg0); @mx = max(arg0); }
+                    pid$target:a.out:parse_request:return { @r[arg0, arg1] = count(); }
+                    pid$target:a.out:parse_request:entry { @p[arg1 != 0, arg2, arg3 * 0] = count(); }' \
+        "loop:300 calls:20" "$in_kernel"
+    # Thread-locals between entry and return, records, the empty clause.
+    same_both_ways 'pid$target:a.out:parse_request:entry { self->in = 1; self->n++; }
+                    pid$target:a.out:parse_request:return /self->in/ { printf("%s %d %d\n", probefunc, arg1, self->n); self->in = 0; }
+                    pid$target:a.out:respond:entry /self->n == 2/ { }' "calls:5" "$in_kernel"
+    same_both_ways 'pid$target:a.out:tiny_framed:entry { @[execname, pid == $target, tid > 0] = count(); }' \
+        "loop-framed:1000" "$in_kernel"
+    ;;
+fastpath_fallback)
+    # copyinstr() stays in user space (the string copied at the event).
+    run -x fastpath=explain -qn 'pid$target:a.out:parse_request:entry { @[copyinstr(arg0)] = count(); }
+                                 END { printa("%s %@d\n", @); }' -c "$target parse:GET_7_/index"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "stays in user space: copyinstr() is not available in the kernel path" "$err" || fail "copyinstr() not explained"
+    grep -q "^GET_7_/index 1\$" "$out" || fail "the string is not counted"
+    # ustack() keys stay in user space too.
+    run -x fastpath=explain -qn 'pid$target:a.out:respond:entry { @[ustack(2)] = count(); }' -c "$target calls:2"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(pid[0-9]*:a.out:respond:entry) stays in user space" "$err" || fail "ustack() not explained"
+    grep -q "respond" "$out" || fail "no named stack"
     ;;
 *)
     echo "unknown case $case_name"

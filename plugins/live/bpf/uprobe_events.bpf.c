@@ -6,7 +6,8 @@
  * probed instruction, applies the slot's pre-filter, copies argument memory
  * (a string as the call saw it) and, when the slot asks for it, the user
  * stack from rsp, and writes [live_record][captures][uprobe_tail][stack] to
- * the ring.
+ * the ring; or, for a slot whose clauses dtrace compiled to BPF, runs that
+ * program by a tail call instead (uprobe_fastpath).
  *
  * Two copies of the same code: uprobe_event for uprobes made one at a time
  * (the uprobe PMU), uprobe_multi_event for uprobe_multi links, which the
@@ -36,6 +37,17 @@ struct {
     __type(key, __u32);
     __type(value, struct uprobe_probe_config);
 } uprobe_probes SEC(".maps");
+
+/* Programs dtrace generated from a probe's clauses (core/fastpath), by
+ * probe slot: a slot with one runs it by a tail call, and its events never
+ * reach the ring (the syscall plugin's live_fastpath holds LIVE_MAX_PROBES,
+ * far fewer than the slots). */
+struct {
+    __uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+    __uint(max_entries, UPROBE_MAX_SLOTS);
+    __type(key, __u32);
+    __type(value, __u32);
+} uprobe_fastpath SEC(".maps");
 
 #define CAPTURE_SPACE (LIVE_MAX_CAPTURES * LIVE_CAPTURE_MAX)
 
@@ -133,6 +145,7 @@ static __always_inline void usdt_arguments(const struct pt_regs *ctx, const stru
 static __always_inline int handle(struct pt_regs *ctx) {
     __u64 cookie = bpf_get_attach_cookie(ctx);
     __u32 slot = UPROBE_COOKIE_SLOT(cookie);
+    bpf_tail_call(ctx, &uprobe_fastpath, slot);
     const __u32 *index = bpf_map_lookup_elem(&uprobe_slots, &slot);
     if (!index || *index == 0)
         return 0;

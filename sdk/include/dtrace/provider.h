@@ -460,6 +460,8 @@ typedef struct dtrace_probe_usage {
  * it is attached to, and reads the maps back when dtrace asks. A plugin
  * without a fastpath table simply keeps every clause in user space. */
 
+#define DTRACE_FASTPATH_MAX_ARGS 10u
+
 /* How a probe's BPF context holds the event (the plugin's own programs
  * pass it on unchanged, e.g. by a tail call): the arguments are the 8-byte
  * words at ctx + arg_offset, arg_offset + 8, ... (nargs of them). */
@@ -482,12 +484,26 @@ typedef struct dtrace_fastpath_probe {
     uint32_t probe_word_offset;
     uint32_t probe_word_size;
     uint64_t probe_word;
+    /* Appended: with DTRACE_FASTPATH_ARG_TABLE in flags, argument i (i <
+     * nargs, at most DTRACE_FASTPATH_MAX_ARGS) is where arg_offsets[i] says
+     * instead of the words at arg_offset: the 8-byte word at that offset in
+     * the context (a register of struct pt_regs at a uprobe), or one of the
+     * DTRACE_FASTPATH_ARG_* places below. */
+    uint32_t arg_offsets[DTRACE_FASTPATH_MAX_ARGS];
 } dtrace_fastpath_probe;
 
 /* A system call return: the word at arg_offset is the kernel's return value;
  * arg0 and arg1 are it, or -1 when it is an error (-4095..-1), and errno
  * is its negation then (0 otherwise). */
 #define DTRACE_FASTPATH_SYSCALL_RETURN 0x1u
+/* The arguments are where arg_offsets says, one by one. */
+#define DTRACE_FASTPATH_ARG_TABLE 0x2u
+/* arg_offsets[i]: the high 32 bits of the probe's attach cookie
+ * (bpf_get_attach_cookie(); a pid return probe's offset in its function). */
+#define DTRACE_FASTPATH_ARG_COOKIE_HIGH 0xfffffffeu
+/* arg_offsets[i]: not readable by dtrace's program (an argument the plugin
+ * reads from user memory); a clause reading it stays in user space. */
+#define DTRACE_FASTPATH_ARG_UNAVAILABLE 0xffffffffu
 
 typedef enum dtrace_bpf_map_type {
     DTRACE_BPF_MAP_HASH = 1,

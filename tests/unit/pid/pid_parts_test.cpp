@@ -37,6 +37,26 @@ TEST(FunctionCode, BytesThatAreNoInstructionGiveNothing) {
     EXPECT_FALSE(decode_function(code, 0x1000));
 }
 
+// What the kernel's uprobes refuse (x86 uprobe_init_insn): no probe is made there.
+TEST(FunctionCode, InstructionsAUprobeCannotBePlacedOn) {
+    const std::vector<uint8_t> lock_decl = {0xf0, 0xff, 0x0f};        // lock decl (%rdi): pthread_spin_lock
+    const std::vector<uint8_t> vmovd = {0xc5, 0xf9, 0x6e, 0xc6};      // vmovd %esi,%xmm0: the AVX string functions
+    const std::vector<uint8_t> notrack = {0x3e, 0xff, 0xe0};          // notrack jmp *%rax (a ds prefix)
+    const std::vector<uint8_t> breakpoint = {0xcc};                   // int3
+    const std::vector<uint8_t> push = {0x55, 0x48, 0x89, 0xe5, 0xc3}; // push %rbp; ...
+    EXPECT_EQ(uprobe_refusal(lock_decl), "a lock prefix");
+    EXPECT_EQ(uprobe_refusal(vmovd), "a VEX or EVEX encoding (an AVX instruction)");
+    EXPECT_EQ(uprobe_refusal(notrack), "a segment prefix");
+    EXPECT_EQ(uprobe_refusal(breakpoint), "a breakpoint (int3)");
+    EXPECT_EQ(uprobe_refusal(std::vector<uint8_t>{0x48}), "bytes that are not an instruction");
+    EXPECT_EQ(uprobe_refusal(push), std::nullopt);
+    // mov %rdi,%rax; lock incl (%rdi); ret: the lock-prefixed instruction is marked.
+    const std::vector<uint8_t> code = {0x48, 0x89, 0xf8, 0xf0, 0xff, 0x07, 0xc3};
+    std::optional<FunctionCode> decoded = decode_function(code, 0x3000);
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(decoded->unprobeable, (std::vector<uint32_t>{3}));
+}
+
 TEST(ModuleNames, AliasesAsDTraceAcceptsThem) {
     std::vector<std::string> names = module_aliases("/lib/x86_64-linux-gnu/libc.so.6", "libc.so.6", false);
     EXPECT_EQ(names, (std::vector<std::string>{"libc.so.6", "libc.so", "libc"}));

@@ -1,0 +1,104 @@
+// pid_fastpath.cpp: the pid provider's side of the in-kernel fast path
+// (dtrace_fastpath_ops, docs/fastpath.md). The uprobe program tail-calls the
+// program dtrace generated for a probe's slot (uprobe_fastpath) before
+// anything else, so such a probe's events never reach the ring. Its context
+// is the probed instruction's struct pt_regs: an entry's arguments are the
+// SysV argument registers, a return's arg0 its offset in the function (the
+// high half of the attach cookie) and arg1 rax (probe_layout's table).
+#include "pid_plugin.h"
+
+#include <cerrno>
+#include <cstddef>
+#include <cstring>
+
+#include <asm/ptrace.h>
+#include <bpf/bpf.h>
+#include <linux/bpf.h>
+
+namespace dtrace::pid {
+
+namespace {
+
+// Where the SysV argument registers are in struct pt_regs (arg0..arg5).
+constexpr uint32_t kArgumentRegisters[] = {offsetof(pt_regs, rdi), offsetof(pt_regs, rsi), offsetof(pt_regs, rdx),
+                                           offsetof(pt_regs, rcx), offsetof(pt_regs, r8),  offsetof(pt_regs, r9)};
+
+} // namespace
+
+int PidPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath_probe &out) {
+    std::lock_guard guard(mutex_);
+    const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
+    if (slot == nullptr || !slot->enabled || slot->internal || !uprobes_ ||
+        out.struct_size < offsetof(dtrace_fastpath_probe, arg_offsets) + sizeof out.arg_offsets)
+        return -1;
+    out.flags = DTRACE_FASTPATH_ARG_TABLE;
+    out.nargs = std::min(slot->nargs, DTRACE_FASTPATH_MAX_ARGS);
+    switch (slot->kind) {
+    case ProbeKind::Entry:
+        // arg6..arg9 are the words above the return address: user memory.
+        for (uint32_t i = 0; i < out.nargs; ++i)
+            out.arg_offsets[i] =
+                i < std::size(kArgumentRegisters) ? kArgumentRegisters[i] : DTRACE_FASTPATH_ARG_UNAVAILABLE;
+        break;
+    case ProbeKind::Return:
+        out.nargs = 2;
+        out.arg_offsets[0] = DTRACE_FASTPATH_ARG_COOKIE_HIGH; // uprobe_cookie(slot, offset)
+        out.arg_offsets[1] = offsetof(pt_regs, rax);
+        break;
+    case ProbeKind::Offset:
+        out.nargs = 0;
+        break;
+    }
+    live::FastpathLoader::describe_task(out);
+    return 0;
+}
+
+int32_t PidPlugin::create_fastpath_map(const dtrace_bpf_map_spec &spec) {
+    std::string error;
+    const int32_t handle = fastpath_.create_map(spec, error);
+    if (handle < 0)
+        fail(error);
+    return handle;
+}
+
+// The generated programs are tail-called by the uprobe program: loaded as
+// its kind (a kprobe program, with uprobe_multi's attach type when it uses
+// those links).
+int32_t PidPlugin::load_fastpath_program(const dtrace_bpf_program &program) {
+    std::lock_guard guard(mutex_);
+    if (!ensure_loaded())
+        return -1;
+    fastpath_.set_program_kind(BPF_PROG_TYPE_KPROBE, uprobes_->expected_attach_type());
+    return fastpath_.load_program(program);
+}
+
+int PidPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_t cookie) {
+    std::lock_guard guard(mutex_);
+    const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
+    const int fd = fastpath_.program_fd(program);
+    if (fd < 0 || slot == nullptr || !slot->enabled || !uprobes_)
+        return fail("attaching a generated program to a pid probe that is not enabled (cookie " +
+                    std::to_string(cookie) + ")");
+    const uint32_t key = static_cast<uint32_t>(cookie);
+    if (bpf_map_update_elem(uprobes_->programs().map_fd("uprobe_fastpath"), &key, &fd, BPF_ANY) != 0)
+        return fail("cannot attach a generated program to pid probe " + slot->function->name + ": " +
+                    std::strerror(errno));
+    return 0;
+}
+
+void PidPlugin::detach_fastpath_program(uint32_t slot) {
+    if (uprobes_)
+        (void)bpf_map_delete_elem(uprobes_->programs().map_fd("uprobe_fastpath"), &slot);
+}
+
+int PidPlugin::read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
+    std::string error;
+    return fastpath_.read_map(map, fn, arg, error) ? 0 : fail(error);
+}
+
+int PidPlugin::read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
+    std::string error;
+    return fastpath_.read_ring(map, fn, arg, error) ? 0 : fail(error);
+}
+
+} // namespace dtrace::pid
