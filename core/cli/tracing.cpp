@@ -104,8 +104,20 @@ int Tracing::run() {
     engine_.go();
     for (const std::string &notice : sizing.notices)
         report(notice);
-    for (const host::PluginDiagnostic &d : host_.start_all())
+    // A plugin that cannot start cannot deliver its enabled probes: the
+    // session fails as an enabling would (what BEGIN recorded is printed, END
+    // does not fire).
+    const std::vector<host::PluginDiagnostic> start_failures = host_.start_all();
+    for (const host::PluginDiagnostic &d : start_failures)
         report(d.message);
+    if (!start_failures.empty()) {
+        engine_.consumer_stopping();
+        host_.stop_all();
+        printer.consume(engine_.take_buffers());
+        std::fflush(printer.output());
+        kill_created_targets();
+        return 1;
+    }
     if (options_.is_set("destructive") && !options_.is_set("quiet"))
         report("allowing destructive actions");
     // Every probe is enabled: the targets may run.
