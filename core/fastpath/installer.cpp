@@ -58,18 +58,23 @@ std::string probe_name(const engine::Probe &p) {
 }
 
 // The probe's layout for dtrace's programs, as its plugin gives it; nothing
-// when the plugin cannot run them on the probe.
-std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, const engine::Probe &probe) {
+// when the plugin cannot run them on the probe (`unavailable`: why, if it says).
+std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, const engine::Probe &probe,
+                                   std::string *unavailable = nullptr) {
     dtrace_fastpath_probe layout{};
     layout.struct_size = sizeof layout;
-    if (ops.probe_layout(state, probe.id, probe.cookie, &layout) != 0)
+    if (ops.probe_layout(state, probe.id, probe.cookie, &layout) != 0) {
+        if (unavailable && layout.unavailable)
+            *unavailable = probe_name(probe) + ": " + layout.unavailable;
         return std::nullopt;
+    }
     return ProbeShape{layout.nargs,
                       layout.arg_offset,
                       (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
                       layout.task_real_parent,
                       layout.task_tgid,
-                      layout.task_exec_runtime};
+                      layout.task_exec_runtime,
+                      probe_context_of(layout)};
 }
 
 std::vector<ClauseRef> clauses_of(const engine::Probe &probe) {
@@ -97,7 +102,7 @@ std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
         const host::LoadedPlugin *plugin = probe->provider->owner;
         const dtrace_fastpath_ops *ops = plugin ? plugin->fastpath_ops() : nullptr;
         if (ops && (port.plugin == nullptr || port.plugin == plugin)) {
-            planned.shape = shape_of(*ops, plugin->plugin_state(), *probe);
+            planned.shape = shape_of(*ops, plugin->plugin_state(), *probe, &planned.unavailable);
             if (planned.shape)
                 port = Port{ops, plugin->plugin_state(), plugin};
         }
@@ -303,6 +308,7 @@ class Installer {
             program.maps = inst.map_handles_.data();
             program.log = log.data();
             program.log_size = static_cast<uint32_t>(log.size());
+            program.layout_flags = key.shape.context.flags;
             b.handle = inst.ops_.load_program(inst.state_, &program);
             if (b.handle < 0) {
                 const std::string why = "the kernel refused its program";

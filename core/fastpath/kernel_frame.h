@@ -6,6 +6,7 @@
 #pragma once
 
 #include "compiler/program.h"
+#include "fastpath/probe_context.h"
 
 #include <cstdint>
 #include <map>
@@ -62,6 +63,7 @@ struct ProbeShape {
     bool syscall_return = false;
     // Offsets in the kernel's task_struct (dtrace_fastpath_probe); 0: unknown.
     uint32_t task_real_parent = 0, task_tgid = 0, task_exec_runtime = 0;
+    ProbeContext context; // tracepoint fields, another task's builtins, raw tracepoints (probe_context.h)
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };
