@@ -106,6 +106,7 @@ struct Session {
     const char *plugin;
     const char *script;
     std::vector<std::string> program_prefixes;
+    const char *name = nullptr; // the test's, when not the plugin's
 };
 
 const Session kSessions[] = {
@@ -117,6 +118,12 @@ const Session kSessions[] = {
      "sched:::on-cpu /pid == $target/ { @ = count(); } proc:::exit /pid == $target/ { @e = count(); } "
      "sdt:sched::sched_process_exit /pid == $target/ { @x = count(); }",
      {"sdt_switch", "sdt_tracepoint"}},
+    // Every clause in the kernel (docs/fastpath.md): dtrace's programs, one
+    // on sched_switch as a raw tracepoint, one by the tracepoint program's tail call.
+    {"sdt",
+     "sched:::on-cpu /pid == $target/ { @ = count(); } sdt:sched::sched_process_exit /pid == $target/ { @x = count(); }",
+     {"sdt_tracepoint", "dtrace_clauses"},
+     "sdt_fastpath"},
     {"pid", "pid$target::main:entry { @ = count(); } pid$target:libc.so.6:getppid:entry { @g = count(); }", {"uprobe"}},
 };
 
@@ -277,7 +284,8 @@ INSTANTIATE_TEST_SUITE_P(Endings, LiveTeardown,
                          ::testing::Combine(::testing::ValuesIn(kSessions),
                                             ::testing::Values(0, SIGINT, SIGTERM, SIGKILL)),
                          [](const ::testing::TestParamInfo<std::tuple<Session, int>> &info) {
-                             return std::string(std::get<0>(info.param).plugin) + "_" +
+                             const Session &session = std::get<0>(info.param);
+                             return std::string(session.name ? session.name : session.plugin) + "_" +
                                     ending_name(std::get<1>(info.param));
                          });
 
