@@ -121,7 +121,8 @@ const Session kSessions[] = {
     // Every clause in the kernel (docs/fastpath.md): dtrace's programs, one
     // on sched_switch as a raw tracepoint, one by the tracepoint program's tail call.
     {"sdt",
-     "sched:::on-cpu /pid == $target/ { @ = count(); } sdt:sched::sched_process_exit /pid == $target/ { @x = count(); }",
+     "sched:::on-cpu /pid == $target/ { @ = count(); } sdt:sched::sched_process_exit /pid == $target/ { @x = count(); "
+     "}",
      {"sdt_tracepoint", "dtrace_clauses"},
      "sdt_fastpath"},
     {"pid", "pid$target::main:entry { @ = count(); } pid$target:libc.so.6:getppid:entry { @g = count(); }", {"uprobe"}},
