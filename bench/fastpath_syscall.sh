@@ -95,9 +95,16 @@ start_tracer() {
     done
     echo "  the tracer did not start: $(head -3 "$tmp/tracer")"
 }
+# SIGTERM, then SIGKILL after 10 s: a tracer signalled before it was ready
+# (bpftrace still attaching) may never act on SIGTERM.
 stop_tracer() {
-    kill -TERM "$tracer"
-    wait "$tracer"
+    kill -TERM "$tracer" 2>/dev/null
+    for _ in $(seq 100); do
+        kill -0 "$tracer" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -KILL "$tracer" 2>/dev/null
+    wait "$tracer" 2>/dev/null
 }
 # The workload's wall seconds while "$@" traces (nothing: alone).
 traced_seconds() {

@@ -7,7 +7,8 @@ A test is a set of files sharing a stem in tests/golden/<chapter>/:
                script header) runs it as `dtrace OPTIONS -s NAME.d`
   NAME.cmd     optional: the command line, one line, shell syntax; `dtrace` is
                the binary under test (also on PATH for `sh -c`), `$DIR` the test's folder,
-               `$BUILD` the build tree the binary sits in (for the test plugins)
+               `$BUILD` the build tree the binary sits in (for the test plugins; a
+               case naming a file of it that is not built skips, status 77)
   NAME.out     expected standard output, byte for byte (absent: no output)
   NAME.err     optional: expected standard error, byte for byte
   NAME.status  optional: expected exit status (default 0)
@@ -21,6 +22,7 @@ timeout. Exit status 0: pass; 1: fail (with a diff); 77: skipped.
 """
 import difflib
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -55,13 +57,24 @@ def show_diff(what, expected, actual):
         sys.stdout.write("\n(expected %r\n actual   %r)\n" % (expected[-80:], actual[-80:]))
 
 
+def missing_build_files(command_line, build):
+    """The files of the build tree a command line names ($BUILD/...) that are absent."""
+    paths = re.findall(r"\$BUILD(/[^\s'\"]+)", command_line)
+    return [build + p for p in paths if not os.path.exists(build + p)]
+
+
 def main():
     dtrace, script = sys.argv[1], sys.argv[2]
     stem = os.path.splitext(script)[0]
     folder = os.path.dirname(os.path.abspath(script))
     if os.path.exists(stem + ".cmd"):
         build = os.path.dirname(os.path.abspath(dtrace))
-        line = read(stem + ".cmd").decode().strip().replace("$DIR", folder).replace("$BUILD", build)
+        raw = read(stem + ".cmd").decode().strip()
+        missing = missing_build_files(raw, build)
+        if missing:
+            print("SKIP: %s is not built (build every target to run this test)" % missing[0])
+            return 77
+        line = raw.replace("$DIR", folder).replace("$BUILD", build)
         argv = shlex.split(line)
         if argv and argv[0] == "dtrace":
             argv[0] = dtrace
