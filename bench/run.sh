@@ -103,6 +103,12 @@ if [[ $(id -u) == 0 ]]; then
 else
   echo "   skipped: needs root (BPF programs)"
 fi
+echo "== udp:::send per packet against bpftrace's net_dev_queue count, loopback datagrams"
+if [[ $(id -u) == 0 ]]; then
+  bench/net_packets.sh "$build"
+else
+  echo "   skipped: needs root (BPF programs)"
+fi
 echo "== pid provider: cost per hit against bpftrace's uprobe: (and fpid when built); attach/detach of libc's functions"
 bench/pid_probes.sh "$build"
 echo "== fbt: dtrace -l -P fbt, every kernel function (target <= 1 s); startup above includes fbt.so"

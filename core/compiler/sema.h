@@ -94,6 +94,8 @@ class Sema {
     // Whether `name` is a global identifier: a builtin variable, an inline
     // or constant, or a global variable.
     bool defines_global(const std::string &name) const;
+    // An operator as DTrace's messages spell it ("+", "->", "<<=").
+    static std::string op_name(Op op);
 
   private:
     // A name bound to a value while an expression is analysed: a
@@ -237,7 +239,6 @@ class Sema {
     // Messages.
     std::string type_name(const Type *t) const { return TypeTable::name_of(t); }
     std::string node_type_name(const Node &n) const;
-    static std::string op_name(Op op);
     static std::string args_passed(size_t n); // "1 arg " / "2 args ", as D_PROTO_LEN messages put it
 
     TypeTable &types_;

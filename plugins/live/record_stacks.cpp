@@ -21,7 +21,28 @@ uint32_t stacks_for_usage(dtrace_host *host, const dtrace_host_ops *ops, dtrace_
     return stacks;
 }
 
-void RecordStacks::add_to(std::span<const uint8_t> tail, int64_t pid, stacks::StackSymbols &symbols,
+bool prepare_stacks(dtrace_host *host, const dtrace_host_ops *ops, uint32_t stacks, stacks::StackSymbols &symbols) {
+    if (stacks & LIVE_STACK_KERNEL)
+        symbols.load_kernel_symbols();
+    std::string error;
+    if (!(stacks & LIVE_STACK_USER))
+        return true;
+    if (!symbols.follow_mappings(error)) {
+        ops->report_error(host, error.c_str());
+        return false;
+    }
+    // The records follow what is mapped from now on; a target stopped at
+    // its exec mapped its program and dynamic linker before: read now.
+    const bool has_get_target = ops->struct_size >= offsetof(dtrace_host_ops, get_target) + sizeof ops->get_target;
+    dtrace_target_info target{};
+    target.struct_size = sizeof target;
+    for (uint32_t i = 0; has_get_target && ops->get_target != nullptr && ops->get_target(host, i, &target) == 0; ++i)
+        if (target.state != DTRACE_TARGET_EXITED)
+            symbols.maps().ensure(target.pid);
+    return true;
+}
+
+void RecordStacks::add_to(std::span<const uint8_t> tail, int64_t pid, uint64_t time, stacks::StackSymbols &symbols,
                           dtrace_event_ctx &ctx) {
     live_stack_tail header;
     if (tail.size() < sizeof header)
@@ -34,6 +55,7 @@ void RecordStacks::add_to(std::span<const uint8_t> tail, int64_t pid, stacks::St
     // must be read while it lives (naming the kernel frames may first load
     // the kernel's symbols, which takes a while).
     if (header.user_bytes > 0) {
+        symbols.catch_up(time);
         const stacks::StackCopy copy{header.regs[UPROBE_REG_RSP],
                                      tail.subspan(sizeof header + header.kernel_bytes, header.user_bytes)};
         ctx.user_stack = user_.data();

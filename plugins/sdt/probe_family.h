@@ -33,9 +33,11 @@ namespace dtrace::sdt {
 inline constexpr size_t kMaxProbeArgs = 32;
 using ProbeArgs = std::array<uint64_t, kMaxProbeArgs>;
 
-// A tracepoint, or one of the sched_switch program's records (the value
-// after Tracepoint's is the record's SDT_SWITCH_* kind plus one).
-enum class EventSource : uint8_t { Tracepoint, OffCpu, OnCpu, Sleep, Preempt };
+// A tracepoint, one of the sched_switch program's records (the value
+// after Tracepoint's is the record's SDT_SWITCH_* kind plus one), or a
+// packet the packet programs saw sent or received (bpf/sdt_packets.bpf.c;
+// the row's provider says which packets: ip, tcp, udp).
+enum class EventSource : uint8_t { Tracepoint, OffCpu, OnCpu, Sleep, Preempt, SendPacket, ReceivePacket };
 static_assert(static_cast<int>(EventSource::OffCpu) - 1 == SDT_SWITCH_OFF_CPU &&
               static_cast<int>(EventSource::OnCpu) - 1 == SDT_SWITCH_ON_CPU &&
               static_cast<int>(EventSource::Sleep) - 1 == SDT_SWITCH_SLEEP &&

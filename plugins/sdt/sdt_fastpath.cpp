@@ -15,7 +15,7 @@
 //   program stops delivering the probe. on-cpu's thread builtins are those
 //   of `next` (the thread coming on), off-cpu's the current thread's.
 //   sleep and preempt take only some switches, chosen in the BPF program:
-//   they stay in user space.
+//   they stay in user space, as do the per-packet ip/tcp/udp probes.
 #include "sdt_plugin.h"
 
 #include <algorithm>
@@ -39,10 +39,19 @@ bool is_load_size(uint32_t bytes) {
 } // namespace
 
 const char *SdtPlugin::fastpath_unavailable(const ProbeSlot &slot) const {
-    if (slot.row != nullptr && (slot.row->source == EventSource::Sleep || slot.row->source == EventSource::Preempt))
-        return "the probe fires on some of sched_switch's events only (the BPF program chooses them)";
-    if (slot.row != nullptr && slot.row->source != EventSource::Tracepoint)
+    switch (slot.row != nullptr ? slot.row->source : EventSource::Tracepoint) {
+    case EventSource::OnCpu:
+    case EventSource::OffCpu:
         return nullptr;
+    case EventSource::Sleep:
+    case EventSource::Preempt:
+        return "the probe fires on some of sched_switch's events only (the BPF program chooses them)";
+    case EventSource::SendPacket:
+    case EventSource::ReceivePacket:
+        return "the packet programs do not run dtrace's programs (their arguments are decoded in user space)";
+    case EventSource::Tracepoint:
+        break;
+    }
     if (slot.row != nullptr && (slot.row->accept != nullptr || !slot.row->wait_begin.empty()))
         return "the probe fires on some of its tracepoint's events only (chosen in user space)";
     if (!slot.link)

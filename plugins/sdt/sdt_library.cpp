@@ -131,8 +131,8 @@ constexpr TranslatedType kTypes[] = {
     {"tcplsinfo", kTcplsinfo}, {"udpinfo", kUdpinfo}, {"udpsinfo", kUdpsinfo},
 };
 
-// caddr_t, offset_t and struct tcphdr as DTrace declares them; the flag and
-// state constants with DTrace's names and values.
+// caddr_t, offset_t and struct tcphdr as DTrace declares them; the flag,
+// state and TCP header flag (TH_*) constants with DTrace's names and values.
 constexpr std::string_view kPrelude = "typedef char *caddr_t;\n"
                                       "typedef long long offset_t;\n"
                                       "struct tcphdr {\n"
@@ -162,7 +162,15 @@ constexpr std::string_view kInlines = "inline int B_DONE = 0x0002;\n"
                                       "inline int32_t TCP_STATE_CLOSING = 9;\n"
                                       "inline int32_t TCP_STATE_LAST_ACK = 10;\n"
                                       "inline int32_t TCP_STATE_FIN_WAIT_2 = 11;\n"
-                                      "inline int32_t TCP_STATE_TIME_WAIT = 12;\n";
+                                      "inline int32_t TCP_STATE_TIME_WAIT = 12;\n"
+                                      "inline uint8_t TH_FIN = 0x01;\n"
+                                      "inline uint8_t TH_SYN = 0x02;\n"
+                                      "inline uint8_t TH_RST = 0x04;\n"
+                                      "inline uint8_t TH_PUSH = 0x08;\n"
+                                      "inline uint8_t TH_ACK = 0x10;\n"
+                                      "inline uint8_t TH_URG = 0x20;\n"
+                                      "inline uint8_t TH_ECE = 0x40;\n"
+                                      "inline uint8_t TH_CWR = 0x80;\n";
 static_assert(kBufDone == 0x0002 && kBufRead == 0x0040 && kBufWrite == 0x0100);
 
 } // namespace

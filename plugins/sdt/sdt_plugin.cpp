@@ -281,6 +281,7 @@ bool SdtPlugin::ensure_loaded() {
     }
     bpf_ = std::move(loaded.value().programs);
     options_ = loaded.value().options;
+    load_settings_ = std::move(loaded.value().settings);
     return true;
 }
 
@@ -406,6 +407,18 @@ bool SdtPlugin::enable_switch(uint32_t index, ProbeSlot &slot) {
     return true;
 }
 
+bool SdtPlugin::enable_packets(uint32_t index, ProbeSlot &slot) {
+    if (live::Status configured = bpf_->configure(index, config_of(slot, false)); !configured) {
+        fail(configured.error());
+        return false;
+    }
+    if (live::Status enabled = packets_.enable(*slot.row, index, *bpf_, load_settings_); !enabled) {
+        fail(enabled.error());
+        return false;
+    }
+    return true;
+}
+
 int SdtPlugin::enable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("enabling an unknown sdt probe (cookie " + std::to_string(cookie) + ")");
@@ -416,7 +429,10 @@ int SdtPlugin::enable(dtrace_probe_id, uint64_t cookie) {
         return -1;
     const uint32_t index = static_cast<uint32_t>(cookie);
     const bool tracepoint = slot.row == nullptr || slot.row->source == EventSource::Tracepoint;
-    if (!(tracepoint ? enable_tracepoint(index, slot) : enable_switch(index, slot)))
+    const bool packets = !tracepoint && PacketPrograms::serves(*slot.row);
+    if (!(tracepoint ? enable_tracepoint(index, slot)
+          : packets  ? enable_packets(index, slot)
+                     : enable_switch(index, slot)))
         return -1;
     slot.enabled = true;
     return 0;
@@ -439,6 +455,9 @@ void SdtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
             }
             link->reset();
         }
+    } else if (PacketPrograms::serves(*slot.row)) {
+        packets_.disable(*slot.row);
+        (void)bpf_->configure(index, live_probe_config{});
     } else {
         const uint32_t kind = static_cast<uint32_t>(slot.row->source) - 1, none = 0;
         bpf_map_update_elem(bpf_->map_fd("sdt_switch_slots"), &kind, &none, BPF_ANY);
@@ -458,8 +477,8 @@ int SdtPlugin::set_filters(dtrace_probe_id id, uint64_t cookie, uint32_t nfilter
     slot.filter = live::probe_filter_of(nfilters, filters);
     // Every clause of the probe is enabled by now: the stacks they read.
     slot.stacks = live::stacks_for_usage(host_, ops_, id);
-    if (slot.stacks & LIVE_STACK_KERNEL)
-        stacks_.load_kernel_symbols();
+    if (!live::prepare_stacks(host_, ops_, slot.stacks, stacks_))
+        return -1;
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (slot.link)
@@ -488,6 +507,7 @@ void SdtPlugin::stop() {
             close(slots_[i].switch_link);
             slots_[i].switch_link = -1;
         }
+    packets_.detach_all();
     if (bpf_)
         bpf_->detach_all();
     links_.forget_attachments();
@@ -529,7 +549,7 @@ void SdtPlugin::deliver(std::span<const uint8_t> record) {
     dtrace_event_ctx ctx;
     if (!firing_.prepare(record, 0, ctx))
         return;
-    record_stacks_.add_to(firing_.stack_tail(), header.pid, stacks_, ctx);
+    record_stacks_.add_to(firing_.stack_tail(), header.pid, header.timestamp, stacks_, ctx);
     // prepare() checked that the captures fit the record.
     const std::span<const uint8_t> captures = record.subspan(sizeof header);
     if (TracepointLinks::is_config_slot(header.slot))

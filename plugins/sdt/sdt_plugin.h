@@ -36,6 +36,7 @@
 #include "kernel_filter.h"
 #include "live_firing.h"
 #include "live_options.h"
+#include "packet_programs.h"
 #include "probe_family.h"
 #include "record_memory.h"
 #include "record_stacks.h"
@@ -115,6 +116,7 @@ class SdtPlugin {
     bool enable_tracepoint(uint32_t index, ProbeSlot &slot);
     bool enable_wait_begin(uint32_t index, ProbeSlot &slot);
     bool enable_switch(uint32_t index, ProbeSlot &slot);
+    bool enable_packets(uint32_t index, ProbeSlot &slot);
     // The configuration the BPF program reads for one probe (at its row's
     // wait_begin tracepoint, or its own), or for a link (its members'
     // together; `joining` is about to become one).
@@ -144,6 +146,8 @@ class SdtPlugin {
     std::map<std::string, uint32_t> sdt_slots_;      // "group:event" of the sdt probes registered
     live::LiveOptions options_;
     std::unique_ptr<live::BpfProgramSet> bpf_;
+    live::BpfLoadSettings load_settings_; // bpf_'s, for the objects sharing its maps
+    PacketPrograms packets_;
     TracepointLinks links_;
     std::optional<size_t> switch_attachment_;
     uint32_t switch_users_ = 0;

@@ -47,6 +47,8 @@ class RawRecord {
     std::string_view text(const live::TracepointField &field) const;
     // An array field's bytes.
     std::span<const uint8_t> bytes(const live::TracepointField &field) const;
+    // The whole copy (a record that is no tracepoint's: a packet's headers).
+    std::span<const uint8_t> all() const { return bytes_; }
 
   private:
     // Where a string or array field's bytes start in the copy, and how many.

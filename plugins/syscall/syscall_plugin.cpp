@@ -313,8 +313,8 @@ int SyscallPlugin::set_filters(dtrace_probe_id id, uint64_t cookie, uint32_t nfi
     slot.filter = live::probe_filter_of(nfilters, filters);
     // Every clause of the probe is enabled by now: the stacks they read.
     slot.stacks = live::stacks_for_usage(host_, ops_, id);
-    if (slot.stacks & LIVE_STACK_KERNEL)
-        stacks_.load_kernel_symbols();
+    if (!live::prepare_stacks(host_, ops_, slot.stacks, stacks_))
+        return -1;
     if (!slot.enabled || !bpf_)
         return 0; // applied when the probe is enabled
     if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
@@ -400,7 +400,7 @@ void SyscallPlugin::deliver(std::span<const uint8_t> record) {
     dtrace_event_ctx ctx;
     if (id == 0 || !firing_.prepare(record, nargs, ctx))
         return;
-    record_stacks_.add_to(firing_.stack_tail(), header.pid, stacks_, ctx);
+    record_stacks_.add_to(firing_.stack_tail(), header.pid, header.timestamp, stacks_, ctx);
     ops_->fire(host_, id, &ctx);
 }
 

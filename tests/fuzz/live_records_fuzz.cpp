@@ -1,7 +1,9 @@
 // live_records_fuzz.cpp: the live plugins' parsers of kernel-made input, on
-// arbitrary bytes: perf ring records (sample layouts, comm, mmap2, lost),
+// arbitrary bytes: perf ring records (sample layouts, comm, mmap2, lost,
+// fork/exit, and what they change in the process maps),
 // /proc/kallsyms text and /proc/PID/maps text. The first byte picks the parser.
 #include "kernel_symbols.h"
+#include "mapping_tracker.h"
 #include "process_maps.h"
 #include "records.h"
 
@@ -35,6 +37,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         perf::parse_comm(rest);
         perf::parse_mmap2(rest);
         perf::parse_lost(rest);
+        perf::parse_task(rest);
+        {
+            stacks::ProcessMaps maps("/nonexistent");
+            stacks::apply_side_band(rest, maps);
+            maps.find(0, 0);
+        }
         break;
     case 2: {
         stacks::KernelSymbols symbols("/nonexistent");

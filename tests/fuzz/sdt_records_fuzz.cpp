@@ -1,8 +1,9 @@
 // sdt_records_fuzz.cpp: libFuzzer target over what the sdt plugin reads from
 // its BPF program's records: the live_record header, the copy of the
 // tracepoint's record (integers, __data_loc and __rel_loc strings, arrays at
-// the offsets a format file gives) and every stable probe's accept test and
-// argument builder, then the translated records those arguments point to.
+// the offsets a format file gives) or a packet's copied headers (ip, tcp and
+// udp send and receive: decode_packet) and every stable probe's accept test
+// and argument builder, then the translated records those arguments point to.
 // The kernel writes these bytes, but a format file that disagrees with them
 // must never crash dtrace: every input reads as something or as nothing.
 #include <fuzzer/FuzzedDataProvider.h>

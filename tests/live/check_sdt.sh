@@ -211,17 +211,18 @@ io_direct)
     ;;
 tcp)
     # A loopback connection of the workload's own: connect, the state
-    # changes of its client socket, 3000 bytes sent and received.
-    run -qn 'tcp:::send /pid == $target/ { @sent = sum(args[2]->ip_plength); }
-             tcp:::receive /pid == $target/ { @received = sum(args[2]->ip_plength); }
+    # changes of its client socket, 3000 bytes of payload sent (per packet:
+    # ip_plength less the TCP header; data is sent in the workload's
+    # context, while receive runs wherever the network's softirq does:
+    # check_net.sh counts both by port).
+    run -qn 'tcp:::send /pid == $target/ { @sent = sum(args[2]->ip_plength - args[4]->tcp_offset); }
              tcp:::connect-request /pid == $target/ { printf("connect-request %s\n", args[3]->tcps_raddr); }
              tcp:::connect-established /pid == $target/ { printf("connect-established %d\n", args[3]->tcps_state); }
              tcp:::state-change /pid == $target && args[5]->tcps_state == TCP_STATE_SYN_SENT/ {
                  printf("state SYN_SENT -> %d\n", args[3]->tcps_state); }
-             END { printa("sent %@d\n", @sent); printa("received %@d\n", @received); }' -c "$workload tcp 3000"
+             END { printa("sent %@d\n", @sent); }' -c "$workload tcp 3000"
     expect_status_0
     [ "$(value_of sent)" = 3000 ] || fail "not 3000 bytes sent"
-    [ "$(value_of received)" = 3000 ] || fail "not 3000 bytes received"
     grep -q "^connect-request 127.0.0.1\$" "$out" || fail "no connect-request to 127.0.0.1"
     grep -q "^connect-established 6\$" "$out" || fail "no connect-established in ESTABLISHED"
     grep -q "^state SYN_SENT -> 6\$" "$out" || fail "no state change from SYN_SENT to ESTABLISHED"

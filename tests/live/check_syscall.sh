@@ -7,6 +7,7 @@
 dtrace=$1
 workload=$2
 case_name=$3
+exit_at_once=$4 # ustack_exit's program
 limit=120
 
 if [ ! -x "$dtrace" ] || [ ! -x "$workload" ]; then
@@ -110,6 +111,22 @@ stacks)
     grep -q 'libc.so.6`syscall+0x' "$out" || fail "no libc frame in ustack()"
     grep -q 'syscall_workload`main+0x' "$out" || fail "no frame of the workload's main in ustack()"
     [ "$(grep -c '^ *3$' "$out")" = 2 ] || fail "not both stacks counted 3 times"
+    ;;
+ustack_exit)
+    # ustack() of a program that exits right after its write, before the
+    # ring is drained (its /proc/PID/maps is gone): its frames are named
+    # from the mappings the kernel reported as it ran. Three runs, each
+    # naming every function of the program's path to write(2).
+    [ -x "$exit_at_once" ] || fail "no exit_at_once program given"
+    for attempt in 1 2 3; do
+        run -qn 'syscall::write:entry /pid == $target/ { @[ustack()] = count(); }' -c "$exit_at_once"
+        [ "$status" = 0 ] || fail "dtrace exited with $status"
+        for frame in 'libc.so.6`write+0x' 'exit_at_once`exit_at_once_write+0x' \
+                     'exit_at_once`exit_at_once_caller+0x' 'exit_at_once`main+0x'; do
+            grep -qF "$frame" "$out" || fail "run $attempt: no frame $frame in ustack()"
+        done
+        grep -q '^ *0x[0-9a-f]*$' "$out" && fail "run $attempt: a bare address in ustack()"
+    done
     ;;
 wide)
     # Every call of the target, entry and return: the raw_syscalls programs

@@ -1,7 +1,8 @@
 // live_teardown_test.cpp: a live session leaves nothing attached.
 //
-// dtrace runs a script of each live plugin (syscall, sdt's tracepoints and
-// stable providers, pid's uprobes) on a workload of our own; while it
+// dtrace runs a script of each live plugin (syscall with ustack()'s mapping
+// events, sdt's tracepoints, stable providers and packet programs, pid's
+// uprobes) on a workload of our own; while it
 // traces, the test reads dtrace's BPF programs, links and maps from its file
 // descriptors (/proc/PID/fdinfo) and checks through libbpf's API that they
 // exist; after dtrace has ended (the target's exit, SIGINT, SIGTERM or even
@@ -111,13 +112,14 @@ struct Session {
 
 const Session kSessions[] = {
     {"syscall",
-     "syscall::getppid:entry /pid == $target/ { @ = count(); } "
+     "syscall::getppid:entry /pid == $target/ { @ = count(); @u[ustack()] = count(); } "
      "syscall::openat:entry,syscall::openat:return /pid == $target/ { @o = count(); }",
      {"syscall_entry", "syscall_return"}},
     {"sdt",
      "sched:::on-cpu /pid == $target/ { @ = count(); } proc:::exit /pid == $target/ { @e = count(); } "
-     "sdt:sched::sched_process_exit /pid == $target/ { @x = count(); }",
-     {"sdt_switch", "sdt_tracepoint"}},
+     "sdt:sched::sched_process_exit /pid == $target/ { @x = count(); } "
+     "tcp:::send,udp:::receive /pid == $target/ { @n = count(); }",
+     {"sdt_switch", "sdt_tracepoint", "sdt_packet_send", "sdt_packet_rece"}},
     // Every clause in the kernel (docs/fastpath.md): dtrace's programs, one
     // on sched_switch as a raw tracepoint, one by the tracepoint program's tail call.
     {"sdt",

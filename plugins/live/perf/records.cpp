@@ -174,6 +174,18 @@ std::optional<LostRecord> parse_lost(std::span<const uint8_t> record) {
     return lost;
 }
 
+std::optional<TaskRecord> parse_task(std::span<const uint8_t> record) {
+    const bool exit = valid_header(record, PERF_RECORD_EXIT);
+    if (!exit && !valid_header(record, PERF_RECORD_FORK))
+        return std::nullopt;
+    Cursor c(record.subspan(sizeof(perf_event_header)));
+    TaskRecord task{};
+    if (!c.u32_pair(task.pid, task.ppid) || !c.u32_pair(task.tid, task.ptid))
+        return std::nullopt;
+    task.exit = exit;
+    return task;
+}
+
 uint64_t record_time(std::span<const uint8_t> record, const RecordLayout &layout) {
     if (record.size() < sizeof(perf_event_header))
         return 0;

@@ -59,9 +59,16 @@ struct MmapRecord {
 struct LostRecord {
     uint64_t lost;
 };
+// PERF_RECORD_FORK and PERF_RECORD_EXIT (attr.task): a thread or process
+// was created (pid != ppid: a new process) or ended.
+struct TaskRecord {
+    uint32_t pid, ppid, tid, ptid;
+    bool exit;
+};
 std::optional<CommRecord> parse_comm(std::span<const uint8_t> record);
 std::optional<MmapRecord> parse_mmap2(std::span<const uint8_t> record);
 std::optional<LostRecord> parse_lost(std::span<const uint8_t> record);
+std::optional<TaskRecord> parse_task(std::span<const uint8_t> record);
 
 // The timestamp of any record: a sample's own, or the sample_id trailer
 // (attr.sample_id_all) of a side-band record. 0 when it has none.

@@ -97,10 +97,27 @@ void ProcessMaps::exec(int64_t pid) {
     processes_[pid] = Process{{}, true};
 }
 
+void ProcessMaps::fork(int64_t parent, int64_t child) {
+    std::lock_guard lock(mutex_);
+    // A parent not known yet is not read from /proc here (this runs for
+    // every fork of the machine): the child is read at first sight instead.
+    auto known = processes_.find(parent);
+    if (known != processes_.end())
+        processes_[child] = Process{known->second.mappings, known->second.complete};
+}
+
+void ProcessMaps::exit(int64_t pid) {
+    std::lock_guard lock(mutex_);
+    auto known = processes_.find(pid);
+    if (known != processes_.end() && !known->second.looked_up)
+        processes_.erase(known);
+}
+
 std::optional<Mapping> ProcessMaps::find(int64_t pid, uint64_t address) {
     std::lock_guard lock(mutex_);
     ensure_locked(pid);
     Process &process = processes_[pid];
+    process.looked_up = true;
     std::optional<Mapping> found = containing(process.mappings, address);
     // Not mapped when the process was read (first seen stopped at its exec,
     // before the dynamic linker mapped its libraries, or before a dlopen):

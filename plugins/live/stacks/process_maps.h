@@ -3,11 +3,13 @@
 // after a process has exited.
 //
 // A process is learnt from /proc/PID/maps the first time it is needed
-// (ensure), or from the kernel's records as it maps files (add) and execs
-// (exec: its old mappings go, and the new image's arrive as records), and
-// read again when an address it did not map is looked up while it lives.
-// Nothing is forgotten when a process exits: its stacks are printed after
-// the fact.
+// (ensure), or from the kernel's records as it maps files (add), execs
+// (exec: its old mappings go, and the new image's arrive as records) and
+// forks (fork: the child has its parent's), and read again when an address
+// it did not map is looked up while it lives. A process whose addresses
+// were looked up is not forgotten when it exits: its stacks are printed
+// after the fact; one never looked up is forgotten at its exit (exit), so
+// that following every process of the machine does not grow without end.
 #pragma once
 
 #include <chrono>
@@ -40,6 +42,11 @@ class ProcessMaps {
     void add(int64_t pid, Mapping mapping);
     // The process exec'd: its earlier mappings are gone.
     void exec(int64_t pid);
+    // Process `child` was forked from `parent`: it has the same mappings
+    // (when the parent is known).
+    void fork(int64_t parent, int64_t child);
+    // The process ended: forgotten unless an address of it was looked up.
+    void exit(int64_t pid);
     // The mapping containing `address`, learning the process first if needed.
     std::optional<Mapping> find(int64_t pid, uint64_t address);
 
@@ -51,6 +58,7 @@ class ProcessMaps {
     struct Process {
         std::vector<Mapping> mappings; // sorted by start
         bool complete = false;         // read from /proc or followed since exec
+        bool looked_up = false;        // find() asked for an address of it
         std::chrono::steady_clock::time_point read_at{};
     };
     void ensure_locked(int64_t pid);

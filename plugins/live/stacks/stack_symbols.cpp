@@ -50,6 +50,19 @@ size_t StackSymbols::unwind_user(int64_t pid, const UserRegs &regs, StackCopy st
     return unwind(regs, stack, locator, out);
 }
 
+bool StackSymbols::follow_mappings(std::string &error) {
+    std::lock_guard lock(tracker_mutex_);
+    if (tracker_ == nullptr)
+        tracker_ = MappingTracker::open(error);
+    return tracker_ != nullptr;
+}
+
+void StackSymbols::catch_up(uint64_t time) {
+    std::lock_guard lock(tracker_mutex_);
+    if (tracker_ != nullptr)
+        tracker_->catch_up(time, maps_);
+}
+
 size_t StackSymbols::tracing_frames(std::span<const uint64_t> kernel_stack) {
     // The functions between a probed kernel function and a BPF program:
     // the tracepoint's dispatch (__traceiter_*, trace_call_bpf, the

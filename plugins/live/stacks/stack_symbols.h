@@ -17,11 +17,14 @@
 #include "cfi_unwinder.h"
 #include "image_cache.h"
 #include "kernel_symbols.h"
+#include "mapping_tracker.h"
 #include "process_maps.h"
 
 #include <dtrace/provider.h>
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 
@@ -44,6 +47,15 @@ class StackSymbols {
     // processes whose user stacks they carry run on (and may exit).
     void load_kernel_symbols() { (void)kernel_.lookup(0); }
 
+    // Follows every process's mappings from the kernel's records from now
+    // on (mapping_tracker.h), for a plugin whose programs copy user stacks
+    // that are unwound after the process may have exited. False with
+    // `error` when the kernel refuses the events.
+    bool follow_mappings(std::string &error);
+    // Brings the followed mappings up to an event at `time` (ns of
+    // CLOCK_MONOTONIC, bpf_ktime_get_ns()), before its user stack is unwound.
+    void catch_up(uint64_t time);
+
     // The SDK's lookup_symbol: fills `out` (module, function, offset) for an
     // address of the kernel (DTRACE_SYMBOL_KERNEL) or of process `pid`.
     bool lookup(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
@@ -55,6 +67,8 @@ class StackSymbols {
     KernelSymbols kernel_;
     ProcessMaps maps_;
     ImageCache images_;
+    std::mutex tracker_mutex_; // follow_mappings() runs while events are unwound
+    std::unique_ptr<MappingTracker> tracker_;
     std::string module_, function_; // the last lookup's answer
 };
 

@@ -1,30 +1,18 @@
 // ast_dump.cpp: see ast_dump.h.
 #include "ast_dump.h"
 
+#include "compiler/sema.h"
+
 #include <cstdio>
 
 namespace dtrace::compiler::test {
 
 namespace {
 
-const char *op_name(Op op) {
+// The operators as DTrace's messages spell them, except that the dump tells
+// prefix from postfix increments.
+std::string op_name(Op op) {
     switch (op) {
-    case Op::Plus:
-    case Op::Add:
-        return "+";
-    case Op::Minus:
-    case Op::Sub:
-        return "-";
-    case Op::LogNot:
-        return "!";
-    case Op::BitNot:
-        return "~";
-    case Op::Deref:
-    case Op::Mul:
-        return "*";
-    case Op::AddrOf:
-    case Op::BitAnd:
-        return "&";
     case Op::PreInc:
         return "pre++";
     case Op::PreDec:
@@ -33,68 +21,9 @@ const char *op_name(Op op) {
         return "post++";
     case Op::PostDec:
         return "post--";
-    case Op::Div:
-        return "/";
-    case Op::Mod:
-        return "%";
-    case Op::Shl:
-        return "<<";
-    case Op::Shr:
-        return ">>";
-    case Op::Lt:
-        return "<";
-    case Op::Le:
-        return "<=";
-    case Op::Gt:
-        return ">";
-    case Op::Ge:
-        return ">=";
-    case Op::Eq:
-        return "==";
-    case Op::Ne:
-        return "!=";
-    case Op::BitXor:
-        return "^";
-    case Op::BitOr:
-        return "|";
-    case Op::LogAnd:
-        return "&&";
-    case Op::LogXor:
-        return "^^";
-    case Op::LogOr:
-        return "||";
-    case Op::Assign:
-        return "=";
-    case Op::MulAssign:
-        return "*=";
-    case Op::DivAssign:
-        return "/=";
-    case Op::ModAssign:
-        return "%=";
-    case Op::AddAssign:
-        return "+=";
-    case Op::SubAssign:
-        return "-=";
-    case Op::ShlAssign:
-        return "<<=";
-    case Op::ShrAssign:
-        return ">>=";
-    case Op::AndAssign:
-        return "&=";
-    case Op::XorAssign:
-        return "^=";
-    case Op::OrAssign:
-        return "|=";
-    case Op::Comma:
-        return ",";
-    case Op::Dot:
-        return ".";
-    case Op::Arrow:
-        return "->";
-    case Op::None:
-        break;
+    default:
+        return Sema::op_name(op);
     }
-    return "?";
 }
 
 const char *suffix_name(IntSuffix s) {
@@ -286,7 +215,7 @@ std::string dump(const Expr &e) {
     case ExprKind::Unary:
     case ExprKind::Postfix:
     case ExprKind::Binary:
-        return list(op_name(e.op), e.args);
+        return list(op_name(e.op).c_str(), e.args);
     case ExprKind::Ternary:
         return list("?", e.args);
     case ExprKind::Cast:
@@ -304,7 +233,7 @@ std::string dump(const Expr &e) {
     case ExprKind::Index:
         return list("[]", e.args);
     case ExprKind::Member:
-        return "(" + std::string(op_name(e.op)) + " " + dump(*e.args[0]) + " " + e.text + ")";
+        return "(" + op_name(e.op) + " " + dump(*e.args[0]) + " " + e.text + ")";
     }
     return "?";
 }

@@ -1,4 +1,5 @@
 // records_test.cpp: decoding perf ring records, and refusing malformed ones.
+#include "mapping_tracker.h"
 #include "records.h"
 #include "user_regs.h"
 
@@ -111,6 +112,39 @@ TEST(Records, DecodesSideBandRecords) {
     EXPECT_EQ(lost->lost, 42u);
     EXPECT_FALSE(parse_lost(record(PERF_RECORD_LOST, 0, {1})));
     EXPECT_FALSE(parse_comm(mmap)); // wrong type
+}
+
+TEST(Records, DecodesForkAndExit) {
+    auto fork = parse_task(record(PERF_RECORD_FORK, 0, {(uint64_t(4) << 32) | 9, (uint64_t(4) << 32) | 9, 555}));
+    ASSERT_TRUE(fork);
+    EXPECT_EQ(fork->pid, 9u);
+    EXPECT_EQ(fork->ppid, 4u);
+    EXPECT_FALSE(fork->exit);
+    auto exit = parse_task(record(PERF_RECORD_EXIT, 0, {(uint64_t(4) << 32) | 9, (uint64_t(4) << 32) | 9}));
+    ASSERT_TRUE(exit);
+    EXPECT_TRUE(exit->exit);
+    EXPECT_FALSE(parse_task(record(PERF_RECORD_FORK, 0, {9})));    // truncated
+    EXPECT_FALSE(parse_task(record(PERF_RECORD_COMM, 0, {9, 9}))); // wrong type
+}
+
+// The tracker's records, in order, on a process that exits before it is
+// looked up, and on one looked up before it exits.
+TEST(Records, SideBandRecordsFollowAProcess) {
+    stacks::ProcessMaps maps("/nonexistent");
+    std::vector<uint8_t> name = {'p', 0, 0, 0, 0, 0, 0, 0};
+    std::vector<uint8_t> path = {'/', 'p', 0, 0, 0, 0, 0, 0};
+    const uint64_t ids = (uint64_t(5) << 32) | 5;
+    stacks::apply_side_band(record(PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, {ids}, name), maps);
+    stacks::apply_side_band(record(PERF_RECORD_MMAP2, 0, {ids, 0x1000, 0x1000, 0x2000, 0, 0, 0, 0}, path), maps);
+    // pid 6 forked from 5: the same mappings.
+    stacks::apply_side_band(record(PERF_RECORD_FORK, 0, {(uint64_t(5) << 32) | 6, (uint64_t(5) << 32) | 6}), maps);
+    ASSERT_TRUE(maps.find(5, 0x1800));
+    EXPECT_EQ(maps.find(5, 0x1800)->file_offset, 0x2000u);
+    // 5 was looked up: kept after its exit. 6 was not: forgotten.
+    stacks::apply_side_band(record(PERF_RECORD_EXIT, 0, {ids, ids}), maps);
+    stacks::apply_side_band(record(PERF_RECORD_EXIT, 0, {(uint64_t(5) << 32) | 6, (uint64_t(5) << 32) | 6}), maps);
+    EXPECT_TRUE(maps.find(5, 0x1800));
+    EXPECT_FALSE(maps.find(6, 0x1800));
 }
 
 } // namespace
