@@ -5,8 +5,11 @@
 # dd copying N bytes one at a time (N vfs_read calls), traced by our fbt
 # through fentry and through kprobes, and by bpftrace; dd's own reported
 # time, traced and alone, gives the added time per hit without either
-# tool's start-up. Guest timings are emulation timings: only the ratio means
-# anything. Root only; says what is missing when the VM cannot run.
+# tool's start-up. A second pair counts by file name
+# (args[0]->f_path.dentry->d_name.name, read at the event by both: our
+# fetch plan, bpftrace's probe reads). Guest timings are emulation timings:
+# only the ratio means anything. Root only; says what is missing when the VM
+# cannot run.
 set -u
 build=$(cd "${1:-build}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +29,8 @@ for run in 1 2 3; do
     echo "dtrace-\$mode \$(dd_seconds $build/dtrace -x plugins=fbt -x fbtattach=\$mode -q -n 'fbt::vfs_read:entry /pid == \$target/ { @ = count(); }' -c "\$workload")"
   done
   echo "bpftrace \$(dd_seconds bpftrace -e 'kprobe:vfs_read /pid == cpid/ { @ = count(); }' -c "\$workload")"
+  echo "dtrace-names \$(dd_seconds $build/dtrace -x plugins=fbt -q -n 'fbt::vfs_read:entry /pid == \$target/ { @[stringof(args[0]->f_path.dentry->d_name.name)] = count(); }' -c "\$workload")"
+  echo "bpftrace-names \$(dd_seconds bpftrace -e 'kprobe:vfs_read /pid == cpid/ { @[str(((struct file *)arg0)->f_path.dentry->d_name.name)] = count(); }' -c "\$workload")"
 done
 $build/dtrace -x plugins=fbt -q -n 'fbt::vfs_read:entry /pid == \$target/ { @ = count(); } END { printa("count %@d\n", @); }' -c "\$workload" 2>&1 >/dev/null | sed -n 's/^dtrace: \([0-9]*\) drops\{0,1\} on CPU.*/drops \1/p'
 $build/dtrace -x plugins=fbt -q -n 'fbt::vfs_read:entry /pid == \$target/ { @ = count(); } END { printa("count %@d\n", @); }' -c "\$workload" 2>/dev/null
@@ -49,11 +54,14 @@ alone = statistics.median(runs["alone"])
 print("   guest: dd of %d one-byte reads, median of %d runs (dd's own time, no tool start-up)" % (hits, len(runs["alone"])))
 print("   alone %.2f s; dtrace fbt::vfs_read:entry counted %s hits (%d dropped in another run)" % (alone, count, drops))
 added = {}
-for tool in ("dtrace-fentry", "dtrace-kprobe", "bpftrace"):
+for tool in ("dtrace-fentry", "dtrace-kprobe", "bpftrace", "dtrace-names", "bpftrace-names"):
     if runs.get(tool):
         added[tool] = statistics.median(runs[tool]) - alone
         print("   %-14s %.2f s, +%.1f us per hit (emulated)" % (tool, statistics.median(runs[tool]), added[tool] / hits * 1e6))
 for tool in ("dtrace-fentry", "dtrace-kprobe"):
     if tool in added and added.get("bpftrace", 0) > 0:
         print("   ratio of added time per hit, %s / bpftrace kprobe: %.2f" % (tool, added[tool] / added["bpftrace"]))
+if "dtrace-names" in added and added.get("bpftrace-names", 0) > 0:
+    print("   ratio of added time per hit counting by file name, dtrace / bpftrace: %.2f" %
+          (added["dtrace-names"] / added["bpftrace-names"]))
 PY

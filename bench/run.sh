@@ -96,6 +96,17 @@ echo "   (a quarter of the events are allocation ticks, each decoded with its ma
 bench/replay_figures.py "$dtrace" "$nettrace" "$nettrace_events" \
   "dnet:::allocate-tick { @[args[0]->gc_kind] = sum(args[0]->gc_amt); }"
 rm -f "$nettrace"
+echo "== the same two replays: instructions an event (callgrind, a 16 MB file of the same shape; bench/nettrace_replay.md)"
+if command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null; then
+  nettrace=$(mktemp --suffix=.nettrace)
+  nettrace_events=$("$build/bench/nettrace_bench_trace" "$nettrace" 16)
+  bench/instructions_per_event.py "$dtrace" "$nettrace" "$nettrace_events"
+  bench/instructions_per_event.py "$dtrace" "$nettrace" "$nettrace_events" \
+    "dnet:::allocate-tick { @[args[0]->gc_kind] = sum(args[0]->gc_amt); }"
+  rm -f "$nettrace"
+else
+  echo "   skipped: needs valgrind (callgrind)"
+fi
 
 echo "== sched:::on-cpu { @[execname] = count(); } against bpftrace's sched_switch count, context-switch-heavy workload"
 if [[ $(id -u) == 0 ]]; then

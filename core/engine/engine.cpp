@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
+#include <iterator>
 #include <unistd.h>
 
 namespace dtrace::engine {
@@ -541,9 +543,13 @@ bool Engine::probe_usage(dtrace_probe_id id, dtrace_probe_usage &out) {
     const Probe *probe = probes_.probe(id);
     if (probe == nullptr)
         return false;
-    const dtrace_probe_usage usage = usage_of(*probe);
+    const dtrace_probe_usage usage = usage_of(*probe, static_cast<uint32_t>(options_.number("strsize")));
     out.flags = usage.flags;
     out.string_args = usage.string_args;
+    if (out.struct_size >= offsetof(dtrace_probe_usage, fetches) + sizeof usage.fetches) {
+        out.nfetches = usage.nfetches;
+        std::copy(std::begin(usage.fetches), std::end(usage.fetches), std::begin(out.fetches));
+    }
     return true;
 }
 

@@ -4,7 +4,9 @@
 #include "compiler/program.h"
 #include "dif/isa.h"
 #include "engine/engine.h"
+#include "engine/memory_fetch_plan.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 
@@ -87,22 +89,33 @@ void scan(const dif::Difo &difo, const Probe &probe, dtrace_probe_usage &usage) 
 
 } // namespace
 
-dtrace_probe_usage usage_of(const Probe &probe) {
+dtrace_probe_usage usage_of(const Probe &probe, uint32_t string_limit) {
     dtrace_probe_usage usage{};
     usage.struct_size = sizeof usage;
+    std::vector<uint32_t> native_index;
+    for (const host::ArgType &arg : probe.args)
+        native_index.push_back(arg.native_index);
+    MemoryFetchPlanner planner(std::move(native_index), string_limit);
+    const auto scan_all = [&](const dif::Difo &difo) {
+        scan(difo, probe, usage);
+        planner.scan(difo);
+    };
     for (const Ecb *ecb : probe.ecbs) {
         const compiler::Clause &clause = *ecb->clause;
+        planner.begin_clause();
         if (clause.predicate)
-            scan(*clause.predicate, probe, usage);
+            scan_all(*clause.predicate);
         for (const compiler::Action &action : clause.actions) {
             if (action.value)
-                scan(*action.value, probe, usage);
+                scan_all(*action.value);
             for (const dif::Difo &difo : action.args)
-                scan(difo, probe, usage);
+                scan_all(difo);
             for (const dif::Difo &difo : action.agg_args)
-                scan(difo, probe, usage);
+                scan_all(difo);
         }
     }
+    usage.nfetches = static_cast<uint32_t>(planner.fetches().size());
+    std::copy(planner.fetches().begin(), planner.fetches().end(), usage.fetches);
     return usage;
 }
 

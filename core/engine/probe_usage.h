@@ -8,6 +8,8 @@
 // loaded from argN (or args[i], translated from argN) that string. What
 // the scan cannot follow (an argument through a variable) is not
 // reported: the plugin then reads the memory after the event, as before.
+// The kernel memory the clauses load from the event's values is planned
+// by memory_fetch_plan.h.
 #pragma once
 
 #include <dtrace/provider.h>
@@ -16,7 +18,8 @@
 
 namespace dtrace::engine {
 
-// The usage of every clause enabled on `probe` (call under the enabling lock).
-dtrace_probe_usage usage_of(const Probe &probe);
+// The usage of every clause enabled on `probe` (call under the enabling
+// lock); strings fetched from kernel memory up to string_limit (strsize).
+dtrace_probe_usage usage_of(const Probe &probe, uint32_t string_limit);
 
 } // namespace dtrace::engine

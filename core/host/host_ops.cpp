@@ -6,6 +6,8 @@
 
 #include "loaded_plugin.h"
 
+#include <cstddef>
+
 namespace dtrace::host {
 
 namespace {
@@ -97,7 +99,7 @@ int register_library(dtrace_host *host, const char *name, const char *d_source) 
 
 int probe_usage(dtrace_host *host, dtrace_probe_id probe, dtrace_probe_usage *out) {
     LoadedPlugin *plugin = plugin_of(host);
-    if (plugin == nullptr || out == nullptr || out->struct_size < sizeof(dtrace_probe_usage))
+    if (plugin == nullptr || out == nullptr || out->struct_size < offsetof(dtrace_probe_usage, nfetches))
         return -1;
     return plugin->sink().probe_usage(probe, *out) ? 0 : -1;
 }

@@ -62,8 +62,12 @@ const DnetArgs::Resolved *DnetArgs::resolved(size_t row, const std::vector<Manif
 }
 
 DnetArgValues DnetArgs::build(size_t row, const etw::Event &event, etw::plugin::EventMemory &memory) {
-    const std::vector<ManifestField> *fields = templates_.fields(rows_[row].provider, event.id, event.version);
-    const Resolved *members = fields != nullptr ? resolved(row, fields) : nullptr;
+    if (last_.row != row || last_.id != event.id || last_.version != event.version) {
+        const std::vector<ManifestField> *layout = templates_.fields(rows_[row].provider, event.id, event.version);
+        last_ = {row, event.id, event.version, layout, layout != nullptr ? resolved(row, layout) : nullptr};
+    }
+    const std::vector<ManifestField> *fields = last_.fields;
+    const Resolved *members = last_.members;
     if (members != nullptr) {
         decode_payload(event.payload, *fields, event.pointer_size, decoded_);
     } else {

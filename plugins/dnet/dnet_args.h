@@ -46,6 +46,14 @@ class DnetArgs {
     std::span<const DnetProbe> rows_;
     const ClrTemplates &templates_;
     std::vector<std::vector<Resolved>> resolved_; // by row
+    // The last event's layout (events of one id and version come in runs).
+    struct LastLayout {
+        size_t row = SIZE_MAX;
+        uint16_t id = 0;
+        uint8_t version = 0;
+        const std::vector<etw::plugin::ManifestField> *fields = nullptr;
+        const Resolved *members = nullptr;
+    } last_;
     etw::plugin::DecodedPayload decoded_;
     std::vector<uint8_t> buffer_;
 };

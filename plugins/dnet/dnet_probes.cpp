@@ -68,13 +68,21 @@ bool DnetProbes::register_types(dtrace_host *host, const dtrace_host_ops *ops) {
 }
 
 bool DnetProbes::register_probes(dtrace_host *host, const dtrace_host_ops *ops) {
+    return register_provider_and_probes(host, ops, nullptr);
+}
+
+bool DnetProbes::register_probes_with_library(dtrace_host *host, const dtrace_host_ops *ops) {
+    return register_provider_and_probes(host, ops, dnet_d_library().c_str());
+}
+
+bool DnetProbes::register_provider_and_probes(dtrace_host *host, const dtrace_host_ops *ops, const char *d_source) {
     host_ = host;
     ops_ = ops;
     const dtrace_provider_info info = {
         .struct_size = sizeof info,
         .name = kProvider,
         .attributes = {kEvolving, kPrivate, kPrivate, kEvolving, kEvolving},
-        .d_source = nullptr,
+        .d_source = d_source,
     };
     const dtrace_provider_id provider = ops->register_provider(host, &info);
     if (provider == 0) {
@@ -144,7 +152,12 @@ void DnetProbes::dispatch(const etw::Event &event, dtrace_event_ctx &ctx, etw::p
     if (!any_enabled()) {
         return;
     }
-    const std::optional<ClrProvider> provider = clr_provider_of(event.provider);
+    if (!has_last_ || event.provider != last_guid_) {
+        last_guid_ = event.provider;
+        last_provider_ = clr_provider_of(event.provider);
+        has_last_ = true;
+    }
+    const std::optional<ClrProvider> provider = last_provider_;
     if (!provider) {
         return;
     }

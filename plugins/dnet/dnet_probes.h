@@ -4,8 +4,11 @@
 // table; a row's position is its cookie's offset from kDnetCookieBase. The
 // probes are dnet:<family>:<family>:<name>: module and function both the
 // family, so the Windows port's `dnet::gc:gc-start` and `dnet:gc::gc-start`
-// both name gc-start. The D library (dnet_library.h) is a shared library
-// named "dnet" (register_library), registered before the programs compile.
+// both name gc-start. The D library (dnet_library.h) is registered before
+// the programs compile: by a replay as a shared library named "dnet"
+// (register_types, at init), by the live plugin as the provider's d_source
+// (register_probes_with_library), which it registers only for a target, so
+// that a session without one does not compile the library.
 //
 // The etw plugin's replay feeds it as a ReplayFamily (replay_family.h); the
 // live dnet plugin (live/) feeds it the events of an EventPipe session and
@@ -16,6 +19,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -48,6 +52,8 @@ class DnetProbes final : public etw::plugin::ReplayFamily {
 
     bool register_types(dtrace_host *host, const dtrace_host_ops *ops) override;
     bool register_probes(dtrace_host *host, const dtrace_host_ops *ops) override;
+    // The probes, with the D library as the provider's d_source.
+    bool register_probes_with_library(dtrace_host *host, const dtrace_host_ops *ops);
     bool has_provider(std::string_view provider) const override;
     bool set_enabled(uint64_t cookie, bool enabled) override;
     void dispatch(const etw::Event &event, dtrace_event_ctx &ctx, etw::plugin::EventMemory &memory) override;
@@ -56,6 +62,8 @@ class DnetProbes final : public etw::plugin::ReplayFamily {
     std::vector<NeededProvider> needed_providers() const;
 
   private:
+    bool register_provider_and_probes(dtrace_host *host, const dtrace_host_ops *ops, const char *d_source);
+
     std::span<const DnetProbe> table_;
     ClrTemplates templates_;
     DnetArgs args_;
@@ -65,6 +73,10 @@ class DnetProbes final : public etw::plugin::ReplayFamily {
     std::unique_ptr<std::atomic<dtrace_probe_id>[]> enabled_;
     std::atomic<uint32_t> enabled_count_{0};
     std::vector<std::vector<uint16_t>> rows_by_id_[2]; // by provider, then event id
+    // The last event's provider (events of one provider come in runs).
+    etw::Guid last_guid_;
+    std::optional<ClrProvider> last_provider_;
+    bool has_last_ = false;
 };
 
 } // namespace dtrace::dnet

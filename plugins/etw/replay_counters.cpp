@@ -59,13 +59,16 @@ int ReplayCounters::read(uint64_t cookie, const dtrace_event_ctx &ctx, uint64_t 
 
 void event_counters(const Event &event, const kernel::PmcSources &pmc, std::vector<dtrace_counter_value> &out) {
     out.clear();
+    const std::vector<std::string> &names = pmc.counter_names();
+    if (names.empty()) { // no counters named: the common case, without a walk of the extended items
+        return;
+    }
     std::span<const uint8_t> counters = event.pmc_counters;
     if (counters.empty()) {
         if (std::optional<ExtendedItem> item = find_extended_item(event, ext_type::kPmcCounters)) {
             counters = item->data;
         }
     }
-    const std::vector<std::string> &names = pmc.counter_names();
     const size_t n = std::min(names.size(), counters.size() / kCounterSize);
     for (size_t i = 0; i < n; ++i) {
         out.push_back({sizeof(dtrace_counter_value), names[i].c_str(), counter_at(counters, i)});

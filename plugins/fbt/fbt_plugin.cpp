@@ -1,9 +1,11 @@
 // fbt_plugin.cpp: registering, typing, arming and firing fbt probes.
 #include "fbt_plugin.h"
 
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <cerrno>
 #include <cstddef>
 #include <cstring>
 #include <fnmatch.h>
@@ -11,6 +13,7 @@
 
 #include "bpf/fbt_record.h"
 #include "kernel_symbol_table.h"
+#include "probe_usage.h"
 #include "process_library.h"
 #include "sdk_filter.h"
 
@@ -52,7 +55,8 @@ bool is_return(uint64_t cookie) {
 } // namespace
 
 FbtPlugin::FbtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
-    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)) {}
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)),
+      record_(std::make_unique<fbt_record>()) {}
 
 FbtPlugin::~FbtPlugin() {
     stop();
@@ -103,6 +107,9 @@ int FbtPlugin::provide(const dtrace_probe_spec *spec) {
         functions_ = functions.value();
         probe_ids_.assign(functions_->size() * 2, 0);
     }
+    if (spec)
+        descriptions_.push_back(
+            {spec->module ? spec->module : "", spec->function ? spec->function : "", spec->name ? spec->name : ""});
     for (size_t i = 0; i < functions_->size(); ++i) {
         const KernelFunction &f = (*functions_)[i];
         if (spec && (!matches(spec->function, f.name) || !matches(spec->module, f.module)))
@@ -235,6 +242,9 @@ int FbtPlugin::enable(dtrace_probe_id probe, uint64_t cookie) {
         return fail(attachment.error());
     slot.attachment = attachment.value();
     slot.enabled = true;
+    // The first probe enabled while tracing (a module's, registered late) opens the ring.
+    if (started_ && !ring_)
+        return open_ring();
     return 0;
 }
 
@@ -290,7 +300,7 @@ void FbtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     (void)bpf_->configure(it->second, live_probe_config{});
 }
 
-int FbtPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
+int FbtPlugin::set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfilters, const dtrace_filter *filters) {
     auto it = slot_of_cookie_.find(cookie);
     if (it == slot_of_cookie_.end())
         return 0; // not enabled: nothing to filter
@@ -300,12 +310,40 @@ int FbtPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, 
         return 0;
     if (live::Status configured = bpf_->configure(it->second, config_of(slot)); !configured)
         return fail(configured.error());
+    return write_fetch_plan(probe, it->second);
+}
+
+// The kernel memory the probe's clauses load, read at the event (event_memory.h).
+// dtrace knows the clauses by the time it sends a probe's filters.
+int FbtPlugin::write_fetch_plan(dtrace_probe_id probe, uint32_t index) {
+    const std::optional<dtrace_probe_usage> usage = plugin_common::probe_usage_of(host_, ops_, probe);
+    fbt_fetch_plan plan = usage ? fetch_plan_of(*usage) : fbt_fetch_plan{};
+    // Reading and decoding the function is worth it only when a clause reads arg0.
+    const uint64_t cookie = slots_[index].cookie;
+    if (is_return(cookie) && (!usage || (usage->flags & DTRACE_USAGE_ARGS))) {
+        const KernelFunction &f = *function_of(cookie);
+        plan.return_offset = static_cast<uint32_t>(return_offsets_.offset_of(f.module, f.name));
+    }
+    if (bpf_map_update_elem(bpf_->map_fd("fbt_plans"), &index, &plan, BPF_ANY) != 0)
+        return fail(std::string("cannot write the fbt fetch plan: ") + std::strerror(errno));
     return 0;
 }
 
 int FbtPlugin::start() {
-    if (!bpf_ || started_)
+    if (started_)
         return 0;
+    if (bpf_ && open_ring() != 0)
+        return -1;
+    // Without a probe enabled yet (dtrace -Z), a module loaded later may bring one.
+    if (functions_ != nullptr && !descriptions_.empty()) {
+        module_watcher_ = std::make_unique<ModuleWatcher>([this](const std::string &module) { add_module(module); });
+        module_watcher_->start();
+    }
+    started_ = true;
+    return 0;
+}
+
+int FbtPlugin::open_ring() {
     live::RingCallbacks callbacks;
     callbacks.deliver = [this](std::span<const uint8_t> record) { deliver(record); };
     callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
@@ -317,12 +355,34 @@ int FbtPlugin::start() {
         return fail(ring.error());
     ring_ = std::move(ring.value());
     ring_->start();
-    started_ = true;
     return 0;
+}
+
+// A module loaded while tracing: probes for its functions that a
+// description names, registered late (the engine enables those its
+// enablings match, and sends their filters: set_filters).
+void FbtPlugin::add_module(const std::string &module) {
+    live::Result<std::pair<size_t, size_t>> added = catalog_.add_module(module);
+    if (!added || added.value().first == added.value().second)
+        return;
+    probe_ids_.resize(functions_->size() * 2, 0);
+    return_offsets_.forget(); // its table predates the module
+    for (size_t i = added.value().first; i < added.value().second; ++i) {
+        const KernelFunction &f = (*functions_)[i];
+        for (const Description &d : descriptions_) {
+            if (!matches(d.module.c_str(), f.module) || !matches(d.function.c_str(), f.name))
+                continue;
+            for (uint64_t cookie : {i * 2, i * 2 + 1}) {
+                if (matches(d.name.c_str(), is_return(cookie) ? kReturnName : kEntryName))
+                    register_probe(cookie);
+            }
+        }
+    }
 }
 
 // Detaches first, so that the last drain sees every event there will be.
 void FbtPlugin::stop() {
+    module_watcher_.reset(); // no probe is registered from here on
     const uint32_t count = slot_count_.load(std::memory_order_acquire);
     for (uint32_t i = 0; i < count; ++i) {
         if (slots_[i].trampoline)
@@ -336,22 +396,31 @@ void FbtPlugin::stop() {
     started_ = false;
 }
 
-// Kernel addresses through the BPF reader, the rest as any live firing.
+// Kernel addresses from what the event's record read (event_memory.h),
+// else through the BPF reader, now; the rest as any live firing.
 int64_t FbtPlugin::read_memory(void *state, uint64_t address, void *buffer, size_t length) {
     auto *self = static_cast<FbtPlugin *>(state);
-    if (address >= kKernelAddressStart && !live::ProcessInfo::owns(address))
-        return self->kernel_memory_.read(address, buffer, length);
-    return live::LiveFiring::read(&self->firing_, address, buffer, length);
+    if (address < kKernelAddressStart || live::ProcessInfo::owns(address))
+        return live::LiveFiring::read(&self->firing_, address, buffer, length);
+    if (self->event_memory_) {
+        if (std::optional<int64_t> read = self->event_memory_->read(address, buffer, length))
+            return *read;
+    }
+    return self->kernel_memory_.read(address, buffer, length);
 }
 
 void FbtPlugin::deliver(std::span<const uint8_t> record) {
-    // The record is as long as its stack (bpf/fbt_record.h).
-    fbt_record r{};
+    // The record is as long as its stack, or its fetched memory (bpf/fbt_record.h).
+    fbt_record &r = *record_;
     constexpr size_t kHeader = offsetof(fbt_record, stack);
+    constexpr size_t kFetchHeader = offsetof(fbt_record, data);
     if (record.size() < kHeader || record.size() > sizeof r)
         return;
     std::memcpy(&r, record.data(), record.size());
     if (r.stack_bytes < 0 || static_cast<uint64_t>(r.stack_bytes) > record.size() - kHeader)
+        return;
+    if (r.nfetched > FBT_MAX_FETCHES ||
+        (r.nfetched > 0 && (record.size() < kFetchHeader || r.fetch_bytes > record.size() - kFetchHeader)))
         return;
     if (r.live.slot >= slot_count_.load(std::memory_order_acquire))
         return;
@@ -371,7 +440,11 @@ void FbtPlugin::deliver(std::span<const uint8_t> record) {
     ctx.read_memory = &FbtPlugin::read_memory;
     ctx.reader_state = this;
     ctx.flags |= DTRACE_EVENT_KERNEL_MEMORY;
+    if (r.nfetched > 0)
+        event_memory_.emplace(std::span<const fbt_fetched>(r.fetched, r.nfetched),
+                              std::span<const uint8_t>(r.data, r.fetch_bytes));
     ops_->fire(host_, id, &ctx);
+    event_memory_.reset();
 }
 
 // A fentry/fexit program runs in a BPF trampoline called from the

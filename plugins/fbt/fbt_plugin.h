@@ -5,8 +5,8 @@
 // | probe                  | kernel event               | arguments                                  |
 // |------------------------|----------------------------|--------------------------------------------|
 // | fbt:mod:func:entry     | fentry (else kprobe) on it | the function's, typed from its prototype   |
-// | fbt:mod:func:return    | fexit (else kretprobe)     | arg0 = return offset (0: unknown), arg1 =  |
-// |                        |                            | the return value, typed as it              |
+// | fbt:mod:func:return    | fexit (else kretprobe)     | arg0 = return offset (return_offset.h),    |
+// |                        |                            | arg1 = the return value, typed as it       |
 //
 // Probes are registered when a description names them (nothing is read at
 // startup; `dtrace -l -P fbt` registers them all). A probe's cookie is its
@@ -16,8 +16,9 @@
 // function where the kernel allows it, else a kprobe through the kprobe PMU. A
 // kernel without kprobes (CONFIG_KPROBES off) lists and types every probe,
 // and enabling says that it lacks them. The firing carries the kernel stack
-// (first frame: the probed function, as DTrace on Linux prints it), and D's
-// reads of kernel memory go through kernel_memory.h.
+// (first frame: the probed function, as DTrace on Linux prints it) and the
+// kernel memory the clauses load, read at the event (event_memory.h); D's
+// other reads of kernel memory go through kernel_memory.h, late.
 //
 // The plugin also answers for the kernel's types (lookup_type: BTF, one
 // struct at a time, btf_type_graph.h) and symbols (lookup_kernel_symbol:
@@ -39,6 +40,7 @@
 #include "bpf_program_set.h"
 #include "btf_type_graph.h"
 #include "btf_type_names.h"
+#include "event_memory.h"
 #include "event_ring.h"
 #include "function_catalog.h"
 #include "kernel_btf.h"
@@ -47,6 +49,8 @@
 #include "kernel_symbols.h"
 #include "live_firing.h"
 #include "live_options.h"
+#include "module_watcher.h"
+#include "return_offset.h"
 
 namespace dtrace::fbt {
 
@@ -98,6 +102,9 @@ class FbtPlugin {
     // The stack without the BPF trampoline's frames at its top.
     uint32_t skip_trampoline_frames(const uint64_t *stack, uint32_t depth);
     void deliver(std::span<const uint8_t> record);
+    void add_module(const std::string &module);
+    int open_ring();
+    int write_fetch_plan(dtrace_probe_id probe, uint32_t index);
     static int64_t read_memory(void *state, uint64_t address, void *buffer, size_t length);
 
     dtrace_host *host_;
@@ -121,6 +128,19 @@ class FbtPlugin {
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     KernelMemory kernel_memory_;
+    // The firing's record (filled by deliver(), on the ring thread) and
+    // the kernel memory its BPF program read at the event.
+    std::unique_ptr<fbt_record> record_;
+    std::optional<EventMemory> event_memory_;
+    ReturnOffsets return_offsets_{
+        [this](uint64_t address, void *buffer, size_t length) { return kernel_memory_.read(address, buffer, length); }};
+    // The descriptions provide() was asked for, matched against the
+    // functions of modules loaded while tracing (module_watcher.h).
+    struct Description {
+        std::string module, function, name;
+    };
+    std::vector<Description> descriptions_;
+    std::unique_ptr<ModuleWatcher> module_watcher_;
     AttachMode attach_mode_ = AttachMode::Auto;
     bool trampolines_work_ = true; // until one fails to load or attach (Auto)
     bool started_ = false;

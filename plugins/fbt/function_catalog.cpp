@@ -2,6 +2,7 @@
 #include "function_catalog.h"
 
 #include <algorithm>
+#include <cstddef>
 
 #include "tracefs.h"
 
@@ -110,7 +111,7 @@ void remove_blacklisted(std::vector<KernelFunction> &functions, std::vector<std:
     });
 }
 
-live::Status FunctionCatalog::load() {
+live::Result<std::vector<KernelFunction>> FunctionCatalog::read_all() const {
     std::string filter_path = sources_.filter_functions;
     if (filter_path.empty()) {
         if (live::Result<std::string> root = live::tracefs_root(); root)
@@ -119,19 +120,45 @@ live::Status FunctionCatalog::load() {
     // The ftrace list where readable (it may be refused: ftrace off), else kallsyms.
     live::Result<std::string> text =
         filter_path.empty() ? live::Result<std::string>(live::Error{""}) : live::read_text_file(filter_path);
+    std::vector<KernelFunction> functions;
     if (text && !text.value().empty()) {
-        functions_ = parse_filter_functions(text.value());
+        functions = parse_filter_functions(text.value());
     } else {
         live::Result<std::string> symbols = live::read_text_file(sources_.kallsyms);
         if (!symbols)
             return live::Error{"cannot list the kernel's functions: " + symbols.error()};
-        functions_ = parse_kallsyms_functions(symbols.value());
+        functions = parse_kallsyms_functions(symbols.value());
     }
-    sort_unique(functions_);
+    sort_unique(functions);
     if (live::Result<std::string> blacklist = live::read_text_file(sources_.blacklist); blacklist)
-        remove_blacklisted(functions_, parse_blacklist(blacklist.value()));
+        remove_blacklisted(functions, parse_blacklist(blacklist.value()));
+    return functions;
+}
+
+live::Status FunctionCatalog::load() {
+    live::Result<std::vector<KernelFunction>> functions = read_all();
+    if (!functions)
+        return live::Error{functions.error()};
+    functions_ = std::move(functions.value());
+    sorted_ = functions_.size();
     loaded_ = true;
     return live::Done{};
+}
+
+live::Result<std::pair<size_t, size_t>> FunctionCatalog::add_module(std::string_view module) {
+    if (!loaded_) {
+        if (live::Status loaded = load(); !loaded)
+            return live::Error{loaded.error()};
+    }
+    live::Result<std::vector<KernelFunction>> now = read_all();
+    if (!now)
+        return live::Error{now.error()};
+    const size_t first = functions_.size();
+    for (KernelFunction &f : now.value()) {
+        if (f.module == module && find(f.module, f.name) == nullptr)
+            functions_.push_back(std::move(f));
+    }
+    return std::pair(first, functions_.size());
 }
 
 live::Result<const std::vector<KernelFunction> *> FunctionCatalog::functions() {
@@ -146,8 +173,12 @@ const KernelFunction *FunctionCatalog::find(std::string_view module, std::string
     if (!loaded_ && !load())
         return nullptr;
     KernelFunction key{std::string(module), std::string(name)};
-    auto it = std::lower_bound(functions_.begin(), functions_.end(), key);
-    return it != functions_.end() && *it == key ? &*it : nullptr;
+    auto sorted_end = functions_.begin() + static_cast<ptrdiff_t>(sorted_);
+    auto it = std::lower_bound(functions_.begin(), sorted_end, key);
+    if (it != sorted_end && *it == key)
+        return &*it;
+    it = std::find(sorted_end, functions_.end(), key); // a module's, added while tracing
+    return it != functions_.end() ? &*it : nullptr;
 }
 
 } // namespace dtrace::fbt

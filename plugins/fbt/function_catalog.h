@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "result.h"
@@ -45,15 +46,21 @@ class FunctionCatalog {
     FunctionCatalog() = default;
     explicit FunctionCatalog(Sources sources) : sources_(std::move(sources)) {}
 
-    // Sorted by module, then name; loaded at the first call.
+    // Sorted by module, then name (then the functions of modules added
+    // since, which keep their index); loaded at the first call.
     live::Result<const std::vector<KernelFunction> *> functions();
+    // Appends the functions of `module`, loaded since, that the catalog
+    // lacks; the range of their indexes. (The vector may move.)
+    live::Result<std::pair<size_t, size_t>> add_module(std::string_view module);
     // The function of that module and name, or null.
     const KernelFunction *find(std::string_view module, std::string_view name);
 
   private:
     live::Status load();
+    live::Result<std::vector<KernelFunction>> read_all() const;
     Sources sources_;
     bool loaded_ = false;
+    size_t sorted_ = 0; // functions_[0, sorted_) are sorted
     std::vector<KernelFunction> functions_;
 };
 

@@ -47,6 +47,7 @@ bool KernelMemory::ensure_loaded() {
 int64_t KernelMemory::read(uint64_t address, void *buffer, size_t length) {
     if (length == 0)
         return 0;
+    std::lock_guard lock(mutex_);
     if (!ensure_loaded())
         return -1;
     constexpr uint64_t kPage = 4096;

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 struct bpf_object;
@@ -28,7 +29,8 @@ class KernelMemory {
 
     // Bytes read (fewer than `length` when a later page is not mapped), or
     // -1 when none is readable or the reader cannot be loaded (error() then
-    // says why).
+    // says why). Safe from several threads (the ring's clauses, the module
+    // watcher's return offsets): one read at a time, as its buffer is one.
     int64_t read(uint64_t address, void *buffer, size_t length);
     const std::string &error() const { return error_; }
 
@@ -39,6 +41,7 @@ class KernelMemory {
     int program_fd_ = -1;
     int buffer_fd_ = -1;
     bool tried_ = false;
+    std::mutex mutex_;
     std::string error_;
 };
 

@@ -4,12 +4,15 @@
 # with apt-get download and unpacked, never installed), its uncompressed
 # vmlinux (booted through its PVH entry: fast, no KASLR) and an initramfs of
 # busybox-static with the virtio and 9p modules and our init (vm-init.sh).
-# Done once per DIR (DIR/ready); exits 77 naming what is missing when it
+# Modules the tests load in the guest (insmod: fbt probes of a module loaded
+# while tracing) are unpacked into DIR/test-modules. Done once per DIR
+# (DIR/ready); exits 77 naming what is missing when it
 # cannot be done (no qemu, no busybox-static, no network for the package).
 set -euo pipefail
 dir=${1:?usage: prepare-kernel.sh DIR}
 here=$(cd "$(dirname "$0")" && pwd)
-[ -f "$dir/ready" ] && exit 0
+test_modules=(dummy)
+[ -f "$dir/ready" ] && [ -f "$dir/test-modules/dummy.ko" ] && exit 0
 
 skip() { echo "vm: $*" >&2; exit 77; }
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 is not installed (scripts/setup.sh installs qemu-system-x86)"
@@ -33,7 +36,7 @@ rm -rf "$dir/root" "$dir/initramfs"
 mkdir -p "$dir/root"
 dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$dir/root" --wildcards "./boot/vmlinuz-*" "./lib/modules/$version/kernel/drivers/virtio/*" \
   "./lib/modules/$version/kernel/net/9p/*" "./lib/modules/$version/kernel/fs/9p/*" "./lib/modules/$version/kernel/fs/netfs/*" \
-  "./lib/modules/$version/kernel/fs/fscache/*" 2>/dev/null || true
+  "./lib/modules/$version/kernel/fs/fscache/*" "./lib/modules/$version/kernel/drivers/net/dummy.ko" 2>/dev/null || true
 [ -f "$dir/root/boot/vmlinuz-$version" ] || skip "$deb holds no boot/vmlinuz-$version"
 
 # The bzImage carries the kernel as an xz stream: vmlinux is that stream, decompressed.
@@ -55,6 +58,12 @@ for m in "${modules[@]}"; do
   cp "$file" "$dir/initramfs/modules/"
 done
 printf '%s\n' "${modules[@]}" > "$dir/initramfs/modules/order"
+mkdir -p "$dir/test-modules"
+for m in "${test_modules[@]}"; do
+  file=$(find "$dir/root/lib/modules/$version" -name "$m.ko" | head -1)
+  [ -n "$file" ] || skip "$deb has no module $m.ko"
+  cp "$file" "$dir/test-modules/"
+done
 cp "$here/vm-init.sh" "$dir/initramfs/init"
 chmod +x "$dir/initramfs/init"
 (cd "$dir/initramfs" && find . | cpio -o -H newc --quiet | gzip -1) > "$dir/initramfs.cpio.gz"

@@ -89,8 +89,9 @@ Status write_all(int fd, std::span<const uint8_t> bytes) {
     return Done{};
 }
 
-// Reads exactly out.size() bytes, waiting at most kResponseTimeoutMs for each part.
-Status read_exactly(int fd, std::span<uint8_t> out) {
+} // namespace
+
+Status read_from_runtime(int fd, std::span<uint8_t> out) {
     while (!out.empty()) {
         pollfd p{fd, POLLIN, 0};
         const int ready = poll(&p, 1, kResponseTimeoutMs);
@@ -110,6 +111,8 @@ Status read_exactly(int fd, std::span<uint8_t> out) {
     return Done{};
 }
 
+namespace {
+
 uint64_t little_endian(std::span<const uint8_t> bytes) {
     uint64_t v = 0;
     for (size_t i = bytes.size(); i-- > 0;)
@@ -117,26 +120,39 @@ uint64_t little_endian(std::span<const uint8_t> bytes) {
     return v;
 }
 
-// Sends `command` on `fd` and reads the answer's payload of `payload_size`
-// bytes (an error answer becomes its HRESULT's message).
-Status command(int fd, std::span<const uint8_t> message, std::span<uint8_t> payload) {
+// Sends `message` on `fd` and reads the answer's payload, of at most
+// `max_payload` bytes (an error answer becomes its HRESULT's message).
+Result<std::vector<uint8_t>> command(int fd, std::span<const uint8_t> message, size_t max_payload) {
     if (Status sent = write_all(fd, message); !sent)
-        return sent;
+        return Error{sent.error()};
     uint8_t header_bytes[kHeaderSize];
-    if (Status got = read_exactly(fd, header_bytes); !got)
-        return got;
+    if (Status got = read_from_runtime(fd, header_bytes); !got)
+        return Error{got.error()};
     const std::optional<Header> header = parse_header(header_bytes);
     if (!header || header->command_set != kServerCommandSet)
         return Error{"the runtime's answer is not a diagnostics IPC message"};
     if (header->command_id == kServerError) {
         uint8_t hresult[4];
-        if (Status got = read_exactly(fd, hresult); !got)
-            return got;
+        if (Status got = read_from_runtime(fd, hresult); !got)
+            return Error{got.error()};
         return Error{describe_hresult(static_cast<uint32_t>(little_endian(hresult)))};
     }
-    if (header->command_id != kServerOk || header->size != kHeaderSize + payload.size())
+    if (header->command_id != kServerOk || header->size < kHeaderSize || header->size - kHeaderSize > max_payload)
         return Error{"the runtime's answer has an unexpected shape"};
-    return read_exactly(fd, payload);
+    std::vector<uint8_t> payload(header->size - kHeaderSize);
+    if (Status got = read_from_runtime(fd, payload); !got)
+        return Error{got.error()};
+    return payload;
+}
+
+// A command whose answer is a u64 (a session id).
+Result<uint64_t> command_u64(int fd, std::span<const uint8_t> message) {
+    Result<std::vector<uint8_t>> answer = command(fd, message, sizeof(uint64_t));
+    if (!answer)
+        return Error{answer.error()};
+    if (answer.value().size() != sizeof(uint64_t))
+        return Error{"the runtime's answer has an unexpected shape"};
+    return little_endian(answer.value());
 }
 
 } // namespace
@@ -170,32 +186,51 @@ Result<std::string> find_diagnostics_socket(int64_t pid) {
     return newest;
 }
 
-Result<EventPipeSession> EventPipeSession::start(const std::string &socket_path,
-                                                 std::span<const ProviderConfig> providers, uint32_t buffer_mb,
-                                                 bool rundown) {
-    Result<int> fd = connect_to(socket_path);
-    if (!fd)
-        return Error{fd.error()};
-    uint8_t id[8];
-    const std::vector<uint8_t> message = collect_tracing2(buffer_mb, rundown, providers);
-    if (Status answered = command(fd.value(), message, id); !answered) {
-        close(fd.value());
-        return Error{"cannot start an EventPipe session on " + socket_path + ": " + answered.error()};
-    }
-    return EventPipeSession(socket_path, fd.value(), little_endian(id));
+Connector connector_to(const std::string &socket_path) {
+    return {[socket_path] { return connect_to(socket_path); }, socket_path};
 }
 
-EventPipeSession::EventPipeSession(std::string socket_path, int stream_fd, uint64_t id)
-    : socket_path_(std::move(socket_path)), stream_fd_(stream_fd), id_(id) {}
+Status resume_runtime_startup(const Connector &runtime) {
+    Result<int> fd = runtime.open();
+    if (!fd)
+        return Error{fd.error()};
+    // The answer: OK, with (today's runtimes) or without (the protocol's
+    // text) a u32 HRESULT.
+    Result<std::vector<uint8_t>> answer = command(fd.value(), resume_runtime(), sizeof(uint32_t));
+    close(fd.value());
+    if (!answer)
+        return Error{"cannot resume the runtime of " + runtime.name + ": " + answer.error()};
+    if (answer.value().size() == sizeof(uint32_t) && little_endian(answer.value()) != 0)
+        return Error{"cannot resume the runtime of " + runtime.name + ": " +
+                     describe_hresult(static_cast<uint32_t>(little_endian(answer.value())))};
+    return Done{};
+}
+
+Result<EventPipeSession> EventPipeSession::start(Connector runtime, std::span<const ProviderConfig> providers,
+                                                 uint32_t buffer_mb, bool rundown) {
+    Result<int> fd = runtime.open();
+    if (!fd)
+        return Error{fd.error()};
+    const std::vector<uint8_t> message = collect_tracing2(buffer_mb, rundown, providers);
+    Result<uint64_t> id = command_u64(fd.value(), message);
+    if (!id) {
+        close(fd.value());
+        return Error{"cannot start an EventPipe session on " + runtime.name + ": " + id.error()};
+    }
+    return EventPipeSession(std::move(runtime), fd.value(), id.value());
+}
+
+EventPipeSession::EventPipeSession(Connector runtime, int stream_fd, uint64_t id)
+    : runtime_(std::move(runtime)), stream_fd_(stream_fd), id_(id) {}
 
 EventPipeSession::EventPipeSession(EventPipeSession &&other) noexcept
-    : socket_path_(std::move(other.socket_path_)), stream_fd_(std::exchange(other.stream_fd_, -1)), id_(other.id_) {}
+    : runtime_(std::move(other.runtime_)), stream_fd_(std::exchange(other.stream_fd_, -1)), id_(other.id_) {}
 
 EventPipeSession &EventPipeSession::operator=(EventPipeSession &&other) noexcept {
     if (this != &other) {
         if (stream_fd_ >= 0)
             close(stream_fd_);
-        socket_path_ = std::move(other.socket_path_);
+        runtime_ = std::move(other.runtime_);
         stream_fd_ = std::exchange(other.stream_fd_, -1);
         id_ = other.id_;
     }
@@ -212,12 +247,10 @@ int EventPipeSession::release_stream() {
 }
 
 Status EventPipeSession::stop() {
-    Result<int> fd = connect_to(socket_path_);
+    Result<int> fd = runtime_.open();
     if (!fd)
         return Error{fd.error()};
-    uint8_t id[8];
-    const std::vector<uint8_t> message = stop_tracing(id_);
-    Status answered = command(fd.value(), message, id);
+    Result<uint64_t> answered = command_u64(fd.value(), stop_tracing(id_));
     close(fd.value());
     if (!answered)
         return Error{"cannot stop EventPipe session " + std::to_string(id_) + ": " + answered.error()};

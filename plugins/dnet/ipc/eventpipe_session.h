@@ -1,14 +1,17 @@
 // eventpipe_session.h: an EventPipe session of a live .NET process, over the
 // runtime's diagnostics socket.
 //
-// start() connects to the socket, sends CollectTracing2 and reads the
-// session id; the same connection then carries the session's events as a
-// nettrace stream (hand it to NetTraceReader through input_from_fd). stop()
-// sends StopTracing over a second connection, after which the runtime
-// writes its rundown, ends the stream and closes it.
+// start() opens a connection to the runtime, sends CollectTracing2 and
+// reads the session id; the same connection then carries the session's
+// events as a nettrace stream (hand it to NetTraceReader through
+// input_from_fd). stop() sends StopTracing over a second connection, after
+// which the runtime writes its rundown, ends the stream and closes it. A
+// connection is the runtime's listening socket (connector_to), or one the
+// runtime opened to dtrace's diagnostic port (reverse_port.h).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 
@@ -28,10 +31,31 @@ using plugin_common::Status;
 // so a process in a container is found too.
 Result<std::string> find_diagnostics_socket(int64_t pid);
 
+// Reads exactly out.size() bytes of a runtime's connection, waiting at most
+// 5 s for each part.
+Status read_from_runtime(int fd, std::span<uint8_t> out);
+
+// How to reach a runtime: one new connection per command, and what to call
+// it in messages.
+struct Connector {
+    std::function<Result<int>()> open;
+    std::string name;
+};
+// The runtime's own listening socket.
+Connector connector_to(const std::string &socket_path);
+
+// ResumeRuntime: a runtime held at startup by a suspending diagnostic port
+// goes on.
+Status resume_runtime_startup(const Connector &runtime);
+
 class EventPipeSession {
   public:
-    static Result<EventPipeSession> start(const std::string &socket_path, std::span<const ProviderConfig> providers,
+    static Result<EventPipeSession> start(Connector runtime, std::span<const ProviderConfig> providers,
                                           uint32_t buffer_mb, bool rundown);
+    static Result<EventPipeSession> start(const std::string &socket_path, std::span<const ProviderConfig> providers,
+                                          uint32_t buffer_mb, bool rundown) {
+        return start(connector_to(socket_path), providers, buffer_mb, rundown);
+    }
     EventPipeSession(EventPipeSession &&other) noexcept;
     EventPipeSession &operator=(EventPipeSession &&other) noexcept;
     ~EventPipeSession();
@@ -43,8 +67,8 @@ class EventPipeSession {
     Status stop();
 
   private:
-    EventPipeSession(std::string socket_path, int stream_fd, uint64_t id);
-    std::string socket_path_;
+    EventPipeSession(Connector runtime, int stream_fd, uint64_t id);
+    Connector runtime_;
     int stream_fd_ = -1;
     uint64_t id_ = 0;
 };

@@ -8,7 +8,10 @@ namespace dtrace::dnet::ipc {
 
 namespace {
 
-constexpr char kMagic[14] = "DOTNET_IPC_V1"; // and its NUL: 14 bytes
+constexpr char kMagic[14] = "DOTNET_IPC_V1";   // and its NUL: 14 bytes
+constexpr char kAdvertiseMagic[8] = "ADVR_V1"; // and its NUL: 8 bytes
+constexpr size_t kAdvertiseCookieAt = 8;
+constexpr size_t kAdvertisePidAt = 24;
 
 class Writer {
   public:
@@ -70,6 +73,20 @@ std::vector<uint8_t> stop_tracing(uint64_t session_id) {
     Writer w;
     w.u64(session_id);
     return w.message(kEventPipeCommandSet, kStopTracing);
+}
+
+std::vector<uint8_t> resume_runtime() {
+    return Writer().message(kProcessCommandSet, kResumeRuntime);
+}
+
+std::optional<Advertise> parse_advertise(std::span<const uint8_t> bytes) {
+    if (bytes.size() < kAdvertiseSize || std::memcmp(bytes.data(), kAdvertiseMagic, sizeof kAdvertiseMagic) != 0)
+        return std::nullopt;
+    Advertise a;
+    std::memcpy(a.cookie.data(), bytes.data() + kAdvertiseCookieAt, a.cookie.size());
+    for (size_t i = 8; i-- > 0;)
+        a.pid = a.pid << 8 | bytes[kAdvertisePidAt + i];
+    return a;
 }
 
 std::optional<Header> parse_header(std::span<const uint8_t> bytes) {

@@ -2,15 +2,49 @@
 #include "dnet_live_plugin.h"
 
 #include <cstddef>
+#include <cstdlib>
+#include <string>
 
 namespace dtrace::dnet::live {
 
-void DnetLivePlugin::target_changed(int64_t, uint32_t state) {
+namespace {
+
+constexpr const char *kDiagnosticPorts = "DOTNET_DiagnosticPorts";
+
+} // namespace
+
+void DnetLivePlugin::offer_diagnostic_port(int64_t pid) {
+    const bool has_setenv = ops_->struct_size >= offsetof(dtrace_host_ops, target_setenv) + sizeof ops_->target_setenv;
+    if (port_ != nullptr || !has_setenv) { // one program's (the first -c's)
+        return;
+    }
+    ipc::Result<std::unique_ptr<ipc::ReversePort>> port = ipc::ReversePort::open(pid);
+    if (!port) {
+        ops_->report_error(host_, (port.error() + "; a .NET program's first events will not be seen").c_str());
+        return;
+    }
+    // Added to the user's own ports, if any.
+    const char *given = std::getenv(kDiagnosticPorts);
+    const std::string entry = port.value()->environment_entry();
+    const std::string value = given != nullptr && *given != '\0' ? std::string(given) + ";" + entry : entry;
+    if (ops_->target_setenv(host_, pid, kDiagnosticPorts, value.c_str()) == 0) {
+        port_ = std::move(port.value());
+    }
+}
+
+void DnetLivePlugin::target_changed(int64_t pid, uint32_t state) {
+    if (state == DTRACE_TARGET_CREATED) {
+        offer_diagnostic_port(pid);
+        return;
+    }
+    if (state == DTRACE_TARGET_EXITED && port_ != nullptr) {
+        port_->target_exited();
+    }
     if (registered_ || state != DTRACE_TARGET_STOPPED) {
         return;
     }
     registered_ = true;
-    if (!probes_.register_probes(host_, ops_)) {
+    if (!probes_.register_probes_with_library(host_, ops_)) {
         ops_->report_error(host_, "cannot register the dnet probes");
     }
 }
@@ -29,6 +63,9 @@ void DnetLivePlugin::disable(dtrace_probe_id, uint64_t cookie) {
 
 int DnetLivePlugin::start() {
     if (!probes_.any_enabled()) {
+        if (port_ != nullptr) {
+            port_->resume_all(); // a .NET program waits for nobody
+        }
         return 0;
     }
     dtrace_target_info target{};
@@ -39,7 +76,7 @@ int DnetLivePlugin::start() {
                                   "(or replay a trace with -E FILE)");
         return -1;
     }
-    session_ = std::make_unique<LiveSession>(host_, ops_, probes_, target.pid);
+    session_ = std::make_unique<LiveSession>(host_, ops_, probes_, target.pid, port_.get());
     session_->start();
     return 0;
 }

@@ -93,9 +93,26 @@ void LiveSession::run() {
     }
 }
 
-bool LiveSession::open_session() {
-    // A runtime that is starting (a -c target) makes its socket early on.
+std::optional<ipc::Connector> LiveSession::reach_runtime() {
+    // A runtime that is starting (a -c target) makes its socket, or
+    // connects to the port, early on.
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kSocketWaitMs);
+    if (port_ != nullptr) {
+        while (!port_->wait_for_target(kSocketPollMs)) {
+            if (stopping_.load() || std::chrono::steady_clock::now() >= deadline) {
+                if (!stopping_.load()) {
+                    report("process " + std::to_string(pid_) +
+                           ": no .NET runtime connected to dtrace's diagnostic port "
+                           "within " +
+                           std::to_string(kSocketWaitMs / 1000) +
+                           " s (not a .NET program, or its diagnostics are disabled); its dnet probes stay silent");
+                }
+                port_->resume_all(); // one that comes later waits for nobody
+                return std::nullopt;
+            }
+        }
+        return port_->connector(kReconnectWaitMs);
+    }
     ipc::Result<std::string> socket = ipc::find_diagnostics_socket(pid_);
     while (!socket && !stopping_.load() && std::chrono::steady_clock::now() < deadline) {
         std::this_thread::sleep_for(std::chrono::milliseconds(kSocketPollMs));
@@ -105,6 +122,14 @@ bool LiveSession::open_session() {
         if (!stopping_.load()) {
             report(socket.error() + "; its dnet probes stay silent");
         }
+        return std::nullopt;
+    }
+    return ipc::connector_to(socket.value());
+}
+
+bool LiveSession::open_session() {
+    std::optional<ipc::Connector> runtime = reach_runtime();
+    if (!runtime) {
         return false;
     }
     std::vector<ipc::ProviderConfig> providers;
@@ -113,8 +138,14 @@ bool LiveSession::open_session() {
         providers.push_back({needed.keywords, needed.level, provider_name(needed.provider), ""});
         rundown = rundown || needed.provider == ClrProvider::Rundown;
     }
-    ipc::Result<ipc::EventPipeSession> session =
-        ipc::EventPipeSession::start(socket.value(), providers, kBufferMb, rundown);
+    ipc::Result<ipc::EventPipeSession> session = ipc::EventPipeSession::start(*runtime, providers, kBufferMb, rundown);
+    if (port_ != nullptr) { // the runtime waits at its startup: the session is on (or cannot be), it may go on
+        if (!session) {
+            port_->resume_all();
+        } else if (ipc::Status resumed = ipc::resume_runtime_startup(*runtime); !resumed) {
+            report(resumed.error());
+        }
+    }
     if (!session) {
         report(session.error());
         return false;

@@ -46,55 +46,62 @@ bool EventRows::fail(uint32_t at, std::string what) {
     return false;
 }
 
-bool EventRows::read_compressed(EventRow &row) {
-    EventRow &p = previous_;
-    const uint8_t flags = c_.u8();
+namespace {
+
+// The fields of a compressed row header; p is the previous row, which the
+// header changes into this one.
+void read_compressed_header(ByteCursor &c, bool v6, EventRow &p, uint32_t &payload_size) {
+    const uint8_t flags = c.u8();
     if (flags & compressed::kMetadataId) {
-        p.metadata_id = c_.varuint32();
+        p.metadata_id = c.varuint32();
     }
     if (flags & compressed::kCaptureThreadAndSequence) {
-        p.sequence += c_.varuint32();
-        p.capture_thread = c_.varuint();
-        p.processor = c_.varuint32();
+        p.sequence += c.varuint32();
+        p.capture_thread = c.varuint();
+        p.processor = c.varuint32();
     }
-    if (v6_ || p.metadata_id != 0) {
+    if (v6 || p.metadata_id != 0) {
         ++p.sequence;
     }
     if (flags & compressed::kThreadId) {
-        p.thread = c_.varuint();
+        p.thread = c.varuint();
     }
     if (flags & compressed::kStackId) {
-        p.stack_id = c_.varuint32();
+        p.stack_id = c.varuint32();
     }
-    p.timestamp = static_cast<int64_t>(static_cast<uint64_t>(p.timestamp) + c_.varuint());
-    if (v6_) {
+    p.timestamp = static_cast<int64_t>(static_cast<uint64_t>(p.timestamp) + c.varuint());
+    if (v6) {
         if (flags & compressed::kActivityId) {
-            p.label_list = c_.varuint32();
+            p.label_list = c.varuint32();
         }
     } else {
         if (flags & compressed::kActivityId) {
-            p.activity = c_.guid();
+            p.activity = c.guid();
         }
         if (flags & compressed::kRelatedActivityId) {
-            p.related_activity = c_.guid();
+            p.related_activity = c.guid();
         }
     }
     p.sorted = (flags & compressed::kSorted) != 0;
     if (flags & compressed::kPayloadSize) {
-        previous_payload_size_ = c_.varuint32();
+        payload_size = c.varuint32();
     }
-    const std::span<const uint8_t> payload = c_.bytes(previous_payload_size_);
+}
+
+} // namespace
+
+bool EventRows::read_compressed() {
+    EventRow &p = row_;
+    read_compressed_header(c_, v6_, p, previous_payload_size_);
+    p.payload = c_.bytes(previous_payload_size_);
     if (!c_.ok()) {
-        return fail(row.offset, "an event header or payload runs past the end of its block");
+        return fail(p.offset, "an event header or payload runs past the end of its block");
     }
-    const uint32_t offset = row.offset;
-    row = p;
-    row.offset = offset;
-    row.payload = payload;
     return true;
 }
 
-bool EventRows::read_uncompressed(EventRow &row) {
+bool EventRows::read_uncompressed() {
+    EventRow &row = row_;
     const uint32_t size = c_.u32();
     ByteCursor r(c_.bytes(size));
     if (!c_.ok()) {

@@ -9,7 +9,9 @@
 // activity ids, and always count the sequence number up.
 // (NetTraceFormat.md, etw-formats.md 4.1/4.2.)
 //
-// Rows are decoded in place: EventRow's payload points into the block.
+// Rows are decoded in place: EventRow's payload points into the block, and
+// the row itself is the reader's (header compression's "previous row"), so
+// that no row is copied.
 #pragma once
 
 #include <cstdint>
@@ -42,27 +44,29 @@ class EventRows {
     EventRows(std::span<const uint8_t> block, uint32_t format_version);
 
     enum class Step { Row, End, Damaged };
-    // The next row; after Damaged, damage() says what and damage_offset()
-    // where (in the block): the rest of the block is not read.
-    Step next(EventRow &row) {
+    // The next row, then in row() until the next call; after Damaged,
+    // damage() says what and damage_offset() where (in the block): the rest
+    // of the block is not read.
+    Step next() {
         if (!damage_.empty()) {
             return Step::Damaged;
         }
         if (c_.at_end()) {
             return Step::End;
         }
-        row.offset = static_cast<uint32_t>(c_.offset());
-        const bool read = compressed_ ? read_compressed(row) : read_uncompressed(row);
+        row_.offset = static_cast<uint32_t>(c_.offset());
+        const bool read = compressed_ ? read_compressed() : read_uncompressed();
         return read ? Step::Row : Step::Damaged;
     }
+    const EventRow &row() const { return row_; }
     const std::string &damage() const { return damage_; }
     uint32_t damage_offset() const { return damage_offset_; }
     int64_t min_timestamp() const { return min_timestamp_; }
     int64_t max_timestamp() const { return max_timestamp_; }
 
   private:
-    bool read_compressed(EventRow &row);
-    bool read_uncompressed(EventRow &row);
+    bool read_compressed();
+    bool read_uncompressed();
     bool fail(uint32_t at, std::string what);
 
     ByteCursor c_;
@@ -70,7 +74,7 @@ class EventRows {
     bool compressed_ = false;
     int64_t min_timestamp_ = 0;
     int64_t max_timestamp_ = 0;
-    EventRow previous_; // header compression's "previous row"
+    EventRow row_; // also header compression's "previous row"
     uint32_t previous_payload_size_ = 0;
     std::string damage_;
     uint32_t damage_offset_ = 0;

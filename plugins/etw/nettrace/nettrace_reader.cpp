@@ -25,19 +25,24 @@ constexpr uint32_t kV6 = 6;
 constexpr uint32_t kSequencePointFlushThreads = 1;
 constexpr std::string_view kMemberSuffix = ".nettrace";
 
-// An event between its block and its delivery.
+// An event between its block and its delivery: one cache line, since a
+// region's events are read twice (in file order, then in time order) and
+// this is most of the memory those passes touch.
 struct Pending {
     int64_t timestamp = 0;
     const MetadataEntry *metadata = nullptr;
+    const uint8_t *payload = nullptr;
+    const uint8_t *stack = nullptr;
+    uint32_t payload_size = 0;
+    uint32_t stack_size = 0;
     uint32_t pid = kUnknownId;
     uint32_t tid = kUnknownId;
     uint32_t processor = 0;
-    Guid activity;
-    std::span<const uint8_t> payload;
-    std::span<const uint8_t> stack;
-    uint64_t block_offset = 0;
+    uint32_t activity = 0; // index in Impl::activities (0: none)
+    uint32_t block = 0;    // index in Impl::block_offsets
     uint32_t row_offset = 0;
 };
+static_assert(sizeof(Pending) == 64);
 
 std::string_view block_name(BlockKind kind) {
     switch (kind) {
@@ -78,6 +83,13 @@ struct NetTraceReader::Impl {
     void take_metadata(const Block &block);
     void take_events(const Block &block);
     void deliver(const Pending &p, Event &out);
+    // p.activity for an event of this activity id; most events have none.
+    uint32_t activity_of(const Guid &activity) {
+        uint64_t words[2];
+        std::memcpy(words, &activity, sizeof words);
+        return (words[0] | words[1]) == 0 ? 0 : activity_index(activity);
+    }
+    uint32_t activity_index(const Guid &activity);
     void problem(uint64_t offset, const std::string &what);
 
     BlockStream blocks;
@@ -94,6 +106,9 @@ struct NetTraceReader::Impl {
 
     // The region being read, then delivered.
     std::vector<Pending> pending;
+    std::vector<Guid> activities{Guid{}}; // the region's activity ids; [0] none
+    std::vector<uint64_t> block_offsets;  // of the region's event blocks
+    std::vector<uint8_t> stack_item;      // a STACK_TRACE item being made
     RegionOrder order;
     uint64_t pending_bytes = 0;
     std::vector<std::vector<uint8_t>> region_blocks; // event blocks of the region
@@ -154,9 +169,9 @@ void NetTraceReader::Impl::take_metadata(const Block &block) {
         return;
     }
     EventRows rows(block.bytes, blocks.format_version());
-    EventRow row;
+    const EventRow &row = rows.row();
     EventRows::Step step;
-    while ((step = rows.next(row)) == EventRows::Step::Row) {
+    while ((step = rows.next()) == EventRows::Step::Row) {
         Result<EventMetadata> parsed = parse_metadata_v5(row.payload);
         if (!parsed) {
             problem(block.offset + row.offset,
@@ -174,12 +189,21 @@ void NetTraceReader::Impl::take_metadata(const Block &block) {
     }
 }
 
+uint32_t NetTraceReader::Impl::activity_index(const Guid &activity) {
+    if (activity != activities.back()) { // an id tends to last for several events
+        activities.push_back(activity);
+    }
+    return static_cast<uint32_t>(activities.size() - 1);
+}
+
 void NetTraceReader::Impl::take_events(const Block &block) {
     const bool v6 = blocks.format_version() >= kV6;
+    const auto block_index = static_cast<uint32_t>(block_offsets.size());
+    block_offsets.push_back(block.offset);
     EventRows rows(block.bytes, blocks.format_version());
-    EventRow row;
+    const EventRow &row = rows.row();
     EventRows::Step step;
-    while ((step = rows.next(row)) == EventRows::Step::Row) {
+    while ((step = rows.next()) == EventRows::Step::Row) {
         const MetadataEntry *metadata = tables.metadata(row.metadata_id);
         if (metadata == nullptr) {
             ++stats.skipped_records;
@@ -190,26 +214,31 @@ void NetTraceReader::Impl::take_events(const Block &block) {
             continue;
         }
         gaps.note(row.capture_thread, row.sequence);
-        Pending &p = pending.emplace_back();
         order.add(row.timestamp);
-        p.timestamp = row.timestamp;
-        p.metadata = metadata;
-        p.processor = row.processor;
-        p.payload = row.payload;
-        p.stack = row.stack_id != 0 ? tables.stack(row.stack_id) : std::span<const uint8_t>{};
-        p.block_offset = block.offset;
-        p.row_offset = row.offset;
+        const std::span<const uint8_t> stack =
+            row.stack_id != 0 ? tables.stack(row.stack_id) : std::span<const uint8_t>{};
+        Pending p{row.timestamp,
+                  metadata,
+                  row.payload.data(),
+                  stack.data(),
+                  static_cast<uint32_t>(row.payload.size()),
+                  static_cast<uint32_t>(stack.size()),
+                  info.process_id,
+                  static_cast<uint32_t>(row.thread),
+                  row.processor,
+                  0,
+                  block_index,
+                  row.offset};
         if (v6) {
             const ThreadRow *thread = tables.thread(row.thread);
             p.pid = thread != nullptr ? thread->pid : info.process_id;
             p.tid = thread != nullptr ? thread->tid : kUnknownId;
             const LabelRow *labels = row.label_list != 0 ? tables.labels(row.label_list) : nullptr;
-            p.activity = labels != nullptr ? labels->activity : Guid{};
+            p.activity = labels != nullptr ? activity_of(labels->activity) : 0;
         } else {
-            p.pid = info.process_id;
-            p.tid = static_cast<uint32_t>(row.thread);
-            p.activity = row.activity;
+            p.activity = activity_of(row.activity);
         }
+        pending.push_back(p);
     }
     if (step == EventRows::Step::Damaged) {
         ++stats.corrupt_buffers;
@@ -296,7 +325,7 @@ void NetTraceReader::Impl::deliver(const Pending &p, Event &out) {
     out.flags = static_cast<uint16_t>(event_flag::kExtendedInfo |
                                       (info.pointer_size == 4 ? event_flag::k32BitHeader : event_flag::k64BitHeader));
     out.provider = m.provider;
-    out.activity_id = p.activity;
+    out.activity_id = activities[p.activity];
     out.id = static_cast<uint16_t>(md.event_id);
     out.version = md.version;
     out.level = md.level;
@@ -306,20 +335,20 @@ void NetTraceReader::Impl::deliver(const Pending &p, Event &out) {
     out.tid = p.tid;
     out.timestamp = p.timestamp;
     out.time_ns = clock.to_unix_ns(p.timestamp);
-    out.payload = p.payload;
-    out.record = p.payload;
-    out.buffer_offset = p.block_offset;
+    out.payload = {p.payload, p.payload_size};
+    out.record = out.payload;
+    out.buffer_offset = block_offsets[p.block];
     out.record_offset = p.row_offset;
-    if (p.stack.empty()) {
+    if (p.stack_size == 0) {
         out.extended = m.items;
         out.extended_types = m.item_types;
     } else {
-        // ETW's STACK_TRACE item: a u64 match id, then the frames.
+        // ETW's STACK_TRACE item: a u64 match id (0), then the frames.
         scratch.assign(m.items.begin(), m.items.end());
-        std::vector<uint8_t> item(sizeof(uint64_t) + p.stack.size(), 0);
-        std::memcpy(item.data() + sizeof(uint64_t), p.stack.data(), p.stack.size());
+        stack_item.assign(sizeof(uint64_t), 0);
+        stack_item.insert(stack_item.end(), p.stack, p.stack + p.stack_size);
         const uint16_t type = info.pointer_size == 4 ? ext_type::kStackTrace32 : ext_type::kStackTrace64;
-        append_item(scratch, type, item);
+        append_item(scratch, type, stack_item);
         link_items(scratch);
         out.extended = scratch;
         out.extended_types = m.item_types | (1u << type);
@@ -334,6 +363,8 @@ bool NetTraceReader::Impl::next(Event &out) {
     uint32_t index = 0;
     while (!order.next(index)) {
         pending.clear();
+        activities.resize(1);
+        block_offsets.clear();
         order.clear();
         region_blocks.clear();
         pending_bytes = 0;
@@ -341,6 +372,12 @@ bool NetTraceReader::Impl::next(Event &out) {
             return false;
         }
         fill_region();
+    }
+    // The next event of this one's run comes soon: its line is fetched while
+    // this one is delivered (the runs interleave, which defeats the
+    // hardware's guess).
+    if (index + 1 < pending.size()) {
+        __builtin_prefetch(&pending[index + 1]);
     }
     deliver(pending[index], out);
     return true;

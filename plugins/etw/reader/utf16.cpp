@@ -35,7 +35,15 @@ void append_utf8(std::string &out, char32_t c) {
 Utf16String read_utf16z(std::span<const uint8_t> bytes) {
     Utf16String result;
     size_t units = bytes.size() / 2;
+    // Most text is ASCII: its run converts a byte a unit, without a check per byte.
     size_t i = 0;
+    while (i < units && bytes[2 * i + 1] == 0 && bytes[2 * i] != 0 && bytes[2 * i] < 0x80) {
+        ++i;
+    }
+    result.utf8.resize(i);
+    for (size_t k = 0; k < i; ++k) {
+        result.utf8[k] = static_cast<char>(bytes[2 * k]);
+    }
     while (i < units) {
         char32_t c = load_u16(bytes.data() + 2 * i);
         ++i;

@@ -1,8 +1,9 @@
 /*
  * fbt_emit.bpf.h: what the fbt provider's programs (kprobes in
  * fbt_events.bpf.c, fentry/fexit in fbt_trampoline.bpf.c) share: the probe
- * slot's configuration and the record, with the kernel stack, they write
- * to the ring. Include it once from a program's .bpf.c (it defines maps).
+ * slot's configuration and the record, with the kernel stack and the
+ * kernel memory the clauses load (kernel_fetch.bpf.h), they write to the
+ * ring. Include it once from a program's .bpf.c (it defines maps).
  */
 #ifndef DTRACE_FBT_EMIT_BPF_H
 #define DTRACE_FBT_EMIT_BPF_H
@@ -10,9 +11,11 @@
 #include "live_context.bpf.h"
 
 #include "fbt_record.h"
+#include "kernel_fetch.bpf.h"
 
 /* Records are built here and copied to the ring at their real size: the
- * stack is usually a few frames of the FBT_MAX_FRAMES it has room for. */
+ * stack is usually a few frames of the FBT_MAX_FRAMES it has room for, and
+ * most probes fetch nothing. */
 struct {
     __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
     __uint(max_entries, 1);
@@ -42,8 +45,10 @@ static __always_inline int emit(void *ctx, __u32 slot, const __u64 *args) {
     if (stack_bytes < 0 || stack_bytes > (long)sizeof r->stack)
         stack_bytes = 0;
     r->stack_bytes = stack_bytes;
+    fetch_kernel_memory(r, slot);
     r->live.timestamp = bpf_ktime_get_ns();
-    __u64 size = offsetof(struct fbt_record, stack) + (__u64)stack_bytes;
+    __u64 size = r->nfetched > 0 ? offsetof(struct fbt_record, data) + (__u64)r->fetch_bytes
+                                 : offsetof(struct fbt_record, stack) + (__u64)stack_bytes;
     if (size > sizeof *r)
         return 0;
     if (bpf_ringbuf_output(&live_events, r, size, live_submit_flags()) != 0)

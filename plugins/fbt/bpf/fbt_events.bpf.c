@@ -5,8 +5,9 @@
  * live_probes.
  *
  * Entry: arg0..arg5 are the function's first six arguments (the x86-64
- * argument registers). Return: arg0 is the return offset, which a kretprobe
- * does not know (0, as DTrace gives when unknown), arg1 the return value.
+ * argument registers). Return: arg0 is the return offset (the plugin's,
+ * from the function's code: a kretprobe does not know it), arg1 the return
+ * value.
  * Every record carries the kernel stack at the probe (bpf_get_stack), whose
  * first frame is the probed function, as DTrace on Linux prints it.
  */
@@ -37,7 +38,7 @@ int fbt_return(struct pt_regs *ctx) {
     const struct live_probe_config *cfg = armed(slot);
     if (!cfg)
         return 0;
-    __u64 args[LIVE_MAX_ARGS] = {0, PT_REGS_RC(ctx)};
+    __u64 args[LIVE_MAX_ARGS] = {return_offset_of(slot), PT_REGS_RC(ctx)};
     if (!live_filter_passes(&cfg->filter, args))
         return 0;
     return emit(ctx, slot, args);

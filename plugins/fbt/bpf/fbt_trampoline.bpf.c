@@ -7,8 +7,8 @@
  * setting the attach target; the attach cookie is the probe's slot.
  *
  * Entry: arg0..arg5 are the function's arguments (bpf_get_func_arg: 0
- * beyond those it has). Return: arg0 is the return offset (0: unknown),
- * arg1 the return value.
+ * beyond those it has). Return: arg0 is the return offset (the plugin's,
+ * from the function's code; 0: unknown), arg1 the return value.
  */
 #include "fbt_emit.bpf.h"
 
@@ -35,7 +35,7 @@ int fbt_fexit(void *ctx) {
     const struct live_probe_config *cfg = armed(slot);
     if (!cfg)
         return 0;
-    __u64 args[LIVE_MAX_ARGS] = {};
+    __u64 args[LIVE_MAX_ARGS] = {return_offset_of(slot)};
     bpf_get_func_ret(ctx, &args[1]);
     if (!live_filter_passes(&cfg->filter, args))
         return 0;

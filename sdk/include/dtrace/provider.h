@@ -415,12 +415,39 @@ typedef struct dtrace_kernel_symbol {
 #define DTRACE_USAGE_ARGS 0x8u         /* argN or args[] (a plugin that records events may leave them out) */
 #define DTRACE_USAGE_TIMESTAMP 0x10u   /* timestamp, vtimestamp, walltimestamp (likewise) */
 
+/* One load the clauses make (dtrace_probe_usage.fetches): `length` bytes at
+ * the base plus `offset`, or with DTRACE_FETCH_STRING the NUL-terminated
+ * string there (at most `length` bytes with its NUL). */
+#define DTRACE_FETCH_ARG 0u       /* base: native argument `index` */
+#define DTRACE_FETCH_CURTHREAD 1u /* base: the thread's kernel address (curthread) */
+#define DTRACE_FETCH_ABSOLUTE 2u  /* base: 0 (a backquoted symbol: `offset` is its address) */
+#define DTRACE_FETCH_POINTER 3u   /* base: the 8 bytes the earlier fetch `index` read */
+#define DTRACE_FETCH_STRING 0x1u  /* dtrace_memory_fetch.flags */
+#define DTRACE_USAGE_MAX_FETCHES 16
+typedef struct dtrace_memory_fetch {
+    uint8_t base;   /* DTRACE_FETCH_ARG ... DTRACE_FETCH_POINTER */
+    uint8_t flags;  /* DTRACE_FETCH_STRING */
+    uint16_t index; /* the argument, or the earlier fetch */
+    uint32_t length;
+    int64_t offset;
+} dtrace_memory_fetch;
+
 typedef struct dtrace_probe_usage {
     uint32_t struct_size; /* set by the plugin; the host writes no field beyond it */
     uint32_t flags;       /* DTRACE_USAGE_* */
     /* Bit N: some clause reads copyinstr(argN) (or of args[i] translated
      * from argN); a plugin may copy that string at the event. */
     uint32_t string_args;
+    /* Appended after ABI 1 (written only when struct_size covers them): the
+     * kernel memory the clauses load from the event's own values (an
+     * argument, curthread, a backquoted symbol, and what those point to),
+     * in the order they load it, so that a kernel probe's plugin can read
+     * it when the event happens rather than when the clause runs. A plugin
+     * answers those loads from what it read (read_memory); loads the scan
+     * could not foresee (through a variable, a computed index) are not
+     * listed. */
+    uint32_t nfetches;
+    struct dtrace_memory_fetch fetches[DTRACE_USAGE_MAX_FETCHES];
 } dtrace_probe_usage;
 
 /* ---- In-kernel fast path ------------------------------------------------

@@ -1,7 +1,8 @@
 // eventpipe_session_test.cpp: the EventPipe client against the tests'
 // diagnostics server: finding the socket of a process, a session whose
 // stream the nettrace reader reads as it would the file, a runtime that
-// refuses or dies mid-stream.
+// refuses or dies mid-stream; a runtime that connects to dtrace's
+// diagnostic port and waits there until the session is on.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -14,6 +15,8 @@
 #include "fake_diagnostics_server.h"
 #include "nettrace/nettrace_reader.h"
 #include "nettrace/stream_input.h"
+#include "nettrace_builder.h"
+#include "reverse_port.h"
 #include "sample_streams.h"
 
 namespace dtrace::dnet::ipc {
@@ -67,6 +70,17 @@ class LiveProcess : public ::testing::Test {
         return events;
     }
 
+    // As in dtrace: one thread reads the stream, which stays open until
+    // another stops the session. The events read; a failed stop fails the test.
+    static uint64_t read_then_stop(EventPipeSession &session) {
+        uint64_t events = 0;
+        std::thread reader([&] { events = read_events(session); });
+        Status stopped = session.stop();
+        reader.join();
+        EXPECT_TRUE(stopped.ok()) << stopped.error();
+        return events;
+    }
+
     std::string directory_;
     pid_t child_ = -1;
 };
@@ -94,14 +108,7 @@ TEST_F(LiveProcess, ASessionStreamsWhatTheFileHoldsAndStops) {
     Result<EventPipeSession> session = EventPipeSession::start(server.socket_path(), kRuntime, 64, true);
     ASSERT_TRUE(session.ok()) << session.error();
     EXPECT_EQ(session.value().id(), script.session_id);
-    // As in dtrace: one thread reads the stream, which stays open until
-    // another stops the session.
-    uint64_t events = 0;
-    std::thread reader([&] { events = read_events(session.value()); });
-    Status stopped = session.value().stop();
-    reader.join();
-    ASSERT_TRUE(stopped.ok()) << stopped.error();
-    EXPECT_EQ(events, etw::nettrace::fixture::kSampleEvents);
+    EXPECT_EQ(read_then_stop(session.value()), etw::nettrace::fixture::kSampleEvents);
 
     const std::vector<std::vector<uint8_t>> commands = server.commands();
     ASSERT_EQ(commands.size(), 2u);
@@ -128,6 +135,64 @@ TEST_F(LiveProcess, ARuntimeThatDiesMidStreamEndsTheReadWithWhatCameBefore) {
     ASSERT_TRUE(session.ok()) << session.error();
     EXPECT_LT(read_events(session.value()), etw::nettrace::fixture::kSampleEvents);
     EXPECT_FALSE(session.value().stop().ok()); // nobody listens any more
+}
+
+TEST_F(LiveProcess, ARuntimeAtThePortWaitsUntilTheSessionIsOnAndSoSeesItsStartup) {
+    Result<std::unique_ptr<ReversePort>> port = ReversePort::open(child_);
+    ASSERT_TRUE(port.ok()) << port.error();
+    const std::string entry = port.value()->environment_entry();
+    test::ServerScript script;
+    script.stream = etw::nettrace::fixture::sample_stream(5, true);
+    script.stream_after_start = etw::nettrace::fixture::NetTraceBuilder({}).finish(); // its startup events gone
+    test::FakeDiagnosticsServer server(directory_, child_, script,
+                                       test::ConnectPort{entry.substr(0, entry.find(',')), true});
+    ASSERT_TRUE(port.value()->wait_for_target(5000));
+    EXPECT_FALSE(server.wait_until_running(0)); // held at its startup
+
+    const Connector runtime = port.value()->connector(5000);
+    Result<EventPipeSession> session = EventPipeSession::start(runtime, kRuntime, 64, false);
+    ASSERT_TRUE(session.ok()) << session.error();
+    EXPECT_FALSE(server.wait_until_running(0));
+    Status resumed = resume_runtime_startup(runtime);
+    ASSERT_TRUE(resumed.ok()) << resumed.error();
+    EXPECT_TRUE(server.wait_until_running(5000));
+    EXPECT_EQ(read_then_stop(session.value()), etw::nettrace::fixture::kSampleEvents);
+
+    const std::vector<std::vector<uint8_t>> commands = server.commands();
+    ASSERT_EQ(commands.size(), 3u);
+    EXPECT_EQ(commands[0], collect_tracing2(64, false, kRuntime));
+    EXPECT_EQ(commands[1], resume_runtime());
+    EXPECT_EQ(commands[2], stop_tracing(script.session_id));
+}
+
+TEST_F(LiveProcess, ASessionStartedAfterTheProgramRunsMissesItsStartup) {
+    test::ServerScript script;
+    script.stream = etw::nettrace::fixture::sample_stream(5, true);
+    script.stream_after_start = etw::nettrace::fixture::NetTraceBuilder({}).finish();
+    test::FakeDiagnosticsServer server(directory_, child_, script);
+    Result<EventPipeSession> session = EventPipeSession::start(server.socket_path(), kRuntime, 64, false);
+    ASSERT_TRUE(session.ok()) << session.error();
+    EXPECT_EQ(read_then_stop(session.value()), 0u);
+}
+
+TEST_F(LiveProcess, OtherRuntimesAtThePortAreResumedAtOnce) {
+    Result<std::unique_ptr<ReversePort>> port = ReversePort::open(child_);
+    ASSERT_TRUE(port.ok()) << port.error();
+    const std::string entry = port.value()->environment_entry();
+    // A child of the program, which inherited its environment.
+    test::FakeDiagnosticsServer child(directory_, child_ + 1, {},
+                                      test::ConnectPort{entry.substr(0, entry.find(',')), true});
+    EXPECT_TRUE(child.wait_until_running(5000));
+    EXPECT_FALSE(port.value()->wait_for_target(0));
+}
+
+TEST_F(LiveProcess, ATargetThatExitsEndsTheWaitForItsConnection) {
+    Result<std::unique_ptr<ReversePort>> port = ReversePort::open(child_);
+    ASSERT_TRUE(port.ok()) << port.error();
+    port.value()->target_exited();
+    Result<int> fd = port.value()->connector(60000).open();
+    ASSERT_FALSE(fd.ok());
+    EXPECT_EQ(fd.error(), "the process has exited");
 }
 
 } // namespace

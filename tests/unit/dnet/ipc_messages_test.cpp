@@ -72,6 +72,30 @@ TEST(IpcMessages, AHeaderWithoutTheMagicIsRefused) {
     EXPECT_FALSE(parse_header(std::span<const uint8_t>(stop_tracing(1)).first(10)).has_value());
 }
 
+TEST(IpcMessages, ResumeRuntimeIsAHeaderOfTheProcessSet) {
+    const std::vector<uint8_t> message = resume_runtime();
+    ASSERT_EQ(message.size(), kHeaderSize);
+    EXPECT_EQ(parse_header(message)->size, kHeaderSize);
+    EXPECT_EQ(parse_header(message)->command_set, 0x04);
+    EXPECT_EQ(parse_header(message)->command_id, 0x01);
+}
+
+TEST(IpcMessages, AnAdvertiseNamesTheRuntimesPidAndCookie) {
+    std::vector<uint8_t> bytes = {'A', 'D', 'V', 'R', '_', 'V', '1', 0};
+    for (uint8_t i = 0; i < 16; i++)
+        bytes.push_back(i);
+    append(bytes, 0x1234567, 8);
+    append(bytes, 0, 2);
+    ASSERT_EQ(bytes.size(), kAdvertiseSize);
+    const std::optional<Advertise> advertise = parse_advertise(bytes);
+    ASSERT_TRUE(advertise.has_value());
+    EXPECT_EQ(advertise->pid, 0x1234567u);
+    EXPECT_EQ(advertise->cookie[15], 15);
+    bytes[0] = 'X';
+    EXPECT_FALSE(parse_advertise(bytes).has_value());
+    EXPECT_FALSE(parse_advertise(std::span<const uint8_t>(bytes).first(20)).has_value());
+}
+
 TEST(IpcMessages, ErrorsAreNamed) {
     EXPECT_EQ(describe_hresult(0x80131385), "the runtime does not know the command (DS_IPC_E_UNKNOWN_COMMAND)");
     EXPECT_EQ(describe_hresult(0x80004005), "the runtime refused the command (HRESULT 0x80004005)");

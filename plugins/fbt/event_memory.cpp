@@ -1,0 +1,73 @@
+// event_memory.cpp: the fetch plan of a probe, and the loads answered from it.
+#include "event_memory.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+#include "kernel_memory.h"
+
+static_assert(FBT_MAX_FETCHES == DTRACE_USAGE_MAX_FETCHES, "one step per fetch dtrace may list");
+
+namespace dtrace::fbt {
+
+fbt_fetch_plan fetch_plan_of(const dtrace_probe_usage &usage) {
+    fbt_fetch_plan plan{};
+    constexpr uint16_t kDropped = UINT16_MAX;
+    std::array<uint16_t, FBT_MAX_FETCHES> step_of{}; // a fetch's step in the plan
+    const uint32_t count = std::min<uint32_t>(usage.nfetches, FBT_MAX_FETCHES);
+    for (uint32_t i = 0; i < count; ++i) {
+        const dtrace_memory_fetch &f = usage.fetches[i];
+        step_of[i] = kDropped;
+        fbt_fetch_step step{};
+        step.base = f.base;
+        step.flags = (f.flags & DTRACE_FETCH_STRING) ? FBT_FETCH_STRING : 0;
+        step.index = f.index;
+        step.length = std::min<uint32_t>(f.length, FBT_FETCH_MAX_LENGTH);
+        step.offset = f.offset;
+        if (f.base == DTRACE_FETCH_POINTER) {
+            if (f.index >= i || step_of[f.index] == kDropped)
+                continue;
+            step.index = step_of[f.index];
+        } else if (f.base == DTRACE_FETCH_ABSOLUTE) {
+            if (static_cast<uint64_t>(f.offset) < kKernelAddressStart)
+                continue;
+        } else if (f.base != DTRACE_FETCH_ARG && f.base != DTRACE_FETCH_CURTHREAD) {
+            continue;
+        }
+        if (step.length == 0)
+            continue;
+        step_of[i] = static_cast<uint16_t>(plan.nsteps);
+        plan.steps[plan.nsteps++] = step;
+    }
+    return plan;
+}
+
+std::optional<int64_t> EventMemory::read(uint64_t address, void *buffer, size_t length) const {
+    for (const fbt_fetched &f : fetched_) {
+        if (f.length < 0) {
+            if (address == f.address && f.address != 0)
+                return -1; // the load faulted at the event
+            continue;
+        }
+        const auto held = static_cast<uint64_t>(f.length);
+        if (address < f.address || address - f.address >= held || f.data_offset > data_.size() ||
+            held > data_.size() - f.data_offset)
+            continue;
+        const uint64_t within = address - f.address;
+        const uint8_t *bytes = data_.data() + f.data_offset + within;
+        const uint64_t available = held - within;
+        if (length <= available) {
+            std::memcpy(buffer, bytes, length);
+            return static_cast<int64_t>(length);
+        }
+        // A string ends in what was read: a shorter answer ends at its NUL.
+        if ((f.flags & FBT_FETCH_STRING) && std::memchr(bytes, 0, available) != nullptr) {
+            std::memcpy(buffer, bytes, available);
+            return static_cast<int64_t>(available);
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace dtrace::fbt

@@ -1,0 +1,45 @@
+// event_memory.h: kernel memory read at the event.
+//
+// dtrace tells, for each probe, which kernel memory its clauses load from
+// the event's values (dtrace_probe_usage.fetches: args[0]->f_path.dentry,
+// then that dentry's d_name.name, then the string). fetch_plan_of() turns
+// that into the plan the BPF programs run when the function is called
+// (bpf/kernel_fetch.bpf.h); EventMemory answers the clause's loads from
+// what the record brought back. A load the plan did not foresee is not
+// answered here (the plugin then reads the kernel's memory as it is now,
+// late); a load of an address the program could not read at the event is
+// refused (-1: D's invalid address fault), as the load would have faulted
+// then.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include <dtrace/provider.h>
+
+#include "bpf/fbt_record.h"
+
+namespace dtrace::fbt {
+
+// The BPF plan of a probe's fetches (nsteps 0: nothing to read). Steps
+// that cannot be kernel memory (an absolute address below the kernel's
+// half) are left out, with those that build on them.
+fbt_fetch_plan fetch_plan_of(const dtrace_probe_usage &usage);
+
+class EventMemory {
+  public:
+    // A record's fetches: fetched[0 .. nfetched) with their bytes in data.
+    EventMemory(std::span<const fbt_fetched> fetched, std::span<const uint8_t> data) : fetched_(fetched), data_(data) {}
+
+    // Bytes copied (a string may stop at its NUL), -1 when the address could
+    // not be read at the event, nullopt when no fetch holds it.
+    std::optional<int64_t> read(uint64_t address, void *buffer, size_t length) const;
+
+  private:
+    std::span<const fbt_fetched> fetched_;
+    std::span<const uint8_t> data_;
+};
+
+} // namespace dtrace::fbt

@@ -1,0 +1,1 @@
+dtrace -x plugins=fbt -q -n 'fbt::vfs_read:entry /pid == $target && arg2 == 12345/ { printf("%s %s %d\n", stringof(args[0]->f_path.dentry->d_name.name), stringof(curthread->comm), args[0]->f_inode->i_size); }' -c $DIR/read_then_rename.py

@@ -1,0 +1,1 @@
+dtrace -x plugins=fbt -q -n 'fbt::vfs_read:return /pid == $target && arg1 == 12345/ { printf("%d %x\n", arg0 != 0, *(uchar_t *)((uintptr_t)&`vfs_read + arg0)); }' -c 'dd if=/dev/zero of=/dev/null bs=12345 count=1 status=none'
