@@ -511,7 +511,7 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
         if (shape_.task_real_parent == 0 || shape_.task_tgid == 0)
             throw Refusal(
                 "ppid is not available in the kernel path (the plugin does not know the kernel's task_struct)");
-        out_.call(Helper::GetCurrentTask);
+        emit_thread_task(out_, shape_.context);
         emit_read_task_word(R0, shape_.task_real_parent, 8);
         out_.load(kDw, R3, R10, frame::kTaskWord);
         emit_read_task_word(R3, shape_.task_tgid, 4);
@@ -521,7 +521,7 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
         if (shape_.task_exec_runtime == 0)
             throw Refusal(
                 "vtimestamp is not available in the kernel path (the plugin does not know the kernel's task_struct)");
-        out_.call(Helper::GetCurrentTask);
+        emit_thread_task(out_, shape_.context);
         emit_read_task_word(R0, shape_.task_exec_runtime, 8);
         out_.load(kDw, R1, R10, frame::kTaskWord);
         return integer_result();
@@ -568,6 +568,8 @@ void DifoTranslator::emit_arg(uint32_t index, uint8_t rd) {
             out_.mov_imm(R1, 0);
     } else if (index < shape_.arg_table.size()) {
         emit_arg_from_table(index);
+    } else if (shape_.context.arg_fields()) {
+        emit_field_arg(out_, shape_.context, shape_.nargs, index);
     } else if (index < shape_.nargs && shape_.arg_table.empty()) {
         out_.load(kDw, R1, R6, static_cast<int16_t>(shape_.arg_offset + 8 * index));
     } else {

@@ -65,13 +65,17 @@ bool can_update_maps(const dtrace_fastpath_ops &ops) {
 
 // The probe's layout for dtrace's programs, as its plugin gives it (with
 // the word telling it from its plugin's other probes in `word`); nothing
-// when the plugin cannot run them on the probe.
+// when the plugin cannot run them on the probe (`unavailable`: why, if it
+// says).
 std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, const engine::Probe &probe,
-                                   uint64_t *word = nullptr) {
+                                   uint64_t *word = nullptr, std::string *unavailable = nullptr) {
     dtrace_fastpath_probe layout{};
     layout.struct_size = sizeof layout;
-    if (ops.probe_layout(state, probe.id, probe.cookie, &layout) != 0)
+    if (ops.probe_layout(state, probe.id, probe.cookie, &layout) != 0) {
+        if (unavailable && layout.unavailable)
+            *unavailable = probe_name(probe) + ": " + layout.unavailable;
         return std::nullopt;
+    }
     ProbeShape shape{layout.nargs,
                      layout.arg_offset,
                      (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
@@ -88,6 +92,7 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
         shape.nargs = std::min(layout.nargs, DTRACE_FASTPATH_MAX_ARGS);
         shape.arg_table.assign(layout.arg_offsets, layout.arg_offsets + shape.nargs);
     }
+    shape.context = probe_context_of(layout);
     return shape;
 }
 
@@ -116,7 +121,7 @@ std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
         const host::LoadedPlugin *plugin = probe->provider->owner;
         const dtrace_fastpath_ops *ops = plugin ? plugin->fastpath_ops() : nullptr;
         if (ops && (port.plugin == nullptr || port.plugin == plugin)) {
-            planned.shape = shape_of(*ops, plugin->plugin_state(), *probe, &planned.identity.word);
+            planned.shape = shape_of(*ops, plugin->plugin_state(), *probe, &planned.identity.word, &planned.unavailable);
             if (planned.shape)
                 port = Port{ops, plugin->plugin_state(), plugin};
         }
@@ -347,6 +352,7 @@ class Installer {
             program.maps = inst.map_handles_.data();
             program.log = log.data();
             program.log_size = static_cast<uint32_t>(log.size());
+            program.layout_flags = key.shape.context.flags;
             b.handle = inst.ops_.load_program(inst.state_, &program);
             if (b.handle < 0) {
                 const std::string why = "the kernel refused its program";

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "compiler/program.h"
+#include "fastpath/probe_context.h"
 
 #include <cstdint>
 #include <map>
@@ -75,6 +76,7 @@ struct ProbeShape {
     // DTRACE_FASTPATH_ARG_TABLE: where each argument is (dtrace_fastpath_probe's
     // arg_offsets, nargs of them); empty: the words at arg_offset.
     std::vector<uint32_t> arg_table;
+    ProbeContext context; // tracepoint fields, another task's builtins, raw tracepoints (probe_context.h)
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };

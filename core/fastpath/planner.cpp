@@ -107,7 +107,7 @@ Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef
             if (p.provider != "dtrace" && clause_records(*c.clause))
                 ordered_records.insert(c);
             if (!p.shape) {
-                stay(c, "the " + p.provider + " provider has no kernel path");
+                stay(c, p.unavailable.empty() ? "the " + p.provider + " provider has no kernel path" : p.unavailable);
                 continue;
             }
             ProbeIdentity identity = p.identity;

@@ -32,6 +32,7 @@ struct PlannedProbe {
     std::optional<ProbeShape> shape; // nothing: its plugin cannot run dtrace's programs
     std::vector<ClauseRef> clauses;  // enabled on it, in enabling order
     ProbeIdentity identity;          // its names, and each clause's enabled probe id
+    std::string unavailable;         // no shape: why, as its plugin says (empty: not said)
 };
 
 // The probes that share one program: their layout, the probe when the

@@ -60,7 +60,9 @@ void emit_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, cons
         out.store(kDw, R10, frame::clause_local(i), R1);
     if (uses.scratch)
         emit_scratch_prologue(out, plan);
-    if (uses.execname) {
+    if (uses.execname && shape.context.thread_task()) {
+        emit_task_comm(out, shape.context);
+    } else if (uses.execname) {
         out.mov(R1, R10);
         out.alu_imm(kAdd, R1, frame::kComm);
         out.mov_imm(R2, kStringKeyBytes);
@@ -70,11 +72,15 @@ void emit_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, cons
         out.call(Helper::KtimeGetNs);
         out.store(kDw, R10, frame::kTimestamp, R0);
     }
-    if (uses.pid_tgid) {
+    if (uses.pid_tgid && shape.context.thread_task()) {
+        emit_task_pid_tgid(out, shape.context, shape.task_tgid);
+    } else if (uses.pid_tgid) {
         out.call(Helper::GetCurrentPidTgid);
         out.store(kDw, R10, frame::kPidTgid, R0);
     }
-    if (uses.uid_gid) {
+    if (uses.uid_gid && shape.context.thread_task()) {
+        emit_task_uid_gid(out, shape.context);
+    } else if (uses.uid_gid) {
         out.call(Helper::GetCurrentUidGid);
         out.store(kDw, R10, frame::kUidGid, R0);
     }

@@ -51,6 +51,7 @@ void copy_log(const dtrace_bpf_program &program, const std::string &text) {
 
 struct TaskOffsets {
     uint32_t real_parent = 0, tgid = 0, exec_runtime = 0;
+    uint32_t pid = 0, comm = 0, cred = 0, cred_uid = 0, cred_gid = 0; // another task's builtins
 };
 
 // The byte offset of member `name` of struct type `id`, and its type; 0 when absent.
@@ -85,6 +86,16 @@ const TaskOffsets &task_offsets() {
             const uint32_t se = member_offset(types, task, "se", &se_type);
             const uint32_t runtime = se ? member_offset(types, se_type, "sum_exec_runtime") : 0;
             out.exec_runtime = runtime ? se + runtime : 0;
+            out.pid = member_offset(types, task, "pid");
+            out.comm = member_offset(types, task, "comm");
+            uint32_t cred_pointer = 0;
+            out.cred = member_offset(types, task, "cred", &cred_pointer);
+            const btf_type *pointer = btf__type_by_id(types, cred_pointer);
+            const uint32_t cred = pointer && btf_is_ptr(pointer) ? btf__resolve_type(types, pointer->type) : 0;
+            out.cred_uid = cred > 0 ? member_offset(types, cred, "uid") : 0;
+            out.cred_gid = cred > 0 ? member_offset(types, cred, "gid") : 0;
+            if (out.cred_uid == 0 || out.cred_gid == 0)
+                out.cred = 0; // uid and gid stay unknown
         }
         btf__free(types);
         return out;
@@ -101,6 +112,13 @@ void FastpathLoader::describe_task(dtrace_fastpath_probe &layout) {
     layout.task_real_parent = offsets.real_parent;
     layout.task_tgid = offsets.tgid;
     layout.task_exec_runtime = offsets.exec_runtime;
+    if (layout.struct_size < offsetof(dtrace_fastpath_probe, cred_gid) + sizeof layout.cred_gid)
+        return;
+    layout.task_pid = offsets.pid;
+    layout.task_comm = offsets.comm;
+    layout.task_cred = offsets.cred;
+    layout.cred_uid = offsets.cred_uid;
+    layout.cred_gid = offsets.cred_gid;
 }
 
 FastpathLoader::~FastpathLoader() {
@@ -153,8 +171,11 @@ int32_t FastpathLoader::load_program(const dtrace_bpf_program &program) {
         }
         insn.imm = maps_[program.maps[index]].fd;
     }
+    // A raw tracepoint's context (DTRACE_FASTPATH_RAW_TRACEPOINT) is a program type of its own.
+    const bool raw = program.struct_size >= offsetof(dtrace_bpf_program, layout_flags) + sizeof program.layout_flags &&
+                     (program.layout_flags & DTRACE_FASTPATH_RAW_TRACEPOINT) != 0;
+    const bpf_prog_type type = raw ? BPF_PROG_TYPE_RAW_TRACEPOINT : static_cast<bpf_prog_type>(program_type_);
     // Loaded without a log first (the verifier is faster); with one only to say why it refused.
-    const auto type = static_cast<bpf_prog_type>(program_type_);
     LIBBPF_OPTS(bpf_prog_load_opts, quiet, .expected_attach_type = static_cast<bpf_attach_type>(expected_attach_type_));
     int fd = bpf_prog_load(type, program.name, "GPL", insns.data(), insns.size(), &quiet);
     if (fd < 0) {

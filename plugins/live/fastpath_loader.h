@@ -27,8 +27,9 @@ class FastpathLoader {
     FastpathLoader(const FastpathLoader &) = delete;
     FastpathLoader &operator=(const FastpathLoader &) = delete;
 
-    // Fills the task_struct offsets of `layout` (those its struct_size
-    // covers) from the kernel's BTF; left 0 when the BTF does not say.
+    // Fills the task_struct (and cred) offsets of `layout` (those its
+    // struct_size covers) from the kernel's BTF; left 0 when the BTF does
+    // not say.
     static void describe_task(dtrace_fastpath_probe &layout);
 
     // A handle (>= 0), or -1 with `error` set.
@@ -39,6 +40,7 @@ class FastpathLoader {
     // program; the uprobe plugins' are kprobe programs (uprobe_multi's attach type).
     void set_program_kind(uint32_t program_type, uint32_t expected_attach_type);
     // A handle (>= 0), or -1 with the reason (the verifier's log) in program.log.
+    // A tracepoint program, or a raw tracepoint's (DTRACE_FASTPATH_RAW_TRACEPOINT in layout_flags).
     int32_t load_program(const dtrace_bpf_program &program);
     // The program's file descriptor; -1 for an unknown handle.
     int program_fd(int32_t program) const;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fnmatch.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 
@@ -444,6 +445,8 @@ void SdtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     if (!slot.enabled)
         return;
     const uint32_t index = static_cast<uint32_t>(cookie);
+    const bool in_kernel = slot.in_kernel; // a sched probe's then no longer counts among the switch program's users
+    detach_fastpath(slot);
     if (slot.link) {
         for (std::optional<uint32_t> *link : {&slot.link, &slot.begin_link}) {
             if (*link) {
@@ -458,7 +461,7 @@ void SdtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     } else {
         const uint32_t kind = static_cast<uint32_t>(slot.row->source) - 1, none = 0;
         bpf_map_update_elem(bpf_->map_fd("sdt_switch_slots"), &kind, &none, BPF_ANY);
-        if (--switch_users_ == 0 && switch_attachment_) {
+        if (!in_kernel && --switch_users_ == 0 && switch_attachment_) {
             bpf_->detach(*switch_attachment_);
             switch_attachment_.reset();
         }
@@ -499,6 +502,11 @@ int SdtPlugin::start() {
 
 // Detaches first, so that the last drain sees every event there will be.
 void SdtPlugin::stop() {
+    for (uint32_t i = 0; i < slot_count_.load(std::memory_order_acquire); i++)
+        if (slots_[i].switch_link >= 0) { // a sched probe's generated program
+            close(slots_[i].switch_link);
+            slots_[i].switch_link = -1;
+        }
     packets_.detach_all();
     if (bpf_)
         bpf_->detach_all();

@@ -32,6 +32,7 @@
 
 #include "bpf_program_set.h"
 #include "event_ring.h"
+#include "fastpath_loader.h"
 #include "kernel_filter.h"
 #include "live_firing.h"
 #include "live_options.h"
@@ -65,6 +66,16 @@ class SdtPlugin {
         return stacks_.lookup(space, pid, address, out) ? 0 : -1;
     }
 
+    // The in-kernel fast path (dtrace_fastpath_ops, sdt_fastpath.cpp): a
+    // probe's layout, maps and programs through fastpath_, a program run by
+    // the tracepoint program's tail call or attached to sched_switch.
+    int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out) const;
+    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec);
+    int32_t load_fastpath_program(const dtrace_bpf_program &program) { return fastpath_.load_program(program); }
+    int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
+    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
+    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
+
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
 
@@ -83,7 +94,9 @@ class SdtPlugin {
         std::optional<uint32_t> link;       // its tracepoint's, while enabled
         std::optional<uint32_t> begin_link; // its wait_begin tracepoint's, while enabled
         live::ProbeFilter filter;
-        uint32_t stacks = 0; // LIVE_STACK_*: what the clauses read
+        uint32_t stacks = 0;    // LIVE_STACK_*: what the clauses read
+        bool in_kernel = false; // runs a program of dtrace's (sdt_fastpath.cpp)
+        int switch_link = -1;   // a sched probe's: that program attached to sched_switch
     };
 
     int fail(const std::string &message);
@@ -110,6 +123,12 @@ class SdtPlugin {
     live_probe_config config_of(const ProbeSlot &slot, bool wait_begin) const;
     live_probe_config link_config(uint32_t link, std::optional<uint32_t> joining) const;
     bool configure_link(uint32_t link, std::optional<uint32_t> joining = std::nullopt);
+    // Why the probe cannot run dtrace's programs; nullptr: it can.
+    const char *fastpath_unavailable(const ProbeSlot &slot) const;
+    void fill_tracepoint_layout(const ProbeSlot &slot, dtrace_fastpath_probe &out) const;
+    bool attach_switch_program(uint32_t index, ProbeSlot &slot, int program_fd);
+    // Takes the probe's program away (disable(), stop()).
+    void detach_fastpath(ProbeSlot &slot);
     void deliver(std::span<const uint8_t> record);
     void fire_slot(uint32_t index, const live_record &header, std::span<const uint8_t> captures, dtrace_event_ctx ctx);
     static int64_t read(void *state, uint64_t address, void *buffer, size_t length);
@@ -140,6 +159,7 @@ class SdtPlugin {
     OtherThread other_;
     std::string psargs_; // the firing's process arguments, when captured at the event
     bool started_ = false;
+    live::FastpathLoader fastpath_; // the maps and programs dtrace generated (sdt_fastpath.cpp)
 };
 
 } // namespace dtrace::sdt

@@ -1,7 +1,8 @@
 #!/bin/sh
 # check_fastpath.sh DTRACE WORKLOAD CASE: the in-kernel fast path
 # (docs/fastpath.md) on the syscall provider, with a workload of our own
-# whose calls and arguments are known (syscall_workload.c). Every clause
+# whose calls and arguments are known (syscall_workload.c), and on the sdt
+# plugin's probes (the sdt_* cases, with sdt_workload.c). Every clause
 # filters on $target and every run is bounded in time. Exit 0: passed; 1:
 # failed (saying why); 77: skipped (saying what is missing).
 #
@@ -11,6 +12,8 @@
 #   strings       copyinstr(), long strings, faults, shared programs
 #   fallback      what the kernel path cannot do stays in user space, with
 #                 the reason, and still prints the right output
+#   sdt_explain, sdt_differential, sdt_fallback
+#                 the same for sdt:<group>::<event>, sched, proc and io
 dtrace=$1
 workload=$2
 case_name=$3
@@ -24,9 +27,13 @@ if [ "$(id -u)" != 0 ]; then
     echo "skipped: live tracing needs root (BPF programs, tracefs)"
     exit 77
 fi
-if ! "$dtrace" -l -n syscall::getppid:entry >/dev/null 2>&1; then
-    echo "skipped: the syscall provider cannot list probes here:"
-    "$dtrace" -l -n syscall::getppid:entry 2>&1 | head -3
+case "$case_name" in
+sdt_*) needs=sdt:sched::sched_switch ;;
+*) needs=syscall::getppid:entry ;;
+esac
+if ! "$dtrace" -l -n "$needs" >/dev/null 2>&1; then
+    echo "skipped: dtrace cannot list $needs here:"
+    "$dtrace" -l -n "$needs" 2>&1 | head -3
     exit 77
 fi
 
@@ -168,6 +175,73 @@ fallback)
     ! grep -q fastpath "$err" || fail "fastpath=off explained something"
     run -x fastpath=sometimes -qn 'syscall::getppid:entry { @ = count(); }'
     [ "$status" != 0 ] || fail "a wrong fastpath value was accepted"
+    ;;
+sdt_explain)
+    # The issue's one-liners, and on-cpu/off-cpu against the raw
+    # sched_switch's next and previous thread (every clause in the kernel):
+    # on-cpu's pid and tid are the thread coming on.
+    run -x fastpath=explain -qn 'sched:::on-cpu { @[execname] = count(); } proc:::exec-success { @e[execname] = count(); }
+                                 tick-1ms { exit(0); }'
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(sched:::on-cpu) runs in the kernel on 1 probe" "$err" || fail "sched:::on-cpu is not in the kernel"
+    grep -q "(proc:::exec-success) runs in the kernel on 1 probe" "$err" || fail "proc:::exec-success is not in the kernel"
+    run -x fastpath=explain -qn 'sched:::on-cpu /pid == $target/ { @on = count(); }
+                                 sdt:sched::sched_switch /args[5] == $target/ { @in = count(); }
+                                 sched:::off-cpu /pid == $target/ { @off = count(); }
+                                 sdt:sched::sched_switch /args[1] == $target/ { @out = count(); }
+                                 END { printa("on %@d\n", @on); printa("in %@d\n", @in); printa("off %@d\n", @off);
+                                       printa("out %@d\n", @out); }' -c "$workload sleep 100"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    [ "$(grep -c "runs in the kernel on 1 probe" "$err")" = 4 ] || fail "not every sched clause runs in the kernel"
+    value() { sed -n "s/^$1 //p" "$out"; }
+    [ "$(value on)" -ge 90 ] || fail "fewer than 90 on-cpu for 100 sleeps"
+    [ "$(value on)" = "$(value in)" ] || fail "on-cpu is not sched_switch's next thread"
+    [ "$(value off)" = "$(value out)" ] || fail "off-cpu is not sched_switch's previous thread"
+    ;;
+sdt_differential)
+    # Tracepoint fields of each size and sign, on-cpu's and off-cpu's
+    # thread, proc and io by execname: the same bytes with the fast path on and off.
+    printf '#!/bin/sh\n%s exit 0\n%s signal\n' "$workload" "$workload" >"$dir/script"
+    chmod +x "$dir/script"
+    same_both_ways_for 'sdt:sched::sched_process_fork /pid == $target/ { @f[execname, args[1] == pid, args[3] != pid] = count(); }
+                        sdt:sched::sched_process_exit /ppid == $target/ { @x[execname, args[1] == pid, args[2] > 0] = count(); }
+                        sdt:signal::signal_deliver /ppid == $target/ { @d[execname, args[0], args[2], args[3] != 0] = count(); }
+                        proc:::exec-success /ppid == $target/ { @e[execname, ppid == $target] = count(); }' \
+        "$dir/script" "$in_kernel"
+    same_both_ways 'sched:::on-cpu /pid == $target/ { @m[execname, uid, gid, ppid == $pid, tid == pid] = max(vtimestamp > 0); }
+                    sched:::off-cpu /pid == $target/ { @o[execname, uid, ppid == $pid, tid == pid] = max(1); }' \
+        "sleep 20" "$in_kernel"
+    same_both_ways 'io:::start /pid == $target/ { @[execname] = max(1); }' "direct $dir/direct 10" "$in_kernel"
+    ;;
+sdt_fallback)
+    # What the kernel path cannot do at these probes stays in user space,
+    # with the reason, and prints the right output.
+    run -x fastpath=explain -qn 'sched:::sleep /pid == $target/ { @s = count(); }
+                                 proc:::exit /pid == $target/ { @r = sum(args[0]); }
+                                 io:::start /pid == $target/ { @b = sum(args[0]->b_bcount); }
+                                 sdt:sched::sched_switch /args[1] == $target/ { @c[stringof(args[0])] = max(1); }
+                                 END { printa("sleeps %@d\n", @s); printa("reason %@d\n", @r); printa("%s %@d\n", @c); }' \
+        -c "$workload sleep 20"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(sched:::sleep) stays in user space: sched:vmlinux::sleep: the probe fires on some of sched_switch's events only" "$err" ||
+        fail "sched:::sleep is not explained"
+    grep -q "(proc:::exit) stays in user space: proc:vmlinux::exit: the probe fires on some of its tracepoint's events only" "$err" ||
+        fail "proc:::exit is not explained"
+    grep -q "(io:::start) stays in user space: args\[0\] of this probe is not available in the kernel path" "$err" ||
+        fail "io:::start's args[0] is not explained"
+    grep -q "(sdt:sched::sched_switch) stays in user space: args\[0\] of this probe is not available" "$err" ||
+        fail "a string field is not explained"
+    [ "$(sed -n 's/^sleeps //p' "$out")" -ge 20 ] || fail "fewer than 20 sleeps"
+    grep -q "^reason 1\$" "$out" || fail "exit's reason is not CLD_EXITED"
+    grep -q "^sdt_workload 1\$" "$out" || fail "no switch of the workload with its comm"
+    # A probe sharing its tracepoint with another keeps its clauses in user space.
+    run -x fastpath=explain -qn 'proc:::exit /pid == $target/ { @r = count(); }
+                                 sdt:sched::sched_process_exit /pid == $target/ { @x = count(); }
+                                 END { printa("%@d ", @r); printa("%@d\n", @x); }' -c "$workload exit 0"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(sdt:sched::sched_process_exit) stays in user space: .*another enabled probe shares its tracepoint" "$err" ||
+        fail "a shared tracepoint is not explained"
+    printf '1 1\n\n' | diff - "$out" >/dev/null || fail "not one exit each"
     ;;
 *)
     echo "unknown case $case_name"

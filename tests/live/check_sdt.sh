@@ -28,8 +28,10 @@ err=$(mktemp)
 script=$(mktemp)
 trap 'rm -f "$out" "$err" "$script"' EXIT
 
+# DTRACE_FASTPATH=on|off runs every case with -x fastpath=...: the same
+# expectations hold either way (docs/fastpath.md).
 run() {
-    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
+    timeout "$limit" "$dtrace" ${DTRACE_FASTPATH:+-x fastpath=$DTRACE_FASTPATH} "$@" >"$out" 2>"$err"
     status=$?
 }
 

@@ -108,6 +108,7 @@ struct Session {
     const char *plugin;
     const char *script;
     std::vector<std::string> program_prefixes;
+    const char *name = nullptr; // the test's, when not the plugin's
 };
 
 const Session kSessions[] = {
@@ -120,6 +121,13 @@ const Session kSessions[] = {
      "sdt:sched::sched_process_exit /pid == $target/ { @x = count(); } "
      "tcp:::send,udp:::receive /pid == $target/ { @n = count(); }",
      {"sdt_switch", "sdt_tracepoint", "sdt_packet_send", "sdt_packet_rece"}},
+    // Every clause in the kernel (docs/fastpath.md): dtrace's programs, one
+    // on sched_switch as a raw tracepoint, one by the tracepoint program's tail call.
+    {"sdt",
+     "sched:::on-cpu /pid == $target/ { @ = count(); } sdt:sched::sched_process_exit /pid == $target/ { @x = count(); "
+     "}",
+     {"sdt_tracepoint", "dtrace_clauses"},
+     "sdt_fastpath"},
     // main's count runs in the kernel (the fast path's program, tail-called
     // by the uprobe program); getppid's stack keeps its clause in user space.
     {"pid",
@@ -284,7 +292,8 @@ INSTANTIATE_TEST_SUITE_P(Endings, LiveTeardown,
                          ::testing::Combine(::testing::ValuesIn(kSessions),
                                             ::testing::Values(0, SIGINT, SIGTERM, SIGKILL)),
                          [](const ::testing::TestParamInfo<std::tuple<Session, int>> &info) {
-                             return std::string(std::get<0>(info.param).plugin) + "_" +
+                             const Session &session = std::get<0>(info.param);
+                             return std::string(session.name ? session.name : session.plugin) + "_" +
                                     ending_name(std::get<1>(info.param));
                          });
 

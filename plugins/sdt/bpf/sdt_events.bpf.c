@@ -10,6 +10,10 @@
  * the copy is served at (SDT_RAW_ADDRESS), so a __data_loc string's
  * argument is an address inside the copy and copyinstr() reads it.
  *
+ * Before anything, it tail-calls the program dtrace generated for the
+ * tracepoint's probe (live_fastpath at the slot), if there is one: the
+ * probe's clauses then run in the kernel and no record is made.
+ *
  * sdt_switch: sched_switch as a BTF tracepoint (the previous and next
  * tasks, typed), for sched:::off-cpu in the context of the thread leaving
  * and sched:::on-cpu in the context of the thread coming on: ids, comm and
@@ -153,6 +157,7 @@ static __always_inline void no_captures(struct live_record *r) {
 SEC("tracepoint")
 int sdt_tracepoint(void *ctx) {
     __u32 slot = bpf_get_attach_cookie(ctx);
+    live_run_fastpath(ctx, slot); /* dtrace's program for the tracepoint's probe, if it runs one */
     const struct live_probe_config *cfg = bpf_map_lookup_elem(&live_probes, &slot);
     if (!cfg || !cfg->armed)
         return 0;

@@ -465,6 +465,9 @@ typedef struct dtrace_probe_usage {
 /* How a probe's BPF context holds the event (the plugin's own programs
  * pass it on unchanged, e.g. by a tail call): the arguments are the 8-byte
  * words at ctx + arg_offset, arg_offset + 8, ... (nargs of them). */
+/* The arguments dtrace_fastpath_probe describes field by field. */
+#define DTRACE_FASTPATH_MAX_ARG_FIELDS 10
+
 typedef struct dtrace_fastpath_probe {
     uint32_t struct_size; /* set by the host; write no field beyond it */
     uint32_t flags;       /* DTRACE_FASTPATH_* */
@@ -490,6 +493,33 @@ typedef struct dtrace_fastpath_probe {
      * the context (a register of struct pt_regs at a uprobe), or one of the
      * DTRACE_FASTPATH_ARG_* places below. */
     uint32_t arg_offsets[DTRACE_FASTPATH_MAX_ARGS];
+    /* Appended (tracepoints): arguments that are fields of the event's
+     * record rather than 8-byte words, with DTRACE_FASTPATH_ARG_FIELDS:
+     * argN (N below nargs and DTRACE_FASTPATH_MAX_ARG_FIELDS) is the
+     * integer of arg_field_size[N] bytes (1, 2, 4 or 8) at ctx +
+     * arg_field_offset[N], sign-extended when bit N of arg_field_signed is
+     * set. Size 0: the argument cannot be read in the kernel (a string, a
+     * record the plugin builds in user space), and a clause reading it
+     * stays in user space; so does one reading argN past the table. */
+    uint16_t arg_field_offset[DTRACE_FASTPATH_MAX_ARG_FIELDS];
+    uint8_t arg_field_size[DTRACE_FASTPATH_MAX_ARG_FIELDS];
+    uint32_t arg_field_signed;
+    /* Appended: with DTRACE_FASTPATH_THREAD_TASK, the thread builtins (pid
+     * tid execname uid gid ppid vtimestamp, and the thread of self->) are
+     * those of the task whose struct task_struct * is the context's 8-byte
+     * word at thread_task_offset (sched:::on-cpu: the thread coming on), read
+     * at these offsets of task_struct and struct cred (0: unknown; the
+     * builtins needing it keep a clause in user space). */
+    uint32_t thread_task_offset;
+    uint32_t task_pid;
+    uint32_t task_comm;
+    uint32_t task_cred;
+    uint32_t cred_uid;
+    uint32_t cred_gid;
+    /* Appended: when probe_layout returns -1, why the probe cannot run
+     * dtrace's programs (a static string -x fastpath=explain prints; NULL:
+     * not said). */
+    const char *unavailable;
 } dtrace_fastpath_probe;
 
 /* A system call return: the word at arg_offset is the kernel's return value;
@@ -504,6 +534,14 @@ typedef struct dtrace_fastpath_probe {
 /* arg_offsets[i]: not readable by dtrace's program (an argument the plugin
  * reads from user memory); a clause reading it stays in user space. */
 #define DTRACE_FASTPATH_ARG_UNAVAILABLE 0xffffffffu
+/* The arguments are the fields arg_field_offset/size/signed describe. */
+#define DTRACE_FASTPATH_ARG_FIELDS 0x10u
+/* The thread builtins are those of the task at thread_task_offset. */
+#define DTRACE_FASTPATH_THREAD_TASK 0x20u
+/* The context is a raw tracepoint's (the tracepoint's arguments as 8-byte
+ * words): the program is loaded as BPF_PROG_TYPE_RAW_TRACEPOINT (the host
+ * passes the probes' flags on in dtrace_bpf_program.layout_flags). */
+#define DTRACE_FASTPATH_RAW_TRACEPOINT 0x40u
 
 typedef enum dtrace_bpf_map_type {
     DTRACE_BPF_MAP_HASH = 1,
@@ -537,6 +575,9 @@ typedef struct dtrace_bpf_program {
     const int32_t *maps;
     char *log; /* filled with the verifier's log when it refuses the program */
     uint32_t log_size;
+    /* Appended: the flags (DTRACE_FASTPATH_*) of the layout of the probes
+     * the program serves; DTRACE_FASTPATH_RAW_TRACEPOINT says its type. */
+    uint32_t layout_flags;
 } dtrace_bpf_program;
 
 /* One entry of a map read back: the key, then the value of each possible

@@ -36,14 +36,15 @@ class FastpathVerifier : public ::testing::Test {
             if (handles.back() < 0)
                 return error;
         }
-        return load_insns(insns, handles);
+        return load_insns(insns, handles, shape.context.flags);
     }
 
-    std::optional<std::string> load_insns(const std::vector<uint64_t> &insns, const std::vector<int32_t> &maps) {
+    std::optional<std::string> load_insns(const std::vector<uint64_t> &insns, const std::vector<int32_t> &maps,
+                                          uint32_t layout_flags = 0) {
         std::string log(1 << 20, '\0');
         dtrace_bpf_program p{
-            sizeof p,    "fastpath_test", insns.data(),        uint32_t(insns.size()), uint32_t(maps.size()),
-            maps.data(), log.data(),      uint32_t(log.size())};
+            sizeof p,   "fastpath_test",      insns.data(), uint32_t(insns.size()), uint32_t(maps.size()), maps.data(),
+            log.data(), uint32_t(log.size()), layout_flags};
         if (loader.load_program(p) >= 0)
             return std::nullopt;
         return std::string(log.c_str());
@@ -172,4 +173,34 @@ TEST_F(FastpathVerifier, RefusesAProgramNamingAMapItWasNotGiven) {
     std::optional<std::string> log = load_insns(out.finish(), {});
     ASSERT_TRUE(log);
     EXPECT_EQ(*log, "the program names map 3, which it was not given");
+}
+
+// The sdt plugin's layouts (plugins/sdt/sdt_fastpath.cpp): a tracepoint's
+// fields of each size and sign, and sched:::on-cpu on the raw sched_switch
+// with the builtins of the task coming on (this kernel's offsets).
+TEST_F(FastpathVerifier, AcceptsTracepointFieldsAndAnotherTasksBuiltins) {
+    fastpath::ProbeShape fields;
+    fields.nargs = 4;
+    fields.context.flags = DTRACE_FASTPATH_ARG_FIELDS;
+    fields.context.field_offset = {8, 12, 14, 16};
+    fields.context.field_size = {4, 2, 1, 8};
+    fields.context.field_signed = 0x3;
+    EXPECT_EQ(load("a:::b /args[0] > 0/ { @[arg1, arg2, arg3, execname, pid] = count(); }", fields), std::nullopt);
+
+    dtrace_fastpath_probe layout{};
+    layout.struct_size = sizeof layout;
+    live::FastpathLoader::describe_task(layout);
+    if (layout.task_comm == 0 || layout.task_cred == 0)
+        GTEST_SKIP() << "this kernel's BTF does not say where task_struct keeps comm and cred";
+    layout.flags = DTRACE_FASTPATH_ARG_FIELDS | DTRACE_FASTPATH_THREAD_TASK | DTRACE_FASTPATH_RAW_TRACEPOINT;
+    layout.thread_task_offset = 16;
+    fastpath::ProbeShape on_cpu{DTRACE_FASTPATH_MAX_ARG_FIELDS,
+                                0,
+                                false,
+                                layout.task_real_parent,
+                                layout.task_tgid,
+                                layout.task_exec_runtime,
+                                fastpath::probe_context_of(layout)};
+    EXPECT_EQ(load("a:::b { @[execname, pid, tid, uid, gid, ppid] = sum(vtimestamp); self->on = timestamp; }", on_cpu),
+              std::nullopt);
 }
