@@ -81,7 +81,8 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
                      (layout.flags & DTRACE_FASTPATH_SYSCALL_RETURN) != 0,
                      layout.task_real_parent,
                      layout.task_tgid,
-                     layout.task_exec_runtime};
+                     layout.task_exec_runtime,
+                     probe_context_of(layout)};
     if (can_update_maps(ops) && (layout.probe_word_size == 4 || layout.probe_word_size == 8)) {
         shape.probe_word_offset = layout.probe_word_offset;
         shape.probe_word_size = layout.probe_word_size;
@@ -92,7 +93,6 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
         shape.nargs = std::min(layout.nargs, DTRACE_FASTPATH_MAX_ARGS);
         shape.arg_table.assign(layout.arg_offsets, layout.arg_offsets + shape.nargs);
     }
-    shape.context = probe_context_of(layout);
     return shape;
 }
 

@@ -15,6 +15,9 @@
  * Kernel symbols (lookup_kernel_symbol): `hook_jiffies (unsigned long at
  * 0xffffffff81000040) and `hook_ptr (hook_point_t * at 0xffffffff81000080).
  *
+ * With HOOKPROV_FAIL_START in dtrace's environment, its start fails (as a
+ * live plugin's does when the kernel refuses to attach).
+ *
  * Built twice: hookprov.so, and hookprov_old.so whose ops table declares the
  * size it had before these entries existed (HOOKPROV_OLD_TABLE), to show that
  * dtrace never calls past a plugin's table.
@@ -193,6 +196,17 @@ static int hook_lookup_kernel_symbol(void *state, const char *module, const char
     return -1;
 }
 
+static int hook_start(void *state) {
+    if (getenv("HOOKPROV_FAIL_START") == NULL)
+        return 0;
+    say(state, "the kernel refused to attach (HOOKPROV_FAIL_START)");
+    return -1;
+}
+
+static void hook_stop(void *state) {
+    (void)state;
+}
+
 static const dtrace_plugin_ops ops = {
 #ifdef HOOKPROV_OLD_TABLE
     /* The table as a plugin built before the appended entries declares it. */
@@ -206,6 +220,8 @@ static const dtrace_plugin_ops ops = {
     .description = "test provider of the live-tracing SDK hooks",
     .init = hook_init,
     .provide = hook_provide,
+    .start = hook_start,
+    .stop = hook_stop,
     .target_changed = hook_target_changed,
     .set_filters = hook_set_filters,
     .lookup_type = hook_lookup_type,
