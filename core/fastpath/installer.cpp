@@ -121,7 +121,8 @@ std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
         const host::LoadedPlugin *plugin = probe->provider->owner;
         const dtrace_fastpath_ops *ops = plugin ? plugin->fastpath_ops() : nullptr;
         if (ops && (port.plugin == nullptr || port.plugin == plugin)) {
-            planned.shape = shape_of(*ops, plugin->plugin_state(), *probe, &planned.identity.word, &planned.unavailable);
+            planned.shape =
+                shape_of(*ops, plugin->plugin_state(), *probe, &planned.identity.word, &planned.unavailable);
             if (planned.shape)
                 port = Port{ops, plugin->plugin_state(), plugin};
         }

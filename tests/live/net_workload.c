@@ -34,8 +34,8 @@ static void settle(void) {
 }
 
 static struct sockaddr_in loopback(int port) {
-    struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port),
-                                  .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    struct sockaddr_in address = {
+        .sin_family = AF_INET, .sin_port = htons((uint16_t)port), .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
     return address;
 }
 

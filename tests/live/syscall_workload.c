@@ -68,8 +68,8 @@ static void report(struct timespec start) {
     struct rusage usage;
     clock_gettime(CLOCK_MONOTONIC, &end);
     getrusage(RUSAGE_SELF, &usage);
-    double cpu = (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
-                 (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
+    double cpu = (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 + (double)usage.ru_stime.tv_sec +
+                 (double)usage.ru_stime.tv_usec / 1e6;
     fprintf(stderr, "workload elapsed %.3f cpu %.3f\n", seconds(end) - seconds(start), cpu);
 }
 

@@ -65,8 +65,7 @@ struct {
 } uprobe_scratch SEC(".maps");
 
 /* Copies one argument's memory to dst; returns the bytes copied. */
-static __always_inline __u32 capture(char *dst, const struct live_capture_spec *spec, const __u64 *args,
-                                     __u32 limit) {
+static __always_inline __u32 capture(char *dst, const struct live_capture_spec *spec, const __u64 *args, __u32 limit) {
     if (spec->arg >= LIVE_MAX_ARGS)
         return 0;
     const void *src = (const void *)args[spec->arg];

@@ -414,7 +414,7 @@ typedef struct dtrace_kernel_symbol {
 #define DTRACE_USAGE_USER_REGS 0x4u    /* uregs[] */
 #define DTRACE_USAGE_ARGS 0x8u         /* argN or args[] (a plugin that records events may leave them out) */
 #define DTRACE_USAGE_TIMESTAMP 0x10u   /* timestamp, vtimestamp, walltimestamp (likewise) */
-#define DTRACE_USAGE_VTIMESTAMP 0x20u  /* vtimestamp (with DTRACE_USAGE_TIMESTAMP): a thread's CPU time may cost more */
+#define DTRACE_USAGE_VTIMESTAMP 0x20u  /* vtimestamp (with TIMESTAMP): the thread's CPU time may cost more */
 
 /* One load the clauses make (dtrace_probe_usage.fetches): `length` bytes at
  * the base plus `offset`, or with DTRACE_FETCH_STRING the NUL-terminated
