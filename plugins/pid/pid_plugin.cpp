@@ -201,7 +201,9 @@ bool PidPlugin::provide_module(int64_t pid, Process &process, const PidModule &m
         const std::vector<uint8_t> bytes = module.functions->code(function);
         if (live::field_matches(spec.name, kEntry)) {
             // A glob passes over a function the kernel cannot probe; naming it fails, saying why.
-            if (std::optional<std::string> refused = uprobe_refusal(bytes)) {
+            // A symbol without a size (_init, crtstuff's functions) has no code to check: the
+            // kernel decides, and a link it refuses is made again site by site.
+            if (std::optional<std::string> refused = bytes.empty() ? std::nullopt : uprobe_refusal(bytes)) {
                 if (!live::field_is_glob(spec.function) && !live::field_empty(spec.function)) {
                     fail("cannot make probe " + module.file_name + ":" + name + ":entry: its first instruction has " +
                          *refused + ", where the kernel cannot place a uprobe");

@@ -75,9 +75,6 @@ struct StableProbe {
     BuildArgs build = nullptr;    // nullptr: no arguments
     AcceptEvent accept = nullptr; // nullptr: every event
     bool capture_psargs = false;  // the program copies the process arguments
-    // The field holding a struct sock * whose addresses and ports the
-    // program copies (to the record's args[3], args[4]); empty: none.
-    std::string_view socket_field = {};
     // A tracepoint of the same group where the wait this row's event ends
     // began (lockstat: contention_begin): the program keeps, per thread,
     // when and the begin's `wait_flags` field, and hands this row's event

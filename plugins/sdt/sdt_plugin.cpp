@@ -255,11 +255,6 @@ bool SdtPlugin::resolve(ProbeSlot &slot) {
         if (fields.back() == nullptr)
             return false;
     }
-    if (!row.socket_field.empty()) {
-        slot.socket_field = field_for(probe, *format, row.socket_field);
-        if (slot.socket_field == nullptr)
-            return false;
-    }
     if (!row.wait_begin.empty()) {
         const live::TracepointFormat *begin = format_for(probe, slot.group, std::string(row.wait_begin));
         if (begin == nullptr || (slot.wait_flags = field_for(probe, *begin, row.wait_flags)) == nullptr)
@@ -298,10 +293,6 @@ live_probe_config SdtPlugin::config_of(const ProbeSlot &slot, bool wait_begin) c
         config.capture_limit = capture_bytes(*slot.format, live::capture_limit(host_, ops_));
     if (slot.row != nullptr && slot.row->capture_psargs)
         config.captures[1].mode = SDT_CAPTURE_PSARGS;
-    if (slot.socket_field != nullptr) {
-        config.captures[0].mode = SDT_CAPTURE_SOCKET;
-        config.captures[0].arg = static_cast<uint8_t>(slot.socket_field->offset);
-    }
     if (options_.kernel_filter)
         config.filter = live::encode_filter(slot.filter, 0); // arguments are decoded in user space
     if (!wait_begin) {

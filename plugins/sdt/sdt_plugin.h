@@ -86,9 +86,8 @@ class SdtPlugin {
         const live::TracepointFormat *format = nullptr;
         // The fields args are built from: the row's, resolved; all of an sdt event's.
         std::vector<const live::TracepointField *> fields;
-        std::vector<std::string> arg_types;                  // an sdt probe's
-        const live::TracepointField *socket_field = nullptr; // the row's, resolved
-        const live::TracepointField *wait_flags = nullptr;   // in the row's wait_begin, resolved
+        std::vector<std::string> arg_types;                // an sdt probe's
+        const live::TracepointField *wait_flags = nullptr; // in the row's wait_begin, resolved
         std::atomic<dtrace_probe_id> id{0};
         bool enabled = false;
         std::optional<uint32_t> link;       // its tracepoint's, while enabled

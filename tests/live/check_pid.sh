@@ -249,12 +249,17 @@ fastpath_differential)
         "loop-framed:1000" "$in_kernel"
     ;;
 fastpath_fallback)
-    # copyinstr() stays in user space (the string copied at the event).
+    # copyinstr() of an argument runs in the kernel (read at the event).
     run -x fastpath=explain -qn 'pid$target:a.out:parse_request:entry { @[copyinstr(arg0)] = count(); }
                                  END { printa("%s %@d\n", @); }' -c "$target parse:GET_7_/index"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
-    grep -q "stays in user space: copyinstr() is not available in the kernel path" "$err" || fail "copyinstr() not explained"
+    grep -q "(pid[0-9]*:a.out:parse_request:entry) runs in the kernel" "$err" || fail "copyinstr() not in the kernel"
     grep -q "^GET_7_/index 1\$" "$out" || fail "the string is not counted"
+    # uregs[] stays in user space.
+    run -x fastpath=explain -qn 'pid$target:a.out:parse_request:entry { @[uregs[R_RDI] != 0] = count(); }' \
+        -c "$target parse:GET_7_/index"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(pid[0-9]*:a.out:parse_request:entry) stays in user space" "$err" || fail "uregs[] not explained"
     # ustack() keys stay in user space too.
     run -x fastpath=explain -qn 'pid$target:a.out:respond:entry { @[ustack(2)] = count(); }' -c "$target calls:2"
     [ "$status" = 0 ] || fail "dtrace exited with $status"

@@ -79,40 +79,6 @@ static __always_inline int lock_wait(const struct live_probe_config *cfg, const 
     return 0;
 }
 
-/* What a socket event needs of its struct sock (CO-RE: the kernel's
- * struct sock and sock_common; the anonymous unions are matched by name). */
-struct sock_common___sdt {
-    __u32 skc_daddr;
-    __u32 skc_rcv_saddr;
-    __u16 skc_dport;
-    __u16 skc_num;
-    unsigned short skc_family;
-    unsigned char skc_state;
-} __attribute__((preserve_access_index));
-
-struct sock___sdt {
-    struct sock_common___sdt __sk_common;
-} __attribute__((preserve_access_index));
-
-/* The socket whose address is the record's field at byte `offset`: args[3]
- * = local address << 32 | remote address (IPv4, network order), args[4] =
- * local port << 48 | remote port (network order) << 32 | family << 16 |
- * state. */
-static __always_inline void copy_socket(struct live_record *r, const void *ctx, __u32 offset) {
-    const struct sock___sdt *sk = 0;
-    if (offset > LIVE_CAPTURE_MAX - sizeof sk ||
-        bpf_probe_read_kernel(&sk, sizeof sk, (const char *)ctx + offset) != 0 || !sk)
-        return;
-    __u64 daddr = BPF_CORE_READ(sk, __sk_common.skc_daddr);
-    __u64 saddr = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
-    __u64 dport = BPF_CORE_READ(sk, __sk_common.skc_dport);
-    __u64 sport = BPF_CORE_READ(sk, __sk_common.skc_num);
-    __u64 family = BPF_CORE_READ(sk, __sk_common.skc_family);
-    __u64 state = BPF_CORE_READ(sk, __sk_common.skc_state);
-    r->args[3] = saddr << 32 | daddr;
-    r->args[4] = sport << 48 | dport << 32 | family << 16 | state;
-}
-
 /* The current process's argument strings (NUL-separated), as exec left
  * them: proc:::exec-success's psinfo is right even for a program gone
  * before dtrace reads /proc. Returns the bytes copied to dst. */
@@ -181,8 +147,6 @@ int sdt_tracepoint(void *ctx) {
     r->args[0] = SDT_RAW_ADDRESS;
     /* proc:::exit's reason comes from it (sched_process_exit has no code). */
     r->args[2] = BPF_CORE_READ((struct task_struct___sdt_mm *)bpf_get_current_task_btf(), exit_code);
-    if (mode == SDT_CAPTURE_SOCKET)
-        copy_socket(r, ctx, cfg->captures[0].arg);
     if (mode == SDT_CAPTURE_LOCK_END) {
         r->args[3] = wait.since;
         r->args[4] = wait.flags;

@@ -15,9 +15,6 @@
 #define SDT_PSARGS_ADDRESS 0xfffffe4000000000ull
 /* captures[1].mode of a probe whose program captures them. */
 #define SDT_CAPTURE_PSARGS 3
-/* captures[0].mode of a probe whose program reads the struct sock the
- * record's field at byte captures[0].arg points to (args[3], args[4]). */
-#define SDT_CAPTURE_SOCKET 4
 /* captures[0].mode of lock:contention_begin for lockstat: the program keeps
  * the time and the record's flags (its u32 at byte captures[0].arg) per
  * thread and writes no record (unless captures[0].length_arg is 1: another
