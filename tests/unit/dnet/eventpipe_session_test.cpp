@@ -184,6 +184,9 @@ TEST_F(LiveProcess, OtherRuntimesAtThePortAreResumedAtOnce) {
                                       test::ConnectPort{entry.substr(0, entry.find(',')), true});
     EXPECT_TRUE(child.wait_until_running(5000));
     EXPECT_FALSE(port.value()->wait_for_target(0));
+    // The port holds the resumed runtime's later connections open, which the
+    // fake runtime's thread waits on: closing the port first lets it end.
+    port.value().reset();
 }
 
 TEST_F(LiveProcess, ATargetThatExitsEndsTheWaitForItsConnection) {
