@@ -90,6 +90,9 @@ FakeDiagnosticsServer::FakeDiagnosticsServer(const std::string &directory, int64
     sockaddr_un address{};
     address.sun_family = AF_UNIX;
     std::strncpy(address.sun_path, path_.c_str(), sizeof address.sun_path - 1);
+    // A killed fake app leaves its socket, and a later one may get its pid
+    // (a real runtime's name also has its start time; ours is fixed).
+    unlink(path_.c_str());
     if (listener_ < 0 || bind(listener_, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0 ||
         listen(listener_, 4) != 0)
         throw std::runtime_error("fake diagnostics server: cannot listen on " + path_);
