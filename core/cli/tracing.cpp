@@ -99,6 +99,12 @@ int Tracing::run() {
         stderr, progress_wanted && (terminal || options_.is_set("progress")), terminal);
     engine_.set_progress_hook(
         [progress](uint64_t done, uint64_t total, uint64_t events) { progress->update(done, total, events); });
+    // Reads the buffers and carries out their records; a replay waiting for
+    // that (printa, clear ...: replay_backpressure.h) then goes on.
+    auto consume = [&] {
+        printer.consume(engine_.take_buffers());
+        engine_.buffers_consumed();
+    };
     // BEGIN fires before any plugin delivers an event, as in DTrace.
     install_signal_handlers();
     engine_.go();
@@ -113,7 +119,7 @@ int Tracing::run() {
     if (!start_failures.empty()) {
         engine_.consumer_stopping();
         host_.stop_all();
-        printer.consume(engine_.take_buffers());
+        consume();
         std::fflush(printer.output());
         kill_created_targets();
         return 1;
@@ -128,12 +134,6 @@ int Tracing::run() {
     // setopt() may change the rates while tracing: they are read each time.
     auto switch_ns = [this] { return std::max<int64_t>(options_.number("switchrate"), 1); };
     auto status_ns = [this] { return std::max<int64_t>(options_.number("statusrate"), 1); };
-    // Reads the buffers and carries out their records; a replay waiting for
-    // that (printa, clear ...: replay_backpressure.h) then goes on.
-    auto consume = [&] {
-        printer.consume(engine_.take_buffers());
-        engine_.buffers_consumed();
-    };
     bool done = false;
     bool newline_pending = false;
     int seen_interrupts = 0;
