@@ -5,6 +5,8 @@
 #include "fastpath/difo_translator.h"
 #include "fastpath/kernel_strings.h"
 
+#include <algorithm>
+
 namespace dtrace::fastpath {
 
 using namespace bpf;
@@ -13,6 +15,12 @@ using compiler::AggFunc;
 namespace {
 
 constexpr int32_t kEexist = 17;
+
+// The frames of the tracing machinery a kernel stack may begin with (the
+// tracepoint's dispatch: one at a system call here), taken beyond a
+// stack()'s own so that none of its frames is lost when they are dropped.
+constexpr uint32_t kTracingFramesRoom = 8;
+constexpr uint32_t kMaxKernelFrames = 127; // the kernel's perf_event_max_stack default
 
 // r1 = the bucket of the value in r8 (quantize()), from 0 to 126.
 void emit_quantize_bucket(BpfEmitter &out) {
@@ -209,6 +217,16 @@ uint32_t kernel_value_words(AggFunc func, const std::vector<int64_t> &params) {
     throw Refusal("an unknown aggregating function");
 }
 
+uint32_t kernel_stack_frames(const dif::TypeDesc &stack) {
+    return std::min(stack.size / 8 + kTracingFramesRoom, kMaxKernelFrames);
+}
+
+uint32_t key_part_bytes(const dif::TypeDesc &type, uint32_t string_bytes) {
+    if (type.shown == dif::TypeDesc::Shown::Stack)
+        return kernel_stack_frames(type) * 8;
+    return type.kind == dif::TypeDesc::Kind::String ? string_bytes : 8;
+}
+
 KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &program, uint32_t id) {
     const compiler::AggregationDecl *decl = nullptr;
     for (const compiler::AggregationDecl &d : program.aggregations)
@@ -223,12 +241,19 @@ KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &prog
     agg.program = &program;
     agg.value_words = kernel_value_words(decl->func, decl->params);
     for (const dif::TypeDesc &type : decl->key_types) {
-        if (type.shown == dif::TypeDesc::Shown::Stack || type.shown == dif::TypeDesc::Shown::UserStack)
-            throw Refusal("stack() and ustack() keys are not available in the kernel path");
-        if (type.kind == dif::TypeDesc::Kind::ByRef || type.shown != dif::TypeDesc::Shown::Value)
-            throw Refusal("aggregation keys other than integers and strings");
+        // The kernel walks user stacks by their frame pointers, which code
+        // built without them (Debian's libc) lacks: dtrace unwinds them by
+        // their CFI, which a BPF program cannot.
+        if (type.shown == dif::TypeDesc::Shown::UserStack)
+            throw Refusal("ustack() keys are not available in the kernel path (the kernel walks user stacks by frame "
+                          "pointers, dtrace by the CFI)");
+        if (type.shown == dif::TypeDesc::Shown::Stack && !plan.kernel_stacks)
+            throw Refusal("stack() keys are not available in the kernel path of this provider");
+        if (type.shown != dif::TypeDesc::Shown::Stack &&
+            (type.kind == dif::TypeDesc::Kind::ByRef || type.shown != dif::TypeDesc::Shown::Value))
+            throw Refusal("aggregation keys other than integers, strings and stack()");
         agg.key_types.push_back(type);
-        agg.key_bytes += type.kind == dif::TypeDesc::Kind::String ? plan.string_bytes : 8;
+        agg.key_bytes += key_part_bytes(type, plan.string_bytes);
     }
     agg.string_bytes = plan.string_bytes;
     agg.key_in_scratch = agg.key_bytes > frame::kMaxKeyBytes;
@@ -257,6 +282,15 @@ void emit_key_lookup(BpfEmitter &out, const KernelAggregation &agg) {
     out.load_map(R1, agg.map);
     emit_key_address(out, agg);
     out.call(Helper::MapLookupElem);
+}
+
+void emit_stack_key_part(BpfEmitter &out, const KernelAggregation &agg, const dif::TypeDesc &stack, int16_t offset) {
+    out.mov(R1, R6);
+    emit_key_address(out, agg);
+    out.alu_imm(kAdd, R2, offset);
+    out.mov_imm(R3, static_cast<int32_t>(kernel_stack_frames(stack) * 8));
+    out.mov_imm(R4, 0); // the kernel's stack, no frame skipped
+    out.call(Helper::GetStack);
 }
 
 void emit_aggregate_update(BpfEmitter &out, const KernelAggregation &agg) {

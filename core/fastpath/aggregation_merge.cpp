@@ -2,6 +2,7 @@
 #include "fastpath/aggregation_merge.h"
 
 #include "aggdata/agg_data.h"
+#include "fastpath/aggregation_code.h"
 
 #include <algorithm>
 #include <cstring>
@@ -10,11 +11,32 @@ namespace dtrace::fastpath {
 
 using compiler::AggFunc;
 
-std::string engine_key(const KernelAggregation &agg, std::string_view kernel_key) {
+namespace {
+
+// A stack() key part: the `kernel` frames (zero past the stack's end) less
+// the tracing machinery's, as the engine records stack(): its frames, zero-padded.
+void append_stack(std::string &out, const dif::TypeDesc &type, std::string_view kernel, const KernelStackSkip &skip) {
+    std::vector<uint64_t> frames(kernel.size() / 8);
+    std::memcpy(frames.data(), kernel.data(), frames.size() * 8);
+    frames.resize(std::find(frames.begin(), frames.end(), 0) - frames.begin());
+    const size_t first = skip ? std::min(skip(frames), frames.size()) : 0;
+    std::vector<uint64_t> shown(type.size / 8);
+    std::copy_n(frames.begin() + static_cast<ptrdiff_t>(first), std::min(shown.size(), frames.size() - first),
+                shown.begin());
+    out.append(reinterpret_cast<const char *>(shown.data()), shown.size() * 8);
+}
+
+} // namespace
+
+std::string engine_key(const KernelAggregation &agg, std::string_view kernel_key, const KernelStackSkip &skip) {
     std::string out;
     size_t pos = 0;
     for (const dif::TypeDesc &type : agg.key_types) {
-        if (type.kind == dif::TypeDesc::Kind::String) {
+        if (type.shown == dif::TypeDesc::Shown::Stack) {
+            const uint32_t bytes = key_part_bytes(type, agg.string_bytes);
+            append_stack(out, type, kernel_key.substr(std::min(pos, kernel_key.size()), bytes), skip);
+            pos += bytes;
+        } else if (type.kind == dif::TypeDesc::Kind::String) {
             std::string_view bytes = kernel_key.substr(pos, agg.string_bytes);
             out.append(bytes.substr(0, bytes.find('\0')));
             out.push_back('\0');
@@ -75,14 +97,21 @@ void subtract_squares(std::vector<int64_t> &merge, const std::vector<int64_t> &n
 } // namespace
 
 std::vector<AggregationDeltas::Change> AggregationDeltas::changes(const KernelAggregation &agg,
-                                                                  const std::vector<KernelEntry> &entries) {
+                                                                  const std::vector<KernelEntry> &entries,
+                                                                  const KernelStackSkip &skip) {
+    // The kernel entries of one engine key (stack() keys: kernel stacks that
+    // differ in the frames not shown) count as more CPUs of one entry.
+    std::map<std::string, std::vector<std::vector<int64_t>>> by_key;
+    for (const KernelEntry &entry : entries) {
+        std::vector<std::vector<int64_t>> &values = by_key[engine_key(agg, entry.key, skip)];
+        values.insert(values.end(), entry.cpu_values.begin(), entry.cpu_values.end());
+    }
     std::vector<Change> out;
     const AggFunc func = agg.decl->func;
-    for (const KernelEntry &entry : entries) {
-        std::string key = engine_key(agg, entry.key);
-        std::vector<int64_t> now = engine_data(agg, entry.cpu_values);
+    for (auto &[key, cpu_values] : by_key) {
+        std::vector<int64_t> now = engine_data(agg, cpu_values);
         if (!merges_difference(func))
-            now.push_back(firings(entry.cpu_values)); // kept with what was seen
+            now.push_back(firings(cpu_values)); // kept with what was seen
         auto [it, fresh] = seen_.try_emplace({agg.decl->name, key}, now);
         if (!fresh && it->second == now)
             continue;

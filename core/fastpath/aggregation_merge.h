@@ -6,11 +6,19 @@
 // engine's table, with aggdata's own merge: the engine's clear(), trunc()
 // and normalize() act on its table as on any aggregation, and an entry
 // trunc() removed comes back only when the kernel counts it again.
+//
+// A stack() key holds the kernel's frames as bpf_get_stack() took them, the
+// tracing machinery's atop: the plugin says how many those are
+// (KernelStackSkip), and the engine's key holds the stack() frames after
+// them, as the plugin's own events give them. Kernel entries whose keys
+// differ only in those frames, or in the room beyond the frames shown, are
+// one engine entry.
 #pragma once
 
 #include "fastpath/kernel_frame.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -25,8 +33,12 @@ struct KernelEntry {
     std::vector<std::vector<int64_t>> cpu_values;
 };
 
+// How many innermost frames of a kernel stack belong to the tracing machinery
+// (dtrace_fastpath_ops.kernel_stack_skip); empty: none.
+using KernelStackSkip = std::function<size_t(std::span<const uint64_t>)>;
+
 // The engine's encoding of a kernel key (aggregation_store.h's encode_key()).
-std::string engine_key(const KernelAggregation &agg, std::string_view kernel_key);
+std::string engine_key(const KernelAggregation &agg, std::string_view kernel_key, const KernelStackSkip &skip = {});
 // The CPUs' values folded into the engine's layout (aggdata/agg_data.h).
 std::vector<int64_t> engine_data(const KernelAggregation &agg, const std::vector<std::vector<int64_t>> &cpu_values);
 
@@ -34,7 +46,8 @@ class AggregationDeltas {
   public:
     using Change = std::pair<std::string, std::vector<int64_t>>; // engine key, data to merge
     // What changed in `agg` since the previous call with its entries.
-    std::vector<Change> changes(const KernelAggregation &agg, const std::vector<KernelEntry> &entries);
+    std::vector<Change> changes(const KernelAggregation &agg, const std::vector<KernelEntry> &entries,
+                                const KernelStackSkip &skip = {});
 
   private:
     std::map<std::pair<std::string, std::string>, std::vector<int64_t>> seen_; // (aggregation, engine key)

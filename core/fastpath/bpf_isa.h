@@ -42,6 +42,7 @@ enum class Helper : int32_t {
     GetCurrentUidGid = 15,
     GetCurrentComm = 16,
     GetCurrentTask = 35,
+    GetStack = 67,
     ProbeReadKernel = 113,
     ProbeReadUserStr = 114,
     RingbufOutput = 130,

@@ -63,6 +63,10 @@ bool can_update_maps(const dtrace_fastpath_ops &ops) {
     return host::abi::covers(&ops, host::abi::kFastpathOpsUpdateMapSize) && ops.update_map != nullptr;
 }
 
+bool can_skip_kernel_frames(const dtrace_fastpath_ops &ops) {
+    return host::abi::covers(&ops, host::abi::kFastpathOpsKernelStackSkipSize) && ops.kernel_stack_skip != nullptr;
+}
+
 // The probe's layout for dtrace's programs, as its plugin gives it (with
 // the word telling it from its plugin's other probes in `word`); nothing
 // when the plugin cannot run them on the probe (`unavailable`: why, if it
@@ -176,9 +180,17 @@ void Installation::merge_aggregations() {
     for (const auto &[name, agg] : plan_.aggregations) {
         std::vector<KernelEntry> entries;
         read_entries(ops_, state_, map_handles_[agg.map], plan_.maps[agg.map], entries);
-        for (const AggregationDeltas::Change &change : deltas_.changes(agg, entries))
+        for (const AggregationDeltas::Change &change : deltas_.changes(agg, entries, kernel_stack_skip()))
             engine_.merge_aggregation(*agg.program, agg.decl->id, change.first, change.second);
     }
+}
+
+KernelStackSkip Installation::kernel_stack_skip() const {
+    if (!can_skip_kernel_frames(ops_))
+        return {};
+    return [this](std::span<const uint64_t> frames) -> size_t {
+        return ops_.kernel_stack_skip(state_, frames.data(), static_cast<uint32_t>(frames.size()));
+    };
 }
 
 Status Installation::attach_late(const engine::Probe &probe) {
@@ -248,6 +260,7 @@ class Installer {
     std::optional<std::string> run(std::unique_ptr<Installation> &out) {
         Port port;
         const std::vector<PlannedProbe> probes = collect_probes(engine_, port);
+        sizes_.kernel_stacks = port.ops && can_skip_kernel_frames(*port.ops);
         std::map<ClauseRef, std::string> forced;
         if (port.ops && !can_read_rings(*port.ops))
             for (const PlannedProbe &p : probes)

@@ -46,6 +46,8 @@ class Installation {
   private:
     friend class Installer;
     Installation(engine::Engine &engine, const dtrace_fastpath_ops &ops, void *state, const host::LoadedPlugin *plugin);
+    // The plugin's count of the tracing machinery's frames atop a kernel stack (stack() keys).
+    KernelStackSkip kernel_stack_skip() const;
 
     engine::Engine &engine_;
     const dtrace_fastpath_ops &ops_;

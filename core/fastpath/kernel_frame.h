@@ -114,7 +114,8 @@ struct KernelAggregation {
     const compiler::AggregationDecl *decl = nullptr;
     const compiler::Program *program = nullptr; // a program whose id `decl->id` names it
     uint32_t map = 0;
-    std::vector<dif::TypeDesc> key_types; // each an 8-byte integer or a string_bytes string in the kernel
+    // Each an 8-byte integer, a string_bytes string or a stack()'s kernel frames (key_part_bytes()).
+    std::vector<dif::TypeDesc> key_types;
     uint32_t key_bytes = 0;
     uint32_t string_bytes = kStringKeyBytes; // a string key's bytes
     bool key_in_scratch = false;             // built in the scratch map (larger than the frame's room)
@@ -135,6 +136,9 @@ struct MapPlan {
     // A string in kernel memory: the longest string the programs can see
     // (size_strings()), a multiple of 8, kStringKeyBytes at least.
     uint32_t string_bytes = kStringKeyBytes;
+    // The plugin tells the tracing machinery's frames atop a kernel stack
+    // (dtrace_fastpath_ops.kernel_stack_skip): stack() keys can run in the kernel.
+    bool kernel_stacks = false;
     std::vector<MapSpec> maps;
     std::map<std::string, uint32_t> by_name;
     std::map<std::string, KernelAggregation> aggregations; // by aggregation name

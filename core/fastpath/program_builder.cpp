@@ -144,7 +144,8 @@ class ClauseEmitter {
   public:
     ClauseEmitter(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, ClauseLocalSlots &locals,
                   const compiler::Program &program, const ProbeIdentity *probe, const SharedProgram *shared)
-        : out_(out), plan_(plan), program_(program), difos_(out, plan, shape, program, locals, probe, shared),
+        : out_(out), plan_(plan), shape_(shape), program_(program),
+          difos_(out, plan, shape, program, locals, probe, shared),
           shared_(shared ? &shared->probes : nullptr) {}
 
     // `site`: the clause's enabled probe id (its records and faults name it), if known.
@@ -228,9 +229,17 @@ class ClauseEmitter {
         if (action.args.empty())
             out_.store_imm(kDw, R10, frame::kKey, 0);
         for (size_t i = 0; i < action.args.size(); i++) {
-            store_key_part(out_, agg, difos_.emit(action.args[i]), agg.key_types[i], offset, plan_.string_bytes);
-            offset = static_cast<int16_t>(
-                offset + (agg.key_types[i].kind == dif::TypeDesc::Kind::String ? agg.string_bytes : 8));
+            const dif::TypeDesc &type = agg.key_types[i];
+            if (type.shown == dif::TypeDesc::Shown::Stack) {
+                // stack(n) reads nothing but the firing's stack: its DIF is not run.
+                if (shape_.context.thread_task())
+                    throw Refusal("stack() of another thread than the current one is not available in the kernel "
+                                  "path");
+                emit_stack_key_part(out_, agg, type, offset);
+            } else {
+                store_key_part(out_, agg, difos_.emit(action.args[i]), type, offset, plan_.string_bytes);
+            }
+            offset = static_cast<int16_t>(offset + key_part_bytes(type, agg.string_bytes));
         }
         out_.mov_imm(R1, 0);
         out_.store(kDw, R10, frame::kAggValue, R1);
@@ -247,6 +256,7 @@ class ClauseEmitter {
 
     BpfEmitter &out_;
     MapPlan &plan_;
+    const ProbeShape &shape_;
     const compiler::Program &program_;
     DifoTranslator difos_;
     const SharedProbeList *shared_ = nullptr;
@@ -273,7 +283,7 @@ bool has_large_key(const compiler::Clause &clause, uint32_t string_bytes) {
         uint32_t bytes = 0;
         if (a.kind == ActionKind::Aggregate)
             for (const dif::Difo &d : a.args)
-                bytes += d.rtype.kind == dif::TypeDesc::Kind::String ? string_bytes : 8;
+                bytes += key_part_bytes(d.rtype, string_bytes);
         if (bytes > frame::kMaxKeyBytes)
             return true;
     }

@@ -57,6 +57,8 @@ inline constexpr uint32_t kFastpathOpsReadRingSize =
     offsetof(dtrace_fastpath_ops, read_ring) + sizeof(dtrace_fastpath_ops::read_ring);
 inline constexpr uint32_t kFastpathOpsUpdateMapSize =
     offsetof(dtrace_fastpath_ops, update_map) + sizeof(dtrace_fastpath_ops::update_map);
+inline constexpr uint32_t kFastpathOpsKernelStackSkipSize =
+    offsetof(dtrace_fastpath_ops, kernel_stack_skip) + sizeof(dtrace_fastpath_ops::kernel_stack_skip);
 inline constexpr uint32_t kFastpathProbeWordSize =
     offsetof(dtrace_fastpath_probe, probe_word) + sizeof(dtrace_fastpath_probe::probe_word);
 inline constexpr uint32_t kProviderInfoV1Size =

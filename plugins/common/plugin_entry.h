@@ -27,6 +27,7 @@
 
 #include <exception>
 #include <memory>
+#include <span>
 
 #include <dtrace/provider.h>
 
@@ -159,11 +160,23 @@ template <typename Plugin> struct EntryPoints {
             return run(state, [&](Plugin &p) { return p.update_fastpath_map(map, key, value); });
         return -1;
     }
+    // Optional: a class with fastpath_kernel_stack_skip lets stack() keys run in the kernel.
+    static constexpr bool kSkipsKernelFrames = requires { &Plugin::fastpath_kernel_stack_skip; };
+    static uint32_t fastpath_kernel_stack_skip(void *state, const uint64_t *frames, uint32_t nframes) {
+        if constexpr (kSkipsKernelFrames)
+            return self(state).fastpath_kernel_stack_skip(std::span<const uint64_t>(frames, nframes));
+        return 0;
+    }
     static constexpr dtrace_fastpath_ops fastpath_ops = {
-        sizeof(dtrace_fastpath_ops), fastpath_layout,
-        create_fastpath_map,         load_fastpath_program,
-        attach_fastpath_program,     read_fastpath_map,
-        read_fastpath_ring,          kUpdatesMaps ? update_fastpath_map : nullptr,
+        sizeof(dtrace_fastpath_ops),
+        fastpath_layout,
+        create_fastpath_map,
+        load_fastpath_program,
+        attach_fastpath_program,
+        read_fastpath_map,
+        read_fastpath_ring,
+        kUpdatesMaps ? update_fastpath_map : nullptr,
+        kSkipsKernelFrames ? fastpath_kernel_stack_skip : nullptr,
     };
 };
 

@@ -75,6 +75,10 @@ class SdtPlugin {
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
     int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
     int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
+    // The tracing machinery's frames atop a kernel stack a program took (stack() keys).
+    uint32_t fastpath_kernel_stack_skip(std::span<const uint64_t> frames) {
+        return static_cast<uint32_t>(stacks_.tracing_frames(frames));
+    }
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }

@@ -66,6 +66,10 @@ class SyscallPlugin {
     int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
     int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
     int update_fastpath_map(int32_t map, const void *key, const void *value);
+    // The tracing machinery's frames atop a kernel stack a program took (stack() keys).
+    uint32_t fastpath_kernel_stack_skip(std::span<const uint64_t> frames) {
+        return static_cast<uint32_t>(stacks_.tracing_frames(frames));
+    }
 
     // Names the addresses of stack() and ustack() (the live stack helper).
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {

@@ -12,6 +12,8 @@
 #   strings       copyinstr(), long strings, faults, shared programs
 #   fallback      what the kernel path cannot do stays in user space, with
 #                 the reason, and still prints the right output
+#   stacks        stack() keys in the kernel, named as the user-space path
+#                 names them; ustack() keys stay in user space, saying why
 #   sdt_explain, sdt_differential, sdt_fallback
 #                 the same for sdt:<group>::<event>, sched, proc and io
 dtrace=$1
@@ -116,6 +118,24 @@ differential)
                         vtimestamp > 0); @[ppid == $pid, ppid > 1] = count(); }' "$steps" "$in_kernel"
     same_both_ways 'syscall::write:entry,syscall::getppid:entry /pid == $target/ { @[probefunc] = count(); }
                     syscall::write:return /pid == $target/ { printf("%s returned %d\n", probefunc, arg1); }' "$steps" "$in_kernel"
+    ;;
+stacks)
+    # Kernel stacks at a system call: skip where the user-space path has none.
+    run -x fastpath=off -qn 'syscall::getppid:entry /pid == $target/ { @[stack()] = count(); }' -c "$workload 3"
+    grep -q 'vmlinux`' "$out" || { echo "skipped: no kernel stack at syscall::getppid:entry here"; exit 77; }
+    same_both_ways 'syscall::getppid:entry /pid == $target/ { @[stack()] = count(); }' "$steps" "$in_kernel"
+    grep -q 'vmlinux`do_syscall_64+0x' "$out" || fail "no frame of the system call's entry in stack()"
+    grep -q 'vmlinux`perf_syscall\|vmlinux`bpf_' "$out" && fail "the tracing machinery's frames are in stack()"
+    same_both_ways 'syscall::write:entry,syscall::getppid:entry /pid == $target/ { @[stack(3), execname] = count();
+                        @q[stack(1), probefunc] = quantize(arg0); }
+                    END { printa("%k %s %@d\n", @); }' "$steps" "$in_kernel"
+    same_both_ways 'syscall::write:return /pid == $target/ { @[arg0, stack(2)] = sum(arg1); }' "$steps" "$in_kernel"
+    # ustack() keys stay in user space (the kernel walks frame pointers,
+    # dtrace the CFI), and print the same stacks.
+    user_space="stays in user space: ustack() keys are not available in the kernel path"
+    same_both_ways 'syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }' "$steps" "$user_space"
+    grep -q 'syscall_workload`main+0x' "$out" || fail "no frame of the workload's main in ustack()"
+    same_both_ways 'syscall::write:entry /pid == $target/ { @[ustack(3), execname] = count(); }' "$steps" "$user_space"
     ;;
 strings)
     # copyinstr() (keys, predicates against constants, records), string

@@ -263,8 +263,12 @@ fastpath_fallback)
     # ustack() keys stay in user space too.
     run -x fastpath=explain -qn 'pid$target:a.out:respond:entry { @[ustack(2)] = count(); }' -c "$target calls:2"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
-    grep -q "(pid[0-9]*:a.out:respond:entry) stays in user space" "$err" || fail "ustack() not explained"
+    grep -q "(pid[0-9]*:a.out:respond:entry) stays in user space: ustack() keys are not available" "$err" ||
+        fail "ustack() not explained"
     grep -q "respond" "$out" || fail "no named stack"
+    # And print the same stacks either way (libc's malloc: frames without frame pointers).
+    same_both_ways 'pid$target::malloc:entry { @[ustack(5)] = count(); }' "calls:3" \
+        "stays in user space: ustack() keys are not available in the kernel path"
     ;;
 *)
     echo "unknown case $case_name"

@@ -616,6 +616,13 @@ typedef struct dtrace_fastpath_ops {
      * NULL (or an older table): probes do not share programs by their
      * probe_word. */
     int (*update_map)(void *state, int32_t map, const void *key, const void *value);
+    /* Appended: how many of the innermost frames of a kernel stack that
+     * dtrace's program took with bpf_get_stack() (`frames`, innermost
+     * first) belong to the tracing machinery that ran the program rather
+     * than to the code that hit the probe: stack() shows the frames after
+     * them, as for the plugin's own events. NULL (or an older table):
+     * clauses with stack() keys stay in user space. */
+    uint32_t (*kernel_stack_skip)(void *state, const uint64_t *frames, uint32_t nframes);
 } dtrace_fastpath_ops;
 
 /* core -> plugin: the host's services. */

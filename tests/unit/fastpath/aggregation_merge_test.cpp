@@ -5,6 +5,8 @@
 #include "fastpath/aggregation_merge.h"
 
 #include <cstring>
+#include <map>
+#include <span>
 
 using namespace dtrace;
 using fastpath::KernelEntry;
@@ -17,9 +19,10 @@ struct Planned {
     const fastpath::KernelAggregation *agg = nullptr;
 };
 
-Planned plan_for(const std::string &source) {
+Planned plan_for(const std::string &source, bool kernel_stacks = false) {
     Planned p;
     p.program = test::compile_d(source);
+    p.plan.kernel_stacks = kernel_stacks;
     fastpath::build_program(p.plan, {6, 16, false}, test::clauses_of(*p.program));
     p.agg = &p.plan.aggregations.begin()->second;
     return p;
@@ -86,4 +89,60 @@ TEST(FastpathMerge, StddevSquaresIncreaseAcrossTheirWords) {
     entries[0].cpu_values = {{2, 7, 1, 4}};
     // An increase of 5: the low word borrows from the high one.
     EXPECT_EQ(deltas.changes(*p.agg, entries)[0].second, (std::vector<int64_t>{1, 2, 0, 5}));
+}
+
+namespace {
+
+// A kernel stack() key part of `agg`'s first key: `frames`, zero-filled to its room.
+std::string kernel_stack(const fastpath::KernelAggregation &agg, std::vector<uint64_t> frames) {
+    frames.resize(fastpath::key_part_bytes(agg.key_types[0], agg.string_bytes) / 8);
+    return std::string(reinterpret_cast<const char *>(frames.data()), frames.size() * 8);
+}
+
+std::string engine_stack(std::vector<uint64_t> frames, size_t shown) {
+    frames.resize(shown);
+    return std::string(reinterpret_cast<const char *>(frames.data()), frames.size() * 8);
+}
+
+// The plugin's count of tracing frames: those below 0x100.
+size_t tracing_below_0x100(std::span<const uint64_t> frames) {
+    size_t n = 0;
+    while (n < frames.size() && frames[n] < 0x100)
+        n++;
+    return n;
+}
+
+} // namespace
+
+TEST(FastpathMerge, StackKeysDropTheTracingFramesAndKeepTheFramesShown) {
+    Planned p = plan_for("a:::b { @[stack(3), pid] = count(); }", true);
+    const std::string kernel = kernel_stack(*p.agg, {0x10, 0x20, 0x1000, 0x2000, 0x3000, 0x4000}) + word(42);
+    EXPECT_EQ(fastpath::engine_key(*p.agg, kernel, tracing_below_0x100),
+              engine_stack({0x1000, 0x2000, 0x3000}, 3) + word(42).substr(0, 4));
+    // A stack shorter than the frames shown is zero-padded, as the engine records it.
+    EXPECT_EQ(fastpath::engine_key(*p.agg, kernel_stack(*p.agg, {0x10, 0x1000}) + word(42), tracing_below_0x100),
+              engine_stack({0x1000}, 3) + word(42).substr(0, 4));
+    // Without the plugin's count, every frame is the stack's.
+    EXPECT_EQ(fastpath::engine_key(*p.agg, kernel), engine_stack({0x10, 0x20, 0x1000}, 3) + word(42).substr(0, 4));
+}
+
+TEST(FastpathMerge, KernelStacksThatDifferBeyondTheFramesShownAreOneEntry) {
+    Planned p = plan_for("a:::b { @[stack(2)] = count(); }", true);
+    fastpath::AggregationDeltas deltas;
+    std::vector<KernelEntry> entries{
+        {kernel_stack(*p.agg, {0x10, 0x1000, 0x2000, 0x3000}), {{3}, {1}}},
+        {kernel_stack(*p.agg, {0x10, 0x20, 0x1000, 0x2000, 0x4000}), {{5}, {0}}},
+        {kernel_stack(*p.agg, {0x1000, 0x5000}), {{2}, {0}}},
+    };
+    auto first = deltas.changes(*p.agg, entries, tracing_below_0x100);
+    ASSERT_EQ(first.size(), 2u);
+    std::map<std::string, std::vector<int64_t>> by_key(first.begin(), first.end());
+    EXPECT_EQ(by_key[engine_stack({0x1000, 0x2000}, 2)], (std::vector<int64_t>{9}));
+    EXPECT_EQ(by_key[engine_stack({0x1000, 0x5000}, 2)], (std::vector<int64_t>{2}));
+    // One of the folded entries moves: the increase of the engine's entry.
+    entries[1].cpu_values = {{6}, {0}};
+    auto second = deltas.changes(*p.agg, entries, tracing_below_0x100);
+    ASSERT_EQ(second.size(), 1u);
+    EXPECT_EQ(second[0].first, engine_stack({0x1000, 0x2000}, 2));
+    EXPECT_EQ(second[0].second, (std::vector<int64_t>{1}));
 }

@@ -66,11 +66,15 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
               "string keys other than execname and constants of under 16 bytes");
     EXPECT_EQ(refusal_of("a:::b { a[copyinstr(arg0)] = 1; }"),
               "associative array keys of strings other than execname and constants of under 16 bytes");
+    // (stack() keys need the plugin's kernel_stack_skip: StackKeys below.)
     EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"),
-              "stack() and ustack() keys are not available in the kernel path");
+              "stack() keys are not available in the kernel path of this provider");
     EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"),
-              "stack() and ustack() keys are not available in the kernel path");
-    EXPECT_EQ(refusal_of("a:::b { @[sym(arg0)] = count(); }"), "aggregation keys other than integers and strings");
+              "ustack() keys are not available in the kernel path (the kernel walks user stacks by frame pointers, "
+              "dtrace by the CFI)");
+    EXPECT_EQ(refusal_of("a:::b { trace(stack()); }"), "stack() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[sym(arg0)] = count(); }"),
+              "aggregation keys other than integers, strings and stack()");
     EXPECT_EQ(refusal_of("a:::b { @[copyinstr(arg0, arg1)] = count(); }"),
               "copyinstr() with a length not known at compile time");
     EXPECT_EQ(refusal_of("a:::b { @[copyin(arg0, 8)] = count(); }"), "copyin() is not available in the kernel path");
@@ -159,4 +163,50 @@ TEST(FastpathTranslate, ProgramsEndWithExit) {
     EXPECT_EQ(plan.maps[2].type, DTRACE_BPF_MAP_PERCPU_HASH);
     EXPECT_EQ(plan.maps[2].key_size, 8u);
     EXPECT_EQ(plan.maps[2].value_size, 8u);
+}
+
+using namespace dtrace;
+
+namespace {
+
+// Why `source` cannot run in the kernel of a plugin that tells the tracing
+// machinery's frames of a kernel stack (stack() keys); nothing when it can.
+std::optional<std::string> stack_refusal(const std::string &source, fastpath::ProbeShape shape = {6, 16, false}) {
+    auto program = test::compile_d(source);
+    fastpath::MapPlan plan;
+    plan.kernel_stacks = true;
+    try {
+        fastpath::build_program(plan, shape, test::clauses_of(*program));
+        return std::nullopt;
+    } catch (const fastpath::Refusal &r) {
+        return std::string(r.what());
+    }
+}
+
+} // namespace
+
+TEST(FastpathTranslate, StackKeys) {
+    EXPECT_EQ(stack_refusal("a:::b { @[stack()] = count(); }"), std::nullopt);
+    EXPECT_EQ(stack_refusal("a:::b { @[stack(3), execname] = sum(arg0); @q[stack(1)] = quantize(arg1); }"),
+              std::nullopt);
+    EXPECT_EQ(stack_refusal("a:::b { @[stack(), ustack()] = count(); }"),
+              "ustack() keys are not available in the kernel path (the kernel walks user stacks by frame pointers, "
+              "dtrace by the CFI)");
+    fastpath::ProbeShape on_cpu{0, 16, false};
+    on_cpu.context.flags = DTRACE_FASTPATH_THREAD_TASK;
+    on_cpu.context.thread_task_offset = 16;
+    EXPECT_EQ(stack_refusal("a:::b { @[stack()] = count(); }", on_cpu),
+              "stack() of another thread than the current one is not available in the kernel path");
+}
+
+TEST(FastpathTranslate, StackKeysTakeTheFramesShownAndRoomForTheTracingOnes) {
+    auto program = test::compile_d("a:::b { @a[stack()] = count(); @b[stack(2), pid] = count(); @c[stack(200)] = count(); }");
+    fastpath::MapPlan plan;
+    plan.kernel_stacks = true;
+    fastpath::build_program(plan, {6, 16, false}, test::clauses_of(*program));
+    EXPECT_EQ(plan.aggregations.at("a").key_bytes, (20u + 8u) * 8u); // stackframes' default 20
+    EXPECT_EQ(plan.aggregations.at("b").key_bytes, (2u + 8u) * 8u + 8u);
+    EXPECT_EQ(plan.aggregations.at("c").key_bytes, 127u * 8u); // the kernel's deepest stack
+    EXPECT_TRUE(plan.aggregations.at("a").key_in_scratch);
+    EXPECT_FALSE(plan.aggregations.at("b").key_in_scratch);
 }

@@ -25,6 +25,7 @@ class FastpathVerifier : public ::testing::Test {
             return "does not compile";
         fastpath::MapPlan plan;
         plan.ring_bytes = 1u << 16;
+        plan.kernel_stacks = true; // as the syscall and sdt plugins
         const fastpath::ProbeIdentity probe = test::test_probe(*program);
         const std::vector<uint64_t> insns = fastpath::build_program(plan, shape, test::clauses_of(*program), &probe);
         std::vector<int32_t> handles;
@@ -202,5 +203,12 @@ TEST_F(FastpathVerifier, AcceptsTracepointFieldsAndAnotherTasksBuiltins) {
                                 layout.task_exec_runtime,
                                 fastpath::probe_context_of(layout)};
     EXPECT_EQ(load("a:::b { @[execname, pid, tid, uid, gid, ppid] = sum(vtimestamp); self->on = timestamp; }", on_cpu),
+              std::nullopt);
+}
+
+TEST_F(FastpathVerifier, AcceptsStackKeys) {
+    // In the frame (a short stack with an integer) and in the scratch map (the default 20 frames, a string).
+    EXPECT_EQ(load("a:::b { @[stack(2), pid] = count(); }"), std::nullopt);
+    EXPECT_EQ(load("a:::b /pid == 42/ { @[stack(), execname] = sum(arg0); @q[stack(200)] = quantize(arg1); }"),
               std::nullopt);
 }
