@@ -84,6 +84,13 @@ else
   echo "   skipped: needs root and $build/bench/bench_syscall_workload"
 fi
 
+echo "== the fast path's stack keys: @[stack()] in the kernel, @[ustack()] at syscall and pid probes; against bpftrace"
+if [[ $(id -u) == 0 && -x $build/bench/bench_syscall_workload ]]; then
+  bench/fastpath_stacks.sh "$build" "$build/bench/bench_syscall_workload"
+else
+  echo "   skipped: needs root and $build/bench/bench_syscall_workload"
+fi
+
 echo "== profile-4999 with ustack(): samples/s delivered, drops, against perf record --call-graph dwarf"
 bench/profile_sampling.sh "$dtrace" "$build"
 echo "== pmc:::cpu-clock-100000 with ustack(): samples/s delivered, drops, overhead against perf record -g"

@@ -5,8 +5,6 @@
 #include "fastpath/difo_translator.h"
 #include "fastpath/kernel_strings.h"
 
-#include <algorithm>
-
 namespace dtrace::fastpath {
 
 using namespace bpf;
@@ -15,12 +13,6 @@ using compiler::AggFunc;
 namespace {
 
 constexpr int32_t kEexist = 17;
-
-// The frames of the tracing machinery a kernel stack may begin with (the
-// tracepoint's dispatch: one at a system call here), taken beyond a
-// stack()'s own so that none of its frames is lost when they are dropped.
-constexpr uint32_t kTracingFramesRoom = 8;
-constexpr uint32_t kMaxKernelFrames = 127; // the kernel's perf_event_max_stack default
 
 // r1 = the bucket of the value in r8 (quantize()), from 0 to 126.
 void emit_quantize_bucket(BpfEmitter &out) {
@@ -217,12 +209,8 @@ uint32_t kernel_value_words(AggFunc func, const std::vector<int64_t> &params) {
     throw Refusal("an unknown aggregating function");
 }
 
-uint32_t kernel_stack_frames(const dif::TypeDesc &stack) {
-    return std::min(stack.size / 8 + kTracingFramesRoom, kMaxKernelFrames);
-}
-
 uint32_t key_part_bytes(const dif::TypeDesc &type, uint32_t string_bytes) {
-    if (type.shown == dif::TypeDesc::Shown::Stack)
+    if (is_kernel_stack(type))
         return kernel_stack_frames(type) * 8;
     return type.kind == dif::TypeDesc::Kind::String ? string_bytes : 8;
 }
@@ -285,12 +273,8 @@ void emit_key_lookup(BpfEmitter &out, const KernelAggregation &agg) {
 }
 
 void emit_stack_key_part(BpfEmitter &out, const KernelAggregation &agg, const dif::TypeDesc &stack, int16_t offset) {
-    out.mov(R1, R6);
     emit_key_address(out, agg);
-    out.alu_imm(kAdd, R2, offset);
-    out.mov_imm(R3, static_cast<int32_t>(kernel_stack_frames(stack) * 8));
-    out.mov_imm(R4, 0); // the kernel's stack, no frame skipped
-    out.call(Helper::GetStack);
+    emit_kernel_stack(out, R2, offset, stack);
 }
 
 void emit_aggregate_update(BpfEmitter &out, const KernelAggregation &agg) {

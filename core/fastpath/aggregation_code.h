@@ -14,6 +14,7 @@
 
 #include "fastpath/bpf_emitter.h"
 #include "fastpath/kernel_frame.h"
+#include "fastpath/kernel_stacks.h"
 
 namespace dtrace::fastpath {
 
@@ -21,19 +22,14 @@ namespace dtrace::fastpath {
 // the kernel path does not compute.
 uint32_t kernel_value_words(compiler::AggFunc func, const std::vector<int64_t> &params);
 
-// A stack() key's frames in the kernel: the frames it shows, and room for
-// the tracing machinery's frames above them (which user space drops when it
-// merges, kernel_stack_skip), at most the kernel's 127.
-uint32_t kernel_stack_frames(const dif::TypeDesc &stack);
 // The bytes of one key part in the kernel: 8 for an integer, `string_bytes`
-// for a string, 8 per kernel frame for a stack().
+// for a string, 8 per kernel frame for a stack() (kernel_stacks.h).
 uint32_t key_part_bytes(const dif::TypeDesc &type, uint32_t string_bytes);
 
 // The aggregation `id` of `program` in the plan (its map added at first use).
 KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &program, uint32_t id);
 
-// Writes the kernel stack of the firing (bpf_get_stack() on the context in
-// r6: innermost first, zero-filled past its end) at `offset` of `agg`'s key.
+// Writes the firing's kernel stack (emit_kernel_stack()) at `offset` of `agg`'s key.
 void emit_stack_key_part(BpfEmitter &out, const KernelAggregation &agg, const dif::TypeDesc &stack, int16_t offset);
 
 // Updates `agg`'s entry for the key at frame::kKey with the value at

@@ -11,30 +11,13 @@ namespace dtrace::fastpath {
 
 using compiler::AggFunc;
 
-namespace {
-
-// A stack() key part: the `kernel` frames (zero past the stack's end) less
-// the tracing machinery's, as the engine records stack(): its frames, zero-padded.
-void append_stack(std::string &out, const dif::TypeDesc &type, std::string_view kernel, const KernelStackSkip &skip) {
-    std::vector<uint64_t> frames(kernel.size() / 8);
-    std::memcpy(frames.data(), kernel.data(), frames.size() * 8);
-    frames.resize(std::find(frames.begin(), frames.end(), 0) - frames.begin());
-    const size_t first = skip ? std::min(skip(frames), frames.size()) : 0;
-    std::vector<uint64_t> shown(type.size / 8);
-    std::copy_n(frames.begin() + static_cast<ptrdiff_t>(first), std::min(shown.size(), frames.size() - first),
-                shown.begin());
-    out.append(reinterpret_cast<const char *>(shown.data()), shown.size() * 8);
-}
-
-} // namespace
-
 std::string engine_key(const KernelAggregation &agg, std::string_view kernel_key, const KernelStackSkip &skip) {
     std::string out;
     size_t pos = 0;
     for (const dif::TypeDesc &type : agg.key_types) {
-        if (type.shown == dif::TypeDesc::Shown::Stack) {
+        if (is_kernel_stack(type)) {
             const uint32_t bytes = key_part_bytes(type, agg.string_bytes);
-            append_stack(out, type, kernel_key.substr(std::min(pos, kernel_key.size()), bytes), skip);
+            out.append(engine_stack(type, kernel_key.substr(std::min(pos, kernel_key.size()), bytes), skip));
             pos += bytes;
         } else if (type.kind == dif::TypeDesc::Kind::String) {
             std::string_view bytes = kernel_key.substr(pos, agg.string_bytes);

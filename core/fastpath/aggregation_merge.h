@@ -7,18 +7,15 @@
 // and normalize() act on its table as on any aggregation, and an entry
 // trunc() removed comes back only when the kernel counts it again.
 //
-// A stack() key holds the kernel's frames as bpf_get_stack() took them, the
-// tracing machinery's atop: the plugin says how many those are
-// (KernelStackSkip), and the engine's key holds the stack() frames after
-// them, as the plugin's own events give them. Kernel entries whose keys
-// differ only in those frames, or in the room beyond the frames shown, are
-// one engine entry.
+// A stack() key holds the kernel's frames, the tracing machinery's atop
+// (kernel_stacks.h): kernel entries whose keys differ only in frames the
+// engine's key does not hold are one entry of the engine's.
 #pragma once
 
 #include "fastpath/kernel_frame.h"
+#include "fastpath/kernel_stacks.h"
 
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -32,10 +29,6 @@ struct KernelEntry {
     std::string key;
     std::vector<std::vector<int64_t>> cpu_values;
 };
-
-// How many innermost frames of a kernel stack belong to the tracing machinery
-// (dtrace_fastpath_ops.kernel_stack_skip); empty: none.
-using KernelStackSkip = std::function<size_t(std::span<const uint64_t>)>;
 
 // The engine's encoding of a kernel key (aggregation_store.h's encode_key()).
 std::string engine_key(const KernelAggregation &agg, std::string_view kernel_key, const KernelStackSkip &skip = {});

@@ -67,6 +67,15 @@ bool can_skip_kernel_frames(const dtrace_fastpath_ops &ops) {
     return host::abi::covers(&ops, host::abi::kFastpathOpsKernelStackSkipSize) && ops.kernel_stack_skip != nullptr;
 }
 
+// The plugin's count of the tracing machinery's frames atop a kernel stack.
+KernelStackSkip kernel_stack_skip(const dtrace_fastpath_ops &ops, void *state) {
+    if (!can_skip_kernel_frames(ops))
+        return {};
+    return [&ops, state](std::span<const uint64_t> frames) -> size_t {
+        return ops.kernel_stack_skip(state, frames.data(), static_cast<uint32_t>(frames.size()));
+    };
+}
+
 // The probe's layout for dtrace's programs, as its plugin gives it (with
 // the word telling it from its plugin's other probes in `word`); nothing
 // when the plugin cannot run them on the probe (`unavailable`: why, if it
@@ -169,7 +178,7 @@ void read_entries(const dtrace_fastpath_ops &ops, void *state, int32_t map, cons
 
 Installation::Installation(engine::Engine &engine, const dtrace_fastpath_ops &ops, void *state,
                            const host::LoadedPlugin *plugin)
-    : engine_(engine), ops_(ops), state_(state), plugin_(plugin) {}
+    : engine_(engine), ops_(ops), state_(state), plugin_(plugin), stack_skip_(kernel_stack_skip(ops, state)) {}
 
 Installation::~Installation() {
     engine_.set_kernel_hooks({}, {});
@@ -180,17 +189,9 @@ void Installation::merge_aggregations() {
     for (const auto &[name, agg] : plan_.aggregations) {
         std::vector<KernelEntry> entries;
         read_entries(ops_, state_, map_handles_[agg.map], plan_.maps[agg.map], entries);
-        for (const AggregationDeltas::Change &change : deltas_.changes(agg, entries, kernel_stack_skip()))
+        for (const AggregationDeltas::Change &change : deltas_.changes(agg, entries, stack_skip_))
             engine_.merge_aggregation(*agg.program, agg.decl->id, change.first, change.second);
     }
-}
-
-KernelStackSkip Installation::kernel_stack_skip() const {
-    if (!can_skip_kernel_frames(ops_))
-        return {};
-    return [this](std::span<const uint64_t> frames) -> size_t {
-        return ops_.kernel_stack_skip(state_, frames.data(), static_cast<uint32_t>(frames.size()));
-    };
 }
 
 Status Installation::attach_late(const engine::Probe &probe) {
@@ -232,8 +233,8 @@ void Installation::merge_records() {
         return;
     auto on_record = [](void *arg, const void *data, uint32_t size) {
         Installation &self = *static_cast<Installation *>(arg);
-        std::optional<DecodedRecord> r =
-            decode_record(self.plan_, std::span<const uint8_t>(static_cast<const uint8_t *>(data), size));
+        std::optional<DecodedRecord> r = decode_record(
+            self.plan_, std::span<const uint8_t>(static_cast<const uint8_t *>(data), size), self.stack_skip_);
         if (r && r->fault)
             self.engine_.report_kernel_fault(r->cpu, r->timestamp,
                                              engine::FaultRecord{r->fault->epid, static_cast<int32_t>(r->fault->action),

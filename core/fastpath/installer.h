@@ -46,8 +46,6 @@ class Installation {
   private:
     friend class Installer;
     Installation(engine::Engine &engine, const dtrace_fastpath_ops &ops, void *state, const host::LoadedPlugin *plugin);
-    // The plugin's count of the tracing machinery's frames atop a kernel stack (stack() keys).
-    KernelStackSkip kernel_stack_skip() const;
 
     engine::Engine &engine_;
     const dtrace_fastpath_ops &ops_;
@@ -57,6 +55,7 @@ class Installation {
     std::map<GroupKey, int32_t> programs_;
     MapPlan plan_;
     std::vector<int32_t> map_handles_;
+    KernelStackSkip stack_skip_; // the plugin's count of the tracing frames atop a kernel stack
     AggregationDeltas deltas_;
     uint64_t drops_seen_[3] = {0, 0, 0};
 };

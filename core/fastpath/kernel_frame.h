@@ -92,8 +92,10 @@ struct ProbeIdentity {
 // How one clause's record lies in the kernel's ring (kernel_records.h).
 struct RecordField {
     // String: MapPlan::string_bytes zero-padded bytes (a string in kernel memory).
-    enum class Kind { Integer, Execname, Constant, String } kind = Kind::Integer;
-    std::string text; // Constant: the string (written by user space, not the kernel)
+    // KernelStack: a stack()'s kernel frames (kernel_stacks.h).
+    enum class Kind { Integer, Execname, Constant, String, KernelStack } kind = Kind::Integer;
+    std::string text;      // Constant: the string (written by user space, not the kernel)
+    dif::TypeDesc stack{}; // KernelStack: the stack(n) recorded
 };
 struct RecordLayout {
     std::vector<RecordField> fields;

@@ -126,6 +126,22 @@ void RecordWriter::field(const DifoValue &value, const dif::TypeDesc &type) {
     probe_names_.push_back(probe_name);
 }
 
+void RecordWriter::kernel_stack(const dif::TypeDesc &type) {
+    if (!plan_.kernel_stacks)
+        throw Refusal("stack() is not available in the kernel path of this provider");
+    const uint32_t bytes = kernel_stack_frames(type) * 8;
+    if (layout_.bytes + bytes > kMaxRecordBytes)
+        throw Refusal("a record of more than " + std::to_string(kMaxRecordBytes) + " bytes");
+    load_scratch();
+    emit_kernel_stack(out_, R9, static_cast<int16_t>(layout_.bytes), type);
+    RecordField f;
+    f.kind = RecordField::Kind::KernelStack;
+    f.stack = type;
+    layout_.bytes += bytes;
+    layout_.fields.push_back(std::move(f));
+    probe_names_.push_back(-1);
+}
+
 void RecordWriter::finish() {
     MapSpec &scratch = plan_.maps[scratch_map_];
     scratch.value_size = std::max(scratch.value_size, layout_.bytes);
@@ -158,7 +174,8 @@ void RecordWriter::finish() {
     out_.bind(skip_);
 }
 
-std::optional<DecodedRecord> decode_record(const MapPlan &plan, std::span<const uint8_t> record) {
+std::optional<DecodedRecord> decode_record(const MapPlan &plan, std::span<const uint8_t> record,
+                                           const KernelStackSkip &skip) {
     if (record.size() < kRecordHeaderBytes)
         return std::nullopt;
     DecodedRecord out;
@@ -203,6 +220,14 @@ std::optional<DecodedRecord> decode_record(const MapPlan &plan, std::span<const 
             const char *text = reinterpret_cast<const char *>(record.data() + at);
             out.values.emplace_back(std::string_view(text, strnlen(text, plan.string_bytes)));
             at += plan.string_bytes;
+            break;
+        }
+        case RecordField::Kind::KernelStack: {
+            const size_t bytes = kernel_stack_frames(f.stack) * 8;
+            out.stacks.push_back(engine_stack(
+                f.stack, std::string_view(reinterpret_cast<const char *>(record.data() + at), bytes), skip));
+            out.values.emplace_back(std::string_view(out.stacks.back()));
+            at += bytes;
             break;
         }
         }

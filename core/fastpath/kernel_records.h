@@ -8,7 +8,8 @@
 //   an integer: 8 bytes; execname: its 16 zero-padded bytes; a string in
 //   kernel memory (copyinstr()): MapPlan::string_bytes zero-padded bytes; a
 //   string constant or a probe name: nothing (user space knows it:
-//   RecordLayout, one per enabled probe id).
+//   RecordLayout, one per enabled probe id); stack(): its kernel frames
+//   (kernel_stacks.h), the tracing machinery's dropped when decoded.
 // A clause that faults (copyinstr() of a bad address) writes DTrace's error
 // record instead (emit_fault_record(): epid kFaultTag, then the faulting
 // enabled probe id, the action, the DIF offset, the fault, the address),
@@ -21,9 +22,11 @@
 #include "dif/fault.h"
 #include "fastpath/bpf_emitter.h"
 #include "fastpath/difo_translator.h"
+#include "fastpath/kernel_stacks.h"
 #include "fastpath/shared_probes.h"
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -59,6 +62,8 @@ class RecordWriter {
     RecordWriter(BpfEmitter &out, MapPlan &plan, const FaultSite &site, const SharedProbeList *shared = nullptr);
 
     void field(const DifoValue &value, const dif::TypeDesc &type);
+    // stack() of `type`: the firing's kernel frames (its DIF is not run).
+    void kernel_stack(const dif::TypeDesc &type);
     void finish();
 
   private:
@@ -86,10 +91,13 @@ struct DecodedRecord {
     uint32_t epid = 0;
     uint32_t cpu = 0;
     uint64_t timestamp = 0;
-    std::vector<std::variant<uint64_t, std::string_view>> values; // views into the record or the layout
+    std::vector<std::variant<uint64_t, std::string_view>> values; // views into the record, the layout or stacks
+    std::deque<std::string> stacks;                               // the stack() values' bytes
 };
 
-// Nothing when the record is not one `plan`'s programs write.
-std::optional<DecodedRecord> decode_record(const MapPlan &plan, std::span<const uint8_t> record);
+// Nothing when the record is not one `plan`'s programs write. `skip`: the
+// tracing machinery's frames of a kernel stack (stack() fields).
+std::optional<DecodedRecord> decode_record(const MapPlan &plan, std::span<const uint8_t> record,
+                                           const KernelStackSkip &skip = {});
 
 } // namespace dtrace::fastpath

@@ -145,8 +145,7 @@ class ClauseEmitter {
     ClauseEmitter(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, ClauseLocalSlots &locals,
                   const compiler::Program &program, const ProbeIdentity *probe, const SharedProgram *shared)
         : out_(out), plan_(plan), shape_(shape), program_(program),
-          difos_(out, plan, shape, program, locals, probe, shared),
-          shared_(shared ? &shared->probes : nullptr) {}
+          difos_(out, plan, shape, program, locals, probe, shared), shared_(shared ? &shared->probes : nullptr) {}
 
     // `site`: the clause's enabled probe id (its records and faults name it), if known.
     void emit(const compiler::Clause &clause, std::optional<FaultSite> site) {
@@ -194,10 +193,10 @@ class ClauseEmitter {
         case ActionKind::Aggregate:
             return emit_aggregate(action);
         case ActionKind::Trace:
-            return record->field(difos_.emit(*action.value), action.value->rtype);
+            return record_value(*record, *action.value);
         case ActionKind::Printf:
             for (const dif::Difo &arg : action.args)
-                record->field(difos_.emit(arg), arg.rtype);
+                record_value(*record, arg);
             return;
         case ActionKind::Default: // the probe line: a record without fields
             return;
@@ -221,6 +220,21 @@ class ClauseEmitter {
         throw Refusal(std::string(action_name(action.kind)) + " is not available in the kernel path");
     }
 
+    // A recorded value: a stack() is taken by the kernel (its DIF is not
+    // run), anything else is its DIF's value.
+    void record_value(RecordWriter &record, const dif::Difo &difo) {
+        if (!is_kernel_stack(difo.rtype))
+            return record.field(difos_.emit(difo), difo.rtype);
+        require_current_thread();
+        record.kernel_stack(difo.rtype);
+    }
+
+    // stack() is the current thread's (bpf_get_stack()).
+    void require_current_thread() const {
+        if (shape_.context.thread_task())
+            throw Refusal("stack() of another thread than the current one is not available in the kernel path");
+    }
+
     void emit_aggregate(const compiler::Action &action) {
         KernelAggregation &agg = plan_aggregation(plan_, program_, action.aggregation);
         if (action.args.size() != agg.key_types.size())
@@ -230,11 +244,8 @@ class ClauseEmitter {
             out_.store_imm(kDw, R10, frame::kKey, 0);
         for (size_t i = 0; i < action.args.size(); i++) {
             const dif::TypeDesc &type = agg.key_types[i];
-            if (type.shown == dif::TypeDesc::Shown::Stack) {
-                // stack(n) reads nothing but the firing's stack: its DIF is not run.
-                if (shape_.context.thread_task())
-                    throw Refusal("stack() of another thread than the current one is not available in the kernel "
-                                  "path");
+            if (is_kernel_stack(type)) {
+                require_current_thread(); // stack(n) reads nothing but the firing's stack: its DIF is not run
                 emit_stack_key_part(out_, agg, type, offset);
             } else {
                 store_key_part(out_, agg, difos_.emit(action.args[i]), type, offset, plan_.string_bytes);

@@ -12,8 +12,9 @@
 #   strings       copyinstr(), long strings, faults, shared programs
 #   fallback      what the kernel path cannot do stays in user space, with
 #                 the reason, and still prints the right output
-#   stacks        stack() keys in the kernel, named as the user-space path
-#                 names them; ustack() keys stay in user space, saying why
+#   stacks        stack() keys and records in the kernel, named as the
+#                 user-space path names them; ustack() keys stay in user
+#                 space, saying why
 #   sdt_explain, sdt_differential, sdt_fallback
 #                 the same for sdt:<group>::<event>, sched, proc and io
 dtrace=$1
@@ -130,6 +131,9 @@ stacks)
                         @q[stack(1), probefunc] = quantize(arg0); }
                     END { printa("%k %s %@d\n", @); }' "$steps" "$in_kernel"
     same_both_ways 'syscall::write:return /pid == $target/ { @[arg0, stack(2)] = sum(arg1); }' "$steps" "$in_kernel"
+    # The stack() action: the frames in the clause's record.
+    same_both_ways 'syscall::getppid:entry /pid == $target/ { printf("%d", arg0); stack(3); trace(tid > 0); }' \
+        "5 write:hi" "$in_kernel"
     # ustack() keys stay in user space (the kernel walks frame pointers,
     # dtrace the CFI), and print the same stacks.
     user_space="stays in user space: ustack() keys are not available in the kernel path"

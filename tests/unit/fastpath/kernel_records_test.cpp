@@ -5,6 +5,7 @@
 #include "fastpath/kernel_records.h"
 
 #include <cstring>
+#include <span>
 
 using namespace dtrace;
 
@@ -15,9 +16,10 @@ struct Built {
     fastpath::MapPlan plan;
 };
 
-Built build(const std::string &source) {
+Built build(const std::string &source, bool kernel_stacks = false) {
     Built b;
     b.program = test::compile_d(source);
+    b.plan.kernel_stacks = kernel_stacks;
     if (b.program) {
         const fastpath::ProbeIdentity probe = test::test_probe(*b.program);
         fastpath::build_program(b.plan, {6, 16, false}, test::clauses_of(*b.program), &probe);
@@ -88,4 +90,32 @@ TEST(FastpathRecords, RefusesWhatIsNotARecordOfThePlan) {
     record.resize(20); // shorter than its layout
     EXPECT_FALSE(fastpath::decode_record(b.plan, record));
     EXPECT_FALSE(fastpath::decode_record(b.plan, std::span<const uint8_t>(record.data(), 8)));
+}
+
+TEST(FastpathRecords, StacksDecodeAsTheEngineRecordsThemLessTheTracingFrames) {
+    Built b = build("a:::b { stack(2); printf(\"%d\\n\", arg0); }", true);
+    ASSERT_TRUE(b.program);
+    const fastpath::RecordLayout &layout = b.plan.records.at(2);
+    ASSERT_EQ(layout.fields.size(), 2u);
+    EXPECT_EQ(layout.fields[0].kind, fastpath::RecordField::Kind::KernelStack);
+    const uint32_t stack_bytes = fastpath::kernel_stack_frames(layout.fields[0].stack) * 8;
+    EXPECT_EQ(layout.bytes, fastpath::kRecordHeaderBytes + stack_bytes + 8);
+    std::vector<uint8_t> record;
+    put<uint32_t>(record, 2);
+    put<uint32_t>(record, 0);
+    put<uint64_t>(record, 1);
+    std::vector<uint64_t> frames{0x10, 0x1000, 0x2000, 0x3000};
+    frames.resize(stack_bytes / 8);
+    for (uint64_t f : frames)
+        put<uint64_t>(record, f);
+    put<int64_t>(record, 5);
+    // The plugin's count: one tracing frame (below 0x100).
+    auto skip = [](std::span<const uint64_t> s) -> size_t { return !s.empty() && s[0] < 0x100 ? 1 : 0; };
+    std::optional<fastpath::DecodedRecord> r = fastpath::decode_record(b.plan, record, skip);
+    ASSERT_TRUE(r);
+    ASSERT_EQ(r->values.size(), 2u);
+    const uint64_t shown[] = {0x1000, 0x2000};
+    EXPECT_EQ(std::get<std::string_view>(r->values[0]),
+              std::string_view(reinterpret_cast<const char *>(shown), sizeof shown));
+    EXPECT_EQ(std::get<uint64_t>(r->values[1]), 5u);
 }

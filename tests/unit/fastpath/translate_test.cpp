@@ -72,7 +72,7 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
     EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"),
               "ustack() keys are not available in the kernel path (the kernel walks user stacks by frame pointers, "
               "dtrace by the CFI)");
-    EXPECT_EQ(refusal_of("a:::b { trace(stack()); }"), "stack() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { stack(); }"), "stack() is not available in the kernel path of this provider");
     EXPECT_EQ(refusal_of("a:::b { @[sym(arg0)] = count(); }"),
               "aggregation keys other than integers, strings and stack()");
     EXPECT_EQ(refusal_of("a:::b { @[copyinstr(arg0, arg1)] = count(); }"),
@@ -175,8 +175,9 @@ std::optional<std::string> stack_refusal(const std::string &source, fastpath::Pr
     auto program = test::compile_d(source);
     fastpath::MapPlan plan;
     plan.kernel_stacks = true;
+    const fastpath::ProbeIdentity probe = test::test_probe(*program);
     try {
-        fastpath::build_program(plan, shape, test::clauses_of(*program));
+        fastpath::build_program(plan, shape, test::clauses_of(*program), &probe);
         return std::nullopt;
     } catch (const fastpath::Refusal &r) {
         return std::string(r.what());
@@ -197,10 +198,13 @@ TEST(FastpathTranslate, StackKeys) {
     on_cpu.context.thread_task_offset = 16;
     EXPECT_EQ(stack_refusal("a:::b { @[stack()] = count(); }", on_cpu),
               "stack() of another thread than the current one is not available in the kernel path");
+    EXPECT_EQ(stack_refusal("a:::b { stack(); }", on_cpu),
+              "stack() of another thread than the current one is not available in the kernel path");
 }
 
 TEST(FastpathTranslate, StackKeysTakeTheFramesShownAndRoomForTheTracingOnes) {
-    auto program = test::compile_d("a:::b { @a[stack()] = count(); @b[stack(2), pid] = count(); @c[stack(200)] = count(); }");
+    auto program =
+        test::compile_d("a:::b { @a[stack()] = count(); @b[stack(2), pid] = count(); @c[stack(200)] = count(); }");
     fastpath::MapPlan plan;
     plan.kernel_stacks = true;
     fastpath::build_program(plan, {6, 16, false}, test::clauses_of(*program));

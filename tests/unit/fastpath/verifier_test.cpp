@@ -206,9 +206,11 @@ TEST_F(FastpathVerifier, AcceptsTracepointFieldsAndAnotherTasksBuiltins) {
               std::nullopt);
 }
 
-TEST_F(FastpathVerifier, AcceptsStackKeys) {
+TEST_F(FastpathVerifier, AcceptsStacks) {
     // In the frame (a short stack with an integer) and in the scratch map (the default 20 frames, a string).
     EXPECT_EQ(load("a:::b { @[stack(2), pid] = count(); }"), std::nullopt);
     EXPECT_EQ(load("a:::b /pid == 42/ { @[stack(), execname] = sum(arg0); @q[stack(200)] = quantize(arg1); }"),
               std::nullopt);
+    // In a record, between integers.
+    EXPECT_EQ(load("a:::b { printf(\"%d\", arg0); stack(); trace(arg1); }"), std::nullopt);
 }
