@@ -135,11 +135,13 @@ stacks)
     same_both_ways 'syscall::getppid:entry /pid == $target/ { printf("%d", arg0); stack(3); trace(tid > 0); }' \
         "5 write:hi" "$in_kernel"
     # ustack() keys stay in user space (the kernel walks frame pointers,
-    # dtrace the CFI), and print the same stacks.
+    # dtrace the CFI), and print the same stacks (few calls: each event
+    # brings its user stack's bytes, which a burst would drop).
     user_space="stays in user space: ustack() keys are not available in the kernel path"
-    same_both_ways 'syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }' "$steps" "$user_space"
+    same_both_ways 'syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }' "100 write:hi" "$user_space"
     grep -q 'syscall_workload`main+0x' "$out" || fail "no frame of the workload's main in ustack()"
-    same_both_ways 'syscall::write:entry /pid == $target/ { @[ustack(3), execname] = count(); }' "$steps" "$user_space"
+    same_both_ways 'syscall::write:entry /pid == $target/ { @[ustack(3), execname] = count(); }' \
+        "5 write:hello write:hi" "$user_space"
     ;;
 strings)
     # copyinstr() (keys, predicates against constants, records), string
@@ -236,6 +238,10 @@ sdt_differential)
                     sched:::off-cpu /pid == $target/ { @o[execname, uid, ppid == $pid, tid == pid] = max(1); }' \
         "sleep 20" "$in_kernel"
     same_both_ways 'io:::start /pid == $target/ { @[execname] = max(1); }' "direct $dir/direct 10" "$in_kernel"
+    # A tracepoint's kernel stack as a key: the fork's way through the kernel.
+    same_both_ways_for 'sdt:sched::sched_process_fork /pid == $target/ { @k[stack()] = count(); @n[stack(2), execname] = count(); }' \
+        "$dir/script" "$in_kernel"
+    grep -q 'vmlinux`kernel_clone+0x' "$out" || fail "no frame of the fork in stack()"
     ;;
 sdt_fallback)
     # What the kernel path cannot do at these probes stays in user space,
