@@ -3,8 +3,9 @@
 # fast path (docs/fastpath.md, "Stacks") side by side with the user-space
 # path (-x fastpath=off) and Debian's bpftrace, in one run. Root only.
 # Prints, for CALLS getppid calls of one process (medians of RUNS runs), the
-# CPU each event adds (the traced process and the tracer together, over the
-# workload alone) and the ratios:
+# CPU each event adds (the traced process and the tracer together: the run
+# of CALLS calls less the run of one call, which pays the tracer's start-up)
+# and the ratios:
 #   1. syscall::getppid:entry { @[stack()] = count(); }: in the kernel
 #      (fastpath=on), in user space (off), bpftrace's @[kstack];
 #   2. syscall::getppid:entry { @[ustack()] = count(); }: user space either
@@ -12,6 +13,7 @@
 #      the CFI), bpftrace's @[ustack] (frame pointers: fewer frames);
 #   3. pid$target:libc.so.6:syscall:entry { @[ustack()] = count(); } (the
 #      workload's getppid goes through libc's syscall()), bpftrace's uprobe.
+# Events dtrace dropped (its buffers full) are said: they were not unwound.
 # Timings on a shared VM spread widely: read the ratios.
 set -u
 build=${1:-build}
@@ -41,33 +43,49 @@ cpu_of() {
         times
     ) | tail -1 | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/); print u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
 }
-# Nanoseconds of CPU each call adds under "$@" (the median of $runs runs,
-# less the workload alone's).
-added_ns() {
+# The median CPU seconds of $runs runs of "$@" (a tracer with -c) for
+# `calls` calls; the drops dtrace reported, summed, in $tmp/drops.
+median_cpu() {
+    n=$1
+    shift
     : >"$tmp/runs"
     for i in $(seq "$runs"); do
-        cpu_of "$@" >>"$tmp/runs"
+        cpu_of "$@" "$workload $n" >>"$tmp/runs"
         grep -q '[0-9]' "$tmp/out" || echo "  (no output from: $*: $(head -2 "$tmp/err"))" >&2
+        awk '/drops? on CPU/ {n += $2} END {print n + 0}' "$tmp/err" >>"$tmp/drops"
     done
-    echo "($(median <"$tmp/runs") - $alone) * 1000000000 / $calls" | bc -l
+    median <"$tmp/runs"
+}
+# Nanoseconds of CPU each event adds under the tracer "$@" (given without
+# its -c command); the drops of its runs of $calls calls in $tmp/drops.
+added_ns() {
+    : >"$tmp/drops"
+    one=$(median_cpu 1 "$@")
+    : >"$tmp/drops"
+    many=$(median_cpu "$calls" "$@")
+    echo "($many - $one) * 1000000000 / ($calls - 1)" | bc -l
 }
 ratio() { echo "$1 / $2" | bc -l; }
 
-: >"$tmp/alone"
-for i in $(seq "$runs"); do cpu_of "$workload" "$calls" >>"$tmp/alone"; done
-alone=$(median <"$tmp/alone")
 printf "== getppid x %d, one process: CPU added per event (tracer and traced process; median of %d runs)\n" \
     "$calls" "$runs"
-printf "  workload alone %.2f s CPU\n" "$alone"
 
+# "(N events dropped ...)" when dtrace dropped events in the runs just made.
+drops_note() {
+    dropped=$(awk '{n += $1} END {print n + 0}' "$tmp/drops")
+    [ "$dropped" -gt 0 ] && printf " (%s events dropped in %s runs)" "$dropped" "$runs"
+}
 compare() {
     d_script=$1
     b_script=$2
-    on=$(added_ns "$dtrace" -x fastpath=on -qn "$d_script" -c "$workload $calls")
-    off=$(added_ns "$dtrace" -x fastpath=off -qn "$d_script" -c "$workload $calls")
-    printf "  dtrace fastpath=on %.0f ns, off %.0f ns (on / off %.2f)" "$on" "$off" "$(ratio "$on" "$off")"
+    on=$(added_ns "$dtrace" -x fastpath=on -qn "$d_script" -c)
+    on_note=$(drops_note)
+    off=$(added_ns "$dtrace" -x fastpath=off -qn "$d_script" -c)
+    off_note=$(drops_note)
+    printf "  dtrace fastpath=on %.0f ns%s, off %.0f ns%s (on / off %.2f)" "$on" "$on_note" "$off" "$off_note" \
+        "$(ratio "$on" "$off")"
     if [ -n "$bpftrace" ]; then
-        bt=$(added_ns "$bpftrace" -e "$b_script" -c "$workload $calls")
+        bt=$(added_ns "$bpftrace" -e "$b_script" -c)
         printf ", bpftrace %.0f ns; dtrace on / bpftrace %.2f\n" "$bt" "$(ratio "$on" "$bt")"
     else
         echo "; bpftrace: not installed"
