@@ -124,6 +124,8 @@ void note_builtin_uses(const dif::Difo &difo, BuiltinUses &uses) {
             uses.pid_tgid = true; // the thread-local key
         if (in.op == Op::Ldga && in.imm == uint32_t(VarId::Args))
             uses.return_value = true;
+        if (in.op == Op::Ldlv || in.op == Op::Stlv)
+            uses.clause_locals = true;
         if (in.op == Op::Call && in.imm == uint32_t(dif::Subr::Copyinstr))
             uses.scratch = uses.timestamp = true; // a fault's record has the timestamp
         if (in.op != Op::Ldgv)

@@ -119,6 +119,10 @@ struct KernelAggregation {
     uint32_t string_bytes = kStringKeyBytes; // a string key's bytes
     bool key_in_scratch = false;             // built in the scratch map (larger than the frame's room)
     uint32_t value_words = 0;
+    // No key, and a function whose first word counts the firings (count,
+    // avg, min, max, stddev): a per-CPU array of one entry (a lookup the
+    // kernel inlines, never full), whose entry counts as absent until fired.
+    bool single_entry = false;
 };
 
 // The maps of every program of a session, by name, with their sizes.
