@@ -3,7 +3,8 @@
 // for, loads the BPF programs it generated (the maps' file descriptors put
 // into their map loads), and reads maps back. Which events run a program is
 // the plugin's business: the syscall plugin puts it in its objects'
-// live_fastpath program array at the probe's slot (program_fd()).
+// live_fastpath program array at the probe's slot (program_fd()), or
+// attaches it to the probe's tracepoint itself (attach_tracepoint()).
 //
 // Every map and program is owned by a file descriptor held here, closed by
 // the destructor: nothing is pinned, nothing outlives the process.
@@ -44,6 +45,14 @@ class FastpathLoader {
     int32_t load_program(const dtrace_bpf_program &program);
     // The program's file descriptor; -1 for an unknown handle.
     int program_fd(int32_t program) const;
+    // Attaches `program` to tracepoint group:event itself (it then runs for
+    // each event without the plugin's program and its tail call): a link
+    // handle (>= 0), or -1 with `error` set.
+    int32_t attach_tracepoint(int32_t program, const std::string &group, const std::string &event,
+                              std::string &error);
+    // Removes one such attachment (idempotent), or all of them.
+    void detach(int32_t link);
+    void detach_all();
     // Calls fn for each entry of the map; false with `error` set.
     bool read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg, std::string &error) const;
     // Sets one entry of a map; false with `error` set.
@@ -65,6 +74,11 @@ class FastpathLoader {
     };
     std::vector<Map> maps_;
     std::vector<int> programs_;
+    // attach_tracepoint()'s links and their perf events (-1: detached).
+    struct Link {
+        int link_fd = -1, event_fd = -1;
+    };
+    std::vector<Link> links_;
     uint32_t program_type_ = 5; // BPF_PROG_TYPE_TRACEPOINT
     uint32_t expected_attach_type_ = 0;
 };

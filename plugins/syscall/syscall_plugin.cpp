@@ -298,6 +298,8 @@ void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     if (slot.attachment)
         call_bpf_[direction]->detach(*slot.attachment);
     slot.attachment.reset();
+    fastpath_.detach(slot.fastpath_link);
+    slot.fastpath_link = -1;
     slot.raw = false;
     slot.enabled = false;
     const uint32_t key = static_cast<uint32_t>(cookie);
@@ -351,12 +353,37 @@ int32_t SyscallPlugin::create_fastpath_map(const dtrace_bpf_map_spec &spec) {
     return handle;
 }
 
+// A probe on its own tracepoint gets the generated program attached there in
+// place of the plugin's (no attach cookie, no tail call: the cheapest event
+// the kernel has). The slot is disarmed first, so that no event runs both;
+// the few events in between are not traced. False: the tail call then.
+bool SyscallPlugin::attach_fastpath_directly(int32_t program, ProbeSlot &slot, uint32_t index) {
+    if (!slot.attachment)
+        return false; // found by number by the raw_syscalls program
+    if (!bpf_->configure(index, live_probe_config{}))
+        return false;
+    std::string error;
+    const Direction direction = slot.is_return ? kReturn : kEntry;
+    const std::string event = (slot.is_return ? kExitPrefix : kEntryPrefix) + slot.function;
+    const int32_t link = fastpath_.attach_tracepoint(program, kSyscallGroup, event, error);
+    if (link < 0) {
+        (void)bpf_->configure(index, config_of(slot));
+        return false;
+    }
+    call_bpf_[direction]->detach(*slot.attachment);
+    slot.attachment.reset();
+    slot.fastpath_link = link;
+    return true;
+}
+
 int SyscallPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_t cookie) {
     const int fd = fastpath_.program_fd(program);
     if (fd < 0 || !bpf_ || cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled)
         return fail("attaching a generated program to a probe that is not enabled (cookie " + std::to_string(cookie) +
                     ")");
     const uint32_t key = static_cast<uint32_t>(cookie);
+    if (attach_fastpath_directly(program, slots_[cookie], key))
+        return 0;
     if (bpf_map_update_elem(bpf_->map_fd("live_fastpath"), &key, &fd, BPF_ANY) != 0)
         return fail("cannot attach a generated program to syscall::" + slots_[cookie].function + ": " +
                     std::strerror(errno));
@@ -392,6 +419,7 @@ int SyscallPlugin::start() {
 
 // Detaches first, so that the last drain sees every event there will be.
 void SyscallPlugin::stop() {
+    fastpath_.detach_all();
     for (const auto *sets : {&raw_bpf_, &call_bpf_})
         for (const std::unique_ptr<live::BpfProgramSet> &set : *sets)
             if (set)

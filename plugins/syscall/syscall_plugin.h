@@ -83,6 +83,7 @@ class SyscallPlugin {
         std::atomic<dtrace_probe_id> id{0};
         bool enabled = false;
         std::optional<size_t> attachment; // its own tracepoint's
+        int32_t fastpath_link = -1;       // the generated program on its own tracepoint (fastpath_)
         bool raw = false;                 // found by number by the raw_syscalls program
         bool wide = false;                // named by a description that names many calls
         live::ProbeFilter filter;
@@ -97,6 +98,7 @@ class SyscallPlugin {
     bool use_raw(Direction direction);
     bool set_raw_slot(const ProbeSlot &slot, Direction direction, uint32_t value);
     live_probe_config config_of(const ProbeSlot &slot) const;
+    bool attach_fastpath_directly(int32_t program, ProbeSlot &slot, uint32_t index);
     void deliver(std::span<const uint8_t> record);
 
     dtrace_host *host_;
