@@ -14,6 +14,8 @@
 #                 the reason, and still prints the right output
 #   sdt_explain, sdt_differential, sdt_fallback
 #                 the same for sdt:<group>::<event>, sched, proc and io
+#   sdt_with_syscall
+#                 syscall and sdt clauses in one session, both in the kernel
 dtrace=$1
 workload=$2
 case_name=$3
@@ -212,6 +214,20 @@ sdt_differential)
                     sched:::off-cpu /pid == $target/ { @o[execname, uid, ppid == $pid, tid == pid] = max(1); }' \
         "sleep 20" "$in_kernel"
     same_both_ways 'io:::start /pid == $target/ { @[execname] = max(1); }' "direct $dir/direct 10" "$in_kernel"
+    ;;
+sdt_with_syscall)
+    # syscall and sdt clauses in one session: each plugin's probes run
+    # programs with maps of their own, and print as in user space.
+    script='syscall::*nanosleep:entry /pid == $target/ { @n = count(); }
+            sdt:sched::sched_process_exit /pid == $target/ { @x = count(); }
+            sched:::off-cpu /pid == $target/ { @o = max(1); }'
+    run -x fastpath=explain -qn "$script END { printa(\"%@d \", @n); printa(\"%@d\\n\", @x); }" -c "$workload sleep 20"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(syscall::\*nanosleep:entry) runs in the kernel" "$err" || fail "the syscall clause is not in the kernel"
+    grep -q "(sdt:sched::sched_process_exit) runs in the kernel" "$err" || fail "the sdt clause is not in the kernel"
+    grep -q "(sched:::off-cpu) runs in the kernel" "$err" || fail "the sched clause is not in the kernel"
+    printf '20 1\n\n' | diff - "$out" >/dev/null || fail "not 20 sleeps and 1 exit"
+    same_both_ways "$script" "sleep 20" "$in_kernel"
     ;;
 sdt_fallback)
     # What the kernel path cannot do at these probes stays in user space,
