@@ -242,8 +242,7 @@ KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &prog
     const std::string map_name = "dt_agg_" + (decl->name.empty() ? std::string("_") : decl->name);
     agg.single_entry = agg.key_types.empty() && counts_firings(decl->func);
     if (agg.single_entry) {
-        agg.map = plan.add("@" + decl->name,
-                           MapSpec{DTRACE_BPF_MAP_PERCPU_ARRAY, 4, agg.value_words * 8, 1, map_name});
+        agg.map = plan.add("@" + decl->name, MapSpec{DTRACE_BPF_MAP_PERCPU_ARRAY, 4, agg.value_words * 8, 1, map_name});
     } else {
         const uint32_t key_bytes = agg.key_bytes == 0 ? 8 : agg.key_bytes; // the empty tuple: one zero word
         agg.map = plan.add("@" + decl->name, MapSpec{DTRACE_BPF_MAP_PERCPU_HASH, key_bytes, agg.value_words * 8,

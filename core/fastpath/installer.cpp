@@ -90,10 +90,6 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
         if (word)
             *word = layout.probe_word;
     }
-    if (layout.flags & DTRACE_FASTPATH_ARG_TABLE) {
-        shape.nargs = std::min(layout.nargs, DTRACE_FASTPATH_MAX_ARGS);
-        shape.arg_table.assign(layout.arg_offsets, layout.arg_offsets + shape.nargs);
-    }
     return shape;
 }
 

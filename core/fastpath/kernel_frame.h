@@ -74,9 +74,6 @@ struct ProbeShape {
     ProbeContext context; // tracepoint fields, another task's builtins, raw tracepoints (probe_context.h)
     // The context word that tells the probes apart (shared_probes.h); size 0: none.
     uint32_t probe_word_offset = 0, probe_word_size = 0;
-    // DTRACE_FASTPATH_ARG_TABLE: where each argument is (dtrace_fastpath_probe's
-    // arg_offsets, nargs of them); empty: the words at arg_offset.
-    std::vector<uint32_t> arg_table;
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };

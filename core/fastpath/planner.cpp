@@ -98,8 +98,10 @@ std::string clause_name(const ClauseRef &clause) {
 }
 
 ProbeShape grouping_shape(ProbeShape shape, const std::vector<ClauseRef> &clauses) {
-    if (!reads_arguments(clauses))
+    if (!reads_arguments(clauses)) {
         shape.nargs = 0;
+        shape.context.args = {};
+    }
     return shape;
 }
 

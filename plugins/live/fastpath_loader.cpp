@@ -321,4 +321,31 @@ bool FastpathLoader::read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *
     return true;
 }
 
+int FastpathLoader::report(const std::string &error) const {
+    if (ops_ != nullptr)
+        ops_->report_error(host_, error.c_str());
+    return -1;
+}
+
+int32_t FastpathLoader::create_map(const dtrace_bpf_map_spec &spec) {
+    std::string error;
+    const int32_t handle = create_map(spec, error);
+    return handle >= 0 ? handle : report(error);
+}
+
+int FastpathLoader::read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
+    std::string error;
+    return read_map(map, fn, arg, error) ? 0 : report(error);
+}
+
+int FastpathLoader::update_map(int32_t map, const void *key, const void *value) {
+    std::string error;
+    return update_map(map, key, value, error) ? 0 : report(error);
+}
+
+int FastpathLoader::read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
+    std::string error;
+    return read_ring(map, fn, arg, error) ? 0 : report(error);
+}
+
 } // namespace dtrace::live

@@ -24,6 +24,8 @@ namespace dtrace::live {
 class FastpathLoader {
   public:
     FastpathLoader() = default;
+    // Reporting its errors to dtrace through `ops` (the SDK entries below).
+    FastpathLoader(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops) {}
     ~FastpathLoader();
     FastpathLoader(const FastpathLoader &) = delete;
     FastpathLoader &operator=(const FastpathLoader &) = delete;
@@ -48,8 +50,7 @@ class FastpathLoader {
     // Attaches `program` to tracepoint group:event itself (it then runs for
     // each event without the plugin's program and its tail call): a link
     // handle (>= 0), or -1 with `error` set.
-    int32_t attach_tracepoint(int32_t program, const std::string &group, const std::string &event,
-                              std::string &error);
+    int32_t attach_tracepoint(int32_t program, const std::string &group, const std::string &event, std::string &error);
     // Removes one such attachment (idempotent), or all of them.
     void detach(int32_t link);
     void detach_all();
@@ -60,7 +61,18 @@ class FastpathLoader {
     // Calls fn for each record waiting in a ring map, and frees it; false with `error` set.
     bool read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg, std::string &error);
 
+    // The same as dtrace_fastpath_ops' entries, which a plugin forwards here
+    // (a loader made with the host): -1 after reporting why to dtrace.
+    int32_t create_map(const dtrace_bpf_map_spec &spec);
+    int read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
+    int update_map(int32_t map, const void *key, const void *value);
+    int read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
+
   private:
+    int report(const std::string &error) const;
+
+    dtrace_host *host_ = nullptr;
+    const dtrace_host_ops *ops_ = nullptr;
     // Where a ring's records go during one read_ring().
     struct RingReader {
         dtrace_bpf_ring_record_fn fn = nullptr;
