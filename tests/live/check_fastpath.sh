@@ -144,10 +144,11 @@ strings)
         "$steps" "$in_kernel"
     run -x fastpath=explain -qn 'syscall:::entry /pid == $target/ { printf("%s\n", probefunc); }' -c "$workload 1"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
-    grep -q "(syscall:::entry) runs in the kernel on [0-9]* probes ([0-9]* BPF programs" "$err" ||
+    # One program, or one per call the build does not number (a kernel newer than its tables).
+    grep -q "(syscall:::entry) runs in the kernel on [0-9]* probes (\(a BPF program\|[0-9]* BPF programs\)" "$err" ||
         fail "the records of syscall:::entry do not share programs"
     programs=$(sed -n 's/.*(syscall:::entry) runs in the kernel on [0-9]* probes (\([0-9]*\) BPF programs.*/\1/p' "$err")
-    [ "$programs" -lt 100 ] || fail "syscall:::entry's probes load $programs programs"
+    [ "${programs:-1}" -lt 100 ] || fail "syscall:::entry's probes load $programs programs"
     ;;
 fallback)
     # Each clause that cannot run in the kernel says why, and the output is
