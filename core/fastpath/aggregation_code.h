@@ -1,7 +1,8 @@
 // aggregation_code.h: aggregations in the kernel: each a per-CPU hash map
 // from the key tuple (8 bytes per integer, the string width per string,
-// a stack()'s kernel frames: aggregation_merge.h names them) to the
-// aggregating function's words, and the BPF code that updates one entry.
+// a stack()'s kernel frames: kernel_stacks.h) to the aggregating
+// function's words (a keyless count, avg, min, max or stddev: a per-CPU
+// array of one entry), and the BPF code that updates one entry.
 //
 // Kernel layouts (words of 8 bytes; docs/fastpath.md):
 //   count [n]   sum [sum]   avg [n, sum]   min, max [n, value]
@@ -17,6 +18,9 @@
 #include "fastpath/kernel_stacks.h"
 
 namespace dtrace::fastpath {
+
+// Whether the first kernel word of `func` counts the firings (0: never fired).
+bool counts_firings(compiler::AggFunc func);
 
 // The kernel's words per entry of `func`; throws Refusal for the functions
 // the kernel path does not compute.

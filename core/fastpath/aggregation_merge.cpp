@@ -86,6 +86,8 @@ std::vector<AggregationDeltas::Change> AggregationDeltas::changes(const KernelAg
     // differ in the frames not shown) count as more CPUs of one entry.
     std::map<std::string, std::vector<std::vector<int64_t>>> by_key;
     for (const KernelEntry &entry : entries) {
+        if (agg.single_entry && firings(entry.cpu_values) == 0)
+            continue; // the array's entry, never fired
         std::vector<std::vector<int64_t>> &values = by_key[engine_key(agg, entry.key, skip)];
         values.insert(values.end(), entry.cpu_values.begin(), entry.cpu_values.end());
     }

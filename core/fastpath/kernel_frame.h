@@ -74,9 +74,9 @@ struct ProbeShape {
     ProbeContext context; // tracepoint fields, another task's builtins, raw tracepoints (probe_context.h)
     // The context word that tells the probes apart (shared_probes.h); size 0: none.
     uint32_t probe_word_offset = 0, probe_word_size = 0;
-    // DTRACE_FASTPATH_ARG_TABLE: where each argument is (dtrace_fastpath_probe's
-    // arg_offsets, nargs of them); empty: the words at arg_offset.
-    std::vector<uint32_t> arg_table;
+    // The plugin tells the tracing machinery's frames atop a kernel stack
+    // (dtrace_fastpath_ops.kernel_stack_skip): stack() can run in the kernel.
+    bool kernel_stacks = false;
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };
@@ -122,6 +122,10 @@ struct KernelAggregation {
     uint32_t string_bytes = kStringKeyBytes; // a string key's bytes
     bool key_in_scratch = false;             // built in the scratch map (larger than the frame's room)
     uint32_t value_words = 0;
+    // No key, and a function whose first word counts the firings (count,
+    // avg, min, max, stddev): a per-CPU array of one entry (a lookup the
+    // kernel inlines, never full), whose entry counts as absent until fired.
+    bool single_entry = false;
 };
 
 // The maps of every program of a session, by name, with their sizes.
@@ -138,9 +142,6 @@ struct MapPlan {
     // A string in kernel memory: the longest string the programs can see
     // (size_strings()), a multiple of 8, kStringKeyBytes at least.
     uint32_t string_bytes = kStringKeyBytes;
-    // The plugin tells the tracing machinery's frames atop a kernel stack
-    // (dtrace_fastpath_ops.kernel_stack_skip): stack() keys can run in the kernel.
-    bool kernel_stacks = false;
     std::vector<MapSpec> maps;
     std::map<std::string, uint32_t> by_name;
     std::map<std::string, KernelAggregation> aggregations; // by aggregation name

@@ -127,8 +127,6 @@ void RecordWriter::field(const DifoValue &value, const dif::TypeDesc &type) {
 }
 
 void RecordWriter::kernel_stack(const dif::TypeDesc &type) {
-    if (!plan_.kernel_stacks)
-        throw Refusal("stack() is not available in the kernel path of this provider");
     const uint32_t bytes = kernel_stack_frames(type) * 8;
     if (layout_.bytes + bytes > kMaxRecordBytes)
         throw Refusal("a record of more than " + std::to_string(kMaxRecordBytes) + " bytes");

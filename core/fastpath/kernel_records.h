@@ -62,7 +62,8 @@ class RecordWriter {
     RecordWriter(BpfEmitter &out, MapPlan &plan, const FaultSite &site, const SharedProbeList *shared = nullptr);
 
     void field(const DifoValue &value, const dif::TypeDesc &type);
-    // stack() of `type`: the firing's kernel frames (its DIF is not run).
+    // stack() of `type`: the firing's kernel frames (its DIF is not run;
+    // the probe's plugin gives kernel_stack_skip).
     void kernel_stack(const dif::TypeDesc &type);
     void finish();
 

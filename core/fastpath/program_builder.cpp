@@ -53,11 +53,14 @@ const char *action_name(ActionKind kind) {
 
 void emit_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, const BuiltinUses &uses) {
     out.mov(R6, R1); // the context, kept across helper calls
-    out.mov_imm(R1, 0);
-    for (unsigned r = 1; r < dif::kRegisterCount; r++)
-        out.store(kDw, R10, frame::dif_register(r), R1);
-    for (unsigned i = 0; i < frame::kMaxClauseLocals; i++)
-        out.store(kDw, R10, frame::clause_local(i), R1);
+    // DIF registers need no zeroing: the translator refuses to read one that
+    // is not written on every path (difo_translator.h). A this-> variable
+    // read before it is assigned is 0.
+    if (uses.clause_locals) {
+        out.mov_imm(R1, 0);
+        for (unsigned i = 0; i < frame::kMaxClauseLocals; i++)
+            out.store(kDw, R10, frame::clause_local(i), R1);
+    }
     if (uses.scratch)
         emit_scratch_prologue(out, plan);
     if (uses.execname && shape.context.thread_task()) {
@@ -225,12 +228,15 @@ class ClauseEmitter {
     void record_value(RecordWriter &record, const dif::Difo &difo) {
         if (!is_kernel_stack(difo.rtype))
             return record.field(difos_.emit(difo), difo.rtype);
-        require_current_thread();
+        require_kernel_stacks();
         record.kernel_stack(difo.rtype);
     }
 
-    // stack() is the current thread's (bpf_get_stack()).
-    void require_current_thread() const {
+    // stack() needs the plugin's count of the tracing machinery's frames,
+    // and is the current thread's (bpf_get_stack()).
+    void require_kernel_stacks() const {
+        if (!shape_.kernel_stacks)
+            throw Refusal("stack() is not available in the kernel path of this provider");
         if (shape_.context.thread_task())
             throw Refusal("stack() of another thread than the current one is not available in the kernel path");
     }
@@ -245,7 +251,7 @@ class ClauseEmitter {
         for (size_t i = 0; i < action.args.size(); i++) {
             const dif::TypeDesc &type = agg.key_types[i];
             if (is_kernel_stack(type)) {
-                require_current_thread(); // stack(n) reads nothing but the firing's stack: its DIF is not run
+                require_kernel_stacks(); // stack(n) reads nothing but the firing's stack: its DIF is not run
                 emit_stack_key_part(out_, agg, type, offset);
             } else {
                 store_key_part(out_, agg, difos_.emit(action.args[i]), type, offset, plan_.string_bytes);

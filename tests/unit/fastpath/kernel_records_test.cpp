@@ -19,10 +19,11 @@ struct Built {
 Built build(const std::string &source, bool kernel_stacks = false) {
     Built b;
     b.program = test::compile_d(source);
-    b.plan.kernel_stacks = kernel_stacks;
+    fastpath::ProbeShape shape{6, 16, false};
+    shape.kernel_stacks = kernel_stacks;
     if (b.program) {
         const fastpath::ProbeIdentity probe = test::test_probe(*b.program);
-        fastpath::build_program(b.plan, {6, 16, false}, test::clauses_of(*b.program), &probe);
+        fastpath::build_program(b.plan, shape, test::clauses_of(*b.program), &probe);
     }
     return b;
 }

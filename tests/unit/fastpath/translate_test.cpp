@@ -68,7 +68,7 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
               "associative array keys of strings other than execname and constants of under 16 bytes");
     // (stack() keys need the plugin's kernel_stack_skip: StackKeys below.)
     EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"),
-              "stack() keys are not available in the kernel path of this provider");
+              "stack() is not available in the kernel path of this provider");
     EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"),
               "ustack() keys are not available in the kernel path (the kernel walks user stacks by frame pointers, "
               "dtrace by the CFI)");
@@ -158,11 +158,25 @@ TEST(FastpathTranslate, ProgramsEndWithExit) {
         dtrace::fastpath::build_program(plan, {0, 16, false}, dtrace::test::clauses_of(*program));
     ASSERT_FALSE(insns.empty());
     EXPECT_EQ(insns.back() & 0xff, 0x95u); // BPF_JMP | BPF_EXIT
-    // The drop counters, the zero value, and the aggregation's per-CPU hash.
+    // The drop counters, the zero value, and the keyless count's per-CPU array of one entry.
     ASSERT_EQ(plan.maps.size(), 3u);
-    EXPECT_EQ(plan.maps[2].type, DTRACE_BPF_MAP_PERCPU_HASH);
-    EXPECT_EQ(plan.maps[2].key_size, 8u);
+    EXPECT_EQ(plan.maps[2].type, DTRACE_BPF_MAP_PERCPU_ARRAY);
+    EXPECT_EQ(plan.maps[2].key_size, 4u);
     EXPECT_EQ(plan.maps[2].value_size, 8u);
+    EXPECT_EQ(plan.maps[2].max_entries, 1u);
+}
+
+TEST(FastpathTranslate, KeyedAndSummedAggregationsAreHashMaps) {
+    // A key, or a function without a count of firings (sum's 0 may be a sum
+    // of zeros): entries exist only once fired.
+    auto program = dtrace::test::compile_d("a:::b { @k[arg0] = count(); @s = sum(arg1); }");
+    ASSERT_TRUE(program);
+    dtrace::fastpath::MapPlan plan;
+    dtrace::fastpath::build_program(plan, {2, 16, false}, dtrace::test::clauses_of(*program));
+    ASSERT_EQ(plan.maps.size(), 4u);
+    EXPECT_EQ(plan.maps[2].type, DTRACE_BPF_MAP_PERCPU_HASH);
+    EXPECT_EQ(plan.maps[3].type, DTRACE_BPF_MAP_PERCPU_HASH);
+    EXPECT_EQ(plan.maps[3].key_size, 8u);
 }
 
 using namespace dtrace;
@@ -174,7 +188,7 @@ namespace {
 std::optional<std::string> stack_refusal(const std::string &source, fastpath::ProbeShape shape = {6, 16, false}) {
     auto program = test::compile_d(source);
     fastpath::MapPlan plan;
-    plan.kernel_stacks = true;
+    shape.kernel_stacks = true;
     const fastpath::ProbeIdentity probe = test::test_probe(*program);
     try {
         fastpath::build_program(plan, shape, test::clauses_of(*program), &probe);
@@ -206,8 +220,9 @@ TEST(FastpathTranslate, StackKeysTakeTheFramesShownAndRoomForTheTracingOnes) {
     auto program =
         test::compile_d("a:::b { @a[stack()] = count(); @b[stack(2), pid] = count(); @c[stack(200)] = count(); }");
     fastpath::MapPlan plan;
-    plan.kernel_stacks = true;
-    fastpath::build_program(plan, {6, 16, false}, test::clauses_of(*program));
+    fastpath::ProbeShape shape{6, 16, false};
+    shape.kernel_stacks = true;
+    fastpath::build_program(plan, shape, test::clauses_of(*program));
     EXPECT_EQ(plan.aggregations.at("a").key_bytes, (20u + 8u) * 8u); // stackframes' default 20
     EXPECT_EQ(plan.aggregations.at("b").key_bytes, (2u + 8u) * 8u + 8u);
     EXPECT_EQ(plan.aggregations.at("c").key_bytes, 127u * 8u); // the kernel's deepest stack

@@ -25,7 +25,6 @@ class FastpathVerifier : public ::testing::Test {
             return "does not compile";
         fastpath::MapPlan plan;
         plan.ring_bytes = 1u << 16;
-        plan.kernel_stacks = true; // as the syscall and sdt plugins
         const fastpath::ProbeIdentity probe = test::test_probe(*program);
         const std::vector<uint64_t> insns = fastpath::build_program(plan, shape, test::clauses_of(*program), &probe);
         std::vector<int32_t> handles;
@@ -183,9 +182,8 @@ TEST_F(FastpathVerifier, AcceptsTracepointFieldsAndAnotherTasksBuiltins) {
     fastpath::ProbeShape fields;
     fields.nargs = 4;
     fields.context.flags = DTRACE_FASTPATH_ARG_FIELDS;
-    fields.context.field_offset = {8, 12, 14, 16};
-    fields.context.field_size = {4, 2, 1, 8};
-    fields.context.field_signed = 0x3;
+    fields.context.args = {fastpath::arg_field(8, 4, true), fastpath::arg_field(12, 2, true),
+                           fastpath::arg_field(14, 1), fastpath::arg_field(16, 8)};
     EXPECT_EQ(load("a:::b /args[0] > 0/ { @[arg1, arg2, arg3, execname, pid] = count(); }", fields), std::nullopt);
 
     dtrace_fastpath_probe layout{};
@@ -207,10 +205,12 @@ TEST_F(FastpathVerifier, AcceptsTracepointFieldsAndAnotherTasksBuiltins) {
 }
 
 TEST_F(FastpathVerifier, AcceptsStacks) {
+    fastpath::ProbeShape shape{6, 16, false};
+    shape.kernel_stacks = true; // as the syscall and sdt plugins give it
     // In the frame (a short stack with an integer) and in the scratch map (the default 20 frames, a string).
-    EXPECT_EQ(load("a:::b { @[stack(2), pid] = count(); }"), std::nullopt);
-    EXPECT_EQ(load("a:::b /pid == 42/ { @[stack(), execname] = sum(arg0); @q[stack(200)] = quantize(arg1); }"),
+    EXPECT_EQ(load("a:::b { @[stack(2), pid] = count(); }", shape), std::nullopt);
+    EXPECT_EQ(load("a:::b /pid == 42/ { @[stack(), execname] = sum(arg0); @q[stack(200)] = quantize(arg1); }", shape),
               std::nullopt);
     // In a record, between integers.
-    EXPECT_EQ(load("a:::b { printf(\"%d\", arg0); stack(); trace(arg1); }"), std::nullopt);
+    EXPECT_EQ(load("a:::b { printf(\"%d\", arg0); stack(); trace(arg1); }", shape), std::nullopt);
 }
