@@ -75,6 +75,24 @@ std::string FunctionIndex::plan(const Module &module, const live::ElfFunction &f
     return "";
 }
 
+std::optional<TracedFunction> FunctionIndex::link_map_hook(int64_t pid) {
+    std::vector<live::ProcessModule> modules = live::mapped_modules(pid);
+    const Module *executable = modules.empty() ? nullptr : module(modules.front().path);
+    if (executable == nullptr || executable->functions->interpreter().empty())
+        return std::nullopt;
+    const std::string linker_path = real_path(executable->functions->interpreter());
+    const Module *linker = module(linker_path);
+    const live::ElfFunction *hook = linker != nullptr ? live::link_map_hook(*linker->functions) : nullptr;
+    TracedFunction function;
+    if (hook == nullptr || !plan(*linker, *hook, function.patch_length).empty())
+        return std::nullopt;
+    function.module_path = linker_path;
+    function.module = live::module_file_name(linker_path);
+    function.name = hook->name;
+    function.file_offset = hook->file_offset;
+    return function;
+}
+
 live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const char *module_glob,
                                                               const char *function_glob) {
     std::vector<live::ProcessModule> modules = live::mapped_modules(pid);
@@ -122,14 +140,19 @@ live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const
     return out;
 }
 
-uint64_t runtime_address(int64_t pid, const std::string &path, uint64_t file_offset) {
+ProcessAddresses::ProcessAddresses(int64_t pid) {
     std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
     std::stringstream text;
     text << maps.rdbuf();
+    mappings_ = live::stacks::parse_maps(text.str());
+    for (live::stacks::Mapping &m : mappings_)
+        m.path = real_path(m.path);
+}
+
+uint64_t ProcessAddresses::of(const std::string &path, uint64_t file_offset) const {
     const std::string wanted = real_path(path);
-    for (const live::stacks::Mapping &m : live::stacks::parse_maps(text.str())) {
-        if (file_offset >= m.file_offset && file_offset < m.file_offset + (m.end - m.start) &&
-            (m.path == path || real_path(m.path) == wanted))
+    for (const live::stacks::Mapping &m : mappings_) {
+        if (file_offset >= m.file_offset && file_offset < m.file_offset + (m.end - m.start) && m.path == wanted)
             return m.start + (file_offset - m.file_offset);
     }
     return 0;

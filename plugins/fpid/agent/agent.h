@@ -8,6 +8,7 @@
  *   hits.c      what runs at each hit: records into the thread's ring
  *   unwind.c    the guards on the unwinder that keep exceptions working
  *               through return hooks
+ *   link_map.c  libraries loaded (dlopen) and unloaded while traced
  */
 #ifndef DTRACE_FPID_AGENT_H
 #define DTRACE_FPID_AGENT_H
@@ -81,5 +82,12 @@ int fpid_patch_guard(uint64_t address, uint64_t size, fpid_handler handler, uint
 void fpid_guard_unwinder(void);
 /* Restores the original bytes of every patched hook (trampolines stay mapped). */
 void fpid_unpatch_all(void);
+/* Hook `index`'s code is gone (its library was unloaded): nothing to restore. */
+void fpid_forget(uint32_t index);
+/* Held around patching and unpatching once the watcher runs (and across fork). */
+void fpid_patcher_lock(void);
+void fpid_patcher_unlock(void);
+/* link_map.c: hooks the dynamic linker's link-map function (fpid_shm.link_map_hook); 0, or -1. */
+int fpid_follow_link_map(void);
 
 #endif
