@@ -105,12 +105,13 @@ int FpidPlugin::provide(const dtrace_probe_spec *spec) {
                                                 spec->name ? spec->name : ""};
         if (std::find(provider->specs.begin(), provider->specs.end(), fields) == provider->specs.end())
             provider->specs.push_back(fields);
+        provider->modules_provided.merge(functions_.module_paths(target.pid));
     }
     return 0;
 }
 
-int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spec) {
-    live::Result<std::vector<FunctionMatch>> matched = functions_.match(provider.pid, spec.module, spec.function);
+int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spec, const std::set<std::string> &skip) {
+    live::Result<std::vector<FunctionMatch>> matched = functions_.match(provider.pid, spec.module, spec.function, skip);
     if (!matched)
         return fail(matched.error());
     size_t refused = 0;
@@ -280,13 +281,17 @@ void FpidPlugin::drain_once() {
 
 void FpidPlugin::on_link_map(Provider &provider) {
     symbols_.maps().refresh(provider.pid); // stacks through the new libraries, named even once unloaded
+    // Only in the modules not provided before: one loaded again has its
+    // probes, and answer_link_map() places their hooks again.
+    const std::set<std::string> provided = provider.modules_provided;
+    provider.modules_provided.merge(functions_.module_paths(provider.pid));
     for (const std::array<std::string, 3> &fields : std::vector(provider.specs)) {
         dtrace_probe_spec spec{};
         spec.struct_size = sizeof spec;
         spec.module = fields[0].c_str();
         spec.function = fields[1].c_str();
         spec.name = fields[2].c_str();
-        (void)provide_process(provider, spec); // what fails is reported; the other libraries go on
+        (void)provide_process(provider, spec, provided); // what fails is reported; the other libraries go on
     }
     // The probes just made were enabled as they were registered, with their clauses.
     record_what_is_read(provider);

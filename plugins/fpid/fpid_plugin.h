@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_set>
@@ -74,6 +75,7 @@ class FpidPlugin {
         std::unique_ptr<TracedProcess> process;
         std::vector<std::pair<uint64_t, uint64_t>> hook_probes; // per hook: the entry and return probes' cookies
         std::vector<std::array<std::string, 3>> specs;          // the descriptions provided: module, function, name
+        std::set<std::string> modules_provided;                 // the modules they were provided in
         // The process's context, read when the agent is loaded.
         std::string execname;
         int64_t ppid = -1, uid = -1, gid = -1;
@@ -87,7 +89,8 @@ class FpidPlugin {
 
     int fail(const std::string &message);
     Provider *provider_for(int64_t pid, bool grabbed);
-    int provide_process(Provider &provider, const dtrace_probe_spec &spec);
+    // The probes `spec` names in the process's modules but those of `skip`.
+    int provide_process(Provider &provider, const dtrace_probe_spec &spec, const std::set<std::string> &skip = {});
     void drain_loop();
     void drain_once();
     // The process changed its list of libraries: probes and hooks in the new ones.

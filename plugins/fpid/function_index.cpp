@@ -93,12 +93,13 @@ std::optional<TracedFunction> FunctionIndex::link_map_hook(int64_t pid) {
     return function;
 }
 
-live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const char *module_glob,
-                                                              const char *function_glob) {
+std::vector<live::ProcessModule> FunctionIndex::modules_of(int64_t pid) {
     std::vector<live::ProcessModule> modules = live::mapped_modules(pid);
-    if (modules.empty())
-        return live::Error{"cannot read the mappings of process " + std::to_string(pid) + " (has it exited?)"};
-    // Stopped at exec: what the dynamic linker is about to load, too.
+    // Stopped at exec, only the executable and the dynamic linker are
+    // mapped: the libraries the linker is about to load are asked of it.
+    constexpr size_t kAtExec = 2;
+    if (modules.empty() || modules.size() > kAtExec)
+        return modules;
     if (const Module *executable = module(modules.front().path); executable != nullptr) {
         for (const std::string &library :
              live::libraries_to_load(executable->functions->interpreter(), modules.front().path)) {
@@ -108,8 +109,26 @@ live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const
                 modules.push_back({path, false});
         }
     }
+    return modules;
+}
+
+std::set<std::string> FunctionIndex::module_paths(int64_t pid) {
+    std::set<std::string> paths;
+    for (const live::ProcessModule &m : modules_of(pid))
+        paths.insert(m.path);
+    return paths;
+}
+
+live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const char *module_glob,
+                                                              const char *function_glob,
+                                                              const std::set<std::string> &skip) {
+    const std::vector<live::ProcessModule> modules = modules_of(pid);
+    if (modules.empty())
+        return live::Error{"cannot read the mappings of process " + std::to_string(pid) + " (has it exited?)"};
     std::vector<FunctionMatch> out;
     for (const live::ProcessModule &process_module : modules) {
+        if (skip.count(process_module.path))
+            continue;
         const std::string file_name = live::module_file_name(process_module.path);
         if (is_tracer_file(file_name))
             continue;

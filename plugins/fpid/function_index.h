@@ -18,11 +18,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "elf_functions.h"
 #include "process_maps.h"
+#include "process_modules.h"
 #include "prologue.h"
 #include "result.h"
 
@@ -46,14 +48,21 @@ struct FunctionMatch {
 class FunctionIndex {
   public:
     // The functions of process `pid` whose module and name match the
-    // description's globs (nullptr or "" matches anything).
-    live::Result<std::vector<FunctionMatch>> match(int64_t pid, const char *module_glob, const char *function_glob);
+    // description's globs (nullptr or "" matches anything), in the modules
+    // whose path is not in `skip` (those provided before).
+    live::Result<std::vector<FunctionMatch>> match(int64_t pid, const char *module_glob, const char *function_glob,
+                                                   const std::set<std::string> &skip = {});
+    // The paths of the modules match() goes through in process `pid` now.
+    std::set<std::string> module_paths(int64_t pid);
     // The dynamic linker's link-map function (_dl_debug_state) in process
     // `pid`, planned for the agent's own hook that follows dlopen and
     // dlclose; nullopt for a static program or a linker without it.
     std::optional<TracedFunction> link_map_hook(int64_t pid);
 
   private:
+    // The process's modules: those mapped, and while it is stopped at exec
+    // those the dynamic linker is about to load.
+    std::vector<live::ProcessModule> modules_of(int64_t pid);
     struct Module {
         std::unique_ptr<live::ElfFunctions> functions;
         std::vector<uint64_t> starts; // every function's link address, sorted

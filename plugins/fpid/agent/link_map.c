@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include "agent.h"
 
+#include <errno.h>
 #include <link.h>
 #include <linux/futex.h>
 #include <signal.h>
@@ -42,7 +43,7 @@ static int wait_for_answer(uint32_t request) {
         if (answered(request))
             return 1;
         if (!fpid_active || __atomic_load_n(&fpid_shm->state, __ATOMIC_ACQUIRE) == FPID_STATE_DETACH ||
-            kill(fpid_shm->dtrace_pid, 0) != 0)
+            (kill(fpid_shm->dtrace_pid, 0) != 0 && errno == ESRCH))
             return 0;
         /* Shared (not private): dtrace wakes it through its own mapping of the file. */
         struct timespec slice = {0, WAIT_SLICE_NANOSECONDS};
