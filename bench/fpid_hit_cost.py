@@ -4,6 +4,7 @@ traced thread, per hit, on the tight loop of a tiny function (pid_target's
 `loop:N` step, tiny_leaf: `lea 1(%rdi),%eax; ret`), the issue-13 figures:
 
   fpid      dtrace -qn 'fpid$target:a.out:tiny_leaf:entry { @ = count(); }'
+  fpid+ts   the same clause also reading timestamp (the time stamp counter)
   fpid+vt   the same clause also reading vtimestamp (a system call per hit)
   pid       dtrace -x fastpath=on -qn 'pid$target:a.out:tiny_leaf:entry { @ = count(); }'
             (a uprobe; the count runs in the kernel)
@@ -64,6 +65,10 @@ def run(command, calls):
     return float(report.group(1)), int(numbers[-1]) if numbers else None, drops, tool_cpu
 
 
+# A system call per hit: N/50 hits still take long enough for the target's CPU time to resolve them.
+vt_calls = fpid_calls // 50
+
+
 def per_hit(make_command, calls, name):
     """ns per added hit in one round (2N run minus N run), and the tool's CPU per hit."""
     cpu1, count1, drops1, tool1 = run(make_command(calls), calls)
@@ -79,17 +84,22 @@ def alone(n):
     return [target, "loop:%d" % n]
 
 
-def fpid(n, reads=""):
-    # The whole 2N run fits (8-byte records, 16 with a time stamp), and both
-    # runs populate the same ring (its pages are touched at the first hit).
-    ring = 1 << max(22, (2 * fpid_calls * 16 - 1).bit_length())
+def fpid(n, reads="", record_bytes=8, calls=fpid_calls):
+    # The whole 2N run fits, and both runs populate the same ring (its pages
+    # are touched at the first hit, a cost of the thread's that the
+    # difference of the runs cancels; no bigger than needed, as it spreads).
+    ring = 1 << max(22, (2 * calls * record_bytes - 1).bit_length())
     return [dtrace, "-x", "fpidbufsize=%d" % ring, "-qn",
             "fpid$target:a.out:tiny_leaf:entry { @ = count(); %s} END { printa(\"%%@d\\n\", @); }" % reads,
             "-c", "%s loop:%d" % (target, n)]
 
 
+def fpid_timestamp(n):
+    return fpid(n, "self->t = timestamp; ", 16)
+
+
 def fpid_vtimestamp(n):
-    return fpid(n, "self->v = vtimestamp; ")
+    return fpid(n, "self->v = vtimestamp; ", 16, vt_calls)
 
 
 def pid(n):
@@ -107,8 +117,6 @@ probe = subprocess.run([dtrace, "-l", "-n", "pid$target:a.out:tiny_leaf:entry", 
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 have_pid = probe.returncode == 0
 have_bpftrace = shutil.which("bpftrace") is not None
-# A system call per hit: N/50 hits still take long enough for the target's CPU time to resolve them.
-vt_calls = fpid_calls // 50
 
 samples = {}  # name -> one figure per round
 
@@ -124,6 +132,8 @@ for _ in range(runs):
     fpid_ns, fpid_tool = per_hit(fpid, fpid_calls, "fpid")
     add("fpid", fpid_ns - loop_fpid)
     add("fpid dtrace", fpid_tool)
+    ts_ns, _ = per_hit(fpid_timestamp, fpid_calls, "fpid+timestamp")
+    add("fpid+ts", ts_ns - loop_fpid)
     vt_ns, _ = per_hit(fpid_vtimestamp, vt_calls, "fpid+vtimestamp")
     add("fpid+vt", vt_ns - loop_fpid)
     if have_pid:
@@ -147,6 +157,8 @@ print("== cost per hit of an entry probe counting calls of tiny_leaf (target CPU
 print("   the loop alone:          %8.1f ns per call  [%.1f %.1f]" % figure("loop"))
 print("   fpid (inline hook):      %8.1f ns per hit   [%.1f %.1f]  (N = %d; dtrace's CPU: %.0f ns per record)" %
       (figure("fpid") + (fpid_calls, figure("fpid dtrace")[0])))
+print("   fpid reading timestamp:  %8.1f ns per hit   [%.1f %.1f]  (the time stamp counter, rdtsc)" %
+      figure("fpid+ts"))
 print("   fpid reading vtimestamp: %8.1f ns per hit   [%.1f %.1f]  (N = %d; CLOCK_THREAD_CPUTIME_ID is a system call)" %
       (figure("fpid+vt") + (vt_calls,)))
 if have_pid:
