@@ -259,13 +259,17 @@ void fpid_forget(uint32_t index) {
     patched[index] = 0;
 }
 
+/* The agent's guards first, in the reverse order of their patching: a guard
+ * on a function a probe hooks too (_dl_debug_state under a description of
+ * the dynamic linker's functions) saved the probe's jump as its original
+ * bytes, which the probe's own unhooking then replaces. */
 void fpid_unpatch_all(void) {
+    for (; nguards > 0; nguards--)
+        write_code(guards[nguards - 1].address, guards[nguards - 1].original);
     for (uint32_t i = 0; i < FPID_MAX_HOOKS; i++) {
         if (!patched[i])
             continue;
         write_code(fpid_hooks[i].address, originals[i]);
         patched[i] = 0;
     }
-    for (; nguards > 0; nguards--)
-        write_code(guards[nguards - 1].address, guards[nguards - 1].original);
 }
