@@ -591,7 +591,23 @@ void DifoTranslator::emit_arg_from_table(uint32_t index) {
         out_.mov(R1, R0);
         return;
     }
+    if (where & DTRACE_FASTPATH_ARG_USER_WORD)
+        return emit_read_user_word(DTRACE_FASTPATH_ARG_USER_BASE(where), DTRACE_FASTPATH_ARG_USER_DISPLACEMENT(where));
     out_.load(kDw, R1, R6, static_cast<int16_t>(where));
+}
+
+// r1 = the 8-byte word of user memory `displacement` bytes above the
+// address in the context's word at `base` (0 when the read fails, as the
+// plugins' own reads of stack arguments give).
+void DifoTranslator::emit_read_user_word(uint32_t base, uint32_t displacement) {
+    out_.load(kDw, R3, R6, static_cast<int16_t>(base));
+    out_.alu_imm(kAdd, R3, static_cast<int32_t>(displacement));
+    out_.store_imm(kDw, R10, frame::kTaskWord, 0);
+    out_.mov(R1, R10);
+    out_.alu_imm(kAdd, R1, frame::kTaskWord);
+    out_.mov_imm(R2, 8);
+    out_.call(Helper::ProbeReadUser);
+    out_.load(kDw, R1, R10, frame::kTaskWord);
 }
 
 // rd = strcmp(left, right) as -1, 0 or 1 (kernel_strings.h).

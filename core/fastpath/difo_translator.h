@@ -84,6 +84,7 @@ class DifoTranslator {
     void emit_builtin(dif::VarId id, uint8_t rd, State &state);
     void emit_arg(uint32_t index, uint8_t rd);
     void emit_arg_from_table(uint32_t index);
+    void emit_read_user_word(uint32_t base, uint32_t displacement);
     void emit_read_task_word(bpf::Reg base, uint32_t offset, int32_t size);
     void emit_string_compare(const Kind &left, const Kind &right, uint8_t rd);
     void emit_thread_local(const dif::Variable &var, uint8_t reg, bool store);

@@ -3,8 +3,10 @@
 // program dtrace generated for a probe's slot (uprobe_fastpath) before
 // anything else, so such a probe's events never reach the ring. Its context
 // is the probed instruction's struct pt_regs: an entry's arguments are the
-// SysV argument registers, a return's arg0 its offset in the function (the
-// high half of the attach cookie) and arg1 rax (probe_layout's table).
+// SysV argument registers, then the words above the return address (read
+// from user memory by the program), a return's arg0 its offset in the
+// function (the high half of the attach cookie) and arg1 rax (probe_layout's
+// table).
 #include "pid_plugin.h"
 
 #include <cerrno>
@@ -35,10 +37,12 @@ int PidPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
     out.nargs = std::min(slot->nargs, DTRACE_FASTPATH_MAX_ARGS);
     switch (slot->kind) {
     case ProbeKind::Entry:
-        // arg6..arg9 are the words above the return address: user memory.
+        // arg6..arg9 are the words above the return address (user memory, read by the program).
         for (uint32_t i = 0; i < out.nargs; ++i)
-            out.arg_offsets[i] =
-                i < std::size(kArgumentRegisters) ? kArgumentRegisters[i] : DTRACE_FASTPATH_ARG_UNAVAILABLE;
+            out.arg_offsets[i] = i < std::size(kArgumentRegisters)
+                                     ? kArgumentRegisters[i]
+                                     : DTRACE_FASTPATH_ARG_USER_WORD_AT(offsetof(pt_regs, rsp),
+                                                                        8 * (i - std::size(kArgumentRegisters) + 1));
         break;
     case ProbeKind::Return:
         out.nargs = 2;

@@ -6,6 +6,8 @@
  *   expect:N     print "function count" for calls:N, one a line, to stdout
  *   loop:N       tiny_leaf() N times in a tight loop (the benchmarks)
  *   loop-framed:N  tiny_framed() N times (its first instruction is a push)
+ *   eight:N      eight_args(0, 1, 2, 3, 4, 5, 60 + i % 2, 70 + i % 3), i < N
+ *                (arguments on the stack)
  *   parse:TEXT   parse_request(TEXT, &req) once (typed args, copyinstr)
  *   dlopen:N     dlopen libpid_target_lib.so (beside the program), call
  *                lib_work N times, dlclose
@@ -112,6 +114,8 @@ static int step(const char *arg, target_extra_step extra) {
         target_loop(n);
     else if (IS("loop-framed"))
         target_loop_framed(n);
+    else if (IS("eight"))
+        target_eight(n);
     else if (IS("parse")) {
         struct request req;
         parse_request(colon ? colon + 1 : "", &req);

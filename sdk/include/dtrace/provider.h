@@ -534,6 +534,16 @@ typedef struct dtrace_fastpath_probe {
 /* arg_offsets[i]: not readable by dtrace's program (an argument the plugin
  * reads from user memory); a clause reading it stays in user space. */
 #define DTRACE_FASTPATH_ARG_UNAVAILABLE 0xffffffffu
+/* Appended. arg_offsets[i] with this bit (other than the two values above):
+ * the 8-byte word of user memory DTRACE_FASTPATH_ARG_USER_DISPLACEMENT
+ * bytes above the address in the context's 8-byte word at offset
+ * DTRACE_FASTPATH_ARG_USER_BASE (a stack argument above a uprobe's rsp),
+ * 0 when it cannot be read. Displacements below 0x7fff. */
+#define DTRACE_FASTPATH_ARG_USER_WORD 0x80000000u
+#define DTRACE_FASTPATH_ARG_USER_WORD_AT(base, displacement)                                                           \
+    (DTRACE_FASTPATH_ARG_USER_WORD | ((uint32_t)(displacement) << 16) | (uint32_t)(base))
+#define DTRACE_FASTPATH_ARG_USER_BASE(where) ((where)&0xffffu)
+#define DTRACE_FASTPATH_ARG_USER_DISPLACEMENT(where) (((where) >> 16) & 0x7fffu)
 /* The arguments are the fields arg_field_offset/size/signed describe. */
 #define DTRACE_FASTPATH_ARG_FIELDS 0x10u
 /* The thread builtins are those of the task at thread_task_offset. */

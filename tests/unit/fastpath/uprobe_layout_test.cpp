@@ -1,7 +1,7 @@
 // Probes whose arguments are not contiguous words (DTRACE_FASTPATH_ARG_TABLE:
 // a pid probe's struct pt_regs): the translation reads each where the table
-// says, leaves a clause reading an argument from user memory in user space,
-// and (root) the programs pass this kernel's verifier as the uprobe program
+// says (a stack argument from user memory), leaves a clause reading an
+// argument the program cannot in user space, and (root) the programs pass this kernel's verifier as the uprobe program
 // tail-calls them (kprobe programs, uprobe_multi's attach type or none).
 #include "compiled_clauses.h"
 #include "fastpath_loader.h"
@@ -19,14 +19,19 @@ namespace {
 
 constexpr uint32_t kUprobeMultiAttachType = 48; // BPF_TRACE_UPROBE_MULTI (uapi 6.6)
 
-// A pid entry probe of `nargs` arguments: the SysV registers, then the stack.
-fastpath::ProbeShape entry_shape(uint32_t nargs) {
+// A pid entry probe of `nargs` arguments: the SysV registers, then the
+// stack above the return address (or, `stack_readable` false, arguments the
+// program cannot read).
+fastpath::ProbeShape entry_shape(uint32_t nargs, bool stack_readable = true) {
     const uint32_t registers[] = {offsetof(pt_regs, rdi), offsetof(pt_regs, rsi), offsetof(pt_regs, rdx),
                                   offsetof(pt_regs, rcx), offsetof(pt_regs, r8),  offsetof(pt_regs, r9)};
     fastpath::ProbeShape shape;
     shape.nargs = nargs;
     for (uint32_t i = 0; i < nargs; ++i)
-        shape.arg_table.push_back(i < 6 ? registers[i] : DTRACE_FASTPATH_ARG_UNAVAILABLE);
+        shape.arg_table.push_back(i < 6 ? registers[i]
+                                  : stack_readable
+                                      ? DTRACE_FASTPATH_ARG_USER_WORD_AT(offsetof(pt_regs, rsp), 8 * (i - 5))
+                                      : DTRACE_FASTPATH_ARG_UNAVAILABLE);
     return shape;
 }
 
@@ -71,6 +76,7 @@ std::optional<std::string> load_as_uprobe(const std::string &source, const fastp
 
 const char *kEntryClauses = "pid1:a.out:f:entry /arg0 > 2/ { @[arg1, arg5] = sum(arg2); self->x = arg3 + arg4; "
                             "@q = quantize(args[0]); }";
+const char *kStackClauses = "pid1:a.out:f:entry /arg6 > 2/ { @[arg7] = sum(arg6); @n = count(); }";
 const char *kReturnClauses =
     "pid1:a.out:f:return { @[arg0] = count(); @v = sum(arg1); printf(\"%d %d\\n\", arg0, arg1); }";
 
@@ -83,12 +89,17 @@ TEST(FastpathUprobeLayout, TranslatesRegisterArgumentsAndTheReturnOffset) {
     EXPECT_EQ(refusal_of("pid1:a.out:f:return { @ = sum(arg4); }", return_shape()), std::nullopt);
 }
 
-TEST(FastpathUprobeLayout, LeavesArgumentsFromTheStackInUserSpace) {
-    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg6); }", entry_shape(8)),
+TEST(FastpathUprobeLayout, ReadsArgumentsFromTheStack) {
+    EXPECT_EQ(refusal_of(kStackClauses, entry_shape(8)), std::nullopt);
+    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(args[7]); }", entry_shape(8)), std::nullopt);
+}
+
+TEST(FastpathUprobeLayout, LeavesArgumentsItCannotReadInUserSpace) {
+    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg6); }", entry_shape(8, false)),
               "arg6 of this probe (read from user memory) is not available in the kernel path");
-    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(args[7]); }", entry_shape(8)),
+    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(args[7]); }", entry_shape(8, false)),
               "arg7 of this probe (read from user memory) is not available in the kernel path");
-    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg5); }", entry_shape(8)), std::nullopt);
+    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg5); }", entry_shape(8, false)), std::nullopt);
 }
 
 TEST(FastpathUprobeLayout, PassesTheVerifierAsTheUprobeProgramsKind) {
@@ -97,5 +108,6 @@ TEST(FastpathUprobeLayout, PassesTheVerifierAsTheUprobeProgramsKind) {
     for (uint32_t attach_type : {0u, kUprobeMultiAttachType}) {
         EXPECT_EQ(load_as_uprobe(kEntryClauses, entry_shape(6), attach_type), std::nullopt);
         EXPECT_EQ(load_as_uprobe(kReturnClauses, return_shape(), attach_type), std::nullopt);
+        EXPECT_EQ(load_as_uprobe(kStackClauses, entry_shape(8), attach_type), std::nullopt);
     }
 }
