@@ -247,6 +247,13 @@ fastpath_differential)
                     pid$target:a.out:respond:entry /self->n == 2/ { }' "calls:5" "$in_kernel"
     same_both_ways 'pid$target:a.out:tiny_framed:entry { @[execname, pid == $target, tid > 0] = count(); }' \
         "loop-framed:1000" "$in_kernel"
+    # Arguments on the stack (arg6, arg7: read from user memory by the program), as the call passed them.
+    same_both_ways 'pid$target:a.out:eight_args:entry { @[arg6, arg7] = count(); @s = sum(args[7]); }' \
+        "eight:12" "$in_kernel"
+    for pair in "60 70" "61 71" "60 72" "61 70" "60 71" "61 72"; do
+        echo "$pair 2" | awk '{ printf "^ +%s +%s +%s$\n", $1, $2, $3 }' >"$dir/pattern"
+        grep -Eqf "$dir/pattern" "$out" || fail "eight_args's arg6, arg7 are not $pair twice"
+    done
     ;;
 fastpath_fallback)
     # copyinstr() of an argument runs in the kernel (read at the event).
