@@ -8,48 +8,15 @@ dtrace=$1
 workload=$2
 case_name=$3
 limit=120
+# (run, fail, the skips; DTRACE_FASTPATH=on|off runs every case with
+# -x fastpath=...: the same expectations hold either way, docs/fastpath.md)
+. "$(dirname "$0")/live_check.sh"
 
-if [ ! -x "$dtrace" ] || [ ! -x "$workload" ]; then
-    echo "skipped: $dtrace or $workload is not built"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "skipped: live tracing needs root (BPF programs, tracefs)"
-    exit 77
-fi
-if ! "$dtrace" -l -n sdt:sched::sched_switch >/dev/null 2>&1; then
-    echo "skipped: the sdt plugin cannot list the kernel's tracepoints here:"
-    "$dtrace" -l -n sdt:sched::sched_switch 2>&1 | head -3
-    exit 77
-fi
+need_built "$dtrace" "$workload"
+need_root "live tracing needs root (BPF programs, tracefs)"
+need_dtrace "the sdt plugin cannot list the kernel's tracepoints here" -l -n sdt:sched::sched_switch
 
-out=$(mktemp)
-err=$(mktemp)
-script=$(mktemp)
-trap 'rm -f "$out" "$err" "$script"' EXIT
-
-# DTRACE_FASTPATH=on|off runs every case with -x fastpath=...: the same
-# expectations hold either way (docs/fastpath.md).
-run() {
-    timeout "$limit" "$dtrace" ${DTRACE_FASTPATH:+-x fastpath=$DTRACE_FASTPATH} "$@" >"$out" 2>"$err"
-    status=$?
-}
-
-fail() {
-    echo "FAILED: $*"
-    echo "--- stdout"; cat "$out"
-    echo "--- stderr"; cat "$err"
-    exit 1
-}
-
-expect_status_0() {
-    [ "$status" = 0 ] || fail "dtrace exited with $status"
-}
-
-# The value after `key ` on its line of stdout.
-value_of() {
-    sed -n "s/^$1 //p" "$out"
-}
+script=$dir/script
 
 case "$case_name" in
 list)
@@ -204,15 +171,15 @@ io_direct)
     # 40 direct writes of 4096 bytes: at least 40 io:::start of 4096 bytes
     # written to the file's device (fsync may add the file system's own), and
     # a matching io:::done for at least the 40 the workload waited for.
-    dir=$(dirname "$workload")
-    device=$(findmnt -n -o SOURCE --target "$dir" | sed 's|^/dev/||')
+    disk_dir=$(dirname "$workload") # (on a block device, unlike a tmpfs /tmp)
+    device=$(findmnt -n -o SOURCE --target "$disk_dir" | sed 's|^/dev/||')
     run -qn 'io:::start /pid == $target && args[0]->b_bcount == 4096/ {
                  @[args[1]->dev_statname, args[0]->b_flags & B_READ ? "R" : "W"] = count();
                  started[args[0]->b_edev, args[0]->b_blkno] = 1; }
              io:::done /started[args[0]->b_edev, args[0]->b_blkno]/ {
                  @done = count(); started[args[0]->b_edev, args[0]->b_blkno] = 0; }
              END { printa("%s %s %@d\n", @); printa("done %@d\n", @done); }' \
-        -c "$workload direct $dir/sdt_direct.$$ 40"
+        -c "$workload direct $disk_dir/sdt_direct.$$ 40"
     expect_status_0
     line=$(grep " W " "$out")
     [ -n "$line" ] || fail "no writes"
