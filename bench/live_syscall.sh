@@ -1,6 +1,6 @@
 #!/bin/sh
-# live_syscall.sh [BUILD_DIR]: the syscall provider, live, side by side with
-# bpftrace (Debian's), in one run. Root only. Prints:
+# live_syscall.sh [BUILD_DIR [WORKLOAD]]: the syscall provider, live, side by
+# side with bpftrace (Debian's), in one run. Root only. Prints:
 #   1. the added wall time of counting 1,000,000 getppid calls of one process
 #      (`syscall::getppid:entry /pid == $target/ { @ = count(); }` against
 #      bpftrace's `tracepoint:syscalls:sys_enter_getppid /pid == cpid/`),
@@ -14,32 +14,12 @@
 set -u
 build=${1:-build}
 dtrace=$build/dtrace
-workload=$build/tests/live/syscall_workload
+workload=${2:-$build/tests/live/syscall_workload}
 calls=${CALLS:-1000000}
 runs=${RUNS:-3}
 
-if [ "$(id -u)" != 0 ]; then
-    echo "live_syscall.sh: needs root (BPF programs)" >&2
-    exit 1
-fi
-for f in "$dtrace" "$workload"; do
-    [ -x "$f" ] || { echo "live_syscall.sh: $f is not built" >&2; exit 1; }
-done
-bpftrace=$(command -v bpftrace || true)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-now() { date +%s.%N; }
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-# Wall seconds of one run of "$@", its stdout in $tmp/out, stderr in $tmp/err.
-timed() {
-    t0=$(now)
-    SYSCALL_WORKLOAD_REPORT=1 "$@" >"$tmp/out" 2>"$tmp/err"
-    t1=$(now)
-    echo "$t1 - $t0" | bc -l
-}
-workload_cpu() { awk '/^workload elapsed/ {print $5}' "$tmp/err"; }
-workload_elapsed() { awk '/^workload elapsed/ {print $3}' "$tmp/err"; }
+. "$(dirname "$0")/bench_lib.sh" # bench_start, now, timed, median, workload_cpu/elapsed, cpu_per_event
+bench_start live_syscall.sh "$dtrace" "$workload"
 
 echo "== getppid x $calls, one process (median of $runs runs)"
 : >"$tmp/alone"; : >"$tmp/dtrace"; : >"$tmp/bpftrace"; : >"$tmp/cpu_alone"; : >"$tmp/cpu_dtrace"; : >"$tmp/cpu_bpftrace"
@@ -62,7 +42,7 @@ done
 alone=$(median <"$tmp/alone")
 traced=$(median <"$tmp/dtrace")
 added=$(echo "$traced - $alone" | bc -l)
-per_call() { echo "($(median <"$1") - $(median <"$tmp/cpu_alone")) * 1000000000 / $calls" | bc -l; }
+per_call() { cpu_per_event "$1" "$calls"; }
 printf "  workload alone      %6.2f s wall\n" "$alone"
 printf "  dtrace              %6.2f s wall, +%.2f s, drops %d, traced thread +%.0f ns CPU per call\n" \
     "$traced" "$added" "$drops" "$(per_call "$tmp/cpu_dtrace")"
