@@ -77,7 +77,7 @@ else
   echo "   skipped: needs root and $build/bench/bench_syscall_workload"
 fi
 
-echo "== the syscall provider as it starts (fast path on): getppid counts, dtrace's own CPU per event system-wide; against bpftrace"
+echo "== the syscall provider: dtrace's own CPU per event, syscall:::entry system-wide"
 if [[ $(id -u) == 0 && -x $build/bench/bench_syscall_workload ]]; then
   bench/live_syscall.sh "$build" "$build/bench/bench_syscall_workload"
 else
