@@ -1,9 +1,14 @@
-# bench_lib.sh: the timing helpers the live benchmarks against bpftrace share
-# (fastpath_syscall.sh, fastpath_strings.sh, live_syscall.sh), sourced.
+# bench_lib.sh: the helpers the live benchmarks share, sourced: those
+# against bpftrace (fastpath_syscall.sh, fastpath_strings.sh,
+# live_syscall.sh) and those against perf (profile_sampling.sh,
+# pmc_sampling.sh).
 #
 #   bench_start NAME FILE...   exits unless root and every FILE is built;
 #                              sets $bpftrace (empty: not installed) and $tmp,
 #                              a scratch folder removed at exit
+#   perf_bench_start           stops (exit 0, saying so) without perf; sets
+#                              $work, a scratch folder removed at exit, with
+#                              tests/plugin/pmc's profile_workload built in it
 #   now                        wall seconds since the epoch, to the nanosecond
 #   median                     the median of the numbers on stdin, one a line
 #   timed COMMAND...           wall seconds of one run of COMMAND (with
@@ -46,3 +51,13 @@ workload_cpu() { awk '/^workload elapsed/ {print $5}' "$tmp/err"; }
 workload_elapsed() { awk '/^workload elapsed/ {print $3}' "$tmp/err"; }
 
 cpu_per_event() { echo "($(median <"$1") - $(median <"$tmp/cpu_alone")) * 1000000000 / $2" | bc -l; }
+
+perf_bench_start() {
+    if ! command -v perf >/dev/null; then
+        echo "   (skipped: perf is not installed; scripts/setup.sh installs linux-perf)"
+        exit 0
+    fi
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    cc -O2 -fomit-frame-pointer -o "$work/profile_workload" "$(dirname "$0")/../tests/plugin/pmc/profile_workload.c"
+}
