@@ -147,7 +147,7 @@ sched_rusage)
     # out of a task's CPU time (CONFIG_PARAVIRT_TIME_ACCOUNTING) but not out
     # of the wall time the task was current, and it is up to 7% here.
     steal_ns() {
-        awk -v tick=$((1000000000 / $(getconf CLK_TCK))) '$1 == "cpu" { printf "%d\n", $9 * tick }' /proc/stat
+        awk -v tick=$((1000000000 / $(getconf CLK_TCK))) '$1 == "cpu" { printf "%.0f\n", $9 * tick }' /proc/stat # (mawk: %d stops at 2^31)
     }
     steal_before=$(steal_ns)
     run -qn 'sched:::on-cpu /pid == $target/ { self->on = timestamp; self->von = vtimestamp; }
