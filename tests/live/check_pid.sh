@@ -9,39 +9,15 @@ case_name=$3
 limit=120
 target=$targets/pid_target
 
-if [ ! -x "$dtrace" ] || [ ! -x "$target" ]; then
-    echo "skipped: $dtrace or $target is not built"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "skipped: uprobes need root (BPF programs)"
-    exit 77
-fi
-if ! "$dtrace" -qn 'pid$target:a.out:main:entry { exit(0); }' -c "$target" >/dev/null 2>&1; then
-    echo "skipped: the pid provider cannot trace here:"
-    "$dtrace" -qn 'pid$target:a.out:main:entry { exit(0); }' -c "$target" 2>&1 | head -3
-    exit 77
-fi
+# (run, fail, $dir, the skips; DTRACE_FASTPATH=on|off runs every case with
+# -x fastpath=...: the same expected output either way)
+. "$(dirname "$0")/live_check.sh"
 
-out=$(mktemp)
-err=$(mktemp)
-expected=$(mktemp)
-dir=$(mktemp -d)
-trap 'rm -f "$out" "$err" "$expected"; rm -rf "$dir"' EXIT
+need_built "$dtrace" "$target"
+need_root "uprobes need root (BPF programs)"
+need_dtrace "the pid provider cannot trace here" -qn 'pid$target:a.out:main:entry { exit(0); }' -c "$target"
 
-# DTRACE_FASTPATH=on|off runs every case with -x fastpath=...: the same
-# expected output either way.
-run() {
-    timeout "$limit" "$dtrace" ${DTRACE_FASTPATH:+-x fastpath=$DTRACE_FASTPATH} "$@" >"$out" 2>"$err"
-    status=$?
-}
-
-fail() {
-    echo "FAILED: $*"
-    echo "--- stdout"; cat "$out"
-    echo "--- stderr"; cat "$err"
-    exit 1
-}
+expected=$dir/expected
 
 # Every "function count" line of $expected is in the output, exactly.
 expect_counts() {

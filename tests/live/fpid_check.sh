@@ -11,36 +11,13 @@ case_name=$3
 limit=120
 target=$targets/pid_target
 
-if [ ! -x "$dtrace" ] || [ ! -x "$target" ]; then
-    echo "skipped: $dtrace or $target is not built"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "skipped: fpid loads its agent with ptrace, which needs root here"
-    exit 77
-fi
-if ! "$dtrace" -l -n 'fpid$target:a.out:parse_word:entry' -c "$target" >/dev/null 2>&1; then
-    echo "skipped: the fpid provider cannot list probes here:"
-    "$dtrace" -l -n 'fpid$target:a.out:parse_word:entry' -c "$target" 2>&1 | head -3
-    exit 77
-fi
+. "$(dirname "$0")/live_check.sh" # run, fail, $dir, the skips
 
-out=$(mktemp)
-err=$(mktemp)
-expected=$(mktemp)
-trap 'rm -f "$out" "$err" "$expected"' EXIT
+need_built "$dtrace" "$target"
+need_root "fpid loads its agent with ptrace, which needs root here"
+need_dtrace "the fpid provider cannot list probes here" -l -n 'fpid$target:a.out:parse_word:entry' -c "$target"
 
-run() {
-    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
-    status=$?
-}
-
-fail() {
-    echo "FAILED: $*"
-    echo "--- stdout"; cat "$out"
-    echo "--- stderr"; cat "$err"
-    exit 1
-}
+expected=$dir/expected
 
 # No session's shared memory outlives its dtrace (fpid_shm.dtrace_pid is at byte 16).
 no_leftovers() {
