@@ -48,10 +48,6 @@ bool matches(const char *pattern, const std::string &name) {
     return pattern == nullptr || pattern[0] == '\0' || fnmatch(pattern, name.c_str(), 0) == 0;
 }
 
-bool is_return(uint64_t cookie) {
-    return (cookie & 1) != 0;
-}
-
 } // namespace
 
 FbtPlugin::FbtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
@@ -281,7 +277,19 @@ live::Result<size_t> FbtPlugin::attach(ProbeSlot &slot, const KernelFunction &f,
         }
         trampolines_work_ = false;
     }
-    return bpf_->attach_kprobe(ret ? "fbt_return" : "fbt_entry", f.name, ret, index);
+    return attach_kprobe(f, ret, index);
+}
+
+live::Result<size_t> FbtPlugin::attach_kprobe(const KernelFunction &f, bool ret, uint64_t cookie) {
+    return bpf_->attach_kprobe(ret ? "fbt_return" : "fbt_entry", f.name, ret, cookie);
+}
+
+void FbtPlugin::detach(ProbeSlot &slot) {
+    if (slot.trampoline)
+        slot.trampoline.reset(); // its link and program with it
+    else if (slot.attachment)
+        bpf_->detach(*slot.attachment);
+    slot.attachment.reset();
 }
 
 void FbtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
@@ -291,11 +299,10 @@ void FbtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     ProbeSlot &slot = slots_[it->second];
     if (!slot.enabled)
         return;
-    if (slot.trampoline)
-        slot.trampoline.reset(); // its link and program with it
-    else if (slot.attachment)
-        bpf_->detach(*slot.attachment);
-    slot.attachment.reset();
+    detach(slot);
+    if (slot.in_kernel)
+        (void)bpf_map_delete_elem(bpf_->map_fd("live_fastpath"), &it->second);
+    slot.in_kernel = false;
     slot.enabled = false;
     (void)bpf_->configure(it->second, live_probe_config{});
 }
@@ -323,6 +330,7 @@ int FbtPlugin::write_fetch_plan(dtrace_probe_id probe, uint32_t index) {
     if (is_return(cookie) && (!usage || (usage->flags & DTRACE_USAGE_ARGS))) {
         const KernelFunction &f = *function_of(cookie);
         plan.return_offset = static_cast<uint32_t>(return_offsets_.offset_of(f.module, f.name));
+        slots_[index].return_offset = plan.return_offset;
     }
     if (bpf_map_update_elem(bpf_->map_fd("fbt_plans"), &index, &plan, BPF_ANY) != 0)
         return fail(std::string("cannot write the fbt fetch plan: ") + std::strerror(errno));

@@ -6,10 +6,12 @@
 #include <cstring>
 #include <unistd.h>
 
+#include <asm/ptrace.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <cstddef>
+#include <iterator>
 #include <linux/bpf.h>
 
 namespace dtrace::live {
@@ -119,6 +121,12 @@ void FastpathLoader::describe_task(dtrace_fastpath_probe &layout) {
     layout.task_cred = offsets.cred;
     layout.cred_uid = offsets.cred_uid;
     layout.cred_gid = offsets.cred_gid;
+}
+
+uint32_t FastpathLoader::argument_register_offset(uint32_t index) {
+    constexpr uint32_t kRegisters[] = {offsetof(pt_regs, rdi), offsetof(pt_regs, rsi), offsetof(pt_regs, rdx),
+                                       offsetof(pt_regs, rcx), offsetof(pt_regs, r8),  offsetof(pt_regs, r9)};
+    return index < std::size(kRegisters) ? kRegisters[index] : DTRACE_FASTPATH_ARG_UNAVAILABLE;
 }
 
 FastpathLoader::~FastpathLoader() {

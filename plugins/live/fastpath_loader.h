@@ -31,6 +31,10 @@ class FastpathLoader {
     // struct_size covers) from the kernel's BTF; left 0 when the BTF does
     // not say.
     static void describe_task(dtrace_fastpath_probe &layout);
+    // Where argument `index` of a function is in the struct pt_regs a kprobe
+    // or uprobe program sees: the SysV argument registers for 0..5,
+    // DTRACE_FASTPATH_ARG_UNAVAILABLE beyond (the stack).
+    static uint32_t argument_register_offset(uint32_t index);
 
     // A handle (>= 0), or -1 with `error` set.
     int32_t create_map(const dtrace_bpf_map_spec &spec, std::string &error);
