@@ -5,6 +5,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -325,6 +326,8 @@ int FbtPlugin::set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfil
 int FbtPlugin::write_fetch_plan(dtrace_probe_id probe, uint32_t index) {
     const std::optional<dtrace_probe_usage> usage = plugin_common::probe_usage_of(host_, ops_, probe);
     fbt_fetch_plan plan = usage ? fetch_plan_of(*usage) : fbt_fetch_plan{};
+    if (usage)
+        add_user_strings(plan, *usage, live::capture_limit(host_, ops_)); // copyinstr(), as the call saw it
     // Reading and decoding the function is worth it only when a clause reads arg0.
     const uint64_t cookie = slots_[index].cookie;
     if (is_return(cookie) && (!usage || (usage->flags & DTRACE_USAGE_ARGS))) {
@@ -404,16 +407,22 @@ void FbtPlugin::stop() {
     started_ = false;
 }
 
-// Kernel addresses from what the event's record read (event_memory.h),
-// else through the BPF reader, now; the rest as any live firing.
+// What the event's record read (event_memory.h: kernel memory, and the
+// user strings copyinstr() takes of arguments); else kernel addresses
+// through the BPF reader, now, and the rest as any live firing.
 int64_t FbtPlugin::read_memory(void *state, uint64_t address, void *buffer, size_t length) {
     auto *self = static_cast<FbtPlugin *>(state);
-    if (address < kKernelAddressStart || live::ProcessInfo::owns(address))
+    if (live::ProcessInfo::owns(address))
         return live::LiveFiring::read(&self->firing_, address, buffer, length);
+    const bool user = address < kKernelAddressStart;
     if (self->event_memory_) {
-        if (std::optional<int64_t> read = self->event_memory_->read(address, buffer, length))
+        // A user address the kernel's reads could not read is the process's to answer.
+        if (std::optional<int64_t> read = self->event_memory_->read(address, buffer, length);
+            read && (*read >= 0 || !user))
             return *read;
     }
+    if (user)
+        return live::LiveFiring::read(&self->firing_, address, buffer, length);
     return self->kernel_memory_.read(address, buffer, length);
 }
 
@@ -489,12 +498,23 @@ int FbtPlugin::lookup_type(const char *name, const dtrace_type_graph **out) {
     const std::string_view spelling = name;
     const bool tagged =
         spelling.starts_with("struct ") || spelling.starts_with("union ") || spelling.starts_with("enum ");
-    if (!tagged && !type_names_.may_name_type(spelling))
+    // A module's own types (split BTF over vmlinux's) are those of the
+    // modules whose functions were typed: a program naming a module's type
+    // has probes there (args[] typed first), and no module is read for
+    // another program's identifiers.
+    const std::vector<const BtfSet *> modules = btf_.modules_read();
+    const auto module_typedef = [&] {
+        return std::any_of(modules.begin(), modules.end(),
+                           [&](const BtfSet *set) { return set->find(BTF_KIND_TYPEDEF, spelling) != 0; });
+    };
+    if (!tagged && !type_names_.may_name_type(spelling) && !module_typedef())
         return -1;
     live::Result<const BtfSet *> types = btf_.vmlinux();
     if (!types)
         return -1;
     const dtrace_type_graph *graph = type_graph_.describe(*types.value(), name);
+    for (auto module = modules.begin(); graph == nullptr && module != modules.end(); ++module)
+        graph = type_graph_.describe(**module, name);
     if (graph == nullptr)
         return -1;
     *out = graph;
