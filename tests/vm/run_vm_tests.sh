@@ -47,6 +47,9 @@ printf '#!/bin/sh\nexec %s -x fastpath=off "$@"\n' "$build/dtrace" >"$off_build/
 variants=("on:$build/dtrace")
 [ -n "${BLESS:-}" ] || variants+=("off:$off_build/dtrace")
 log_of() { echo "$out/$(echo "$1" | tr / _)@$2.log"; }
+# The guest's time: a run takes ~10-30 s (emulated, on a busy host); a
+# minute each leaves room (one that hangs is ended by its own timeout).
+export VM_TIMEOUT=${VM_TIMEOUT:-$((300 + 60 * ${#tests[@]} * ${#variants[@]}))}
 {
   echo "# Written by tests/vm/run_vm_tests.sh: runs in the guest."
   # The cases are copied to the writable results folder (the host's / is read-only in the guest).
