@@ -38,28 +38,19 @@ int FbtPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
         out.unavailable = why;
         return -1;
     }
-    if (out.struct_size < offsetof(dtrace_fastpath_probe, arg_offsets) + sizeof out.arg_offsets)
+    if (out.struct_size < offsetof(dtrace_fastpath_probe, arg_field_signed) + sizeof out.arg_field_signed)
         return -1;
-    out.flags = DTRACE_FASTPATH_ARG_TABLE;
     if (is_return(cookie)) {
+        out.flags = DTRACE_FASTPATH_ARG_FIELDS;
         out.nargs = 2;
-        out.arg_offsets[0] = DTRACE_FASTPATH_ARG_COOKIE_HIGH; // attach_fastpath_program's cookie
-        out.arg_offsets[1] = offsetof(pt_regs, rax);
+        out.arg_field_size[0] = DTRACE_FASTPATH_ARG_FIELD_COOKIE_HIGH; // attach_fastpath_program's cookie
+        out.arg_field_offset[1] = offsetof(pt_regs, rax);
+        out.arg_field_size[1] = 8;
     } else {
-        out.nargs = std::min(slot->nargs, DTRACE_FASTPATH_MAX_ARGS);
-        for (uint32_t i = 0; i < out.nargs; ++i)
-            out.arg_offsets[i] = live::FastpathLoader::argument_register_offset(i);
+        live::FastpathLoader::register_arguments(out, slot->nargs);
     }
     live::FastpathLoader::describe_task(out);
     return 0;
-}
-
-int32_t FbtPlugin::create_fastpath_map(const dtrace_bpf_map_spec &spec) {
-    std::string error;
-    const int32_t handle = fastpath_.create_map(spec, error);
-    if (handle < 0)
-        fail(error);
-    return handle;
 }
 
 // The generated programs are tail-called by the kprobe programs: loaded as
@@ -92,16 +83,6 @@ int FbtPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_
         return fail(attached.error());
     slot.attachment = attached.value();
     return 0;
-}
-
-int FbtPlugin::read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
-    std::string error;
-    return fastpath_.read_map(map, fn, arg, error) ? 0 : fail(error);
-}
-
-int FbtPlugin::read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
-    std::string error;
-    return fastpath_.read_ring(map, fn, arg, error) ? 0 : fail(error);
 }
 
 } // namespace dtrace::fbt

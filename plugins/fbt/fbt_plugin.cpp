@@ -52,7 +52,7 @@ bool matches(const char *pattern, const std::string &name) {
 } // namespace
 
 FbtPlugin::FbtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
-    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)),
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), fastpath_(host, ops),
       record_(std::make_unique<fbt_record>()) {}
 
 FbtPlugin::~FbtPlugin() {
