@@ -45,9 +45,7 @@ enum class BlockKind : uint8_t {
 // A block's bytes: resize() leaves new bytes uninitialized, since the stream
 // overwrites them at once (zeroing them first cost as much as copying them).
 template <typename T> struct UninitializedAllocator : std::allocator<T> {
-    template <typename U> struct rebind {
-        using other = UninitializedAllocator<U>;
-    };
+    template <typename U> struct rebind { using other = UninitializedAllocator<U>; };
     template <typename U> void construct(U *at) noexcept { ::new (static_cast<void *>(at)) U; }
     template <typename U, typename... Args> void construct(U *at, Args &&...args) {
         ::new (static_cast<void *>(at)) U(std::forward<Args>(args)...);

@@ -118,7 +118,7 @@ struct NetTraceReader::Impl {
     std::vector<BlockBytes> region_blocks; // event blocks of the region
     std::vector<BlockBytes> stack_blocks;  // stack blocks until the next sequence point
     std::vector<BlockBytes> spare_blocks;  // emptied blocks of delivered regions, read into again
-    std::vector<uint8_t> scratch;                    // items of an event with a stack
+    std::vector<uint8_t> scratch;          // items of an event with a stack
     int64_t last_timestamp = std::numeric_limits<int64_t>::min();
 };
 
