@@ -16,6 +16,8 @@
 #      bpftrace's equivalent;
 #   4. printf() of each of CALLS / 10 getppid calls (records written in the
 #      kernel, -x fastpath=on): added wall time against bpftrace's printf;
+#   1b. the same count's in-kernel ns per event and BPF instructions, from
+#      the kernel's BPF statistics (bench/bpf_prog_stats), against bpftrace's;
 #   5. startup: a script that enables one syscall probe and exits in BEGIN,
 #      wall seconds from start to exit, against bpftrace's.
 # Timings on a shared VM spread widely: read the ratios and per-call CPU.
@@ -82,6 +84,31 @@ if [ -n "$bpftrace" ]; then
         "$(echo "$(per_call "$tmp/cpu_on") / $(per_call "$tmp/cpu_bpftrace")" | bc -l)"
 else
     echo "  bpftrace: not installed (apt-get install bpftrace)"
+fi
+
+# The in-kernel cost per event as the kernel counts it (BPF statistics,
+# bench/bpf_prog_stats.c): ns per run of the program that ran most (a
+# tail-called program's time counts to its caller) and its instructions.
+stats=$build/bench/bpf_prog_stats
+if [ -x "$stats" ]; then
+    echo "== the same count, in-kernel ns per event from the kernel's BPF statistics (median of $runs runs)"
+    for f in k_on k_bpftrace; do : >"$tmp/$f"; done
+    busiest() { sort -k4 -n | tail -1; } # id type name runs ns_per_run xlated_insns jited_bytes
+    for i in $(seq "$runs"); do
+        "$stats" "$calls" "$dtrace" -qn "$count" -c "$workload $calls" 2>/dev/null | busiest >>"$tmp/k_on"
+        [ -n "$bpftrace" ] && "$stats" "$calls" "$bpftrace" -e \
+            'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @ = count(); }' -c "$workload $calls" 2>/dev/null |
+            busiest >>"$tmp/k_bpftrace"
+    done
+    ns() { awk '{print $5}' "$tmp/$1" | median; }
+    insns() { awk '{print $6}' "$tmp/$1" | median; }
+    printf "  dtrace (fastpath=on) %.1f ns per event, %s BPF instructions\n" "$(ns k_on)" "$(insns k_on)"
+    if [ -n "$bpftrace" ]; then
+        printf "  bpftrace             %.1f ns per event, %s BPF instructions; ratio %.2f (goal <= 1.1)\n" \
+            "$(ns k_bpftrace)" "$(insns k_bpftrace)" "$(echo "$(ns k_on) / $(ns k_bpftrace)" | bc -l)"
+    fi
+else
+    echo "== in-kernel ns per event: skipped ($stats is not built)"
 fi
 
 # Starts a tracer in the background and waits until its BEGIN has printed

@@ -188,6 +188,11 @@ void emit_function(BpfEmitter &out, const KernelAggregation &agg, BpfEmitter::La
 
 } // namespace
 
+bool counts_firings(AggFunc func) {
+    return func == AggFunc::Count || func == AggFunc::Avg || func == AggFunc::Min || func == AggFunc::Max ||
+           func == AggFunc::Stddev;
+}
+
 uint32_t kernel_value_words(AggFunc func, const std::vector<int64_t> &params) {
     switch (func) {
     case AggFunc::Count:
@@ -234,10 +239,15 @@ KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &prog
     agg.key_in_scratch = agg.key_bytes > frame::kMaxKeyBytes;
     if (agg.key_bytes > kScratchKeyBytes)
         throw Refusal("an aggregation key of more than " + std::to_string(kScratchKeyBytes) + " bytes");
-    const uint32_t key_bytes = agg.key_bytes == 0 ? 8 : agg.key_bytes; // the empty tuple: one zero word
     const std::string map_name = "dt_agg_" + (decl->name.empty() ? std::string("_") : decl->name);
-    agg.map = plan.add("@" + decl->name, MapSpec{DTRACE_BPF_MAP_PERCPU_HASH, key_bytes, agg.value_words * 8,
-                                                 static_cast<uint32_t>(plan.aggregation_entries), map_name});
+    agg.single_entry = agg.key_types.empty() && counts_firings(decl->func);
+    if (agg.single_entry) {
+        agg.map = plan.add("@" + decl->name, MapSpec{DTRACE_BPF_MAP_PERCPU_ARRAY, 4, agg.value_words * 8, 1, map_name});
+    } else {
+        const uint32_t key_bytes = agg.key_bytes == 0 ? 8 : agg.key_bytes; // the empty tuple: one zero word
+        agg.map = plan.add("@" + decl->name, MapSpec{DTRACE_BPF_MAP_PERCPU_HASH, key_bytes, agg.value_words * 8,
+                                                     static_cast<uint32_t>(plan.aggregation_entries), map_name});
+    }
     MapSpec &zero = plan.maps[MapPlan::kZeroValue];
     zero.value_size = std::max(zero.value_size, agg.value_words * 8);
     return plan.aggregations.emplace(decl->name, std::move(agg)).first->second;
@@ -261,6 +271,14 @@ void emit_key_lookup(BpfEmitter &out, const KernelAggregation &agg) {
 
 void emit_aggregate_update(BpfEmitter &out, const KernelAggregation &agg) {
     BpfEmitter::Label found = out.new_label(), lookup_again = out.new_label(), skip = out.new_label();
+    if (agg.single_entry) { // the array's one entry (index 0: the empty tuple's zero word) is always there
+        emit_key_lookup(out, agg);
+        out.jump_imm(kJeq, R0, 0, skip);
+        out.mov(R7, R0);
+        emit_function(out, agg, skip);
+        out.bind(skip);
+        return;
+    }
     emit_key_lookup(out, agg);
     out.jump_imm(kJne, R0, 0, found);
     // A new key: insert the zeroed value (from the one-entry zero map: a

@@ -1,6 +1,7 @@
 // aggregation_code.h: aggregations in the kernel: each a per-CPU hash map
 // from the key tuple (8 bytes per integer, 16 per string) to the
-// aggregating function's words, and the BPF code that updates one entry.
+// aggregating function's words (a keyless count, avg, min, max or stddev: a
+// per-CPU array of one entry), and the BPF code that updates one entry.
 //
 // Kernel layouts (words of 8 bytes; docs/fastpath.md):
 //   count [n]   sum [sum]   avg [n, sum]   min, max [n, value]
@@ -15,6 +16,9 @@
 #include "fastpath/kernel_frame.h"
 
 namespace dtrace::fastpath {
+
+// Whether the first kernel word of `func` counts the firings (0: never fired).
+bool counts_firings(compiler::AggFunc func);
 
 // The kernel's words per entry of `func`; throws Refusal for the functions
 // the kernel path does not compute.

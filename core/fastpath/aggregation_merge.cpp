@@ -79,6 +79,8 @@ std::vector<AggregationDeltas::Change> AggregationDeltas::changes(const KernelAg
     std::vector<Change> out;
     const AggFunc func = agg.decl->func;
     for (const KernelEntry &entry : entries) {
+        if (agg.single_entry && firings(entry.cpu_values) == 0)
+            continue; // the array's entry, never fired
         std::string key = engine_key(agg, entry.key);
         std::vector<int64_t> now = engine_data(agg, entry.cpu_values);
         if (!merges_difference(func))

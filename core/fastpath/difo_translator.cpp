@@ -124,6 +124,8 @@ void note_builtin_uses(const dif::Difo &difo, BuiltinUses &uses) {
             uses.pid_tgid = true; // the thread-local key
         if (in.op == Op::Ldga && in.imm == uint32_t(VarId::Args))
             uses.return_value = true;
+        if (in.op == Op::Ldlv || in.op == Op::Stlv)
+            uses.clause_locals = true;
         if (in.op == Op::Call && in.imm == uint32_t(dif::Subr::Copyinstr))
             uses.scratch = uses.timestamp = true; // a fault's record has the timestamp
         if (in.op != Op::Ldgv)
@@ -380,7 +382,7 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
             const Kind &index = integer(in.r1);
             if (!index.known)
                 throw Refusal("args[] with an index not known at compile time");
-            emit_arg(static_cast<uint32_t>(index.value), in.rd);
+            emit_arg(static_cast<uint32_t>(index.value), in.rd, "args[" + std::to_string(index.value) + "]");
             return set(in.rd, Kind{Kind::Integer});
         }
         if (in.imm < dif::kFirstUserVariable)
@@ -537,7 +539,7 @@ void DifoTranslator::emit_builtin(VarId id, uint8_t rd, State &state) {
         return integer_result();
     default:
         if (id >= VarId::Arg0 && id <= VarId::Arg9) {
-            emit_arg(uint32_t(id) - uint32_t(VarId::Arg0), rd);
+            emit_arg(uint32_t(id) - uint32_t(VarId::Arg0), rd, builtin_name(uint32_t(id)));
             if (rd != dif::kZeroRegister)
                 state.regs[rd] = Kind{Kind::Integer};
             return;
@@ -558,40 +560,23 @@ void DifoTranslator::emit_read_task_word(Reg base, uint32_t offset, int32_t size
     out_.call(Helper::ProbeReadKernel);
 }
 
-// argN: the event's words (a syscall return: its value, twice); beyond the
-// probe's arguments, 0, as the user-space path reads missing arguments.
-void DifoTranslator::emit_arg(uint32_t index, uint8_t rd) {
+// argN: the event's words (a syscall return: its value, twice), or where
+// the probe's table says; beyond the probe's arguments, 0, as the
+// user-space path reads missing arguments. `name`: how the clause names it.
+void DifoTranslator::emit_arg(uint32_t index, uint8_t rd, const std::string &name) {
     if (shape_.syscall_return) {
         if (index < 2)
             out_.load(kDw, R1, R10, frame::kReturnValue);
         else
             out_.mov_imm(R1, 0);
-    } else if (index < shape_.arg_table.size()) {
-        emit_arg_from_table(index);
     } else if (shape_.context.arg_fields()) {
-        emit_field_arg(out_, shape_.context, shape_.nargs, index);
-    } else if (index < shape_.nargs && shape_.arg_table.empty()) {
+        emit_table_arg(out_, shape_.context, shape_.nargs, index, name);
+    } else if (index < shape_.nargs) {
         out_.load(kDw, R1, R6, static_cast<int16_t>(shape_.arg_offset + 8 * index));
     } else {
         out_.mov_imm(R1, 0);
     }
     store_dif_register(out_, rd, R1);
-}
-
-// r1 = argument `index` where the probe's table puts it (DTRACE_FASTPATH_ARG_TABLE).
-void DifoTranslator::emit_arg_from_table(uint32_t index) {
-    const uint32_t where = shape_.arg_table[index];
-    if (where == DTRACE_FASTPATH_ARG_UNAVAILABLE)
-        throw Refusal("arg" + std::to_string(index) +
-                      " of this probe (read from user memory) is not available in the kernel path");
-    if (where == DTRACE_FASTPATH_ARG_COOKIE_HIGH) {
-        out_.mov(R1, R6);
-        out_.call(Helper::GetAttachCookie);
-        out_.alu_imm(kRsh, R0, 32);
-        out_.mov(R1, R0);
-        return;
-    }
-    out_.load(kDw, R1, R6, static_cast<int16_t>(where));
 }
 
 // rd = strcmp(left, right) as -1, 0 or 1 (kernel_strings.h).

@@ -47,7 +47,8 @@ struct FaultSite {
 // The builtins a program reads once, in its prologue.
 struct BuiltinUses {
     bool execname = false, timestamp = false, pid_tgid = false, uid_gid = false, return_value = false;
-    bool scratch = false; // the scratch map (kernel_strings.h)
+    bool scratch = false;       // the scratch map (kernel_strings.h)
+    bool clause_locals = false; // this-> variables (zeroed for each firing)
 };
 
 // Where each this-> variable lives in the frame (shared by the clauses of
@@ -70,6 +71,8 @@ class DifoTranslator {
     void allow_faults(bool allowed) { faults_allowed_ = allowed; }
 
   private:
+    // Unset: never written on some path to here; such a register is never
+    // read (refused), so the frame's registers need no zeroing.
     struct Kind {
         enum Tag { Unset, Integer, Execname, Constant, Memory, Mixed } tag = Unset;
         bool known = false; // Integer: value is a constant
@@ -82,8 +85,7 @@ class DifoTranslator {
 
     void emit_instruction(const dif::Difo &difo, size_t pc, State &state);
     void emit_builtin(dif::VarId id, uint8_t rd, State &state);
-    void emit_arg(uint32_t index, uint8_t rd);
-    void emit_arg_from_table(uint32_t index);
+    void emit_arg(uint32_t index, uint8_t rd, const std::string &name);
     void emit_read_task_word(bpf::Reg base, uint32_t offset, int32_t size);
     void emit_string_compare(const Kind &left, const Kind &right, uint8_t rd);
     void emit_thread_local(const dif::Variable &var, uint8_t reg, bool store);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <ctime>
+#include <set>
 
 namespace dtrace::fastpath {
 
@@ -45,9 +46,9 @@ size_t entries_for(size_t bytes, size_t per_entry) {
     return std::clamp(bytes / per_entry, kMinEntries, kMaxEntries);
 }
 
-// The plugin whose probes run programs: the first enabled probe's that has a
-// fast path (one plugin's maps serve one session's programs).
-struct Port {
+// A plugin whose probes can run programs: a port of the installation
+// (Installation::Port), in the order their first probes come.
+struct PluginPort {
     const dtrace_fastpath_ops *ops = nullptr;
     void *state = nullptr;
     const host::LoadedPlugin *plugin = nullptr;
@@ -89,10 +90,6 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
         if (word)
             *word = layout.probe_word;
     }
-    if (layout.flags & DTRACE_FASTPATH_ARG_TABLE) {
-        shape.nargs = std::min(layout.nargs, DTRACE_FASTPATH_MAX_ARGS);
-        shape.arg_table.assign(layout.arg_offsets, layout.arg_offsets + shape.nargs);
-    }
     return shape;
 }
 
@@ -103,7 +100,16 @@ std::vector<ClauseRef> clauses_of(const engine::Probe &probe) {
     return clauses;
 }
 
-std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
+// The port of `plugin` (added at its first probe).
+uint32_t port_of(std::vector<PluginPort> &ports, const dtrace_fastpath_ops &ops, const host::LoadedPlugin *plugin) {
+    for (size_t i = 0; i < ports.size(); i++)
+        if (ports[i].plugin == plugin)
+            return static_cast<uint32_t>(i);
+    ports.push_back({&ops, plugin->plugin_state(), plugin});
+    return static_cast<uint32_t>(ports.size() - 1);
+}
+
+std::vector<PlannedProbe> collect_probes(engine::Engine &engine, std::vector<PluginPort> &ports) {
     std::vector<PlannedProbe> out;
     engine::ProbeTable &table = engine.probes();
     for (size_t id = 1; id <= table.probe_count(); ++id) {
@@ -120,11 +126,11 @@ std::vector<PlannedProbe> collect_probes(engine::Engine &engine, Port &port) {
             planned.identity.epids.push_back(ecb->epid);
         const host::LoadedPlugin *plugin = probe->provider->owner;
         const dtrace_fastpath_ops *ops = plugin ? plugin->fastpath_ops() : nullptr;
-        if (ops && (port.plugin == nullptr || port.plugin == plugin)) {
+        if (ops) {
             planned.shape =
                 shape_of(*ops, plugin->plugin_state(), *probe, &planned.identity.word, &planned.unavailable);
             if (planned.shape)
-                port = Port{ops, plugin->plugin_state(), plugin};
+                planned.port = port_of(ports, *ops, plugin);
         }
         out.push_back(std::move(planned));
     }
@@ -163,74 +169,92 @@ void read_entries(const dtrace_fastpath_ops &ops, void *state, int32_t map, cons
 
 } // namespace
 
-Installation::Installation(engine::Engine &engine, const dtrace_fastpath_ops &ops, void *state,
-                           const host::LoadedPlugin *plugin)
-    : engine_(engine), ops_(ops), state_(state), plugin_(plugin) {}
-
 Installation::~Installation() {
     engine_.set_kernel_hooks({}, {});
     engine_.set_kernel_record_hook({});
 }
 
 void Installation::merge_aggregations() {
-    for (const auto &[name, agg] : plan_.aggregations) {
-        std::vector<KernelEntry> entries;
-        read_entries(ops_, state_, map_handles_[agg.map], plan_.maps[agg.map], entries);
-        for (const AggregationDeltas::Change &change : deltas_.changes(agg, entries))
-            engine_.merge_aggregation(*agg.program, agg.decl->id, change.first, change.second);
-    }
+    for (Port &port : ports_)
+        for (const auto &[name, agg] : port.plan.aggregations) {
+            std::vector<KernelEntry> entries;
+            read_entries(*port.ops, port.state, port.map_handles[agg.map], port.plan.maps[agg.map], entries);
+            for (const AggregationDeltas::Change &change : port.deltas.changes(agg, entries))
+                engine_.merge_aggregation(*agg.program, agg.decl->id, change.first, change.second);
+        }
 }
 
 Status Installation::attach_late(const engine::Probe &probe) {
-    if (probe.provider->owner != plugin_)
-        return {};
-    const std::optional<ProbeShape> shape = shape_of(ops_, state_, probe);
-    if (!shape)
-        return {};
-    const std::vector<ClauseRef> clauses = clauses_of(probe);
-    auto program = programs_.find(GroupKey{grouping_shape(*shape, clauses), 0, clauses}); // not a probe's own program
-    if (program == programs_.end())
-        return {};
-    if (ops_.attach_program(state_, program->second, probe.id, probe.cookie) != 0)
-        return Failure{"failed to enable " + probe_name(probe) + ": its clauses' kernel program could not be attached"};
+    for (uint32_t index = 0; index < ports_.size(); index++) {
+        const Port &port = ports_[index];
+        if (probe.provider->owner != port.plugin)
+            continue;
+        const std::optional<ProbeShape> shape = shape_of(*port.ops, port.state, probe);
+        if (!shape)
+            return {};
+        const std::vector<ClauseRef> clauses = clauses_of(probe);
+        // Not a probe's own program.
+        auto program = port.programs.find(GroupKey{grouping_shape(*shape, clauses), 0, clauses, false, index});
+        if (program == port.programs.end())
+            return {};
+        if (port.ops->attach_program(port.state, program->second, probe.id, probe.cookie) != 0)
+            return Failure{"failed to enable " + probe_name(probe) +
+                           ": its clauses' kernel program could not be attached"};
+    }
     return {};
 }
 
 void Installation::merge_drops() {
-    std::vector<KernelEntry> entries;
-    read_entries(ops_, state_, map_handles_[MapPlan::kDrops], plan_.maps[MapPlan::kDrops], entries);
-    uint64_t now[3] = {0, 0, 0};
-    for (const KernelEntry &e : entries) {
-        uint32_t index = 0;
-        std::memcpy(&index, e.key.data(), std::min(e.key.size(), sizeof index));
-        if (index < 3)
-            for (const std::vector<int64_t> &v : e.cpu_values)
-                now[index] += v.empty() ? 0 : static_cast<uint64_t>(v[0]);
+    for (Port &port : ports_) {
+        if (port.map_handles.empty())
+            continue;
+        std::vector<KernelEntry> entries;
+        read_entries(*port.ops, port.state, port.map_handles[MapPlan::kDrops], port.plan.maps[MapPlan::kDrops],
+                     entries);
+        uint64_t now[3] = {0, 0, 0};
+        for (const KernelEntry &e : entries) {
+            uint32_t index = 0;
+            std::memcpy(&index, e.key.data(), std::min(e.key.size(), sizeof index));
+            if (index < 3)
+                for (const std::vector<int64_t> &v : e.cpu_values)
+                    now[index] += v.empty() ? 0 : static_cast<uint64_t>(v[0]);
+        }
+        uint64_t *seen = port.drops_seen;
+        engine_.add_kernel_drops(now[MapPlan::kAggregationDrops] - seen[MapPlan::kAggregationDrops],
+                                 now[MapPlan::kVariableDrops] - seen[MapPlan::kVariableDrops]);
+        if (const uint64_t lost = now[MapPlan::kRecordDrops] - seen[MapPlan::kRecordDrops])
+            engine_.report_drops(0, lost, DTRACE_DROP_PRINCIPAL);
+        std::copy(std::begin(now), std::end(now), seen);
     }
-    engine_.add_kernel_drops(now[MapPlan::kAggregationDrops] - drops_seen_[MapPlan::kAggregationDrops],
-                             now[MapPlan::kVariableDrops] - drops_seen_[MapPlan::kVariableDrops]);
-    if (const uint64_t lost = now[MapPlan::kRecordDrops] - drops_seen_[MapPlan::kRecordDrops])
-        engine_.report_drops(0, lost, DTRACE_DROP_PRINCIPAL);
-    std::copy(std::begin(now), std::end(now), std::begin(drops_seen_));
 }
 
 void Installation::merge_records() {
-    auto ring = plan_.by_name.find("records");
-    if (ring == plan_.by_name.end())
+    for (Port &port : ports_)
+        merge_records(port);
+}
+
+void Installation::merge_records(Port &port) {
+    auto ring = port.plan.by_name.find("records");
+    if (ring == port.plan.by_name.end() || port.map_handles.empty())
         return;
+    struct Reader {
+        Installation *self;
+        const MapPlan *plan;
+    } reader{this, &port.plan};
     auto on_record = [](void *arg, const void *data, uint32_t size) {
-        Installation &self = *static_cast<Installation *>(arg);
-        std::optional<DecodedRecord> r =
-            decode_record(self.plan_, std::span<const uint8_t>(static_cast<const uint8_t *>(data), size));
-        if (r && r->fault)
-            self.engine_.report_kernel_fault(r->cpu, r->timestamp,
-                                             engine::FaultRecord{r->fault->epid, static_cast<int32_t>(r->fault->action),
-                                                                 r->fault->pc, dif::FaultKind(r->fault->kind),
-                                                                 r->fault->address});
-        else if (r)
-            self.engine_.append_kernel_record(r->cpu, r->epid, r->timestamp, r->values);
+        const Reader &r = *static_cast<Reader *>(arg);
+        engine::Engine &engine = r.self->engine_;
+        std::optional<DecodedRecord> d =
+            decode_record(*r.plan, std::span<const uint8_t>(static_cast<const uint8_t *>(data), size));
+        if (d && d->fault)
+            engine.report_kernel_fault(d->cpu, d->timestamp,
+                                       engine::FaultRecord{d->fault->epid, static_cast<int32_t>(d->fault->action),
+                                                           d->fault->pc, dif::FaultKind(d->fault->kind),
+                                                           d->fault->address});
+        else if (d)
+            engine.append_kernel_record(d->cpu, d->epid, d->timestamp, d->values);
     };
-    ops_.read_ring(state_, map_handles_[ring->second], on_record, this);
+    port.ops->read_ring(port.state, port.map_handles[ring->second], on_record, &reader);
 }
 
 class Installer {
@@ -246,11 +270,11 @@ class Installer {
     }
 
     std::optional<std::string> run(std::unique_ptr<Installation> &out) {
-        Port port;
-        const std::vector<PlannedProbe> probes = collect_probes(engine_, port);
+        std::vector<PluginPort> ports;
+        const std::vector<PlannedProbe> probes = collect_probes(engine_, ports);
         std::map<ClauseRef, std::string> forced;
-        if (port.ops && !can_read_rings(*port.ops))
-            for (const PlannedProbe &p : probes)
+        for (const PlannedProbe &p : probes)
+            if (p.shape && !can_read_rings(*ports[p.port].ops))
                 for (const ClauseRef &c : p.clauses)
                     if (clause_records(*c.clause))
                         forced.try_emplace(c, "the " + p.provider + " provider cannot bring records from the kernel");
@@ -260,9 +284,15 @@ class Installer {
                 explain_user_space(plan);
                 return std::nullopt;
             }
-            auto installation =
-                std::unique_ptr<Installation>(new Installation(engine_, *port.ops, port.state, port.plugin));
-            installation->plan_ = sizes_;
+            auto installation = std::unique_ptr<Installation>(new Installation(engine_));
+            for (const PluginPort &p : ports) {
+                installation->ports_.emplace_back();
+                Installation::Port &port = installation->ports_.back();
+                port.ops = p.ops;
+                port.state = p.state;
+                port.plugin = p.plugin;
+                port.plan = sizes_;
+            }
             std::vector<Built> built;
             if (!build(plan, *installation, built, forced) || !create_maps(*installation, forced, plan) ||
                 !load(plan, *installation, built, forced))
@@ -292,20 +322,21 @@ class Installer {
             std::vector<const ProbeIdentity *> identities;
             for (const PlannedProbe *p : group_probes)
                 identities.push_back(&p->identity);
-            size_strings(inst.plan_, key.clauses, identities);
+            size_strings(inst.ports_[key.port].plan, key.clauses, identities);
         }
         for (const auto &[key, group_probes] : plan.groups) {
             // A program of one probe's (key.probe) knows it: its names, its clauses' enabled probe ids.
             const ProbeIdentity *probe = key.probe ? &group_probes.front()->identity : nullptr;
+            MapPlan &maps = inst.ports_[key.port].plan;
             try {
                 if (key.shared) {
                     SharedProgram shared;
                     for (const PlannedProbe *p : group_probes)
                         shared.probes.push_back(&p->identity);
-                    built.push_back({build_shared_program(inst.plan_, key.shape, key.clauses, shared)});
+                    built.push_back({build_shared_program(maps, key.shape, key.clauses, shared)});
                     continue;
                 }
-                built.push_back({build_program(inst.plan_, key.shape, key.clauses, probe)});
+                built.push_back({build_program(maps, key.shape, key.clauses, probe)});
             } catch (const Refusal &refusal) {
                 for (const ClauseRef &c : key.clauses)
                     forced.try_emplace(c, refusal.what());
@@ -319,22 +350,29 @@ class Installer {
         return true;
     }
 
+    // The maps of each plugin that runs a program.
     bool create_maps(Installation &inst, std::map<ClauseRef, std::string> &forced, const Plan &plan) {
-        for (const MapSpec &m : inst.plan_.maps) {
-            dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
-                                     m.value_size, m.max_entries,    m.name.c_str()};
-            const int32_t handle = inst.ops_.create_map(inst.state_, &spec);
-            if (handle < 0) {
-                force(plan, "the plugin could not create the map " + m.name, forced);
-                return false;
+        std::set<uint32_t> used;
+        for (const auto &[key, group_probes] : plan.groups)
+            used.insert(key.port);
+        for (uint32_t index : used) {
+            Installation::Port &port = inst.ports_[index];
+            for (const MapSpec &m : port.plan.maps) {
+                dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
+                                         m.value_size, m.max_entries,    m.name.c_str()};
+                const int32_t handle = port.ops->create_map(port.state, &spec);
+                if (handle < 0) {
+                    force(plan, "the plugin could not create the map " + m.name, forced);
+                    return false;
+                }
+                port.map_handles.push_back(handle);
             }
-            inst.map_handles_.push_back(handle);
+            for (const MapPlan::Entry &e : port.plan.initial_entries)
+                if (port.ops->update_map(port.state, port.map_handles[e.map], e.key.data(), e.value.data()) != 0) {
+                    force(plan, "the plugin could not fill the map " + port.plan.maps[e.map].name, forced);
+                    return false;
+                }
         }
-        for (const MapPlan::Entry &e : inst.plan_.initial_entries)
-            if (inst.ops_.update_map(inst.state_, inst.map_handles_[e.map], e.key.data(), e.value.data()) != 0) {
-                force(plan, "the plugin could not fill the map " + inst.plan_.maps[e.map].name, forced);
-                return false;
-            }
         return true;
     }
 
@@ -344,17 +382,18 @@ class Installer {
         size_t index = 0;
         for (const auto &[key, group_probes] : plan.groups) {
             Built &b = built[index++];
+            Installation::Port &port = inst.ports_[key.port];
             dtrace_bpf_program program{};
             program.struct_size = sizeof program;
             program.name = "dtrace_clauses";
             program.insns = b.insns.data();
             program.ninsns = static_cast<uint32_t>(b.insns.size());
-            program.nmaps = static_cast<uint32_t>(inst.map_handles_.size());
-            program.maps = inst.map_handles_.data();
+            program.nmaps = static_cast<uint32_t>(port.map_handles.size());
+            program.maps = port.map_handles.data();
             program.log = log.data();
             program.log_size = static_cast<uint32_t>(log.size());
             program.layout_flags = key.shape.context.flags;
-            b.handle = inst.ops_.load_program(inst.state_, &program);
+            b.handle = port.ops->load_program(port.state, &program);
             if (b.handle < 0) {
                 const std::string why = "the kernel refused its program";
                 for (const ClauseRef &c : key.clauses)
@@ -371,10 +410,11 @@ class Installer {
         size_t index = 0;
         for (const auto &[key, group_probes] : plan.groups) {
             const Built &b = built[index++];
-            inst.programs_[key] = b.handle;
+            Installation::Port &port = inst.ports_[key.port];
+            port.programs[key] = b.handle;
             for (const PlannedProbe *p : group_probes) {
                 const engine::Probe &probe = probe_of(engine_, *p);
-                if (inst.ops_.attach_program(inst.state_, b.handle, probe.id, probe.cookie) != 0)
+                if (port.ops->attach_program(port.state, b.handle, probe.id, probe.cookie) != 0)
                     return "failed to enable " + p->name + ": its clauses' kernel program could not be attached";
             }
         }

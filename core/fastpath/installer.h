@@ -3,8 +3,8 @@
 //
 // Once every program is enabled and before tracing starts, install() plans
 // which clauses run in the kernel (planner.h), builds their programs, and
-// hands maps and programs to the plugin of their probes through the SDK's
-// dtrace_fastpath_ops; a program the verifier refuses leaves its clauses
+// hands maps and programs to the plugins of their probes through the SDK's
+// dtrace_fastpath_ops (each plugin's programs use maps of their own); a program the verifier refuses leaves its clauses
 // in user space (with the verifier's log under -x fastpath=explain). From
 // then on, before the consumer reads aggregations or drops, the kernel's
 // maps are read and merged into the engine (aggregation_merge.h), and
@@ -45,18 +45,24 @@ class Installation {
 
   private:
     friend class Installer;
-    Installation(engine::Engine &engine, const dtrace_fastpath_ops &ops, void *state, const host::LoadedPlugin *plugin);
+    // One plugin whose probes run programs, with the maps they use (each
+    // plugin creates its own; PlannedProbe::port is the index in ports_).
+    struct Port {
+        const dtrace_fastpath_ops *ops = nullptr;
+        void *state = nullptr;
+        const host::LoadedPlugin *plugin = nullptr;
+        // The loaded programs, by the probe layout and clauses they serve.
+        std::map<GroupKey, int32_t> programs;
+        MapPlan plan;
+        std::vector<int32_t> map_handles; // empty: no program of this plugin's
+        AggregationDeltas deltas;
+        uint64_t drops_seen[3] = {0, 0, 0};
+    };
+    explicit Installation(engine::Engine &engine) : engine_(engine) {}
+    void merge_records(Port &port);
 
     engine::Engine &engine_;
-    const dtrace_fastpath_ops &ops_;
-    void *state_;
-    const host::LoadedPlugin *plugin_; // whose probes run the programs
-    // The loaded programs, by the probe layout and clauses they serve.
-    std::map<GroupKey, int32_t> programs_;
-    MapPlan plan_;
-    std::vector<int32_t> map_handles_;
-    AggregationDeltas deltas_;
-    uint64_t drops_seen_[3] = {0, 0, 0};
+    std::vector<Port> ports_;
 };
 
 // Where explanations go (-x fastpath=explain): one message per call.

@@ -74,9 +74,6 @@ struct ProbeShape {
     ProbeContext context; // tracepoint fields, another task's builtins, raw tracepoints (probe_context.h)
     // The context word that tells the probes apart (shared_probes.h); size 0: none.
     uint32_t probe_word_offset = 0, probe_word_size = 0;
-    // DTRACE_FASTPATH_ARG_TABLE: where each argument is (dtrace_fastpath_probe's
-    // arg_offsets, nargs of them); empty: the words at arg_offset.
-    std::vector<uint32_t> arg_table;
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };
@@ -119,6 +116,10 @@ struct KernelAggregation {
     uint32_t string_bytes = kStringKeyBytes; // a string key's bytes
     bool key_in_scratch = false;             // built in the scratch map (larger than the frame's room)
     uint32_t value_words = 0;
+    // No key, and a function whose first word counts the firings (count,
+    // avg, min, max, stddev): a per-CPU array of one entry (a lookup the
+    // kernel inlines, never full), whose entry counts as absent until fired.
+    bool single_entry = false;
 };
 
 // The maps of every program of a session, by name, with their sizes.

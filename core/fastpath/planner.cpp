@@ -57,6 +57,37 @@ std::optional<std::string> min_max_reset(const ClauseRef &c, const std::set<std:
     return std::nullopt;
 }
 
+// Each plugin's programs have maps of their own: what two plugins' probes
+// share stays in user space (a clause on both, a variable used on both,
+// records from both, whose rings are read one after the other).
+template <typename Stay>
+void keep_ports_apart(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef, Variables> &variables,
+                      const std::set<ClauseRef> &ordered_records, Stay &&stay) {
+    std::map<ClauseRef, std::set<uint32_t>> clause_ports;
+    for (const PlannedProbe &p : probes)
+        if (p.shape)
+            for (const ClauseRef &c : p.clauses)
+                clause_ports[c].insert(p.port);
+    std::map<std::string, std::set<uint32_t>> variable_ports;
+    std::set<uint32_t> record_ports;
+    for (const auto &[c, ports] : clause_ports) {
+        if (ports.size() > 1)
+            stay(c, "its probes belong to two plugins, whose kernel programs cannot share maps");
+        for (const std::string &v : variables.at(c))
+            variable_ports[v].insert(ports.begin(), ports.end());
+        if (ordered_records.count(c))
+            record_ports.insert(ports.begin(), ports.end());
+    }
+    for (const auto &[c, ports] : clause_ports) {
+        for (const std::string &v : variables.at(c))
+            if (variable_ports[v].size() > 1)
+                stay(c, v + " is used on the probes of two plugins, whose kernel programs cannot share maps");
+        if (record_ports.size() > 1 && ordered_records.count(c))
+            stay(c, "it records, and so do clauses on another plugin's probes (two kernel rings: their records "
+                    "would print out of order)");
+    }
+}
+
 } // namespace
 
 std::string clause_name(const ClauseRef &clause) {
@@ -67,8 +98,10 @@ std::string clause_name(const ClauseRef &clause) {
 }
 
 ProbeShape grouping_shape(ProbeShape shape, const std::vector<ClauseRef> &clauses) {
-    if (!reads_arguments(clauses))
+    if (!reads_arguments(clauses)) {
         shape.nargs = 0;
+        shape.context.args = {};
+    }
     return shape;
 }
 
@@ -137,6 +170,7 @@ Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef
     for (const PlannedProbe &p : probes)
         for (const ClauseRef &c : p.clauses)
             variables.try_emplace(c, variables_of(*c.clause));
+    keep_ports_apart(probes, variables, ordered_records, stay);
     for (bool changed = true; changed;) {
         changed = false;
         for (const PlannedProbe &p : probes) {
@@ -174,8 +208,8 @@ Plan make_plan(const std::vector<PlannedProbe> &probes, const std::map<ClauseRef
             continue;
         const bool named = needs_probe_identity(p.clauses);
         const bool shared = named && p.shape->probe_word_size != 0;
-        plan.groups[{grouping_shape(*p.shape, p.clauses), named && !shared ? p.id : 0, p.clauses, shared}].push_back(
-            &p);
+        plan.groups[{grouping_shape(*p.shape, p.clauses), named && !shared ? p.id : 0, p.clauses, shared, p.port}]
+            .push_back(&p);
     }
     split_ambiguous_groups(plan);
     return plan;

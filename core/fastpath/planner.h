@@ -10,7 +10,10 @@
 // the engine's. Records (trace, printf ...) either all come from the kernel
 // or all from user space, the dtrace provider's probes aside: the kernel's
 // are read at each buffer switch, and would print out of order with the
-// engine's. The rules are applied until nothing changes; each clause left
+// engine's. Each plugin's programs use maps of their own (its ports): a
+// clause on probes of two plugins, a variable used on both, and records
+// written by both (two rings, read one after the other) stay in user
+// space. The rules are applied until nothing changes; each clause left
 // in user space keeps the first reason found, for -x fastpath=explain.
 #pragma once
 
@@ -33,6 +36,7 @@ struct PlannedProbe {
     std::vector<ClauseRef> clauses;  // enabled on it, in enabling order
     ProbeIdentity identity;          // its names, and each clause's enabled probe id
     std::string unavailable;         // no shape: why, as its plugin says (empty: not said)
+    uint32_t port = 0;               // the plugin whose maps its programs use (one per plugin with a kernel path)
 };
 
 // The probes that share one program: their layout, the probe when the
@@ -45,6 +49,7 @@ struct GroupKey {
     // The probes share a program though their clauses name their probe:
     // they tell themselves apart by shape.probe_word_offset (shared_probes.h).
     bool shared = false;
+    uint32_t port = 0; // PlannedProbe::port: a program uses the maps of its probes' plugin
 
     friend auto operator<=>(const GroupKey &, const GroupKey &) = default;
 };

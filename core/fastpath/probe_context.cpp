@@ -53,11 +53,24 @@ ProbeContext probe_context_of(const dtrace_fastpath_probe &layout) {
     ProbeContext context;
     context.flags =
         layout.flags & (DTRACE_FASTPATH_ARG_FIELDS | DTRACE_FASTPATH_THREAD_TASK | DTRACE_FASTPATH_RAW_TRACEPOINT);
-    for (size_t i = 0; i < context.field_offset.size(); i++) {
-        context.field_offset[i] = layout.arg_field_offset[i];
-        context.field_size[i] = layout.arg_field_size[i];
+    for (size_t i = 0; i < context.args.size(); i++) {
+        ArgPlace &place = context.args[i];
+        if (context.arg_fields()) {
+            const uint8_t size = layout.arg_field_size[i];
+            if (size == DTRACE_FASTPATH_ARG_FIELD_COOKIE_HIGH)
+                place.kind = ArgPlace::Kind::CookieHigh;
+            else if (size == 1 || size == 2 || size == 4 || size == 8)
+                place = arg_field(layout.arg_field_offset[i], size, (layout.arg_field_signed >> i & 1) != 0);
+        } else if ((layout.flags & DTRACE_FASTPATH_ARG_TABLE) && i < layout.nargs) {
+            const uint32_t where = layout.arg_offsets[i];
+            if (where == DTRACE_FASTPATH_ARG_COOKIE_HIGH)
+                place.kind = ArgPlace::Kind::CookieHigh;
+            else if (where <= UINT16_MAX)
+                place = arg_field(static_cast<uint16_t>(where), 8);
+        }
     }
-    context.field_signed = layout.arg_field_signed;
+    if (layout.flags & DTRACE_FASTPATH_ARG_TABLE)
+        context.flags |= DTRACE_FASTPATH_ARG_FIELDS;
     context.thread_task_offset = layout.thread_task_offset;
     context.task_pid = layout.task_pid;
     context.task_comm = layout.task_comm;
@@ -67,20 +80,30 @@ ProbeContext probe_context_of(const dtrace_fastpath_probe &layout) {
     return context;
 }
 
-void emit_field_arg(BpfEmitter &out, const ProbeContext &context, uint32_t nargs, uint32_t index) {
+void emit_table_arg(BpfEmitter &out, const ProbeContext &context, uint32_t nargs, uint32_t index,
+                    const std::string &name) {
     if (index >= nargs) {
         out.mov_imm(R1, 0);
         return;
     }
-    if (index >= context.field_size.size() || context.field_size[index] == 0)
-        throw Refusal("args[" + std::to_string(index) +
-                      "] of this probe is not available in the kernel path (a string, or a value dtrace builds in user "
-                      "space)");
-    const uint8_t bytes = context.field_size[index];
-    out.load(load_size(bytes), R1, R6, static_cast<int16_t>(context.field_offset[index]));
-    if (bytes < 8 && (context.field_signed >> index & 1)) {
-        out.alu_imm(kLsh, R1, 64 - 8 * bytes);
-        out.alu_imm(kArsh, R1, 64 - 8 * bytes);
+    const ArgPlace place = index < context.args.size() ? context.args[index] : ArgPlace{};
+    switch (place.kind) {
+    case ArgPlace::Kind::Unavailable:
+        throw Refusal(name + " of this probe is not available in the kernel path (the plugin reads it in user space: "
+                             "a string, user memory, a value it builds)");
+    case ArgPlace::Kind::CookieHigh:
+        out.mov(R1, R6);
+        out.call(Helper::GetAttachCookie);
+        out.alu_imm(kRsh, R0, 32);
+        out.mov(R1, R0);
+        return;
+    case ArgPlace::Kind::Field:
+        break;
+    }
+    out.load(load_size(place.size), R1, R6, static_cast<int16_t>(place.offset));
+    if (place.size < 8 && place.is_signed) {
+        out.alu_imm(kLsh, R1, 64 - 8 * place.size);
+        out.alu_imm(kArsh, R1, 64 - 8 * place.size);
     }
 }
 

@@ -1,7 +1,8 @@
 // probe_context.h: probes whose context is not the syscall plugin's 8-byte
 // words for the current thread (dtrace_fastpath_probe's appended fields):
-// tracepoint fields of their own size and sign as arguments, arguments the
-// kernel cannot read, the thread builtins of a task the context points to
+// arguments where a table says (tracepoint fields of their own size and
+// sign, a uprobe's registers, the attach cookie), arguments the kernel
+// cannot read, the thread builtins of a task the context points to
 // (sched:::on-cpu's incoming thread), and raw tracepoints. What ProbeShape
 // keeps of them, and the code that reads them.
 #pragma once
@@ -11,18 +12,37 @@
 #include <array>
 #include <compare>
 #include <cstdint>
+#include <string>
 
 #include <dtrace/provider.h>
 
 namespace dtrace::fastpath {
 
+// Where one argument lies in the context (dtrace_fastpath_probe's
+// DTRACE_FASTPATH_ARG_FIELDS entry, or its older arg_offsets table's).
+struct ArgPlace {
+    enum class Kind : uint8_t {
+        Unavailable, // the plugin reads it in user space (a string, user memory, a record it builds)
+        Field,       // `size` bytes at `offset`, sign-extended when `is_signed`
+        CookieHigh,  // the high 32 bits of the attach cookie (a pid return probe's offset)
+    } kind = Kind::Unavailable;
+    uint16_t offset = 0;
+    uint8_t size = 0; // 1, 2, 4 or 8
+    bool is_signed = false;
+
+    friend auto operator<=>(const ArgPlace &, const ArgPlace &) = default;
+};
+
+// A Field argument.
+inline ArgPlace arg_field(uint16_t offset, uint8_t size, bool is_signed = false) {
+    return ArgPlace{ArgPlace::Kind::Field, offset, size, is_signed};
+}
+
 struct ProbeContext {
     uint32_t flags = 0; // DTRACE_FASTPATH_ARG_FIELDS, _THREAD_TASK, _RAW_TRACEPOINT
-    // DTRACE_FASTPATH_ARG_FIELDS: each argument's place, size (0: not in
-    // the kernel) and, by bit, sign.
-    std::array<uint16_t, DTRACE_FASTPATH_MAX_ARG_FIELDS> field_offset{};
-    std::array<uint8_t, DTRACE_FASTPATH_MAX_ARG_FIELDS> field_size{};
-    uint32_t field_signed = 0;
+    // DTRACE_FASTPATH_ARG_FIELDS: where each argument is (else: the
+    // ProbeShape's words at arg_offset).
+    std::array<ArgPlace, DTRACE_FASTPATH_MAX_ARG_FIELDS> args{};
     // DTRACE_FASTPATH_THREAD_TASK: the context's word holding the task, and
     // what is read of it (0: unknown).
     uint32_t thread_task_offset = 0;
@@ -34,13 +54,17 @@ struct ProbeContext {
     friend auto operator<=>(const ProbeContext &, const ProbeContext &) = default;
 };
 
-// The appended fields of a layout the plugin filled.
+// The appended fields of a layout the plugin filled. Its arguments, told
+// field by field (DTRACE_FASTPATH_ARG_FIELDS) or by the older table
+// (DTRACE_FASTPATH_ARG_TABLE: 8-byte words), are one table of ArgPlaces.
 ProbeContext probe_context_of(const dtrace_fastpath_probe &layout);
 
 // R1 = argument `index` of a DTRACE_FASTPATH_ARG_FIELDS probe with `nargs`
-// arguments (the context in R6): its field, or 0 past the probe's
-// arguments. Throws a Refusal for an argument the kernel cannot read.
-void emit_field_arg(BpfEmitter &out, const ProbeContext &context, uint32_t nargs, uint32_t index);
+// arguments (the context in R6): where its place says, or 0 past the
+// probe's arguments. Throws a Refusal naming it (`name`: "arg6",
+// "args[2]") when the kernel cannot read it.
+void emit_table_arg(BpfEmitter &out, const ProbeContext &context, uint32_t nargs, uint32_t index,
+                    const std::string &name);
 
 // R0 = the struct task_struct * the thread builtins describe: the current
 // task, or the context's word (DTRACE_FASTPATH_THREAD_TASK).

@@ -53,11 +53,14 @@ const char *action_name(ActionKind kind) {
 
 void emit_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, const BuiltinUses &uses) {
     out.mov(R6, R1); // the context, kept across helper calls
-    out.mov_imm(R1, 0);
-    for (unsigned r = 1; r < dif::kRegisterCount; r++)
-        out.store(kDw, R10, frame::dif_register(r), R1);
-    for (unsigned i = 0; i < frame::kMaxClauseLocals; i++)
-        out.store(kDw, R10, frame::clause_local(i), R1);
+    // DIF registers need no zeroing: the translator refuses to read one that
+    // is not written on every path (difo_translator.h). A this-> variable
+    // read before it is assigned is 0.
+    if (uses.clause_locals) {
+        out.mov_imm(R1, 0);
+        for (unsigned i = 0; i < frame::kMaxClauseLocals; i++)
+            out.store(kDw, R10, frame::clause_local(i), R1);
+    }
     if (uses.scratch)
         emit_scratch_prologue(out, plan);
     if (uses.execname && shape.context.thread_task()) {

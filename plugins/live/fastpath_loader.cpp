@@ -3,8 +3,14 @@
 #include "fastpath_loader.h"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <unistd.h>
+
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
+
+#include "tracefs.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -122,6 +128,7 @@ void FastpathLoader::describe_task(dtrace_fastpath_probe &layout) {
 }
 
 FastpathLoader::~FastpathLoader() {
+    detach_all();
     for (int fd : programs_)
         close(fd);
     for (const Map &m : maps_) {
@@ -200,6 +207,56 @@ int FastpathLoader::program_fd(int32_t program) const {
     return program >= 0 && static_cast<size_t>(program) < programs_.size() ? programs_[program] : -1;
 }
 
+int32_t FastpathLoader::attach_tracepoint(int32_t program, const std::string &group, const std::string &event,
+                                          std::string &error) {
+    const int program_fd = this->program_fd(program);
+    Result<std::string> root = tracefs_root();
+    if (program_fd < 0 || !root) {
+        error = program_fd < 0 ? "attaching an unknown program (" + std::to_string(program) + ")" : root.error();
+        return -1;
+    }
+    Result<std::string> id = read_text_file(root.value() + "/events/" + group + "/" + event + "/id");
+    if (!id) {
+        error = id.error();
+        return -1;
+    }
+    // As libbpf attaches a tracepoint program: a perf event of the
+    // tracepoint on CPU 0 for every process (the program runs on every CPU).
+    perf_event_attr attr{};
+    attr.size = sizeof attr;
+    attr.type = PERF_TYPE_TRACEPOINT;
+    attr.config = std::strtoull(id.value().c_str(), nullptr, 10);
+    const int event_fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC));
+    if (event_fd < 0) {
+        error = "cannot open tracepoint " + group + ":" + event + ": " + std::strerror(errno);
+        return -1;
+    }
+    const int link_fd = bpf_link_create(program_fd, event_fd, BPF_PERF_EVENT, nullptr);
+    if (link_fd < 0) {
+        error = "cannot attach a generated program to tracepoint " + group + ":" + event + ": " + std::strerror(errno);
+        close(event_fd);
+        return -1;
+    }
+    links_.push_back({link_fd, event_fd});
+    return static_cast<int32_t>(links_.size() - 1);
+}
+
+void FastpathLoader::detach(int32_t link) {
+    if (link < 0 || static_cast<size_t>(link) >= links_.size())
+        return;
+    Link &l = links_[link];
+    for (int *fd : {&l.link_fd, &l.event_fd})
+        if (*fd >= 0) {
+            close(*fd);
+            *fd = -1;
+        }
+}
+
+void FastpathLoader::detach_all() {
+    for (size_t i = 0; i < links_.size(); i++)
+        detach(static_cast<int32_t>(i));
+}
+
 bool FastpathLoader::update_map(int32_t map, const void *key, const void *value, std::string &error) {
     if (map < 0 || static_cast<size_t>(map) >= maps_.size()) {
         error = "updating an unknown map (" + std::to_string(map) + ")";
@@ -262,6 +319,33 @@ bool FastpathLoader::read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *
         return false;
     }
     return true;
+}
+
+int FastpathLoader::report(const std::string &error) const {
+    if (ops_ != nullptr)
+        ops_->report_error(host_, error.c_str());
+    return -1;
+}
+
+int32_t FastpathLoader::create_map(const dtrace_bpf_map_spec &spec) {
+    std::string error;
+    const int32_t handle = create_map(spec, error);
+    return handle >= 0 ? handle : report(error);
+}
+
+int FastpathLoader::read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
+    std::string error;
+    return read_map(map, fn, arg, error) ? 0 : report(error);
+}
+
+int FastpathLoader::update_map(int32_t map, const void *key, const void *value) {
+    std::string error;
+    return update_map(map, key, value, error) ? 0 : report(error);
+}
+
+int FastpathLoader::read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
+    std::string error;
+    return read_ring(map, fn, arg, error) ? 0 : report(error);
 }
 
 } // namespace dtrace::live

@@ -3,7 +3,8 @@
 // for, loads the BPF programs it generated (the maps' file descriptors put
 // into their map loads), and reads maps back. Which events run a program is
 // the plugin's business: the syscall plugin puts it in its objects'
-// live_fastpath program array at the probe's slot (program_fd()).
+// live_fastpath program array at the probe's slot (program_fd()), or
+// attaches it to the probe's tracepoint itself (attach_tracepoint()).
 //
 // Every map and program is owned by a file descriptor held here, closed by
 // the destructor: nothing is pinned, nothing outlives the process.
@@ -23,6 +24,8 @@ namespace dtrace::live {
 class FastpathLoader {
   public:
     FastpathLoader() = default;
+    // Reporting its errors to dtrace through `ops` (the SDK entries below).
+    FastpathLoader(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops) {}
     ~FastpathLoader();
     FastpathLoader(const FastpathLoader &) = delete;
     FastpathLoader &operator=(const FastpathLoader &) = delete;
@@ -44,6 +47,13 @@ class FastpathLoader {
     int32_t load_program(const dtrace_bpf_program &program);
     // The program's file descriptor; -1 for an unknown handle.
     int program_fd(int32_t program) const;
+    // Attaches `program` to tracepoint group:event itself (it then runs for
+    // each event without the plugin's program and its tail call): a link
+    // handle (>= 0), or -1 with `error` set.
+    int32_t attach_tracepoint(int32_t program, const std::string &group, const std::string &event, std::string &error);
+    // Removes one such attachment (idempotent), or all of them.
+    void detach(int32_t link);
+    void detach_all();
     // Calls fn for each entry of the map; false with `error` set.
     bool read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg, std::string &error) const;
     // Sets one entry of a map; false with `error` set.
@@ -51,7 +61,18 @@ class FastpathLoader {
     // Calls fn for each record waiting in a ring map, and frees it; false with `error` set.
     bool read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg, std::string &error);
 
+    // The same as dtrace_fastpath_ops' entries, which a plugin forwards here
+    // (a loader made with the host): -1 after reporting why to dtrace.
+    int32_t create_map(const dtrace_bpf_map_spec &spec);
+    int read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
+    int update_map(int32_t map, const void *key, const void *value);
+    int read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
+
   private:
+    int report(const std::string &error) const;
+
+    dtrace_host *host_ = nullptr;
+    const dtrace_host_ops *ops_ = nullptr;
     // Where a ring's records go during one read_ring().
     struct RingReader {
         dtrace_bpf_ring_record_fn fn = nullptr;
@@ -65,6 +86,11 @@ class FastpathLoader {
     };
     std::vector<Map> maps_;
     std::vector<int> programs_;
+    // attach_tracepoint()'s links and their perf events (-1: detached).
+    struct Link {
+        int link_fd = -1, event_fd = -1;
+    };
+    std::vector<Link> links_;
     uint32_t program_type_ = 5; // BPF_PROG_TYPE_TRACEPOINT
     uint32_t expected_attach_type_ = 0;
 };

@@ -4,7 +4,7 @@
 // anything else, so such a probe's events never reach the ring. Its context
 // is the probed instruction's struct pt_regs: an entry's arguments are the
 // SysV argument registers, a return's arg0 its offset in the function (the
-// high half of the attach cookie) and arg1 rax (probe_layout's table).
+// high half of the attach cookie) and arg1 rax (probe_layout's fields).
 #include "pid_plugin.h"
 
 #include <cerrno>
@@ -20,7 +20,7 @@ namespace dtrace::pid {
 namespace {
 
 // Where the SysV argument registers are in struct pt_regs (arg0..arg5).
-constexpr uint32_t kArgumentRegisters[] = {offsetof(pt_regs, rdi), offsetof(pt_regs, rsi), offsetof(pt_regs, rdx),
+constexpr uint16_t kArgumentRegisters[] = {offsetof(pt_regs, rdi), offsetof(pt_regs, rsi), offsetof(pt_regs, rdx),
                                            offsetof(pt_regs, rcx), offsetof(pt_regs, r8),  offsetof(pt_regs, r9)};
 
 } // namespace
@@ -29,21 +29,23 @@ int PidPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
     std::lock_guard guard(mutex_);
     const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
     if (slot == nullptr || !slot->enabled || slot->internal || !uprobes_ ||
-        out.struct_size < offsetof(dtrace_fastpath_probe, arg_offsets) + sizeof out.arg_offsets)
+        out.struct_size < offsetof(dtrace_fastpath_probe, arg_field_signed) + sizeof out.arg_field_signed)
         return -1;
-    out.flags = DTRACE_FASTPATH_ARG_TABLE;
+    out.flags = DTRACE_FASTPATH_ARG_FIELDS;
     out.nargs = std::min(slot->nargs, DTRACE_FASTPATH_MAX_ARGS);
     switch (slot->kind) {
     case ProbeKind::Entry:
-        // arg6..arg9 are the words above the return address: user memory.
-        for (uint32_t i = 0; i < out.nargs; ++i)
-            out.arg_offsets[i] =
-                i < std::size(kArgumentRegisters) ? kArgumentRegisters[i] : DTRACE_FASTPATH_ARG_UNAVAILABLE;
+        // arg6..arg9 are the words above the return address: user memory (size 0).
+        for (uint32_t i = 0; i < out.nargs && i < std::size(kArgumentRegisters); ++i) {
+            out.arg_field_offset[i] = kArgumentRegisters[i];
+            out.arg_field_size[i] = 8;
+        }
         break;
     case ProbeKind::Return:
         out.nargs = 2;
-        out.arg_offsets[0] = DTRACE_FASTPATH_ARG_COOKIE_HIGH; // uprobe_cookie(slot, offset)
-        out.arg_offsets[1] = offsetof(pt_regs, rax);
+        out.arg_field_size[0] = DTRACE_FASTPATH_ARG_FIELD_COOKIE_HIGH; // uprobe_cookie(slot, offset)
+        out.arg_field_offset[1] = offsetof(pt_regs, rax);
+        out.arg_field_size[1] = 8;
         break;
     case ProbeKind::Offset:
         out.nargs = 0;
@@ -51,14 +53,6 @@ int PidPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
     }
     live::FastpathLoader::describe_task(out);
     return 0;
-}
-
-int32_t PidPlugin::create_fastpath_map(const dtrace_bpf_map_spec &spec) {
-    std::string error;
-    const int32_t handle = fastpath_.create_map(spec, error);
-    if (handle < 0)
-        fail(error);
-    return handle;
 }
 
 // The generated programs are tail-called by the uprobe program: loaded as
@@ -89,16 +83,6 @@ int PidPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_
 void PidPlugin::detach_fastpath_program(uint32_t slot) {
     if (uprobes_)
         (void)bpf_map_delete_elem(uprobes_->programs().map_fd("uprobe_fastpath"), &slot);
-}
-
-int PidPlugin::read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
-    std::string error;
-    return fastpath_.read_map(map, fn, arg, error) ? 0 : fail(error);
-}
-
-int PidPlugin::read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
-    std::string error;
-    return fastpath_.read_ring(map, fn, arg, error) ? 0 : fail(error);
 }
 
 } // namespace dtrace::pid

@@ -45,7 +45,7 @@ namespace dtrace::pid {
 
 class PidPlugin {
   public:
-    PidPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops) {}
+    PidPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops), fastpath_(host, ops) {}
     ~PidPlugin();
 
     int init();
@@ -62,11 +62,15 @@ class PidPlugin {
 
     // The in-kernel fast path (dtrace_fastpath_ops, pid_fastpath.cpp).
     int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out);
-    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec);
+    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec) { return fastpath_.create_map(spec); }
     int32_t load_fastpath_program(const dtrace_bpf_program &program);
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
-    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
-    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
+    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
+        return fastpath_.read_map(map, fn, arg);
+    }
+    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
+        return fastpath_.read_ring(map, fn, arg);
+    }
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }

@@ -109,14 +109,6 @@ int SdtPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
     return 0;
 }
 
-int32_t SdtPlugin::create_fastpath_map(const dtrace_bpf_map_spec &spec) {
-    std::string error;
-    const int32_t handle = fastpath_.create_map(spec, error);
-    if (handle < 0)
-        fail(error);
-    return handle;
-}
-
 // The program on sched_switch, in place of the switch program's record for
 // this probe (which detaches when no probe needs it any more).
 bool SdtPlugin::attach_switch_program(uint32_t index, ProbeSlot &slot, int program_fd) {
@@ -169,16 +161,6 @@ void SdtPlugin::detach_fastpath(ProbeSlot &slot) {
         (void)bpf_map_delete_elem(bpf_->map_fd("live_fastpath"), &key);
     }
     slot.in_kernel = false;
-}
-
-int SdtPlugin::read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
-    std::string error;
-    return fastpath_.read_map(map, fn, arg, error) ? 0 : fail(error);
-}
-
-int SdtPlugin::read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
-    std::string error;
-    return fastpath_.read_ring(map, fn, arg, error) ? 0 : fail(error);
 }
 
 } // namespace dtrace::sdt

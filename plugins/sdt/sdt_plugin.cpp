@@ -80,8 +80,8 @@ std::string psargs_of(std::span<const uint8_t> captured) {
 } // namespace
 
 SdtPlugin::SdtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
-    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), row_slots_(stable_rows().size()) {
-}
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), row_slots_(stable_rows().size()),
+      fastpath_(host, ops) {}
 
 SdtPlugin::~SdtPlugin() {
     stop();

@@ -58,7 +58,7 @@ bool matches(const char *pattern, const char *name) {
 } // namespace
 
 SyscallPlugin::SyscallPlugin(dtrace_host *host, const dtrace_host_ops *ops)
-    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)) {}
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), fastpath_(host, ops) {}
 
 SyscallPlugin::~SyscallPlugin() {
     stop();
@@ -256,38 +256,62 @@ bool SyscallPlugin::use_raw(Direction direction) {
     return true;
 }
 
+// A probe enabled before tracing starts is armed when it starts (start()):
+// by then a probe whose clauses run in the kernel has its generated program
+// on its own tracepoint, and the plugin's program (whose verification is
+// most of a one-liner's start) is loaded only if some probe needs it.
 int SyscallPlugin::enable(dtrace_probe_id, uint64_t cookie) {
     if (cookie >= slot_count_.load(std::memory_order_acquire))
         return fail("enabling an unknown syscall probe (cookie " + std::to_string(cookie) + ")");
     ProbeSlot &slot = slots_[cookie];
     if (slot.enabled)
         return 0;
+    slot.enabled = true;
+    enabled_count_[slot.is_return ? kReturn : kEntry]++;
+    if (started_ && !arm(slot, static_cast<uint32_t>(cookie))) {
+        disable(0, cookie);
+        return -1;
+    }
+    return 0;
+}
+
+// Whether the probe is traced through the raw_syscalls program (found by number).
+bool SyscallPlugin::goes_raw(const ProbeSlot &slot) const {
     const Direction direction = slot.is_return ? kReturn : kEntry;
-    if (!ensure_loaded(direction))
-        return -1;
-    const uint32_t index = static_cast<uint32_t>(cookie);
-    if (live::Status configured = bpf_->configure(index, config_of(slot)); !configured)
-        return fail(configured.error());
-    const bool wide = slot.wide || enabled_count_[direction] + 1 > kRawThreshold;
-    if (wide && syscall_number(slot.function) && !use_raw(direction))
-        return -1;
+    return (slot.wide || enabled_count_[direction] > kRawThreshold || raw_attachment_[direction]) &&
+           syscall_number(slot.function);
+}
+
+// The plugin's program delivers the probe's events to the ring: on its own
+// tracepoint, or found by number by the raw_syscalls program.
+bool SyscallPlugin::arm(ProbeSlot &slot, uint32_t index) {
+    const Direction direction = slot.is_return ? kReturn : kEntry;
+    if (!ensure_loaded(direction) || !ensure_ring())
+        return false;
+    if (live::Status configured = bpf_->configure(index, config_of(slot)); !configured) {
+        fail(configured.error());
+        return false;
+    }
+    if (goes_raw(slot) && !use_raw(direction))
+        return false;
     if (raw_attachment_[direction] && set_raw_slot(slot, direction, index + 1)) {
         slot.raw = true;
     } else {
         const std::string event = (slot.is_return ? kExitPrefix : kEntryPrefix) + slot.function;
         live::Result<size_t> attachment = call_bpf_[direction]->attach_tracepoint(
-            slot.is_return ? kReturnProgram : kEntryProgram, kSyscallGroup, event, cookie);
-        if (!attachment)
-            return fail(attachment.error());
+            slot.is_return ? kReturnProgram : kEntryProgram, kSyscallGroup, event, index);
+        if (!attachment) {
+            fail(attachment.error());
+            return false;
+        }
         slot.attachment = attachment.value();
     }
-    slot.enabled = true;
-    enabled_count_[direction]++;
-    return 0;
+    slot.armed = true;
+    return true;
 }
 
 void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
-    if (cookie >= slot_count_.load(std::memory_order_acquire) || !bpf_)
+    if (cookie >= slot_count_.load(std::memory_order_acquire))
         return;
     ProbeSlot &slot = slots_[cookie];
     if (!slot.enabled)
@@ -298,11 +322,16 @@ void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     if (slot.attachment)
         call_bpf_[direction]->detach(*slot.attachment);
     slot.attachment.reset();
+    fastpath_.detach(slot.fastpath_link);
+    slot.fastpath_link = -1;
     slot.raw = false;
+    slot.armed = false;
     slot.enabled = false;
+    enabled_count_[direction]--;
+    if (!bpf_)
+        return;
     const uint32_t key = static_cast<uint32_t>(cookie);
     (void)bpf_map_delete_elem(bpf_->map_fd("live_fastpath"), &key); // its generated program, if any
-    enabled_count_[direction]--;
     (void)bpf_->configure(static_cast<uint32_t>(cookie), live_probe_config{});
 }
 
@@ -315,8 +344,8 @@ int SyscallPlugin::set_filters(dtrace_probe_id id, uint64_t cookie, uint32_t nfi
     slot.stacks = live::stacks_for_usage(host_, ops_, id);
     if (!live::prepare_stacks(host_, ops_, slot.stacks, stacks_))
         return -1;
-    if (!slot.enabled || !bpf_)
-        return 0; // applied when the probe is enabled
+    if (!slot.armed)
+        return 0; // applied when the probe is armed
     if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
         return fail(configured.error());
     return 0;
@@ -343,55 +372,76 @@ int SyscallPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fast
     return 0;
 }
 
-int32_t SyscallPlugin::create_fastpath_map(const dtrace_bpf_map_spec &spec) {
+// A probe on its own tracepoint gets the generated program attached there in
+// place of the plugin's (no attach cookie, no tail call: the cheapest event
+// the kernel has). A slot already armed (a probe enabled late) is disarmed
+// first, so that no event runs both; the few events in between are not
+// traced. False: the tail call then.
+bool SyscallPlugin::attach_fastpath_directly(int32_t program, ProbeSlot &slot, uint32_t index) {
+    if (slot.raw || goes_raw(slot) || (slot.armed && !bpf_->configure(index, live_probe_config{})))
+        return false; // found by number by the raw_syscalls program
     std::string error;
-    const int32_t handle = fastpath_.create_map(spec, error);
-    if (handle < 0)
-        fail(error);
-    return handle;
+    const std::string event = (slot.is_return ? kExitPrefix : kEntryPrefix) + slot.function;
+    const int32_t link = fastpath_.attach_tracepoint(program, kSyscallGroup, event, error);
+    if (link < 0) {
+        if (slot.armed)
+            (void)bpf_->configure(index, config_of(slot));
+        return false;
+    }
+    if (slot.attachment)
+        call_bpf_[slot.is_return ? kReturn : kEntry]->detach(*slot.attachment);
+    slot.attachment.reset();
+    slot.armed = false;
+    slot.fastpath_link = link;
+    return true;
 }
 
 int SyscallPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_t cookie) {
     const int fd = fastpath_.program_fd(program);
-    if (fd < 0 || !bpf_ || cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled)
+    if (fd < 0 || cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled)
         return fail("attaching a generated program to a probe that is not enabled (cookie " + std::to_string(cookie) +
                     ")");
     const uint32_t key = static_cast<uint32_t>(cookie);
+    if (attach_fastpath_directly(program, slots_[cookie], key))
+        return 0;
+    // By a tail call from the plugin's program, which runs for the probe from now on.
+    if (!slots_[cookie].armed && !arm(slots_[cookie], key))
+        return -1;
     if (bpf_map_update_elem(bpf_->map_fd("live_fastpath"), &key, &fd, BPF_ANY) != 0)
         return fail("cannot attach a generated program to syscall::" + slots_[cookie].function + ": " +
                     std::strerror(errno));
     return 0;
 }
 
-int SyscallPlugin::read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
-    std::string error;
-    return fastpath_.read_map(map, fn, arg, error) ? 0 : fail(error);
-}
-
-int SyscallPlugin::update_fastpath_map(int32_t map, const void *key, const void *value) {
-    std::string error;
-    return fastpath_.update_map(map, key, value, error) ? 0 : fail(error);
-}
-
-int SyscallPlugin::read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
-    std::string error;
-    return fastpath_.read_ring(map, fn, arg, error) ? 0 : fail(error);
-}
-
 int SyscallPlugin::start() {
-    if (!bpf_ || started_)
+    if (started_)
         return 0;
+    started_ = true;
+    for (uint32_t i = 0; i < slot_count_.load(std::memory_order_acquire); i++) {
+        ProbeSlot &slot = slots_[i];
+        if (slot.enabled && !slot.armed && slot.fastpath_link < 0 && !arm(slot, i))
+            return -1;
+    }
+    return 0;
+}
+
+// The ring's reader, once tracing has started and the plugin's program is loaded.
+bool SyscallPlugin::ensure_ring() {
+    if (ring_ || !started_ || !bpf_)
+        return true;
     live::Result<std::unique_ptr<live::EventRing>> ring =
         live::start_event_ring(*bpf_, host_, ops_, [this](std::span<const uint8_t> record) { deliver(record); });
-    if (!ring)
-        return fail(ring.error());
+    if (!ring) {
+        fail(ring.error());
+        return false;
+    }
     ring_ = std::move(ring.value());
-    started_ = true;
-    return 0;
+    return true;
 }
 
 // Detaches first, so that the last drain sees every event there will be.
 void SyscallPlugin::stop() {
+    fastpath_.detach_all();
     for (const auto *sets : {&raw_bpf_, &call_bpf_})
         for (const std::unique_ptr<live::BpfProgramSet> &set : *sets)
             if (set)

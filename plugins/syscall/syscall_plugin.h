@@ -60,12 +60,18 @@ class SyscallPlugin {
     // The in-kernel fast path (dtrace_fastpath_ops): a probe's layout,
     // maps and programs, the program run instead of delivering the events.
     int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out) const;
-    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec);
+    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec) { return fastpath_.create_map(spec); }
     int32_t load_fastpath_program(const dtrace_bpf_program &program) { return fastpath_.load_program(program); }
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
-    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
-    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg);
-    int update_fastpath_map(int32_t map, const void *key, const void *value);
+    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
+        return fastpath_.read_map(map, fn, arg);
+    }
+    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
+        return fastpath_.read_ring(map, fn, arg);
+    }
+    int update_fastpath_map(int32_t map, const void *key, const void *value) {
+        return fastpath_.update_map(map, key, value);
+    }
 
     // Names the addresses of stack() and ustack() (the live stack helper).
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
@@ -82,7 +88,9 @@ class SyscallPlugin {
         const SyscallShape *shape = nullptr;
         std::atomic<dtrace_probe_id> id{0};
         bool enabled = false;
+        bool armed = false;               // the plugin's program delivers its events (arm())
         std::optional<size_t> attachment; // its own tracepoint's
+        int32_t fastpath_link = -1;       // the generated program on its own tracepoint (fastpath_)
         bool raw = false;                 // found by number by the raw_syscalls program
         bool wide = false;                // named by a description that names many calls
         live::ProbeFilter filter;
@@ -97,6 +105,10 @@ class SyscallPlugin {
     bool use_raw(Direction direction);
     bool set_raw_slot(const ProbeSlot &slot, Direction direction, uint32_t value);
     live_probe_config config_of(const ProbeSlot &slot) const;
+    bool attach_fastpath_directly(int32_t program, ProbeSlot &slot, uint32_t index);
+    bool goes_raw(const ProbeSlot &slot) const;
+    bool arm(ProbeSlot &slot, uint32_t index);
+    bool ensure_ring();
     void deliver(std::span<const uint8_t> record);
 
     dtrace_host *host_;

@@ -112,10 +112,14 @@ struct Session {
 };
 
 const Session kSessions[] = {
+    // openat:entry's count runs in the kernel (dtrace's program on its own
+    // tracepoint); getppid's stack and openat:return's strjoin() keep their
+    // clauses in user space (the plugin's programs).
     {"syscall",
      "syscall::getppid:entry /pid == $target/ { @ = count(); @u[ustack()] = count(); } "
-     "syscall::openat:entry,syscall::openat:return /pid == $target/ { @o = count(); }",
-     {"syscall_entry", "syscall_return"}},
+     "syscall::openat:entry /pid == $target/ { @o = count(); } "
+     "syscall::openat:return /pid == $target/ { @r[strjoin(execname, \"!\")] = count(); }",
+     {"syscall_entry", "syscall_return", "dtrace_clauses"}},
     {"sdt",
      "sched:::on-cpu /pid == $target/ { @ = count(); } proc:::exit /pid == $target/ { @e = count(); } "
      "sdt:sched::sched_process_exit /pid == $target/ { @x = count(); } "

@@ -491,7 +491,9 @@ typedef struct dtrace_fastpath_probe {
      * nargs, at most DTRACE_FASTPATH_MAX_ARGS) is where arg_offsets[i] says
      * instead of the words at arg_offset: the 8-byte word at that offset in
      * the context (a register of struct pt_regs at a uprobe), or one of the
-     * DTRACE_FASTPATH_ARG_* places below. */
+     * DTRACE_FASTPATH_ARG_* places below. Superseded by
+     * DTRACE_FASTPATH_ARG_FIELDS, which says all of it and more (the host
+     * reads this table as fields of 8 bytes, for plugins built before). */
     uint32_t arg_offsets[DTRACE_FASTPATH_MAX_ARGS];
     /* Appended (tracepoints): arguments that are fields of the event's
      * record rather than 8-byte words, with DTRACE_FASTPATH_ARG_FIELDS:
@@ -499,8 +501,11 @@ typedef struct dtrace_fastpath_probe {
      * integer of arg_field_size[N] bytes (1, 2, 4 or 8) at ctx +
      * arg_field_offset[N], sign-extended when bit N of arg_field_signed is
      * set. Size 0: the argument cannot be read in the kernel (a string, a
-     * record the plugin builds in user space), and a clause reading it
-     * stays in user space; so does one reading argN past the table. */
+     * record the plugin builds in user space, user memory), and a clause
+     * reading it stays in user space; so does one reading argN past the
+     * table. Size DTRACE_FASTPATH_ARG_FIELD_COOKIE_HIGH: the high 32 bits
+     * of the probe's attach cookie. The one way to say where arguments are
+     * when they are not the words at arg_offset. */
     uint16_t arg_field_offset[DTRACE_FASTPATH_MAX_ARG_FIELDS];
     uint8_t arg_field_size[DTRACE_FASTPATH_MAX_ARG_FIELDS];
     uint32_t arg_field_signed;
@@ -536,6 +541,9 @@ typedef struct dtrace_fastpath_probe {
 #define DTRACE_FASTPATH_ARG_UNAVAILABLE 0xffffffffu
 /* The arguments are the fields arg_field_offset/size/signed describe. */
 #define DTRACE_FASTPATH_ARG_FIELDS 0x10u
+/* arg_field_size[N]: argN is the high 32 bits of the probe's attach cookie
+ * (bpf_get_attach_cookie(); a pid return probe's offset in its function). */
+#define DTRACE_FASTPATH_ARG_FIELD_COOKIE_HIGH 0xffu
 /* The thread builtins are those of the task at thread_task_offset. */
 #define DTRACE_FASTPATH_THREAD_TASK 0x20u
 /* The context is a raw tracepoint's (the tracepoint's arguments as 8-byte

@@ -87,3 +87,16 @@ TEST(FastpathMerge, StddevSquaresIncreaseAcrossTheirWords) {
     // An increase of 5: the low word borrows from the high one.
     EXPECT_EQ(deltas.changes(*p.agg, entries)[0].second, (std::vector<int64_t>{1, 2, 0, 5}));
 }
+
+TEST(FastpathMerge, AKeylessCountsEntryIsAbsentUntilFired) {
+    Planned p = plan_for("a:::b { @ = count(); }");
+    ASSERT_TRUE(p.agg->single_entry); // a per-CPU array: its one entry is always there
+    fastpath::AggregationDeltas deltas;
+    std::vector<KernelEntry> entries{{std::string(4, '\0'), {{0}, {0}}}};
+    EXPECT_TRUE(deltas.changes(*p.agg, entries).empty());
+    entries[0].cpu_values = {{0}, {3}};
+    auto fired = deltas.changes(*p.agg, entries);
+    ASSERT_EQ(fired.size(), 1u);
+    EXPECT_EQ(fired[0].first, "");
+    EXPECT_EQ(fired[0].second, (std::vector<int64_t>{3}));
+}

@@ -13,9 +13,7 @@ fastpath::ProbeShape tracepoint_shape() {
     fastpath::ProbeShape shape;
     shape.nargs = 3;
     shape.context.flags = DTRACE_FASTPATH_ARG_FIELDS;
-    shape.context.field_offset = {8, 12, 16};
-    shape.context.field_size = {4, 2, 0};
-    shape.context.field_signed = 1u << 0;
+    shape.context.args = {fastpath::arg_field(8, 4, true), fastpath::arg_field(12, 2)};
     return shape;
 }
 
@@ -57,8 +55,8 @@ TEST(FastpathProbeContext, IntegerFieldsTranslateAndStringsAreRefused) {
     // Past the probe's arguments, 0 as in user space.
     EXPECT_EQ(test::refusal_of("a:::b { @[arg5] = count(); }", tracepoint_shape()), std::nullopt);
     EXPECT_EQ(test::refusal_of("a:::b { @[arg2] = count(); }", tracepoint_shape()),
-              "args[2] of this probe is not available in the kernel path (a string, or a value dtrace builds in user "
-              "space)");
+              "arg2 of this probe is not available in the kernel path (the plugin reads it in user space: a string, "
+              "user memory, a value it builds)");
     fastpath::ProbeShape many = tracepoint_shape();
     many.nargs = 12; // arguments past the table's 10 are not described
     EXPECT_NE(test::refusal_of("a:::b { @[args[11]] = count(); }", many), std::nullopt);
@@ -86,7 +84,7 @@ TEST(FastpathProbeContext, AnotherTasksBuiltinsNeedItsOffsets) {
     EXPECT_FALSE(has_instruction(clause, on_cpu_shape(true), call, int32_t(fastpath::bpf::Helper::GetCurrentTask)));
     EXPECT_TRUE(
         has_instruction("a:::b { @[execname] = count(); }", {}, call, int32_t(fastpath::bpf::Helper::GetCurrentComm)));
-    EXPECT_EQ(test::refusal_of("a:::b { @[arg0] = count(); }", on_cpu_shape(true)),
-              "args[0] of this probe is not available in the kernel path (a string, or a value dtrace builds in user "
-              "space)");
+    EXPECT_EQ(test::refusal_of("a:::b { @[args[0]] = count(); }", on_cpu_shape(true)),
+              "args[0] of this probe is not available in the kernel path (the plugin reads it in user space: a "
+              "string, user memory, a value it builds)");
 }

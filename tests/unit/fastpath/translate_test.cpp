@@ -154,9 +154,23 @@ TEST(FastpathTranslate, ProgramsEndWithExit) {
         dtrace::fastpath::build_program(plan, {0, 16, false}, dtrace::test::clauses_of(*program));
     ASSERT_FALSE(insns.empty());
     EXPECT_EQ(insns.back() & 0xff, 0x95u); // BPF_JMP | BPF_EXIT
-    // The drop counters, the zero value, and the aggregation's per-CPU hash.
+    // The drop counters, the zero value, and the keyless count's per-CPU array of one entry.
     ASSERT_EQ(plan.maps.size(), 3u);
-    EXPECT_EQ(plan.maps[2].type, DTRACE_BPF_MAP_PERCPU_HASH);
-    EXPECT_EQ(plan.maps[2].key_size, 8u);
+    EXPECT_EQ(plan.maps[2].type, DTRACE_BPF_MAP_PERCPU_ARRAY);
+    EXPECT_EQ(plan.maps[2].key_size, 4u);
     EXPECT_EQ(plan.maps[2].value_size, 8u);
+    EXPECT_EQ(plan.maps[2].max_entries, 1u);
+}
+
+TEST(FastpathTranslate, KeyedAndSummedAggregationsAreHashMaps) {
+    // A key, or a function without a count of firings (sum's 0 may be a sum
+    // of zeros): entries exist only once fired.
+    auto program = dtrace::test::compile_d("a:::b { @k[arg0] = count(); @s = sum(arg1); }");
+    ASSERT_TRUE(program);
+    dtrace::fastpath::MapPlan plan;
+    dtrace::fastpath::build_program(plan, {2, 16, false}, dtrace::test::clauses_of(*program));
+    ASSERT_EQ(plan.maps.size(), 4u);
+    EXPECT_EQ(plan.maps[2].type, DTRACE_BPF_MAP_PERCPU_HASH);
+    EXPECT_EQ(plan.maps[3].type, DTRACE_BPF_MAP_PERCPU_HASH);
+    EXPECT_EQ(plan.maps[3].key_size, 8u);
 }

@@ -1,6 +1,6 @@
-// Probes whose arguments are not contiguous words (DTRACE_FASTPATH_ARG_TABLE:
-// a pid probe's struct pt_regs): the translation reads each where the table
-// says, leaves a clause reading an argument from user memory in user space,
+// Probes whose arguments are not contiguous words (DTRACE_FASTPATH_ARG_FIELDS,
+// or the older DTRACE_FASTPATH_ARG_TABLE: a pid probe's struct pt_regs): the
+// translation reads each where the layout says, leaves a clause reading an argument from user memory in user space,
 // and (root) the programs pass this kernel's verifier as the uprobe program
 // tail-calls them (kprobe programs, uprobe_multi's attach type or none).
 #include "compiled_clauses.h"
@@ -19,23 +19,43 @@ namespace {
 
 constexpr uint32_t kUprobeMultiAttachType = 48; // BPF_TRACE_UPROBE_MULTI (uapi 6.6)
 
-// A pid entry probe of `nargs` arguments: the SysV registers, then the stack.
-fastpath::ProbeShape entry_shape(uint32_t nargs) {
-    const uint32_t registers[] = {offsetof(pt_regs, rdi), offsetof(pt_regs, rsi), offsetof(pt_regs, rdx),
-                                  offsetof(pt_regs, rcx), offsetof(pt_regs, r8),  offsetof(pt_regs, r9)};
+constexpr uint16_t kRegisters[] = {offsetof(pt_regs, rdi), offsetof(pt_regs, rsi), offsetof(pt_regs, rdx),
+                                   offsetof(pt_regs, rcx), offsetof(pt_regs, r8),  offsetof(pt_regs, r9)};
+
+fastpath::ProbeShape shape_of(const dtrace_fastpath_probe &layout) {
     fastpath::ProbeShape shape;
-    shape.nargs = nargs;
-    for (uint32_t i = 0; i < nargs; ++i)
-        shape.arg_table.push_back(i < 6 ? registers[i] : DTRACE_FASTPATH_ARG_UNAVAILABLE);
+    shape.nargs = layout.nargs;
+    shape.context = fastpath::probe_context_of(layout);
     return shape;
+}
+
+// A pid entry probe of `nargs` arguments as the pid plugin describes it:
+// the SysV registers, then the stack (size 0: user memory).
+dtrace_fastpath_probe entry_layout(uint32_t nargs) {
+    dtrace_fastpath_probe layout{};
+    layout.struct_size = sizeof layout;
+    layout.flags = DTRACE_FASTPATH_ARG_FIELDS;
+    layout.nargs = nargs;
+    for (uint32_t i = 0; i < nargs && i < 6; ++i) {
+        layout.arg_field_offset[i] = kRegisters[i];
+        layout.arg_field_size[i] = 8;
+    }
+    return layout;
+}
+fastpath::ProbeShape entry_shape(uint32_t nargs) {
+    return shape_of(entry_layout(nargs));
 }
 
 // A pid return probe: arg0 its offset (the attach cookie's high half), arg1 rax.
 fastpath::ProbeShape return_shape() {
-    fastpath::ProbeShape shape;
-    shape.nargs = 2;
-    shape.arg_table = {DTRACE_FASTPATH_ARG_COOKIE_HIGH, offsetof(pt_regs, rax)};
-    return shape;
+    dtrace_fastpath_probe layout{};
+    layout.struct_size = sizeof layout;
+    layout.flags = DTRACE_FASTPATH_ARG_FIELDS;
+    layout.nargs = 2;
+    layout.arg_field_size[0] = DTRACE_FASTPATH_ARG_FIELD_COOKIE_HIGH;
+    layout.arg_field_offset[1] = offsetof(pt_regs, rax);
+    layout.arg_field_size[1] = 8;
+    return shape_of(layout);
 }
 
 // Loads the clauses of `source` as a kprobe program of `attach_type`;
@@ -83,11 +103,27 @@ TEST(FastpathUprobeLayout, TranslatesRegisterArgumentsAndTheReturnOffset) {
     EXPECT_EQ(refusal_of("pid1:a.out:f:return { @ = sum(arg4); }", return_shape()), std::nullopt);
 }
 
+TEST(FastpathUprobeLayout, TheOlderArgumentTableIsReadAsFields) {
+    // A plugin built before DTRACE_FASTPATH_ARG_FIELDS said the same with arg_offsets.
+    dtrace_fastpath_probe table{};
+    table.struct_size = sizeof table;
+    table.flags = DTRACE_FASTPATH_ARG_TABLE;
+    table.nargs = 8;
+    for (uint32_t i = 0; i < 8; ++i)
+        table.arg_offsets[i] = i < 6 ? kRegisters[i] : DTRACE_FASTPATH_ARG_UNAVAILABLE;
+    EXPECT_EQ(shape_of(table), entry_shape(8));
+    table.nargs = 2;
+    table.arg_offsets[0] = DTRACE_FASTPATH_ARG_COOKIE_HIGH;
+    table.arg_offsets[1] = offsetof(pt_regs, rax);
+    EXPECT_EQ(shape_of(table).context.args[0].kind, fastpath::ArgPlace::Kind::CookieHigh);
+    EXPECT_EQ(shape_of(table).context.args[1], fastpath::arg_field(offsetof(pt_regs, rax), 8));
+}
+
 TEST(FastpathUprobeLayout, LeavesArgumentsFromTheStackInUserSpace) {
-    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg6); }", entry_shape(8)),
-              "arg6 of this probe (read from user memory) is not available in the kernel path");
-    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(args[7]); }", entry_shape(8)),
-              "arg7 of this probe (read from user memory) is not available in the kernel path");
+    const std::string why = " of this probe is not available in the kernel path (the plugin reads it in user space: a "
+                            "string, user memory, a value it builds)";
+    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg6); }", entry_shape(8)), "arg6" + why);
+    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(args[7]); }", entry_shape(8)), "args[7]" + why);
     EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg5); }", entry_shape(8)), std::nullopt);
 }
 

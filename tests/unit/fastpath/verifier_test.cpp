@@ -182,9 +182,8 @@ TEST_F(FastpathVerifier, AcceptsTracepointFieldsAndAnotherTasksBuiltins) {
     fastpath::ProbeShape fields;
     fields.nargs = 4;
     fields.context.flags = DTRACE_FASTPATH_ARG_FIELDS;
-    fields.context.field_offset = {8, 12, 14, 16};
-    fields.context.field_size = {4, 2, 1, 8};
-    fields.context.field_signed = 0x3;
+    fields.context.args = {fastpath::arg_field(8, 4, true), fastpath::arg_field(12, 2, true),
+                           fastpath::arg_field(14, 1), fastpath::arg_field(16, 8)};
     EXPECT_EQ(load("a:::b /args[0] > 0/ { @[arg1, arg2, arg3, execname, pid] = count(); }", fields), std::nullopt);
 
     dtrace_fastpath_probe layout{};

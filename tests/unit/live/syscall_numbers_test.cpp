@@ -18,5 +18,17 @@ TEST(SyscallNumbers, KnowsTheAbiNumbersAndTracefsNames) {
     EXPECT_EQ(syscall_number(""), std::nullopt);
 }
 
+TEST(SyscallNumbers, KnowsCallsNewerThanTheOldestHeaders) {
+#if defined(__x86_64__)
+    // syscall:::entry finds them by number too (no tracepoint of their own).
+    EXPECT_EQ(syscall_number("uretprobe"), 335);
+    EXPECT_EQ(syscall_number("cachestat"), 451);
+    EXPECT_EQ(syscall_number("mseal"), 462);
+    EXPECT_EQ(syscall_number("file_setattr"), 469);
+#else
+    GTEST_SKIP() << "the table of newer calls is x86-64's";
+#endif
+}
+
 } // namespace
 } // namespace dtrace::syscall
