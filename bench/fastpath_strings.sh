@@ -20,27 +20,10 @@ workload=${2:-$build/tests/live/syscall_workload}
 opens=${OPENS:-200000}
 runs=${RUNS:-3}
 
-if [ "$(id -u)" != 0 ]; then
-    echo "fastpath_strings.sh: needs root (BPF programs)" >&2
-    exit 1
-fi
-for f in "$dtrace" "$workload"; do
-    [ -x "$f" ] || { echo "fastpath_strings.sh: $f is not built" >&2; exit 1; }
-done
-bpftrace=$(command -v bpftrace || true)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/bench_lib.sh" # bench_start, timed, median, workload_cpu, cpu_per_event
+bench_start fastpath_strings.sh "$dtrace" "$workload"
 
-now() { date +%s.%N; }
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-timed() {
-    t0=$(now)
-    SYSCALL_WORKLOAD_REPORT=1 "$@" >"$tmp/out" 2>"$tmp/err"
-    t1=$(now)
-    echo "$t1 - $t0" | bc -l
-}
-
-echo "== startup: syscall:::entry { printf(\"%s\\n\", probefunc); }, exit in BEGIN (median of $runs runs)"
+echo "== startup: syscall:::entry { printf(\"%s\\\\n\", probefunc); }, exit in BEGIN (median of $runs runs)"
 for f in on off bpftrace; do : >"$tmp/$f"; done
 for i in $(seq "$runs"); do
     for mode in on off; do
@@ -59,7 +42,6 @@ printf "  dtrace, fastpath=off   %.2f s\n" "$(median <"$tmp/off")"
 
 echo "== openat x $opens of one path, @[copyinstr(arg1)] = count() system-wide (median of $runs runs)"
 path=/etc/hostname
-workload_cpu() { awk '/^workload elapsed/ {print $5}' "$tmp/err"; }
 for f in alone on off bpftrace; do : >"$tmp/$f"; : >"$tmp/cpu_$f"; done
 for i in $(seq "$runs"); do
     timed "$workload" "opens:$opens:$path" >>"$tmp/alone"
@@ -88,7 +70,7 @@ for i in $(seq "$runs"); do
 done
 alone=$(median <"$tmp/alone")
 slowdown() { echo "$(median <"$tmp/$1") / $alone" | bc -l; }
-per_open() { echo "($(median <"$tmp/cpu_$1") - $(median <"$tmp/cpu_alone")) * 1000000000 / $opens" | bc -l; }
+per_open() { cpu_per_event "$tmp/cpu_$1" "$opens"; }
 printf "  workload alone         %.2f s (%.0f opens/s)\n" "$alone" "$(echo "$opens / $alone" | bc -l)"
 for who in on off bpftrace; do
     [ -s "$tmp/$who" ] || continue

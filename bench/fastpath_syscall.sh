@@ -29,28 +29,9 @@ calls=${CALLS:-1000000}
 reads=${READS:-300000}
 runs=${RUNS:-3}
 
-if [ "$(id -u)" != 0 ]; then
-    echo "fastpath_syscall.sh: needs root (BPF programs)" >&2
-    exit 1
-fi
-for f in "$dtrace" "$workload"; do
-    [ -x "$f" ] || { echo "fastpath_syscall.sh: $f is not built" >&2; exit 1; }
-done
-bpftrace=$(command -v bpftrace || true)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-now() { date +%s.%N; }
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-# Wall seconds of one run of "$@", its stdout in $tmp/out, stderr in $tmp/err.
-timed() {
-    t0=$(now)
-    SYSCALL_WORKLOAD_REPORT=1 "$@" >"$tmp/out" 2>"$tmp/err"
-    t1=$(now)
-    echo "$t1 - $t0" | bc -l
-}
-workload_cpu() { awk '/^workload elapsed/ {print $5}' "$tmp/err"; }
-per_call() { echo "($(median <"$1") - $(median <"$tmp/cpu_alone")) * 1000000000 / $calls" | bc -l; }
+. "$(dirname "$0")/bench_lib.sh" # bench_start, timed, median, workload_cpu, cpu_per_event
+bench_start fastpath_syscall.sh "$dtrace" "$workload"
+per_call() { cpu_per_event "$1" "$calls"; }
 
 count='syscall::getppid:entry /pid == $target/ { @ = count(); } END { printa("%@d\n", @); }'
 echo "== getppid x $calls, one process, /pid == \$target/ { @ = count(); } (median of $runs runs)"

@@ -1,14 +1,18 @@
 #!/bin/sh
 # fbt_vm.sh [BUILD_DIR]: the fbt provider's cost per hit against bpftrace's
-# kprobe: on the same function, in the same guest run (Debian's kernel under
-# qemu, scripts/vm/; our machines' kernel has no kprobes). The workload is
-# dd copying N bytes one at a time (N vfs_read calls), traced by our fbt
-# through fentry and through kprobes, and by bpftrace; dd's own reported
-# time, traced and alone, gives the added time per hit without either
-# tool's start-up. A second pair counts by file name
-# (args[0]->f_path.dentry->d_name.name, read at the event by both: our
-# fetch plan, bpftrace's probe reads). Guest timings are emulation timings:
-# only the ratio means anything. Root only; says what is missing when the VM
+# kprobe: `fbt::vfs_read:entry { @ = count(); }` against `kprobe:vfs_read
+# { @ = count(); }`, in the same guest run (Debian's kernel under qemu,
+# scripts/vm/; our machines' kernel has no kprobes; bpftrace is the host's,
+# run in the guest through the shared /). The workload is dd copying N bytes
+# one at a time (N vfs_read calls); dd's own reported time, traced and alone,
+# gives the added time per hit without either tool's start-up. dtrace runs
+# the clause in the kernel (the fast path, the default: a kprobe tail-calling
+# dtrace's program), and in user space (-x fastpath=off) through kprobes and
+# through fentry. A second pair counts by file name
+# (args[0]->f_path.dentry->d_name.name, read at the event by both: a load
+# from kernel memory keeps dtrace's clause in user space, with its fetch
+# plan; bpftrace's probe reads). Guest timings are emulation timings: only
+# the ratio means anything. Root only; says what is missing when the VM
 # cannot run.
 set -u
 build=$(cd "${1:-build}" && pwd)
@@ -25,26 +29,31 @@ dd_seconds() { "\$@" 2>&1 >/dev/null | sed -n 's/.* copied, \\([0-9.e-]*\\) s,.*
 workload="/usr/bin/dd if=/dev/zero of=/dev/null bs=1 count=$hits"
 for run in 1 2 3; do
   echo "alone \$(dd_seconds \$workload)"
-  for mode in fentry kprobe; do
-    echo "dtrace-\$mode \$(dd_seconds $build/dtrace -x plugins=fbt -x fbtattach=\$mode -q -n 'fbt::vfs_read:entry /pid == \$target/ { @ = count(); }' -c "\$workload")"
+  echo "dtrace-kernel \$(dd_seconds $build/dtrace -x plugins=fbt -q -n 'fbt::vfs_read:entry { @ = count(); }' -c "\$workload")"
+  for mode in kprobe fentry; do
+    echo "dtrace-user-\$mode \$(dd_seconds $build/dtrace -x plugins=fbt -x fastpath=off -x fbtattach=\$mode -q -n 'fbt::vfs_read:entry { @ = count(); }' -c "\$workload")"
   done
-  echo "bpftrace \$(dd_seconds bpftrace -e 'kprobe:vfs_read /pid == cpid/ { @ = count(); }' -c "\$workload")"
+  echo "bpftrace \$(dd_seconds bpftrace -e 'kprobe:vfs_read { @ = count(); }' -c "\$workload")"
   echo "dtrace-names \$(dd_seconds $build/dtrace -x plugins=fbt -q -n 'fbt::vfs_read:entry /pid == \$target/ { @[stringof(args[0]->f_path.dentry->d_name.name)] = count(); }' -c "\$workload")"
   echo "bpftrace-names \$(dd_seconds bpftrace -e 'kprobe:vfs_read /pid == cpid/ { @[str(((struct file *)arg0)->f_path.dentry->d_name.name)] = count(); }' -c "\$workload")"
 done
-$build/dtrace -x plugins=fbt -q -n 'fbt::vfs_read:entry /pid == \$target/ { @ = count(); } END { printa("count %@d\n", @); }' -c "\$workload" 2>&1 >/dev/null | sed -n 's/^dtrace: \([0-9]*\) drops\{0,1\} on CPU.*/drops \1/p'
-$build/dtrace -x plugins=fbt -q -n 'fbt::vfs_read:entry /pid == \$target/ { @ = count(); } END { printa("count %@d\n", @); }' -c "\$workload" 2>/dev/null
+# The count each way (dd's reads, a few of its loader's too), and the drops.
+for path in on off; do
+  $build/dtrace -x plugins=fbt -x fastpath=\$path -q -n 'fbt::vfs_read:entry /pid == \$target/ { @ = count(); } END { printa("count %@d\\n", @); }' -c "\$workload" >/tmp/count.out 2>/tmp/count.err
+  sed -n "s/^count /count-\$path /p" /tmp/count.out
+  sed -n 's/^dtrace: \([0-9]*\) drops\{0,1\} on CPU.*/drops \1/p' /tmp/count.err
+done
 GUEST
 "$root/scripts/vm/run-in-vm.sh" "$kernel_dir" "$out" || { echo "  the guest failed:"; cat "$out/stderr"; exit 0; }
 python3 - "$out/stdout" "$hits" <<'PY'
 import statistics, sys
 runs = {}
-count = None
+counts = {}
 drops = 0
 for line in open(sys.argv[1]):
     words = line.split()
-    if len(words) == 2 and words[0] == "count":
-        count = int(words[1])
+    if len(words) == 2 and words[0].startswith("count-"):
+        counts[words[0][len("count-"):]] = int(words[1])
     elif len(words) == 2 and words[0] == "drops":
         drops = drops + int(words[1])
     elif len(words) == 2:
@@ -52,16 +61,18 @@ for line in open(sys.argv[1]):
 hits = int(sys.argv[2])
 alone = statistics.median(runs["alone"])
 print("   guest: dd of %d one-byte reads, median of %d runs (dd's own time, no tool start-up)" % (hits, len(runs["alone"])))
-print("   alone %.2f s; dtrace fbt::vfs_read:entry counted %s hits (%d dropped in another run)" % (alone, count, drops))
+print("   alone %.2f s; dtrace /pid == $target/ counted %s hits in the kernel, %s in user space (%d dropped)" %
+      (alone, counts.get("on"), counts.get("off"), drops))
 added = {}
-for tool in ("dtrace-fentry", "dtrace-kprobe", "bpftrace", "dtrace-names", "bpftrace-names"):
+tools = ("dtrace-kernel", "dtrace-user-kprobe", "dtrace-user-fentry", "bpftrace", "dtrace-names", "bpftrace-names")
+for tool in tools:
     if runs.get(tool):
         added[tool] = statistics.median(runs[tool]) - alone
-        print("   %-14s %.2f s, +%.1f us per hit (emulated)" % (tool, statistics.median(runs[tool]), added[tool] / hits * 1e6))
-for tool in ("dtrace-fentry", "dtrace-kprobe"):
+        print("   %-18s %.2f s, +%.1f us per hit (emulated)" % (tool, statistics.median(runs[tool]), added[tool] / hits * 1e6))
+for tool in ("dtrace-kernel", "dtrace-user-kprobe", "dtrace-user-fentry"):
     if tool in added and added.get("bpftrace", 0) > 0:
         print("   ratio of added time per hit, %s / bpftrace kprobe: %.2f" % (tool, added[tool] / added["bpftrace"]))
 if "dtrace-names" in added and added.get("bpftrace-names", 0) > 0:
-    print("   ratio of added time per hit counting by file name, dtrace / bpftrace: %.2f" %
+    print("   ratio of added time per hit counting by file name, dtrace (user space) / bpftrace: %.2f" %
           (added["dtrace-names"] / added["bpftrace-names"]))
 PY

@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """fpid_hit_cost.py [BUILD_DIR]: what an entry probe counting calls costs the
 traced thread, per hit, on the tight loop of a tiny function (pid_target's
-`loop:N` step, tiny_leaf: `lea 1(%rdi),%eax; ret`), in one run:
+`loop:N` step, tiny_leaf: `lea 1(%rdi),%eax; ret`), the issue-13 figures:
 
   fpid      dtrace -qn 'fpid$target:a.out:tiny_leaf:entry { @ = count(); }'
+  fpid+ts   the same clause also reading timestamp (the time stamp counter)
   fpid+vt   the same clause also reading vtimestamp (a system call per hit)
-  pid       dtrace -qn 'pid$target:a.out:tiny_leaf:entry { @ = count(); }'  (uprobe)
+  pid       dtrace -x fastpath=on -qn 'pid$target:a.out:tiny_leaf:entry { @ = count(); }'
+            (a uprobe; the count runs in the kernel)
   bpftrace  bpftrace -e 'uprobe:<pid_target>:tiny_leaf /pid == cpid/ { @ = count(); }'
 
 The cost is the traced process's own CPU time (user + system, as it reports
@@ -13,15 +15,19 @@ it with TARGET_REPORT), so time spent waiting for a CPU on this shared
 machine does not count: each tool runs the loop N and 2N times and the
 difference, over N, is the cost of one more hit (what starting, attaching and
 the first hit of a thread cost cancels out); the loop alone is measured the
-same way and taken off. Medians of RUNS runs. Every traced run's count is
-checked against the calls made, and drops are shown: a figure from a run that
-lost events would mean nothing. Goal (issue 13): fpid <= 15 ns per hit and at
-least 50x cheaper than pid's uprobe.
+same way and taken off. The tools take turns within each of RUNS rounds, so
+that each round's ratios (pid / fpid, pid / bpftrace) compare runs made under
+the same load; the figures are the medians over the rounds, with their
+spread. Every traced run's count is checked against the calls made, and
+drops are refused: a figure from a run that lost events would mean nothing.
+Goal (issue 13): fpid <= 15 ns per hit and at least 50x cheaper than pid's
+uprobe; pid no slower than bpftrace (ratio <= 1).
 
-fpid records every hit into a ring that dtrace drains asynchronously, at
-~250 ns per record on this machine: a loop of 10-ns hits outruns it, so the
-ring is made large enough (-x fpidbufsize) to hold the whole run. dtrace's own
-CPU per record is printed too.
+fpid records every hit into a ring that dtrace drains asynchronously, at a
+few hundred ns per record on this machine: a loop of 10-ns hits outruns it,
+so the ring is made large enough (-x fpidbufsize) to hold the whole run.
+dtrace's own CPU per record is printed too. bench/fpid_hit_instructions.sh
+counts the instructions of a hit (callgrind), which do not spread.
 """
 import os
 import re
@@ -33,8 +39,8 @@ import time
 
 build = sys.argv[1] if len(sys.argv) > 1 else "build"
 dtrace = os.path.join(build, "dtrace")
-runs = int(os.environ.get("RUNS", "3"))
-fpid_calls = int(os.environ.get("FPID_CALLS", "1000000"))
+runs = int(os.environ.get("RUNS", "5"))
+fpid_calls = int(os.environ.get("FPID_CALLS", "10000000"))
 uprobe_calls = int(os.environ.get("UPROBE_CALLS", "20000"))
 target = next((p for p in (os.path.join(build, "tests/targets/pid_target"),
                            os.path.join(build, "bench/targets/pid_target")) if os.access(p, os.X_OK)), None)
@@ -59,39 +65,46 @@ def run(command, calls):
     return float(report.group(1)), int(numbers[-1]) if numbers else None, drops, tool_cpu
 
 
+# A system call per hit: N/50 hits still take long enough for the target's CPU time to resolve them.
+vt_calls = fpid_calls // 50
+
+
 def per_hit(make_command, calls, name):
-    """Median ns per added hit (2N run minus N run), and the median tool CPU per hit."""
-    costs, tool = [], []
-    for _ in range(runs):
-        cpu1, count1, drops1, tool1 = run(make_command(calls), calls)
-        cpu2, count2, drops2, tool2 = run(make_command(2 * calls), 2 * calls)
-        for count, expected, drops in ((count1, calls, drops1), (count2, 2 * calls, drops2)):
-            if count is not None and (count != expected or drops):
-                sys.exit("fpid_hit_cost.py: %s counted %s of %d calls (%d drops): no figure" %
-                         (name, count, expected, drops))
-        costs.append((cpu2 - cpu1) / calls * 1e9)
-        tool.append((tool2 - tool1) / calls * 1e9)
-    return statistics.median(costs), statistics.median(tool)
+    """ns per added hit in one round (2N run minus N run), and the tool's CPU per hit."""
+    cpu1, count1, drops1, tool1 = run(make_command(calls), calls)
+    cpu2, count2, drops2, tool2 = run(make_command(2 * calls), 2 * calls)
+    for count, expected, drops in ((count1, calls, drops1), (count2, 2 * calls, drops2)):
+        if count is not None and (count != expected or drops):
+            sys.exit("fpid_hit_cost.py: %s counted %s of %d calls (%d drops): no figure" %
+                     (name, count, expected, drops))
+    return (cpu2 - cpu1) / calls * 1e9, (tool2 - tool1) / calls * 1e9
 
 
 def alone(n):
     return [target, "loop:%d" % n]
 
 
-def fpid(n, reads=""):
-    # The whole 2N run fits, and both runs populate the same ring (its pages are touched at the first hit).
-    ring = 1 << max(22, (2 * fpid_calls * 64 - 1).bit_length())
+def fpid(n, reads="", record_bytes=8, calls=fpid_calls):
+    # The whole 2N run fits, and both runs populate the same ring (its pages
+    # are touched at the first hit, a cost of the thread's that the
+    # difference of the runs cancels; no bigger than needed, as it spreads).
+    ring = 1 << max(22, (2 * calls * record_bytes - 1).bit_length())
     return [dtrace, "-x", "fpidbufsize=%d" % ring, "-qn",
             "fpid$target:a.out:tiny_leaf:entry { @ = count(); %s} END { printa(\"%%@d\\n\", @); }" % reads,
             "-c", "%s loop:%d" % (target, n)]
 
 
+def fpid_timestamp(n):
+    return fpid(n, "self->t = timestamp; ", 16)
+
+
 def fpid_vtimestamp(n):
-    return fpid(n, "self->v = vtimestamp; ")
+    return fpid(n, "self->v = vtimestamp; ", 16, vt_calls)
 
 
 def pid(n):
-    return [dtrace, "-qn", "pid$target:a.out:tiny_leaf:entry { @ = count(); } END { printa(\"%@d\\n\", @); }",
+    return [dtrace, "-x", "fastpath=on", "-qn",
+            "pid$target:a.out:tiny_leaf:entry { @ = count(); } END { printa(\"%@d\\n\", @); }",
             "-c", "%s loop:%d" % (target, n)]
 
 
@@ -100,36 +113,65 @@ def bpftrace(n):
             "-c", "%s loop:%d" % (target, n)]
 
 
-print("== cost per hit of an entry probe counting calls of tiny_leaf (target CPU, 2N run minus N run, "
-      "median of %d)" % runs)
-loop_fpid, _ = per_hit(alone, fpid_calls, "the loop")
-loop_uprobe, _ = per_hit(alone, uprobe_calls, "the loop")
-print("   the loop alone:        %8.1f ns per call" % loop_fpid)
-fpid_ns, fpid_tool = per_hit(fpid, fpid_calls, "fpid")
-fpid_ns -= loop_fpid
-print("   fpid (inline hook):    %8.1f ns per hit   (N = %d; dtrace's CPU: %.0f ns per record)" %
-      (fpid_ns, fpid_calls, fpid_tool))
-# A system call per hit: N/5 hits still take long enough for the target's CPU time to resolve them.
-vt_calls = fpid_calls // 5
-vt_ns, _ = per_hit(fpid_vtimestamp, vt_calls, "fpid+vtimestamp")
-vt_ns -= loop_fpid
-print("   fpid reading vtimestamp: %6.1f ns per hit   (N = %d; CLOCK_THREAD_CPUTIME_ID is a system call)" %
-      (vt_ns, vt_calls))
-pid_ns = None
 probe = subprocess.run([dtrace, "-l", "-n", "pid$target:a.out:tiny_leaf:entry", "-c", target + " loop:1"],
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-if probe.returncode == 0:
-    pid_ns, _ = per_hit(pid, uprobe_calls, "pid")
-    pid_ns -= loop_uprobe
-    print("   pid (uprobe):          %8.1f ns per hit   (N = %d)" % (pid_ns, uprobe_calls))
+have_pid = probe.returncode == 0
+have_bpftrace = shutil.which("bpftrace") is not None
+
+samples = {}  # name -> one figure per round
+
+
+def add(name, value):
+    samples.setdefault(name, []).append(value)
+
+
+for _ in range(runs):
+    loop_fpid, _ = per_hit(alone, fpid_calls, "the loop")
+    loop_uprobe, _ = per_hit(alone, uprobe_calls, "the loop")
+    add("loop", loop_fpid)
+    fpid_ns, fpid_tool = per_hit(fpid, fpid_calls, "fpid")
+    add("fpid", fpid_ns - loop_fpid)
+    add("fpid dtrace", fpid_tool)
+    ts_ns, _ = per_hit(fpid_timestamp, fpid_calls, "fpid+timestamp")
+    add("fpid+ts", ts_ns - loop_fpid)
+    vt_ns, _ = per_hit(fpid_vtimestamp, vt_calls, "fpid+vtimestamp")
+    add("fpid+vt", vt_ns - loop_fpid)
+    if have_pid:
+        pid_ns, _ = per_hit(pid, uprobe_calls, "pid")
+        add("pid", pid_ns - loop_uprobe)
+        add("pid / fpid", (pid_ns - loop_uprobe) / (fpid_ns - loop_fpid))
+    if have_bpftrace:
+        bpf_ns, _ = per_hit(bpftrace, uprobe_calls, "bpftrace")
+        add("bpftrace", bpf_ns - loop_uprobe)
+        if have_pid:
+            add("pid / bpftrace", (pid_ns - loop_uprobe) / (bpf_ns - loop_uprobe))
+
+
+def figure(name):
+    values = samples[name]
+    return statistics.median(values), min(values), max(values)
+
+
+print("== cost per hit of an entry probe counting calls of tiny_leaf (target CPU, 2N run minus N run; "
+      "median of %d rounds, the tools taking turns, [min max])" % runs)
+print("   the loop alone:          %8.1f ns per call  [%.1f %.1f]" % figure("loop"))
+print("   fpid (inline hook):      %8.1f ns per hit   [%.1f %.1f]  (N = %d; dtrace's CPU: %.0f ns per record)" %
+      (figure("fpid") + (fpid_calls, figure("fpid dtrace")[0])))
+print("   fpid reading timestamp:  %8.1f ns per hit   [%.1f %.1f]  (the time stamp counter, rdtsc)" %
+      figure("fpid+ts"))
+print("   fpid reading vtimestamp: %8.1f ns per hit   [%.1f %.1f]  (N = %d; CLOCK_THREAD_CPUTIME_ID is a system call)" %
+      (figure("fpid+vt") + (vt_calls,)))
+if have_pid:
+    print("   pid (uprobe, fast path): %8.0f ns per hit   [%.0f %.0f]  (N = %d)" % (figure("pid") + (uprobe_calls,)))
 else:
-    print("   pid (uprobe):          not measured: the pid provider is not built or cannot trace here")
-if shutil.which("bpftrace"):
-    bpf_ns, _ = per_hit(bpftrace, uprobe_calls, "bpftrace")
-    bpf_ns -= loop_uprobe
-    print("   bpftrace uprobe:       %8.1f ns per hit   (N = %d)" % (bpf_ns, uprobe_calls))
-    print("   bpftrace / fpid:       %8.0fx" % (bpf_ns / fpid_ns))
+    print("   pid (uprobe):            not measured: the pid provider is not built or cannot trace here")
+if have_bpftrace:
+    print("   bpftrace uprobe:         %8.0f ns per hit   [%.0f %.0f]  (N = %d)" %
+          (figure("bpftrace") + (uprobe_calls,)))
 else:
-    print("   bpftrace uprobe:       not measured: bpftrace is not installed")
-if pid_ns is not None:
-    print("   pid / fpid:            %8.0fx   (goal: fpid <= 15 ns and >= 50x cheaper)" % (pid_ns / fpid_ns))
+    print("   bpftrace uprobe:         not measured: bpftrace is not installed")
+if have_pid:
+    print("   pid / fpid:              %8.0fx             [%.0f %.0f]  (goal: fpid <= 15 ns and >= 50x cheaper)" %
+          figure("pid / fpid"))
+if have_pid and have_bpftrace:
+    print("   pid / bpftrace:          %8.2f              [%.2f %.2f]  (goal: <= 1)" % figure("pid / bpftrace"))

@@ -1,80 +1,19 @@
 #!/bin/sh
-# live_syscall.sh [BUILD_DIR]: the syscall provider, live, side by side with
-# bpftrace (Debian's), in one run. Root only. Prints:
-#   1. the added wall time of counting 1,000,000 getppid calls of one process
-#      (`syscall::getppid:entry /pid == $target/ { @ = count(); }` against
-#      bpftrace's `tracepoint:syscalls:sys_enter_getppid /pid == cpid/`),
-#      against the workload alone: the medians of RUNS runs, the ratio of the
-#      added times (goal <= 1.0), the drops, and the traced process's own CPU
-#      per call (what the probe costs the traced thread);
-#   2. `syscall:::entry { @[execname] = count(); }` system-wide while the
-#      workload makes its calls: events delivered per second of the workload,
-#      drops, and dtrace's own CPU per event.
-# Timings on a shared VM spread widely: read the ratios and per-call CPU.
+# live_syscall.sh [BUILD_DIR [WORKLOAD]]: what dtrace itself spends on the
+# syscall provider's events. Root only. Prints, for
+# `syscall:::entry { @[execname] = count(); }` system-wide while the
+# workload makes CALLS getppid calls: the events delivered per second of the
+# workload, the drops, and dtrace's own CPU per event. (The cost to the traced
+# thread, against bpftrace, is fastpath_syscall.sh's first figure.)
+# Timings on a shared VM spread widely: read the per-event CPU.
 set -u
 build=${1:-build}
 dtrace=$build/dtrace
-workload=$build/tests/live/syscall_workload
+workload=${2:-$build/tests/live/syscall_workload}
 calls=${CALLS:-1000000}
-runs=${RUNS:-3}
 
-if [ "$(id -u)" != 0 ]; then
-    echo "live_syscall.sh: needs root (BPF programs)" >&2
-    exit 1
-fi
-for f in "$dtrace" "$workload"; do
-    [ -x "$f" ] || { echo "live_syscall.sh: $f is not built" >&2; exit 1; }
-done
-bpftrace=$(command -v bpftrace || true)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-now() { date +%s.%N; }
-median() { sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
-# Wall seconds of one run of "$@", its stdout in $tmp/out, stderr in $tmp/err.
-timed() {
-    t0=$(now)
-    SYSCALL_WORKLOAD_REPORT=1 "$@" >"$tmp/out" 2>"$tmp/err"
-    t1=$(now)
-    echo "$t1 - $t0" | bc -l
-}
-workload_cpu() { awk '/^workload elapsed/ {print $5}' "$tmp/err"; }
-workload_elapsed() { awk '/^workload elapsed/ {print $3}' "$tmp/err"; }
-
-echo "== getppid x $calls, one process (median of $runs runs)"
-: >"$tmp/alone"; : >"$tmp/dtrace"; : >"$tmp/bpftrace"; : >"$tmp/cpu_alone"; : >"$tmp/cpu_dtrace"; : >"$tmp/cpu_bpftrace"
-drops=0
-for i in $(seq "$runs"); do
-    timed "$workload" "$calls" >>"$tmp/alone"
-    workload_cpu >>"$tmp/cpu_alone"
-    timed "$dtrace" -qn 'syscall::getppid:entry /pid == $target/ { @ = count(); } END { printa("%@d\n", @); }' \
-        -c "$workload $calls" >>"$tmp/dtrace"
-    workload_cpu >>"$tmp/cpu_dtrace"
-    [ "$(head -1 "$tmp/out")" = "$calls" ] || echo "  dtrace counted $(head -1 "$tmp/out"), not $calls"
-    d=$(awk '/drops? on CPU/ {n += $2} END {print n + 0}' "$tmp/err")
-    drops=$((drops + d))
-    if [ -n "$bpftrace" ]; then
-        timed "$bpftrace" -e 'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @ = count(); }' \
-            -c "$workload $calls" >>"$tmp/bpftrace"
-        workload_cpu >>"$tmp/cpu_bpftrace"
-    fi
-done
-alone=$(median <"$tmp/alone")
-traced=$(median <"$tmp/dtrace")
-added=$(echo "$traced - $alone" | bc -l)
-per_call() { echo "($(median <"$1") - $(median <"$tmp/cpu_alone")) * 1000000000 / $calls" | bc -l; }
-printf "  workload alone      %6.2f s wall\n" "$alone"
-printf "  dtrace              %6.2f s wall, +%.2f s, drops %d, traced thread +%.0f ns CPU per call\n" \
-    "$traced" "$added" "$drops" "$(per_call "$tmp/cpu_dtrace")"
-if [ -n "$bpftrace" ]; then
-    bp=$(median <"$tmp/bpftrace")
-    bp_added=$(echo "$bp - $alone" | bc -l)
-    printf "  bpftrace            %6.2f s wall, +%.2f s, traced thread +%.0f ns CPU per call\n" \
-        "$bp" "$bp_added" "$(per_call "$tmp/cpu_bpftrace")"
-    printf "  ratio of added times (dtrace / bpftrace): %.2f (goal <= 1.0)\n" "$(echo "$added / $bp_added" | bc -l)"
-else
-    echo "  bpftrace: not installed (apt-get install bpftrace)"
-fi
+. "$(dirname "$0")/bench_lib.sh" # bench_start, now, workload_cpu, workload_elapsed
+bench_start live_syscall.sh "$dtrace" "$workload"
 
 echo "== syscall:::entry { @[execname] = count(); } system-wide, during getppid x $calls"
 start=$(now)

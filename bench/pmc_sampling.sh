@@ -11,17 +11,11 @@
 # root and perf (Debian's linux-perf); says so and stops without.
 set -euo pipefail
 dtrace=$1
-if ! command -v perf >/dev/null; then
-  echo "   (skipped: perf is not installed; scripts/setup.sh installs linux-perf)"
-  exit 0
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cc -O2 -fomit-frame-pointer -o "$work/profile_workload" "$(dirname "$0")/../tests/plugin/pmc/profile_workload.c"
+. "$(dirname "$0")/bench_lib.sh"
+perf_bench_start # $work, with the profile workload
 workload=("$work/profile_workload" copy 60000)
 idle=("$work/profile_workload" copy 0)
 
-now() { date +%s.%N; }
 since() { python3 -c "print('%.3f' % ($(now) - $1))"; }
 ratio() { python3 -c "print('%.2f' % ($1 / $2))"; }
 minus() { python3 -c "print('%.3f' % max($1 - $2, 0.001))"; }

@@ -7,13 +7,8 @@
 set -euo pipefail
 dtrace=$1
 build=$2
-if ! command -v perf >/dev/null; then
-  echo "   (skipped: perf is not installed; scripts/setup.sh installs linux-perf)"
-  exit 0
-fi
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cc -O2 -fomit-frame-pointer -o "$work/profile_workload" "$(dirname "$0")/../tests/plugin/pmc/profile_workload.c"
+. "$(dirname "$0")/bench_lib.sh"
+perf_bench_start # $work, with the profile workload
 workload=("$work/profile_workload" copy 60000)
 period_ns=200040 # profile-4999: 1e9 / 4999 ns, as dtrace rounds it
 

@@ -77,6 +77,13 @@ else
   echo "   skipped: needs root and $build/bench/bench_syscall_workload"
 fi
 
+echo "== the syscall provider: dtrace's own CPU per event, syscall:::entry system-wide"
+if [[ $(id -u) == 0 && -x $build/bench/bench_syscall_workload ]]; then
+  bench/live_syscall.sh "$build" "$build/bench/bench_syscall_workload"
+else
+  echo "   skipped: needs root and $build/bench/bench_syscall_workload"
+fi
+
 echo "== the fast path's strings and shared programs: startup of printf(probefunc), @[copyinstr(arg1)]; against bpftrace"
 if [[ $(id -u) == 0 && -x $build/bench/bench_syscall_workload ]]; then
   bench/fastpath_strings.sh "$build" "$build/bench/bench_syscall_workload"

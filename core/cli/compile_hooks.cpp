@@ -104,6 +104,22 @@ bool dependency_present(engine::Engine &engine, const std::string &kind, const s
     return false;
 }
 
+// Calls visit(description) for each of `probes` that parses, once the
+// plugins have been asked for the probes it names (providers such as profile
+// make them only then); stops when visit returns false.
+template <typename Visit>
+void for_each_provided(host::PluginHost &host, const std::vector<std::string> &probes, Visit &&visit) {
+    for (const std::string &text : probes) {
+        auto desc = engine::parse_probe_description(text, engine::SpecKind::Name);
+        if (!desc)
+            continue;
+        if (desc->probe_id == 0)
+            (void)host.provide({desc->provider, desc->module, desc->function, desc->name});
+        if (!visit(*desc))
+            return;
+    }
+}
+
 } // namespace
 
 void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host) {
@@ -146,14 +162,9 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
     options.probe_arg_types = [&engine, &host](const std::vector<std::string> &probes, int line) {
         compiler::ProbeArgTypes result;
         bool first = true;
-        for (const std::string &text : probes) {
-            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name);
-            if (!desc)
-                continue;
-            if (desc->probe_id == 0)
-                (void)host.provide({desc->provider, desc->module, desc->function, desc->name});
+        for_each_provided(host, probes, [&](const engine::ProbeDescription &desc) {
             bool unstable = false;
-            engine.probes().for_each_match(*desc, [&](engine::Probe &probe) {
+            engine.probes().for_each_match(desc, [&](engine::Probe &probe) {
                 ensure_arg_types(probe, host);
                 auto [types, natives] = arg_types_of(probe);
                 if (first) {
@@ -167,25 +178,22 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
             if (unstable) {
                 result.error = compiler::Diagnostic{compiler::Tag::D_ARGS_MULTI, line, "", "",
                                                     "args[ ] may not be referenced because probe description " +
-                                                        desc->to_string() + " matches an unstable set of probes"};
-                return result;
+                                                        desc.to_string() + " matches an unstable set of probes"};
+                return false;
             }
-        }
+            return true;
+        });
         return result;
     };
     options.memoryless_provider = [&engine, &host](const std::vector<std::string> &probes) {
         std::optional<std::string> found;
-        for (const std::string &text : probes) {
-            auto desc = engine::parse_probe_description(text, engine::SpecKind::Name);
-            if (!desc)
-                continue;
-            if (desc->probe_id == 0)
-                (void)host.provide({desc->provider, desc->module, desc->function, desc->name});
-            engine.probes().for_each_match(*desc, [&](engine::Probe &probe) {
+        for_each_provided(host, probes, [&](const engine::ProbeDescription &desc) {
+            engine.probes().for_each_match(desc, [&](engine::Probe &probe) {
                 if (!found && (probe.provider->flags & DTRACE_PROVIDER_NO_MEMORY))
                     found = probe.provider->name;
             });
-        }
+            return true;
+        });
         return found;
     };
 }

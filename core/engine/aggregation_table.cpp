@@ -47,6 +47,8 @@ AggregationTable::Entry &AggregationTable::insert(std::string_view key, uint64_t
     while (slots_[i].entry)
         i = (i + 1) & mask;
     slots_[i] = Slot{hash, &entry};
+    if (key.empty())
+        empty_key_ = &entry;
     return entry;
 }
 
@@ -74,6 +76,7 @@ size_t AggregationTable::erase(const std::vector<std::string> &keys) {
     const size_t removed = entries_.size() - kept.size();
     entries_.clear();
     slots_.clear();
+    empty_key_ = nullptr;
     for (Entry &e : kept) {
         const uint64_t h = hash(e.key);
         insert(e.key, h, std::move(e.data));

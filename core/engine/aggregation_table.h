@@ -25,6 +25,8 @@ class AggregationTable {
 
     // The entry of `key`, or nullptr. Inline: a firing calls it each time.
     Entry *find(std::string_view key, uint64_t hash) {
+        if (key.empty()) // an aggregation without keys (@ = count()): one entry, no probing
+            return empty_key_;
         if (slots_.empty())
             return nullptr;
         const size_t mask = slots_.size() - 1;
@@ -115,6 +117,7 @@ class AggregationTable {
 
     std::deque<Entry> entries_;
     std::vector<Slot> slots_;
+    Entry *empty_key_ = nullptr; // the entry of the empty key, once inserted
 };
 
 } // namespace dtrace::engine

@@ -49,6 +49,7 @@ enum class Helper : int32_t {
     RingbufReserve = 131,
     RingbufSubmit = 132,
     GetAttachCookie = 174,
+    ProbeReadUser = 112,
 };
 
 // bpf_ringbuf_output() flags: the consumer polls, no wakeup wanted.

@@ -59,6 +59,9 @@ ProbeContext probe_context_of(const dtrace_fastpath_probe &layout) {
             const uint8_t size = layout.arg_field_size[i];
             if (size == DTRACE_FASTPATH_ARG_FIELD_COOKIE_HIGH)
                 place.kind = ArgPlace::Kind::CookieHigh;
+            else if (size == DTRACE_FASTPATH_ARG_FIELD_USER_WORD)
+                place = ArgPlace{ArgPlace::Kind::UserWord, layout.arg_field_offset[i], 8, false,
+                                 layout.arg_field_user_displacement[i]};
             else if (size == 1 || size == 2 || size == 4 || size == 8)
                 place = arg_field(layout.arg_field_offset[i], size, (layout.arg_field_signed >> i & 1) != 0);
         } else if ((layout.flags & DTRACE_FASTPATH_ARG_TABLE) && i < layout.nargs) {
@@ -96,6 +99,17 @@ void emit_table_arg(BpfEmitter &out, const ProbeContext &context, uint32_t nargs
         out.call(Helper::GetAttachCookie);
         out.alu_imm(kRsh, R0, 32);
         out.mov(R1, R0);
+        return;
+    case ArgPlace::Kind::UserWord:
+        // 0 when the read fails, as the plugins' own copies of stack arguments give.
+        out.load(kDw, R3, R6, static_cast<int16_t>(place.offset));
+        out.alu_imm(kAdd, R3, place.displacement);
+        out.store_imm(kDw, R10, frame::kTaskWord, 0);
+        out.mov(R1, R10);
+        out.alu_imm(kAdd, R1, frame::kTaskWord);
+        out.mov_imm(R2, 8);
+        out.call(Helper::ProbeReadUser);
+        out.load(kDw, R1, R10, frame::kTaskWord);
         return;
     case ArgPlace::Kind::Field:
         break;

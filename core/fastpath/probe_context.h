@@ -1,7 +1,7 @@
 // probe_context.h: probes whose context is not the syscall plugin's 8-byte
 // words for the current thread (dtrace_fastpath_probe's appended fields):
 // arguments where a table says (tracepoint fields of their own size and
-// sign, a uprobe's registers, the attach cookie), arguments the kernel
+// sign, a uprobe's registers and stack, the attach cookie), arguments the kernel
 // cannot read, the thread builtins of a task the context points to
 // (sched:::on-cpu's incoming thread), and raw tracepoints. What ProbeShape
 // keeps of them, and the code that reads them.
@@ -25,10 +25,12 @@ struct ArgPlace {
         Unavailable, // the plugin reads it in user space (a string, user memory, a record it builds)
         Field,       // `size` bytes at `offset`, sign-extended when `is_signed`
         CookieHigh,  // the high 32 bits of the attach cookie (a pid return probe's offset)
+        UserWord,    // the user memory word `displacement` bytes above the address at `offset` (a stack argument)
     } kind = Kind::Unavailable;
     uint16_t offset = 0;
     uint8_t size = 0; // 1, 2, 4 or 8
     bool is_signed = false;
+    uint16_t displacement = 0;
 
     friend auto operator<=>(const ArgPlace &, const ArgPlace &) = default;
 };

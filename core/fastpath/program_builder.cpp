@@ -66,6 +66,11 @@ void emit_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, cons
     if (uses.execname && shape.context.thread_task()) {
         emit_task_comm(out, shape.context);
     } else if (uses.execname) {
+        // Older kernels (6.1) do not pad the name (strscpy): the bytes after
+        // its NUL are part of the key, so zero them first.
+        out.mov_imm(R1, 0);
+        out.store(kDw, R10, frame::kComm, R1);
+        out.store(kDw, R10, frame::kComm + 8, R1);
         out.mov(R1, R10);
         out.alu_imm(kAdd, R1, frame::kComm);
         out.mov_imm(R2, kStringKeyBytes);

@@ -148,10 +148,7 @@ bool DnetProbes::set_enabled(uint64_t cookie, bool enabled) {
     return true;
 }
 
-void DnetProbes::dispatch(const etw::Event &event, dtrace_event_ctx &ctx, etw::plugin::EventMemory &memory) {
-    if (!any_enabled()) {
-        return;
-    }
+void DnetProbes::fire_matching(const etw::Event &event, dtrace_event_ctx &ctx, etw::plugin::EventMemory &memory) {
     if (!has_last_ || event.provider != last_guid_) {
         last_guid_ = event.provider;
         last_provider_ = clr_provider_of(event.provider);

@@ -56,12 +56,18 @@ class DnetProbes final : public etw::plugin::ReplayFamily {
     bool register_probes_with_library(dtrace_host *host, const dtrace_host_ops *ops);
     bool has_provider(std::string_view provider) const override;
     bool set_enabled(uint64_t cookie, bool enabled) override;
-    void dispatch(const etw::Event &event, dtrace_event_ctx &ctx, etw::plugin::EventMemory &memory) override;
+    // Inline: called for every replayed event, most often with nothing enabled.
+    void dispatch(const etw::Event &event, dtrace_event_ctx &ctx, etw::plugin::EventMemory &memory) override {
+        if (any_enabled()) {
+            fire_matching(event, ctx, memory);
+        }
+    }
 
     bool any_enabled() const { return enabled_count_.load(std::memory_order_acquire) != 0; }
     std::vector<NeededProvider> needed_providers() const;
 
   private:
+    void fire_matching(const etw::Event &event, dtrace_event_ctx &ctx, etw::plugin::EventMemory &memory);
     bool register_provider_and_probes(dtrace_host *host, const dtrace_host_ops *ops, const char *d_source);
 
     std::span<const DnetProbe> table_;

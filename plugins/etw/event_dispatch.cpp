@@ -56,7 +56,9 @@ inline void EventDispatch::set_context(const Event &event, uint32_t pid, uint32_
     ctx.kernel_stack_depth = stack != nullptr ? static_cast<uint32_t>(stack->kernel().size()) : 0;
     ctx.user_stack = stack != nullptr ? stack->user().data() : nullptr;
     ctx.user_stack_depth = stack != nullptr ? static_cast<uint32_t>(stack->user().size()) : 0;
-    event_counters(event, kernel_.pmc(), counter_values_);
+    if (!kernel_.pmc().counter_names().empty()) { // most traces name no counters: no call then
+        event_counters(event, kernel_.pmc(), counter_values_);
+    }
     ctx.ncounters = static_cast<uint32_t>(counter_values_.size());
     ctx.counters = counter_values_.empty() ? nullptr : counter_values_.data();
 }

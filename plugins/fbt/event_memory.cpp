@@ -43,10 +43,23 @@ fbt_fetch_plan fetch_plan_of(const dtrace_probe_usage &usage) {
     return plan;
 }
 
+void add_user_strings(fbt_fetch_plan &plan, const dtrace_probe_usage &usage, uint32_t length) {
+    for (uint16_t arg = 0; arg < LIVE_MAX_ARGS && plan.nsteps < FBT_MAX_FETCHES; ++arg) {
+        if ((usage.string_args & (1u << arg)) == 0)
+            continue;
+        fbt_fetch_step step{};
+        step.base = FBT_FETCH_ARG;
+        step.flags = FBT_FETCH_STRING | FBT_FETCH_USER;
+        step.index = arg;
+        step.length = std::clamp<uint32_t>(length, 1, FBT_FETCH_MAX_LENGTH);
+        plan.steps[plan.nsteps++] = step;
+    }
+}
+
 std::optional<int64_t> EventMemory::read(uint64_t address, void *buffer, size_t length) const {
     for (const fbt_fetched &f : fetched_) {
         if (f.length < 0) {
-            if (address == f.address && f.address != 0)
+            if (address == f.address && f.address != 0 && (f.flags & FBT_FETCH_USER) == 0)
                 return -1; // the load faulted at the event
             continue;
         }

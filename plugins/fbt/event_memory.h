@@ -9,7 +9,9 @@
 // answered here (the plugin then reads the kernel's memory as it is now,
 // late); a load of an address the program could not read at the event is
 // refused (-1: D's invalid address fault), as the load would have faulted
-// then.
+// then. A user string the program could not read (a page not present: a
+// BPF program cannot fault it in) is not answered here either: it is read
+// from the process, late.
 #pragma once
 
 #include <cstddef>
@@ -27,6 +29,11 @@ namespace dtrace::fbt {
 // that cannot be kernel memory (an absolute address below the kernel's
 // half) are left out, with those that build on them.
 fbt_fetch_plan fetch_plan_of(const dtrace_probe_usage &usage);
+
+// Adds to `plan` the user strings the clauses take of arguments
+// (copyinstr(argN): usage.string_args), `length` bytes at most, read at the
+// event with the plan's other steps, as far as it has room.
+void add_user_strings(fbt_fetch_plan &plan, const dtrace_probe_usage &usage, uint32_t length);
 
 class EventMemory {
   public:

@@ -5,6 +5,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstddef>
 #include <cstring>
@@ -48,14 +49,10 @@ bool matches(const char *pattern, const std::string &name) {
     return pattern == nullptr || pattern[0] == '\0' || fnmatch(pattern, name.c_str(), 0) == 0;
 }
 
-bool is_return(uint64_t cookie) {
-    return (cookie & 1) != 0;
-}
-
 } // namespace
 
 FbtPlugin::FbtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
-    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)),
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), fastpath_(host, ops),
       record_(std::make_unique<fbt_record>()) {}
 
 FbtPlugin::~FbtPlugin() {
@@ -281,7 +278,19 @@ live::Result<size_t> FbtPlugin::attach(ProbeSlot &slot, const KernelFunction &f,
         }
         trampolines_work_ = false;
     }
-    return bpf_->attach_kprobe(ret ? "fbt_return" : "fbt_entry", f.name, ret, index);
+    return attach_kprobe(f, ret, index);
+}
+
+live::Result<size_t> FbtPlugin::attach_kprobe(const KernelFunction &f, bool ret, uint64_t cookie) {
+    return bpf_->attach_kprobe(ret ? "fbt_return" : "fbt_entry", f.name, ret, cookie);
+}
+
+void FbtPlugin::detach(ProbeSlot &slot) {
+    if (slot.trampoline)
+        slot.trampoline.reset(); // its link and program with it
+    else if (slot.attachment)
+        bpf_->detach(*slot.attachment);
+    slot.attachment.reset();
 }
 
 void FbtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
@@ -291,11 +300,10 @@ void FbtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     ProbeSlot &slot = slots_[it->second];
     if (!slot.enabled)
         return;
-    if (slot.trampoline)
-        slot.trampoline.reset(); // its link and program with it
-    else if (slot.attachment)
-        bpf_->detach(*slot.attachment);
-    slot.attachment.reset();
+    detach(slot);
+    if (slot.in_kernel)
+        (void)bpf_map_delete_elem(bpf_->map_fd("live_fastpath"), &it->second);
+    slot.in_kernel = false;
     slot.enabled = false;
     (void)bpf_->configure(it->second, live_probe_config{});
 }
@@ -318,11 +326,14 @@ int FbtPlugin::set_filters(dtrace_probe_id probe, uint64_t cookie, uint32_t nfil
 int FbtPlugin::write_fetch_plan(dtrace_probe_id probe, uint32_t index) {
     const std::optional<dtrace_probe_usage> usage = plugin_common::probe_usage_of(host_, ops_, probe);
     fbt_fetch_plan plan = usage ? fetch_plan_of(*usage) : fbt_fetch_plan{};
+    if (usage)
+        add_user_strings(plan, *usage, live::capture_limit(host_, ops_)); // copyinstr(), as the call saw it
     // Reading and decoding the function is worth it only when a clause reads arg0.
     const uint64_t cookie = slots_[index].cookie;
     if (is_return(cookie) && (!usage || (usage->flags & DTRACE_USAGE_ARGS))) {
         const KernelFunction &f = *function_of(cookie);
         plan.return_offset = static_cast<uint32_t>(return_offsets_.offset_of(f.module, f.name));
+        slots_[index].return_offset = plan.return_offset;
     }
     if (bpf_map_update_elem(bpf_->map_fd("fbt_plans"), &index, &plan, BPF_ANY) != 0)
         return fail(std::string("cannot write the fbt fetch plan: ") + std::strerror(errno));
@@ -396,16 +407,22 @@ void FbtPlugin::stop() {
     started_ = false;
 }
 
-// Kernel addresses from what the event's record read (event_memory.h),
-// else through the BPF reader, now; the rest as any live firing.
+// What the event's record read (event_memory.h: kernel memory, and the
+// user strings copyinstr() takes of arguments); else kernel addresses
+// through the BPF reader, now, and the rest as any live firing.
 int64_t FbtPlugin::read_memory(void *state, uint64_t address, void *buffer, size_t length) {
     auto *self = static_cast<FbtPlugin *>(state);
-    if (address < kKernelAddressStart || live::ProcessInfo::owns(address))
+    if (live::ProcessInfo::owns(address))
         return live::LiveFiring::read(&self->firing_, address, buffer, length);
+    const bool user = address < kKernelAddressStart;
     if (self->event_memory_) {
-        if (std::optional<int64_t> read = self->event_memory_->read(address, buffer, length))
+        // A user address the kernel's reads could not read is the process's to answer.
+        if (std::optional<int64_t> read = self->event_memory_->read(address, buffer, length);
+            read && (*read >= 0 || !user))
             return *read;
     }
+    if (user)
+        return live::LiveFiring::read(&self->firing_, address, buffer, length);
     return self->kernel_memory_.read(address, buffer, length);
 }
 
@@ -481,12 +498,23 @@ int FbtPlugin::lookup_type(const char *name, const dtrace_type_graph **out) {
     const std::string_view spelling = name;
     const bool tagged =
         spelling.starts_with("struct ") || spelling.starts_with("union ") || spelling.starts_with("enum ");
-    if (!tagged && !type_names_.may_name_type(spelling))
+    // A module's own types (split BTF over vmlinux's) are those of the
+    // modules whose functions were typed: a program naming a module's type
+    // has probes there (args[] typed first), and no module is read for
+    // another program's identifiers.
+    const std::vector<const BtfSet *> modules = btf_.modules_read();
+    const auto module_typedef = [&] {
+        return std::any_of(modules.begin(), modules.end(),
+                           [&](const BtfSet *set) { return set->find(BTF_KIND_TYPEDEF, spelling) != 0; });
+    };
+    if (!tagged && !type_names_.may_name_type(spelling) && !module_typedef())
         return -1;
     live::Result<const BtfSet *> types = btf_.vmlinux();
     if (!types)
         return -1;
     const dtrace_type_graph *graph = type_graph_.describe(*types.value(), name);
+    for (auto module = modules.begin(); graph == nullptr && module != modules.end(); ++module)
+        graph = type_graph_.describe(**module, name);
     if (graph == nullptr)
         return -1;
     *out = graph;

@@ -24,6 +24,9 @@
 // struct at a time, btf_type_graph.h) and symbols (lookup_kernel_symbol:
 // the address from kallsyms, the type from BTF; lookup_symbol: names
 // kernel addresses for stack(), sym(), func(), mod()).
+//
+// Clauses dtrace compiles to BPF run in the kernel, by a tail call from the
+// kprobe programs (fbt_fastpath.cpp, docs/fastpath.md).
 #pragma once
 
 #include <atomic>
@@ -42,6 +45,7 @@
 #include "btf_type_names.h"
 #include "event_memory.h"
 #include "event_ring.h"
+#include "fastpath_loader.h"
 #include "function_catalog.h"
 #include "kernel_btf.h"
 #include "kernel_filter.h"
@@ -53,6 +57,11 @@
 #include "return_offset.h"
 
 namespace dtrace::fbt {
+
+// A probe's cookie is its function's index times two, plus one for return.
+inline bool is_return(uint64_t cookie) {
+    return (cookie & 1) != 0;
+}
 
 class FbtPlugin {
   public:
@@ -71,6 +80,18 @@ class FbtPlugin {
     int lookup_type(const char *name, const dtrace_type_graph **out);
     int lookup_kernel_symbol(const char *module, const char *name, dtrace_kernel_symbol *out);
 
+    // The in-kernel fast path (dtrace_fastpath_ops, fbt_fastpath.cpp).
+    int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out);
+    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec) { return fastpath_.create_map(spec); }
+    int32_t load_fastpath_program(const dtrace_bpf_program &program);
+    int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
+    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
+        return fastpath_.read_map(map, fn, arg);
+    }
+    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
+        return fastpath_.read_ring(map, fn, arg);
+    }
+
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
 
@@ -84,6 +105,9 @@ class FbtPlugin {
         live::ProbeFilter filter;
         // The fentry/fexit object of this probe's function; null: a kprobe.
         std::unique_ptr<live::BpfProgramSet> trampoline;
+        // A return probe's arg0 (return_offset.h; 0: unknown), once a clause reads it.
+        uint32_t return_offset = 0;
+        bool in_kernel = false; // its clauses run dtrace's program (fbt_fastpath.cpp)
     };
     // How probes attach (-x fbtattach): fentry/fexit where the kernel allows
     // them, else kprobes (Auto), or only one of the two.
@@ -99,6 +123,12 @@ class FbtPlugin {
     live_probe_config config_of(const ProbeSlot &slot) const;
     live::Result<size_t> attach(ProbeSlot &slot, const KernelFunction &f, uint32_t index);
     live::Result<std::unique_ptr<live::BpfProgramSet>> load_trampoline(const KernelFunction &f, bool is_return);
+    // The kprobe (kretprobe) program on f, with `cookie` (bpf/fbt_events.bpf.c).
+    live::Result<size_t> attach_kprobe(const KernelFunction &f, bool is_return, uint64_t cookie);
+    // Removes the slot's program from its function (fentry/fexit or kprobe).
+    void detach(ProbeSlot &slot);
+    // Why dtrace's programs cannot run at the slot's probe; null: they can.
+    const char *fastpath_unavailable(const ProbeSlot *slot) const;
     // The stack without the BPF trampoline's frames at its top.
     uint32_t skip_trampoline_frames(const uint64_t *stack, uint32_t depth);
     void deliver(std::span<const uint8_t> record);
@@ -125,6 +155,7 @@ class FbtPlugin {
     std::unordered_map<uint64_t, uint32_t> slot_of_cookie_;
     live::LiveOptions options_;
     std::unique_ptr<live::BpfProgramSet> bpf_;
+    live::FastpathLoader fastpath_; // after bpf_: its programs close first
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     KernelMemory kernel_memory_;

@@ -180,4 +180,13 @@ live::Result<const BtfSet *> KernelBtf::module(const std::string &name) {
     return it->second.get();
 }
 
+std::vector<const BtfSet *> KernelBtf::modules_read() const {
+    std::vector<const BtfSet *> sets;
+    for (const auto &[name, set] : modules_) {
+        if (set)
+            sets.push_back(set.get());
+    }
+    return sets;
+}
+
 } // namespace dtrace::fbt

@@ -69,6 +69,8 @@ class KernelBtf {
     live::Result<const BtfSet *> vmlinux();
     // A module's (split over vmlinux's); the kernel's for "vmlinux" or "".
     live::Result<const BtfSet *> module(const std::string &name);
+    // The modules' own sets read so far (by module()), in name order.
+    std::vector<const BtfSet *> modules_read() const;
 
   private:
     std::string directory_;

@@ -2,6 +2,7 @@
 #include "fpid_plugin.h"
 #include "probe_usage.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <dlfcn.h>
@@ -99,12 +100,18 @@ int FpidPlugin::provide(const dtrace_probe_spec *spec) {
         Provider *provider = provider_for(target.pid, (target.flags & DTRACE_TARGET_GRABBED) != 0);
         if (provider == nullptr || provide_process(*provider, *spec) != 0)
             return -1;
+        // Provided again in the libraries the process loads later.
+        const std::array<std::string, 3> fields{spec->module ? spec->module : "", spec->function ? spec->function : "",
+                                                spec->name ? spec->name : ""};
+        if (std::find(provider->specs.begin(), provider->specs.end(), fields) == provider->specs.end())
+            provider->specs.push_back(fields);
+        provider->modules_provided.merge(functions_.module_paths(target.pid));
     }
     return 0;
 }
 
-int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spec) {
-    live::Result<std::vector<FunctionMatch>> matched = functions_.match(provider.pid, spec.module, spec.function);
+int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spec, const std::set<std::string> &skip) {
+    live::Result<std::vector<FunctionMatch>> matched = functions_.match(provider.pid, spec.module, spec.function, skip);
     if (!matched)
         return fail(matched.error());
     size_t refused = 0;
@@ -112,6 +119,9 @@ int FpidPlugin::provide_process(Provider &provider, const dtrace_probe_spec &spe
     for (const FunctionMatch &match : matched.value()) {
         const TracedFunction &f = match.function;
         if (!match.refusal.empty()) {
+            // Said once (a description is provided again at each dlopen).
+            if (!slot_keys_.insert(std::to_string(provider.pid) + ":" + f.module + ":" + f.name + ":refused").second)
+                continue;
             const std::string why = "cannot hook " + f.module + "`" + f.name + ": " + match.refusal;
             if (!live::field_empty(spec.function) && !live::field_is_glob(spec.function))
                 return fail(why);
@@ -232,13 +242,15 @@ int FpidPlugin::start() {
     const uint32_t frames = std::min<uint32_t>(
         frames_text ? static_cast<uint32_t>(std::strtoul(frames_text, nullptr, 10)) : kDefaultFrames, FPID_MAX_FRAMES);
     for (auto &provider : providers_) {
-        if (!provider->process->has_hooks())
+        // A description that matched nothing yet may match a library loaded later (-Z).
+        if (!provider->process->has_hooks() && provider->specs.empty())
             continue;
         record_what_is_read(*provider);
         if (!clock_)
             clock_ = std::make_unique<TscClock>();
         live::Status attached =
-            provider->process->attach(agent_path(), static_cast<uint32_t>(ring_bytes), std::max<uint32_t>(frames, 2));
+            provider->process->attach(agent_path(), static_cast<uint32_t>(ring_bytes), std::max<uint32_t>(frames, 2),
+                                      functions_.link_map_hook(provider->pid));
         if (!attached)
             return fail(attached.error());
         read_context(*provider);
@@ -257,10 +269,33 @@ void FpidPlugin::drain_once() {
     std::lock_guard lock(drain_mutex_);
     clock_->refresh();
     for (auto &provider : providers_) {
+        if (provider->process->link_map_changed())
+            on_link_map(*provider);
+        for (const std::string &refusal : provider->process->late_refusals())
+            ops_->report_error(host_, refusal.c_str());
         const uint64_t lost = provider->process->drain([&](const Hit &hit) { fire(*provider, hit); });
         if (lost > 0)
             ops_->report_drops(host_, 0, lost, DTRACE_DROP_PRINCIPAL);
     }
+}
+
+void FpidPlugin::on_link_map(Provider &provider) {
+    symbols_.maps().refresh(provider.pid); // stacks through the new libraries, named even once unloaded
+    // Only in the modules not provided before: one loaded again has its
+    // probes, and answer_link_map() places their hooks again.
+    const std::set<std::string> provided = provider.modules_provided;
+    provider.modules_provided.merge(functions_.module_paths(provider.pid));
+    for (const std::array<std::string, 3> &fields : std::vector(provider.specs)) {
+        dtrace_probe_spec spec{};
+        spec.struct_size = sizeof spec;
+        spec.module = fields[0].c_str();
+        spec.function = fields[1].c_str();
+        spec.name = fields[2].c_str();
+        (void)provide_process(provider, spec, provided); // what fails is reported; the other libraries go on
+    }
+    // The probes just made were enabled as they were registered, with their clauses.
+    record_what_is_read(provider);
+    provider.process->answer_link_map();
 }
 
 void FpidPlugin::drain_loop() {

@@ -20,14 +20,22 @@
 // ret it was is gone). vtimestamp is the thread's CPU time where a clause
 // reads it (a system call at each hit), else timestamp.
 //
+// Libraries loaded later (dlopen): the agent stops the thread that loaded
+// one until the drain thread has made the probes the session's descriptions
+// name in it (the engine enables them as they are registered) and added
+// their hooks; the agent patches them before dlopen returns.
+//
 // Threads: the control thread provides, enables and (in start) loads the
-// agent; one drain thread polls the rings every millisecond and fires.
+// agent; one drain thread polls the rings every millisecond, answers the
+// agent's link-map requests and fires.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <unordered_set>
@@ -66,6 +74,8 @@ class FpidPlugin {
         dtrace_provider_id id;
         std::unique_ptr<TracedProcess> process;
         std::vector<std::pair<uint64_t, uint64_t>> hook_probes; // per hook: the entry and return probes' cookies
+        std::vector<std::array<std::string, 3>> specs;          // the descriptions provided: module, function, name
+        std::set<std::string> modules_provided;                 // the modules they were provided in
         // The process's context, read when the agent is loaded.
         std::string execname;
         int64_t ppid = -1, uid = -1, gid = -1;
@@ -79,9 +89,12 @@ class FpidPlugin {
 
     int fail(const std::string &message);
     Provider *provider_for(int64_t pid, bool grabbed);
-    int provide_process(Provider &provider, const dtrace_probe_spec &spec);
+    // The probes `spec` names in the process's modules but those of `skip`.
+    int provide_process(Provider &provider, const dtrace_probe_spec &spec, const std::set<std::string> &skip = {});
     void drain_loop();
     void drain_once();
+    // The process changed its list of libraries: probes and hooks in the new ones.
+    void on_link_map(Provider &provider);
     void fire(const Provider &provider, const Hit &hit);
     void read_context(Provider &provider);
     void record_what_is_read(Provider &provider);

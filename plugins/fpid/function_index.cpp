@@ -75,12 +75,31 @@ std::string FunctionIndex::plan(const Module &module, const live::ElfFunction &f
     return "";
 }
 
-live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const char *module_glob,
-                                                              const char *function_glob) {
+std::optional<TracedFunction> FunctionIndex::link_map_hook(int64_t pid) {
     std::vector<live::ProcessModule> modules = live::mapped_modules(pid);
-    if (modules.empty())
-        return live::Error{"cannot read the mappings of process " + std::to_string(pid) + " (has it exited?)"};
-    // Stopped at exec: what the dynamic linker is about to load, too.
+    const Module *executable = modules.empty() ? nullptr : module(modules.front().path);
+    if (executable == nullptr || executable->functions->interpreter().empty())
+        return std::nullopt;
+    const std::string linker_path = real_path(executable->functions->interpreter());
+    const Module *linker = module(linker_path);
+    const live::ElfFunction *hook = linker != nullptr ? live::link_map_hook(*linker->functions) : nullptr;
+    TracedFunction function;
+    if (hook == nullptr || !plan(*linker, *hook, function.patch_length).empty())
+        return std::nullopt;
+    function.module_path = linker_path;
+    function.module = live::module_file_name(linker_path);
+    function.name = hook->name;
+    function.file_offset = hook->file_offset;
+    return function;
+}
+
+std::vector<live::ProcessModule> FunctionIndex::modules_of(int64_t pid) {
+    std::vector<live::ProcessModule> modules = live::mapped_modules(pid);
+    // Stopped at exec, only the executable and the dynamic linker are
+    // mapped: the libraries the linker is about to load are asked of it.
+    constexpr size_t kAtExec = 2;
+    if (modules.empty() || modules.size() > kAtExec)
+        return modules;
     if (const Module *executable = module(modules.front().path); executable != nullptr) {
         for (const std::string &library :
              live::libraries_to_load(executable->functions->interpreter(), modules.front().path)) {
@@ -90,8 +109,26 @@ live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const
                 modules.push_back({path, false});
         }
     }
+    return modules;
+}
+
+std::set<std::string> FunctionIndex::module_paths(int64_t pid) {
+    std::set<std::string> paths;
+    for (const live::ProcessModule &m : modules_of(pid))
+        paths.insert(m.path);
+    return paths;
+}
+
+live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const char *module_glob,
+                                                              const char *function_glob,
+                                                              const std::set<std::string> &skip) {
+    const std::vector<live::ProcessModule> modules = modules_of(pid);
+    if (modules.empty())
+        return live::Error{"cannot read the mappings of process " + std::to_string(pid) + " (has it exited?)"};
     std::vector<FunctionMatch> out;
     for (const live::ProcessModule &process_module : modules) {
+        if (skip.count(process_module.path))
+            continue;
         const std::string file_name = live::module_file_name(process_module.path);
         if (is_tracer_file(file_name))
             continue;
@@ -122,14 +159,19 @@ live::Result<std::vector<FunctionMatch>> FunctionIndex::match(int64_t pid, const
     return out;
 }
 
-uint64_t runtime_address(int64_t pid, const std::string &path, uint64_t file_offset) {
+ProcessAddresses::ProcessAddresses(int64_t pid) {
     std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
     std::stringstream text;
     text << maps.rdbuf();
+    mappings_ = live::stacks::parse_maps(text.str());
+    for (live::stacks::Mapping &m : mappings_)
+        m.path = real_path(m.path);
+}
+
+uint64_t ProcessAddresses::of(const std::string &path, uint64_t file_offset) const {
     const std::string wanted = real_path(path);
-    for (const live::stacks::Mapping &m : live::stacks::parse_maps(text.str())) {
-        if (file_offset >= m.file_offset && file_offset < m.file_offset + (m.end - m.start) &&
-            (m.path == path || real_path(m.path) == wanted))
+    for (const live::stacks::Mapping &m : mappings_) {
+        if (file_offset >= m.file_offset && file_offset < m.file_offset + (m.end - m.start) && m.path == wanted)
             return m.start + (file_offset - m.file_offset);
     }
     return 0;

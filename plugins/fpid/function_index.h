@@ -17,10 +17,14 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "elf_functions.h"
+#include "process_maps.h"
+#include "process_modules.h"
 #include "prologue.h"
 #include "result.h"
 
@@ -44,10 +48,21 @@ struct FunctionMatch {
 class FunctionIndex {
   public:
     // The functions of process `pid` whose module and name match the
-    // description's globs (nullptr or "" matches anything).
-    live::Result<std::vector<FunctionMatch>> match(int64_t pid, const char *module_glob, const char *function_glob);
+    // description's globs (nullptr or "" matches anything), in the modules
+    // whose path is not in `skip` (those provided before).
+    live::Result<std::vector<FunctionMatch>> match(int64_t pid, const char *module_glob, const char *function_glob,
+                                                   const std::set<std::string> &skip = {});
+    // The paths of the modules match() goes through in process `pid` now.
+    std::set<std::string> module_paths(int64_t pid);
+    // The dynamic linker's link-map function (_dl_debug_state) in process
+    // `pid`, planned for the agent's own hook that follows dlopen and
+    // dlclose; nullopt for a static program or a linker without it.
+    std::optional<TracedFunction> link_map_hook(int64_t pid);
 
   private:
+    // The process's modules: those mapped, and while it is stopped at exec
+    // those the dynamic linker is about to load.
+    std::vector<live::ProcessModule> modules_of(int64_t pid);
     struct Module {
         std::unique_ptr<live::ElfFunctions> functions;
         std::vector<uint64_t> starts; // every function's link address, sorted
@@ -58,7 +73,15 @@ class FunctionIndex {
     std::map<std::string, std::unique_ptr<Module>> modules_; // by path; null: not an ELF file
 };
 
-// Where byte `file_offset` of `path` runs in process `pid` now; 0 when not mapped.
-uint64_t runtime_address(int64_t pid, const std::string &path, uint64_t file_offset);
+// Where a process's files are mapped now, read once from /proc/PID/maps.
+class ProcessAddresses {
+  public:
+    explicit ProcessAddresses(int64_t pid);
+    // Where byte `file_offset` of `path` runs; 0 when not mapped.
+    uint64_t of(const std::string &path, uint64_t file_offset) const;
+
+  private:
+    std::vector<live::stacks::Mapping> mappings_; // their paths resolved (realpath)
+};
 
 } // namespace dtrace::fpid

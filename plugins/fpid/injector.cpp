@@ -72,7 +72,7 @@ live::Result<uint64_t> find_dlopen(int64_t pid) {
             auto is_named_dlopen = [](const std::string &name) { return name.substr(0, name.find('@')) == "dlopen"; };
             const bool is_dlopen =
                 is_named_dlopen(f.name) || std::any_of(f.aliases.begin(), f.aliases.end(), is_named_dlopen);
-            if (uint64_t address = is_dlopen ? runtime_address(pid, module.path, f.file_offset) : 0; address != 0)
+            if (uint64_t address = is_dlopen ? ProcessAddresses(pid).of(module.path, f.file_offset) : 0; address != 0)
                 return address;
         }
     }

@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <thread>
 #include <unistd.h>
 
@@ -37,7 +40,7 @@ live::Result<uint32_t> TracedProcess::hook(const TracedFunction &function, uint3
             return i;
         }
     }
-    if (shm_ != nullptr)
+    if (shm_ != nullptr && !link_map_changed())
         return live::Error{"fpid probes cannot be enabled once tracing has started"};
     if (hooks_.size() == FPID_MAX_HOOKS)
         return live::Error{"more than " + std::to_string(FPID_MAX_HOOKS) + " functions hooked in process " +
@@ -84,7 +87,8 @@ live::Status TracedProcess::create_shared_memory(uint32_t ring_bytes) {
     return live::Done{};
 }
 
-live::Status TracedProcess::attach(const std::string &agent_path, uint32_t ring_bytes, uint32_t stack_frames) {
+live::Status TracedProcess::attach(const std::string &agent_path, uint32_t ring_bytes, uint32_t stack_frames,
+                                   const std::optional<TracedFunction> &link_map_hook) {
     if (live::Status made = create_shared_memory(ring_bytes); !made)
         return made;
     shm_->magic = FPID_SHM_MAGIC;
@@ -98,7 +102,7 @@ live::Status TracedProcess::attach(const std::string &agent_path, uint32_t ring_
         if (live::Status entered = run_to_entry(pid_); !entered)
             return entered;
     }
-    if (live::Status filled = fill_hook_table(); !filled)
+    if (live::Status filled = fill_hook_table(link_map_hook); !filled)
         return filled;
     live::Status injected = inject_agent(pid_, agent_path);
     // Mapped by the agent (or never to be): the name is no longer needed.
@@ -117,20 +121,72 @@ live::Status TracedProcess::attach(const std::string &agent_path, uint32_t ring_
     }
 }
 
-live::Status TracedProcess::fill_hook_table() {
-    shm_->nhooks = static_cast<uint32_t>(hooks_.size());
-    for (size_t i = 0; i < hooks_.size(); i++) {
+void TracedProcess::place(uint32_t index, uint64_t address) {
+    HookSlot &slot = hooks_[index];
+    slot.address = address;
+    shm_->hooks[index].address = address;
+    shm_->hooks[index].flags = slot.flags;
+    shm_->hooks[index].patch_length = slot.function.patch_length;
+    shm_->hooks[index].status = FPID_HOOK_PENDING;
+}
+
+live::Status TracedProcess::fill_hook_table(const std::optional<TracedFunction> &link_map_hook) {
+    const ProcessAddresses addresses(pid_);
+    for (uint32_t i = 0; i < hooks_.size(); i++) {
         const TracedFunction &f = hooks_[i].function;
-        const uint64_t address = runtime_address(pid_, f.module_path, f.file_offset);
+        const uint64_t address = addresses.of(f.module_path, f.file_offset);
         if (address == 0)
             return live::Error{"cannot hook " + f.module + "`" + f.name + ": " + f.module_path +
                                " is not mapped in process " + std::to_string(pid_)};
-        shm_->hooks[i].address = address;
-        shm_->hooks[i].flags = hooks_[i].flags;
-        shm_->hooks[i].patch_length = f.patch_length;
+        place(i, address);
+    }
+    shm_->nhooks = static_cast<uint32_t>(hooks_.size());
+    if (link_map_hook) {
+        shm_->link_map_hook = addresses.of(link_map_hook->module_path, link_map_hook->file_offset);
+        shm_->link_map_patch_length = link_map_hook->patch_length;
     }
     __atomic_store_n(&shm_->state, FPID_STATE_READY, __ATOMIC_RELEASE);
     return live::Done{};
+}
+
+bool TracedProcess::link_map_changed() const {
+    return shm_ != nullptr && !exited_ &&
+           __atomic_load_n(&shm_->link_map_requests, __ATOMIC_ACQUIRE) !=
+               __atomic_load_n(&shm_->link_map_answers, __ATOMIC_RELAXED);
+}
+
+void TracedProcess::answer_link_map() {
+    const uint32_t request = __atomic_load_n(&shm_->link_map_requests, __ATOMIC_ACQUIRE);
+    const ProcessAddresses addresses(pid_);
+    for (uint32_t i = 0; i < hooks_.size(); i++) {
+        const uint64_t address = addresses.of(hooks_[i].function.module_path, hooks_[i].function.file_offset);
+        if (hooks_[i].address != 0 && hooks_[i].address != address) {
+            // Unloaded: the agent forgets it, so that no bytes are ever
+            // written back where another library may be mapped now.
+            shm_->hooks[i].status = FPID_HOOK_UNMAPPED;
+            hooks_[i].address = 0;
+        }
+        if (hooks_[i].address == 0 && address != 0) {
+            place(i, address);
+            placed_late_.push_back(i);
+        }
+    }
+    __atomic_store_n(&shm_->nhooks, static_cast<uint32_t>(hooks_.size()), __ATOMIC_RELEASE);
+    __atomic_store_n(&shm_->link_map_answers, request, __ATOMIC_RELEASE);
+    // The agent waits on the word in its own mapping of the file: a shared futex.
+    syscall(SYS_futex, &shm_->link_map_answers, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
+std::vector<std::string> TracedProcess::late_refusals() {
+    std::vector<std::string> refusals;
+    std::erase_if(placed_late_, [&](uint32_t i) {
+        const uint32_t status = __atomic_load_n(&shm_->hooks[i].status, __ATOMIC_ACQUIRE);
+        if (status == FPID_HOOK_REFUSED)
+            refusals.push_back("cannot hook " + hooks_[i].function.module + "`" + hooks_[i].function.name + ": " +
+                               std::string(shm_->agent_error, strnlen(shm_->agent_error, sizeof shm_->agent_error)));
+        return status != FPID_HOOK_PENDING;
+    });
+    return refusals;
 }
 
 void TracedProcess::detach() {

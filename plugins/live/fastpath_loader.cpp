@@ -2,11 +2,13 @@
 // calls (see fastpath_loader.h).
 #include "fastpath_loader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
 
+#include <asm/ptrace.h>
 #include <linux/perf_event.h>
 #include <sys/syscall.h>
 
@@ -16,6 +18,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <cstddef>
+#include <iterator>
 #include <linux/bpf.h>
 
 namespace dtrace::live {
@@ -125,6 +128,17 @@ void FastpathLoader::describe_task(dtrace_fastpath_probe &layout) {
     layout.task_cred = offsets.cred;
     layout.cred_uid = offsets.cred_uid;
     layout.cred_gid = offsets.cred_gid;
+}
+
+void FastpathLoader::register_arguments(dtrace_fastpath_probe &layout, uint32_t nargs) {
+    constexpr uint16_t kRegisters[] = {offsetof(pt_regs, rdi), offsetof(pt_regs, rsi), offsetof(pt_regs, rdx),
+                                       offsetof(pt_regs, rcx), offsetof(pt_regs, r8),  offsetof(pt_regs, r9)};
+    layout.flags |= DTRACE_FASTPATH_ARG_FIELDS;
+    layout.nargs = std::min(nargs, DTRACE_FASTPATH_MAX_ARGS);
+    for (uint32_t i = 0; i < layout.nargs && i < std::size(kRegisters); ++i) {
+        layout.arg_field_offset[i] = kRegisters[i];
+        layout.arg_field_size[i] = 8;
+    }
 }
 
 FastpathLoader::~FastpathLoader() {

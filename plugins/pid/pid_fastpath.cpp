@@ -3,8 +3,10 @@
 // program dtrace generated for a probe's slot (uprobe_fastpath) before
 // anything else, so such a probe's events never reach the ring. Its context
 // is the probed instruction's struct pt_regs: an entry's arguments are the
-// SysV argument registers, a return's arg0 its offset in the function (the
-// high half of the attach cookie) and arg1 rax (probe_layout's fields).
+// SysV argument registers, then the words above the return address (read
+// from user memory by the program), a return's arg0 its offset in the
+// function (the high half of the attach cookie) and arg1 rax (probe_layout's
+// fields).
 #include "pid_plugin.h"
 
 #include <cerrno>
@@ -29,16 +31,23 @@ int PidPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
     std::lock_guard guard(mutex_);
     const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
     if (slot == nullptr || !slot->enabled || slot->internal || !uprobes_ ||
-        out.struct_size < offsetof(dtrace_fastpath_probe, arg_field_signed) + sizeof out.arg_field_signed)
+        out.struct_size <
+            offsetof(dtrace_fastpath_probe, arg_field_user_displacement) + sizeof out.arg_field_user_displacement)
         return -1;
     out.flags = DTRACE_FASTPATH_ARG_FIELDS;
     out.nargs = std::min(slot->nargs, DTRACE_FASTPATH_MAX_ARGS);
     switch (slot->kind) {
     case ProbeKind::Entry:
-        // arg6..arg9 are the words above the return address: user memory (size 0).
-        for (uint32_t i = 0; i < out.nargs && i < std::size(kArgumentRegisters); ++i) {
-            out.arg_field_offset[i] = kArgumentRegisters[i];
-            out.arg_field_size[i] = 8;
+        // arg6..arg9 are the words above the return address (user memory, read by the program).
+        for (uint32_t i = 0; i < out.nargs; ++i) {
+            if (i < std::size(kArgumentRegisters)) {
+                out.arg_field_offset[i] = kArgumentRegisters[i];
+                out.arg_field_size[i] = 8;
+            } else {
+                out.arg_field_offset[i] = offsetof(pt_regs, rsp);
+                out.arg_field_size[i] = DTRACE_FASTPATH_ARG_FIELD_USER_WORD;
+                out.arg_field_user_displacement[i] = 8 * (i - std::size(kArgumentRegisters) + 1);
+            }
         }
         break;
     case ProbeKind::Return:

@@ -8,9 +8,7 @@
 #include <cctype>
 #include <cstddef>
 #include <cstring>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "demangle.h"
 #include "function_code.h"
@@ -547,19 +545,10 @@ bool PidPlugin::hook_link_map(int64_t pid, Process &process) {
     return true;
 }
 
-void PidPlugin::refresh_maps(int64_t pid) {
-    stacks_.maps().ensure(pid);
-    std::ifstream maps("/proc/" + std::to_string(pid) + "/maps");
-    std::stringstream text;
-    text << maps.rdbuf();
-    for (live::stacks::Mapping &mapping : live::stacks::parse_maps(text.str()))
-        stacks_.maps().add(pid, std::move(mapping));
-}
-
 void PidPlugin::on_link_map(int64_t pid) {
     {
         std::lock_guard guard(mutex_);
-        refresh_maps(pid);
+        stacks_.maps().refresh(pid);
         auto known = processes_.find(pid);
         std::string error;
         if (known != processes_.end() && process_for(pid, error) != nullptr) {

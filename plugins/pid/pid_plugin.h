@@ -111,7 +111,6 @@ class PidPlugin {
     // its mappings (stacks), make the probes the descriptions name in new
     // libraries, then let it go on.
     void on_link_map(int64_t pid);
-    void refresh_maps(int64_t pid);
     void deliver(std::span<const uint8_t> record);
     // The slot's generated program, if any, no longer runs.
     void detach_fastpath_program(uint32_t slot);

@@ -23,41 +23,15 @@ dtrace=$1
 workload=$2
 case_name=$3
 limit=120
+. "$(dirname "$0")/live_check.sh" # run, fail, $dir, the skips
 
-if [ ! -x "$dtrace" ] || [ ! -x "$workload" ]; then
-    echo "skipped: $dtrace or $workload is not built"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "skipped: live tracing needs root (BPF programs, tracefs)"
-    exit 77
-fi
+need_built "$dtrace" "$workload"
+need_root "live tracing needs root (BPF programs, tracefs)"
 case "$case_name" in
 sdt_*) needs=sdt:sched::sched_switch ;;
 *) needs=syscall::getppid:entry ;;
 esac
-if ! "$dtrace" -l -n "$needs" >/dev/null 2>&1; then
-    echo "skipped: dtrace cannot list $needs here:"
-    "$dtrace" -l -n "$needs" 2>&1 | head -3
-    exit 77
-fi
-
-out=$(mktemp)
-err=$(mktemp)
-dir=$(mktemp -d)
-trap 'rm -f "$out" "$err"; rm -rf "$dir"' EXIT
-
-run() {
-    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
-    status=$?
-}
-
-fail() {
-    echo "FAILED: $*"
-    echo "--- stdout"; cat "$out"
-    echo "--- stderr"; cat "$err"
-    exit 1
-}
+need_dtrace "dtrace cannot list $needs here" -l -n "$needs"
 
 fastpath_target=$workload
 . "$(dirname "$0")/same_both_ways.sh"

@@ -6,31 +6,11 @@
 dtrace=$1
 case_name=$2
 limit=60
+run_options="-x plugins=fbt"
+. "$(dirname "$0")/live_check.sh" # run, fail, the skips
 
-if [ ! -x "$dtrace" ]; then
-    echo "skipped: $dtrace is not built"
-    exit 77
-fi
-if [ ! -r /sys/kernel/btf/vmlinux ]; then
-    echo "skipped: this kernel has no BTF (/sys/kernel/btf/vmlinux)"
-    exit 77
-fi
-
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-
-run() {
-    timeout "$limit" "$dtrace" -x plugins=fbt "$@" >"$out" 2>"$err"
-    status=$?
-}
-
-fail() {
-    echo "FAILED: $*"
-    echo "--- stdout"; head -40 "$out"
-    echo "--- stderr"; cat "$err"
-    exit 1
-}
+need_built "$dtrace"
+need_btf "the fbt provider"
 
 case $case_name in
 list)

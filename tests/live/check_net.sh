@@ -1,54 +1,37 @@
 #!/bin/sh
 # check_net.sh DTRACE NET_WORKLOAD CASE: ip, tcp and udp send and receive
 # per packet, live, over loopback, on traffic of our own (net_workload.c).
-# The predicates pick the workload's packets by the port this run chose
-# (other work shares the machine); every run is bounded in time. Exit 0:
+# The predicates pick the workload's packets by the free port this run
+# chose (other work shares the machine); every run is bounded in time. Exit 0:
 # passed; 1: failed (saying why); 77: skipped (saying what is missing).
 dtrace=$1
 workload=$2
 case_name=$3
 limit=120
+. "$(dirname "$0")/live_check.sh" # run, fail, value_of, the skips
 
-if [ ! -x "$dtrace" ] || [ ! -x "$workload" ]; then
-    echo "skipped: $dtrace or $workload is not built"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "skipped: live tracing needs root (BPF programs)"
-    exit 77
-fi
-if [ ! -r /sys/kernel/btf/vmlinux ]; then
-    echo "skipped: the packet programs need the kernel's BTF (/sys/kernel/btf/vmlinux)"
-    exit 77
-fi
+need_built "$dtrace" "$workload"
+need_root "live tracing needs root (BPF programs)"
+need_btf "the packet programs"
 
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-
-# A port of this run (20000-39999); the workload fails if it is taken.
-port=$((20000 + $$ % 20000))
-
-run() {
-    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
-    status=$?
+# The ports of every TCP and UDP socket here, local and remote, in any
+# state (a TIME_WAIT an earlier run left too), as /proc/net writes them.
+ports_in_use() {
+    awk 'FNR > 1 { split($2, local, ":"); split($3, remote, ":"); print local[2]; print remote[2] }' \
+        /proc/net/tcp /proc/net/tcp6 /proc/net/udp /proc/net/udp6 2>/dev/null
 }
 
-fail() {
-    echo "FAILED: $*"
-    echo "--- stdout"; cat "$out"
-    echo "--- stderr"; cat "$err"
-    exit 1
-}
-
-expect_status_0() {
-    [ "$status" = 0 ] || fail "dtrace exited with $status"
-}
-
-# The value after `key ` on its line of stdout (empty: no such line).
-value_of() {
-    sed -n "s/^$1 //p" "$out"
-}
+# The workload's port: the first free one from a start of this run's in
+# 20000-32767, below the ephemeral ports connect() hands out (32768 on),
+# so that none is taken between this choice and the workload's bind.
+used=$(ports_in_use)
+port=$((20000 + $$ % 12768))
+tried=0
+while printf '%s\n' "$used" | grep -qx "$(printf %04X "$port")"; do
+    tried=$((tried + 1))
+    [ "$tried" -lt 12768 ] || skip "no free port in 20000-32767"
+    port=$((port == 32767 ? 20000 : port + 1))
+done
 
 expect_value() {
     [ "$(value_of "$1")" = "$2" ] || fail "$1 is not $2"

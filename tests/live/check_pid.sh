@@ -9,39 +9,15 @@ case_name=$3
 limit=120
 target=$targets/pid_target
 
-if [ ! -x "$dtrace" ] || [ ! -x "$target" ]; then
-    echo "skipped: $dtrace or $target is not built"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "skipped: uprobes need root (BPF programs)"
-    exit 77
-fi
-if ! "$dtrace" -qn 'pid$target:a.out:main:entry { exit(0); }' -c "$target" >/dev/null 2>&1; then
-    echo "skipped: the pid provider cannot trace here:"
-    "$dtrace" -qn 'pid$target:a.out:main:entry { exit(0); }' -c "$target" 2>&1 | head -3
-    exit 77
-fi
+# (run, fail, $dir, the skips; DTRACE_FASTPATH=on|off runs every case with
+# -x fastpath=...: the same expected output either way)
+. "$(dirname "$0")/live_check.sh"
 
-out=$(mktemp)
-err=$(mktemp)
-expected=$(mktemp)
-dir=$(mktemp -d)
-trap 'rm -f "$out" "$err" "$expected"; rm -rf "$dir"' EXIT
+need_built "$dtrace" "$target"
+need_root "uprobes need root (BPF programs)"
+need_dtrace "the pid provider cannot trace here" -qn 'pid$target:a.out:main:entry { exit(0); }' -c "$target"
 
-# DTRACE_FASTPATH=on|off runs every case with -x fastpath=...: the same
-# expected output either way.
-run() {
-    timeout "$limit" "$dtrace" ${DTRACE_FASTPATH:+-x fastpath=$DTRACE_FASTPATH} "$@" >"$out" 2>"$err"
-    status=$?
-}
-
-fail() {
-    echo "FAILED: $*"
-    echo "--- stdout"; cat "$out"
-    echo "--- stderr"; cat "$err"
-    exit 1
-}
+expected=$dir/expected
 
 # Every "function count" line of $expected is in the output, exactly.
 expect_counts() {
@@ -247,6 +223,13 @@ fastpath_differential)
                     pid$target:a.out:respond:entry /self->n == 2/ { }' "calls:5" "$in_kernel"
     same_both_ways 'pid$target:a.out:tiny_framed:entry { @[execname, pid == $target, tid > 0] = count(); }' \
         "loop-framed:1000" "$in_kernel"
+    # Arguments on the stack (arg6, arg7: read from user memory by the program), as the call passed them.
+    same_both_ways 'pid$target:a.out:eight_args:entry { @[arg6, arg7] = count(); @s = sum(args[7]); }' \
+        "eight:12" "$in_kernel"
+    for pair in "60 70" "61 71" "60 72" "61 70" "60 71" "61 72"; do
+        echo "$pair 2" | awk '{ printf "^ +%s +%s +%s$\n", $1, $2, $3 }' >"$dir/pattern"
+        grep -Eqf "$dir/pattern" "$out" || fail "eight_args's arg6, arg7 are not $pair twice"
+    done
     ;;
 fastpath_fallback)
     # copyinstr() of an argument runs in the kernel (read at the event).

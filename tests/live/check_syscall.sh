@@ -9,38 +9,13 @@ workload=$2
 case_name=$3
 exit_at_once=$4 # ustack_exit's program
 limit=120
+# (run, fail, $dir, the skips; DTRACE_FASTPATH=on|off runs every case with
+# -x fastpath=...: the same expected output either way, docs/fastpath.md)
+. "$(dirname "$0")/live_check.sh"
 
-if [ ! -x "$dtrace" ] || [ ! -x "$workload" ]; then
-    echo "skipped: $dtrace or $workload is not built"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "skipped: live tracing needs root (BPF programs, tracefs)"
-    exit 77
-fi
-if ! "$dtrace" -l -n syscall::getppid:entry >/dev/null 2>&1; then
-    echo "skipped: the syscall provider cannot list probes here:"
-    "$dtrace" -l -n syscall::getppid:entry 2>&1 | head -3
-    exit 77
-fi
-
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err"' EXIT
-
-# DTRACE_FASTPATH=on|off runs every case with -x fastpath=...: the same
-# expected output either way (the in-kernel fast path, docs/fastpath.md).
-run() {
-    timeout "$limit" "$dtrace" ${DTRACE_FASTPATH:+-x fastpath=$DTRACE_FASTPATH} "$@" >"$out" 2>"$err"
-    status=$?
-}
-
-fail() {
-    echo "FAILED: $*"
-    echo "--- stdout"; cat "$out"
-    echo "--- stderr"; cat "$err"
-    exit 1
-}
+need_built "$dtrace" "$workload"
+need_root "live tracing needs root (BPF programs, tracefs)"
+need_dtrace "the syscall provider cannot list probes here" -l -n syscall::getppid:entry
 
 # The lines, then the blank line dtrace ends a run with.
 expect_output() {
@@ -66,7 +41,6 @@ count_execname)
 strings)
     # A path as the call saw it (argv memory, captured at the event), the
     # return value and errno of a failing open, and write's buffer.
-    dir=$(mktemp -d)
     echo x >"$dir/present"
     run -qn 'syscall::openat:entry /pid == $target && copyinstr(arg1) != "/etc/ld.so.cache" &&
                                     basename(copyinstr(arg1)) != "libc.so.6"/ { printf("open %s\n", copyinstr(arg1)); }
@@ -74,7 +48,6 @@ strings)
              syscall::openat:return /pid == $target && self->n > 2/ { printf("= %d errno %d\n", arg1, errno); }
              syscall::write:entry /pid == $target/ { printf("write %d ", arg2); tracemem(copyin(arg1, arg2), 5); }' \
         -c "$workload open:$dir/present open:$dir/absent write:hello"
-    rm -rf "$dir"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     grep -q "^open $dir/present\$" "$out" || fail "no path of the open that worked"
     grep -q "^open $dir/absent\$" "$out" || fail "no path of the open that failed"
@@ -131,13 +104,11 @@ ustack_exit)
 wide)
     # Every call of the target, entry and return: the raw_syscalls programs
     # (found by call number) report the same calls, arguments and errors.
-    dir=$(mktemp -d)
     run -qn 'syscall:::entry /pid == $target/ { @calls[probefunc] = count(); }
              syscall::openat:entry /pid == $target/ { self->path = copyinstr(arg1); }
              syscall:::return /pid == $target && self->path == "'"$dir"'/absent"/ { printf("%s = %d errno %d\n", probefunc, arg0, errno); }
              syscall:::return /pid == $target/ { self->path = ""; }
              END { printa("%s %@d\n", @calls); }' -c "$workload 1000 open:$dir/absent write:hi"
-    rmdir "$dir"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     grep -q "^getppid 1000\$" "$out" || fail "not 1000 getppid entries"
     grep -q "^write 1\$" "$out" || fail "not 1 write entry"
@@ -147,7 +118,6 @@ prefilter)
     # Predicates the kernel pre-filters (pid, execname, integer arguments,
     # on entry and return) give the same output as with every event crossing
     # into dtrace (-x livenofilter), and the exact counts.
-    dir=$(mktemp -d)
     script='syscall::getppid:entry /pid == $target/ { @g = count(); }
             syscall::write:entry /pid == $target && arg2 == 5/ { @w5 = count(); }
             syscall::write:entry /pid == $target && arg2 != 5/ { @wother = count(); }
@@ -161,7 +131,6 @@ prefilter)
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     run -qn "$script" -x livenofilter -c "$workload $steps"
     [ "$status" = 0 ] || fail "dtrace -x livenofilter exited with $status"
-    rmdir "$dir"
     [ "$filtered" = "$(cat "$out")" ] || fail "the pre-filter changed the output: $filtered"
     # The opens: the loader's two (ld.so.cache, libc), /dev/null and the absent file.
     expect_output "getppid 3000

@@ -13,37 +13,17 @@ case_name=$5
 here=$(dirname "$0")
 limit=120
 
-if [ ! -x "$dtrace" ] || [ ! -x "$workload" ] || [ ! -x "$thrower" ]; then
-    echo "skipped: $dtrace, $workload or $thrower is not built"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "skipped: live tracing needs root (BPF programs, uprobes)"
-    exit 77
-fi
+. "$here/live_check.sh" # run, fail, $dir, the skips
 
-out=$(mktemp)
-err=$(mktemp)
-trap 'rm -f "$out" "$err" "$out.lines"' EXIT
-
-run() {
-    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
-    status=$?
-}
-
-fail() {
-    echo "FAILED: $*"
-    echo "--- stdout"; cat "$out"
-    echo "--- stderr"; cat "$err"
-    exit 1
-}
+need_built "$dtrace" "$workload" "$thrower"
+need_root "live tracing needs root (BPF programs, uprobes)"
 
 # The non-blank lines of dtrace's output (the workload's own line, printed
 # to the same stdout, removed when $2 says so).
 expect_output() {
     [ "$status" = 0 ] || fail "dtrace exited with $status"
-    grep -v -e '^$' -e "${2:-^ never $}" "$out" >"$out.lines"
-    printf '%s\n' "$1" | diff - "$out.lines" >/dev/null || fail "stdout is not:
+    grep -v -e '^$' -e "${2:-^ never $}" "$out" >"$dir/lines"
+    printf '%s\n' "$1" | diff - "$dir/lines" >/dev/null || fail "stdout is not:
 $1"
 }
 
@@ -197,8 +177,6 @@ installed_types)
         echo "skipped: objcopy (binutils) is not installed"
         exit 77
     fi
-    dir=$(mktemp -d)
-    trap 'rm -rf "$out" "$err" "$out.lines" "$dir"' EXIT
     mkdir "$dir/defs" "$dir/broken"
     printf '%s\n' 'provider libstdcxx {' '	probe throw(void *, void *) : (uintptr_t, void *);' \
         '	probe rethrow(void *, void *);' '	probe catch(void *, void *);' '};' >"$dir/defs/libstdcxx.d"

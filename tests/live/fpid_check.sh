@@ -11,36 +11,13 @@ case_name=$3
 limit=120
 target=$targets/pid_target
 
-if [ ! -x "$dtrace" ] || [ ! -x "$target" ]; then
-    echo "skipped: $dtrace or $target is not built"
-    exit 77
-fi
-if [ "$(id -u)" != 0 ]; then
-    echo "skipped: fpid loads its agent with ptrace, which needs root here"
-    exit 77
-fi
-if ! "$dtrace" -l -n 'fpid$target:a.out:parse_word:entry' -c "$target" >/dev/null 2>&1; then
-    echo "skipped: the fpid provider cannot list probes here:"
-    "$dtrace" -l -n 'fpid$target:a.out:parse_word:entry' -c "$target" 2>&1 | head -3
-    exit 77
-fi
+. "$(dirname "$0")/live_check.sh" # run, fail, $dir, the skips
 
-out=$(mktemp)
-err=$(mktemp)
-expected=$(mktemp)
-trap 'rm -f "$out" "$err" "$expected"' EXIT
+need_built "$dtrace" "$target"
+need_root "fpid loads its agent with ptrace, which needs root here"
+need_dtrace "the fpid provider cannot list probes here" -l -n 'fpid$target:a.out:parse_word:entry' -c "$target"
 
-run() {
-    timeout "$limit" "$dtrace" "$@" >"$out" 2>"$err"
-    status=$?
-}
-
-fail() {
-    echo "FAILED: $*"
-    echo "--- stdout"; cat "$out"
-    echo "--- stderr"; cat "$err"
-    exit 1
-}
+expected=$dir/expected
 
 # No session's shared memory outlives its dtrace (fpid_shm.dtrace_pid is at byte 16).
 no_leftovers() {
@@ -67,6 +44,23 @@ expect_counts() {
         grep -qx "entry $name $count" "$out" || fail "entry $name is not $count"
         grep -qx "return $name $count" "$out" || fail "return $name is not $count"
     done <"$expected"
+}
+
+# $1 pid, $2 a file it maps, $3 a function of that file: 0 when the
+# function's first bytes in the process are the file's (no hook left).
+original_bytes_back() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import subprocess, sys
+pid, path, name = sys.argv[1], sys.argv[2], sys.argv[3]
+symbol = next(l.split() for l in subprocess.run(["nm", path], capture_output=True, text=True).stdout.splitlines()
+              if l.endswith(" " + name))
+offset = int(symbol[0], 16)
+base = next(int(l.split("-")[0], 16) for l in open("/proc/%s/maps" % pid) if l.rstrip().endswith(path.split("/")[-1])
+            and l.split()[2] == "00000000")
+with open("/proc/%s/mem" % pid, "rb") as mem, open(path, "rb") as exe:
+    mem.seek(base + offset); exe.seek(offset)  # a PIE's first mapping is the file from offset 0
+    sys.exit(0 if mem.read(8) == exe.read(8) else 1)
+PY
 }
 
 case "$case_name" in
@@ -174,20 +168,75 @@ attach)
     [ "$status" = 0 ] || { kill "$pid"; fail "dtrace exited with $status"; }
     hits=$(grep -E '^[0-9]+$' "$out")
     [ -n "$hits" ] && [ "$hits" -gt 0 ] || { kill "$pid"; fail "no hits while attached"; }
-    python3 - "$pid" "$target" parse_word <<'PY' || { kill "$pid"; fail "parse_word's first bytes differ from the file's"; }
-import subprocess, sys
-pid, path, name = sys.argv[1], sys.argv[2], sys.argv[3]
-symbol = next(l.split() for l in subprocess.run(["nm", path], capture_output=True, text=True).stdout.splitlines()
-              if l.endswith(" " + name))
-offset = int(symbol[0], 16)
-base = next(int(l.split("-")[0], 16) for l in open("/proc/%s/maps" % pid) if l.rstrip().endswith(path.split("/")[-1])
-            and l.split()[2] == "00000000")
-with open("/proc/%s/mem" % pid, "rb") as mem, open(path, "rb") as exe:
-    mem.seek(base + offset); exe.seek(offset)  # a PIE's first mapping is the file from offset 0
-    sys.exit(0 if mem.read(8) == exe.read(8) else 1)
-PY
+    original_bytes_back "$pid" "$target" parse_word || { kill "$pid"; fail "parse_word's first bytes differ from the file's"; }
     wait "$pid"
     [ $? = 0 ] || fail "the program did not exit cleanly after dtrace detached"
+    ;;
+dlopen)
+    # A library loaded while tracing runs (-Z: it matches nothing at first)
+    # is hooked before its code runs, unhooked when it is unloaded, and
+    # hooked again when it is loaded again: exact counts at entry and return,
+    # and at entry the same counts as pid's.
+    lib=libpid_target_lib.so
+    "$target" lib-expect:35 >"$expected"
+    run -Z -qn "fpid\$target:$lib::entry { @e[probefunc] = count(); } fpid\$target:$lib::return { @r[probefunc] = count(); }
+                END { printa(\"entry %s %@d\n\", @e); printa(\"return %s %@d\n\", @r); }" -c "$target dlopen:25 dlopen:10"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    while read -r name count; do
+        grep -qx "entry $name $count" "$out" && grep -qx "return $name $count" "$out" || fail "$name is not $count"
+    done <"$expected"
+    grep '^entry ' "$out" | sed 's/^entry //' >"$expected"
+    run -Z -qn "pid\$target:$lib::entry { @[probefunc] = count(); } END { printa(\"%s %@d\n\", @); }" \
+        -c "$target dlopen:25 dlopen:10"
+    if [ "$status" = 0 ]; then
+        grep -v '^$' "$out" | diff "$expected" - >/dev/null || fail "pid counted otherwise than fpid's $(tr '\n' ' ' <"$expected")"
+    else
+        echo "not compared with pid: the pid provider cannot trace here"
+    fi
+    ;;
+attach_library)
+    # -p while the program has the library loaded: its hooks go when dtrace
+    # detaches (the original bytes back), and the program goes on to unload
+    # it and exit cleanly.
+    "$target" lib-spin:3000 >/dev/null 2>&1 &
+    pid=$!
+    sleep 0.3
+    run -qn 'fpid$target:libpid_target_lib.so:lib_work:entry { @ = count(); } tick-500ms { exit(0); }
+             END { printa("%@d\n", @); }' -p "$pid"
+    [ "$status" = 0 ] || { kill "$pid"; fail "dtrace exited with $status"; }
+    hits=$(grep -E '^[0-9]+$' "$out")
+    [ -n "$hits" ] && [ "$hits" -gt 0 ] || { kill "$pid"; fail "no hits while attached"; }
+    original_bytes_back "$pid" "$targets/libpid_target_lib.so" lib_work ||
+        { kill "$pid"; fail "lib_work's first bytes differ from the file's"; }
+    wait "$pid"
+    [ $? = 0 ] || fail "the program did not exit cleanly after dtrace detached"
+    ;;
+attach_dlopen)
+    # -p, then the program loads the library: exact counts in it (dtrace
+    # ends when the program exits).
+    go=$(mktemp -u)
+    "$target" "wait-file:$go" dlopen:25 >/dev/null 2>&1 &
+    pid=$!
+    timeout "$limit" "$dtrace" -Z -qn 'fpid$target:libpid_target_lib.so::entry { @[probefunc] = count(); }
+        END { printa("%s %@d\n", @); }' -p "$pid" >"$out" 2>"$err" &
+    tracer=$!
+    # The program goes on once the agent is in it.
+    for i in $(seq 600); do
+        grep -q libdtrace-fpid-agent "/proc/$pid/maps" 2>/dev/null && break
+        sleep 0.1
+    done
+    touch "$go"
+    wait "$pid"
+    program=$?
+    wait "$tracer"
+    status=$?
+    rm -f "$go"
+    [ "$program" = 0 ] || fail "the program exited with $program"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    "$target" lib-expect:25 >"$expected"
+    while read -r name count; do
+        grep -qx "$name $count" "$out" || fail "$name is not $count"
+    done <"$expected"
     ;;
 crash)
     # The program dies of SIGSEGV mid-trace: what it did before is counted, dtrace ends cleanly.

@@ -1,7 +1,7 @@
 # same_both_ways.sh: sourced by the live checks of the in-kernel fast path
-# (check_fastpath.sh, check_pid.sh). The caller defines run (which sets
-# $status, $out, $err), fail, $dir (a scratch folder) and $fastpath_target
-# (the program dtrace starts with -c).
+# (check_fastpath.sh, check_pid.sh) after live_check.sh, which gives run
+# (setting $status, $out, $err), fail and $dir (a scratch folder). The caller
+# defines $fastpath_target (the program dtrace starts with -c).
 #
 # same_both_ways_for SCRIPT COMMAND EXPECT: runs SCRIPT with COMMAND as
 # $target with the fast path on, then off: the same status and stdout, and

@@ -124,6 +124,17 @@ TARGET_NOINLINE long target_loop(long count) {
     return sum;
 }
 
+TARGET_NOINLINE long eight_args(long a0, long a1, long a2, long a3, long a4, long a5, long a6, long a7) {
+    return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+}
+
+TARGET_NOINLINE long target_eight(long count) {
+    long sum = 0;
+    for (long i = 0; i < count; i++)
+        sum += eight_args(0, 1, 2, 3, 4, 5, 60 + i % 2, 70 + i % 3);
+    return sum;
+}
+
 TARGET_NOINLINE long target_loop_framed(long count) {
     long sum = 0;
     for (long i = 0; i < count; i++)

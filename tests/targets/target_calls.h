@@ -43,6 +43,11 @@ int tiny_framed(int x);
 long target_loop(long count);
 long target_loop_framed(long count);
 
+/* Eight arguments, the last two on the stack (arg6, arg7 at entry). */
+long eight_args(long a0, long a1, long a2, long a3, long a4, long a5, long a6, long a7);
+/* Calls eight_args(0, 1, 2, 3, 4, 5, 60 + i % 2, 70 + i % 3) for i < count (eight:N). */
+long target_eight(long count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,11 +6,17 @@
  *   expect:N     print "function count" for calls:N, one a line, to stdout
  *   loop:N       tiny_leaf() N times in a tight loop (the benchmarks)
  *   loop-framed:N  tiny_framed() N times (its first instruction is a push)
+ *   eight:N      eight_args(0, 1, 2, 3, 4, 5, 60 + i % 2, 70 + i % 3), i < N
+ *                (arguments on the stack)
  *   parse:TEXT   parse_request(TEXT, &req) once (typed args, copyinstr)
  *   dlopen:N     dlopen libpid_target_lib.so (beside the program), call
  *                lib_work N times, dlclose
  *   lib-expect:N print what dlopen:N calls, as expect:N does
  *   spin:MS      calls:1 every millisecond for MS milliseconds (-p attach)
+ *   lib-spin:N   dlopen the library, call lib_work N times a millisecond
+ *                apart, dlclose (-p attach with the library loaded)
+ *   wait-file:PATH  sleeps until PATH exists, at most 60 s (-p: a step after
+ *                it runs once dtrace is attached)
  *   sleep:MS     sleep MS milliseconds
  *   exit:CODE    _exit(CODE) at once (a target leaving mid-trace)
  *   crash        a write through a null pointer (SIGSEGV mid-trace)
@@ -55,7 +61,15 @@ static int library_path(char *path, size_t size) {
     return 0;
 }
 
-static int run_library(long rounds) {
+static double now_seconds(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return seconds(&now);
+}
+
+/* dlopen's the library, calls lib_work `rounds` times (every `period_ms`
+ * milliseconds when that is not 0), dlclose's it. */
+static int run_library(long rounds, long period_ms) {
     char path[PATH_MAX];
     if (library_path(path, sizeof path) != 0) {
         fprintf(stderr, "target: cannot find %s\n", TARGET_LIB_NAME);
@@ -68,10 +82,23 @@ static int run_library(long rounds) {
     }
     int (*work)(int) = (int (*)(int))dlsym(lib, "lib_work");
     volatile long sink = 0;
-    for (long i = 0; work && i < rounds; i++)
+    for (long i = 0; work && i < rounds; i++) {
         sink += work((int)i);
+        if (period_ms > 0)
+            sleep_ms(period_ms);
+    }
     dlclose(lib);
     return work ? 0 : 1;
+}
+
+static int wait_for_file(const char *path) {
+    for (double start = now_seconds(); access(path, F_OK) != 0; sleep_ms(1)) {
+        if (now_seconds() - start > 60) {
+            fprintf(stderr, "target: %s did not appear within 60 s\n", path);
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static int step(const char *arg, target_extra_step extra) {
@@ -87,11 +114,17 @@ static int step(const char *arg, target_extra_step extra) {
         target_loop(n);
     else if (IS("loop-framed"))
         target_loop_framed(n);
+    else if (IS("eight"))
+        target_eight(n);
     else if (IS("parse")) {
         struct request req;
         parse_request(colon ? colon + 1 : "", &req);
     } else if (IS("dlopen"))
-        return run_library(n);
+        return run_library(n, 0);
+    else if (IS("lib-spin"))
+        return run_library(n, 1);
+    else if (IS("wait-file"))
+        return wait_for_file(colon ? colon + 1 : "");
     else if (IS("lib-expect"))
         printf("lib_work %ld\nlib_helper %ld\n", n, n * TARGET_LIB_HELPER_CALLS);
     else if (IS("spin")) {

@@ -1,6 +1,7 @@
 // reverse_port.cpp: the diagnostic port a -c program's runtime connects to (reverse_port.h).
 #include "reverse_port.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -70,21 +71,51 @@ ReversePort::~ReversePort() {
 }
 
 void ReversePort::serve() {
+    std::vector<pollfd> watched;
     while (!closing_.load()) {
-        pollfd p{listener_, POLLIN, 0};
-        if (poll(&p, 1, kAcceptPollMs) <= 0)
-            continue;
-        const int fd = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
-        if (fd < 0)
-            continue;
-        uint8_t bytes[kAdvertiseSize];
-        const std::optional<Advertise> advertise = read_from_runtime(fd, bytes) ? parse_advertise(bytes) : std::nullopt;
-        if (!advertise) { // not a runtime: nothing to say to it
-            close(fd);
-            continue;
+        watched.assign(1, pollfd{listener_, POLLIN, 0});
+        {
+            std::lock_guard lock(mutex_);
+            for (int fd : held_)
+                watched.push_back(pollfd{fd, POLLIN, 0});
         }
-        take(fd, advertise->pid);
+        if (poll(watched.data(), watched.size(), kAcceptPollMs) <= 0)
+            continue;
+        release_ended(std::span(watched).subspan(1));
+        if (watched[0].revents & POLLIN)
+            accept_one();
     }
+}
+
+void ReversePort::accept_one() {
+    const int fd = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0)
+        return;
+    uint8_t bytes[kAdvertiseSize];
+    const std::optional<Advertise> advertise = read_from_runtime(fd, bytes) ? parse_advertise(bytes) : std::nullopt;
+    if (!advertise) { // not a runtime: nothing to say to it
+        close(fd);
+        return;
+    }
+    take(fd, advertise->pid);
+}
+
+void ReversePort::release_ended(std::span<const pollfd> held) {
+    // A runtime never speaks first after its advertise: a held connection
+    // that polls readable was closed (the runtime exited, or gave up on it
+    // and connects anew).
+    std::lock_guard lock(mutex_);
+    for (const pollfd &p : held) {
+        if (p.revents == 0)
+            continue;
+        close(p.fd);
+        held_.erase(std::find(held_.begin(), held_.end(), p.fd));
+    }
+}
+
+size_t ReversePort::held_connections() {
+    std::lock_guard lock(mutex_);
+    return held_.size();
 }
 
 void ReversePort::take(int fd, uint64_t pid) {

@@ -11,8 +11,11 @@
 // any other runtime (a child that inherited the environment) is resumed at
 // once, and so is the target after resume_all() (no session wanted, or none
 // could start). Once a runtime was resumed its later connections are held
-// open, unused, so that it does not retry. The destructor closes them all and
-// removes the socket.
+// open, unused: a runtime whose connection is closed connects again after a
+// pause, for as long as it runs, so a closed one would only come back. A held
+// connection that the runtime closes (it exited) is closed and forgotten, so
+// that the runtimes of a long -c session (a build's many children) do not add
+// up. The destructor closes them all and removes the socket.
 #pragma once
 
 #include <atomic>
@@ -21,7 +24,9 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <poll.h>
 #include <set>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,10 +53,16 @@ class ReversePort {
     Connector connector(int timeout_ms);
     void resume_all();
     void target_exited();
+    // Connections of resumed runtimes held open now.
+    size_t held_connections();
 
   private:
     ReversePort(int listener, std::string path, int64_t target_pid);
     void serve();
+    // Accepts a connection and reads its advertise.
+    void accept_one();
+    // Closes the held connections among `held` that polled readable.
+    void release_ended(std::span<const pollfd> held);
     void take(int fd, uint64_t pid);
     void resume(int fd, uint64_t pid);
     Result<int> next_target_connection(int timeout_ms);

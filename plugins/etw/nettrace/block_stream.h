@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nettrace/stream_input.h"
@@ -41,10 +42,21 @@ enum class BlockKind : uint8_t {
     Other,        // a V6 kind this reader does not know: skipped, as the format says
 };
 
+// A block's bytes: resize() leaves new bytes uninitialized, since the stream
+// overwrites them at once (zeroing them first cost as much as copying them).
+template <typename T> struct UninitializedAllocator : std::allocator<T> {
+    template <typename U> struct rebind { using other = UninitializedAllocator<U>; };
+    template <typename U> void construct(U *at) noexcept { ::new (static_cast<void *>(at)) U; }
+    template <typename U, typename... Args> void construct(U *at, Args &&...args) {
+        ::new (static_cast<void *>(at)) U(std::forward<Args>(args)...);
+    }
+};
+using BlockBytes = std::vector<uint8_t, UninitializedAllocator<uint8_t>>;
+
 struct Block {
     BlockKind kind = BlockKind::Other;
     uint64_t offset = 0; // stream offset of the first byte of bytes
-    std::vector<uint8_t> bytes;
+    BlockBytes bytes;    // a recycled vector keeps its capacity: no allocation
 };
 
 class BlockStream {

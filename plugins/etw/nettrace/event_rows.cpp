@@ -92,8 +92,12 @@ void read_compressed_header(ByteCursor &c, bool v6, EventRow &p, uint32_t &paylo
 
 bool EventRows::read_compressed() {
     EventRow &p = row_;
-    read_compressed_header(c_, v6_, p, previous_payload_size_);
-    p.payload = c_.bytes(previous_payload_size_);
+    // A local cursor stays in registers: stores to the row's u64 fields
+    // could alias the member's offset and would reload it after each.
+    ByteCursor c = c_;
+    read_compressed_header(c, v6_, p, previous_payload_size_);
+    p.payload = c.bytes(previous_payload_size_);
+    c_ = c;
     if (!c_.ok()) {
         return fail(p.offset, "an event header or payload runs past the end of its block");
     }

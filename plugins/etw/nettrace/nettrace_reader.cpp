@@ -24,6 +24,8 @@ namespace {
 constexpr uint32_t kV6 = 6;
 constexpr uint32_t kSequencePointFlushThreads = 1;
 constexpr std::string_view kMemberSuffix = ".nettrace";
+// Spare blocks kept for reuse: a region's worth of a runtime's blocks.
+constexpr size_t kMaxSpareBlocks = 64;
 
 // An event between its block and its delivery: one cache line, since a
 // region's events are read twice (in file order, then in time order) and
@@ -80,6 +82,8 @@ struct NetTraceReader::Impl {
     // Reads blocks until a region is ready to deliver; false at the end.
     bool fill_region();
     void take_block(Block &block);
+    // The delivered region's blocks become spare_blocks (up to kMaxSpareBlocks).
+    void recycle_region_blocks();
     void take_metadata(const Block &block);
     void take_events(const Block &block);
     void deliver(const Pending &p, Event &out);
@@ -111,9 +115,10 @@ struct NetTraceReader::Impl {
     std::vector<uint8_t> stack_item;      // a STACK_TRACE item being made
     RegionOrder order;
     uint64_t pending_bytes = 0;
-    std::vector<std::vector<uint8_t>> region_blocks; // event blocks of the region
-    std::vector<std::vector<uint8_t>> stack_blocks;  // stack blocks until the next sequence point
-    std::vector<uint8_t> scratch;                    // items of an event with a stack
+    std::vector<BlockBytes> region_blocks; // event blocks of the region
+    std::vector<BlockBytes> stack_blocks;  // stack blocks until the next sequence point
+    std::vector<BlockBytes> spare_blocks;  // emptied blocks of delivered regions, read into again
+    std::vector<uint8_t> scratch;          // items of an event with a stack
     int64_t last_timestamp = std::numeric_limits<int64_t>::min();
 };
 
@@ -275,7 +280,7 @@ void NetTraceReader::Impl::take_block(Block &block) {
         c.u64(); // timestamp
         const uint32_t flags = blocks.format_version() >= kV6 ? c.u32() : 0;
         // Events of this region keep their stacks: the blocks go with the region.
-        for (std::vector<uint8_t> &b : stack_blocks) {
+        for (BlockBytes &b : stack_blocks) {
             region_blocks.push_back(std::move(b));
         }
         stack_blocks.clear();
@@ -297,10 +302,24 @@ void NetTraceReader::Impl::take_block(Block &block) {
     }
 }
 
+void NetTraceReader::Impl::recycle_region_blocks() {
+    for (BlockBytes &bytes : region_blocks) {
+        if (spare_blocks.size() < kMaxSpareBlocks) {
+            bytes.clear();
+            spare_blocks.push_back(std::move(bytes));
+        }
+    }
+    region_blocks.clear();
+}
+
 bool NetTraceReader::Impl::fill_region() {
     region_ready = false;
     Block block;
     while (!region_ready && pending_bytes < options.max_pending_bytes) {
+        if (block.bytes.capacity() == 0 && !spare_blocks.empty()) { // the last one was kept
+            block.bytes = std::move(spare_blocks.back());
+            spare_blocks.pop_back();
+        }
         const BlockStream::Step step = blocks.next(block);
         if (step != BlockStream::Step::Block) {
             if (step == BlockStream::Step::Damaged) {
@@ -366,7 +385,7 @@ bool NetTraceReader::Impl::next(Event &out) {
         activities.resize(1);
         block_offsets.clear();
         order.clear();
-        region_blocks.clear();
+        recycle_region_blocks();
         pending_bytes = 0;
         if (ended) {
             return false;

@@ -101,7 +101,7 @@ void EtlReader::Impl::start_lanes() {
     merge.start();
 }
 
-// Inline in EtlReader::next(): this is the per-event loop.
+// Inline in EtlReader::next_in_file(): this is the per-event loop.
 inline bool EtlReader::Impl::next(Event &out) {
     if (pending != kNoLane) {
         // The lane that delivered last is still on top: its buffer had to stay
@@ -171,8 +171,8 @@ EtlReader::EtlReader(EtlReader &&) noexcept = default;
 EtlReader &EtlReader::operator=(EtlReader &&) noexcept = default;
 EtlReader::~EtlReader() = default;
 
-bool EtlReader::next(Event &out) {
-    return stream_ ? stream_->next(out) : impl_->next(out);
+bool EtlReader::next_in_file(Event &out) {
+    return impl_->next(out);
 }
 const LogfileHeader &EtlReader::logfile() const {
     return stream_ ? stream_->logfile() : impl_->header;

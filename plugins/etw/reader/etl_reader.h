@@ -53,8 +53,9 @@ class EtlReader {
     ~EtlReader();
 
     // The next event in timestamp order; false at the end of the trace. The
-    // event's spans stay valid until the next call.
-    bool next(Event &out);
+    // event's spans stay valid until the next call. Inline: an adopted
+    // stream's events go straight to it, not through the ETL loop's frame.
+    bool next(Event &out) { return stream_ ? stream_->next(out) : next_in_file(out); }
 
     const LogfileHeader &logfile() const;
     const TraceClock &clock() const;
@@ -68,6 +69,7 @@ class EtlReader {
 
   private:
     struct Impl;
+    bool next_in_file(Event &out);
     explicit EtlReader(std::unique_ptr<Impl> impl);
     explicit EtlReader(std::unique_ptr<EventStream> stream);
     std::unique_ptr<Impl> impl_;

@@ -22,6 +22,7 @@ char LICENSE[] SEC("license") = "GPL";
 SEC("kprobe")
 int fbt_entry(struct pt_regs *ctx) {
     __u32 slot = bpf_get_attach_cookie(ctx);
+    live_run_fastpath(ctx, slot);
     const struct live_probe_config *cfg = armed(slot);
     if (!cfg)
         return 0;
@@ -35,6 +36,7 @@ int fbt_entry(struct pt_regs *ctx) {
 SEC("kretprobe")
 int fbt_return(struct pt_regs *ctx) {
     __u32 slot = bpf_get_attach_cookie(ctx);
+    live_run_fastpath(ctx, slot);
     const struct live_probe_config *cfg = armed(slot);
     if (!cfg)
         return 0;

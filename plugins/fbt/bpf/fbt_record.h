@@ -28,6 +28,7 @@
 #define FBT_FETCH_ABSOLUTE 2  /* 0: `offset` is the address */
 #define FBT_FETCH_POINTER 3   /* the 8 bytes fetch `index` read */
 #define FBT_FETCH_STRING 0x1  /* flags: a NUL-terminated string of at most `length` bytes */
+#define FBT_FETCH_USER 0x2    /* flags: user memory (copyinstr()'s), not the kernel's */
 
 struct fbt_fetch_step {
     __u8 base;

@@ -4,8 +4,10 @@
  * fbt_plans from dtrace's probe_usage), so that dtrace answers the loads
  * from what was there when the function was called, not from what is there
  * when the clause runs. Each step reads bytes (bpf_probe_read_kernel) or a
- * string (bpf_probe_read_kernel_str) at a base plus an offset; the base is
- * an argument, the current task, 0, or the pointer an earlier step read.
+ * string (bpf_probe_read_kernel_str; bpf_probe_read_user_str for the
+ * user strings copyinstr() takes of an argument) at a base plus an offset;
+ * the base is an argument, the current task, 0, or the pointer an earlier
+ * step read.
  * Included by fbt_emit.bpf.h.
  */
 #ifndef DTRACE_FBT_KERNEL_FETCH_BPF_H
@@ -93,7 +95,9 @@ static __always_inline void fetch_kernel_memory(struct fbt_record *r, __u32 slot
         const __u64 address = fetch_address(r, step, i);
         long got = -FBT_EFAULT;
         if (address != 0) {
-            if (step->flags & FBT_FETCH_STRING)
+            if (step->flags & FBT_FETCH_USER)
+                got = bpf_probe_read_user_str(&r->data[at], length, (const void *)address);
+            else if (step->flags & FBT_FETCH_STRING)
                 got = bpf_probe_read_kernel_str(&r->data[at], length, (const void *)address);
             else if (bpf_probe_read_kernel(&r->data[at], length, (const void *)address) == 0)
                 got = length;

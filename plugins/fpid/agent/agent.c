@@ -6,8 +6,9 @@
  * the traced program inherits LD_PRELOAD) it does nothing. Otherwise it
  * patches every hook of the table, says how that went in agent_state, and
  * starts a watcher thread that unhooks when dtrace asks (state DETACH) or
- * dies (its pidfd becomes readable). A forked child stops recording and
- * unhooks its copy of the code: the rings belong to the parent's threads.
+ * dies (its pidfd becomes readable); libraries loaded later are followed
+ * (link_map.c). A forked child stops recording and unhooks its copy of the
+ * code: the rings belong to the parent's threads.
  */
 #define _GNU_SOURCE
 #include "agent.h"
@@ -36,8 +37,10 @@ static void fail(const char *why) {
 }
 
 static void detach(void) {
+    fpid_patcher_lock();
     fpid_active = 0;
     fpid_unpatch_all();
+    fpid_patcher_unlock();
     __atomic_store_n(&fpid_shm->agent_state, FPID_AGENT_UNHOOKED, __ATOMIC_RELEASE);
 }
 
@@ -58,9 +61,11 @@ static void *watch(void *arg) {
     return NULL;
 }
 
+/* Around fork: no thread is patching while the code is copied. */
 static void in_child(void) {
     fpid_active = 0;
     fpid_unpatch_all();
+    fpid_patcher_unlock();
 }
 
 static struct fpid_shm *map_shared(void) {
@@ -111,7 +116,11 @@ __attribute__((constructor)) static void fpid_agent_load(void) {
             break;
         }
     }
-    pthread_atfork(NULL, NULL, in_child);
+    if (fpid_follow_link_map() != 0) {
+        detach();
+        return fail("cannot hook the dynamic linker's _dl_debug_state (to follow dlopen)");
+    }
+    pthread_atfork(fpid_patcher_lock, fpid_patcher_unlock, in_child);
     int pidfd = (int)syscall(SYS_pidfd_open, fpid_shm->dtrace_pid, 0);
     pthread_t watcher;
     pthread_attr_t attr;

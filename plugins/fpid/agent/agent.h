@@ -8,6 +8,7 @@
  *   hits.c      what runs at each hit: records into the thread's ring
  *   unwind.c    the guards on the unwinder that keep exceptions working
  *               through return hooks
+ *   link_map.c  libraries loaded (dlopen) and unloaded while traced
  */
 #ifndef DTRACE_FPID_AGENT_H
 #define DTRACE_FPID_AGENT_H
@@ -31,9 +32,10 @@ struct fpid_shadow_entry {
 struct fpid_thread {
     struct fpid_ring *ring; /* NULL: no ring left for this thread */
     uint8_t *data;
-    uint64_t head;      /* bytes written (the ring's head, kept here too) */
-    uint64_t tail_seen; /* the reader's tail when last looked at */
-    uint64_t stack_top; /* frame pointers above it are not followed */
+    uint64_t head;       /* bytes written (the ring's head, kept here too) */
+    uint64_t tail_seen;  /* the reader's tail when last looked at */
+    uint64_t ring_bytes; /* the ring's size (0 without a ring: no hit takes the short path) */
+    uint64_t stack_top;  /* frame pointers above it are not followed */
     uint32_t shadow_depth;
     struct fpid_shadow_entry shadow[FPID_SHADOW_DEPTH];
 };
@@ -41,18 +43,30 @@ struct fpid_thread {
 /* What a hit needs of a hook, copied from the table when it is patched. */
 struct fpid_hook_info {
     uint64_t address;
+    uint64_t header; /* its entry records' first 8 bytes (struct fpid_record without frames) */
     uint32_t flags;
     uint32_t record_bytes; /* its records' size without frames, worked out once rather than at each hit */
+    uint32_t short_path;   /* 1: a hit only appends a record of record_bytes (no stack, no return, no vtimestamp) */
+    uint32_t reserved;
 };
 
+extern struct fpid_hook_info fpid_hooks[FPID_MAX_HOOKS];
+
 static inline void fpid_hook_info_set(struct fpid_hook_info *info, uint64_t address, uint32_t flags) {
+    const uint32_t parts = flags & FPID_RECORD_PARTS;
+    const union {
+        struct fpid_record record;
+        uint64_t word;
+    } header = {{(uint32_t)(info - fpid_hooks), FPID_RECORD_ENTRY, (uint8_t)parts, 0}};
     info->address = address;
+    info->header = header.word;
     info->flags = flags;
-    info->record_bytes = fpid_record_size(flags & FPID_RECORD_PARTS, 0);
+    info->record_bytes = fpid_record_size(parts, 0);
+    info->short_path =
+        (flags & (FPID_HOOK_ENTRY | FPID_HOOK_RETURN | FPID_HOOK_STACK | FPID_HOOK_VTIME)) == FPID_HOOK_ENTRY;
 }
 
 extern struct fpid_shm *fpid_shm;
-extern struct fpid_hook_info fpid_hooks[FPID_MAX_HOOKS];
 extern volatile int fpid_active;        /* 0 after detach and in a forked child */
 extern uint64_t fpid_return_trampoline; /* where hooked returns go */
 
@@ -81,5 +95,12 @@ int fpid_patch_guard(uint64_t address, uint64_t size, fpid_handler handler, uint
 void fpid_guard_unwinder(void);
 /* Restores the original bytes of every patched hook (trampolines stay mapped). */
 void fpid_unpatch_all(void);
+/* Hook `index`'s code is gone (its library was unloaded): nothing to restore. */
+void fpid_forget(uint32_t index);
+/* Held around patching and unpatching once the watcher runs (and across fork). */
+void fpid_patcher_lock(void);
+void fpid_patcher_unlock(void);
+/* link_map.c: hooks the dynamic linker's link-map function (fpid_shm.link_map_hook); 0, or -1. */
+int fpid_follow_link_map(void);
 
 #endif

@@ -83,6 +83,7 @@ static __attribute__((noinline)) struct fpid_thread *claim(uint64_t sp) {
     struct fpid_thread *t = &threads[slot];
     t->ring = (struct fpid_ring *)((uint8_t *)fpid_shm + fpid_ring_offset(fpid_shm->ring_bytes, slot));
     t->data = (uint8_t *)t->ring + sizeof(struct fpid_ring);
+    t->ring_bytes = fpid_shm->ring_bytes;
     t->stack_top = stack_top_of(sp);
     current = t; /* before any call: a hooked libc function must not claim again */
     /* Its pages now rather than one fault per page at the hits (a fault
@@ -145,7 +146,8 @@ static uint32_t walk_frames(struct fpid_thread *t, uint64_t fp, uint64_t low, ui
     return n;
 }
 
-void fpid_on_entry(uint64_t *regs, uint32_t hook) {
+/* A hit that takes the short path's record cannot, or a hook that needs more. */
+static __attribute__((noinline)) void on_entry(uint64_t *regs, uint32_t hook) {
     if (!fpid_active)
         return;
     struct fpid_thread *t = current;
@@ -194,6 +196,37 @@ void fpid_on_entry(uint64_t *regs, uint32_t hook) {
         e->restored = 0;
         regs[REG_RETURN] = fpid_return_trampoline;
     }
+}
+
+/* The short path, the common case (a hook that records no stack, no return
+ * and no vtimestamp, its record fitting before the ring's end with the
+ * reader not behind): one record appended, in a few instructions and no
+ * saved registers; anything else goes the long way. */
+void fpid_on_entry(uint64_t *regs, uint32_t hook) {
+    const struct fpid_hook_info *h = &fpid_hooks[hook];
+    struct fpid_thread *t = current;
+    if (__builtin_expect(h->short_path && t != NULL && fpid_active, 1)) {
+        const uint64_t head = t->head, size = h->record_bytes;
+        const uint64_t position = head & (t->ring_bytes - 1);
+        if (__builtin_expect(position + size <= t->ring_bytes && head + size - t->tail_seen <= t->ring_bytes, 1)) {
+            uint64_t *at = (uint64_t *)(t->data + position);
+            *at++ = h->header;
+            if (h->flags & FPID_HOOK_TIME)
+                *at++ = read_tsc();
+            if (h->flags & FPID_HOOK_ARGS) {
+                at[0] = regs[REG_RDI];
+                at[1] = regs[REG_RSI];
+                at[2] = regs[REG_RDX];
+                at[3] = regs[REG_RCX];
+                at[4] = regs[REG_R8];
+                at[5] = regs[REG_R9];
+            }
+            t->head = head + size;
+            __atomic_store_n(&t->ring->head, head + size, __ATOMIC_RELEASE);
+            return;
+        }
+    }
+    on_entry(regs, hook);
 }
 
 /* saved[0] = rdx, saved[1] = rax, saved[2] = the slot of the return address. */

@@ -10,10 +10,15 @@
  * them sees the old bytes or the new, never a mix). Unhooking writes the
  * original bytes back the same way; trampolines stay mapped, so a thread
  * inside one when dtrace detaches finishes its call normally.
+ *
+ * Once the hooks are in, patching (a library loaded later, link_map.c) and
+ * unpatching (detach, fork) take one lock: the watcher thread may detach
+ * while a thread patches the hooks of a library it just loaded.
  */
 #include "agent.h"
 #include "prologue.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -44,6 +49,16 @@ static struct {
     uint8_t original[FPID_JUMP_LENGTH];
 } guards[MAX_GUARDS];
 static uint32_t nguards;
+
+static pthread_mutex_t patching = PTHREAD_MUTEX_INITIALIZER;
+
+void fpid_patcher_lock(void) {
+    pthread_mutex_lock(&patching);
+}
+
+void fpid_patcher_unlock(void) {
+    pthread_mutex_unlock(&patching);
+}
 
 static int reaches(uint64_t from, uint64_t to) {
     int64_t distance = (int64_t)(to - from);
@@ -240,13 +255,21 @@ int fpid_patch_guard(uint64_t address, uint64_t size, fpid_handler handler, uint
     return 0;
 }
 
+void fpid_forget(uint32_t index) {
+    patched[index] = 0;
+}
+
+/* The agent's guards first, in the reverse order of their patching: a guard
+ * on a function a probe hooks too (_dl_debug_state under a description of
+ * the dynamic linker's functions) saved the probe's jump as its original
+ * bytes, which the probe's own unhooking then replaces. */
 void fpid_unpatch_all(void) {
+    for (; nguards > 0; nguards--)
+        write_code(guards[nguards - 1].address, guards[nguards - 1].original);
     for (uint32_t i = 0; i < FPID_MAX_HOOKS; i++) {
         if (!patched[i])
             continue;
         write_code(fpid_hooks[i].address, originals[i]);
         patched[i] = 0;
     }
-    for (; nguards > 0; nguards--)
-        write_code(guards[nguards - 1].address, guards[nguards - 1].original);
 }

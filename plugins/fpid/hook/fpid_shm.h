@@ -17,6 +17,14 @@
  * original bytes and sets agent_state UNHOOKED (it does the same when dtrace
  * dies, watched through a pidfd).
  *
+ * Libraries loaded or unloaded later (agent/link_map.c): the agent hooks the
+ * dynamic linker's link-map function (link_map_hook, planned by dtrace) and,
+ * after each change of the library list, bumps link_map_requests and waits
+ * (a futex on link_map_answers) while dtrace appends hooks in the new
+ * libraries (status PENDING) and marks those of libraries gone (UNMAPPED);
+ * dtrace then sets link_map_answers to the request it answered, and the
+ * agent patches the PENDING hooks and forgets the UNMAPPED ones.
+ *
  * Each traced thread claims a ring at its first hit and writes records into
  * it (single writer: the thread; single reader: dtrace's drain thread). A
  * record never wraps: when it does not fit before the end, the writer puts a
@@ -28,7 +36,7 @@
 #include <stdint.h>
 
 #define FPID_SHM_MAGIC 0x64697066u /* "fpid" */
-#define FPID_SHM_VERSION 2u
+#define FPID_SHM_VERSION 3u
 #define FPID_SHM_PREFIX "/dtrace-fpid."
 #define FPID_MAX_HOOKS 8192u
 #define FPID_MAX_RINGS 64u
@@ -62,6 +70,7 @@
 #define FPID_HOOK_PENDING 0u
 #define FPID_HOOK_PATCHED 1u
 #define FPID_HOOK_REFUSED 2u
+#define FPID_HOOK_UNMAPPED 3u /* set by dtrace: its library was unloaded, nothing to restore */
 
 struct fpid_hook {
     uint64_t address;      /* the function's first byte in the target */
@@ -119,6 +128,11 @@ struct fpid_shm {
     uint32_t ring_overflow; /* hits of threads beyond FPID_MAX_RINGS */
     uint32_t stack_frames;  /* at most this many frames per stack */
     uint32_t reserved;
+    uint64_t link_map_hook;         /* the dynamic linker's _dl_debug_state in the target; 0: not followed */
+    uint32_t link_map_patch_length; /* bytes its hook displaces, as dtrace planned them */
+    uint32_t link_map_requests;     /* the agent's: changes of the library list it asked about */
+    uint32_t link_map_answers;      /* dtrace's: the last request whose hooks the table holds */
+    uint32_t link_map_reserved;
     char agent_error[256];
     struct fpid_hook hooks[FPID_MAX_HOOKS];
 };

@@ -92,6 +92,16 @@ void ProcessMaps::add(int64_t pid, Mapping mapping) {
     insert_sorted(processes_[pid].mappings, std::move(mapping));
 }
 
+void ProcessMaps::refresh(int64_t pid) {
+    std::lock_guard lock(mutex_);
+    ensure_locked(pid);
+    std::ifstream in(proc_ + "/" + std::to_string(pid) + "/maps");
+    std::stringstream text;
+    text << in.rdbuf();
+    for (Mapping &mapping : parse_maps(text.str()))
+        insert_sorted(processes_[pid].mappings, std::move(mapping));
+}
+
 void ProcessMaps::exec(int64_t pid) {
     std::lock_guard lock(mutex_);
     processes_[pid] = Process{{}, true};

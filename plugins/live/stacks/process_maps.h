@@ -40,6 +40,10 @@ class ProcessMaps {
     void ensure(int64_t pid);
     // A mapping the process made (replaces what it overlaps).
     void add(int64_t pid, Mapping mapping);
+    // Adds what /proc/PID/maps holds now (a library loaded since) to what
+    // is known; mappings no longer there stay unless overlapped, so that
+    // stacks through a library unloaded since are still named.
+    void refresh(int64_t pid);
     // The process exec'd: its earlier mappings are gone.
     void exec(int64_t pid);
     // Process `child` was forked from `parent`: it has the same mappings

@@ -525,6 +525,9 @@ typedef struct dtrace_fastpath_probe {
      * dtrace's programs (a static string -x fastpath=explain prints; NULL:
      * not said). */
     const char *unavailable;
+    /* Appended: for an argument of size DTRACE_FASTPATH_ARG_FIELD_USER_WORD,
+     * how far above the context's address its word lies. */
+    uint16_t arg_field_user_displacement[DTRACE_FASTPATH_MAX_ARG_FIELDS];
 } dtrace_fastpath_probe;
 
 /* A system call return: the word at arg_offset is the kernel's return value;
@@ -544,6 +547,11 @@ typedef struct dtrace_fastpath_probe {
 /* arg_field_size[N]: argN is the high 32 bits of the probe's attach cookie
  * (bpf_get_attach_cookie(); a pid return probe's offset in its function). */
 #define DTRACE_FASTPATH_ARG_FIELD_COOKIE_HIGH 0xffu
+/* arg_field_size[N]: argN is the 8-byte word of user memory
+ * arg_field_user_displacement[N] bytes above the address in the context's
+ * 8-byte word at arg_field_offset[N] (a stack argument above a uprobe's
+ * rsp), 0 when it cannot be read. */
+#define DTRACE_FASTPATH_ARG_FIELD_USER_WORD 0xfeu
 /* The thread builtins are those of the task at thread_task_offset. */
 #define DTRACE_FASTPATH_THREAD_TASK 0x20u
 /* The context is a raw tracepoint's (the tracepoint's arguments as 8-byte

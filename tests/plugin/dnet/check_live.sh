@@ -15,6 +15,12 @@
 # chunk of a live socket) runs into the 20 s timeout.
 dtrace=$1 app=$2 fixtures=$3 cases=$4
 failed=0
+# The stand-ins' sockets (dotnet-diagnostic-<pid>-*-socket) and dtrace's
+# diagnostic ports go to a directory of this run, removed at its end: a
+# stand-in that dtrace kills as it exits (-c) cannot remove its own.
+TMPDIR=$(mktemp -d) || exit 1
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 fail() { echo "FAIL: $*"; failed=1; }
 
 for script in allocations exceptions gc_durations raw_args; do

@@ -299,6 +299,20 @@ Bytes encode_kernel(const KernelEvent &e, uint8_t pointer_size) {
     return encode(k);
 }
 
+// A version-3 kernel record of 8-byte pointers (the JIT and session traces').
+Bytes kernel_record(uint16_t hook, int64_t time, uint32_t pid, uint32_t tid, Bytes payload) {
+    return encode_kernel({hook, 3, time, pid, tid, std::move(payload)}, 8);
+}
+
+// The header of a trace of one CPU's small buffers.
+LogfileSpec one_cpu_logfile(uint8_t pointer_size = 8) {
+    LogfileSpec logfile;
+    logfile.pointer_size = pointer_size;
+    logfile.buffer_size = kBufferSize;
+    logfile.number_of_processors = 1;
+    return logfile;
+}
+
 Bytes process_payload(uint8_t ps, uint32_t pid, uint32_t ppid, int32_t exit_status, std::string_view image,
                       std::u16string_view command_line) {
     KernelPayload p(ps);
@@ -340,10 +354,7 @@ Bytes one_cpu_file(const LogfileSpec &logfile, const std::vector<KernelEvent> &e
 
 Bytes kernel_trace(uint8_t ps) {
     constexpr uint32_t kNone = kUnknownId;
-    LogfileSpec logfile;
-    logfile.pointer_size = ps;
-    logfile.buffer_size = kBufferSize;
-    logfile.number_of_processors = 1;
+    LogfileSpec logfile = one_cpu_logfile(ps);
     std::vector<KernelEvent> events;
     auto add = [&](uint16_t hook, uint8_t version, int64_t time, uint32_t pid, uint32_t tid, Bytes payload) {
         events.push_back({hook, version, time, pid, tid, std::move(payload)});
@@ -498,9 +509,7 @@ Bytes stack_key_trace() {
     constexpr uint8_t ps = 8;
     constexpr uint32_t kNone = kUnknownId;
     constexpr uint16_t kKeyDelete = 0x1823, kKeyRundown = 0x1824, kKeyKernel = 0x1825, kKeyUser = 0x1826;
-    LogfileSpec logfile;
-    logfile.buffer_size = kBufferSize;
-    logfile.number_of_processors = 1;
+    LogfileSpec logfile = one_cpu_logfile();
     std::vector<KernelEvent> events;
     auto add = [&](uint16_t hook, int64_t time, uint32_t pid, uint32_t tid, Bytes payload) {
         events.push_back({hook, 2, time, pid, tid, std::move(payload)});
@@ -586,12 +595,7 @@ Bytes clr_method_payload(uint64_t module_id, uint64_t start, uint32_t size, std:
 //   ...   Main+0x10, child.exe+0x1234 twice, child.exe+0x5678 (one each)
 Bytes jit_stack_trace() {
     constexpr uint8_t ps = 8;
-    LogfileSpec logfile;
-    logfile.buffer_size = kBufferSize;
-    logfile.number_of_processors = 1;
-    auto kernel_record = [](uint16_t hook, int64_t time, uint32_t pid, uint32_t tid, Bytes payload) {
-        return encode_kernel({hook, 3, time, pid, tid, std::move(payload)}, ps);
-    };
+    LogfileSpec logfile = one_cpu_logfile();
     BufferSpec cpu0{.cpu = 0};
     cpu0.records = {
         kernel_record(0x0503, 999, 0, 0, thread_payload(ps, 300, 301, 8)),
@@ -640,17 +644,12 @@ Bytes jit_stack_trace() {
 //   1012  kernel  StackWalk/Stack of the sample: 1 kernel, 1 user frame
 SessionFiles session_traces() {
     constexpr uint8_t ps = 8;
-    LogfileSpec kernel_log;
-    kernel_log.buffer_size = kBufferSize;
-    kernel_log.number_of_processors = 1;
+    LogfileSpec kernel_log = one_cpu_logfile();
     kernel_log.events_lost = 2;
     LogfileSpec user_log = kernel_log;
     user_log.header_timestamp = 500;
     user_log.start_time = kernel_log.start_time + 400; // FILETIME ticks are the clock's ticks here
     user_log.events_lost = 3;
-    auto kernel_record = [](uint16_t hook, int64_t time, uint32_t pid, uint32_t tid, Bytes payload) {
-        return encode_kernel({hook, 3, time, pid, tid, std::move(payload)}, ps);
-    };
     BufferSpec kernel_cpu0{.cpu = 0};
     kernel_cpu0.records = {
         kernel_record(0x0503, 999, 0, 0, thread_payload(ps, 300, 301, 8)),
@@ -694,9 +693,7 @@ Bytes late_names_trace() {
     constexpr uint16_t kDiskRead = 0x010A, kDiskWrite = 0x010B, kFileName = 0x0400, kFileRundown = 0x0424;
     constexpr uint16_t kDiskReadInit = 0x010C, kDiskWriteInit = 0x010D;
     constexpr uint8_t kVolumeMapping = 35;
-    LogfileSpec logfile;
-    logfile.buffer_size = kBufferSize;
-    logfile.number_of_processors = 1;
+    LogfileSpec logfile = one_cpu_logfile();
     auto disk = [](uint16_t hook, int64_t time, uint32_t bytes, uint64_t file, uint64_t irp) {
         return encode_kernel({hook, 2, time, kUnknownId, kUnknownId,
                               KernelPayload(ps)
@@ -782,10 +779,7 @@ Bytes corrupt_trace() {
 Bytes pmc_trace() {
     constexpr uint8_t ps = 8;
     constexpr uint32_t kNone = kUnknownId;
-    LogfileSpec logfile;
-    logfile.pointer_size = ps;
-    logfile.buffer_size = kBufferSize;
-    logfile.number_of_processors = 1;
+    LogfileSpec logfile = one_cpu_logfile(ps);
     std::vector<KernelEvent> events;
     auto perfinfo = [&](uint8_t opcode, int64_t time, Bytes payload) {
         events.push_back({static_cast<uint16_t>(0x0F00 | opcode), 3, time, kNone, kNone, std::move(payload)});

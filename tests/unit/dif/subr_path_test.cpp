@@ -17,46 +17,49 @@ std::string call_string(std::string_view name, std::string_view path) {
     return r.string_at(a);
 }
 
+// Each {path, result} of subroutine `subr`.
+void expect_results(std::string_view subr, std::initializer_list<std::pair<std::string_view, std::string_view>> cases) {
+    for (const auto &[path, result] : cases)
+        EXPECT_EQ(call_string(subr, path), result) << subr << "(\"" << path << "\")";
+}
+
 TEST(PathSubr, Basename) {
-    EXPECT_EQ(call_string("basename", "/usr/lib/libc.so.1"), "libc.so.1");
-    EXPECT_EQ(call_string("basename", "/usr/lib/"), "lib");
-    EXPECT_EQ(call_string("basename", "//a//"), "a");
-    EXPECT_EQ(call_string("basename", "lib"), "lib");
-    EXPECT_EQ(call_string("basename", "/"), "/");
-    EXPECT_EQ(call_string("basename", "///"), "/");
-    EXPECT_EQ(call_string("basename", ""), ".");
-    EXPECT_EQ(call_string("basename", ".."), "..");
+    expect_results("basename", {{"/usr/lib/libc.so.1", "libc.so.1"},
+                                {"/usr/lib/", "lib"},
+                                {"//a//", "a"},
+                                {"lib", "lib"},
+                                {"/", "/"},
+                                {"///", "/"},
+                                {"", "."},
+                                {"..", ".."}});
 }
 
 TEST(PathSubr, Dirname) {
-    EXPECT_EQ(call_string("dirname", "/usr/lib/libc.so.1"), "/usr/lib");
-    EXPECT_EQ(call_string("dirname", "/usr/lib/"), "/usr");
-    EXPECT_EQ(call_string("dirname", "a//b//"), "a");
-    EXPECT_EQ(call_string("dirname", "lib"), ".");
-    EXPECT_EQ(call_string("dirname", "/a"), "/");
-    EXPECT_EQ(call_string("dirname", "//a"), "/");
-    EXPECT_EQ(call_string("dirname", "/"), "/");
-    EXPECT_EQ(call_string("dirname", ""), ".");
+    expect_results("dirname", {{"/usr/lib/libc.so.1", "/usr/lib"},
+                               {"/usr/lib/", "/usr"},
+                               {"a//b//", "a"},
+                               {"lib", "."},
+                               {"/a", "/"},
+                               {"//a", "/"},
+                               {"/", "/"},
+                               {"", "."}});
 }
 
 TEST(PathSubr, Cleanpath) {
-    EXPECT_EQ(call_string("cleanpath", "/foo/../bar"), "/bar");
-    EXPECT_EQ(call_string("cleanpath", "/foo/./bar"), "/foo/bar");
-    EXPECT_EQ(call_string("cleanpath", "//foo//bar//"), "/foo/bar/");
-    EXPECT_EQ(call_string("cleanpath", "/a/b/../../c"), "/c");
-    EXPECT_EQ(call_string("cleanpath", "/foo/..bar"), "/foo/..bar");
-    EXPECT_EQ(call_string("cleanpath", "/foo/.bar"), "/foo/.bar");
-    EXPECT_EQ(call_string("cleanpath", "/foo/"), "/foo/");
-    EXPECT_EQ(call_string("cleanpath", "plain"), "plain");
+    expect_results("cleanpath", {{"/foo/../bar", "/bar"},
+                                 {"/foo/./bar", "/foo/bar"},
+                                 {"//foo//bar//", "/foo/bar/"},
+                                 {"/a/b/../../c", "/c"},
+                                 {"/foo/..bar", "/foo/..bar"},
+                                 {"/foo/.bar", "/foo/.bar"},
+                                 {"/foo/", "/foo/"},
+                                 {"plain", "plain"}});
 }
 
 // Behaviour that follows DTrace rather than a file system.
 TEST(PathSubr, CleanpathQuirks) {
-    EXPECT_EQ(call_string("cleanpath", "/foo/bar/.."), "/foo/");
-    EXPECT_EQ(call_string("cleanpath", "/a/.."), "/");
-    EXPECT_EQ(call_string("cleanpath", "/.."), "/");
-    EXPECT_EQ(call_string("cleanpath", "a/../b"), "/b");
-    EXPECT_EQ(call_string("cleanpath", "/foo/."), "/foo/.");
+    expect_results("cleanpath",
+                   {{"/foo/bar/..", "/foo/"}, {"/a/..", "/"}, {"/..", "/"}, {"a/../b", "/b"}, {"/foo/.", "/foo/."}});
 }
 
 TEST(PathSubr, CleanpathStopsBeforeStrsize) {

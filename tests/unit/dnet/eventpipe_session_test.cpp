@@ -189,6 +189,23 @@ TEST_F(LiveProcess, OtherRuntimesAtThePortAreResumedAtOnce) {
     port.value().reset();
 }
 
+TEST_F(LiveProcess, ThePortLetsGoOfTheConnectionsOfRuntimesThatEnd) {
+    Result<std::unique_ptr<ReversePort>> port = ReversePort::open(child_);
+    ASSERT_TRUE(port.ok()) << port.error();
+    const std::string entry = port.value()->environment_entry();
+    auto child = std::make_unique<test::FakeDiagnosticsServer>(
+        directory_, child_ + 1, test::ServerScript{}, test::ConnectPort{entry.substr(0, entry.find(',')), true});
+    ASSERT_TRUE(child->wait_until_running(5000));
+    // Resumed, the runtime connects again for its next command: held.
+    for (int i = 0; i < 500 && port.value()->held_connections() == 0; i++)
+        usleep(10000);
+    EXPECT_EQ(port.value()->held_connections(), 1u);
+    child.reset(); // the runtime exits: its connection closes
+    for (int i = 0; i < 500 && port.value()->held_connections() != 0; i++)
+        usleep(10000);
+    EXPECT_EQ(port.value()->held_connections(), 0u);
+}
+
 TEST_F(LiveProcess, ATargetThatExitsEndsTheWaitForItsConnection) {
     Result<std::unique_ptr<ReversePort>> port = ReversePort::open(child_);
     ASSERT_TRUE(port.ok()) << port.error();

@@ -152,6 +152,10 @@ void FakeDiagnosticsServer::connect_loop(const ConnectPort &port) {
             continue;
         }
         connected_fd_.store(fd);
+        if (closing_.load()) { // the destructor may have looked before the store: it shuts down no fd
+            close(fd);
+            break;
+        }
         const std::vector<uint8_t> hello = advertise(pid_);
         send_all(fd, hello.data(), hello.size());
         handle(fd);

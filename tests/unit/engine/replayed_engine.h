@@ -6,6 +6,7 @@
 #include "compiler/compile.h"
 #include "compiler/parser.h"
 #include "engine/engine.h"
+#include "engine_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -17,23 +18,13 @@ class ReplayedEngine : public ::testing::Test {
   protected:
     void SetUp() override {
         ASSERT_EQ(options.set("replay", "trace.etl"), std::nullopt);
-        dtrace_provider_info info{};
-        info.struct_size = sizeof info;
-        info.name = "dtrace";
-        dtrace_provider_id core = engine.probes().add_provider(nullptr, info).value();
+        dtrace_provider_id core = add_provider(engine.probes(), "dtrace");
         for (const char *name : {"BEGIN", "END", "ERROR"})
             engine.probes().add_probe(core, probe_info(name));
         engine.set_core_probes(1, 2, 3);
-        info.name = "replay";
-        dtrace_provider_id provider = engine.probes().add_provider(nullptr, info).value();
+        dtrace_provider_id provider = add_provider(engine.probes(), "replay");
         tick = engine.probes().add_probe(provider, probe_info("tick"));
         event = engine.probes().add_probe(provider, probe_info("event"));
-    }
-
-    static host::ProbeInfo probe_info(const char *name) {
-        host::ProbeInfo p;
-        p.name = name;
-        return p;
     }
 
     void enable(const char *source) {
@@ -61,13 +52,7 @@ class ReplayedEngine : public ::testing::Test {
         engine.fire(event, ctx);
     }
 
-    int64_t count_of(const char *aggregation) {
-        for (const auto &s : engine.snapshot_aggregations()) {
-            if (s.decl->name == aggregation)
-                return s.entries.empty() ? 0 : s.entries.front().second.front();
-        }
-        return -1;
-    }
+    int64_t count_of(const char *aggregation) { return test::count_of(engine, aggregation); }
 
     engine::Options options;
     engine::Engine engine{options};

@@ -5,21 +5,11 @@
 #include <cstring>
 
 using namespace dtrace;
+using dtrace::test::entries_of;
+using Entries = dtrace::test::AggregationEntries;
 using dtrace::test::ReplayedEngine;
 
 namespace {
-
-// The encoded keys of aggregation `name` and their first data word.
-std::vector<std::pair<std::string, int64_t>> entries_of(engine::Engine &engine, const char *name) {
-    std::vector<std::pair<std::string, int64_t>> out;
-    for (const auto &s : engine.snapshot_aggregations()) {
-        if (s.decl->name == name) {
-            for (const auto &[key, data] : s.entries)
-                out.emplace_back(key, data.front());
-        }
-    }
-    return out;
-}
 
 std::string bytes_of(uint64_t v, size_t size) {
     return std::string(reinterpret_cast<const char *>(&v), size);
@@ -32,7 +22,6 @@ TEST_F(ReplayedEngine, AnIntegerKeyIsItsTypesLowBytes) {
     const uint64_t args[] = {0x1122334455667788ull};
     for (int i = 0; i < 3; i++)
         fire_event(1000 + i, 0, 0, args);
-    using Entries = std::vector<std::pair<std::string, int64_t>>;
     EXPECT_EQ(entries_of(engine, "wide"), (Entries{{bytes_of(args[0], 8), 3}}));
     EXPECT_EQ(entries_of(engine, "narrow"), (Entries{{bytes_of(args[0], 4), 3 * int64_t(args[0])}}));
     EXPECT_EQ(entries_of(engine, "byte"), (Entries{{bytes_of(args[0], 1), 3}}));
@@ -44,7 +33,6 @@ TEST_F(ReplayedEngine, IntegerKeysThatDifferAreApart) {
         const uint64_t args[] = {v};
         fire_event(1000, 0, 0, args);
     }
-    using Entries = std::vector<std::pair<std::string, int64_t>>;
     EXPECT_EQ(entries_of(engine, ""), (Entries{{bytes_of(1, 8), 3}, {bytes_of(2, 8), 1}, {bytes_of(256, 8), 1}}));
 }
 
@@ -52,7 +40,6 @@ TEST_F(ReplayedEngine, NoKeyIsTheEmptyKey) {
     enable("replay:::event { @ = count(); }");
     fire_event(1000);
     fire_event(1001);
-    using Entries = std::vector<std::pair<std::string, int64_t>>;
     EXPECT_EQ(entries_of(engine, ""), (Entries{{"", 2}}));
 }
 
@@ -60,7 +47,6 @@ TEST_F(ReplayedEngine, ATupleKeyIsItsFieldsBackToBack) {
     enable("replay:::event { @[arg0, probename, (short)arg0] = count(); }");
     const uint64_t args[] = {0x0102030405060708ull};
     fire_event(1000, 0, 0, args);
-    using Entries = std::vector<std::pair<std::string, int64_t>>;
     EXPECT_EQ(entries_of(engine, ""),
               (Entries{{bytes_of(args[0], 8) + std::string("event", 6) + bytes_of(args[0], 2), 1}}));
 }

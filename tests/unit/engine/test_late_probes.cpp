@@ -4,6 +4,7 @@
 #include "compiler/compile.h"
 #include "compiler/parser.h"
 #include "engine/engine.h"
+#include "engine_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -18,11 +19,11 @@ namespace {
 class LateProbes : public ::testing::Test {
   protected:
     void SetUp() override {
-        core = add_provider("dtrace");
+        core = add_provider(engine.probes(), "dtrace");
         for (const char *name : {"BEGIN", "END", "ERROR"})
             engine.add_probe(core, probe_info(name));
         engine.set_core_probes(1, 2, 3);
-        late = add_provider("late");
+        late = add_provider(engine.probes(), "late");
         first = engine.add_probe(late, probe_info("p-first"));
         engine.set_enable_hook([this](engine::Probe &probe) {
             armed.push_back(probe.name);
@@ -30,19 +31,6 @@ class LateProbes : public ::testing::Test {
                 on_arm(probe);
             return Status{};
         });
-    }
-
-    dtrace_provider_id add_provider(const char *name) {
-        dtrace_provider_info info{};
-        info.struct_size = sizeof info;
-        info.name = name;
-        return engine.probes().add_provider(nullptr, info).value();
-    }
-
-    static host::ProbeInfo probe_info(const std::string &name) {
-        host::ProbeInfo p;
-        p.name = name;
-        return p;
     }
 
     int enable(const char *source) {
@@ -66,13 +54,7 @@ class LateProbes : public ::testing::Test {
         engine.fire(probe, ctx);
     }
 
-    int64_t count_of(const char *aggregation) {
-        for (const auto &s : engine.snapshot_aggregations()) {
-            if (s.decl->name == aggregation)
-                return s.entries.empty() ? 0 : s.entries.front().second.front();
-        }
-        return -1;
-    }
+    int64_t count_of(const char *aggregation) { return test::count_of(engine, aggregation); }
 
     engine::Options options;
     engine::Engine engine{options};

@@ -1,5 +1,6 @@
 // The probe table: ids, deduplication, matching in id order.
 #include "engine/probe_table.h"
+#include "engine_test_util.h"
 
 #include <gtest/gtest.h>
 
@@ -7,15 +8,9 @@
 #include <thread>
 
 using namespace dtrace::engine;
+using dtrace::test::add_provider;
 
 namespace {
-
-dtrace_provider_id add_provider(ProbeTable &t, const char *name) {
-    dtrace_provider_info info{};
-    info.struct_size = sizeof info;
-    info.name = name;
-    return t.add_provider(nullptr, info).value();
-}
 
 dtrace::host::ProbeInfo probe(const char *mod, const char *func, const char *name) {
     dtrace::host::ProbeInfo p;

@@ -32,14 +32,12 @@ TEST_F(ReplayedEngine, PerCpuTimersFireOnEveryCpuSeen) {
     ASSERT_EQ(engine.add_trace_timer(tick, 100, DTRACE_TIMER_PER_CPU), 0);
     fire_event(1000, 1); // CPUs 0 and 1 are known from here on
     fire_event(1250, 0);
+    auto ticks = test::find_entries(engine, "ticks");
+    ASSERT_TRUE(ticks);
+    EXPECT_EQ(ticks->size(), 2u);
     int64_t total = 0;
-    for (const auto &s : engine.snapshot_aggregations()) {
-        if (s.decl->name == "ticks") {
-            EXPECT_EQ(s.entries.size(), 2u);
-            for (const auto &[key, data] : s.entries)
-                total += data.front();
-        }
-    }
+    for (const auto &[key, count] : *ticks)
+        total += count;
     EXPECT_EQ(total, 4); // ticks at 1100 and 1200, on each of two CPUs
 }
 
@@ -52,13 +50,8 @@ TEST(TraceTimers, RefusedWhenNotReplaying) {
 TEST(EngineEnable, InvalidDifIsRefusedBeforeAnythingRuns) {
     engine::Options options;
     engine::Engine engine{options};
-    dtrace_provider_info info{};
-    info.struct_size = sizeof info;
-    info.name = "dtrace";
-    dtrace_provider_id core = engine.probes().add_provider(nullptr, info).value();
-    host::ProbeInfo begin;
-    begin.name = "BEGIN";
-    engine.probes().add_probe(core, begin);
+    dtrace_provider_id core = test::add_provider(engine.probes(), "dtrace");
+    engine.probes().add_probe(core, test::probe_info("BEGIN"));
     compiler::Program program;
     compiler::Clause &clause = program.clauses.emplace_back();
     clause.probes = {"dtrace:::BEGIN"};

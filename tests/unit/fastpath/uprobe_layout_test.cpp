@@ -1,7 +1,8 @@
 // Probes whose arguments are not contiguous words (DTRACE_FASTPATH_ARG_FIELDS,
 // or the older DTRACE_FASTPATH_ARG_TABLE: a pid probe's struct pt_regs): the
-// translation reads each where the layout says, leaves a clause reading an argument from user memory in user space,
-// and (root) the programs pass this kernel's verifier as the uprobe program
+// translation reads each where the layout says (a stack argument from user
+// memory), leaves a clause reading an argument the program cannot in user
+// space, and (root) the programs pass this kernel's verifier as the uprobe program
 // tail-calls them (kprobe programs, uprobe_multi's attach type or none).
 #include "compiled_clauses.h"
 #include "fastpath_loader.h"
@@ -30,20 +31,27 @@ fastpath::ProbeShape shape_of(const dtrace_fastpath_probe &layout) {
 }
 
 // A pid entry probe of `nargs` arguments as the pid plugin describes it:
-// the SysV registers, then the stack (size 0: user memory).
-dtrace_fastpath_probe entry_layout(uint32_t nargs) {
+// the SysV registers, then the stack above the return address (or,
+// `stack_readable` false, arguments the program cannot read: size 0).
+dtrace_fastpath_probe entry_layout(uint32_t nargs, bool stack_readable) {
     dtrace_fastpath_probe layout{};
     layout.struct_size = sizeof layout;
     layout.flags = DTRACE_FASTPATH_ARG_FIELDS;
     layout.nargs = nargs;
-    for (uint32_t i = 0; i < nargs && i < 6; ++i) {
-        layout.arg_field_offset[i] = kRegisters[i];
-        layout.arg_field_size[i] = 8;
+    for (uint32_t i = 0; i < nargs; ++i) {
+        if (i < 6) {
+            layout.arg_field_offset[i] = kRegisters[i];
+            layout.arg_field_size[i] = 8;
+        } else if (stack_readable) {
+            layout.arg_field_offset[i] = offsetof(pt_regs, rsp);
+            layout.arg_field_size[i] = DTRACE_FASTPATH_ARG_FIELD_USER_WORD;
+            layout.arg_field_user_displacement[i] = uint16_t(8 * (i - 5));
+        }
     }
     return layout;
 }
-fastpath::ProbeShape entry_shape(uint32_t nargs) {
-    return shape_of(entry_layout(nargs));
+fastpath::ProbeShape entry_shape(uint32_t nargs, bool stack_readable = true) {
+    return shape_of(entry_layout(nargs, stack_readable));
 }
 
 // A pid return probe: arg0 its offset (the attach cookie's high half), arg1 rax.
@@ -91,6 +99,7 @@ std::optional<std::string> load_as_uprobe(const std::string &source, const fastp
 
 const char *kEntryClauses = "pid1:a.out:f:entry /arg0 > 2/ { @[arg1, arg5] = sum(arg2); self->x = arg3 + arg4; "
                             "@q = quantize(args[0]); }";
+const char *kStackClauses = "pid1:a.out:f:entry /arg6 > 2/ { @[arg7] = sum(arg6); @n = count(); }";
 const char *kReturnClauses =
     "pid1:a.out:f:return { @[arg0] = count(); @v = sum(arg1); printf(\"%d %d\\n\", arg0, arg1); }";
 
@@ -111,7 +120,7 @@ TEST(FastpathUprobeLayout, TheOlderArgumentTableIsReadAsFields) {
     table.nargs = 8;
     for (uint32_t i = 0; i < 8; ++i)
         table.arg_offsets[i] = i < 6 ? kRegisters[i] : DTRACE_FASTPATH_ARG_UNAVAILABLE;
-    EXPECT_EQ(shape_of(table), entry_shape(8));
+    EXPECT_EQ(shape_of(table), entry_shape(8, false));
     table.nargs = 2;
     table.arg_offsets[0] = DTRACE_FASTPATH_ARG_COOKIE_HIGH;
     table.arg_offsets[1] = offsetof(pt_regs, rax);
@@ -119,12 +128,19 @@ TEST(FastpathUprobeLayout, TheOlderArgumentTableIsReadAsFields) {
     EXPECT_EQ(shape_of(table).context.args[1], fastpath::arg_field(offsetof(pt_regs, rax), 8));
 }
 
-TEST(FastpathUprobeLayout, LeavesArgumentsFromTheStackInUserSpace) {
+TEST(FastpathUprobeLayout, ReadsArgumentsFromTheStack) {
+    EXPECT_EQ(shape_of(entry_layout(8, true)).context.args[7].kind, fastpath::ArgPlace::Kind::UserWord);
+    EXPECT_EQ(shape_of(entry_layout(8, true)).context.args[7].displacement, 16);
+    EXPECT_EQ(refusal_of(kStackClauses, entry_shape(8)), std::nullopt);
+    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(args[7]); }", entry_shape(8)), std::nullopt);
+}
+
+TEST(FastpathUprobeLayout, LeavesArgumentsItCannotReadInUserSpace) {
     const std::string why = " of this probe is not available in the kernel path (the plugin reads it in user space: a "
                             "string, user memory, a value it builds)";
-    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg6); }", entry_shape(8)), "arg6" + why);
-    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(args[7]); }", entry_shape(8)), "args[7]" + why);
-    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg5); }", entry_shape(8)), std::nullopt);
+    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg6); }", entry_shape(8, false)), "arg6" + why);
+    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(args[7]); }", entry_shape(8, false)), "args[7]" + why);
+    EXPECT_EQ(refusal_of("pid1:a.out:f:entry { @ = sum(arg5); }", entry_shape(8, false)), std::nullopt);
 }
 
 TEST(FastpathUprobeLayout, PassesTheVerifierAsTheUprobeProgramsKind) {
@@ -132,6 +148,7 @@ TEST(FastpathUprobeLayout, PassesTheVerifierAsTheUprobeProgramsKind) {
         GTEST_SKIP() << "loading BPF programs needs root";
     for (uint32_t attach_type : {0u, kUprobeMultiAttachType}) {
         EXPECT_EQ(load_as_uprobe(kEntryClauses, entry_shape(6), attach_type), std::nullopt);
+        EXPECT_EQ(load_as_uprobe(kStackClauses, entry_shape(8), attach_type), std::nullopt);
         EXPECT_EQ(load_as_uprobe(kReturnClauses, return_shape(), attach_type), std::nullopt);
     }
 }

@@ -3,7 +3,12 @@
 #include "btf_type_graph.h"
 #include "kernel_btf.h"
 
+#include <bpf/btf.h>
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string_view>
 #include <unistd.h>
 
@@ -73,6 +78,49 @@ TEST_F(KernelBtfTest, TypedefAndUnknownNames) {
     EXPECT_EQ(g->types[g->root].kind, uint32_t(DTRACE_TYPE_TYPEDEF));
     EXPECT_EQ(graph.describe(*types_, "struct no_such_struct_anywhere"), nullptr);
     EXPECT_EQ(graph.describe(*types_, "no_such_typedef_anywhere"), nullptr);
+}
+
+// A module's split BTF over this kernel's: its own struct (a count, and a
+// pointer to vmlinux's struct file), written as the kernel publishes it in
+// /sys/kernel/btf/<module>, beside a link to vmlinux's.
+std::filesystem::path write_module_btf(const BtfSet &vmlinux, const std::string &module) {
+    char folder[] = "/tmp/fbt_module_btf_XXXXXX";
+    const std::filesystem::path dir = mkdtemp(folder);
+    std::filesystem::create_symlink("/sys/kernel/btf/vmlinux", dir / "vmlinux");
+    btf *base = const_cast<btf *>(vmlinux.handle());
+    btf *split = btf__new_empty_split(base);
+    const int int_id = btf__find_by_name_kind(base, "int", BTF_KIND_INT);
+    const int file_id = btf__find_by_name_kind(base, "file", BTF_KIND_STRUCT);
+    const int file_pointer = btf__add_ptr(split, file_id);
+    btf__add_struct(split, "fbt_test_module_only", 16);
+    btf__add_field(split, "count", int_id, 0, 0);
+    btf__add_field(split, "file", file_pointer, 64, 0);
+    uint32_t size = 0;
+    const void *raw = btf__raw_data(split, &size);
+    std::ofstream(dir / module, std::ios::binary).write(static_cast<const char *>(raw), size);
+    btf__free(split);
+    return dir;
+}
+
+TEST_F(KernelBtfTest, ModuleTypesFromItsSplitBtf) {
+    const std::filesystem::path dir = write_module_btf(*types_, "fbt_test_mod");
+    KernelBtf btf(dir);
+    EXPECT_TRUE(btf.modules_read().empty()); // nothing read before a module is asked for
+    auto module = btf.module("fbt_test_mod");
+    ASSERT_TRUE(module) << module.error();
+    ASSERT_EQ(btf.modules_read().size(), 1u);
+    BtfTypeGraph graph;
+    EXPECT_EQ(graph.describe(*btf.vmlinux().value(), "struct fbt_test_module_only"), nullptr);
+    const dtrace_type_graph *g = graph.describe(*btf.modules_read()[0], "struct fbt_test_module_only");
+    ASSERT_NE(g, nullptr);
+    const dtrace_type_node &root = g->types[g->root];
+    EXPECT_EQ(root.kind, uint32_t(DTRACE_TYPE_STRUCT));
+    EXPECT_EQ(root.nmembers, 2u);
+    const dtrace_type_node *file = member_type(*g, root, "file");
+    ASSERT_NE(file, nullptr);
+    ASSERT_EQ(file->kind, uint32_t(DTRACE_TYPE_POINTER));
+    EXPECT_STREQ(g->types[file->ref].name, "struct file"); // vmlinux's, named
+    std::filesystem::remove_all(dir);
 }
 
 TEST(KernelBtf, MissingDirectoryIsAnError) {

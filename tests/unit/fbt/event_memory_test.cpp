@@ -63,6 +63,33 @@ TEST(FetchPlan, LeavesOutWhatCannotBeKernelMemory) {
     EXPECT_EQ(plan.steps[1].length, uint32_t(FBT_FETCH_MAX_LENGTH)); // capped
 }
 
+// copyinstr(arg1) and copyinstr(arg3): user strings read at the event,
+// after the kernel reads, as long as the capture limit (capped).
+TEST(FetchPlan, AddsTheUserStringsOfArguments) {
+    dtrace_probe_usage usage = usage_of({fetch(DTRACE_FETCH_ARG, 0, 0x18, 8)});
+    usage.string_args = (1u << 1) | (1u << 3) | (1u << 20); // arg20: no such register
+    fbt_fetch_plan plan = fetch_plan_of(usage);
+    add_user_strings(plan, usage, 256);
+    ASSERT_EQ(plan.nsteps, 3u);
+    EXPECT_EQ(plan.steps[1].base, FBT_FETCH_ARG);
+    EXPECT_EQ(plan.steps[1].index, 1);
+    EXPECT_EQ(plan.steps[1].flags, FBT_FETCH_STRING | FBT_FETCH_USER);
+    EXPECT_EQ(plan.steps[1].length, 256u);
+    EXPECT_EQ(plan.steps[2].index, 3);
+    add_user_strings(plan, usage, 100000);
+    EXPECT_EQ(plan.steps[4].length, uint32_t(FBT_FETCH_MAX_LENGTH));
+}
+
+TEST(FetchPlan, UserStringsStopWhenThePlanIsFull) {
+    std::vector<dtrace_memory_fetch> fetches(FBT_MAX_FETCHES - 1, fetch(DTRACE_FETCH_ARG, 0, 0, 8));
+    dtrace_probe_usage usage = usage_of(fetches);
+    usage.string_args = 0x3;
+    fbt_fetch_plan plan = fetch_plan_of(usage);
+    add_user_strings(plan, usage, 256);
+    ASSERT_EQ(plan.nsteps, uint32_t(FBT_MAX_FETCHES));
+    EXPECT_EQ(plan.steps[FBT_MAX_FETCHES - 1].index, 0); // arg0's string; arg1's has no room
+}
+
 class EventMemoryTest : public ::testing::Test {
   protected:
     void SetUp() override {
@@ -117,4 +144,17 @@ TEST_F(EventMemoryTest, IgnoresFetchesPastTheData) {
     fetched_[0].data_offset = 60;
     uint64_t value = 0;
     EXPECT_FALSE(memory().read(kFile + 0x18, &value, 8).has_value());
+}
+
+// A user string the program could not read (a page not present) is no
+// fault: the process is asked, late.
+TEST_F(EventMemoryTest, UserStringsNotReadAreForTheLateReader) {
+    const uint64_t user = 0x7ffc12345000ull;
+    fetched_[2] = {user, -14, 16, FBT_FETCH_STRING | FBT_FETCH_USER};
+    char chunk[16] = {};
+    EXPECT_FALSE(memory().read(user, chunk, sizeof chunk).has_value());
+    fetched_[2] = {user, 4, 16, FBT_FETCH_STRING | FBT_FETCH_USER};
+    std::memcpy(data_.data() + 16, "tmp", 4);
+    ASSERT_EQ(memory().read(user, chunk, sizeof chunk), 4);
+    EXPECT_STREQ(chunk, "tmp");
 }

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+
 namespace dtrace::live::stacks {
 namespace {
 
@@ -42,6 +45,32 @@ TEST(ProcessMaps, AnUnknownProcessIsReadFromProc) {
     auto own = maps.find(getpid(), reinterpret_cast<uint64_t>(&parse_maps));
     ASSERT_TRUE(own);
     EXPECT_NE(own->path.find("live_stacks_tests"), std::string::npos);
+}
+
+// A library loaded since is learnt; one unloaded since stays known (stacks
+// through it are still named) until something else is mapped over it.
+TEST(ProcessMaps, RefreshAddsWhatIsMappedNowAndKeepsWhatWent) {
+    const std::filesystem::path proc =
+        std::filesystem::temp_directory_path() / ("process_maps_refresh." + std::to_string(getpid()));
+    std::filesystem::create_directories(proc / "7");
+    auto write_maps = [&](const char *text) { std::ofstream(proc / "7" / "maps") << text; };
+    write_maps("1000-2000 r-xp 00000000 fe:01 1 /prog\n"
+               "5000-6000 r-xp 00000000 fe:01 2 /libgone.so\n");
+    ProcessMaps maps(proc.string());
+    maps.ensure(7);
+    write_maps("1000-2000 r-xp 00000000 fe:01 1 /prog\n"
+               "8000-9000 r-xp 00000000 fe:01 3 /libnew.so\n");
+    maps.refresh(7);
+    ASSERT_TRUE(maps.find(7, 0x8800));
+    EXPECT_EQ(maps.find(7, 0x8800)->path, "/libnew.so");
+    ASSERT_TRUE(maps.find(7, 0x5800));
+    EXPECT_EQ(maps.find(7, 0x5800)->path, "/libgone.so");
+    write_maps("1000-2000 r-xp 00000000 fe:01 1 /prog\n"
+               "5000-7000 r-xp 00000000 fe:01 4 /libover.so\n");
+    maps.refresh(7);
+    ASSERT_TRUE(maps.find(7, 0x5800));
+    EXPECT_EQ(maps.find(7, 0x5800)->path, "/libover.so");
+    std::filesystem::remove_all(proc);
 }
 
 } // namespace

@@ -4,7 +4,8 @@
 # /proc/modules, then registers and enables the probe: ftrace lists the
 # function among its enabled ones, for fentry and kprobes alike; at most a
 # minute), then reads two of dummy0's statistics: each read calls
-# dummy_get_stats64 once, from cat.
+# dummy_get_stats64 once, from cat. module_loaded.cmd unloads it when dtrace
+# has exited (the case runs again with -x fastpath=off in the same guest).
 insmod "$1" || exit 1
 tries=0
 until grep -q '^dummy_get_stats64' /sys/kernel/tracing/enabled_functions 2>/dev/null; do

@@ -1,1 +1,1 @@
-dtrace -x plugins=fbt -Z -q -n 'fbt:dummy:dummy_get_stats64:entry /execname == "cat"/ { @[probemod, probefunc] = count(); }' -c "$DIR/load_dummy.sh $BUILD/vm-kernel/test-modules/dummy.ko"
+sh -c 'dtrace -x plugins=fbt -Z -q -n "fbt:dummy:dummy_get_stats64:entry /execname == \"cat\"/ { @[probemod, probefunc] = count(); }" -c "$0/load_dummy.sh $1"; status=$?; rmmod dummy 2>/dev/null; exit $status' $DIR $BUILD/vm-kernel/test-modules/dummy.ko

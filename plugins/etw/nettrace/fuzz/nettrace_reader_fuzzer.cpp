@@ -11,21 +11,13 @@
 #include <vector>
 
 #include "nettrace/nettrace_reader.h"
-#include "reader/extended_items.h"
+#include "reader/fuzz/touch_event.h"
 
 namespace {
 
 constexpr uint64_t kFuzzBlockSize = 16u << 20;
 constexpr uint64_t kFuzzPendingBytes = 16u << 20;
 constexpr uint64_t kFuzzExtractedSize = 64u << 20;
-
-uint64_t touch(std::span<const uint8_t> bytes) {
-    uint64_t sum = 0;
-    for (uint8_t b : bytes) {
-        sum += b;
-    }
-    return sum;
-}
 
 } // namespace
 
@@ -40,22 +32,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!opened) {
         return 0;
     }
-    volatile uint64_t sink = 0;
+    uint64_t sum = 0;
     Event e;
     while (opened.value()->next(e)) {
-        sink = sink + touch(e.payload) + touch(e.record) + e.time_ns;
-        for (ExtendedItem item : ExtendedItems(e)) {
-            sink = sink + touch(item.data);
-            if (auto stack = stack_trace(item)) {
-                for (size_t i = 0; i < stack->depth(); ++i) {
-                    sink = sink + stack->frame(i);
-                }
-            }
-            if (auto name = provider_traits_name(item)) {
-                sink = sink + name->size();
-            }
-        }
+        sum += fuzz::touch_event(e);
     }
-    sink = sink + opened.value()->stats().problem_count;
+    volatile uint64_t sink = sum + opened.value()->stats().problem_count;
+    (void)sink;
     return 0;
 }

@@ -1,0 +1,1 @@
+sh -c 'dtrace -x plugins=fbt -x fastpath=explain -q -s fastpath_kernel.d -c ./fastpath_workload.sh >/dev/null 2>explain.txt; status=$?; sed -e "s/of [0-9]* instructions/of N instructions/" explain.txt; exit $status'

@@ -1,0 +1,1 @@
+sh -c 'dtrace -x plugins=fbt -x fbtattach=fentry -x fastpath=explain -q -n "fbt::vfs_read:entry /pid == \$target && arg2 == 12345/ { @[probefunc] = count(); }" -c "dd if=/dev/zero of=/dev/null bs=12345 count=2 status=none" 2>&1'

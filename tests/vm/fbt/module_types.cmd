@@ -1,0 +1,1 @@
+dtrace -x plugins=fbt -q -n 'fbt:9p:v9fs_fid_lookup:return { this->fid = args[1]; printf("struct p9_fid from the BTF of 9p: %d bytes, fid at %d\n", sizeof (struct p9_fid), offsetof(struct p9_fid, fid)); exit(0); }' -c 'test -e /etc/hostname'
