@@ -47,7 +47,7 @@ int FbtPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
         out.arg_field_offset[1] = offsetof(pt_regs, rax);
         out.arg_field_size[1] = 8;
     } else {
-        live::FastpathLoader::register_arguments(out, slot->nargs);
+        live::FastpathLoader::register_arguments(out, slot->nargs, false);
     }
     live::FastpathLoader::describe_task(out);
     return 0;

@@ -130,14 +130,20 @@ void FastpathLoader::describe_task(dtrace_fastpath_probe &layout) {
     layout.cred_gid = offsets.cred_gid;
 }
 
-void FastpathLoader::register_arguments(dtrace_fastpath_probe &layout, uint32_t nargs) {
+void FastpathLoader::register_arguments(dtrace_fastpath_probe &layout, uint32_t nargs, bool user_stack) {
     constexpr uint16_t kRegisters[] = {offsetof(pt_regs, rdi), offsetof(pt_regs, rsi), offsetof(pt_regs, rdx),
                                        offsetof(pt_regs, rcx), offsetof(pt_regs, r8),  offsetof(pt_regs, r9)};
     layout.flags |= DTRACE_FASTPATH_ARG_FIELDS;
     layout.nargs = std::min(nargs, DTRACE_FASTPATH_MAX_ARGS);
-    for (uint32_t i = 0; i < layout.nargs && i < std::size(kRegisters); ++i) {
-        layout.arg_field_offset[i] = kRegisters[i];
-        layout.arg_field_size[i] = 8;
+    for (uint32_t i = 0; i < layout.nargs; ++i) {
+        if (i < std::size(kRegisters)) {
+            layout.arg_field_offset[i] = kRegisters[i];
+            layout.arg_field_size[i] = 8;
+        } else if (user_stack) {
+            layout.arg_field_offset[i] = offsetof(pt_regs, rsp);
+            layout.arg_field_size[i] = DTRACE_FASTPATH_ARG_FIELD_USER_WORD;
+            layout.arg_field_user_displacement[i] = static_cast<uint16_t>(8 * (i - std::size(kRegisters) + 1));
+        }
     }
 }
 

@@ -34,11 +34,12 @@ class FastpathLoader {
     // struct_size covers) from the kernel's BTF; left 0 when the BTF does
     // not say.
     static void describe_task(dtrace_fastpath_probe &layout);
-    // A function's arguments as a kprobe or uprobe program sees them in
-    // struct pt_regs (DTRACE_FASTPATH_ARG_FIELDS): arg0..arg5 the SysV
-    // argument registers, 8 bytes each; `nargs` arguments, those past the
-    // sixth left unread in the kernel (size 0: the stack).
-    static void register_arguments(dtrace_fastpath_probe &layout, uint32_t nargs);
+    // A function's arguments at its entry as a kprobe or uprobe program sees
+    // them in struct pt_regs (DTRACE_FASTPATH_ARG_FIELDS): arg0..arg5 the
+    // SysV argument registers, 8 bytes each; `nargs` arguments, those past
+    // the sixth the words above the return address when the stack is user
+    // memory (`user_stack`: a uprobe's), else left unread in the kernel.
+    static void register_arguments(dtrace_fastpath_probe &layout, uint32_t nargs, bool user_stack);
 
     // A handle (>= 0), or -1 with `error` set.
     int32_t create_map(const dtrace_bpf_map_spec &spec, std::string &error);

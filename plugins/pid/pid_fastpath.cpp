@@ -19,14 +19,6 @@
 
 namespace dtrace::pid {
 
-namespace {
-
-// Where the SysV argument registers are in struct pt_regs (arg0..arg5).
-constexpr uint16_t kArgumentRegisters[] = {offsetof(pt_regs, rdi), offsetof(pt_regs, rsi), offsetof(pt_regs, rdx),
-                                           offsetof(pt_regs, rcx), offsetof(pt_regs, r8),  offsetof(pt_regs, r9)};
-
-} // namespace
-
 int PidPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath_probe &out) {
     std::lock_guard guard(mutex_);
     const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
@@ -35,20 +27,10 @@ int PidPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
             offsetof(dtrace_fastpath_probe, arg_field_user_displacement) + sizeof out.arg_field_user_displacement)
         return -1;
     out.flags = DTRACE_FASTPATH_ARG_FIELDS;
-    out.nargs = std::min(slot->nargs, DTRACE_FASTPATH_MAX_ARGS);
     switch (slot->kind) {
     case ProbeKind::Entry:
         // arg6..arg9 are the words above the return address (user memory, read by the program).
-        for (uint32_t i = 0; i < out.nargs; ++i) {
-            if (i < std::size(kArgumentRegisters)) {
-                out.arg_field_offset[i] = kArgumentRegisters[i];
-                out.arg_field_size[i] = 8;
-            } else {
-                out.arg_field_offset[i] = offsetof(pt_regs, rsp);
-                out.arg_field_size[i] = DTRACE_FASTPATH_ARG_FIELD_USER_WORD;
-                out.arg_field_user_displacement[i] = 8 * (i - std::size(kArgumentRegisters) + 1);
-            }
-        }
+        live::FastpathLoader::register_arguments(out, slot->nargs, true);
         break;
     case ProbeKind::Return:
         out.nargs = 2;
