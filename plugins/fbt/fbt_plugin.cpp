@@ -373,6 +373,7 @@ int FbtPlugin::open_ring() {
 // description names, registered late (the engine enables those its
 // enablings match, and sends their filters: set_filters).
 void FbtPlugin::add_module(const std::string &module) {
+    kernel_symbols_.reload_later(); // its frames are named from now on
     live::Result<std::pair<size_t, size_t>> added = catalog_.add_module(module);
     if (!added || added.value().first == added.value().second)
         return;

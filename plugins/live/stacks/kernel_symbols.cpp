@@ -35,9 +35,8 @@ void KernelSymbols::load() {
 }
 
 void KernelSymbols::load_from(std::string_view text) {
-    names_.clear();
-    modules_ = {"vmlinux"};
-    entries_.clear();
+    auto table = std::make_unique<Table>();
+    table->modules = {"vmlinux"};
     while (!text.empty()) {
         size_t eol = text.find('\n');
         std::string_view line = text.substr(0, eol);
@@ -51,30 +50,38 @@ void KernelSymbols::load_from(std::string_view text) {
         uint32_t module_index = 0;
         if (module.size() > 2 && module.front() == '[' && module.back() == ']') {
             module = module.substr(1, module.size() - 2);
-            auto it = std::find(modules_.begin(), modules_.end(), module);
-            module_index = static_cast<uint32_t>(it - modules_.begin());
-            if (it == modules_.end())
-                modules_.emplace_back(module);
+            auto it = std::find(table->modules.begin(), table->modules.end(), module);
+            module_index = static_cast<uint32_t>(it - table->modules.begin());
+            if (it == table->modules.end())
+                table->modules.emplace_back(module);
         }
-        entries_.push_back({address, static_cast<uint32_t>(names_.size()), module_index});
-        names_.append(name);
-        names_.push_back('\0');
+        table->entries.push_back({address, static_cast<uint32_t>(table->names.size()), module_index});
+        table->names.append(name);
+        table->names.push_back('\0');
     }
-    std::stable_sort(entries_.begin(), entries_.end(),
+    std::stable_sort(table->entries.begin(), table->entries.end(),
                      [](const Entry &a, const Entry &b) { return a.address < b.address; });
-    loaded_ = true;
+    tables_.push_back(std::move(table));
+    stale_ = false;
+}
+
+void KernelSymbols::reload_later() {
+    std::lock_guard lock(mutex_);
+    stale_ = true;
 }
 
 std::optional<KernelSymbol> KernelSymbols::lookup(uint64_t address) {
     std::lock_guard lock(mutex_);
-    if (!loaded_)
+    if (stale_)
         load();
-    auto it = std::upper_bound(entries_.begin(), entries_.end(), address,
+    const Table &table = *tables_.back();
+    auto it = std::upper_bound(table.entries.begin(), table.entries.end(), address,
                                [](uint64_t a, const Entry &e) { return a < e.address; });
-    if (it == entries_.begin())
+    if (it == table.entries.begin())
         return std::nullopt;
     --it;
-    return KernelSymbol{modules_[it->module], std::string_view(names_.c_str() + it->name), address - it->address};
+    return KernelSymbol{table.modules[it->module], std::string_view(table.names.c_str() + it->name),
+                        address - it->address};
 }
 
 } // namespace dtrace::live::stacks

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -34,6 +35,27 @@ TEST(KernelSymbols, NamesTextSymbolsWithModulesAndOffsets) {
     EXPECT_EQ(s->module, "ext4");
     EXPECT_EQ(s->function, "ext4_read");
     EXPECT_FALSE(symbols.lookup(0x1000));
+}
+
+TEST(KernelSymbols, NamesAModuleLoadedLaterOnceToldToReload) {
+    const std::string path = testing::TempDir() + "kallsyms_reload";
+    std::ofstream(path) << "ffffffffc0001000 t ext4_read [ext4]\n";
+    KernelSymbols symbols(path);
+    auto before = symbols.lookup(0xffffffffc0002010);
+    ASSERT_TRUE(before);
+    EXPECT_EQ(before->function, "ext4_read"); // the table predates the module
+    std::ofstream(path) << "ffffffffc0001000 t ext4_read [ext4]\nffffffffc0002000 t dummy_xmit [dummy]\n";
+    EXPECT_EQ(symbols.lookup(0xffffffffc0002010)->function, "ext4_read"); // not read again until told
+    symbols.reload_later();
+    auto after = symbols.lookup(0xffffffffc0002010);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->module, "dummy");
+    EXPECT_EQ(after->function, "dummy_xmit");
+    EXPECT_EQ(after->offset, 0x10u);
+    // What a lookup gave before the reload is still readable.
+    EXPECT_EQ(before->module, "ext4");
+    EXPECT_EQ(before->function, "ext4_read");
+    std::remove(path.c_str());
 }
 
 TEST(KernelSymbols, ThisKernelsTableNamesItsSyscallEntry) {
