@@ -499,9 +499,10 @@ int FbtPlugin::lookup_type(const char *name, const dtrace_type_graph **out) {
     const std::string_view spelling = name;
     const bool tagged =
         spelling.starts_with("struct ") || spelling.starts_with("union ") || spelling.starts_with("enum ");
-    // A module's own types (split BTF over vmlinux's) are those of the
-    // modules whose functions were typed: a program naming a module's type
-    // has probes there (args[] typed first), and no module is read for
+    // A module's own types (split BTF over vmlinux's): first those of the
+    // modules whose functions were typed (a program naming a module's type
+    // mostly has probes there: args[] typed first); a struct, union or enum
+    // found nowhere else has every module read; no module is read for
     // another program's identifiers.
     const std::vector<const BtfSet *> modules = btf_.modules_read();
     const auto module_typedef = [&] {
@@ -516,6 +517,14 @@ int FbtPlugin::lookup_type(const char *name, const dtrace_type_graph **out) {
     const dtrace_type_graph *graph = type_graph_.describe(*types.value(), name);
     for (auto module = modules.begin(); graph == nullptr && module != modules.end(); ++module)
         graph = type_graph_.describe(**module, name);
+    if (graph == nullptr && tagged) {
+        // A module's struct no typed function led to: every module's BTF is read once.
+        for (const BtfSet *module : btf_.read_all_modules()) {
+            graph = type_graph_.describe(*module, name);
+            if (graph != nullptr)
+                break;
+        }
+    }
     if (graph == nullptr)
         return -1;
     *out = graph;

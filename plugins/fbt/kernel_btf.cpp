@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 
 namespace dtrace::fbt {
 
@@ -187,6 +188,16 @@ std::vector<const BtfSet *> KernelBtf::modules_read() const {
             sets.push_back(set.get());
     }
     return sets;
+}
+
+std::vector<const BtfSet *> KernelBtf::read_all_modules() {
+    std::error_code error;
+    for (const auto &entry : std::filesystem::directory_iterator(directory_, error)) {
+        const std::string name = entry.path().filename().string();
+        if (name != "vmlinux")
+            module(name);
+    }
+    return modules_read();
 }
 
 } // namespace dtrace::fbt

@@ -71,6 +71,9 @@ class KernelBtf {
     live::Result<const BtfSet *> module(const std::string &name);
     // The modules' own sets read so far (by module()), in name order.
     std::vector<const BtfSet *> modules_read() const;
+    // Reads every module's BTF the directory holds (a type no typed
+    // function led to: `struct p9_fid` in a BEGIN clause); then modules_read().
+    std::vector<const BtfSet *> read_all_modules();
 
   private:
     std::string directory_;

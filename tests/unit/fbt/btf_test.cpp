@@ -102,6 +102,18 @@ std::filesystem::path write_module_btf(const BtfSet &vmlinux, const std::string 
     return dir;
 }
 
+TEST_F(KernelBtfTest, EveryModuleIsReadWhenAsked) {
+    const std::filesystem::path dir = write_module_btf(*types_, "fbt_test_mod");
+    KernelBtf btf(dir);
+    ASSERT_TRUE(btf.vmlinux()); // the directory's vmlinux is not a module
+    const std::vector<const BtfSet *> all = btf.read_all_modules();
+    ASSERT_EQ(all.size(), 1u);
+    EXPECT_EQ(all, btf.modules_read());
+    BtfTypeGraph graph;
+    EXPECT_NE(graph.describe(*all[0], "struct fbt_test_module_only"), nullptr);
+    std::filesystem::remove_all(dir);
+}
+
 TEST_F(KernelBtfTest, ModuleTypesFromItsSplitBtf) {
     const std::filesystem::path dir = write_module_btf(*types_, "fbt_test_mod");
     KernelBtf btf(dir);
