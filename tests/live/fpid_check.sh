@@ -63,6 +63,23 @@ with open("/proc/%s/mem" % pid, "rb") as mem, open(path, "rb") as exe:
 PY
 }
 
+# attach_and_detach STEP MODULE FUNCTION FILE: dtrace -p on the target
+# running STEP counts MODULE's FUNCTION while attached, leaves FUNCTION's
+# first bytes as FILE has them, and the program exits cleanly afterwards.
+attach_and_detach() {
+    "$target" "$1" >/dev/null 2>&1 &
+    pid=$!
+    sleep 0.3
+    run -qn "fpid\$target:$2:$3:entry { @ = count(); } tick-500ms { exit(0); }
+             END { printa(\"%@d\n\", @); }" -p "$pid"
+    [ "$status" = 0 ] || { kill "$pid"; fail "dtrace exited with $status"; }
+    hits=$(grep -E '^[0-9]+$' "$out")
+    [ -n "$hits" ] && [ "$hits" -gt 0 ] || { kill "$pid"; fail "no hits while attached"; }
+    original_bytes_back "$pid" "$4" "$3" || { kill "$pid"; fail "$3's first bytes differ from the file's"; }
+    wait "$pid"
+    [ $? = 0 ] || fail "the program did not exit cleanly after dtrace detached"
+}
+
 case "$case_name" in
 counts)
     # The issue's test: every function of the program counted exactly, at entry and at return.
@@ -160,17 +177,7 @@ ustack)
 attach)
     # -p: attached while the program runs, detached with the original
     # bytes back, and the program goes on and exits cleanly.
-    "$target" spin:3000 >/dev/null 2>&1 &
-    pid=$!
-    sleep 0.3
-    run -qn 'fpid$target:a.out:parse_word:entry { @ = count(); } tick-500ms { exit(0); }
-             END { printa("%@d\n", @); }' -p "$pid"
-    [ "$status" = 0 ] || { kill "$pid"; fail "dtrace exited with $status"; }
-    hits=$(grep -E '^[0-9]+$' "$out")
-    [ -n "$hits" ] && [ "$hits" -gt 0 ] || { kill "$pid"; fail "no hits while attached"; }
-    original_bytes_back "$pid" "$target" parse_word || { kill "$pid"; fail "parse_word's first bytes differ from the file's"; }
-    wait "$pid"
-    [ $? = 0 ] || fail "the program did not exit cleanly after dtrace detached"
+    attach_and_detach "spin:3000" a.out parse_word "$target"
     ;;
 dlopen)
     # A library loaded while tracing runs (-Z: it matches nothing at first)
@@ -198,18 +205,7 @@ attach_library)
     # -p while the program has the library loaded: its hooks go when dtrace
     # detaches (the original bytes back), and the program goes on to unload
     # it and exit cleanly.
-    "$target" lib-spin:3000 >/dev/null 2>&1 &
-    pid=$!
-    sleep 0.3
-    run -qn 'fpid$target:libpid_target_lib.so:lib_work:entry { @ = count(); } tick-500ms { exit(0); }
-             END { printa("%@d\n", @); }' -p "$pid"
-    [ "$status" = 0 ] || { kill "$pid"; fail "dtrace exited with $status"; }
-    hits=$(grep -E '^[0-9]+$' "$out")
-    [ -n "$hits" ] && [ "$hits" -gt 0 ] || { kill "$pid"; fail "no hits while attached"; }
-    original_bytes_back "$pid" "$targets/libpid_target_lib.so" lib_work ||
-        { kill "$pid"; fail "lib_work's first bytes differ from the file's"; }
-    wait "$pid"
-    [ $? = 0 ] || fail "the program did not exit cleanly after dtrace detached"
+    attach_and_detach "lib-spin:3000" libpid_target_lib.so lib_work "$targets/libpid_target_lib.so"
     ;;
 attach_dlopen)
     # -p, then the program loads the library: exact counts in it (dtrace

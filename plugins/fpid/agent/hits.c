@@ -65,6 +65,16 @@ static inline uint64_t read_thread_cpu_time(void) {
 
 /* The top of the stack `sp` is on: glibc puts a thread's descriptor (the fs
  * base) just above its stack; the main thread's stack ends at __libc_stack_end. */
+/* The six SysV argument registers, in order, from the trampoline's save area. */
+static inline void copy_args(uint64_t *at, const uint64_t *regs) {
+    at[0] = regs[REG_RDI];
+    at[1] = regs[REG_RSI];
+    at[2] = regs[REG_RDX];
+    at[3] = regs[REG_RCX];
+    at[4] = regs[REG_R8];
+    at[5] = regs[REG_R9];
+}
+
 static uint64_t stack_top_of(uint64_t sp) {
     uint64_t fs_base;
     __asm__("mov %%fs:0, %0" : "=r"(fs_base));
@@ -170,12 +180,7 @@ static __attribute__((noinline)) void on_entry(uint64_t *regs, uint32_t hook) {
             if (parts & FPID_HOOK_VTIME)
                 *at++ = read_thread_cpu_time();
             if (parts & FPID_HOOK_ARGS) {
-                at[0] = regs[REG_RDI];
-                at[1] = regs[REG_RSI];
-                at[2] = regs[REG_RDX];
-                at[3] = regs[REG_RCX];
-                at[4] = regs[REG_R8];
-                at[5] = regs[REG_R9];
+                copy_args(at, regs);
                 at += FPID_MAX_ARGS;
             }
             uint32_t nframes = 0;
@@ -214,12 +219,7 @@ void fpid_on_entry(uint64_t *regs, uint32_t hook) {
             if (h->flags & FPID_HOOK_TIME)
                 *at++ = read_tsc();
             if (h->flags & FPID_HOOK_ARGS) {
-                at[0] = regs[REG_RDI];
-                at[1] = regs[REG_RSI];
-                at[2] = regs[REG_RDX];
-                at[3] = regs[REG_RCX];
-                at[4] = regs[REG_R8];
-                at[5] = regs[REG_R9];
+                copy_args(at, regs);
             }
             t->head = head + size;
             __atomic_store_n(&t->ring->head, head + size, __ATOMIC_RELEASE);
