@@ -4,8 +4,7 @@
 // memory), leaves a clause reading an argument the program cannot in user
 // space, and (root) the programs pass this kernel's verifier as the uprobe program
 // tail-calls them (kprobe programs, uprobe_multi's attach type or none).
-#include "compiled_clauses.h"
-#include "fastpath_loader.h"
+#include "verifier_load.h"
 
 #include <asm/ptrace.h>
 #include <linux/bpf.h>
@@ -70,31 +69,9 @@ fastpath::ProbeShape return_shape() {
 // returns the verifier's log when it refuses.
 std::optional<std::string> load_as_uprobe(const std::string &source, const fastpath::ProbeShape &shape,
                                           uint32_t attach_type) {
-    auto program = test::compile_d(source);
-    if (!program)
-        return "does not compile";
-    fastpath::MapPlan plan;
-    plan.ring_bytes = 1u << 16;
-    const fastpath::ProbeIdentity probe = test::test_probe(*program);
-    const std::vector<uint64_t> insns = fastpath::build_program(plan, shape, test::clauses_of(*program), &probe);
     live::FastpathLoader loader;
     loader.set_program_kind(BPF_PROG_TYPE_KPROBE, attach_type);
-    std::vector<int32_t> maps;
-    for (const fastpath::MapSpec &m : plan.maps) {
-        dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
-                                 m.value_size, m.max_entries,    m.name.c_str()};
-        std::string error;
-        maps.push_back(loader.create_map(spec, error));
-        if (maps.back() < 0)
-            return error;
-    }
-    std::string log(1 << 20, '\0');
-    dtrace_bpf_program p{
-        sizeof p,    "uprobe_layout", insns.data(),        uint32_t(insns.size()), uint32_t(maps.size()),
-        maps.data(), log.data(),      uint32_t(log.size())};
-    if (loader.load_program(p) >= 0)
-        return std::nullopt;
-    return std::string(log.c_str());
+    return test::load_clauses(loader, source, shape);
 }
 
 const char *kEntryClauses = "pid1:a.out:f:entry /arg0 > 2/ { @[arg1, arg5] = sum(arg2); self->x = arg3 + arg4; "

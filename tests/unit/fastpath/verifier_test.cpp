@@ -1,9 +1,8 @@
 // Generated programs against this kernel's verifier (root; skipped
 // otherwise, saying so), loaded as the syscall plugin loads them
 // (live/fastpath_loader.h), and programs refused with the reason.
-#include "compiled_clauses.h"
 #include "fastpath/bpf_emitter.h"
-#include "fastpath_loader.h"
+#include "verifier_load.h"
 
 #include <unistd.h>
 
@@ -20,34 +19,12 @@ class FastpathVerifier : public ::testing::Test {
 
     // Loads the clauses of `source`; returns the verifier's log when it refuses.
     std::optional<std::string> load(const std::string &source, fastpath::ProbeShape shape = {6, 16, false}) {
-        auto program = test::compile_d(source);
-        if (!program)
-            return "does not compile";
-        fastpath::MapPlan plan;
-        plan.ring_bytes = 1u << 16;
-        const fastpath::ProbeIdentity probe = test::test_probe(*program);
-        const std::vector<uint64_t> insns = fastpath::build_program(plan, shape, test::clauses_of(*program), &probe);
-        std::vector<int32_t> handles;
-        for (const fastpath::MapSpec &m : plan.maps) {
-            dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
-                                     m.value_size, m.max_entries,    m.name.c_str()};
-            std::string error;
-            handles.push_back(loader.create_map(spec, error));
-            if (handles.back() < 0)
-                return error;
-        }
-        return load_insns(insns, handles, shape.context.flags);
+        return test::load_clauses(loader, source, shape);
     }
 
     std::optional<std::string> load_insns(const std::vector<uint64_t> &insns, const std::vector<int32_t> &maps,
                                           uint32_t layout_flags = 0) {
-        std::string log(1 << 20, '\0');
-        dtrace_bpf_program p{
-            sizeof p,   "fastpath_test",      insns.data(), uint32_t(insns.size()), uint32_t(maps.size()), maps.data(),
-            log.data(), uint32_t(log.size()), layout_flags};
-        if (loader.load_program(p) >= 0)
-            return std::nullopt;
-        return std::string(log.c_str());
+        return test::load_insns(loader, insns, maps, layout_flags);
     }
 
     live::FastpathLoader loader;
