@@ -30,14 +30,18 @@ void load_context_task(BpfEmitter &out, const ProbeContext &context) {
     out.load(kDw, R3, R6, static_cast<int16_t>(context.thread_task_offset));
 }
 
-// `bytes` of kernel memory at R3 + offset into the frame at r10 + at (zeroed
-// when the read fails, as bpf_probe_read_kernel() leaves it).
-void read_kernel(BpfEmitter &out, uint32_t offset, int16_t at, int32_t bytes) {
+// `bytes` of memory at R3 + offset into the frame at r10 + at, read by
+// `helper` (bpf_probe_read_kernel or _user: zeroed when the read fails).
+void read_memory(BpfEmitter &out, Helper helper, uint32_t offset, int16_t at, int32_t bytes) {
     out.alu_imm(kAdd, R3, static_cast<int32_t>(offset));
     out.mov(R1, R10);
     out.alu_imm(kAdd, R1, at);
     out.mov_imm(R2, bytes);
-    out.call(Helper::ProbeReadKernel);
+    out.call(helper);
+}
+
+void read_kernel(BpfEmitter &out, uint32_t offset, int16_t at, int32_t bytes) {
+    read_memory(out, Helper::ProbeReadKernel, offset, at, bytes);
 }
 
 void require(uint32_t offset, const char *builtin) {
@@ -103,12 +107,7 @@ void emit_table_arg(BpfEmitter &out, const ProbeContext &context, uint32_t nargs
     case ArgPlace::Kind::UserWord:
         // 0 when the read fails, as the plugins' own copies of stack arguments give.
         out.load(kDw, R3, R6, static_cast<int16_t>(place.offset));
-        out.alu_imm(kAdd, R3, place.displacement);
-        out.store_imm(kDw, R10, frame::kTaskWord, 0);
-        out.mov(R1, R10);
-        out.alu_imm(kAdd, R1, frame::kTaskWord);
-        out.mov_imm(R2, 8);
-        out.call(Helper::ProbeReadUser);
+        read_memory(out, Helper::ProbeReadUser, place.displacement, frame::kTaskWord, 8);
         out.load(kDw, R1, R10, frame::kTaskWord);
         return;
     case ArgPlace::Kind::Field:
