@@ -89,6 +89,11 @@ class EventDispatch {
     dtrace_event_ctx ctx_{};
     EnabledProbes enabled_;
     uint64_t generation_ = 0;
+    // Whether diag:::events' clauses read its arguments (probe_usage), as of
+    // enabled_'s generation usage_generation_: a clause that only counts
+    // (`@ = count()`) spares the event its provider label and payload copy.
+    bool diag_events_reads_args_ = true;
+    uint64_t usage_generation_ = UINT64_MAX;
     EventMemory memory_;
     ProcessTable processes_;
     kernel::KernelDispatch kernel_; // the kernel providers; it keeps processes_ up to date
