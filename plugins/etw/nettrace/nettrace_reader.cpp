@@ -234,10 +234,9 @@ void NetTraceReader::Impl::take_events(const Block &block) {
         } else {
             activity = activity_of(row.activity);
         }
-        // Made in place: a region's events are most of the memory it writes.
-        pending.emplace_back(row.timestamp, metadata, row.payload.data(), stack.data(),
-                             static_cast<uint32_t>(row.payload.size()), static_cast<uint32_t>(stack.size()), pid, tid,
-                             row.processor, activity, block_index, row.offset);
+        pending.push_back(Pending{row.timestamp, metadata, row.payload.data(), stack.data(),
+                                  static_cast<uint32_t>(row.payload.size()), static_cast<uint32_t>(stack.size()), pid,
+                                  tid, row.processor, activity, block_index, row.offset});
     }
     if (step == EventRows::Step::Damaged) {
         ++stats.corrupt_buffers;
