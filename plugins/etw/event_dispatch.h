@@ -7,8 +7,9 @@
 // every time: diag:::events, diag:::lostevent, the provider's etw probes in
 // the order they were registered, <provider-name>:::events, the kernel
 // providers' probes (kernel/kernel_probes.h), diag:::missed-stack. diag:::events is fired even when not enabled, with
-// no arguments: the host advances trace time (tick-N) on every firing. The
-// replay families' probes (replay_family.h) fire after the kernel providers'.
+// no arguments: the host advances trace time (tick-N) on every firing; and
+// without them too when its clauses read none (probe_usage: `@ = count()`).
+// The replay families' probes (replay_family.h) fire after the kernel providers'.
 #pragma once
 
 #include <cstdint>
