@@ -29,9 +29,9 @@ namespace dtrace::pid::ptrace_backend {
 namespace {
 
 constexpr uint8_t kInt3 = 0xcc;
-constexpr uint64_t kSlotBytes = 64;         // a relocated instruction (at most 27 bytes) and the jump back
-constexpr uint64_t kAreaBytes = 64 * 1024;  // a scratch area: 1024 slots
-constexpr int64_t kReach = 1ll << 30;       // well within rel32 of the module, whatever the slot
+constexpr uint64_t kSlotBytes = 64;                     // a relocated instruction (at most 27 bytes) and the jump back
+constexpr uint64_t kAreaBytes = 64 * 1024;              // a scratch area: 1024 slots
+constexpr int64_t kReach = 1ll << 30;                   // well within rel32 of the module, whatever the slot
 constexpr uint8_t kSyscallStub[] = {0x0f, 0x05, kInt3}; // syscall; int3
 
 std::string real_path(const std::string &path) {
@@ -150,14 +150,13 @@ live::Result<uint64_t> remote_syscall(pid_t tid, uint64_t stub, long number, con
     bool done = ptrace(PTRACE_SETREGS, tid, nullptr, &call) == 0;
     while (done) {
         int status = 0;
-        if (ptrace(PTRACE_CONT, tid, nullptr, nullptr) != 0 || wait_stop(tid, status) != tid ||
-            !WIFSTOPPED(status)) {
+        if (ptrace(PTRACE_CONT, tid, nullptr, nullptr) != 0 || wait_stop(tid, status) != tid || !WIFSTOPPED(status)) {
             done = false;
             break;
         }
         user_regs_struct after;
-        if (WSTOPSIG(status) == SIGTRAP && (status >> 16) == 0 &&
-            ptrace(PTRACE_GETREGS, tid, nullptr, &after) == 0 && after.rip == stub + sizeof kSyscallStub) {
+        if (WSTOPSIG(status) == SIGTRAP && (status >> 16) == 0 && ptrace(PTRACE_GETREGS, tid, nullptr, &after) == 0 &&
+            after.rip == stub + sizeof kSyscallStub) {
             result = after.rax;
             break;
         }
@@ -212,8 +211,12 @@ uint64_t Breakpoints::scratch_slot(pid_t tid, uint64_t near, std::string &why) {
         why = "no room for a scratch area within reach of " + hex(near);
         return 0;
     }
-    const uint64_t args[6] = {at, kAreaBytes, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-                              static_cast<uint64_t>(-1), 0};
+    const uint64_t args[6] = {at,
+                              kAreaBytes,
+                              PROT_READ | PROT_EXEC,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+                              static_cast<uint64_t>(-1),
+                              0};
     live::Result<uint64_t> mapped = remote_syscall(tid, stub, SYS_mmap, args);
     if (!mapped) {
         why = mapped.error();
@@ -253,7 +256,8 @@ bool Breakpoints::place(pid_t tid, uint64_t address, uint64_t cookie, std::strin
     uint8_t out[kSlotBytes];
     char reason[200] = "";
     constexpr size_t kJumpBytes = 5;
-    const int relocated = fpid_relocate(code, &plan, address, slot, out, sizeof out - kJumpBytes, reason, sizeof reason);
+    const int relocated =
+        fpid_relocate(code, &plan, address, slot, out, sizeof out - kJumpBytes, reason, sizeof reason);
     if (relocated < 0) {
         why = reason;
         return false;

@@ -33,9 +33,9 @@ namespace dtrace::pid::ptrace_backend {
 
 struct Site {
     uint64_t address = 0;
-    uint8_t original = 0;             // the byte the int3 replaced
-    uint64_t out_of_line = 0;         // where the relocated instruction runs
-    std::vector<uint64_t> cookies;    // live::uprobe_cookie(slot, offset in function), one per probe here
+    uint8_t original = 0;          // the byte the int3 replaced
+    uint64_t out_of_line = 0;      // where the relocated instruction runs
+    std::vector<uint64_t> cookies; // live::uprobe_cookie(slot, offset in function), one per probe here
 };
 
 class Breakpoints {

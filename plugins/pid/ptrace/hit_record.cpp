@@ -20,8 +20,8 @@ static_assert(offsetof(user_regs_struct, ss) == sizeof(uint64_t) * (UPROBE_NREGS
 
 } // namespace
 
-std::vector<uint8_t> build_hit_record(uint32_t slot, uint32_t offset, const HitConfig &config,
-                                      const HitContext &hit, const MemoryReader &read) {
+std::vector<uint8_t> build_hit_record(uint32_t slot, uint32_t offset, const HitConfig &config, const HitContext &hit,
+                                      const MemoryReader &read) {
     live_record record{};
     record.timestamp = monotonic_ns();
     record.pid = static_cast<uint32_t>(hit.pid);

@@ -46,7 +46,7 @@ struct HitContext {
 using MemoryReader = std::function<size_t(uint64_t address, void *buffer, size_t length)>;
 
 // The record of slot `slot` hit at `offset` in its function (a return probe's arg0).
-std::vector<uint8_t> build_hit_record(uint32_t slot, uint32_t offset, const HitConfig &config,
-                                      const HitContext &hit, const MemoryReader &read);
+std::vector<uint8_t> build_hit_record(uint32_t slot, uint32_t offset, const HitConfig &config, const HitContext &hit,
+                                      const MemoryReader &read);
 
 } // namespace dtrace::pid::ptrace_backend

@@ -301,9 +301,9 @@ void PtraceTracer::place(Process &process, pid_t tid) {
     if (!placed && callbacks_.report)
         callbacks_.report(placed.error());
     if (!refused.empty() && callbacks_.report)
-        callbacks_.report("ptrace: " + std::to_string(refused.size()) +
-                          " probe sites left out (their instruction cannot run out of line); the first: " +
-                          refused.front());
+        callbacks_.report(
+            "ptrace: " + std::to_string(refused.size()) +
+            " probe sites left out (their instruction cannot run out of line); the first: " + refused.front());
 }
 
 void PtraceTracer::forget_thread(pid_t tid) {

@@ -86,8 +86,8 @@ class PtraceTracer {
     struct Process {
         std::unique_ptr<Breakpoints> breakpoints;
         std::set<pid_t> threads;
-        bool traced = false;        // seized
-        bool held = false;          // a SIGSTOP is queued for its release
+        bool traced = false;          // seized
+        bool held = false;            // a SIGSTOP is queued for its release
         bool swallow_sigcont = false; // the SIGCONT that ended our SIGSTOP
         int64_t ppid = 0;
         uint32_t uid = 0, gid = 0;
