@@ -230,6 +230,21 @@ ptrace_detach)
     [ "$status" != 0 ] || fail "-x pidbackend=bogus was accepted"
     grep -q 'pidbackend must be auto, uprobe or ptrace, not "bogus"' "$err" || fail "no message about pidbackend"
     ;;
+ptrace_fallback)
+    # Where the kernel has no uprobe PMU (hidden here by an empty sysfs
+    # folder in a mount namespace of our own), pid probes fall back to
+    # ptrace by themselves, saying so once, with the same counts.
+    command -v unshare >/dev/null || skip "unshare (util-linux) is missing"
+    unshare -m true 2>/dev/null || skip "cannot make a mount namespace here"
+    timeout "$limit" unshare -m sh -c 'mount -t tmpfs none /sys/bus/event_source/devices && exec "$@"' sh \
+        "$dtrace" -qn "pid\$target:a.out::entry { @[probefunc] = count(); } $counts" -c "$target calls:300" \
+        >"$out" 2>"$err"
+    status=$?
+    "$target" expect:300 >"$expected"
+    expect_counts
+    [ "$(grep -c 'pid probes use ptrace breakpoints because uprobes are not available (this kernel has no uprobes' "$err")" = 1 ] ||
+        fail "no one-line notice of the ptrace fallback"
+    ;;
 fastpath_explain)
     run -x fastpath=explain -qn 'pid$target:a.out:tiny_leaf:entry { @ = count(); } END { printa("%@d\n", @); }' \
         -c "$target loop:5000"

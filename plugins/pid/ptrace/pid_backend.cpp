@@ -19,8 +19,8 @@ live::Result<BackendMode> backend_mode(dtrace_host *host, const dtrace_host_ops 
 }
 
 std::string fallback_notice(const std::string &why) {
-    return "pid provider: using ptrace breakpoints because uprobes are not available (" + why +
-           "); each probe hit stops the traced thread (microseconds per hit, not nanoseconds)";
+    return "pid probes use ptrace breakpoints because uprobes are not available (" + why +
+           "): each hit stops the traced thread, microseconds per hit";
 }
 
 } // namespace dtrace::pid::ptrace_backend

@@ -116,7 +116,7 @@ TEST(BackendMode, ReadsPidbackendAndRefusesOthers) {
 
 TEST(BackendMode, TheFallbackNoticeSaysWhyAndTheCost) {
     const std::string notice = fallback_notice("this kernel has no uprobes");
-    EXPECT_NE(notice.find("ptrace"), std::string::npos);
+    EXPECT_NE(notice.find("use ptrace breakpoints because uprobes are not available"), std::string::npos);
     EXPECT_NE(notice.find("this kernel has no uprobes"), std::string::npos);
     EXPECT_NE(notice.find("microseconds per hit"), std::string::npos);
 }
