@@ -263,11 +263,16 @@ void PtraceTracer::stop_all(Process &process) {
             if (event == PTRACE_EVENT_EXIT) {
                 ptrace(PTRACE_DETACH, tid, nullptr, nullptr);
                 forget_thread(tid);
-            } else if (event == PTRACE_EVENT_CLONE) {
+            } else if (event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_VFORK) {
+                // A thread, or a vfork child in our memory: stopped and let go with the others.
                 unsigned long child = 0;
                 ptrace(PTRACE_GETEVENTMSG, tid, nullptr, &child);
                 process.threads.insert(static_cast<pid_t>(child));
                 threads_[static_cast<pid_t>(child)] = Thread{threads_[tid].process};
+            } else if (event == PTRACE_EVENT_FORK) {
+                unsigned long child = 0;
+                ptrace(PTRACE_GETEVENTMSG, tid, nullptr, &child);
+                let_fork_child_go(process, static_cast<pid_t>(child));
             } else if (event == 0 && signal == SIGTRAP) {
                 // At one of our int3s (or a removed one): it runs the instruction in place once restored.
                 user_regs_struct regs;
@@ -304,6 +309,19 @@ void PtraceTracer::place(Process &process, pid_t tid) {
         callbacks_.report(
             "ptrace: " + std::to_string(refused.size()) +
             " probe sites left out (their instruction cannot run out of line); the first: " + refused.front());
+}
+
+void PtraceTracer::let_fork_child_go(Process &process, pid_t child) {
+    // Its first stop, unless it came before its parent's event.
+    auto early = threads_.find(child);
+    if (early == threads_.end() || early->second.process != -child) {
+        int status = 0;
+        wait_for(child, status);
+    }
+    threads_.erase(child);
+    // Its own copy of the text: our int3s out.
+    process.breakpoints->remove_from(child);
+    ptrace(PTRACE_DETACH, child, nullptr, nullptr);
 }
 
 void PtraceTracer::forget_thread(pid_t tid) {
@@ -369,7 +387,10 @@ void PtraceTracer::fire(pid_t tid, Process &process, const Site &site, user_regs
             continue;
         }
         if (!have_comm) {
-            hit.comm = thread_comm(tid);
+            Thread &thread = threads_[tid];
+            if (thread.comm.empty())
+                thread.comm = thread_comm(tid); // read once a thread: a hit costs enough
+            hit.comm = thread.comm;
             have_comm = true;
         }
         const std::vector<uint8_t> record =
@@ -429,15 +450,8 @@ void PtraceTracer::handle(pid_t tid, int status) {
         const pid_t child = static_cast<pid_t>(message);
         const bool early = threads_.count(child) && threads_[child].process == -child; // stopped already
         if (event == PTRACE_EVENT_FORK) {
-            // Its own copy of the text: our int3s out, and let go.
-            if (!early) {
-                int child_status = 0;
-                wait_for(child, child_status);
-            }
             if (process != processes_.end())
-                process->second.breakpoints->remove_from(child);
-            ptrace(PTRACE_DETACH, child, nullptr, nullptr);
-            threads_.erase(child);
+                let_fork_child_go(process->second, child);
         } else {
             // A thread, or a vfork child running in our memory: traced as one of ours.
             threads_[child] = Thread{thread.process, 0, early};

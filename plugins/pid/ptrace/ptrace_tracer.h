@@ -82,6 +82,7 @@ class PtraceTracer {
         int64_t process = 0; // its entry in processes_ (a vfork child: its parent's)
         int pending_signal = 0;
         bool stopped = false;
+        std::string comm; // read at its first hit
     };
     struct Process {
         std::unique_ptr<Breakpoints> breakpoints;
@@ -110,6 +111,9 @@ class PtraceTracer {
     void handle_trap(pid_t tid, Thread &thread);
     void fire(pid_t tid, Process &process, const Site &site, user_regs_struct &regs);
     void place(Process &process, pid_t tid);
+    // A fork child of `process` (stopped, or about to report its first stop):
+    // our int3s taken out of its copy of the text, and let go.
+    void let_fork_child_go(Process &process, pid_t child);
     void forget_thread(pid_t tid);
     void forget_all_traced();
     void detach_process(int64_t pid, bool restore);
