@@ -13,10 +13,7 @@ bool PidPlugin::load_ptrace(const std::string &why) {
     ptrace_backend::TracerCallbacks callbacks;
     callbacks.deliver = [this](std::span<const uint8_t> record) { deliver(record); };
     callbacks.link_map = [this](int64_t pid) { refresh_libraries(pid); };
-    callbacks.report = [this](const std::string &message) {
-        if (explains())
-            ops_->report_error(host_, message.c_str());
-    };
+    callbacks.report = [this](const std::string &message) { ops_->report_error(host_, message.c_str()); };
     ptrace_ = std::make_unique<ptrace_backend::PtraceTracer>(std::move(callbacks));
     return true;
 }
