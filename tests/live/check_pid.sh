@@ -302,6 +302,10 @@ fastpath_fallback)
     # And print the same stacks either way (libc's malloc: frames without frame pointers).
     same_both_ways 'pid$target::malloc:entry { @[ustack(5)] = count(); }' "calls:3" \
         "stays in user space: ustack() keys are not available in the kernel path"
+    # In a tuple, in the program built without frame pointers.
+    same_both_ways_for 'pid$target:a.out:respond:entry { @[ustack(), probefunc] = count(); @t[ustack(3), execname] = count(); }' \
+        "$targets/pid_target_nofp calls:3" "stays in user space: ustack() keys are not available in the kernel path"
+    grep -q 'pid_target_nofp`target_calls+' "$out" || fail "no frame of target_calls in ustack()"
     ;;
 *)
     echo "unknown case $case_name"
