@@ -1,15 +1,14 @@
 // aggregation_store.cpp: aggregation tables and their per-firing update.
 #include "engine/aggregation_store.h"
 
-#include "aggdata/agg_data.h"
-
 #include <algorithm>
 #include <cstring>
 
 namespace dtrace::engine {
 
+const uint64_t AggregationStore::kEmptyKeyHash = AggregationTable::hash({});
+
 namespace {
-const uint64_t kEmptyKeyHash = AggregationTable::hash({});
 
 // An integer key takes the size of its type, as DTrace records it (the
 // low-order bytes of the value; little-endian hosts only, like the rest of
@@ -88,6 +87,13 @@ AggregationStore::Binding AggregationStore::bind(const compiler::Program &progra
         b.key_size = static_cast<uint8_t>(integer_key_size(action.args[0].rtype));
         b.key_builtin = dif::Vm::plain_builtin(action.args[0]);
     }
+    if (action.agg_args.size() > 0)
+        b.value_builtin = dif::Vm::plain_builtin(action.agg_args[0]);
+    if (action.agg_args.size() > 1)
+        b.increment_builtin = dif::Vm::plain_builtin(action.agg_args[1]);
+    b.direct = b.aggregation != nullptr && (b.shape == KeyShape::None || b.key_builtin) &&
+               action.agg_args.size() <= 2 && (action.agg_args.size() < 1 || b.value_builtin) &&
+               (action.agg_args.size() < 2 || b.increment_builtin);
     return b;
 }
 
@@ -131,12 +137,7 @@ bool AggregationStore::apply(const Binding &binding, dif::Vm &vm, dif::Environme
         if (fault.kind != dif::FaultKind::None)
             return false;
     }
-    Aggregation &aggregation = *binding.aggregation;
-    AggregationTable::Entry *entry = aggregation.table.find(key, hash);
-    if (!entry)
-        entry = add_entry(aggregation, key, hash);
-    if (entry)
-        aggdata::aggregate_add(aggregation.decl->func, aggregation.decl->params, entry->data, value, increment);
+    aggregate(*binding.aggregation, key, hash, value, increment);
     return true;
 }
 

@@ -11,6 +11,7 @@
 // the aggsize option; a new tuple that does not fit is dropped and counted.
 #pragma once
 
+#include "aggdata/agg_data.h"
 #include "compiler/program.h"
 #include "dif/vm.h"
 #include "engine/aggregation_table.h"
@@ -53,6 +54,10 @@ class AggregationStore {
         KeyShape shape = KeyShape::Tuple;
         uint8_t key_size = 0;
         std::optional<dif::VarId> key_builtin; // Integer: the builtin the key DIFO only reads (@[arg0], @[cpu])
+        // The key and the function's arguments are builtins or absent (@ = count(),
+        // @[arg0] = sum(arg1)): apply_direct() aggregates it, no DIFO to run.
+        bool direct = false;
+        std::optional<dif::VarId> value_builtin, increment_builtin; // direct: the arguments, if any
     };
 
     // Registers the aggregations of a program (call before resolve()); one
@@ -65,6 +70,22 @@ class AggregationStore {
 
     // Runs the action's key and argument DIFOs and aggregates. False: a fault.
     bool apply(const Binding &binding, dif::Vm &vm, dif::Environment &env, dif::Fault &fault);
+    // apply() of a direct binding (no fault is possible), inline: a replayed
+    // `@ = count()` firing is little more than this.
+    void apply_direct(const Binding &binding, dif::Environment &env) {
+        uint64_t integer_key = 0;
+        std::string_view key;
+        uint64_t hash = kEmptyKeyHash;
+        if (binding.shape == KeyShape::Integer) {
+            integer_key = env.builtin(*binding.key_builtin);
+            key = std::string_view(reinterpret_cast<const char *>(&integer_key), binding.key_size);
+            hash = AggregationTable::hash_short(key.data(), key.size());
+        }
+        const auto value = static_cast<int64_t>(binding.value_builtin ? env.builtin(*binding.value_builtin) : 0);
+        const auto increment =
+            static_cast<int64_t>(binding.increment_builtin ? env.builtin(*binding.increment_builtin) : 1);
+        aggregate(*binding.aggregation, key, hash, value, increment);
+    }
 
     std::vector<Snapshot> snapshot() const;
     // The consumer's clear(): every value zeroed (as DTrace does, min() and
@@ -79,6 +100,16 @@ class AggregationStore {
     void merge(Aggregation &aggregation, std::string_view key, std::span<const int64_t> data);
 
   private:
+    static const uint64_t kEmptyKeyHash;
+
+    // The last step of apply(): the entry of `key` (made when absent) takes the value.
+    void aggregate(Aggregation &aggregation, std::string_view key, uint64_t hash, int64_t value, int64_t increment) {
+        AggregationTable::Entry *entry = aggregation.table.find(key, hash);
+        if (!entry)
+            entry = add_entry(aggregation, key, hash);
+        if (entry)
+            aggdata::aggregate_add(aggregation.decl->func, aggregation.decl->params, entry->data, value, increment);
+    }
     bool encode_key(const compiler::Action &action, dif::Vm &vm, dif::Environment &env, dif::Fault &fault);
     // A new entry for `key`; nullptr when aggsize leaves no room (a drop).
     AggregationTable::Entry *add_entry(Aggregation &aggregation, std::string_view key, uint64_t hash);

@@ -141,6 +141,9 @@ Status Engine::attach(Enabling &enabling, Probe &probe) {
         ecb->aggregations.push_back(action.kind == compiler::ActionKind::Aggregate
                                         ? aggregations_.bind(*enabling.program, action)
                                         : AggregationStore::Binding{});
+    ecb->direct_aggregations = ecb->aggregates_only && !clause.predicate &&
+                               std::all_of(ecb->aggregations.begin(), ecb->aggregations.end(),
+                                           [](const AggregationStore::Binding &b) { return b.direct; });
     ecbs_.publish();
     probe.ecbs.push_back(ecb);
     probe.enabled.store(true, std::memory_order_release);
@@ -388,6 +391,13 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
         const Activity now = activity_.load(std::memory_order_relaxed);
         if (now != Activity::Active && !fires_while(now, probe))
             continue;
+        if (ecb->direct_aggregations) { // what run_ecb() would do, without a DIFO to run
+            vm_->begin_clause();
+            env.begin_clause(ecb->epid);
+            for (const AggregationStore::Binding &binding : ecb->aggregations)
+                aggregations_.apply_direct(binding, env);
+            continue;
+        }
         FaultRecord fault{};
         if (!run_ecb(*ecb, *event, env, fault))
             record_fault(*event, fault);

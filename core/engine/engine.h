@@ -64,6 +64,10 @@ struct Ecb {
     // (printa, clear, trunc, normalize, denormalize, setopt): a replay waits
     // for that (replay_backpressure.h).
     bool consumer_reads_aggregations = false;
+    // No predicate, and every action a direct aggregation (AggregationStore::
+    // Binding::direct: @ = count(), @[arg0] = sum(arg1)): run_ecbs() applies
+    // them itself, the clause's commonest shape at event rate.
+    bool direct_aggregations = false;
 };
 
 // The reserved enabled-probe id of the records that report faults.

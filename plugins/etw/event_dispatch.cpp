@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 
+#include "probe_usage.h"
 #include "reader/kernel_groups.h"
 #include "replay_counters.h"
 
@@ -110,6 +111,12 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
     kernel_.set_position(event_serial_); // this event's index
     ++event_serial_;
     registry_.refresh(enabled_, generation_);
+    if (usage_generation_ != generation_) {
+        const std::optional<dtrace_probe_usage> usage =
+            enabled_.diag_events != 0 ? plugin_common::probe_usage_of(host_, ops_, enabled_.diag_events) : std::nullopt;
+        diag_events_reads_args_ = !usage || (usage->flags & DTRACE_USAGE_ARGS) != 0;
+        usage_generation_ = generation_;
+    }
     memory_.begin(event);
     kernel_.begin_event(event);
     methods_.note(event);
@@ -124,10 +131,14 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
     const uint64_t payload_size = event.payload.size();
 
     const bool lost = enabled_.diag_lost_event != 0 && event.provider == kLostEventGuid;
-    if (enabled_.diag_events != 0 || lost) {
+    const bool diag_events_args = enabled_.diag_events != 0 && diag_events_reads_args_;
+    if (enabled_.diag_events != 0 && !diag_events_args) {
+        fire(enabled_.diag_events, {}); // its clauses read no argument
+    }
+    if (diag_events_args || lost) {
         const std::array<uint64_t, 5> args = {memory_.label(provider_label(event)), event.id, event.opcode,
                                               payload_size, memory_.prefixed_payload()};
-        if (enabled_.diag_events != 0) {
+        if (diag_events_args) {
             fire(enabled_.diag_events, args);
         }
         if (lost) {

@@ -7,8 +7,9 @@
 // every time: diag:::events, diag:::lostevent, the provider's etw probes in
 // the order they were registered, <provider-name>:::events, the kernel
 // providers' probes (kernel/kernel_probes.h), diag:::missed-stack. diag:::events is fired even when not enabled, with
-// no arguments: the host advances trace time (tick-N) on every firing. The
-// replay families' probes (replay_family.h) fire after the kernel providers'.
+// no arguments: the host advances trace time (tick-N) on every firing; and
+// without them too when its clauses read none (probe_usage: `@ = count()`).
+// The replay families' probes (replay_family.h) fire after the kernel providers'.
 #pragma once
 
 #include <cstdint>
@@ -89,6 +90,11 @@ class EventDispatch {
     dtrace_event_ctx ctx_{};
     EnabledProbes enabled_;
     uint64_t generation_ = 0;
+    // Whether diag:::events' clauses read its arguments (probe_usage), as of
+    // enabled_'s generation usage_generation_: a clause that only counts
+    // (`@ = count()`) spares the event its provider label and payload copy.
+    bool diag_events_reads_args_ = true;
+    uint64_t usage_generation_ = UINT64_MAX;
     EventMemory memory_;
     ProcessTable processes_;
     kernel::KernelDispatch kernel_; // the kernel providers; it keeps processes_ up to date

@@ -21,6 +21,53 @@ constexpr uint8_t kSorted = 64;
 constexpr uint8_t kPayloadSize = 128;
 } // namespace compressed
 
+// The most bytes a compressed header's reads take: the flags, at most eight
+// varuints of at most 10 bytes (a varuint32 too is read up to its 10th byte
+// before it fails), two GUIDs.
+constexpr size_t kMaxCompressedHeaderSize = 1 + 8 * 10 + 2 * 16;
+
+// ByteCursor's reads of a header that lies within the block whatever its
+// fields hold (kMaxCompressedHeaderSize bytes remain, as for most rows of a
+// block): the same values and failures, without a bounds check a byte.
+class UncheckedCursor {
+  public:
+    explicit UncheckedCursor(const uint8_t *at) : at_(at) {}
+    bool ok() const { return ok_; }
+    const uint8_t *at() const { return at_; }
+    uint8_t u8() { return *at_++; }
+    Guid guid() {
+        at_ += Guid::kSize;
+        return Guid::from_bytes(at_ - Guid::kSize);
+    }
+    uint64_t varuint() {
+        uint64_t value = *at_++;
+        if (value < 0x80) { // most are one byte
+            return value;
+        }
+        value &= 0x7F;
+        for (unsigned shift = 7; shift < 64; shift += 7) {
+            const uint8_t b = *at_++;
+            value |= static_cast<uint64_t>(b & 0x7F) << shift;
+            if (b < 0x80) {
+                return value;
+            }
+        }
+        ok_ = false;
+        return 0;
+    }
+    uint32_t varuint32() {
+        const uint64_t value = varuint();
+        if (value > UINT32_MAX) {
+            ok_ = false;
+        }
+        return static_cast<uint32_t>(value);
+    }
+
+  private:
+    const uint8_t *at_;
+    bool ok_ = true;
+};
+
 } // namespace
 
 EventRows::EventRows(std::span<const uint8_t> block, uint32_t format_version) : c_(block), v6_(format_version >= kV6) {
@@ -49,8 +96,8 @@ bool EventRows::fail(uint32_t at, std::string what) {
 namespace {
 
 // The fields of a compressed row header; p is the previous row, which the
-// header changes into this one.
-void read_compressed_header(ByteCursor &c, bool v6, EventRow &p, uint32_t &payload_size) {
+// header changes into this one. Cursor: ByteCursor or UncheckedCursor.
+template <typename Cursor> void read_compressed_header(Cursor &c, bool v6, EventRow &p, uint32_t &payload_size) {
     const uint8_t flags = c.u8();
     if (flags & compressed::kMetadataId) {
         p.metadata_id = c.varuint32();
@@ -95,7 +142,17 @@ bool EventRows::read_compressed() {
     // A local cursor stays in registers: stores to the row's u64 fields
     // could alias the member's offset and would reload it after each.
     ByteCursor c = c_;
-    read_compressed_header(c, v6_, p, previous_payload_size_);
+    if (c.remaining() >= kMaxCompressedHeaderSize) {
+        const std::span<const uint8_t> rest = c.rest();
+        UncheckedCursor header(rest.data());
+        read_compressed_header(header, v6_, p, previous_payload_size_);
+        c.skip(static_cast<size_t>(header.at() - rest.data()));
+        if (!header.ok()) {
+            c.fail();
+        }
+    } else {
+        read_compressed_header(c, v6_, p, previous_payload_size_);
+    }
     p.payload = c.bytes(previous_payload_size_);
     c_ = c;
     if (!c_.ok()) {

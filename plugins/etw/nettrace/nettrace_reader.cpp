@@ -222,28 +222,21 @@ void NetTraceReader::Impl::take_events(const Block &block) {
         order.add(row.timestamp);
         const std::span<const uint8_t> stack =
             row.stack_id != 0 ? tables.stack(row.stack_id) : std::span<const uint8_t>{};
-        Pending p{row.timestamp,
-                  metadata,
-                  row.payload.data(),
-                  stack.data(),
-                  static_cast<uint32_t>(row.payload.size()),
-                  static_cast<uint32_t>(stack.size()),
-                  info.process_id,
-                  static_cast<uint32_t>(row.thread),
-                  row.processor,
-                  0,
-                  block_index,
-                  row.offset};
+        uint32_t pid = info.process_id;
+        auto tid = static_cast<uint32_t>(row.thread);
+        uint32_t activity = 0;
         if (v6) {
             const ThreadRow *thread = tables.thread(row.thread);
-            p.pid = thread != nullptr ? thread->pid : info.process_id;
-            p.tid = thread != nullptr ? thread->tid : kUnknownId;
+            pid = thread != nullptr ? thread->pid : info.process_id;
+            tid = thread != nullptr ? thread->tid : kUnknownId;
             const LabelRow *labels = row.label_list != 0 ? tables.labels(row.label_list) : nullptr;
-            p.activity = labels != nullptr ? activity_of(labels->activity) : 0;
+            activity = labels != nullptr ? activity_of(labels->activity) : 0;
         } else {
-            p.activity = activity_of(row.activity);
+            activity = activity_of(row.activity);
         }
-        pending.push_back(p);
+        pending.push_back(Pending{row.timestamp, metadata, row.payload.data(), stack.data(),
+                                  static_cast<uint32_t>(row.payload.size()), static_cast<uint32_t>(stack.size()), pid,
+                                  tid, row.processor, activity, block_index, row.offset});
     }
     if (step == EventRows::Step::Damaged) {
         ++stats.corrupt_buffers;

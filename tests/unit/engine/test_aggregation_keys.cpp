@@ -50,3 +50,42 @@ TEST_F(ReplayedEngine, ATupleKeyIsItsFieldsBackToBack) {
     EXPECT_EQ(entries_of(engine, ""),
               (Entries{{bytes_of(args[0], 8) + std::string("event", 6) + bytes_of(args[0], 2), 1}}));
 }
+
+// A clause of aggregations whose keys and arguments are builtins is applied
+// without running its DIFOs (Ecb::direct_aggregations); it must aggregate as
+// the same clause run through the VM does (the `+ 0` keeps a DIFO from being
+// a plain builtin read).
+TEST_F(ReplayedEngine, ADirectAggregationAggregatesAsTheClauseRunsIt) {
+    enable("replay:::event { @direct[arg0] = sum(arg1); @q = quantize(arg1, arg2); @e[epid] = count(); }\n"
+           "replay:::event { @run[arg0 + 0] = sum(arg1 + 0); @qrun = quantize(arg1 + 0, arg2 + 0); }");
+    const engine::Ecb *direct = engine.ecb(2);
+    const engine::Ecb *run = engine.ecb(3);
+    ASSERT_TRUE(direct && run);
+    EXPECT_TRUE(direct->direct_aggregations);
+    EXPECT_FALSE(run->direct_aggregations);
+    for (uint64_t v : {1, 2, 1, 7}) {
+        const uint64_t args[] = {v, v * 10, v};
+        fire_event(1000 + v, 0, 0, args);
+    }
+    EXPECT_EQ(entries_of(engine, "direct"), entries_of(engine, "run"));
+    EXPECT_EQ(entries_of(engine, "direct"),
+              (Entries{{bytes_of(1, 8), 20}, {bytes_of(2, 8), 20}, {bytes_of(7, 8), 70}}));
+    EXPECT_EQ(entries_of(engine, "q"), entries_of(engine, "qrun"));
+    EXPECT_EQ(entries_of(engine, "e"), (Entries{{bytes_of(2, 4), 4}})) << "epid is the clause's own";
+}
+
+TEST_F(ReplayedEngine, APredicateOrARecordingActionKeepsAClauseOffTheDirectWay) {
+    enable("replay:::event /arg0 == 2/ { @p = count(); }\n"
+           "replay:::event { @t = count(); trace(arg0); }\n"
+           "replay:::event { @k[arg0, arg1] = count(); }");
+    for (int epid = 2; epid <= 4; epid++) {
+        ASSERT_NE(engine.ecb(epid), nullptr);
+        EXPECT_FALSE(engine.ecb(epid)->direct_aggregations) << "epid " << epid;
+    }
+    for (uint64_t v : {1, 2, 2}) {
+        const uint64_t args[] = {v, v};
+        fire_event(1000 + v, 0, 0, args);
+    }
+    EXPECT_EQ(count_of("p"), 2);
+    EXPECT_EQ(count_of("t"), 3);
+}

@@ -6,6 +6,7 @@
 // the memory its pointer arguments lead to.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -219,6 +220,46 @@ TEST_F(Replay, UnenabledDiagEventsStillFiresWithoutArgumentsForTraceTime) {
     ASSERT_EQ(fired.size(), fixture::kReplayRecords);
     EXPECT_TRUE(fired[0].args.empty());
     EXPECT_EQ(host.firings.size(), fired.size());
+}
+
+// Clauses that read no argument of diag:::events (`@ = count()`, as the
+// host's probe_usage says) get none: the event's provider label and payload
+// are not made for them. It fires for the same events at the same times, and
+// diag:::lostevent still gets its arguments.
+TEST_F(Replay, DiagEventsReadWithoutArgumentsFiresWithout) {
+    ASSERT_EQ(plugin.init(), 0);
+    const dtrace_probe_id events = id("diag", "", "", "events");
+    const dtrace_probe_id lost = id("diag", "", "", "lostevent");
+    host.usage_flags[events] = DTRACE_USAGE_TIMESTAMP;
+    host.usage_flags[lost] = 0;
+    run({events, lost});
+    const std::vector<Firing> fired = host.firings_of(events);
+    ASSERT_EQ(fired.size(), fixture::kReplayRecords);
+    for (const Firing &f : fired) {
+        EXPECT_TRUE(f.args.empty());
+    }
+    EXPECT_EQ(fired[4].timestamp, time_of(1010));
+    EXPECT_EQ(fired[4].pid, 100);
+    const std::vector<Firing> lost_fired = host.firings_of(lost);
+    ASSERT_EQ(lost_fired.size(), 1u);
+    EXPECT_EQ(text_at(lost_fired[0], 0), "RT_LostEvent");
+    // diag:::events first, then diag:::lostevent, for the lost event as for any other.
+    const auto lost_at =
+        std::find_if(host.firings.begin(), host.firings.end(), [&](const Firing &f) { return f.probe == lost; });
+    ASSERT_NE(lost_at, host.firings.begin());
+    EXPECT_EQ((lost_at - 1)->probe, events);
+    EXPECT_EQ((lost_at - 1)->timestamp, lost_at->timestamp);
+}
+
+TEST_F(Replay, DiagEventsReadWithArgumentsHasThem) {
+    ASSERT_EQ(plugin.init(), 0);
+    const dtrace_probe_id events = id("diag", "", "", "events");
+    host.usage_flags[events] = DTRACE_USAGE_ARGS;
+    run({events});
+    const std::vector<Firing> fired = host.firings_of(events);
+    ASSERT_EQ(fired.size(), fixture::kReplayRecords);
+    ASSERT_EQ(fired[4].args.size(), 5u);
+    EXPECT_EQ(text_at(fired[4], 0), "Microsoft-Windows-DotNETRuntime");
 }
 
 TEST_F(Replay, OnlyTheHeaderRecordsComeBeforeTheDataInTraceTime) {

@@ -61,6 +61,14 @@ RecordingHost::RecordingHost() {
         return it == of(h).options.end() ? nullptr : it->second.c_str();
     };
     ops_.input_finished = [](dtrace_host *h) { ++of(h).finished; };
+    ops_.probe_usage = [](dtrace_host *h, dtrace_probe_id probe, dtrace_probe_usage *out) -> int {
+        auto it = of(h).usage_flags.find(probe);
+        if (it == of(h).usage_flags.end()) {
+            return -1;
+        }
+        out->flags = it->second;
+        return 0;
+    };
 }
 
 dtrace_probe_id RecordingHost::probe(const std::string &provider, const std::string &module,

@@ -64,6 +64,9 @@ class RecordingHost {
     std::vector<std::string> errors;
     std::vector<std::pair<uint64_t, dtrace_drop_kind>> drops;
     std::map<std::string, std::string> options;
+    // What probe_usage answers for a probe (DTRACE_USAGE_* flags); a probe
+    // not listed has no answer (-1), as from a host that cannot say.
+    std::map<dtrace_probe_id, uint32_t> usage_flags;
     std::atomic<int> finished{0};
 
   private:

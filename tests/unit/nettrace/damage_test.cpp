@@ -1,4 +1,6 @@
 // damage_test.cpp: truncated, corrupt and unknown streams replay what is valid and say where.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 #include "sample_streams.h"
@@ -60,6 +62,45 @@ TEST(Damage, CorruptEventRowSkipsTheRestOfItsBlockOnly) {
     ASSERT_GE(opened.value()->stats().problem_count, 1u);
     EXPECT_NE(opened.value()->stats().problems[0].message.find("EventBlock at offset"), std::string::npos)
         << opened.value()->stats().problems[0].message;
+}
+
+// A compressed header is read without a bounds check a byte when the block
+// holds more than any header can take (the first rows here), else with one
+// (the last): a varuint without its last byte, or a varuint32 past 32 bits,
+// is the same damage either way.
+TEST(Damage, ABadVaruintInACompressedHeaderIsDamageWhereverItsRowIs) {
+    const Bytes marker(40, 0xAB);
+    for (const bool last_row : {false, true}) {
+        for (const Bytes &bad : {Bytes(11, 0xFF), Bytes{0xFF, 0xFF, 0xFF, 0xFF, 0x7F}}) {
+            NetTraceBuilder b(sample_trace_spec(5, true));
+            b.metadata({{1, "Demo", 1, "E", 0, 0, 4, 0, {}, {}}});
+            std::vector<EventSpec> rows(3);
+            for (size_t i = 0; i < rows.size(); ++i) {
+                rows[i].metadata_id = 1;
+                rows[i].thread = 7;
+                rows[i].timestamp = 2000 + static_cast<int64_t>(i);
+                rows[i].payload = Bytes(200 + i, static_cast<uint8_t>(i)); // sizes differ: each row states its own
+            }
+            rows[last_row ? 2 : 0].payload = marker;
+            b.events(rows);
+            Bytes stream = b.finish();
+            // The payload size is the header's last field: one byte (40)
+            // before the payload. Overwrite it and the payload's first bytes.
+            const auto at = std::search(stream.begin(), stream.end(), marker.begin(), marker.end());
+            ASSERT_NE(at, stream.end());
+            ASSERT_EQ(*(at - 1), 40);
+            std::copy(bad.begin(), bad.end(), at - 1);
+            auto opened = test::open_bytes(stream);
+            ASSERT_TRUE(opened.ok()) << opened.error();
+            EXPECT_EQ(test::read_all(*opened.value()).size(), last_row ? 2u : 0u);
+            const ReaderStats &stats = opened.value()->stats();
+            ASSERT_EQ(stats.problem_count, 1u);
+            EXPECT_EQ(stats.corrupt_buffers, 1u);
+            EXPECT_NE(stats.problems[0].message.find("an event header or payload runs past the end of its block"),
+                      std::string::npos)
+                << stats.problems[0].message;
+        }
+    }
 }
 
 TEST(Damage, UnknownVersionsAndFormatsAreRefusedWithTheReason) {
