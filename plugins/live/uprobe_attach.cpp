@@ -224,15 +224,23 @@ Status UprobeAttacher::configure(uint32_t slot, const live_probe_config &config,
             return Error{"cannot configure uprobes: " + std::string(std::strerror(errno))};
         configurations_.push_back(std::move(bytes));
     }
-    if (bpf_map_update_elem(slots_fd_, &slot, &index, BPF_ANY) != 0)
-        return Error{"cannot configure uprobe slot " + std::to_string(slot) + ": " + std::strerror(errno)};
-    return Done{};
+    return set_slot(slot, index);
 }
 
 void UprobeAttacher::disarm(uint32_t slot) {
-    const uint32_t disarmed = 0;
     if (slot < UPROBE_MAX_SLOTS)
-        bpf_map_update_elem(slots_fd_, &slot, &disarmed, BPF_ANY);
+        (void)set_slot(slot, 0);
+}
+
+Status UprobeAttacher::set_slot(uint32_t slot, uint32_t configuration) {
+    if (slot >= slot_configurations_.size())
+        slot_configurations_.resize(slot + 1, 0);
+    if (slot_configurations_[slot] == configuration)
+        return Done{}; // the map's entries start at 0
+    if (bpf_map_update_elem(slots_fd_, &slot, &configuration, BPF_ANY) != 0)
+        return Error{"cannot configure uprobe slot " + std::to_string(slot) + ": " + std::strerror(errno)};
+    slot_configurations_[slot] = configuration;
+    return Done{};
 }
 
 bool split_uprobe_event(std::span<const uint8_t> record, UprobeEvent &out) {
