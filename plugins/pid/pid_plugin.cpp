@@ -196,10 +196,13 @@ bool PidPlugin::provide_module(int64_t pid, Process &process, const PidModule &m
         const std::string &module_name = module.file_name; // a description's alias (libc, a.out) matches it
         const bool wants_return = live::field_matches(spec.name, kReturn);
         const bool wants_offsets = one_offset || live::field_empty(spec.name) || live::field_is_glob(spec.name);
-        const std::vector<uint8_t> bytes = module.functions->code(function);
+        const std::vector<uint8_t> bytes =
+            function.size != 0
+                ? module.functions->code(function)
+                : unsized_function_code(module.functions->code(function, kMaxUnsizedFunction), function.address);
         if (live::field_matches(spec.name, kEntry)) {
             // A glob passes over a function the kernel cannot probe; naming it fails, saying why.
-            // A symbol without a size (_init, crtstuff's functions) has no code to check: the
+            // A symbol without a size whose end cannot be found has no code to check: the
             // kernel decides, and a link it refuses is made again site by site.
             if (std::optional<std::string> refused = bytes.empty() ? std::nullopt : uprobe_refusal(bytes)) {
                 if (!live::field_is_glob(spec.function) && !live::field_empty(spec.function)) {

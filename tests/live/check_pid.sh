@@ -253,6 +253,19 @@ fastpath_fallback)
     same_both_ways 'pid$target::malloc:entry { @[ustack(5)] = count(); }' "calls:3" \
         "stays in user space: ustack() keys are not available in the kernel path"
     ;;
+unsized)
+    # Functions whose symbols have no size (crti's _init, crtstuff's): their
+    # code ends at the first ret no branch jumps past, so they have return
+    # and offset probes too. _init runs once at start, deregister_tm_clones
+    # once at exit (from __do_global_dtors_aux).
+    run -qn 'pid$target:a.out:_init:,pid$target:a.out:deregister_tm_clones: { @[probefunc, probename] = count(); }
+             END { printa("%s %s %@d\n", @); }' -c "$target calls:1"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    for line in "_init entry 1" "_init return 1" "_init 0 1" "deregister_tm_clones entry 1" \
+        "deregister_tm_clones return 1"; do
+        grep -q "^$line\$" "$out" || fail "not: $line"
+    done
+    ;;
 fastpath_copyin)
     # copyin() in the kernel reads the bytes the call saw: reuse:N overwrites
     # the record (id -1) and its name ("reused") as soon as take_record returns.

@@ -250,4 +250,11 @@ std::vector<uint8_t> ElfFunctions::code(const ElfFunction &function) const {
     return bytes;
 }
 
+std::vector<uint8_t> ElfFunctions::code(const ElfFunction &function, uint64_t length) const {
+    std::vector<uint8_t> bytes(length);
+    const ssize_t n = pread(fd_, bytes.data(), bytes.size(), static_cast<off_t>(function.file_offset));
+    bytes.resize(n > 0 ? static_cast<size_t>(n) : 0);
+    return bytes;
+}
+
 } // namespace dtrace::live

@@ -44,6 +44,8 @@ class ElfFunctions {
     const std::vector<ElfFunction> &functions() const { return functions_; }
     // The bytes of `function` from the file (empty when unreadable).
     std::vector<uint8_t> code(const ElfFunction &function) const;
+    // Up to `length` bytes from its start (fewer at the end of the file), whatever its size.
+    std::vector<uint8_t> code(const ElfFunction &function, uint64_t length) const;
 
   private:
     ElfFunctions() = default;

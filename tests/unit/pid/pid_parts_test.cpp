@@ -37,6 +37,20 @@ TEST(FunctionCode, BytesThatAreNoInstructionGiveNothing) {
     EXPECT_FALSE(decode_function(code, 0x1000));
 }
 
+// A function without a size ends at the first ret or jmp no earlier branch jumps past.
+TEST(FunctionCode, AnUnsizedFunctionEndsAtTheRetNoBranchJumpsPast) {
+    // crti's _init: sub $8,%rsp; test %rax,%rax; je +2; call *%rax; add $8,%rsp; ret; then the next function
+    const std::vector<uint8_t> init = {0x48, 0x83, 0xec, 0x08, 0x48, 0x85, 0xc0, 0x74, 0x02, 0xff,
+                                       0xd0, 0x48, 0x83, 0xc4, 0x08, 0xc3, 0x55, 0x48, 0x89, 0xe5};
+    EXPECT_EQ(unsized_function_code(init, 0x1000), std::vector<uint8_t>(init.begin(), init.begin() + 16));
+    // je +1 jumps past the first ret: the second one ends it.
+    const std::vector<uint8_t> two_rets = {0x74, 0x01, 0xc3, 0x90, 0xc3, 0xcc};
+    EXPECT_EQ(unsized_function_code(two_rets, 0x2000).size(), 5u);
+    // No end in the bytes, or bytes that are no instruction: nothing.
+    EXPECT_TRUE(unsized_function_code(std::vector<uint8_t>{0x90, 0x90}, 0x3000).empty());
+    EXPECT_TRUE(unsized_function_code(std::vector<uint8_t>{0x90, 0x48}, 0x3000).empty());
+}
+
 // What the kernel's uprobes refuse (x86 uprobe_init_insn): no probe is made there.
 TEST(FunctionCode, InstructionsAUprobeCannotBePlacedOn) {
     const std::vector<uint8_t> lock_decl = {0xf0, 0xff, 0x0f};        // lock decl (%rdi): pthread_spin_lock
