@@ -119,6 +119,15 @@ void MemoryFetchPlanner::scan(const dif::Difo &difo) {
         case Op::Mov:
             result = r1;
             break;
+        case Op::Sext:
+        case Op::Zext:
+            // A constant stays known (copyin()'s size, an int literal, is extended).
+            if (r1.constant && in.imm > 0 && in.imm < 64) {
+                const unsigned shift = 64 - in.imm;
+                const uint64_t shifted = *r1.constant << shift;
+                result.constant = in.op == Op::Sext ? uint64_t(int64_t(shifted) >> shift) : shifted >> shift;
+            }
+            break;
         case Op::Add:
             if (r1.copied && r2.constant)
                 result.copied = Chain{r1.copied->base, r1.copied->index, r1.copied->offset + int64_t(*r2.constant)};

@@ -253,13 +253,18 @@ bool split_uprobe_event(std::span<const uint8_t> record, UprobeEvent &out) {
     out.live = record.first(header.size);
     out.has_tail = record.size() > header.size;
     out.tail = uprobe_tail{};
+    out.fetched = {};
     out.stack = {};
     if (!out.has_tail)
         return true;
     if (record.size() - header.size < sizeof(uprobe_tail))
         return false;
     std::memcpy(&out.tail, record.data() + header.size, sizeof out.tail);
-    const size_t stack_at = header.size + sizeof(uprobe_tail);
+    const size_t fetched_at = header.size + sizeof(uprobe_tail);
+    if (out.tail.nfetched > UPROBE_MAX_FETCHES || out.tail.fetch_bytes > record.size() - fetched_at)
+        return false;
+    out.fetched = record.subspan(fetched_at, out.tail.fetch_bytes);
+    const size_t stack_at = fetched_at + out.tail.fetch_bytes;
     if (out.tail.stack_size > record.size() - stack_at)
         return false;
     out.stack = record.subspan(stack_at, out.tail.stack_size);

@@ -112,10 +112,11 @@ class UprobeAttacher {
 
 // One uprobe event as the ring delivers it, split into its parts.
 struct UprobeEvent {
-    std::span<const uint8_t> live;  // live_record and captures: what LiveFiring reads
-    bool has_tail = false;          // the probe asked for it (UPROBE_FLAG_TAIL)
-    uprobe_tail tail{};             // copied out (the ring does not align it); zero without
-    std::span<const uint8_t> stack; // tail->stack_size bytes from regs[UPROBE_REG_RSP]
+    std::span<const uint8_t> live;    // live_record and captures: what LiveFiring reads
+    bool has_tail = false;            // the probe asked for it (UPROBE_FLAG_TAIL)
+    uprobe_tail tail{};               // copied out (the ring does not align it); zero without
+    std::span<const uint8_t> fetched; // tail.fetch_bytes: what tail.fetched[] read (uprobe_record.h)
+    std::span<const uint8_t> stack;   // tail->stack_size bytes from regs[UPROBE_REG_RSP]
 };
 
 // Splits `record`; false when it is not a whole uprobe record.

@@ -364,14 +364,17 @@ void PidPlugin::learn_usage(dtrace_probe_id id, ProbeSlot &slot) {
     slot.wants_stack = (usage->flags & DTRACE_USAGE_USER_STACK) != 0;
     slot.wants_regs = (usage->flags & DTRACE_USAGE_USER_REGS) != 0;
     slot.string_args = usage->string_args;
+    slot.fetches = fetch_steps_of(*usage);
 }
 
 bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {
     uprobe_probe_config uconfig{};
     uconfig.stack_bytes = slot.wants_stack ? UPROBE_STACK_MAX : 0;
     uconfig.flags = slot.internal ? UPROBE_FLAG_STOP : 0;
-    if (slot.wants_stack || slot.wants_regs || slot.nargs > LIVE_MAX_ARGS)
+    if (slot.wants_stack || slot.wants_regs || slot.nargs > LIVE_MAX_ARGS || !slot.fetches.empty())
         uconfig.flags |= UPROBE_FLAG_TAIL;
+    uconfig.nfetches = static_cast<uint32_t>(slot.fetches.size());
+    std::copy(slot.fetches.begin(), slot.fetches.end(), uconfig.fetches);
     if (live::Status configured = uprobes_->configure(index, config_of(slot), uconfig); !configured) {
         fail(configured.error());
         return false;
@@ -613,7 +616,20 @@ void PidPlugin::deliver(std::span<const uint8_t> record) {
         uregs = live::user_registers(event.tail);
         live::set_user_registers(ctx, uregs);
     }
+    event_fetches_.set(event.tail, event.fetched);
+    if (!event_fetches_.empty()) {
+        ctx.read_memory = &PidPlugin::read_event_memory;
+        ctx.reader_state = this;
+    }
     ops_->fire(host_, id, &ctx);
+    event_fetches_.clear();
+}
+
+int64_t PidPlugin::read_event_memory(void *state, uint64_t address, void *buffer, size_t length) {
+    auto *self = static_cast<PidPlugin *>(state);
+    if (std::optional<int64_t> fetched = self->event_fetches_.read(address, buffer, length))
+        return *fetched;
+    return live::LiveFiring::read(&self->firing_, address, buffer, length);
 }
 
 int PidPlugin::lookup_type(const char *name, const dtrace_type_graph **out) {

@@ -33,6 +33,7 @@
 #include <dtrace/provider.h>
 
 #include "dwarf_types.h"
+#include "event_fetches.h"
 #include "event_ring.h"
 #include "fastpath_loader.h"
 #include "live_firing.h"
@@ -112,6 +113,8 @@ class PidPlugin {
     // libraries, then let it go on.
     void on_link_map(int64_t pid);
     void deliver(std::span<const uint8_t> record);
+    // A clause's read of the process: from what the event fetched, else the process now.
+    static int64_t read_event_memory(void *state, uint64_t address, void *buffer, size_t length);
     // The slot's generated program, if any, no longer runs.
     void detach_fastpath_program(uint32_t slot);
 
@@ -131,6 +134,7 @@ class PidPlugin {
     live::FastpathLoader fastpath_; // after uprobes_: its programs close first
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
+    EventFetches event_fetches_; // the event being fired's
     live::stacks::StackSymbols stacks_;
     std::string demangled_; // lookup_symbol's last function name
     bool started_ = false;

@@ -161,6 +161,7 @@ TEST(MemoryFetchPlan, CopyinAndCopyinstrOfTheTargetsMemory) {
                                   "setx %r2, 8\n"
                                   "add %r1, %r1, %r2\n"
                                   "setx %r3, 16\n"
+                                  "sext %r3, %r3, 32\n"
                                   "flushts\n"
                                   "pushtv %r1, 8\n"
                                   "pushtv %r3, 8\n"

@@ -4,6 +4,7 @@
 #include "demangle.h"
 #include "dwarf_types.h"
 #include "elf_functions.h"
+#include "event_fetches.h"
 #include "function_code.h"
 #include "process_modules.h"
 
@@ -141,4 +142,51 @@ TEST(DwarfTypes, NoDebugInformationNoTypes) {
 }
 
 } // namespace
+} // namespace dtrace::pid
+
+namespace dtrace::pid {
+
+// dtrace's fetch plan as the uprobe program's steps: arguments in
+// registers, absolute addresses and pointers of kept steps; curthread and
+// stack arguments are left out, and a pointer into a step left out too.
+TEST(EventFetches, StepsOfTheFetchPlan) {
+    dtrace_probe_usage usage{};
+    usage.nfetches = 5;
+    usage.fetches[0] = {DTRACE_FETCH_ARG, 0, 0, 16, 8};
+    usage.fetches[1] = {DTRACE_FETCH_CURTHREAD, 0, 0, 8, 0};
+    usage.fetches[2] = {DTRACE_FETCH_POINTER, DTRACE_FETCH_STRING, 1, 256, 0};
+    usage.fetches[3] = {DTRACE_FETCH_ARG, 0, 7, 8, 0};
+    usage.fetches[4] = {DTRACE_FETCH_POINTER, DTRACE_FETCH_STRING, 0, 5000, 0};
+    const std::vector<uprobe_fetch_step> steps = fetch_steps_of(usage);
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_EQ(steps[0].base, UPROBE_FETCH_ARG);
+    EXPECT_EQ(steps[0].offset, 8);
+    EXPECT_EQ(steps[0].length, 16u);
+    EXPECT_EQ(steps[1].base, UPROBE_FETCH_POINTER);
+    EXPECT_EQ(steps[1].index, 0);
+    EXPECT_EQ(steps[1].flags, UPROBE_FETCH_STRING);
+    EXPECT_EQ(steps[1].length, uint32_t(UPROBE_FETCH_MAX_LENGTH));
+}
+
+// Reads inside what was fetched are answered from it; a string shorter
+// than asked ends at its NUL; a failed fetch or bytes past one answer nothing.
+TEST(EventFetches, ReadsAnsweredFromWhatWasFetched) {
+    uprobe_tail tail{};
+    tail.nfetched = 3;
+    tail.fetched[0] = {0x1000, 8, 0, 0};
+    tail.fetched[1] = {0x2000, 4, 8, UPROBE_FETCH_STRING};
+    tail.fetched[2] = {0x3000, -14, 16, 0};
+    const std::vector<uint8_t> data = {1, 2, 3, 4, 5, 6, 7, 8, 'a', 'b', 'c', 0, 0, 0, 0, 0};
+    EventFetches fetches;
+    fetches.set(tail, data);
+    uint8_t buffer[16] = {};
+    EXPECT_EQ(fetches.read(0x1002, buffer, 4), 4);
+    EXPECT_EQ(buffer[0], 3);
+    EXPECT_EQ(fetches.read(0x2000, buffer, 100), 4);
+    EXPECT_STREQ(reinterpret_cast<const char *>(buffer), "abc");
+    EXPECT_EQ(fetches.read(0x1004, buffer, 8), std::nullopt);
+    EXPECT_EQ(fetches.read(0x3000, buffer, 4), std::nullopt);
+    EXPECT_EQ(fetches.read(0x4000, buffer, 4), std::nullopt);
+}
+
 } // namespace dtrace::pid
