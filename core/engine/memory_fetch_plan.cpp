@@ -14,25 +14,6 @@ namespace {
 
 constexpr size_t kRegisters = 8; // the VM masks register fields to three bits
 
-uint32_t load_width(dif::Op op) {
-    using dif::Op;
-    switch (op) {
-    case Op::Ldsb:
-    case Op::Ldub:
-        return 1;
-    case Op::Ldsh:
-    case Op::Lduh:
-        return 2;
-    case Op::Ldsw:
-    case Op::Lduw:
-        return 4;
-    case Op::Ldx:
-        return 8;
-    default:
-        return 0;
-    }
-}
-
 const dif::Variable *variable_of(const dif::Difo &difo, uint32_t id, dif::Scope scope) {
     for (const dif::Variable &v : difo.vars)
         if (v.id == id && v.scope == scope)
@@ -222,7 +203,7 @@ void MemoryFetchPlanner::scan(const dif::Difo &difo) {
         case Op::Nop:
             continue; // these write no register
         default:
-            if (const uint32_t width = load_width(in.op); width == 8 && r1.copied) {
+            if (const uint32_t width = dif::load_shape(in.op).width; width == 8 && r1.copied) {
                 // A pointer in copyin()'s bytes: its 8 bytes are fetched on their own, the next fetch's base.
                 Chain at = *r1.copied;
                 at.offset += static_cast<int32_t>(in.imm);

@@ -18,25 +18,6 @@ using dif::VarId;
 namespace {
 
 constexpr int64_t kMaxErrno = 4095;
-// The width of a load from memory, 0 for any other instruction; whether it sign-extends.
-uint8_t load_width(Op op, bool &is_signed) {
-    is_signed = op == Op::Ldsb || op == Op::Ldsh || op == Op::Ldsw;
-    switch (op) {
-    case Op::Ldsb:
-    case Op::Ldub:
-        return 1;
-    case Op::Ldsh:
-    case Op::Lduh:
-        return 2;
-    case Op::Ldsw:
-    case Op::Lduw:
-        return 4;
-    case Op::Ldx:
-        return 8;
-    default:
-        return 0;
-    }
-}
 
 std::string builtin_name(uint32_t id) {
     const dif::BuiltinInfo *info = dif::builtin_info(id);
@@ -479,12 +460,10 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
         const dif::SubrInfo *subr = dif::subr_info(in.imm);
         throw Refusal(std::string(subr ? subr->name : "a subroutine") + "() is not available in the kernel path");
     }
-    default: {
-        bool is_signed = false;
-        if (load_width(in.op, is_signed) != 0 && regs[in.r1].tag == Kind::Buffer)
+    default:
+        if (dif::load_shape(in.op).width != 0 && regs[in.r1].tag == Kind::Buffer)
             return emit_buffer_load(in, regs[in.r1], state);
         throw Refusal("memory loads and stores are not available in the kernel path");
-    }
     }
 }
 
@@ -719,8 +698,7 @@ void DifoTranslator::emit_copyin(uint8_t rd, size_t pc, State &state) {
 // A load from copyin()'s bytes (a struct's field, the word a pointer is
 // read from), at an offset known at compile time within what was read.
 void DifoTranslator::emit_buffer_load(const dif::Instr &in, const Kind &address, State &state) {
-    bool is_signed = false;
-    const uint8_t width = load_width(in.op, is_signed);
+    const auto [width, is_signed] = dif::load_shape(in.op);
     const int64_t at = static_cast<int64_t>(address.value) + static_cast<int32_t>(in.imm);
     if (at < 0 || at + width > address.buffer_bytes)
         throw Refusal("a load outside the " + std::to_string(address.buffer_bytes) + " bytes copyin() read");
