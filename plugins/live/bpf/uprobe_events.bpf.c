@@ -296,7 +296,8 @@ static __always_inline int handle(struct pt_regs *ctx) {
         return 0;
     __u32 stack = 0;
     if (ucfg->stack_bytes)
-        stack = live_copy_user_stack(s->data + used + sizeof *tail + fetched, ctx->rsp, ucfg->stack_bytes);
+        stack = live_copy_user_stack(s->data + used + sizeof *tail + fetched, ctx->rsp,
+                                     live_user_stack_wanted(ctx->rsp, ucfg->stack_bytes));
     tail->stack_size = stack;
     tail->pad = 0;
 
