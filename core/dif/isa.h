@@ -128,6 +128,34 @@ constexpr Instr decode(uint64_t w) {
     return Instr{Op(uint8_t(w)), uint8_t(w >> 8), uint8_t(w >> 16), uint8_t(w >> 24), uint32_t(w >> 32)};
 }
 
+// A load from memory (ldsb ... lduw): its width in bytes and whether it
+// sign-extends; width 0 for any other instruction.
+struct LoadShape {
+    uint8_t width = 0;
+    bool is_signed = false;
+};
+
+constexpr LoadShape load_shape(Op op) {
+    switch (op) {
+    case Op::Ldsb:
+        return {1, true};
+    case Op::Ldsh:
+        return {2, true};
+    case Op::Ldsw:
+        return {4, true};
+    case Op::Ldx:
+        return {8, false};
+    case Op::Ldub:
+        return {1, false};
+    case Op::Lduh:
+        return {2, false};
+    case Op::Lduw:
+        return {4, false};
+    default:
+        return {};
+    }
+}
+
 // Variable ids below kFirstUserVariable name builtins (read with Ldgv, or
 // Ldga for the indexed ones). User variables are numbered from
 // kFirstUserVariable within each scope (global, thread-local, clause-local).

@@ -4,6 +4,8 @@
 
 #include "dif/isa.h"
 
+#include <limits>
+
 #include <array>
 
 namespace dtrace::engine {
@@ -11,25 +13,6 @@ namespace dtrace::engine {
 namespace {
 
 constexpr size_t kRegisters = 8; // the VM masks register fields to three bits
-
-uint32_t load_width(dif::Op op) {
-    using dif::Op;
-    switch (op) {
-    case Op::Ldsb:
-    case Op::Ldub:
-        return 1;
-    case Op::Ldsh:
-    case Op::Lduh:
-        return 2;
-    case Op::Ldsw:
-    case Op::Lduw:
-        return 4;
-    case Op::Ldx:
-        return 8;
-    default:
-        return 0;
-    }
-}
 
 const dif::Variable *variable_of(const dif::Difo &difo, uint32_t id, dif::Scope scope) {
     for (const dif::Variable &v : difo.vars)
@@ -80,6 +63,24 @@ void MemoryFetchPlanner::read_whole(const Value &v, const dif::TypeDesc &type) {
         fetch(*at, type.size, false);
 }
 
+MemoryFetchPlanner::Value MemoryFetchPlanner::copy_in(uint32_t subroutine) {
+    Value result;
+    std::optional<Chain> at = tuple_.empty() ? std::nullopt : address_of(tuple_[0]);
+    if (!at)
+        return result;
+    // copyin()'s size, copyinstr()'s maxlen: 0 when not a constant.
+    const uint64_t size = tuple_.size() > 1 ? tuple_[1].constant.value_or(0) : 0;
+    if (subroutine == uint32_t(dif::Subr::Copyin) && tuple_.size() == 2 && size > 0 &&
+        size <= std::numeric_limits<uint32_t>::max()) {
+        fetch(*at, static_cast<uint32_t>(size), false);
+        result.copied = at;
+    } else if (subroutine == uint32_t(dif::Subr::Copyinstr) && !(at->base == DTRACE_FETCH_ARG && at->offset == 0)) {
+        const bool shorter = tuple_.size() > 1 && tuple_[1].constant && size < string_limit_;
+        fetch(*at, shorter ? static_cast<uint32_t>(size) + 1 : string_limit_, true);
+    }
+    return result;
+}
+
 void MemoryFetchPlanner::scan(const dif::Difo &difo) {
     using dif::Op;
     using dif::VarId;
@@ -99,8 +100,21 @@ void MemoryFetchPlanner::scan(const dif::Difo &difo) {
         case Op::Mov:
             result = r1;
             break;
+        case Op::Sext:
+        case Op::Zext:
+            // A constant stays known (copyin()'s size, an int literal, is extended).
+            if (r1.constant && in.imm > 0 && in.imm < 64) {
+                const unsigned shift = 64 - in.imm;
+                const uint64_t shifted = *r1.constant << shift;
+                result.constant = in.op == Op::Sext ? uint64_t(int64_t(shifted) >> shift) : shifted >> shift;
+            }
+            break;
         case Op::Add:
-            if (r1.chain && r2.constant)
+            if (r1.copied && r2.constant)
+                result.copied = Chain{r1.copied->base, r1.copied->index, r1.copied->offset + int64_t(*r2.constant)};
+            else if (r2.copied && r1.constant)
+                result.copied = Chain{r2.copied->base, r2.copied->index, r2.copied->offset + int64_t(*r1.constant)};
+            else if (r1.chain && r2.constant)
                 result.chain = Chain{r1.chain->base, r1.chain->index, r1.chain->offset + int64_t(*r2.constant)};
             else if (r2.chain && r1.constant)
                 result.chain = Chain{r2.chain->base, r2.chain->index, r2.chain->offset + int64_t(*r1.constant)};
@@ -108,7 +122,9 @@ void MemoryFetchPlanner::scan(const dif::Difo &difo) {
                 result.constant = *r1.constant + *r2.constant;
             break;
         case Op::Sub:
-            if (r1.chain && r2.constant)
+            if (r1.copied && r2.constant)
+                result.copied = Chain{r1.copied->base, r1.copied->index, r1.copied->offset - int64_t(*r2.constant)};
+            else if (r1.chain && r2.constant)
                 result.chain = Chain{r1.chain->base, r1.chain->index, r1.chain->offset - int64_t(*r2.constant)};
             break;
         case Op::Ldgv:
@@ -149,10 +165,12 @@ void MemoryFetchPlanner::scan(const dif::Difo &difo) {
             continue;
         case Op::Pushts:
             read_whole(r1, string_type);
+            tuple_.push_back(r1);
             continue;
         case Op::Pushtr:
             if (r2.constant && *r2.constant <= UINT32_MAX)
                 read_whole(r1, dif::TypeDesc{dif::TypeDesc::Kind::ByRef, uint32_t(*r2.constant)});
+            tuple_.push_back(r1);
             continue;
         case Op::Scmp:
             read_whole(r1, string_type);
@@ -163,20 +181,35 @@ void MemoryFetchPlanner::scan(const dif::Difo &difo) {
             if (r2.constant && *r2.constant <= UINT32_MAX)
                 read_whole(r1, dif::TypeDesc{dif::TypeDesc::Kind::ByRef, uint32_t(*r2.constant)});
             continue;
+        case Op::Flushts:
+            tuple_.clear();
+            continue;
+        case Op::Pushtv:
+            tuple_.push_back(r1);
+            continue;
+        case Op::Call:
+            if (in.imm == uint32_t(dif::Subr::Copyin) || in.imm == uint32_t(dif::Subr::Copyinstr))
+                result = copy_in(in.imm);
+            tuple_.clear();
+            break;
         case Op::Stb:
         case Op::Sth:
         case Op::Stw:
         case Op::Stx:
-        case Op::Pushtv:
         case Op::Popts:
-        case Op::Flushts:
         case Op::Ba:
         case Op::Bz:
         case Op::Bnz:
         case Op::Nop:
             continue; // these write no register
         default:
-            if (const uint32_t width = load_width(in.op); width != 0) {
+            if (const uint32_t width = dif::load_shape(in.op).width; width == 8 && r1.copied) {
+                // A pointer in copyin()'s bytes: its 8 bytes are fetched on their own, the next fetch's base.
+                Chain at = *r1.copied;
+                at.offset += static_cast<int32_t>(in.imm);
+                if (std::optional<uint16_t> k = fetch(at, 8, false))
+                    result.chain = Chain{DTRACE_FETCH_POINTER, *k, 0};
+            } else if (width != 0 && !r1.copied) {
                 if (std::optional<Chain> at = address_of(r1)) {
                     at->offset += static_cast<int32_t>(in.imm);
                     std::optional<uint16_t> k = fetch(*at, width, false);

@@ -14,6 +14,12 @@
 // which at worst reads memory nobody uses. What it cannot follow (a
 // pointer kept in a global or thread-local variable, a computed index) is
 // simply not listed: the plugin then reads that memory late.
+//
+// The user memory copyin() and copyinstr() read is listed the same way
+// (a user-space probe's plugin reads it at the event): copyin(chain, n)
+// with a constant n, an 8-byte load from its bytes at a known offset (a
+// pointer: the next fetch's base), copyinstr(chain) unless chain is a bare
+// argument (probe_usage's string_args say those).
 #pragma once
 
 #include <cstdint>
@@ -52,6 +58,7 @@ class MemoryFetchPlanner {
     struct Value {
         std::optional<Chain> chain;
         std::optional<uint64_t> constant;
+        std::optional<Chain> copied; // the bytes copyin() read from here (a scratch pointer: loads read them)
     };
 
     // The fetch of `length` bytes (or a string) at `at`; its index, or
@@ -60,10 +67,13 @@ class MemoryFetchPlanner {
     // A register used as an address: its chain, or a constant as an absolute address.
     static std::optional<Chain> address_of(const Value &v);
     void read_whole(const Value &v, const dif::TypeDesc &type);
+    // What a call of copyin() or copyinstr() with the tuple pushed reads; copyin()'s result.
+    Value copy_in(uint32_t subroutine);
 
     std::vector<uint32_t> native_index_;
     uint32_t string_limit_;
     std::map<uint32_t, Value> locals_; // clause-local variables by id
+    std::vector<Value> tuple_;         // the values pushed for the next call
     std::vector<dtrace_memory_fetch> fetches_;
 };
 

@@ -49,6 +49,13 @@ std::array<uint64_t, 2> string_words(const std::string &text) {
 
 } // namespace
 
+void DifoValue::expect_integer(const char *refusal) const {
+    if (kind == Kind::Buffer)
+        throw Refusal(kCopyinBytesAsValue);
+    if (kind != Kind::Integer)
+        throw Refusal(refusal);
+}
+
 KernelString DifoValue::string() const {
     switch (kind) {
     case Kind::Execname:
@@ -57,6 +64,8 @@ KernelString DifoValue::string() const {
         return KernelString{KernelString::Kind::Constant, text};
     case Kind::Memory:
         return memory;
+    case Kind::Buffer:
+        throw Refusal(kCopyinBytesAsValue);
     case Kind::Integer:
         break;
     }
@@ -126,7 +135,7 @@ void note_builtin_uses(const dif::Difo &difo, BuiltinUses &uses) {
             uses.return_value = true;
         if (in.op == Op::Ldlv || in.op == Op::Stlv)
             uses.clause_locals = true;
-        if (in.op == Op::Call && in.imm == uint32_t(dif::Subr::Copyinstr))
+        if (in.op == Op::Call && (in.imm == uint32_t(dif::Subr::Copyinstr) || in.imm == uint32_t(dif::Subr::Copyin)))
             uses.scratch = uses.timestamp = true; // a fault's record has the timestamp
         if (in.op != Op::Ldgv)
             continue;
@@ -188,17 +197,27 @@ DifoValue DifoTranslator::emit(const dif::Difo &difo) {
 void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &state) {
     const dif::Instr in = dif::decode(difo.code[pc]);
     auto &regs = state.regs;
-    auto integer = [&](uint8_t r) -> const Kind & {
-        if (regs[r].tag != Kind::Integer)
-            throw Refusal(regs[r].tag == Kind::Mixed ? "a value that may be a string or an integer"
-                                                     : "a string where an integer is wanted");
-        return regs[r];
-    };
+    auto integer = [&](uint8_t r) -> const Kind & { return require_integer(regs[r]); };
     auto set = [&](uint8_t r, Kind k) {
         if (r != dif::kZeroRegister)
             regs[r] = std::move(k);
     };
+    // A known displacement into copyin()'s bytes moves within them (code-free: loads add it).
+    auto displace = [&](uint8_t buffer, uint8_t other, bool subtract) {
+        const Kind &by = integer(other);
+        if (!by.known)
+            throw Refusal("an offset into copyin()'s bytes not known at compile time");
+        Kind moved = regs[buffer];
+        moved.value = subtract ? moved.value - by.value : moved.value + by.value;
+        set(in.rd, moved);
+    };
     auto binary = [&](uint8_t op) {
+        if (op == kAdd && regs[in.r1].tag == Kind::Buffer)
+            return displace(in.r1, in.r2, false);
+        if (op == kAdd && regs[in.r2].tag == Kind::Buffer)
+            return displace(in.r2, in.r1, false);
+        if (op == kSub && regs[in.r1].tag == Kind::Buffer)
+            return displace(in.r1, in.r2, true);
         integer(in.r1);
         integer(in.r2);
         load_dif_register(out_, R1, in.r1);
@@ -352,6 +371,8 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
         } else if (k.tag == Kind::Memory) {
             value.kind = DifoValue::Kind::Memory;
             value.memory = k.memory;
+        } else if (k.tag == Kind::Buffer) {
+            value.kind = DifoValue::Kind::Buffer;
         } else {
             throw Refusal("a value that may be a string or an integer");
         }
@@ -417,21 +438,8 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
         throw Refusal("associative arrays with keys other than integers and strings are not available in the kernel "
                       "path");
     case Op::Ldlv:
-    case Op::Stlv: {
-        const dif::Variable *var = variable_of(difo, in.imm, dif::Scope::ClauseLocal);
-        if (!var || var->type.kind != dif::TypeDesc::Kind::Integer)
-            throw Refusal("this-> variables other than integers are not available in the kernel path");
-        const int16_t slot = frame::clause_local(clause_local_slot(*var));
-        if (in.op == Op::Ldlv) {
-            out_.load(kDw, R1, R10, slot);
-            store_dif_register(out_, in.rd, R1);
-            return set(in.rd, Kind{Kind::Integer});
-        }
-        integer(in.r1);
-        load_dif_register(out_, R1, in.r1);
-        out_.store(kDw, R10, slot, R1);
-        return;
-    }
+    case Op::Stlv:
+        return emit_clause_local(in, pc, difo, state);
     case Op::Ldtv:
     case Op::Sttv: {
         const dif::Variable *var = variable_of(difo, in.imm, dif::Scope::ThreadLocal);
@@ -447,10 +455,14 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
     case Op::Call: {
         if (in.imm == uint32_t(dif::Subr::Copyinstr))
             return emit_copyinstr(in.rd, pc, state);
+        if (in.imm == uint32_t(dif::Subr::Copyin))
+            return emit_copyin(in.rd, pc, state);
         const dif::SubrInfo *subr = dif::subr_info(in.imm);
         throw Refusal(std::string(subr ? subr->name : "a subroutine") + "() is not available in the kernel path");
     }
     default:
+        if (dif::load_shape(in.op).width != 0 && regs[in.r1].tag == Kind::Buffer)
+            return emit_buffer_load(in, regs[in.r1], state);
         throw Refusal("memory loads and stores are not available in the kernel path");
     }
 }
@@ -634,16 +646,121 @@ void DifoTranslator::emit_copyinstr(uint8_t rd, size_t pc, State &state) {
     out_.mov_imm(R2, static_cast<int32_t>(size));
     out_.load(kDw, R3, R10, frame::kTuple);
     out_.call(Helper::ProbeReadUserStr);
-    BpfEmitter::Label read = out_.new_label();
-    out_.jump_imm(kJsge, R0, 0, read);
-    emit_fault_record(out_, plan_, fault_, static_cast<uint32_t>(pc), dif::FaultKind::BadAddr, frame::kTuple);
-    out_.jump(fault_.clause_end);
-    out_.bind(read);
+    emit_read_fault(pc);
     if (rd != dif::kZeroRegister) {
         Kind k{Kind::Memory};
         k.memory = KernelString{KernelString::Kind::Memory, "", StringBase::Scratch, slot};
         state.regs[rd] = k;
     }
+}
+
+// A user-memory read's helper returned r0: a negative one writes DTrace's
+// error record (invalid address, the address at frame::kTuple) and ends
+// the clause, as the engine's copyin() and copyinstr() fault.
+void DifoTranslator::emit_read_fault(size_t pc) {
+    BpfEmitter::Label read = out_.new_label();
+    out_.jump_imm(kJsge, R0, 0, read);
+    emit_fault_record(out_, plan_, fault_, static_cast<uint32_t>(pc), dif::FaultKind::BadAddr, frame::kTuple);
+    out_.jump(fault_.clause_end);
+    out_.bind(read);
+}
+
+// copyin(addr, size): `size` bytes (known at compile time) at the user
+// address, read at the event into the clause's scratch after its earlier
+// copyin() bytes; the clause then loads from them (emit_buffer_load).
+void DifoTranslator::emit_copyin(uint8_t rd, size_t pc, State &state) {
+    if (!faults_allowed_)
+        throw Refusal("copyin() without its probe's own program (its faults name the probe)");
+    if (state.tuple.size() != 2 || state.tuple[0].tag != Kind::Integer)
+        throw Refusal("copyin() of something other than an address");
+    if (state.tuple[1].tag != Kind::Integer || !state.tuple[1].known)
+        throw Refusal("copyin() of a size not known at compile time");
+    const uint64_t size = state.tuple[1].value;
+    if (size == 0 || size > kMaxCopyinBytes - copyin_bytes_)
+        throw Refusal("copyin() of 0 bytes, or of more than " + std::to_string(kMaxCopyinBytes) + " in a clause");
+    const int16_t at = copyin_offset(plan_, copyin_bytes_);
+    copyin_bytes_ += static_cast<uint32_t>((size + 7) / 8 * 8);
+    scratch_map(plan_, static_cast<uint32_t>(copyin_offset(plan_, copyin_bytes_)));
+    emit_load_base(out_, R1, StringBase::Scratch);
+    out_.alu_imm(kAdd, R1, at);
+    out_.mov_imm(R2, static_cast<int32_t>(size));
+    out_.load(kDw, R3, R10, frame::kTuple);
+    out_.call(Helper::ProbeReadUser);
+    emit_read_fault(pc);
+    if (rd != dif::kZeroRegister) {
+        Kind k{Kind::Buffer};
+        k.buffer = at;
+        k.buffer_bytes = static_cast<uint32_t>(size);
+        state.regs[rd] = k;
+    }
+}
+
+// A load from copyin()'s bytes (a struct's field, the word a pointer is
+// read from), at an offset known at compile time within what was read.
+void DifoTranslator::emit_buffer_load(const dif::Instr &in, const Kind &address, State &state) {
+    const auto [width, is_signed] = dif::load_shape(in.op);
+    const int64_t at = static_cast<int64_t>(address.value) + static_cast<int32_t>(in.imm);
+    if (at < 0 || at + width > address.buffer_bytes)
+        throw Refusal("a load outside the " + std::to_string(address.buffer_bytes) + " bytes copyin() read");
+    if (at % width != 0) // the bytes start 8-aligned in either path; the engine faults on such a load
+        throw Refusal("a load of " + std::to_string(width) + " bytes at offset " + std::to_string(at) +
+                      " of copyin()'s bytes, not aligned");
+    const uint8_t size = width == 1 ? kB : width == 2 ? kH : width == 4 ? kW : kDw;
+    emit_load_base(out_, R1, StringBase::Scratch);
+    out_.load(size, R1, R1, static_cast<int16_t>(address.buffer + at));
+    if (is_signed) {
+        out_.alu_imm(kLsh, R1, 64 - 8 * width);
+        out_.alu_imm(kArsh, R1, 64 - 8 * width);
+    }
+    store_dif_register(out_, in.rd, R1);
+    if (in.rd != dif::kZeroRegister)
+        state.regs[in.rd] = Kind{Kind::Integer};
+}
+
+// this->x: an integer in the frame. One that holds copyin()'s bytes keeps
+// their kind for the loads of the clause's later DIFOs (its frame slot
+// holds their address, which is all another clause could read of it).
+void DifoTranslator::emit_clause_local(const dif::Instr &in, size_t pc, const dif::Difo &difo, State &state) {
+    const dif::Variable *var = variable_of(difo, in.imm, dif::Scope::ClauseLocal);
+    if (!var || var->type.kind != dif::TypeDesc::Kind::Integer)
+        throw Refusal("this-> variables other than integers are not available in the kernel path");
+    const int16_t slot = frame::clause_local(clause_local_slot(*var));
+    if (in.op == Op::Ldlv) {
+        if (in.rd == dif::kZeroRegister)
+            return;
+        if (auto held = buffer_locals_.find(var->id); held != buffer_locals_.end()) {
+            state.regs[in.rd] = held->second;
+            return;
+        }
+        out_.load(kDw, R1, R10, slot);
+        store_dif_register(out_, in.rd, R1);
+        state.regs[in.rd] = Kind{Kind::Integer};
+        return;
+    }
+    const Kind &value = state.regs[in.r1];
+    if (value.tag == Kind::Buffer) {
+        // Later DIFOs may rely on the store only when every path to here makes it.
+        if (!state.pending.empty() && state.pending.rbegin()->first > pc)
+            throw Refusal("copyin()'s bytes kept in a this-> variable under a condition");
+        buffer_locals_[var->id] = value;
+        emit_load_base(out_, R1, StringBase::Scratch);
+        out_.alu_imm(kAdd, R1, static_cast<int32_t>(value.buffer + static_cast<int64_t>(value.value)));
+        out_.store(kDw, R10, slot, R1);
+        return;
+    }
+    buffer_locals_.erase(var->id);
+    require_integer(value);
+    load_dif_register(out_, R1, in.r1);
+    out_.store(kDw, R10, slot, R1);
+}
+
+const DifoTranslator::Kind &DifoTranslator::require_integer(const Kind &k) {
+    if (k.tag == Kind::Buffer)
+        throw Refusal(kCopyinBytesAsValue);
+    if (k.tag != Kind::Integer)
+        throw Refusal(k.tag == Kind::Mixed ? "a value that may be a string or an integer"
+                                           : "a string where an integer is wanted");
+    return k;
 }
 
 unsigned DifoTranslator::clause_local_slot(const dif::Variable &var) {

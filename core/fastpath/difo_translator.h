@@ -3,12 +3,14 @@
 // DIF registers live in the frame (kernel_frame.h); each DIF instruction
 // becomes a few BPF instructions over r1-r3, and DIF's forward branches
 // become BPF jumps. A register's kind is tracked along the code (an
-// integer, a known constant, execname, a string constant): strings exist
-// only as execname and constants, compared without ever being copied. What
-// the kernel path cannot do (memory loads, subroutines, associative arrays,
-// string variables, division by a value not known to be non-zero ...)
-// The probe's names are constants in a program that serves one probe.
-// throws a Refusal naming it.
+// integer, a known constant, execname, a string constant, a string or the
+// bytes copyin() read into scratch): strings are compared and copied as
+// kernel_strings.h says; copyin()'s bytes are read by loads at offsets
+// known at compile time. The probe's names are constants in a program that
+// serves one probe. What the kernel path cannot do (other memory loads,
+// most subroutines, associative arrays of strings, string variables,
+// division by a value not known to be non-zero ...) throws a Refusal
+// naming it.
 #pragma once
 
 #include "dif/isa.h"
@@ -23,13 +25,21 @@
 
 namespace dtrace::fastpath {
 
-// What a DIFO returned: an integer (in frame::kResult) or a string.
+// Why copyin()'s bytes cannot be a clause's value in the kernel path.
+inline constexpr const char *kCopyinBytesAsValue =
+    "copyin()'s bytes where a value is wanted (the kernel path reads them only by loads at offsets known at compile "
+    "time)";
+
+// What a DIFO returned: an integer (in frame::kResult), a string, or
+// copyin()'s bytes (usable only as a discarded value: `this->p = copyin(...)`).
 struct DifoValue {
-    enum class Kind { Integer, Execname, Constant, Memory } kind = Kind::Integer;
+    enum class Kind { Integer, Execname, Constant, Memory, Buffer } kind = Kind::Integer;
     std::string text;    // Constant: the string
     KernelString memory; // Memory: where the string lies (kernel_strings.h)
 
-    bool is_string() const { return kind != Kind::Integer; }
+    bool is_string() const { return kind != Kind::Integer && kind != Kind::Buffer; }
+    // Throws a Refusal unless an integer: `refusal` for a string.
+    void expect_integer(const char *refusal) const;
     KernelString string() const;
 };
 
@@ -74,11 +84,13 @@ class DifoTranslator {
     // Unset: never written on some path to here; such a register is never
     // read (refused), so the frame's registers need no zeroing.
     struct Kind {
-        enum Tag { Unset, Integer, Execname, Constant, Memory, Mixed } tag = Unset;
-        bool known = false; // Integer: value is a constant
-        uint64_t value = 0;
-        std::string text;    // Constant
-        KernelString memory; // Memory
+        enum Tag { Unset, Integer, Execname, Constant, Memory, Buffer, Mixed } tag = Unset;
+        bool known = false;        // Integer: value is a constant
+        uint64_t value = 0;        // Buffer: the displacement into the bytes
+        std::string text;          // Constant
+        KernelString memory;       // Memory
+        int16_t buffer = 0;        // Buffer: copyin()'s bytes at this scratch offset,
+        uint32_t buffer_bytes = 0; // that many
         friend bool operator==(const Kind &, const Kind &) = default;
     };
     struct State;
@@ -95,6 +107,12 @@ class DifoTranslator {
     void emit_dynamic_variable(uint32_t map, int16_t key_offset, uint8_t reg, bool store);
     void emit_thread_key(int16_t offset);
     void emit_copyinstr(uint8_t rd, size_t pc, State &state);
+    void emit_copyin(uint8_t rd, size_t pc, State &state);
+    void emit_buffer_load(const dif::Instr &in, const Kind &address, State &state);
+    void emit_clause_local(const dif::Instr &in, size_t pc, const dif::Difo &difo, State &state);
+    void emit_read_fault(size_t pc);
+    // `k` when it is an integer; else throws a Refusal naming what it is.
+    static const Kind &require_integer(const Kind &k);
     KernelString string_of(const Kind &k) const;
     unsigned clause_local_slot(const dif::Variable &var);
     uint32_t variable_map(const std::string &name, MapSpec spec);
@@ -108,7 +126,9 @@ class DifoTranslator {
     const SharedProgram *shared_;
     FaultSite fault_;
     bool faults_allowed_ = false;
-    unsigned string_slots_ = 0; // copyinstr() results of this clause, each in a scratch slot of its own
+    unsigned string_slots_ = 0;              // copyinstr() results of this clause, each in a scratch slot of its own
+    uint32_t copyin_bytes_ = 0;              // copyin() bytes of this clause, each call's after the last's
+    std::map<uint32_t, Kind> buffer_locals_; // this-> variables holding copyin()'s bytes, by id
 };
 
 // Loads DIF register `r` (r0 reads 0) into `dst`, stores `src` into it (r0: lost).

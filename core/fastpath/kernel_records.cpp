@@ -106,6 +106,8 @@ void RecordWriter::field(const DifoValue &value, const dif::TypeDesc &type) {
         f.kind = RecordField::Kind::Constant;
         f.text = value.text;
         break;
+    case DifoValue::Kind::Buffer:
+        throw Refusal(kCopyinBytesAsValue);
     case DifoValue::Kind::Memory:
         if (value.memory.probe_name >= 0 && shared_) { // the probe's name: user space knows it by the epid
             f.kind = RecordField::Kind::Constant;

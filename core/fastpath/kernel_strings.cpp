@@ -70,6 +70,10 @@ int16_t string_slot_offset(const MapPlan &plan, unsigned slot) {
     return static_cast<int16_t>(kScratchKeyBytes + slot * plan.string_bytes);
 }
 
+int16_t copyin_offset(const MapPlan &plan, uint32_t used) {
+    return static_cast<int16_t>(string_slot_offset(plan, kMaxStringSlots) + used);
+}
+
 void emit_scratch_prologue(BpfEmitter &out, MapPlan &plan) {
     const uint32_t map = scratch_map(plan, kScratchKeyBytes);
     BpfEmitter::Label found = out.new_label();

@@ -9,7 +9,9 @@
 // strcmp()) and hashes (as a key) by its bytes alone. copyinstr() writes to
 // a slot of the CPU's scratch map (a per-CPU array of one entry, looked up
 // once per firing and kept in the frame at frame::kScratch); the scratch
-// map also holds aggregation keys larger than the frame's room.
+// map also holds aggregation keys larger than the frame's room, and after
+// the string slots the bytes copyin() reads (the clause then loads from
+// them at offsets known at compile time).
 #pragma once
 
 #include "dif/isa.h"
@@ -36,9 +38,10 @@ struct KernelString {
     friend bool operator==(const KernelString &, const KernelString &) = default;
 };
 
-// The scratch map: [an aggregation key of up to kScratchKeyBytes][string slots].
+// The scratch map: [an aggregation key of up to kScratchKeyBytes][string slots][copyin() bytes].
 inline constexpr uint32_t kScratchKeyBytes = 2 * kMaxStringBytes;
-inline constexpr uint32_t kMaxStringSlots = 8; // copyinstr() calls per program
+inline constexpr uint32_t kMaxStringSlots = 8;    // copyinstr() calls per program
+inline constexpr uint32_t kMaxCopyinBytes = 1024; // copyin() bytes per clause
 
 // Raises plan.string_bytes for what `difo` can see: its string constants,
 // strsize where it calls copyinstr(). Throws Refusal beyond kMaxStringBytes.
@@ -50,6 +53,8 @@ void size_strings(MapPlan &plan, const std::string &name);
 uint32_t scratch_map(MapPlan &plan, uint32_t bytes);
 // The scratch offset of string slot `slot`.
 int16_t string_slot_offset(const MapPlan &plan, unsigned slot);
+// The scratch offset of the copyin() bytes that follow the first `used` of a clause.
+int16_t copyin_offset(const MapPlan &plan, uint32_t used);
 
 // Looks the scratch map up and keeps its pointer at frame::kScratch (the
 // program returns when the lookup fails, which a one-entry array never does).

@@ -120,8 +120,7 @@ void store_key_part(BpfEmitter &out, const KernelAggregation &agg, const DifoVal
         offset = static_cast<int16_t>(frame::kKey + offset);
     }
     if (type.kind == dif::TypeDesc::Kind::Integer) {
-        if (value.kind != DifoValue::Kind::Integer)
-            throw Refusal("a string where the aggregation key is an integer");
+        value.expect_integer("a string where the aggregation key is an integer");
         out.load(kDw, R1, R10, frame::kResult);
         out.store(kDw, base, offset, R1);
         return;
@@ -129,10 +128,12 @@ void store_key_part(BpfEmitter &out, const KernelAggregation &agg, const DifoVal
     emit_store_string(out, value.string(), base, offset, agg.string_bytes, string_bytes);
 }
 
-bool calls_copyinstr(const dif::Difo &difo) {
+// copyin() and copyinstr() fault, naming the probe.
+bool reads_user_memory(const dif::Difo &difo) {
     for (uint64_t word : difo.code) {
         const dif::Instr in = dif::decode(word);
-        if (in.op == dif::Op::Call && in.imm == uint32_t(dif::Subr::Copyinstr))
+        if (in.op == dif::Op::Call &&
+            (in.imm == uint32_t(dif::Subr::Copyinstr) || in.imm == uint32_t(dif::Subr::Copyin)))
             return true;
     }
     return false;
@@ -163,8 +164,7 @@ class ClauseEmitter {
         known_site_ = site.has_value();
         enter_action(0);
         if (clause.predicate) {
-            if (difos_.emit(*clause.predicate).kind != DifoValue::Kind::Integer)
-                throw Refusal("a predicate that is a string");
+            difos_.emit(*clause.predicate).expect_integer("a predicate that is a string");
             out_.load(kDw, R1, R10, frame::kResult);
             out_.jump_imm(kJeq, R1, 0, end);
         }
@@ -268,8 +268,7 @@ class ClauseEmitter {
         out_.mov_imm(R1, 1);
         out_.store(kDw, R10, frame::kAggIncrement, R1);
         for (size_t i = 0; i < action.agg_args.size() && i < 2; i++) {
-            if (difos_.emit(action.agg_args[i]).kind != DifoValue::Kind::Integer)
-                throw Refusal("a string where the aggregating function takes an integer");
+            difos_.emit(action.agg_args[i]).expect_integer("a string where the aggregating function takes an integer");
             out_.load(kDw, R1, R10, frame::kResult);
             out_.store(kDw, R10, i == 0 ? frame::kAggValue : frame::kAggIncrement, R1);
         }
@@ -334,7 +333,7 @@ bool needs_probe_identity(const std::vector<ClauseRef> &clauses) {
     for (const ClauseRef &ref : clauses) {
         needed |= clause_records(*ref.clause);
         for_each_difo(*ref.clause,
-                      [&](const dif::Difo &d) { needed = needed || reads_probe_names(d) || calls_copyinstr(d); });
+                      [&](const dif::Difo &d) { needed = needed || reads_probe_names(d) || reads_user_memory(d); });
     }
     return needed;
 }

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 
+#include "fetched_memory.h"
 #include "kernel_memory.h"
 
 static_assert(FBT_MAX_FETCHES == DTRACE_USAGE_MAX_FETCHES, "one step per fetch dtrace may list");
@@ -58,27 +59,11 @@ void add_user_strings(fbt_fetch_plan &plan, const dtrace_probe_usage &usage, uin
 
 std::optional<int64_t> EventMemory::read(uint64_t address, void *buffer, size_t length) const {
     for (const fbt_fetched &f : fetched_) {
-        if (f.length < 0) {
-            if (address == f.address && f.address != 0 && (f.flags & FBT_FETCH_USER) == 0)
-                return -1; // the load faulted at the event
-            continue;
-        }
-        const auto held = static_cast<uint64_t>(f.length);
-        if (address < f.address || address - f.address >= held || f.data_offset > data_.size() ||
-            held > data_.size() - f.data_offset)
-            continue;
-        const uint64_t within = address - f.address;
-        const uint8_t *bytes = data_.data() + f.data_offset + within;
-        const uint64_t available = held - within;
-        if (length <= available) {
-            std::memcpy(buffer, bytes, length);
-            return static_cast<int64_t>(length);
-        }
-        // A string ends in what was read: a shorter answer ends at its NUL.
-        if ((f.flags & FBT_FETCH_STRING) && std::memchr(bytes, 0, available) != nullptr) {
-            std::memcpy(buffer, bytes, available);
-            return static_cast<int64_t>(available);
-        }
+        if (f.length < 0 && address == f.address && f.address != 0 && (f.flags & FBT_FETCH_USER) == 0)
+            return -1; // the load faulted at the event
+        if (std::optional<int64_t> read =
+                plugin_common::read_from_fetch(f, (f.flags & FBT_FETCH_STRING) != 0, data_, address, buffer, length))
+            return read;
     }
     return std::nullopt;
 }

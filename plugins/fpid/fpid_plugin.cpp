@@ -245,6 +245,10 @@ int FpidPlugin::start() {
         // A description that matched nothing yet may match a library loaded later (-Z).
         if (!provider->process->has_hooks() && provider->specs.empty())
             continue;
+        // -c: a library's constructor may have dlopen'ed a library the descriptions name.
+        if (live::Status entered = provider->process->run_to_entry_point(); !entered)
+            return fail(entered.error());
+        provide_new_modules(*provider);
         record_what_is_read(*provider);
         if (!clock_)
             clock_ = std::make_unique<TscClock>();
@@ -281,6 +285,13 @@ void FpidPlugin::drain_once() {
 
 void FpidPlugin::on_link_map(Provider &provider) {
     symbols_.maps().refresh(provider.pid); // stacks through the new libraries, named even once unloaded
+    provide_new_modules(provider);
+    // The probes just made were enabled as they were registered, with their clauses.
+    record_what_is_read(provider);
+    provider.process->answer_link_map();
+}
+
+void FpidPlugin::provide_new_modules(Provider &provider) {
     // Only in the modules not provided before: one loaded again has its
     // probes, and answer_link_map() places their hooks again.
     const std::set<std::string> provided = provider.modules_provided;
@@ -293,9 +304,6 @@ void FpidPlugin::on_link_map(Provider &provider) {
         spec.name = fields[2].c_str();
         (void)provide_process(provider, spec, provided); // what fails is reported; the other libraries go on
     }
-    // The probes just made were enabled as they were registered, with their clauses.
-    record_what_is_read(provider);
-    provider.process->answer_link_map();
 }
 
 void FpidPlugin::drain_loop() {

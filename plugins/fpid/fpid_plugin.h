@@ -95,6 +95,8 @@ class FpidPlugin {
     void drain_once();
     // The process changed its list of libraries: probes and hooks in the new ones.
     void on_link_map(Provider &provider);
+    // The session's descriptions provided again in the modules the process has mapped since.
+    void provide_new_modules(Provider &provider);
     void fire(const Provider &provider, const Hit &hit);
     void read_context(Provider &provider);
     void record_what_is_read(Provider &provider);

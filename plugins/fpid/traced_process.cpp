@@ -98,10 +98,8 @@ live::Status TracedProcess::attach(const std::string &agent_path, uint32_t ring_
     shm_->ring_bytes = ring_bytes;
     ring_bytes_ = ring_bytes;
     shm_->stack_frames = stack_frames;
-    if (!grabbed_) {
-        if (live::Status entered = run_to_entry(pid_); !entered)
-            return entered;
-    }
+    if (live::Status entered = run_to_entry_point(); !entered)
+        return entered;
     if (live::Status filled = fill_hook_table(link_map_hook); !filled)
         return filled;
     live::Status injected = inject_agent(pid_, agent_path);
@@ -119,6 +117,13 @@ live::Status TracedProcess::attach(const std::string &agent_path, uint32_t ring_
     default:
         return live::Error{"the agent loaded into process " + std::to_string(pid_) + " but did not start"};
     }
+}
+
+live::Status TracedProcess::run_to_entry_point() {
+    if (grabbed_ || at_entry_)
+        return live::Done{};
+    at_entry_ = true;
+    return run_to_entry(pid_);
 }
 
 void TracedProcess::place(uint32_t index, uint64_t address) {

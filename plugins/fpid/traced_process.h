@@ -41,6 +41,10 @@ class TracedProcess {
     live::Result<uint32_t> hook(const TracedFunction &function, uint32_t flags);
     bool has_hooks() const { return !hooks_.empty(); }
 
+    // -c: runs the process to its entry point, once (its libraries are
+    // loaded and their constructors have run, which may have dlopen'ed
+    // more); nothing for a grabbed process (this thread traces it).
+    live::Status run_to_entry_point();
     // Creates the shared memory, places the hooks (-c: once the process has
     // run to its entry point), fills the table and loads the agent (this
     // thread traces the process). With `link_map_hook` (the dynamic
@@ -78,6 +82,7 @@ class TracedProcess {
 
     int64_t pid_;
     bool grabbed_;
+    bool at_entry_ = false; // run_to_entry_point() has run
     bool exited_ = false;
     std::vector<HookSlot> hooks_;
     std::vector<uint32_t> placed_late_; // by answer_link_map(), not yet seen patched or refused

@@ -223,15 +223,23 @@ Status UprobeAttacher::configure(uint32_t slot, const live_probe_config &config,
             return Error{"cannot configure uprobes: " + std::string(std::strerror(errno))};
         configurations_.push_back(std::move(bytes));
     }
-    if (bpf_map_update_elem(slots_fd_, &slot, &index, BPF_ANY) != 0)
-        return Error{"cannot configure uprobe slot " + std::to_string(slot) + ": " + std::strerror(errno)};
-    return Done{};
+    return set_slot(slot, index);
 }
 
 void UprobeAttacher::disarm(uint32_t slot) {
-    const uint32_t disarmed = 0;
     if (slot < UPROBE_MAX_SLOTS)
-        bpf_map_update_elem(slots_fd_, &slot, &disarmed, BPF_ANY);
+        (void)set_slot(slot, 0);
+}
+
+Status UprobeAttacher::set_slot(uint32_t slot, uint32_t configuration) {
+    if (slot >= slot_configurations_.size())
+        slot_configurations_.resize(slot + 1, 0);
+    if (slot_configurations_[slot] == configuration)
+        return Done{}; // the map's entries start at 0
+    if (bpf_map_update_elem(slots_fd_, &slot, &configuration, BPF_ANY) != 0)
+        return Error{"cannot configure uprobe slot " + std::to_string(slot) + ": " + std::strerror(errno)};
+    slot_configurations_[slot] = configuration;
+    return Done{};
 }
 
 bool split_uprobe_event(std::span<const uint8_t> record, UprobeEvent &out) {
@@ -244,13 +252,18 @@ bool split_uprobe_event(std::span<const uint8_t> record, UprobeEvent &out) {
     out.live = record.first(header.size);
     out.has_tail = record.size() > header.size;
     out.tail = uprobe_tail{};
+    out.fetched = {};
     out.stack = {};
     if (!out.has_tail)
         return true;
     if (record.size() - header.size < sizeof(uprobe_tail))
         return false;
     std::memcpy(&out.tail, record.data() + header.size, sizeof out.tail);
-    const size_t stack_at = header.size + sizeof(uprobe_tail);
+    const size_t fetched_at = header.size + sizeof(uprobe_tail);
+    if (out.tail.nfetched > UPROBE_MAX_FETCHES || out.tail.fetch_bytes > record.size() - fetched_at)
+        return false;
+    out.fetched = record.subspan(fetched_at, out.tail.fetch_bytes);
+    const size_t stack_at = fetched_at + out.tail.fetch_bytes;
     if (out.tail.stack_size > record.size() - stack_at)
         return false;
     out.stack = record.subspan(stack_at, out.tail.stack_size);

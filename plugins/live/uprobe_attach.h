@@ -83,6 +83,8 @@ class UprobeAttacher {
     BpfProgramSet &programs() { return *programs_; }
 
   private:
+    // Writes the slots map's entry of `slot` unless it holds `configuration` already.
+    Status set_slot(uint32_t slot, uint32_t configuration);
     UprobeAttacher() = default;
     Result<size_t> attach_multi(const std::string &path, int64_t pid, std::span<const UprobeSite> sites);
     Result<size_t> attach_each(const std::string &path, int64_t pid, std::span<const UprobeSite> sites);
@@ -103,14 +105,18 @@ class UprobeAttacher {
     std::vector<Attachment> attachments_;
     // The configurations written so far, by their bytes; index i + 1 in the maps.
     std::vector<std::string> configurations_;
+    // What each slot's entry of the slots map holds (0: disarmed), so that
+    // arming a probe again with the same configuration writes nothing.
+    std::vector<uint32_t> slot_configurations_;
 };
 
 // One uprobe event as the ring delivers it, split into its parts.
 struct UprobeEvent {
-    std::span<const uint8_t> live;  // live_record and captures: what LiveFiring reads
-    bool has_tail = false;          // the probe asked for it (UPROBE_FLAG_TAIL)
-    uprobe_tail tail{};             // copied out (the ring does not align it); zero without
-    std::span<const uint8_t> stack; // tail->stack_size bytes from regs[UPROBE_REG_RSP]
+    std::span<const uint8_t> live;    // live_record and captures: what LiveFiring reads
+    bool has_tail = false;            // the probe asked for it (UPROBE_FLAG_TAIL)
+    uprobe_tail tail{};               // copied out (the ring does not align it); zero without
+    std::span<const uint8_t> fetched; // tail.fetch_bytes: what tail.fetched[] read (uprobe_record.h)
+    std::span<const uint8_t> stack;   // tail->stack_size bytes from regs[UPROBE_REG_RSP]
 };
 
 // Splits `record`; false when it is not a whole uprobe record.

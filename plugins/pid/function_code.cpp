@@ -3,6 +3,8 @@
 
 #include <Zydis/Zydis.h>
 
+#include <algorithm>
+
 namespace dtrace::pid {
 
 namespace {
@@ -64,6 +66,33 @@ std::optional<FunctionCode> decode_function(std::span<const uint8_t> code, uint6
         offset += instruction.length;
     }
     return out;
+}
+
+std::vector<uint8_t> unsized_function_code(std::span<const uint8_t> window, uint64_t address) {
+    ZydisDecoder decoder;
+    if (!init_decoder(decoder))
+        return {};
+    size_t offset = 0;
+    uint64_t reached = 0; // the farthest forward branch target seen, as an offset
+    while (offset < window.size()) {
+        ZydisDecodedInstruction instruction;
+        ZydisDecodedOperand operands[ZYDIS_MAX_OPERAND_COUNT];
+        if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder, window.data() + offset, window.size() - offset, &instruction,
+                                                 operands)))
+            return {};
+        const ZydisInstructionCategory category = instruction.meta.category;
+        const bool branch = category == ZYDIS_CATEGORY_COND_BR || category == ZYDIS_CATEGORY_UNCOND_BR;
+        ZyanU64 target = 0;
+        if (branch && operands[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE && operands[0].imm.is_relative &&
+            ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&instruction, &operands[0], address + offset, &target)) &&
+            target > address + offset)
+            reached = std::max<uint64_t>(reached, target - address);
+        const bool ends = category == ZYDIS_CATEGORY_RET || category == ZYDIS_CATEGORY_UNCOND_BR;
+        offset += instruction.length;
+        if (ends && offset > reached)
+            return {window.begin(), window.begin() + static_cast<std::ptrdiff_t>(offset)};
+    }
+    return {};
 }
 
 std::optional<std::string> uprobe_refusal(std::span<const uint8_t> code) {

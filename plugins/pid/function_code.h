@@ -24,6 +24,15 @@ struct FunctionCode {
 // that is wrong): such a function gets no offset or return probes.
 std::optional<FunctionCode> decode_function(std::span<const uint8_t> code, uint64_t address);
 
+// The most bytes a function without a size (_init, crtstuff's) is read for.
+inline constexpr size_t kMaxUnsizedFunction = 4096;
+
+// The code of a function without a size, from `window` (its bytes up to
+// kMaxUnsizedFunction): up to and including the first `ret` or `jmp` no
+// earlier branch of the function jumps past. Empty when the bytes are not
+// instructions up to such an end.
+std::vector<uint8_t> unsized_function_code(std::span<const uint8_t> window, uint64_t address);
+
 // Why the kernel's uprobes refuse the first instruction of `code` (x86's
 // uprobe_init_insn: a lock or segment prefix, an int3, bytes that are no
 // instruction); nothing when a uprobe can be placed there. Such an

@@ -197,10 +197,13 @@ bool PidPlugin::provide_module(int64_t pid, Process &process, const PidModule &m
         const std::string &module_name = module.file_name; // a description's alias (libc, a.out) matches it
         const bool wants_return = live::field_matches(spec.name, kReturn);
         const bool wants_offsets = one_offset || live::field_empty(spec.name) || live::field_is_glob(spec.name);
-        const std::vector<uint8_t> bytes = module.functions->code(function);
+        const std::vector<uint8_t> bytes =
+            function.size != 0
+                ? module.functions->code(function)
+                : unsized_function_code(module.functions->code(function, kMaxUnsizedFunction), function.address);
         if (live::field_matches(spec.name, kEntry)) {
             // A glob passes over a function the kernel cannot probe; naming it fails, saying why.
-            // A symbol without a size (_init, crtstuff's functions) has no code to check: the
+            // A symbol without a size whose end cannot be found has no code to check: the
             // kernel decides, and a link it refuses is made again site by site.
             if (std::optional<std::string> refused = bytes.empty() ? std::nullopt : uprobe_refusal(bytes)) {
                 if (!live::field_is_glob(spec.function) && !live::field_empty(spec.function)) {
@@ -371,6 +374,7 @@ void PidPlugin::learn_usage(dtrace_probe_id id, ProbeSlot &slot) {
     slot.wants_stack = (usage->flags & DTRACE_USAGE_USER_STACK) != 0;
     slot.wants_regs = (usage->flags & DTRACE_USAGE_USER_REGS) != 0;
     slot.string_args = usage->string_args;
+    slot.fetches = fetch_steps_of(*usage);
 }
 
 bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {
@@ -381,8 +385,10 @@ bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {
     uprobe_probe_config uconfig{};
     uconfig.stack_bytes = slot.wants_stack ? UPROBE_STACK_MAX : 0;
     uconfig.flags = slot.internal ? UPROBE_FLAG_STOP : 0;
-    if (slot.wants_stack || slot.wants_regs || slot.nargs > LIVE_MAX_ARGS)
+    if (slot.wants_stack || slot.wants_regs || slot.nargs > LIVE_MAX_ARGS || !slot.fetches.empty())
         uconfig.flags |= UPROBE_FLAG_TAIL;
+    uconfig.nfetches = static_cast<uint32_t>(slot.fetches.size());
+    std::copy(slot.fetches.begin(), slot.fetches.end(), uconfig.fetches);
     if (live::Status configured = uprobes_->configure(index, config_of(slot), uconfig); !configured) {
         fail(configured.error());
         return false;
@@ -644,7 +650,20 @@ void PidPlugin::deliver(std::span<const uint8_t> record) {
         uregs = live::user_registers(event.tail);
         live::set_user_registers(ctx, uregs);
     }
+    event_fetches_.set(event.tail, event.fetched);
+    if (!event_fetches_.empty()) {
+        ctx.read_memory = &PidPlugin::read_event_memory;
+        ctx.reader_state = this;
+    }
     ops_->fire(host_, id, &ctx);
+    event_fetches_.clear();
+}
+
+int64_t PidPlugin::read_event_memory(void *state, uint64_t address, void *buffer, size_t length) {
+    auto *self = static_cast<PidPlugin *>(state);
+    if (std::optional<int64_t> fetched = self->event_fetches_.read(address, buffer, length))
+        return *fetched;
+    return live::LiveFiring::read(&self->firing_, address, buffer, length);
 }
 
 int PidPlugin::lookup_type(const char *name, const dtrace_type_graph **out) {

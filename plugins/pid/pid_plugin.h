@@ -34,6 +34,7 @@
 #include <dtrace/provider.h>
 
 #include "dwarf_types.h"
+#include "event_fetches.h"
 #include "event_ring.h"
 #include "fastpath_loader.h"
 #include "live_firing.h"
@@ -122,6 +123,8 @@ class PidPlugin {
     void arm_ptrace(uint32_t index, const ProbeSlot &slot);
     int start_ptrace();
     void deliver(std::span<const uint8_t> record);
+    // A clause's read of the process: from what the event fetched, else the process now.
+    static int64_t read_event_memory(void *state, uint64_t address, void *buffer, size_t length);
     // The slot's generated program, if any, no longer runs.
     void detach_fastpath_program(uint32_t slot);
 
@@ -142,6 +145,7 @@ class PidPlugin {
     live::FastpathLoader fastpath_; // after uprobes_: its programs close first
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
+    EventFetches event_fetches_; // the event being fired's
     live::stacks::StackSymbols stacks_;
     std::string demangled_; // lookup_symbol's last function name
     bool started_ = false;

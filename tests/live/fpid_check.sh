@@ -207,6 +207,15 @@ attach_library)
     # it and exit cleanly.
     attach_and_detach "lib-spin:3000" libpid_target_lib.so lib_work "$targets/libpid_target_lib.so"
     ;;
+ctor_dlopen)
+    # -c: a library's constructor dlopens pid_target_lib before the entry
+    # point (where the agent is loaded): its functions are hooked too.
+    need_built "$targets/pid_target_ctor"
+    run -Z -qn 'fpid$target:libpid_target_lib.so:lib_work:entry,fpid$target:libpid_target_lib.so:lib_work:return
+                { @[probename] = count(); } END { printa("%s %@d\n", @); }' -c "$targets/pid_target_ctor 7"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -qx "entry 7" "$out" && grep -qx "return 7" "$out" || fail "not 7 entries and returns of lib_work"
+    ;;
 attach_dlopen)
     # -p, then the program loads the library: exact counts in it (dtrace
     # ends when the program exits).

@@ -141,3 +141,23 @@ TARGET_NOINLINE long target_loop_framed(long count) {
         sum += tiny_framed((int)i);
     return sum;
 }
+
+TARGET_NOINLINE int take_record(const struct record *rec) {
+    return rec->id + rec->flags;
+}
+
+TARGET_NOINLINE long target_reuse(long count) {
+    static char name[16];
+    static struct record rec;
+    long sum = 0;
+    for (long i = 0; i < count; i++) {
+        snprintf(name, sizeof name, "rec-%ld", i);
+        rec.id = (int)i;
+        rec.flags = (int)(i % 3);
+        rec.name = name;
+        sum += take_record(&rec);
+        rec.id = rec.flags = -1;
+        strcpy(name, "reused");
+    }
+    return sum;
+}

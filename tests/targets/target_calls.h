@@ -48,6 +48,19 @@ long eight_args(long a0, long a1, long a2, long a3, long a4, long a5, long a6, l
 /* Calls eight_args(0, 1, 2, 3, 4, 5, 60 + i % 2, 70 + i % 3) for i < count (eight:N). */
 long target_eight(long count);
 
+/* What take_record receives (reuse:N): the caller overwrites it, and the
+ * string `name` points to, as soon as the call returns, so that only a read
+ * at the event sees what the call saw. */
+struct record {
+    int id;           /* i */
+    int flags;        /* i % 3 */
+    const char *name; /* "rec-<i>" */
+};
+int take_record(const struct record *rec);
+/* Calls take_record with id i, flags i % 3, name "rec-<i>" for i < count,
+ * overwriting each (id -1, flags -1, name "reused") right after the call. */
+long target_reuse(long count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,8 @@
  *   loop-framed:N  tiny_framed() N times (its first instruction is a push)
  *   eight:N      eight_args(0, 1, 2, 3, 4, 5, 60 + i % 2, 70 + i % 3), i < N
  *                (arguments on the stack)
+ *   reuse:N      take_record(&rec) for i < N, rec and its name overwritten
+ *                right after each call (copyin at the event)
  *   parse:TEXT   parse_request(TEXT, &req) once (typed args, copyinstr)
  *   dlopen:N     dlopen libpid_target_lib.so (beside the program), call
  *                lib_work N times, dlclose
@@ -170,6 +172,8 @@ static int step(const char *arg, target_extra_step extra) {
         target_loop_framed(n);
     else if (IS("eight"))
         target_eight(n);
+    else if (IS("reuse"))
+        target_reuse(n);
     else if (IS("parse")) {
         struct request req;
         parse_request(colon ? colon + 1 : "", &req);

@@ -4,13 +4,16 @@
  * live_record.h: the per-probe uprobe settings and the tail that follows a
  * uprobe event's live_record and captures in the ring:
  *
- *   [live_record][capture bytes][uprobe_tail][stack bytes]
+ *   [live_record][capture bytes][uprobe_tail][fetched bytes][stack bytes]
  *
  * live_record.size covers the first two parts (what LiveFiring reads); the
  * tail, present only when the probe's configuration asks for it
  * (UPROBE_FLAG_TAIL: a bare record is a third of the size), holds the user registers of the probed instruction (uregs[], the
  * unwinder's starting point), arguments past the sixth read from the stack,
- * and tail.stack_size bytes of the user stack from rsp, for ustack().
+ * what the probe's fetch steps read of the process's memory (dtrace's fetch
+ * plan: copyin() and copyinstr() of addresses computed from the arguments,
+ * tail.fetch_bytes bytes), and tail.stack_size bytes of the user stack from
+ * rsp, for ustack().
  */
 #ifndef DTRACE_UPROBE_RECORD_H
 #define DTRACE_UPROBE_RECORD_H
@@ -79,12 +82,45 @@ struct uprobe_usdt_arg {
 };
 
 /* Per configuration index, beside its live_probe_config. */
+/* Memory of the process read at the event (with UPROBE_FLAG_TAIL): at most
+ * UPROBE_MAX_FETCHES reads of at most UPROBE_FETCH_MAX_LENGTH bytes each,
+ * UPROBE_FETCH_DATA bytes in all. A step reads `length` bytes (or a string
+ * of at most `length` with its NUL) at a base plus `offset`: argument
+ * `index`, 0, or the 8 bytes step `index` read (dtrace_memory_fetch's bases). */
+#define UPROBE_MAX_FETCHES 8
+#define UPROBE_FETCH_MAX_LENGTH 1024
+#define UPROBE_FETCH_DATA 2048
+#define UPROBE_FETCH_ARG 0
+#define UPROBE_FETCH_ABSOLUTE 2
+#define UPROBE_FETCH_POINTER 3
+#define UPROBE_FETCH_STRING 0x1 /* flags */
+
+struct uprobe_fetch_step {
+    __u8 base;
+    __u8 flags;
+    __u16 index;
+    __u32 length;
+    __s64 offset;
+};
+
+/* What one step read: `length` bytes (a string's with its NUL) of `address`
+ * at data_offset in the fetched bytes, or a negative error. */
+struct uprobe_fetched {
+    __u64 address;
+    __s32 length;
+    __u16 data_offset;
+    __u16 flags; /* the step's */
+};
+
 struct uprobe_probe_config {
     __u32 stack_bytes; /* user stack copied at the event (0: none), <= UPROBE_STACK_MAX */
     __u32 flags;       /* UPROBE_FLAG_* */
     /* LIVE_KIND_USDT: where args[0..LIVE_MAX_ARGS) are (the rest are read
      * from the tail's registers by user space). */
     struct uprobe_usdt_arg usdt_args[LIVE_MAX_ARGS];
+    __u32 nfetches; /* fetches[0 .. nfetches) run at the event */
+    __u32 pad;
+    struct uprobe_fetch_step fetches[UPROBE_MAX_FETCHES];
 };
 
 /* The event stops the process (SIGSTOP) and wakes the consumer at once: user
@@ -98,8 +134,11 @@ struct uprobe_probe_config {
 struct uprobe_tail {
     __u64 regs[UPROBE_NREGS];
     __u64 stack_args[UPROBE_STACK_ARGS];
-    __u32 stack_size; /* bytes of user stack that follow, from regs[UPROBE_REG_RSP] */
+    __u32 stack_size; /* bytes of user stack that follow the fetched bytes, from regs[UPROBE_REG_RSP] */
     __u32 pad;
+    __u32 nfetched;    /* fetched[0 .. nfetched): the steps run */
+    __u32 fetch_bytes; /* bytes fetched, which follow the tail */
+    struct uprobe_fetched fetched[UPROBE_MAX_FETCHES];
 };
 
 #endif /* DTRACE_UPROBE_RECORD_H */

@@ -185,6 +185,7 @@ std::unique_ptr<ElfFunctions> ElfFunctions::read(const std::string &path, std::s
     }
     std::unique_ptr<ElfFunctions> functions(new ElfFunctions());
     functions->path_ = path;
+    functions->fd_ = fcntl(file.fd, F_DUPFD_CLOEXEC, 0);
     const void *id = nullptr;
     const ssize_t id_size = dwelf_elf_gnu_build_id(file.elf, &id);
     if (id_size > 0)
@@ -236,15 +237,23 @@ std::unique_ptr<ElfFunctions> ElfFunctions::read(const std::string &path, std::s
     return functions;
 }
 
+ElfFunctions::~ElfFunctions() {
+    if (fd_ >= 0)
+        close(fd_);
+}
+
 std::vector<uint8_t> ElfFunctions::code(const ElfFunction &function) const {
     std::vector<uint8_t> bytes(function.size);
-    const int fd = open(path_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return {};
-    const ssize_t n = pread(fd, bytes.data(), bytes.size(), static_cast<off_t>(function.file_offset));
-    close(fd);
+    const ssize_t n = pread(fd_, bytes.data(), bytes.size(), static_cast<off_t>(function.file_offset));
     if (n != static_cast<ssize_t>(bytes.size()))
         return {};
+    return bytes;
+}
+
+std::vector<uint8_t> ElfFunctions::code(const ElfFunction &function, uint64_t length) const {
+    std::vector<uint8_t> bytes(length);
+    const ssize_t n = pread(fd_, bytes.data(), bytes.size(), static_cast<off_t>(function.file_offset));
+    bytes.resize(n > 0 ? static_cast<size_t>(n) : 0);
     return bytes;
 }
 

@@ -31,6 +31,9 @@ class ElfFunctions {
   public:
     // Reads `path`; nullptr with `error` when it is not a readable ELF file.
     static std::unique_ptr<ElfFunctions> read(const std::string &path, std::string &error);
+    ~ElfFunctions();
+    ElfFunctions(const ElfFunctions &) = delete;
+    ElfFunctions &operator=(const ElfFunctions &) = delete;
 
     const std::string &path() const { return path_; }
     const std::string &soname() const { return soname_; } // DT_SONAME, empty if none
@@ -41,8 +44,14 @@ class ElfFunctions {
     const std::vector<ElfFunction> &functions() const { return functions_; }
     // The bytes of `function` from the file (empty when unreadable).
     std::vector<uint8_t> code(const ElfFunction &function) const;
+    // Up to `length` bytes from its start (fewer at the end of the file), whatever its size.
+    std::vector<uint8_t> code(const ElfFunction &function, uint64_t length) const;
 
   private:
+    ElfFunctions() = default;
+
+    // The file, kept open for code(): a glob over a library reads thousands of functions.
+    int fd_ = -1;
     std::string path_, soname_, build_id_, interpreter_, debug_path_;
     std::vector<ElfFunction> functions_; // sorted by name
 };

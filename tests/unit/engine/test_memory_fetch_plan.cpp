@@ -151,3 +151,42 @@ TEST(MemoryFetchPlan, AtMostTheSdkLimit) {
     for (const dtrace_memory_fetch &f : fetches)
         EXPECT_EQ(f.base, DTRACE_FETCH_ARG);
 }
+
+// copyin(arg0 + 8, 16) and the pointer read from its bytes at 8, followed
+// by copyinstr(); copyinstr(arg1) of a bare argument is probe_usage's
+// string_args, not a fetch; copyinstr(arg2 + 4, 10) reads 11 bytes.
+TEST(MemoryFetchPlan, CopyinAndCopyinstrOfTheTargetsMemory) {
+    const auto fetches = plan_of({"DIFO returns string\n"
+                                  "ldgv %r1, arg0\n"
+                                  "setx %r2, 8\n"
+                                  "add %r1, %r1, %r2\n"
+                                  "setx %r3, 16\n"
+                                  "sext %r3, %r3, 32\n"
+                                  "flushts\n"
+                                  "pushtv %r1, 8\n"
+                                  "pushtv %r3, 8\n"
+                                  "call %r4, copyin\n"
+                                  "ldx %r5, [%r4+8]\n"
+                                  "ldsw %r6, [%r4]\n"
+                                  "flushts\n"
+                                  "pushtv %r5, 8\n"
+                                  "call %r5, copyinstr\n"
+                                  "ldgv %r1, arg1\n"
+                                  "flushts\n"
+                                  "pushtv %r1, 8\n"
+                                  "call %r6, copyinstr\n"
+                                  "ldgv %r1, arg2\n"
+                                  "setx %r2, 4\n"
+                                  "add %r1, %r1, %r2\n"
+                                  "setx %r3, 10\n"
+                                  "flushts\n"
+                                  "pushtv %r1, 8\n"
+                                  "pushtv %r3, 8\n"
+                                  "call %r6, copyinstr\n"
+                                  "ret %r5\n"});
+    ASSERT_EQ(fetches.size(), 4u);
+    expect_fetch(fetches[0], DTRACE_FETCH_ARG, 0, 8, 16, false);
+    expect_fetch(fetches[1], DTRACE_FETCH_ARG, 0, 16, 8, false);
+    expect_fetch(fetches[2], DTRACE_FETCH_POINTER, 1, 0, 256, true);
+    expect_fetch(fetches[3], DTRACE_FETCH_ARG, 2, 4, 11, true);
+}

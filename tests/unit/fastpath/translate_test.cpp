@@ -77,7 +77,19 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
               "aggregation keys other than integers, strings and stack()");
     EXPECT_EQ(refusal_of("a:::b { @[copyinstr(arg0, arg1)] = count(); }"),
               "copyinstr() with a length not known at compile time");
-    EXPECT_EQ(refusal_of("a:::b { @[copyin(arg0, 8)] = count(); }"), "copyin() is not available in the kernel path");
+    EXPECT_EQ(refusal_of("a:::b { @[(uint64_t)copyin(arg0, 8)] = count(); }"),
+              "copyin()'s bytes where a value is wanted (the kernel path reads them only by loads at offsets known at "
+              "compile time)");
+    EXPECT_EQ(refusal_of("a:::b { @[*(int *)copyin(arg0, arg1)] = count(); }"),
+              "copyin() of a size not known at compile time");
+    EXPECT_EQ(refusal_of("a:::b { @[*(int *)copyin(arg0, 2)] = count(); }"),
+              "a load outside the 2 bytes copyin() read");
+    EXPECT_EQ(refusal_of("a:::b { @[*(int *)((char *)copyin(arg0, 8) + 2)] = count(); }"),
+              "a load of 4 bytes at offset 2 of copyin()'s bytes, not aligned");
+    EXPECT_EQ(refusal_of("a:::b { @[*(int *)copyin(arg0, 1025)] = count(); }"),
+              "copyin() of 0 bytes, or of more than 1024 in a clause");
+    EXPECT_EQ(refusal_of("a:::b { @[*(int *)(arg0 ? copyin(arg0, 8) : copyin(arg1, 8))] = count(); }"),
+              "memory loads and stores are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { trace(vtimestamp); }"),
               "vtimestamp is not available in the kernel path (the plugin does not know the kernel's task_struct)");
     EXPECT_EQ(refusal_of("a:::b { trace(curthread); }"), "curthread is not available in the kernel path");
@@ -98,6 +110,18 @@ TEST(FastpathTranslate, TakesCopyinstrAndLongStrings) {
               std::nullopt);
     EXPECT_EQ(refusal_of("a:::b { @[\"a string longer than sixteen\"] = count(); }"), std::nullopt);
     EXPECT_EQ(refusal_of("a:::b /execname != \"a string longer than sixteen\"/ { trace(\"x\"); }"), std::nullopt);
+}
+
+// copyin() of a constant size (its bytes in the scratch map), read by loads
+// at known offsets: a struct's fields, through a this-> variable, a pointer
+// copyinstr() follows.
+TEST(FastpathTranslate, TakesCopyinReadByLoadsAtKnownOffsets) {
+    EXPECT_EQ(
+        refusal_of("struct r { int id; short s; char c; char *name; }; "
+                   "a:::b /(*(int *)copyin(arg0, 4)) > 2/ { this->r = (struct r *)copyin(arg1, sizeof(struct r)); "
+                   "@[this->r->id, this->r->s, this->r->c] = sum(this->r->id); "
+                   "printf(\"%s %d\\n\", copyinstr((uintptr_t)this->r->name), *(uint64_t *)copyin(arg2 + 8, 8)); }"),
+        std::nullopt);
 }
 
 TEST(FastpathTranslate, CopyinstrSizesStringsByStrsize) {

@@ -4,6 +4,7 @@
 #include "demangle.h"
 #include "dwarf_types.h"
 #include "elf_functions.h"
+#include "event_fetches.h"
 #include "function_code.h"
 #include "process_modules.h"
 
@@ -35,6 +36,20 @@ TEST(FunctionCode, TailJumpOutIsAReturnAndAJumpInsideIsNot) {
 TEST(FunctionCode, BytesThatAreNoInstructionGiveNothing) {
     const std::vector<uint8_t> code = {0x48}; // a REX prefix and nothing after it
     EXPECT_FALSE(decode_function(code, 0x1000));
+}
+
+// A function without a size ends at the first ret or jmp no earlier branch jumps past.
+TEST(FunctionCode, AnUnsizedFunctionEndsAtTheRetNoBranchJumpsPast) {
+    // crti's _init: sub $8,%rsp; test %rax,%rax; je +2; call *%rax; add $8,%rsp; ret; then the next function
+    const std::vector<uint8_t> init = {0x48, 0x83, 0xec, 0x08, 0x48, 0x85, 0xc0, 0x74, 0x02, 0xff,
+                                       0xd0, 0x48, 0x83, 0xc4, 0x08, 0xc3, 0x55, 0x48, 0x89, 0xe5};
+    EXPECT_EQ(unsized_function_code(init, 0x1000), std::vector<uint8_t>(init.begin(), init.begin() + 16));
+    // je +1 jumps past the first ret: the second one ends it.
+    const std::vector<uint8_t> two_rets = {0x74, 0x01, 0xc3, 0x90, 0xc3, 0xcc};
+    EXPECT_EQ(unsized_function_code(two_rets, 0x2000).size(), 5u);
+    // No end in the bytes, or bytes that are no instruction: nothing.
+    EXPECT_TRUE(unsized_function_code(std::vector<uint8_t>{0x90, 0x90}, 0x3000).empty());
+    EXPECT_TRUE(unsized_function_code(std::vector<uint8_t>{0x90, 0x48}, 0x3000).empty());
 }
 
 // What the kernel's uprobes refuse (x86 uprobe_init_insn): no probe is made there.
@@ -127,4 +142,51 @@ TEST(DwarfTypes, NoDebugInformationNoTypes) {
 }
 
 } // namespace
+} // namespace dtrace::pid
+
+namespace dtrace::pid {
+
+// dtrace's fetch plan as the uprobe program's steps: arguments in
+// registers, absolute addresses and pointers of kept steps; curthread and
+// stack arguments are left out, and a pointer into a step left out too.
+TEST(EventFetches, StepsOfTheFetchPlan) {
+    dtrace_probe_usage usage{};
+    usage.nfetches = 5;
+    usage.fetches[0] = {DTRACE_FETCH_ARG, 0, 0, 16, 8};
+    usage.fetches[1] = {DTRACE_FETCH_CURTHREAD, 0, 0, 8, 0};
+    usage.fetches[2] = {DTRACE_FETCH_POINTER, DTRACE_FETCH_STRING, 1, 256, 0};
+    usage.fetches[3] = {DTRACE_FETCH_ARG, 0, 7, 8, 0};
+    usage.fetches[4] = {DTRACE_FETCH_POINTER, DTRACE_FETCH_STRING, 0, 5000, 0};
+    const std::vector<uprobe_fetch_step> steps = fetch_steps_of(usage);
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_EQ(steps[0].base, UPROBE_FETCH_ARG);
+    EXPECT_EQ(steps[0].offset, 8);
+    EXPECT_EQ(steps[0].length, 16u);
+    EXPECT_EQ(steps[1].base, UPROBE_FETCH_POINTER);
+    EXPECT_EQ(steps[1].index, 0);
+    EXPECT_EQ(steps[1].flags, UPROBE_FETCH_STRING);
+    EXPECT_EQ(steps[1].length, uint32_t(UPROBE_FETCH_MAX_LENGTH));
+}
+
+// Reads inside what was fetched are answered from it; a string shorter
+// than asked ends at its NUL; a failed fetch or bytes past one answer nothing.
+TEST(EventFetches, ReadsAnsweredFromWhatWasFetched) {
+    uprobe_tail tail{};
+    tail.nfetched = 3;
+    tail.fetched[0] = {0x1000, 8, 0, 0};
+    tail.fetched[1] = {0x2000, 4, 8, UPROBE_FETCH_STRING};
+    tail.fetched[2] = {0x3000, -14, 16, 0};
+    const std::vector<uint8_t> data = {1, 2, 3, 4, 5, 6, 7, 8, 'a', 'b', 'c', 0, 0, 0, 0, 0};
+    EventFetches fetches;
+    fetches.set(tail, data);
+    uint8_t buffer[16] = {};
+    EXPECT_EQ(fetches.read(0x1002, buffer, 4), 4);
+    EXPECT_EQ(buffer[0], 3);
+    EXPECT_EQ(fetches.read(0x2000, buffer, 100), 4);
+    EXPECT_STREQ(reinterpret_cast<const char *>(buffer), "abc");
+    EXPECT_EQ(fetches.read(0x1004, buffer, 8), std::nullopt);
+    EXPECT_EQ(fetches.read(0x3000, buffer, 4), std::nullopt);
+    EXPECT_EQ(fetches.read(0x4000, buffer, 4), std::nullopt);
+}
+
 } // namespace dtrace::pid
