@@ -32,9 +32,12 @@ struct FunctionSymbol {
 // address and a name) of `elf`'s first section of `section_type` (SHT_SYMTAB,
 // SHT_DYNSYM). Returns how many it visited; nullopt when there is no such
 // section. Shared by the stack helper and the user-space providers'
-// function lists (live/modules/elf_functions.h).
+// function lists (live/modules/elf_functions.h). With `code_labels`, also
+// the untyped symbols of executable sections: assembly's labels, such as
+// ld.so's _start and _dl_start_user (STT_NOTYPE).
 std::optional<size_t> for_each_function_symbol(Elf *elf, uint32_t section_type,
-                                               const std::function<void(const GElf_Sym &, const char *)> &visit);
+                                               const std::function<void(const GElf_Sym &, const char *)> &visit,
+                                               bool code_labels = false);
 
 class ElfImage {
   public:
@@ -47,7 +50,9 @@ class ElfImage {
     const std::string &build_id() const { return build_id_; } // hex; empty when the file has none
     // The link-time address of byte `offset` of the file, when a PT_LOAD segment maps it.
     std::optional<uint64_t> address_of_offset(uint64_t offset) const;
-    // The function containing link-time address `address`. Thread-safe, as is frame_at.
+    // The function containing link-time address `address`, else the code
+    // label at or below it that no function follows (ld.so's entry frame,
+    // _dl_start_user). Thread-safe, as is frame_at.
     std::optional<FunctionSymbol> function_at(uint64_t address);
     // The CFI rules at link-time address `address` (caller frees with free()).
     Dwarf_Frame *frame_at(uint64_t address);
@@ -57,6 +62,7 @@ class ElfImage {
     struct Symbol {
         uint64_t start, size;
         uint32_t name; // offset in names_
+        bool label;    // a code label (for_each_function_symbol), not a function
     };
     struct Segment {
         uint64_t offset, vaddr, size;
