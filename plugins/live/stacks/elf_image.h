@@ -4,7 +4,8 @@
 // its PT_LOAD segments (to turn a file offset of a mapping into the link-time
 // address its symbols and CFI use), its function symbols (.symtab, else
 // .dynsym; a stripped file's .symtab is looked for in its separate debug file
-// under /usr/lib/debug/.build-id/), and its call frame information (.eh_frame
+// under /usr/lib/debug/.build-id/; with the code labels, for code no
+// function covers), and its call frame information (.eh_frame
 // through libdw, else .debug_frame) for the unwinder.
 #pragma once
 
