@@ -8,6 +8,8 @@ traced thread, per hit, on the tight loop of a tiny function (pid_target's
   fpid+vt   the same clause also reading vtimestamp (a system call per hit)
   pid       dtrace -x fastpath=on -qn 'pid$target:a.out:tiny_leaf:entry { @ = count(); }'
             (a uprobe; the count runs in the kernel)
+  ptrace    the same with -x pidbackend=ptrace: pid's fallback where the
+            kernel has no uprobes (an int3 the tracer thread of dtrace handles)
   bpftrace  bpftrace -e 'uprobe:<pid_target>:tiny_leaf /pid == cpid/ { @ = count(); }'
 
 The cost is the traced process's own CPU time (user + system, as it reports
@@ -22,6 +24,10 @@ spread. Every traced run's count is checked against the calls made, and
 drops are refused: a figure from a run that lost events would mean nothing.
 Goal (issue 13): fpid <= 15 ns per hit and at least 50x cheaper than pid's
 uprobe; pid no slower than bpftrace (ratio <= 1).
+
+A thread stopped at a ptrace breakpoint waits for dtrace, which its CPU time
+does not show: pid's two backends are also compared by the target's elapsed
+time per hit (2N run minus N run), with ptrace / uprobe as their ratio.
 
 fpid records every hit into a ring that dtrace drains asynchronously, at a
 few hundred ns per record on this machine: a loop of 10-ns hits outruns it,
@@ -42,6 +48,7 @@ dtrace = os.path.join(build, "dtrace")
 runs = int(os.environ.get("RUNS", "5"))
 fpid_calls = int(os.environ.get("FPID_CALLS", "10000000"))
 uprobe_calls = int(os.environ.get("UPROBE_CALLS", "20000"))
+ptrace_calls = int(os.environ.get("PTRACE_CALLS", "20000"))
 target = next((p for p in (os.path.join(build, "tests/targets/pid_target"),
                            os.path.join(build, "bench/targets/pid_target")) if os.access(p, os.X_OK)), None)
 if os.geteuid() != 0:
@@ -51,18 +58,19 @@ if target is None or not os.access(dtrace, os.X_OK):
 
 
 def run(command, calls):
-    """(target CPU seconds, count the tool printed or None, drops, tool CPU seconds) of one traced run."""
+    """(target CPU seconds, count the tool printed or None, drops, tool CPU seconds, target elapsed seconds)
+    of one traced run."""
     env = dict(os.environ, TARGET_REPORT="1")
     start = os.times()
     done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=600)
     end = os.times()
-    report = re.search(r"target elapsed [0-9.]+ cpu ([0-9.]+)", done.stderr)
+    report = re.search(r"target elapsed ([0-9.]+) cpu ([0-9.]+)", done.stderr)
     if done.returncode != 0 or report is None:
         sys.exit("fpid_hit_cost.py: %s failed:\n%s%s" % (" ".join(command), done.stdout, done.stderr))
     numbers = re.findall(r"^\s*@?:?\s*(\d+)\s*$", done.stdout, re.M)
     drops = sum(int(d) for d in re.findall(r"(\d+) drops? on CPU", done.stderr))
     tool_cpu = (end.children_user + end.children_system) - (start.children_user + start.children_system)
-    return float(report.group(1)), int(numbers[-1]) if numbers else None, drops, tool_cpu
+    return float(report.group(2)), int(numbers[-1]) if numbers else None, drops, tool_cpu, float(report.group(1))
 
 
 # A system call per hit: N/50 hits still take long enough for the target's CPU time to resolve them.
@@ -70,14 +78,14 @@ vt_calls = fpid_calls // 50
 
 
 def per_hit(make_command, calls, name):
-    """ns per added hit in one round (2N run minus N run), and the tool's CPU per hit."""
-    cpu1, count1, drops1, tool1 = run(make_command(calls), calls)
-    cpu2, count2, drops2, tool2 = run(make_command(2 * calls), 2 * calls)
+    """ns per added hit in one round (2N run minus N run), the tool's CPU per hit, and elapsed ns per hit."""
+    cpu1, count1, drops1, tool1, elapsed1 = run(make_command(calls), calls)
+    cpu2, count2, drops2, tool2, elapsed2 = run(make_command(2 * calls), 2 * calls)
     for count, expected, drops in ((count1, calls, drops1), (count2, 2 * calls, drops2)):
         if count is not None and (count != expected or drops):
             sys.exit("fpid_hit_cost.py: %s counted %s of %d calls (%d drops): no figure" %
                      (name, count, expected, drops))
-    return (cpu2 - cpu1) / calls * 1e9, (tool2 - tool1) / calls * 1e9
+    return (cpu2 - cpu1) / calls * 1e9, (tool2 - tool1) / calls * 1e9, (elapsed2 - elapsed1) / calls * 1e9
 
 
 def alone(n):
@@ -102,10 +110,14 @@ def fpid_vtimestamp(n):
     return fpid(n, "self->v = vtimestamp; ", 16, vt_calls)
 
 
-def pid(n):
-    return [dtrace, "-x", "fastpath=on", "-qn",
+def pid(n, backend="auto"):
+    return [dtrace, "-x", "fastpath=on", "-x", "pidbackend=" + backend, "-qn",
             "pid$target:a.out:tiny_leaf:entry { @ = count(); } END { printa(\"%@d\\n\", @); }",
             "-c", "%s loop:%d" % (target, n)]
+
+
+def pid_ptrace(n):
+    return pid(n, "ptrace")
 
 
 def bpftrace(n):
@@ -126,22 +138,26 @@ def add(name, value):
 
 
 for _ in range(runs):
-    loop_fpid, _ = per_hit(alone, fpid_calls, "the loop")
-    loop_uprobe, _ = per_hit(alone, uprobe_calls, "the loop")
+    loop_fpid, _, _ = per_hit(alone, fpid_calls, "the loop")
+    loop_uprobe, _, loop_elapsed = per_hit(alone, uprobe_calls, "the loop")
     add("loop", loop_fpid)
-    fpid_ns, fpid_tool = per_hit(fpid, fpid_calls, "fpid")
+    fpid_ns, fpid_tool, _ = per_hit(fpid, fpid_calls, "fpid")
     add("fpid", fpid_ns - loop_fpid)
     add("fpid dtrace", fpid_tool)
-    ts_ns, _ = per_hit(fpid_timestamp, fpid_calls, "fpid+timestamp")
+    ts_ns, _, _ = per_hit(fpid_timestamp, fpid_calls, "fpid+timestamp")
     add("fpid+ts", ts_ns - loop_fpid)
-    vt_ns, _ = per_hit(fpid_vtimestamp, vt_calls, "fpid+vtimestamp")
+    vt_ns, _, _ = per_hit(fpid_vtimestamp, vt_calls, "fpid+vtimestamp")
     add("fpid+vt", vt_ns - loop_fpid)
     if have_pid:
-        pid_ns, _ = per_hit(pid, uprobe_calls, "pid")
+        pid_ns, _, pid_elapsed = per_hit(pid, uprobe_calls, "pid")
         add("pid", pid_ns - loop_uprobe)
         add("pid / fpid", (pid_ns - loop_uprobe) / (fpid_ns - loop_fpid))
+        add("pid elapsed", pid_elapsed - loop_elapsed)
+        _, _, ptrace_elapsed = per_hit(pid_ptrace, ptrace_calls, "pid (ptrace)")
+        add("ptrace elapsed", ptrace_elapsed - loop_elapsed)
+        add("ptrace / uprobe", (ptrace_elapsed - loop_elapsed) / (pid_elapsed - loop_elapsed))
     if have_bpftrace:
-        bpf_ns, _ = per_hit(bpftrace, uprobe_calls, "bpftrace")
+        bpf_ns, _, _ = per_hit(bpftrace, uprobe_calls, "bpftrace")
         add("bpftrace", bpf_ns - loop_uprobe)
         if have_pid:
             add("pid / bpftrace", (pid_ns - loop_uprobe) / (bpf_ns - loop_uprobe))
@@ -175,3 +191,11 @@ if have_pid:
           figure("pid / fpid"))
 if have_pid and have_bpftrace:
     print("   pid / bpftrace:          %8.2f              [%.2f %.2f]  (goal: <= 1)" % figure("pid / bpftrace"))
+if have_pid:
+    print("== pid's backends by the target's elapsed time per hit (a thread stopped at a ptrace breakpoint "
+          "waits for dtrace; median of %d rounds, [min max])" % runs)
+    print("   pid (uprobe):            %8.0f ns per hit   [%.0f %.0f]  (N = %d)" %
+          (figure("pid elapsed") + (uprobe_calls,)))
+    print("   pid (ptrace fallback):   %8.0f ns per hit   [%.0f %.0f]  (N = %d; -x pidbackend=ptrace)" %
+          (figure("ptrace elapsed") + (ptrace_calls,)))
+    print("   ptrace / uprobe:         %8.1fx             [%.1f %.1f]" % figure("ptrace / uprobe"))

@@ -173,6 +173,11 @@ Result<TargetProcess> TargetProcess::create(const std::string &command) {
     t.pid_ = pid;
     t.go_fd_ = go[1];
     t.error_fd_ = err[0];
+    // Watched through a pidfd too: a plugin's thread may trace it with
+    // ptrace (pid's fallback), and a waitpid() of ours before it has exited
+    // would take that thread's ptrace stops (threads of one process share
+    // their tracees' reports).
+    t.pidfd_ = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
     return t;
 }
 
@@ -249,11 +254,16 @@ bool TargetProcess::poll_exited(std::string &how) {
     if (exited_)
         return true;
     if (created_) {
+        pollfd gone{pidfd_, POLLIN, 0};
+        if (pidfd_ >= 0 && poll(&gone, 1, 0) <= 0)
+            return false;
         int status = 0;
-        if (waitpid(pid_, &status, WNOHANG) != pid_)
+        const pid_t reaped = waitpid(pid_, &status, WNOHANG);
+        if (reaped == 0 || (reaped < 0 && errno != ECHILD))
             return false;
         exited_ = true;
-        how = exit_description(pid_, status);
+        // ECHILD: a plugin's ptrace thread reaped it (a thread of ours, as its tracer).
+        how = reaped == pid_ ? exit_description(pid_, status) : "pid " + std::to_string(pid_) + " has exited";
         return true;
     }
     pollfd p{pidfd_, POLLIN, 0};

@@ -64,7 +64,7 @@ class TargetProcess {
     bool exited_ = false;
     int go_fd_ = -1;    // created: the parent's end the environment is written to
     int error_fd_ = -1; // created: errno of a failed exec, EOF on success
-    int pidfd_ = -1;    // grabbed: readable once the process has exited
+    int pidfd_ = -1;    // readable once the process has exited (created: waited for only then)
     std::string program_;
 };
 

@@ -8,8 +8,7 @@ namespace dtrace::live {
 
 void EventOrder::add(uint64_t timestamp, std::span<const uint8_t> record) {
     const size_t offset = arena_.size();
-    arena_.resize(offset + record.size());
-    std::memcpy(arena_.data() + offset, record.data(), record.size());
+    arena_.insert(arena_.end(), record.begin(), record.end()); // not resize(): no zero-fill before the copy
     pending_.push_back(Entry{timestamp, offset, record.size()});
 }
 

@@ -20,6 +20,14 @@ namespace {
 // that records stamped before it on other CPUs (committed late) come first.
 constexpr uint64_t kHoldBackNs = 2'000'000;
 
+// A drain hands the records on every this many bytes copied out of the ring
+// (on_sample ends ring_buffer__consume() early), so that the copies reuse
+// the same memory: under a burst the producers refill the ring as fast as it
+// is read, and an unbounded copy grew by fresh pages (a page fault per 4 KB,
+// which made the reader slower than ustack()'s 8 KB records arrived).
+constexpr size_t kBatchBytes = 1u << 20;
+constexpr int kBatchFull = -1;
+
 uint64_t monotonic_now() {
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -66,9 +74,7 @@ void EventRing::stop() {
         thread_.join();
     if (ring_ == nullptr)
         return;
-    ring_buffer__consume(ring_);
-    order_.release_all(callbacks_.deliver);
-    report_drops();
+    drain(true);
 }
 
 int EventRing::on_sample(void *self, void *data, size_t size) {
@@ -78,20 +84,26 @@ int EventRing::on_sample(void *self, void *data, size_t size) {
     uint64_t timestamp;
     std::memcpy(&timestamp, data, sizeof timestamp);
     ring->order_.add(timestamp, std::span<const uint8_t>(static_cast<const uint8_t *>(data), size));
-    return 0;
+    ring->batch_bytes_ += size;
+    return ring->batch_bytes_ >= kBatchBytes ? kBatchFull : 0;
 }
 
 void EventRing::run() {
     while (running_.load(std::memory_order_acquire)) {
         epoll_event event{};
         epoll_wait(epoll_fd_, &event, 1, static_cast<int>(poll_ms_)); // the watermark's wakeup, or the timeout
-        drain(monotonic_now() - kHoldBackNs);
+        drain(false);
     }
 }
 
-void EventRing::drain(uint64_t horizon) {
-    ring_buffer__consume(ring_);
-    order_.release_until(horizon, callbacks_.deliver);
+void EventRing::drain(bool all) {
+    int consumed;
+    do {
+        const uint64_t horizon = all ? UINT64_MAX : monotonic_now() - kHoldBackNs;
+        batch_bytes_ = 0;
+        consumed = ring_buffer__consume(ring_);
+        order_.release_until(horizon, callbacks_.deliver);
+    } while (consumed == kBatchFull);
     report_drops();
 }
 

@@ -49,7 +49,9 @@ class EventRing {
     EventRing() = default;
     static int on_sample(void *self, void *data, size_t size);
     void run();
-    void drain(uint64_t horizon);
+    // Copies what the ring holds and hands on the records stamped before
+    // the hold-back horizon (`all`: every record), a batch at a time.
+    void drain(bool all);
     void report_drops();
 
     ring_buffer *ring_ = nullptr;
@@ -58,6 +60,7 @@ class EventRing {
     uint32_t poll_ms_ = 0;
     RingCallbacks callbacks_;
     EventOrder order_;
+    size_t batch_bytes_ = 0;           // copied by the current ring_buffer__consume()
     std::vector<uint64_t> drops_seen_; // per CPU
     std::atomic<bool> running_{false};
     std::thread thread_;

@@ -70,8 +70,7 @@ Status check_uprobes(const std::string &pmu_directory) {
     if (stat(pmu_directory.c_str(), &info) == 0 && S_ISDIR(info.st_mode))
         return Done{};
     return Error{"this kernel has no uprobes (" + pmu_directory +
-                 " is missing: CONFIG_UPROBE_EVENTS): user-space probes cannot be placed, and there is no ptrace "
-                 "fallback"};
+                 " is missing: CONFIG_UPROBE_EVENTS): user-space probes cannot be placed with uprobes"};
 }
 
 Result<std::unique_ptr<UprobeAttacher>> UprobeAttacher::load(const std::string &name, const BpfLoadSettings &settings) {

@@ -44,8 +44,8 @@ inline uint64_t uprobe_cookie(uint32_t slot, uint32_t offset_in_function) {
 inline constexpr const char *kUprobePmuDirectory = "/sys/bus/event_source/devices/uprobe";
 
 // Done when `pmu_directory` exists; else an error saying that this kernel has
-// no uprobes, so the providers that need them (pid, USDT) cannot trace here
-// (there is no ptrace fallback).
+// no uprobes: USDT cannot trace here, pid falls back to ptrace breakpoints
+// (pid/ptrace/ptrace_tracer.h), saying so with this error.
 Status check_uprobes(const std::string &pmu_directory = kUprobePmuDirectory);
 
 class UprobeAttacher {

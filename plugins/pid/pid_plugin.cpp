@@ -15,6 +15,7 @@
 #include "probe_fields.h"
 #include "process_library.h"
 #include "process_modules.h"
+#include "ptrace/pid_backend.h"
 #include "sdk_filter.h"
 #include "user_registers.h"
 
@@ -311,7 +312,7 @@ int PidPlugin::arg_info(dtrace_probe_id, uint64_t cookie, uint32_t index, dtrace
 }
 
 bool PidPlugin::ensure_loaded() {
-    if (uprobes_)
+    if (uprobes_ || ptrace_)
         return true;
     live::Result<live::LiveOptions> options = live::read_live_options(host_, ops_);
     if (!options) {
@@ -319,10 +320,19 @@ bool PidPlugin::ensure_loaded() {
         return false;
     }
     options_ = options.value();
+    live::Result<ptrace_backend::BackendMode> mode = ptrace_backend::backend_mode(host_, ops_);
+    if (!mode) {
+        fail(mode.error());
+        return false;
+    }
+    if (mode.value() == ptrace_backend::BackendMode::Ptrace)
+        return load_ptrace("");
     live::BpfLoadSettings settings;
     settings.ring_bytes = live::ring_size_for(options_.ring_bytes);
     settings.settings.wakeup_watermark = settings.ring_bytes / live::kWakeupFraction;
     live::Result<std::unique_ptr<live::UprobeAttacher>> uprobes = live::UprobeAttacher::load("pid", settings);
+    if (!uprobes && mode.value() == ptrace_backend::BackendMode::Auto)
+        return load_ptrace(uprobes.error());
     if (!uprobes) {
         fail(uprobes.error());
         return false;
@@ -364,6 +374,10 @@ void PidPlugin::learn_usage(dtrace_probe_id id, ProbeSlot &slot) {
 }
 
 bool PidPlugin::arm(uint32_t index, ProbeSlot &slot) {
+    if (ptrace_) {
+        arm_ptrace(index, slot);
+        return true;
+    }
     uprobe_probe_config uconfig{};
     uconfig.stack_bytes = slot.wants_stack ? UPROBE_STACK_MAX : 0;
     uconfig.flags = slot.internal ? UPROBE_FLAG_STOP : 0;
@@ -397,10 +411,13 @@ int PidPlugin::enable(dtrace_probe_id, uint64_t cookie) {
 void PidPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     std::lock_guard guard(mutex_);
     ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
-    if (slot == nullptr || !slot->enabled || !uprobes_)
+    if (slot == nullptr || !slot->enabled || (!uprobes_ && !ptrace_))
         return;
-    // Its uprobes stay attached with the others of their batch, disarmed.
-    uprobes_->disarm(static_cast<uint32_t>(cookie));
+    // Its uprobes (breakpoints) stay attached with the others of their batch, disarmed.
+    if (ptrace_)
+        ptrace_->disarm(static_cast<uint32_t>(cookie));
+    else
+        uprobes_->disarm(static_cast<uint32_t>(cookie));
     detach_fastpath_program(static_cast<uint32_t>(cookie));
     slot->enabled = false;
 }
@@ -413,7 +430,7 @@ int PidPlugin::set_filters(dtrace_probe_id, uint64_t cookie, uint32_t nfilters, 
     slot->filter = live::probe_filter_of(nfilters, filters);
     // Every clause of the probe is enabled by now: refuse what cannot work.
     learn_usage(slot->id.load(std::memory_order_acquire), *slot);
-    if (slot->enabled && uprobes_ && !arm(static_cast<uint32_t>(cookie), *slot))
+    if (slot->enabled && (uprobes_ || ptrace_) && !arm(static_cast<uint32_t>(cookie), *slot))
         return -1;
     return 0;
 }
@@ -454,6 +471,13 @@ bool PidPlugin::attach_pending() {
     }
     pending_.clear();
     for (const auto &[where, sites] : batches) {
+        if (ptrace_) {
+            if (live::Status placed = ptrace_->attach(where.second, where.first, sites); !placed) {
+                fail(placed.error());
+                return false;
+            }
+            continue;
+        }
         std::string fallback;
         live::Result<size_t> attached = uprobes_->attach(where.second, where.first, sites, &fallback);
         if (!attached) {
@@ -488,6 +512,10 @@ int PidPlugin::start() {
     }
     if (!attach_pending())
         return -1;
+    if (ptrace_) {
+        started_ = true;
+        return start_ptrace();
+    }
     live::RingCallbacks callbacks;
     callbacks.deliver = [this](std::span<const uint8_t> record) { deliver(record); };
     callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
@@ -506,6 +534,8 @@ int PidPlugin::start() {
 
 // Detaches first, so that the last drain sees every event there will be.
 void PidPlugin::stop() {
+    if (ptrace_)
+        ptrace_->stop();
     if (uprobes_)
         uprobes_->detach_all();
     if (ring_)
@@ -546,6 +576,11 @@ bool PidPlugin::hook_link_map(int64_t pid, Process &process) {
 }
 
 void PidPlugin::on_link_map(int64_t pid) {
+    refresh_libraries(pid);
+    kill(static_cast<pid_t>(pid), SIGCONT);
+}
+
+void PidPlugin::refresh_libraries(int64_t pid) {
     {
         std::lock_guard guard(mutex_);
         stacks_.maps().refresh(pid);
@@ -573,7 +608,6 @@ void PidPlugin::on_link_map(int64_t pid) {
             }
         }
     }
-    kill(static_cast<pid_t>(pid), SIGCONT);
 }
 
 void PidPlugin::deliver(std::span<const uint8_t> record) {

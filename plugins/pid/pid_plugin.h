@@ -19,7 +19,8 @@
 // functions), or at once for a probe enabled after start. Events reach
 // fire() from one thread that drains the ring (live/event_ring.h), or, for
 // the probes whose clauses dtrace compiled to BPF, run that program in the
-// kernel (pid_fastpath.cpp).
+// kernel (pid_fastpath.cpp). Where uprobes are missing, int3 breakpoints
+// under ptrace (ptrace/ptrace_tracer.h) fire the same records instead.
 #pragma once
 
 #include <array>
@@ -38,6 +39,7 @@
 #include "live_firing.h"
 #include "live_options.h"
 #include "probe_slots.h"
+#include "ptrace/ptrace_tracer.h"
 #include "stack_symbols.h"
 #include "uprobe_attach.h"
 
@@ -59,6 +61,8 @@ class PidPlugin {
     // A type of a traced program's DWARF ("struct request") D does not know.
     int lookup_type(const char *name, const dtrace_type_graph **out);
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out);
+    // A -c or -p target released by dtrace: the ptrace backend takes it over.
+    void target_changed(int64_t pid, uint32_t state);
 
     // The in-kernel fast path (dtrace_fastpath_ops, pid_fastpath.cpp).
     int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out);
@@ -105,6 +109,12 @@ class PidPlugin {
     // its mappings (stacks), make the probes the descriptions name in new
     // libraries, then let it go on.
     void on_link_map(int64_t pid);
+    void refresh_libraries(int64_t pid);
+    // The ptrace backend (ptrace/pid_ptrace.cpp): where uprobes are missing
+    // (`why`, said once), or asked for with -x pidbackend=ptrace.
+    bool load_ptrace(const std::string &why);
+    void arm_ptrace(uint32_t index, const ProbeSlot &slot);
+    int start_ptrace();
     void deliver(std::span<const uint8_t> record);
     // The slot's generated program, if any, no longer runs.
     void detach_fastpath_program(uint32_t slot);
@@ -122,6 +132,7 @@ class PidPlugin {
     std::vector<uint32_t> pending_; // enabled, not attached yet
     live::LiveOptions options_;
     std::unique_ptr<live::UprobeAttacher> uprobes_;
+    std::unique_ptr<ptrace_backend::PtraceTracer> ptrace_; // instead of uprobes_
     // Declared after uprobes_ on purpose (members are destroyed in reverse
     // order): the generated programs and their maps close before the uprobe
     // object whose uprobe_fastpath array tail-calls them and whose links

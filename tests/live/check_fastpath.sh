@@ -118,6 +118,9 @@ stacks)
     grep -q 'syscall_workload`main+0x' "$out" || fail "no frame of the workload's main in ustack()"
     same_both_ways 'syscall::write:entry /pid == $target/ { @[ustack(3), execname] = count(); }' \
         "5 write:hello write:hi" "$user_space"
+    same_both_ways 'syscall::getppid:entry,syscall::write:entry /pid == $target/ { @[ustack(), probefunc] = count(); }' \
+        "20 write:hello" "$user_space"
+    grep -q '^ *getppid  *20$' "$out" && grep -q '^ *write  *1$' "$out" || fail "no getppid and write keys beside ustack()"
     ;;
 strings)
     # copyinstr() (keys, predicates against constants, records), string
@@ -263,6 +266,11 @@ sdt_fallback)
     grep -q "(sdt:sched::sched_process_exit) stays in user space: .*another enabled probe shares its tracepoint" "$err" ||
         fail "a shared tracepoint is not explained"
     printf '1 1\n\n' | diff - "$out" >/dev/null || fail "not one exit each"
+    # ustack() keys at a sched probe stay in user space and print the same
+    # stacks (sdt_workload is built without frame pointers).
+    same_both_ways 'sched:::off-cpu /pid == $target/ { @[ustack(), probefunc] = max(1); @t[ustack(3), execname] = max(1); }' \
+        "sleep 5" "stays in user space: ustack() keys are not available in the kernel path"
+    grep -q 'libc.so.6`__libc_start_main+' "$out" || fail "no libc frame in ustack() at off-cpu"
     ;;
 *)
     echo "unknown case $case_name"

@@ -195,6 +195,56 @@ target_dies)
     run -qn "pid\$target:a.out:respond:entry { @[probefunc] = count(); } $counts" -c "$target calls:9 exit:3"
     grep -q "^respond 9\$" "$out" || fail "not 9 calls before the exit"
     ;;
+threads_fork)
+    # Threads started while traced count exactly; a fork child and a
+    # posix_spawn'ed one (vfork, exec) run on without tripping over the
+    # parent's probes (the target exits 3 if a child failed) and are not
+    # counted: probes are the process's own.
+    run -qn "pid\$target:a.out::entry { @[probefunc] = count(); } $counts" -c "$target threads:300 fork:50 spawn calls:5"
+    { for i in 1 2 3 4; do "$target" expect:300; done; "$target" expect:5; } |
+        awk '{ n[$1] += $2 } END { for (f in n) print f, n[f] }' >"$expected"
+    expect_counts
+    ;;
+ptrace_detach)
+    # The ptrace fallback lets a -p process go however dtrace ends (exit(),
+    # ^C): no thread left stopped or traced, no int3 left in its text (the
+    # target would die of SIGTRAP at its next call), and it exits cleanly.
+    "$target" spin:6000 exit:0 &
+    victim=$!
+    sleep 0.5
+    for ending in "tick-1s { exit(0); }" "tick-10s { exit(0); }"; do
+        signal=KILL seconds=$limit how="exit()"
+        [ "$ending" = "tick-1s { exit(0); }" ] || signal=INT seconds=1.5 how="^C"
+        timeout -s "$signal" "$seconds" "$dtrace" -x pidbackend=ptrace -qn "pid$victim:a.out:respond:entry,
+            pid$victim:a.out:parse_request:return { @ = count(); } $ending END { printa(\"%@d\n\", @); }" \
+            -p "$victim" >"$out" 2>"$err"
+        grep -Eq '^[1-9][0-9]*$' "$out" || fail "no calls counted while attached ($how)"
+        grep -q '^TracerPid:[[:space:]]*0$' "/proc/$victim/status" || fail "the target is still traced ($how)"
+        grep -q '^State:[[:space:]]*[RS]' "/proc/$victim/status" || fail "the target is not running ($how)"
+    done
+    wait "$victim"
+    victim_status=$?
+    [ "$victim_status" = 0 ] || fail "the target exited with $victim_status after the detach"
+    # A mode that does not exist is refused, naming the option.
+    run -x pidbackend=bogus -qn 'pid$target:a.out:main:entry { exit(0); }' -c "$target"
+    [ "$status" != 0 ] || fail "-x pidbackend=bogus was accepted"
+    grep -q 'pidbackend must be auto, uprobe or ptrace, not "bogus"' "$err" || fail "no message about pidbackend"
+    ;;
+ptrace_fallback)
+    # Where the kernel has no uprobe PMU (hidden here by an empty sysfs
+    # folder in a mount namespace of our own), pid probes fall back to
+    # ptrace by themselves, saying so once, with the same counts.
+    command -v unshare >/dev/null || skip "unshare (util-linux) is missing"
+    unshare -m true 2>/dev/null || skip "cannot make a mount namespace here"
+    timeout "$limit" unshare -m sh -c 'mount -t tmpfs none /sys/bus/event_source/devices && exec "$@"' sh \
+        "$dtrace" -qn "pid\$target:a.out::entry { @[probefunc] = count(); } $counts" -c "$target calls:300" \
+        >"$out" 2>"$err"
+    status=$?
+    "$target" expect:300 >"$expected"
+    expect_counts
+    [ "$(grep -c 'pid probes use ptrace breakpoints because uprobes are not available (this kernel has no uprobes' "$err")" = 1 ] ||
+        fail "no one-line notice of the ptrace fallback"
+    ;;
 fastpath_explain)
     run -x fastpath=explain -qn 'pid$target:a.out:tiny_leaf:entry { @ = count(); } END { printa("%@d\n", @); }' \
         -c "$target loop:5000"
@@ -252,6 +302,10 @@ fastpath_fallback)
     # And print the same stacks either way (libc's malloc: frames without frame pointers).
     same_both_ways 'pid$target::malloc:entry { @[ustack(5)] = count(); }' "calls:3" \
         "stays in user space: ustack() keys are not available in the kernel path"
+    # In a tuple, in the program built without frame pointers.
+    same_both_ways_for 'pid$target:a.out:respond:entry { @[ustack(), probefunc] = count(); @t[ustack(3), execname] = count(); }' \
+        "$targets/pid_target_nofp calls:3" "stays in user space: ustack() keys are not available in the kernel path"
+    grep -q 'pid_target_nofp`target_calls+' "$out" || fail "no frame of target_calls in ustack()"
     ;;
 *)
     echo "unknown case $case_name"

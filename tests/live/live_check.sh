@@ -13,7 +13,8 @@
 #                         dtrace's stdout and stderr of the last run, are in it
 #   run ARGS...           dtrace $run_options ARGS, bounded by $limit, with
 #                         -x fastpath=$DTRACE_FASTPATH when that is set (the
-#                         *.fastpath_off tests); sets $status
+#                         *.fastpath_off tests) and -x pidbackend=$DTRACE_PIDBACKEND
+#                         (the pid provider's *.ptrace tests); sets $status
 #   fail WHAT             says what failed, with dtrace's output; exits 1
 #   expect_status_0       fails unless the last run exited 0
 #   value_of KEY          the rest of stdout's line that starts with `KEY `
@@ -54,7 +55,8 @@ err=$dir/stderr
 trap "rm -rf '$dir'" EXIT
 
 run() {
-    timeout "$limit" "$dtrace" ${DTRACE_FASTPATH:+-x fastpath=$DTRACE_FASTPATH} $run_options "$@" >"$out" 2>"$err"
+    timeout "$limit" "$dtrace" ${DTRACE_FASTPATH:+-x fastpath=$DTRACE_FASTPATH} \
+        ${DTRACE_PIDBACKEND:+-x pidbackend=$DTRACE_PIDBACKEND} $run_options "$@" >"$out" 2>"$err"
     status=$?
 }
 

@@ -20,6 +20,12 @@
  *   sleep:MS     sleep MS milliseconds
  *   exit:CODE    _exit(CODE) at once (a target leaving mid-trace)
  *   crash        a write through a null pointer (SIGSEGV mid-trace)
+ *   threads:N    calls:N in each of 4 threads at once (exact counts, 4 times
+ *                expect:N's, from threads started while traced)
+ *   fork:N       a fork child runs calls:N and exits; the parent fails (exit
+ *                3) unless it exited 0 (a child of a traced process must not
+ *                trip over its parent's breakpoints)
+ *   spawn        posix_spawn /bin/true (vfork and exec) and wait for it
  *
  * With TARGET_REPORT set in its environment the program prints its elapsed
  * and CPU seconds to stderr at the end ("target elapsed 0.25 cpu 0.24").
@@ -32,10 +38,13 @@
 
 #include <dlfcn.h>
 #include <limits.h>
+#include <pthread.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -101,6 +110,51 @@ static int wait_for_file(const char *path) {
     return 0;
 }
 
+#define TARGET_THREADS 4
+
+static void *thread_calls(void *rounds) {
+    target_calls((long)rounds);
+    return NULL;
+}
+
+static int run_threads(long n) {
+    pthread_t threads[TARGET_THREADS];
+    for (int i = 0; i < TARGET_THREADS; i++) {
+        if (pthread_create(&threads[i], NULL, thread_calls, (void *)n) != 0)
+            return 3;
+    }
+    for (int i = 0; i < TARGET_THREADS; i++)
+        pthread_join(threads[i], NULL);
+    return 0;
+}
+
+static int run_child(long n) {
+    pid_t child = fork();
+    if (child == 0) {
+        target_calls(n);
+        _exit(0);
+    }
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "target: the fork child failed (status %#x)\n", status);
+        return 3;
+    }
+    return 0;
+}
+
+static int run_spawn(void) {
+    extern char **environ;
+    char *argv[] = {"true", NULL};
+    pid_t child;
+    int status = 0;
+    if (posix_spawn(&child, "/bin/true", NULL, NULL, argv, environ) != 0 || waitpid(child, &status, 0) != child ||
+        !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "target: the spawned child failed (status %#x)\n", status);
+        return 3;
+    }
+    return 0;
+}
+
 static int step(const char *arg, target_extra_step extra) {
     const char *colon = strchr(arg, ':');
     long n = colon ? strtol(colon + 1, NULL, 10) : 0;
@@ -141,6 +195,12 @@ static int step(const char *arg, target_extra_step extra) {
         _exit((int)n);
     else if (IS("crash"))
         *(volatile int *)NULL = 1;
+    else if (IS("threads"))
+        return run_threads(n);
+    else if (IS("fork"))
+        return run_child(n);
+    else if (IS("spawn"))
+        return run_spawn();
     else if (!extra || !extra(arg)) {
         fprintf(stderr, "target: unknown step %s\n", arg);
         return 2;

@@ -231,7 +231,8 @@ static __always_inline int handle(struct pt_regs *ctx) {
         bpf_probe_read_user(tail->stack_args, sizeof tail->stack_args, (const void *)(ctx->rsp + 8));
     __u32 stack = 0;
     if (ucfg->stack_bytes)
-        stack = live_copy_user_stack(s->data + used + sizeof *tail, ctx->rsp, ucfg->stack_bytes);
+        stack = live_copy_user_stack(s->data + used + sizeof *tail, ctx->rsp,
+                                     live_user_stack_wanted(ctx->rsp, ucfg->stack_bytes));
     tail->stack_size = stack;
     tail->pad = 0;
 

@@ -1,5 +1,6 @@
-// cfi_unwinder.cpp: one CFI step per frame, and the DWARF expressions of
-// the rules (libdw hands every rule over as an expression).
+// cfi_unwinder.cpp: one CFI step per frame (by the image's compact row,
+// else by libdw's rules), and the DWARF expressions of the rules (libdw
+// hands every rule over as an expression).
 #include "cfi_unwinder.h"
 
 #include <dwarf.h>
@@ -12,17 +13,6 @@
 namespace dtrace::live::stacks {
 
 namespace {
-
-struct FrameFree {
-    void operator()(Dwarf_Frame *frame) const { std::free(frame); }
-};
-
-bool read_stack(const StackCopy &stack, uint64_t address, uint64_t &value) {
-    if (address < stack.sp || address - stack.sp > stack.bytes.size() || stack.bytes.size() - (address - stack.sp) < 8)
-        return false;
-    std::memcpy(&value, stack.bytes.data() + (address - stack.sp), 8);
-    return true;
-}
 
 // Evaluates a DWARF expression of a CFI rule. `cfa` is the frame's CFA for
 // DW_OP_call_frame_cfa (absent while computing the CFA itself). `is_value`
@@ -177,9 +167,9 @@ std::optional<uint64_t> evaluate(const Dwarf_Op *ops, size_t count, const UserRe
     return values[depth - 1];
 }
 
-// One step: the caller's registers from the frame's rules. False at the
-// outermost frame or when a rule cannot be evaluated.
-bool step(Dwarf_Frame *frame, const UserRegs &regs, const StackCopy &stack, UserRegs &caller) {
+} // namespace
+
+bool step_by_frame(Dwarf_Frame *frame, const UserRegs &regs, const StackCopy &stack, UserRegs &caller) {
     Dwarf_Op *ops = nullptr;
     size_t count = 0;
     bool is_value = false;
@@ -189,10 +179,7 @@ bool step(Dwarf_Frame *frame, const UserRegs &regs, const StackCopy &stack, User
     if (!cfa)
         return false;
     caller = UserRegs{};
-    // The registers a caller can still need: x86-64's callee-saved ones and
-    // the return address (the ABI leaves the others undefined across a call).
-    static constexpr int kPreserved[] = {3, 6, 12, 13, 14, 15, kDwarfIp};
-    for (int r : kPreserved) {
+    for (int r : kPreservedRegisters) {
         Dwarf_Op storage[3];
         if (dwarf_frame_register(frame, r, storage, &ops, &count) != 0)
             continue;
@@ -217,8 +204,6 @@ bool step(Dwarf_Frame *frame, const UserRegs &regs, const StackCopy &stack, User
     return caller.known[kDwarfIp] && caller.value[kDwarfIp] != 0;
 }
 
-} // namespace
-
 size_t unwind(const UserRegs &start, StackCopy stack, const CodeLocator &locate, std::span<uint64_t> out) {
     if (out.empty() || !start.known[kDwarfIp])
         return 0;
@@ -232,10 +217,15 @@ size_t unwind(const UserRegs &start, StackCopy stack, const CodeLocator &locate,
         ElfImage *image = locate(pc, link_address);
         if (image == nullptr)
             break;
-        std::unique_ptr<Dwarf_Frame, FrameFree> frame(image->frame_at(link_address));
         UserRegs caller;
-        if (frame == nullptr || !step(frame.get(), regs, stack, caller))
-            break;
+        if (std::optional<UnwindRow> row = image->unwind_row(link_address)) {
+            if (!step_by_row(*row, regs, stack, caller))
+                break;
+        } else {
+            std::unique_ptr<Dwarf_Frame, FrameFree> frame(image->frame_at(link_address));
+            if (frame == nullptr || !step_by_frame(frame.get(), regs, stack, caller))
+                break;
+        }
         // The stack grows down: a caller's frame lies above its callee's.
         if (caller.value[kDwarfSp] <= regs.value[kDwarfSp])
             break;

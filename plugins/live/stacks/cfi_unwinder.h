@@ -11,6 +11,7 @@
 #pragma once
 
 #include "elf_image.h"
+#include "unwind_rows.h"
 #include "user_regs.h"
 
 #include <cstddef>
@@ -23,11 +24,10 @@ namespace dtrace::live::stacks {
 // The image holding `pc` and the link-time address `pc` is at; nullptr: unknown code.
 using CodeLocator = std::function<ElfImage *(uint64_t pc, uint64_t &link_address)>;
 
-// The copied stack: `bytes` are the memory from address `sp` up.
-struct StackCopy {
-    uint64_t sp = 0;
-    std::span<const uint8_t> bytes;
-};
+// One step by libdw's rules (any DWARF expression of user code's CFI): the
+// caller's registers; false at the outermost frame or when a rule cannot be
+// evaluated. unwind() takes it where a row is not compact (unwind_rows.h).
+bool step_by_frame(Dwarf_Frame *frame, const UserRegs &regs, const StackCopy &stack, UserRegs &caller);
 
 // Writes the program counters of the stack to `out`, innermost (regs' ip)
 // first; returns how many.

@@ -208,4 +208,23 @@ Dwarf_Frame *ElfImage::frame_at(uint64_t address) {
     return nullptr;
 }
 
+std::optional<UnwindRow> ElfImage::unwind_row(uint64_t address) {
+    {
+        std::lock_guard lock(mutex_);
+        auto it = rows_.upper_bound(address);
+        if (it != rows_.begin() && address < std::prev(it)->second.end)
+            return std::prev(it)->second.row;
+    }
+    std::unique_ptr<Dwarf_Frame, FrameFree> frame(frame_at(address));
+    Dwarf_Addr start = 0, end = 0;
+    bool signal = false;
+    if (frame == nullptr || dwarf_frame_info(frame.get(), &start, &end, &signal) < 0 || address < start ||
+        address >= end)
+        return std::nullopt;
+    std::optional<UnwindRow> row = compact_row(frame.get());
+    std::lock_guard lock(mutex_);
+    rows_.emplace(start, CachedRow{end, row});
+    return row;
+}
+
 } // namespace dtrace::live::stacks

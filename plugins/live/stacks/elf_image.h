@@ -9,12 +9,16 @@
 // through libdw, else .debug_frame) for the unwinder.
 #pragma once
 
+#include "unwind_rows.h"
+
 #include <elfutils/libdw.h>
 #include <gelf.h>
 #include <libelf.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -40,6 +44,11 @@ std::optional<size_t> for_each_function_symbol(Elf *elf, uint32_t section_type,
                                                const std::function<void(const GElf_Sym &, const char *)> &visit,
                                                bool code_labels = false);
 
+// Frees what frame_at() returns.
+struct FrameFree {
+    void operator()(Dwarf_Frame *frame) const { std::free(frame); }
+};
+
 class ElfImage {
   public:
     // Opens `path`; nullptr with `error` when it is not a readable ELF file.
@@ -57,6 +66,10 @@ class ElfImage {
     std::optional<FunctionSymbol> function_at(uint64_t address);
     // The CFI rules at link-time address `address` (caller frees with free()).
     Dwarf_Frame *frame_at(uint64_t address);
+    // The rules at `address` in compact form, cached per row (at most one
+    // entry per row of the file's CFI); nullopt where the CFI has none or
+    // they are not compact (the caller evaluates frame_at()'s).
+    std::optional<UnwindRow> unwind_row(uint64_t address);
 
   private:
     ElfImage() = default;
@@ -83,6 +96,11 @@ class ElfImage {
     bool debug_frame_tried_ = false;
     Dwarf *dwarf_ = nullptr;
     Dwarf_CFI *debug_frame_ = nullptr;
+    struct CachedRow {
+        uint64_t end;
+        std::optional<UnwindRow> row; // nullopt: not compact
+    };
+    std::map<uint64_t, CachedRow> rows_; // by the row's first address
 };
 
 } // namespace dtrace::live::stacks

@@ -6,12 +6,14 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -110,6 +112,46 @@ TEST(TargetProcess, ExitStatusAndSignalAreReported) {
     killed.release();
     kill(killed.pid(), SIGTERM);
     EXPECT_EQ(wait_exit(killed), "pid " + std::to_string(killed.pid()) + " terminated by SIGTERM");
+}
+
+// A plugin's thread may trace a released command with ptrace (pid's
+// fallback): polling for its exit must leave that thread's ptrace stops to
+// it (threads of one process see each other's tracees in waitpid), and its
+// exit status is still reported once it has gone.
+TEST(TargetProcess, PollingLeavesAnotherThreadsPtraceStops) {
+    auto created = TargetProcess::create("sleep 1");
+    ASSERT_TRUE(created) << created.reason();
+    TargetProcess &t = *created;
+    Status execed = t.exec({});
+    ASSERT_TRUE(execed) << execed.reason();
+    t.release();
+    bool seized = false, stopped = false, reported = false;
+    std::atomic<bool> polled{false};
+    std::thread tracer([&] {
+        seized = ptrace(PTRACE_SEIZE, t.pid(), nullptr, nullptr) == 0 &&
+                 ptrace(PTRACE_INTERRUPT, t.pid(), nullptr, nullptr) == 0;
+        if (!seized)
+            return;
+        // Let the poller try to take the stop before this thread waits for it.
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        while (!polled)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        int status = 0;
+        reported = waitpid(t.pid(), &status, __WALL | WNOHANG) == t.pid() && WIFSTOPPED(status);
+        stopped = state_of(t.pid()) == 't';
+        ptrace(PTRACE_DETACH, t.pid(), nullptr, nullptr);
+    });
+    std::string how;
+    for (int i = 0; i < 30; i++) {
+        EXPECT_FALSE(t.poll_exited(how)) << how;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    polled = true;
+    tracer.join();
+    ASSERT_TRUE(seized) << "ptrace is not allowed here";
+    EXPECT_TRUE(stopped);
+    EXPECT_TRUE(reported) << "the poller took the tracer's stop";
+    EXPECT_EQ(wait_exit(t), "pid " + std::to_string(t.pid()) + " has exited");
 }
 
 TEST(TargetProcess, CommandThatCannotRun) {

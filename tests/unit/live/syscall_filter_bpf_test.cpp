@@ -1,18 +1,26 @@
 // syscall_filter_bpf_test.cpp: the syscall BPF programs' in-kernel filter,
 // against real system calls of this test and of a child it forks: only the
 // events some conjunction accepts reach the ring, and without a filter all
-// of them do. Needs root (BPF programs, tracefs); skips otherwise.
+// of them do; the user stack bytes a record carries for ustack(), and a
+// ring holding more than one drain's batch. Needs root (BPF programs,
+// tracefs); skips otherwise.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <fcntl.h>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <map>
+#include <sstream>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
+#include "bpf/live_stack_tail.h"
 #include "bpf_program_set.h"
 #include "event_ring.h"
 #include "kernel_filter.h"
@@ -38,7 +46,7 @@ class SyscallFilterBpf : public ::testing::Test {
         if (!root)
             GTEST_SKIP() << root.error();
         BpfLoadSettings settings;
-        settings.ring_bytes = 1 << 20;
+        settings.ring_bytes = 4 << 20; // more than one of EventRing's 1 MB batches
         settings.settings.wakeup_watermark = settings.ring_bytes / 4;
         auto set = BpfProgramSet::load(
             std::span<const uint8_t>(syscall_events_bpf_object, syscall_events_bpf_object_size), "syscall", settings);
@@ -182,6 +190,71 @@ TEST_F(SyscallFilterBpf, ArgumentFilter) {
     EXPECT_EQ(count, 3);
     close(a);
     close(b);
+}
+
+// What a getppid record of this process carries for ustack().
+struct UserStackCopy {
+    uint32_t tid;
+    uint64_t sp;
+    uint32_t bytes;
+};
+
+// The stack's start of this process (/proc/self/stat's 28th field).
+uint64_t main_stack_start() {
+    std::ifstream in("/proc/self/stat");
+    std::string line((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::istringstream fields(line.substr(line.rfind(')') + 2)); // after the command's name: field 3 on
+    std::string field;
+    for (int i = 3; i <= 28 && fields >> field; ++i) {
+    }
+    return std::stoull(field);
+}
+
+TEST_F(SyscallFilterBpf, UserStackCopyEndsAtTheMainThreadsStackStart) {
+    live_probe_config c =
+        getppid_config(ProbeFilter{false, {{{FilterTerm{FilterField::Pid, 0, FilterOp::Eq, getpid(), ""}}}}});
+    c.stacks = LIVE_STACK_USER;
+    c.user_stack_bytes = LIVE_USER_STACK_MAX;
+    ASSERT_TRUE(bpf_->configure(0, c));
+    ASSERT_TRUE(bpf_->attach_tracepoint("syscall_entry", "syscalls", "sys_enter_getppid", 0));
+    std::vector<UserStackCopy> copies;
+    RingCallbacks callbacks;
+    callbacks.deliver = [&](std::span<const uint8_t> bytes) {
+        live_record r;
+        live_stack_tail tail;
+        std::memcpy(&r, bytes.data(), sizeof r);
+        ASSERT_GE(bytes.size(), sizeof r + sizeof tail); // no captures: the tail follows the record
+        std::memcpy(&tail, bytes.data() + sizeof r, sizeof tail);
+        copies.push_back(UserStackCopy{r.tid, tail.regs[UPROBE_REG_RSP], tail.user_bytes});
+    };
+    uint64_t drops = 0;
+    callbacks.report_drops = [&](uint32_t, uint64_t count) { drops += count; };
+    auto ring = EventRing::open(bpf_->map_fd("live_events"), bpf_->map_fd("live_drops"), 10, callbacks);
+    ASSERT_TRUE(ring);
+    // A thread's records first, more than one batch of them (8 KB each),
+    // left in the ring until stop() drains it; then the main thread's.
+    constexpr int kThreadCalls = 300;
+    std::thread([] {
+        for (int i = 0; i < kThreadCalls; ++i)
+            syscall(SYS_getppid);
+    }).join();
+    syscall(SYS_getppid);
+    bpf_->detach_all();
+    ring.value()->stop();
+    EXPECT_EQ(drops, 0u);
+    ASSERT_EQ(copies.size(), kThreadCalls + 1u);
+    // Another thread's stack is copied as before (8 KB when readable).
+    for (int i = 0; i < kThreadCalls; ++i)
+        EXPECT_GE(copies[i].bytes, 4096u) << i;
+    // The main thread's stops a little above the stack's start: no more
+    // than the next of the copy's sizes, never short of the start.
+    const UserStackCopy &main_copy = copies.back();
+    EXPECT_EQ(main_copy.tid, static_cast<uint32_t>(syscall(SYS_gettid)));
+    const uint64_t start = main_stack_start();
+    ASSERT_GT(start, main_copy.sp);
+    EXPECT_GE(main_copy.bytes, std::min<uint64_t>(start - main_copy.sp, LIVE_USER_STACK_MAX));
+    if (start - main_copy.sp + 256 <= LIVE_USER_STACK_MAX / 2)
+        EXPECT_LT(main_copy.bytes, static_cast<uint32_t>(LIVE_USER_STACK_MAX));
 }
 
 } // namespace
