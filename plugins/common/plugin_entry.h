@@ -18,10 +18,10 @@
 // set_filters, lookup_symbol, target_changed, lookup_type,
 // lookup_kernel_symbol, add_live_timer/remove_live_timer, consume_action,
 // arg_info, resolve_counter/read_counter (read_counter noexcept: it runs
-// in probe context), and the fast path's six (fastpath_layout ...: the table
-// dtrace_plugin_ops.fastpath points to), with the SDK's signatures minus the
-// state. The caller fills in name, description, options and the rest of
-// dtrace_plugin_ops.
+// in probe context), with the SDK's signatures minus the state, and the
+// fast path (the table dtrace_plugin_ops.fastpath points to: see
+// EntryPoints' fast path below). The caller fills in name, description,
+// options and the rest of dtrace_plugin_ops.
 #ifndef DTRACE_PLUGINS_COMMON_PLUGIN_ENTRY_H
 #define DTRACE_PLUGINS_COMMON_PLUGIN_ENTRY_H
 
@@ -133,32 +133,40 @@ template <typename Plugin> struct EntryPoints {
     }
 
     // The in-kernel fast path (dtrace_fastpath_ops), for a class with
-    // fastpath_layout, create_fastpath_map, load_fastpath_program,
-    // attach_fastpath_program, read_fastpath_map and read_fastpath_ring.
+    // fastpath_layout, attach_fastpath_program and fastpath_loader() (its
+    // live::FastpathLoader, which creates, loads and reads the maps and
+    // programs: the entries that only forward are made here, once).
     static int fastpath_layout(void *state, dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe *out) {
         return run(state, [&](Plugin &p) { return p.fastpath_layout(probe, cookie, *out); });
     }
     static int32_t create_fastpath_map(void *state, const dtrace_bpf_map_spec *spec) {
-        return run(state, [&](Plugin &p) { return p.create_fastpath_map(*spec); });
+        return run(state, [&](Plugin &p) { return p.fastpath_loader().create_map(*spec); });
     }
+    // A class with load_fastpath_program loads programs itself (it chooses
+    // their kind first, say); else its loader loads them as they are.
     static int32_t load_fastpath_program(void *state, const dtrace_bpf_program *program) {
-        return run(state, [&](Plugin &p) { return p.load_fastpath_program(*program); });
+        return run(state, [&](Plugin &p) {
+            if constexpr (requires { &Plugin::load_fastpath_program; })
+                return p.load_fastpath_program(*program);
+            else
+                return p.fastpath_loader().load_program(*program);
+        });
     }
     static int attach_fastpath_program(void *state, int32_t program, dtrace_probe_id probe, uint64_t cookie) {
         return run(state, [&](Plugin &p) { return p.attach_fastpath_program(program, probe, cookie); });
     }
     static int read_fastpath_map(void *state, int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
-        return run(state, [&](Plugin &p) { return p.read_fastpath_map(map, fn, arg); });
+        return run(state, [&](Plugin &p) { return p.fastpath_loader().read_map(map, fn, arg); });
     }
     static int read_fastpath_ring(void *state, int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
-        return run(state, [&](Plugin &p) { return p.read_fastpath_ring(map, fn, arg); });
+        return run(state, [&](Plugin &p) { return p.fastpath_loader().read_ring(map, fn, arg); });
     }
-    // Optional: a class with update_fastpath_map lets probes share programs.
-    static constexpr bool kUpdatesMaps = requires { &Plugin::update_fastpath_map; };
+    // Optional: a class whose kSharesFastpathPrograms is true lets probes
+    // share programs by their layout's probe_word (dtrace fills the maps
+    // the shared program reads through update_map).
+    static constexpr bool kUpdatesMaps = requires { requires Plugin::kSharesFastpathPrograms; };
     static int update_fastpath_map(void *state, int32_t map, const void *key, const void *value) {
-        if constexpr (kUpdatesMaps)
-            return run(state, [&](Plugin &p) { return p.update_fastpath_map(map, key, value); });
-        return -1;
+        return run(state, [&](Plugin &p) { return p.fastpath_loader().update_map(map, key, value); });
     }
     // Optional: a class with fastpath_kernel_stack_skip lets stack() keys run in the kernel.
     static constexpr bool kSkipsKernelFrames = requires { &Plugin::fastpath_kernel_stack_skip; };

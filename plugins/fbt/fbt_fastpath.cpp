@@ -1,25 +1,24 @@
 // fbt_fastpath.cpp: the fbt provider's side of the in-kernel fast path
-// (dtrace_fastpath_ops, docs/fastpath.md). The kprobe and kretprobe programs
-// (bpf/fbt_events.bpf.c) tail-call the program dtrace generated for a
-// probe's slot (live_fastpath) before anything else, so such a probe's
-// events never reach the ring. Their context is the probed function's
-// struct pt_regs: an entry's arguments are the SysV argument registers (the
-// six a live record holds, as the user-space path reads them), a return's
-// arg0 its return offset (the high half of the attach cookie) and arg1 rax.
+// (dtrace_fastpath_ops, docs/fastpath.md). The program dtrace generated for
+// a probe is attached to the probe's own kprobe or kretprobe in place of the
+// plugin's (bpf/fbt_events.bpf.c), so such a probe's events never reach the
+// ring. Its context is the probed function's struct pt_regs: an entry's
+// arguments are the SysV argument registers (the six a live record holds,
+// as the user-space path reads them), a return's arg0 its return offset
+// (the high half of the attach cookie) and arg1 rax.
 //
 // fentry/fexit programs are typed by their function, and the generated
-// programs read struct pt_regs: a probe attached by fentry/fexit moves to a
-// kprobe when its program is attached (before tracing starts); with
-// -x fbtattach=fentry its clauses stay in user space.
+// programs read struct pt_regs: a probe with a program of dtrace's runs on a
+// kprobe whatever -x fbtattach says, except fentry, where its clauses stay
+// in user space. Probes are attached when tracing starts, after dtrace
+// attached its programs, so no fentry/fexit program is loaded for a probe
+// that moves to a kprobe.
 #include "fbt_plugin.h"
 
-#include <cerrno>
 #include <cstddef>
-#include <cstring>
+#include <string>
 
 #include <asm/ptrace.h>
-#include <bpf/bpf.h>
-#include <linux/bpf.h>
 
 namespace dtrace::fbt {
 
@@ -53,35 +52,32 @@ int FbtPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
     return 0;
 }
 
-// The generated programs are tail-called by the kprobe programs: loaded as
-// kprobe programs.
-int32_t FbtPlugin::load_fastpath_program(const dtrace_bpf_program &program) {
-    fastpath_.set_program_kind(BPF_PROG_TYPE_KPROBE, 0);
-    return fastpath_.load_program(program);
-}
-
-// The program goes in the slot's live_fastpath entry; the probe then needs
-// a kprobe (not fentry/fexit) whose cookie carries a return probe's offset.
+// The program goes on the probe's own kprobe (kretprobe), whose cookie
+// carries a return probe's offset: the plugin's program does not run for
+// the probe. Before tracing starts (the usual case) the probe has nothing
+// attached yet; a probe registered late is disarmed first, so that no event
+// runs both, and its program (fentry/fexit or kprobe) is detached after.
 int FbtPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_t cookie) {
     auto it = slot_of_cookie_.find(cookie);
-    const int fd = fastpath_.program_fd(program);
     const KernelFunction *f = function_of(cookie);
-    if (fd < 0 || f == nullptr || it == slot_of_cookie_.end() || fastpath_unavailable(&slots_[it->second]) != nullptr)
+    if (fastpath_.program_fd(program) < 0 || f == nullptr || it == slot_of_cookie_.end() ||
+        fastpath_unavailable(&slots_[it->second]) != nullptr)
         return fail("attaching a generated program to an fbt probe that cannot run it (cookie " +
                     std::to_string(cookie) + ")");
     const uint32_t index = it->second;
     ProbeSlot &slot = slots_[index];
-    if (bpf_map_update_elem(bpf_->map_fd("live_fastpath"), &index, &fd, BPF_ANY) != 0)
-        return fail("cannot attach a generated program to fbt probe " + f->name + ": " + std::strerror(errno));
-    slot.in_kernel = true;
-    if (!slot.trampoline && slot.return_offset == 0)
-        return 0; // its kprobe runs the program as it is
+    if (slot.attachment && !bpf_->configure(index, live_probe_config{}))
+        return fail("cannot disarm fbt probe " + f->name + " for its generated program");
+    std::string error;
+    const int32_t link = fastpath_.attach_kprobe(program, f->name, is_return(cookie),
+                                                 index | static_cast<uint64_t>(slot.return_offset) << 32, error);
+    if (link < 0) {
+        if (slot.attachment)
+            (void)bpf_->configure(index, config_of(slot));
+        return fail(error);
+    }
     detach(slot);
-    live::Result<size_t> attached =
-        attach_kprobe(*f, is_return(cookie), index | static_cast<uint64_t>(slot.return_offset) << 32);
-    if (!attached)
-        return fail(attached.error());
-    slot.attachment = attached.value();
+    slot.fastpath_link = link;
     return 0;
 }
 

@@ -53,7 +53,10 @@ bool matches(const char *pattern, const std::string &name) {
 
 FbtPlugin::FbtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
     : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), fastpath_(host, ops),
-      record_(std::make_unique<fbt_record>()) {}
+      record_(std::make_unique<fbt_record>()) {
+    // dtrace's programs run on kprobes (fbt_fastpath.cpp).
+    fastpath_.set_program_kind(BPF_PROG_TYPE_KPROBE, 0);
+}
 
 FbtPlugin::~FbtPlugin() {
     stop();
@@ -234,15 +237,20 @@ int FbtPlugin::enable(dtrace_probe_id probe, uint64_t cookie) {
     slot.id.store(probe, std::memory_order_release);
     if (live::Status configured = bpf_->configure(*index, config_of(slot)); !configured)
         return fail(configured.error());
-    live::Result<size_t> attachment = attach(slot, *f, *index);
-    if (!attachment)
-        return fail(attachment.error());
-    slot.attachment = attachment.value();
     slot.enabled = true;
+    // Before tracing starts, dtrace may still give the probe a program of
+    // its own (attach_fastpath_program), which needs no program of ours:
+    // start() attaches the others.
+    if (!started_)
+        return 0;
+    live::Result<size_t> attachment = attach(slot, *f, *index);
+    if (!attachment) {
+        slot.enabled = false;
+        return fail(attachment.error());
+    }
+    slot.attachment = attachment.value();
     // The first probe enabled while tracing (a module's, registered late) opens the ring.
-    if (started_ && !ring_)
-        return open_ring();
-    return 0;
+    return ring_ ? 0 : open_ring();
 }
 
 live::Result<std::unique_ptr<live::BpfProgramSet>> FbtPlugin::load_trampoline(const KernelFunction &f, bool is_return) {
@@ -281,6 +289,22 @@ live::Result<size_t> FbtPlugin::attach(ProbeSlot &slot, const KernelFunction &f,
     return attach_kprobe(f, ret, index);
 }
 
+bool FbtPlugin::attach_pending() {
+    const uint32_t count = slot_count_.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < count; ++i) {
+        ProbeSlot &slot = slots_[i];
+        if (!slot.enabled || slot.attachment || slot.fastpath_link >= 0)
+            continue;
+        live::Result<size_t> attachment = attach(slot, *function_of(slot.cookie), i);
+        if (!attachment) {
+            fail(attachment.error());
+            return false;
+        }
+        slot.attachment = attachment.value();
+    }
+    return true;
+}
+
 live::Result<size_t> FbtPlugin::attach_kprobe(const KernelFunction &f, bool ret, uint64_t cookie) {
     return bpf_->attach_kprobe(ret ? "fbt_return" : "fbt_entry", f.name, ret, cookie);
 }
@@ -291,6 +315,8 @@ void FbtPlugin::detach(ProbeSlot &slot) {
     else if (slot.attachment)
         bpf_->detach(*slot.attachment);
     slot.attachment.reset();
+    fastpath_.detach(slot.fastpath_link);
+    slot.fastpath_link = -1;
 }
 
 void FbtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
@@ -301,9 +327,6 @@ void FbtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     if (!slot.enabled)
         return;
     detach(slot);
-    if (slot.in_kernel)
-        (void)bpf_map_delete_elem(bpf_->map_fd("live_fastpath"), &it->second);
-    slot.in_kernel = false;
     slot.enabled = false;
     (void)bpf_->configure(it->second, live_probe_config{});
 }
@@ -343,7 +366,7 @@ int FbtPlugin::write_fetch_plan(dtrace_probe_id probe, uint32_t index) {
 int FbtPlugin::start() {
     if (started_)
         return 0;
-    if (bpf_ && open_ring() != 0)
+    if (!attach_pending() || (bpf_ && open_ring() != 0))
         return -1;
     // Without a probe enabled yet (dtrace -Z), a module loaded later may bring one.
     if (functions_ != nullptr && !descriptions_.empty()) {
@@ -402,6 +425,7 @@ void FbtPlugin::stop() {
     }
     if (bpf_)
         bpf_->detach_all();
+    fastpath_.detach_all();
     if (ring_)
         ring_->stop();
     ring_.reset();

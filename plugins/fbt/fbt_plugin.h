@@ -25,8 +25,8 @@
 // the address from kallsyms, the type from BTF; lookup_symbol: names
 // kernel addresses for stack(), sym(), func(), mod()).
 //
-// Clauses dtrace compiles to BPF run in the kernel, by a tail call from the
-// kprobe programs (fbt_fastpath.cpp, docs/fastpath.md).
+// Clauses dtrace compiles to BPF run in the kernel, dtrace's program on the
+// probe's own kprobe (fbt_fastpath.cpp, docs/fastpath.md).
 #pragma once
 
 #include <atomic>
@@ -82,15 +82,8 @@ class FbtPlugin {
 
     // The in-kernel fast path (dtrace_fastpath_ops, fbt_fastpath.cpp).
     int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out);
-    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec) { return fastpath_.create_map(spec); }
-    int32_t load_fastpath_program(const dtrace_bpf_program &program);
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
-    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
-        return fastpath_.read_map(map, fn, arg);
-    }
-    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
-        return fastpath_.read_ring(map, fn, arg);
-    }
+    live::FastpathLoader &fastpath_loader() { return fastpath_; } // maps and rings (plugin_entry.h)
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
@@ -107,7 +100,9 @@ class FbtPlugin {
         std::unique_ptr<live::BpfProgramSet> trampoline;
         // A return probe's arg0 (return_offset.h; 0: unknown), once a clause reads it.
         uint32_t return_offset = 0;
-        bool in_kernel = false; // its clauses run dtrace's program (fbt_fastpath.cpp)
+        // dtrace's program on the probe's own kprobe (fastpath_'s link), its
+        // clauses run in the kernel; -1: none (fbt_fastpath.cpp).
+        int32_t fastpath_link = -1;
     };
     // How probes attach (-x fbtattach): fentry/fexit where the kernel allows
     // them, else kprobes (Auto), or only one of the two.
@@ -122,10 +117,13 @@ class FbtPlugin {
     bool ensure_loaded(uint64_t cookie);
     live_probe_config config_of(const ProbeSlot &slot) const;
     live::Result<size_t> attach(ProbeSlot &slot, const KernelFunction &f, uint32_t index);
+    // Attaches the enabled slots that dtrace's programs do not run (at start).
+    bool attach_pending();
     live::Result<std::unique_ptr<live::BpfProgramSet>> load_trampoline(const KernelFunction &f, bool is_return);
     // The kprobe (kretprobe) program on f, with `cookie` (bpf/fbt_events.bpf.c).
     live::Result<size_t> attach_kprobe(const KernelFunction &f, bool is_return, uint64_t cookie);
-    // Removes the slot's program from its function (fentry/fexit or kprobe).
+    // Removes the slot's program from its function (fentry/fexit or kprobe),
+    // and dtrace's.
     void detach(ProbeSlot &slot);
     // Why dtrace's programs cannot run at the slot's probe; null: they can.
     const char *fastpath_unavailable(const ProbeSlot *slot) const;
@@ -155,7 +153,10 @@ class FbtPlugin {
     std::unordered_map<uint64_t, uint32_t> slot_of_cookie_;
     live::LiveOptions options_;
     std::unique_ptr<live::BpfProgramSet> bpf_;
-    live::FastpathLoader fastpath_; // after bpf_: its programs close first
+    // Declared after bpf_ on purpose (members are destroyed in reverse
+    // order): the generated programs and their links close before the
+    // kprobe object whose live_fastpath array tail-calls them.
+    live::FastpathLoader fastpath_;
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     KernelMemory kernel_memory_;

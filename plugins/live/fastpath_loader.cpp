@@ -1,5 +1,5 @@
 // fastpath_loader.cpp: maps, programs and map reads with libbpf's low-level
-// calls (see fastpath_loader.h).
+// calls (see fastpath_loader.h; the attachments are fastpath_attach.cpp's).
 #include "fastpath_loader.h"
 
 #include <algorithm>
@@ -9,10 +9,6 @@
 #include <unistd.h>
 
 #include <asm/ptrace.h>
-#include <linux/perf_event.h>
-#include <sys/syscall.h>
-
-#include "tracefs.h"
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -225,56 +221,6 @@ int32_t FastpathLoader::load_program(const dtrace_bpf_program &program) {
 
 int FastpathLoader::program_fd(int32_t program) const {
     return program >= 0 && static_cast<size_t>(program) < programs_.size() ? programs_[program] : -1;
-}
-
-int32_t FastpathLoader::attach_tracepoint(int32_t program, const std::string &group, const std::string &event,
-                                          std::string &error) {
-    const int program_fd = this->program_fd(program);
-    Result<std::string> root = tracefs_root();
-    if (program_fd < 0 || !root) {
-        error = program_fd < 0 ? "attaching an unknown program (" + std::to_string(program) + ")" : root.error();
-        return -1;
-    }
-    Result<std::string> id = read_text_file(root.value() + "/events/" + group + "/" + event + "/id");
-    if (!id) {
-        error = id.error();
-        return -1;
-    }
-    // As libbpf attaches a tracepoint program: a perf event of the
-    // tracepoint on CPU 0 for every process (the program runs on every CPU).
-    perf_event_attr attr{};
-    attr.size = sizeof attr;
-    attr.type = PERF_TYPE_TRACEPOINT;
-    attr.config = std::strtoull(id.value().c_str(), nullptr, 10);
-    const int event_fd = static_cast<int>(syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC));
-    if (event_fd < 0) {
-        error = "cannot open tracepoint " + group + ":" + event + ": " + std::strerror(errno);
-        return -1;
-    }
-    const int link_fd = bpf_link_create(program_fd, event_fd, BPF_PERF_EVENT, nullptr);
-    if (link_fd < 0) {
-        error = "cannot attach a generated program to tracepoint " + group + ":" + event + ": " + std::strerror(errno);
-        close(event_fd);
-        return -1;
-    }
-    links_.push_back({link_fd, event_fd});
-    return static_cast<int32_t>(links_.size() - 1);
-}
-
-void FastpathLoader::detach(int32_t link) {
-    if (link < 0 || static_cast<size_t>(link) >= links_.size())
-        return;
-    Link &l = links_[link];
-    for (int *fd : {&l.link_fd, &l.event_fd})
-        if (*fd >= 0) {
-            close(*fd);
-            *fd = -1;
-        }
-}
-
-void FastpathLoader::detach_all() {
-    for (size_t i = 0; i < links_.size(); i++)
-        detach(static_cast<int32_t>(i));
 }
 
 bool FastpathLoader::update_map(int32_t map, const void *key, const void *value, std::string &error) {

@@ -4,7 +4,8 @@
 // into their map loads), and reads maps back. Which events run a program is
 // the plugin's business: the syscall plugin puts it in its objects'
 // live_fastpath program array at the probe's slot (program_fd()), or
-// attaches it to the probe's tracepoint itself (attach_tracepoint()).
+// attaches it to the probe's tracepoint itself (attach_tracepoint()); fbt
+// to the probe's kprobe (attach_kprobe(), fastpath_attach.cpp).
 //
 // Every map and program is owned by a file descriptor held here, closed by
 // the destructor: nothing is pinned, nothing outlives the process.
@@ -57,6 +58,10 @@ class FastpathLoader {
     // each event without the plugin's program and its tail call): a link
     // handle (>= 0), or -1 with `error` set.
     int32_t attach_tracepoint(int32_t program, const std::string &group, const std::string &event, std::string &error);
+    // The same on a kprobe at `function`'s entry, or a kretprobe at its
+    // returns: a kprobe program, whose bpf_get_attach_cookie() is `cookie`.
+    int32_t attach_kprobe(int32_t program, const std::string &function, bool retprobe, uint64_t cookie,
+                          std::string &error);
     // Removes one such attachment (idempotent), or all of them.
     void detach(int32_t link);
     void detach_all();
@@ -67,8 +72,9 @@ class FastpathLoader {
     // Calls fn for each record waiting in a ring map, and frees it; false with `error` set.
     bool read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg, std::string &error);
 
-    // The same as dtrace_fastpath_ops' entries, which a plugin forwards here
-    // (a loader made with the host): -1 after reporting why to dtrace.
+    // The same as dtrace_fastpath_ops' entries, which plugin_entry.h calls
+    // here through the plugin's fastpath_loader() (a loader made with the
+    // host): -1 after reporting why to dtrace.
     int32_t create_map(const dtrace_bpf_map_spec &spec);
     int read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg);
     int update_map(int32_t map, const void *key, const void *value);
@@ -76,6 +82,9 @@ class FastpathLoader {
 
   private:
     int report(const std::string &error) const;
+    // Links `program` to the perf event `event_fd` (closed on failure; -1:
+    // its opening failed, errno says why) named `event` in errors.
+    int32_t link_to_event(int32_t program, int event_fd, uint64_t cookie, const std::string &event, std::string &error);
 
     dtrace_host *host_ = nullptr;
     const dtrace_host_ops *ops_ = nullptr;
@@ -92,7 +101,7 @@ class FastpathLoader {
     };
     std::vector<Map> maps_;
     std::vector<int> programs_;
-    // attach_tracepoint()'s links and their perf events (-1: detached).
+    // attach_tracepoint()'s and attach_kprobe()'s links and their perf events (-1: detached).
     struct Link {
         int link_fd = -1, event_fd = -1;
     };

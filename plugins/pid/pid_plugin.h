@@ -67,15 +67,9 @@ class PidPlugin {
 
     // The in-kernel fast path (dtrace_fastpath_ops, pid_fastpath.cpp).
     int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out);
-    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec) { return fastpath_.create_map(spec); }
     int32_t load_fastpath_program(const dtrace_bpf_program &program);
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
-    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
-        return fastpath_.read_map(map, fn, arg);
-    }
-    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
-        return fastpath_.read_ring(map, fn, arg);
-    }
+    live::FastpathLoader &fastpath_loader() { return fastpath_; } // maps and rings (plugin_entry.h)
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
@@ -142,7 +136,11 @@ class PidPlugin {
     live::LiveOptions options_;
     std::unique_ptr<live::UprobeAttacher> uprobes_;
     std::unique_ptr<ptrace_backend::PtraceTracer> ptrace_; // instead of uprobes_
-    live::FastpathLoader fastpath_; // after uprobes_: its programs close first
+    // Declared after uprobes_ on purpose (members are destroyed in reverse
+    // order): the generated programs and their maps close before the uprobe
+    // object whose uprobe_fastpath array tail-calls them and whose links
+    // stop() has detached. Keep this order.
+    live::FastpathLoader fastpath_;
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     EventFetches event_fetches_; // the event being fired's

@@ -70,15 +70,8 @@ class SdtPlugin {
     // probe's layout, maps and programs through fastpath_, a program run by
     // the tracepoint program's tail call or attached to sched_switch.
     int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out) const;
-    int32_t create_fastpath_map(const dtrace_bpf_map_spec &spec) { return fastpath_.create_map(spec); }
-    int32_t load_fastpath_program(const dtrace_bpf_program &program) { return fastpath_.load_program(program); }
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
-    int read_fastpath_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg) {
-        return fastpath_.read_map(map, fn, arg);
-    }
-    int read_fastpath_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg) {
-        return fastpath_.read_ring(map, fn, arg);
-    }
+    live::FastpathLoader &fastpath_loader() { return fastpath_; } // maps and rings (plugin_entry.h)
     // The tracing machinery's frames atop a kernel stack a program took (stack() keys).
     uint32_t fastpath_kernel_stack_skip(std::span<const uint64_t> frames) {
         return static_cast<uint32_t>(stacks_.tracing_frames(frames));

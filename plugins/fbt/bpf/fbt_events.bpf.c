@@ -2,7 +2,8 @@
  * fbt_events.bpf.c: the fbt provider's BPF programs, attached through the
  * kprobe PMU to a kernel function's entry (fbt_entry, a kprobe) or return
  * (fbt_return, a kretprobe). The attach cookie is the probe's slot in
- * live_probes.
+ * live_probes. A probe whose clauses run in the kernel has dtrace's program
+ * on its kprobe instead (fbt_fastpath.cpp).
  *
  * Entry: arg0..arg5 are the function's first six arguments (the x86-64
  * argument registers). Return: arg0 is the return offset (the plugin's,
@@ -22,7 +23,6 @@ char LICENSE[] SEC("license") = "GPL";
 SEC("kprobe")
 int fbt_entry(struct pt_regs *ctx) {
     __u32 slot = bpf_get_attach_cookie(ctx);
-    live_run_fastpath(ctx, slot);
     const struct live_probe_config *cfg = armed(slot);
     if (!cfg)
         return 0;
@@ -36,7 +36,6 @@ int fbt_entry(struct pt_regs *ctx) {
 SEC("kretprobe")
 int fbt_return(struct pt_regs *ctx) {
     __u32 slot = bpf_get_attach_cookie(ctx);
-    live_run_fastpath(ctx, slot);
     const struct live_probe_config *cfg = armed(slot);
     if (!cfg)
         return 0;

@@ -41,6 +41,13 @@ struct ElfFile {
     }
 };
 
+// Whether section `index` of `elf` holds code.
+bool is_code_section(Elf *elf, size_t index) {
+    GElf_Shdr header;
+    Elf_Scn *section = elf_getscn(elf, index);
+    return section != nullptr && gelf_getshdr(section, &header) != nullptr && (header.sh_flags & SHF_EXECINSTR) != 0;
+}
+
 } // namespace
 
 std::shared_ptr<ElfImage> ElfImage::open(const std::string &path, std::string &error) {
@@ -89,7 +96,8 @@ std::optional<uint64_t> ElfImage::address_of_offset(uint64_t offset) const {
 }
 
 std::optional<size_t> for_each_function_symbol(Elf *elf, uint32_t section_type,
-                                               const std::function<void(const GElf_Sym &, const char *)> &visit) {
+                                               const std::function<void(const GElf_Sym &, const char *)> &visit,
+                                               bool code_labels) {
     Elf_Scn *section = nullptr;
     while ((section = elf_nextscn(elf, section)) != nullptr) {
         GElf_Shdr header;
@@ -106,7 +114,8 @@ std::optional<size_t> for_each_function_symbol(Elf *elf, uint32_t section_type,
                 sym.st_shndx == SHN_UNDEF)
                 continue;
             const int type = GELF_ST_TYPE(sym.st_info);
-            if (type != STT_FUNC && type != STT_GNU_IFUNC)
+            const bool label = code_labels && type == STT_NOTYPE && is_code_section(elf, sym.st_shndx);
+            if (type != STT_FUNC && type != STT_GNU_IFUNC && !label)
                 continue;
             const char *name = elf_strptr(elf, header.sh_link, sym.st_name);
             if (name == nullptr || name[0] == '\0')
@@ -123,11 +132,13 @@ bool ElfImage::read_symbols(Elf *elf, uint32_t section_type) {
     return for_each_function_symbol(
                elf, section_type,
                [&](const GElf_Sym &sym, const char *name) {
-                   symbols_.push_back({sym.st_value, sym.st_size, static_cast<uint32_t>(names_.size())});
+                   symbols_.push_back({sym.st_value, sym.st_size, static_cast<uint32_t>(names_.size()),
+                                       GELF_ST_TYPE(sym.st_info) == STT_NOTYPE});
                    // A versioned name of a static table ("memcpy@GLIBC_2.2.5") prints as DTrace names it.
                    names_.append(name, std::strcspn(name, "@"));
                    names_.push_back('\0');
-               })
+               },
+               true)
         .has_value();
 }
 
@@ -152,16 +163,27 @@ std::optional<FunctionSymbol> ElfImage::function_at(uint64_t address) {
         load_symbols();
     auto it = std::upper_bound(symbols_.begin(), symbols_.end(), address,
                                [](uint64_t a, const Symbol &s) { return a < s.start; });
-    // The nearest symbols at or below the address, the first that covers it
+    // The nearest functions at or below the address, the first that covers it
     // (a zero-sized one covers up to the next symbol); a few, for nested ones.
+    // Else the nearest code label below it with no function in between.
+    auto label = symbols_.end();
+    bool function_between = false;
     for (int tries = 0; it != symbols_.begin() && tries < 8; tries++) {
         --it;
+        if (it->label) {
+            if (label == symbols_.end() && !function_between)
+                label = it;
+            continue;
+        }
         const bool covers = it->size == 0 ? std::next(it) == symbols_.end() || address < std::next(it)->start
                                           : address < it->start + it->size;
         if (covers)
             return FunctionSymbol{std::string_view(names_.c_str() + it->name), it->start};
+        function_between = true;
     }
-    return std::nullopt;
+    if (label == symbols_.end())
+        return std::nullopt;
+    return FunctionSymbol{std::string_view(names_.c_str() + label->name), label->start};
 }
 
 Dwarf_Frame *ElfImage::frame_at(uint64_t address) {

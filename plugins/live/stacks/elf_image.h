@@ -4,7 +4,8 @@
 // its PT_LOAD segments (to turn a file offset of a mapping into the link-time
 // address its symbols and CFI use), its function symbols (.symtab, else
 // .dynsym; a stripped file's .symtab is looked for in its separate debug file
-// under /usr/lib/debug/.build-id/), and its call frame information (.eh_frame
+// under /usr/lib/debug/.build-id/; with the code labels, for code no
+// function covers), and its call frame information (.eh_frame
 // through libdw, else .debug_frame) for the unwinder.
 #pragma once
 
@@ -36,9 +37,12 @@ struct FunctionSymbol {
 // address and a name) of `elf`'s first section of `section_type` (SHT_SYMTAB,
 // SHT_DYNSYM). Returns how many it visited; nullopt when there is no such
 // section. Shared by the stack helper and the user-space providers'
-// function lists (live/modules/elf_functions.h).
+// function lists (live/modules/elf_functions.h). With `code_labels`, also
+// the untyped symbols of executable sections: assembly's labels, such as
+// ld.so's _start and _dl_start_user (STT_NOTYPE).
 std::optional<size_t> for_each_function_symbol(Elf *elf, uint32_t section_type,
-                                               const std::function<void(const GElf_Sym &, const char *)> &visit);
+                                               const std::function<void(const GElf_Sym &, const char *)> &visit,
+                                               bool code_labels = false);
 
 // Frees what frame_at() returns.
 struct FrameFree {
@@ -56,7 +60,9 @@ class ElfImage {
     const std::string &build_id() const { return build_id_; } // hex; empty when the file has none
     // The link-time address of byte `offset` of the file, when a PT_LOAD segment maps it.
     std::optional<uint64_t> address_of_offset(uint64_t offset) const;
-    // The function containing link-time address `address`. Thread-safe, as is frame_at.
+    // The function containing link-time address `address`, else the code
+    // label at or below it that no function follows (ld.so's entry frame,
+    // _dl_start_user). Thread-safe, as is frame_at.
     std::optional<FunctionSymbol> function_at(uint64_t address);
     // The CFI rules at link-time address `address` (caller frees with free()).
     Dwarf_Frame *frame_at(uint64_t address);
@@ -70,6 +76,7 @@ class ElfImage {
     struct Symbol {
         uint64_t start, size;
         uint32_t name; // offset in names_
+        bool label;    // a code label (for_each_function_symbol), not a function
     };
     struct Segment {
         uint64_t offset, vaddr, size;

@@ -24,6 +24,9 @@ void capture_in_qsort(captured_stack *out);
 /* Addresses of the functions, to check the unwound frames against. */
 extern const void *const captured_stack_functions[2]; /* compare_and_capture, capture_in_qsort */
 
+/* An assembly label in the code (an untyped symbol, as ld.so's entry), never called. */
+void captured_stack_label(void);
+
 #ifdef __cplusplus
 }
 #endif

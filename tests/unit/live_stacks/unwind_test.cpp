@@ -97,6 +97,14 @@ TEST(Symbols, NamesFunctionsWithOffsetsAndLibraries) {
     EXPECT_FALSE(symbols.lookup(DTRACE_SYMBOL_USER, getpid(), 0x10, &out)) << "nothing is mapped at 0x10";
 }
 
+// ld.so's entry frame is code only an assembly label names (_dl_start_user,
+// untyped, from its debug file): named by it, not as a bare address.
+TEST(Symbols, NamesCodeOnlyAnAssemblyLabelCovers) {
+    StackSymbols symbols;
+    const uint64_t label = reinterpret_cast<uint64_t>(&captured_stack_label);
+    EXPECT_EQ(name_of(symbols, getpid(), label + 1, true), "live_stacks_tests`captured_stack_label+1");
+}
+
 TEST(Symbols, AProcessThatExitedStillSymbolizes) {
     pid_t child = fork();
     ASSERT_GE(child, 0);
