@@ -8,10 +8,9 @@
  *
  * live_record.size covers the first two parts (what LiveFiring reads); the
  * tail, present only when the probe's configuration asks for it
- * (UPROBE_FLAG_TAIL: a bare record is a third of the size), holds the user registers of the probed instruction (uregs[], the
- * unwinder's starting point), arguments past the sixth read from the stack,
- * what the probe's fetch steps read of the process's memory (dtrace's fetch
- * plan: copyin() and copyinstr() of addresses computed from the arguments,
+ * (UPROBE_FLAG_TAIL: a bare record is a third of the size), holds the user registers of the probed instruction
+ * (uregs[], the unwinder's starting point), arguments past the sixth read from the stack, what the probe's fetch steps
+ * read of the process's memory (dtrace's fetch plan: copyin() and copyinstr() of addresses computed from the arguments,
  * tail.fetch_bytes bytes), and tail.stack_size bytes of the user stack from
  * rsp, for ustack().
  */
@@ -28,8 +27,8 @@
 #define UPROBE_COOKIE_SLOT(cookie) ((__u32)(cookie))
 #define UPROBE_COOKIE_OFFSET(cookie) ((__u32)((cookie) >> 32))
 
-#define UPROBE_STACK_ARGS 4       /* arg6..arg9: the words above the return address at entry */
-#define UPROBE_STACK_MAX 8192     /* the most user stack bytes copied for ustack() */
+#define UPROBE_STACK_ARGS 4   /* arg6..arg9: the words above the return address at entry */
+#define UPROBE_STACK_MAX 8192 /* the most user stack bytes copied for ustack() */
 
 /* The registers of the probed instruction, in the order of the kernel's
  * x86-64 struct pt_regs (uapi asm/ptrace.h). */
@@ -66,10 +65,10 @@ enum uprobe_reg {
 
 /* Where a USDT probe site's argument is (its note's "-4@8(%rsp)"). */
 enum uprobe_usdt_arg_kind {
-    UPROBE_USDT_NONE = 0,   /* no such argument (or one the note spells in a form not read): 0 */
-    UPROBE_USDT_CONST = 1,  /* value */
-    UPROBE_USDT_REG = 2,    /* the register */
-    UPROBE_USDT_MEMORY = 3  /* memory at the register plus value */
+    UPROBE_USDT_NONE = 0,  /* no such argument (or one the note spells in a form not read): 0 */
+    UPROBE_USDT_CONST = 1, /* value */
+    UPROBE_USDT_REG = 2,   /* the register */
+    UPROBE_USDT_MEMORY = 3 /* memory at the register plus value */
 };
 
 struct uprobe_usdt_arg {
