@@ -218,13 +218,18 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
             return displace(in.r2, in.r1, false);
         if (op == kSub && regs[in.r1].tag == Kind::Buffer)
             return displace(in.r1, in.r2, true);
-        integer(in.r1);
-        integer(in.r2);
+        const Kind &left = integer(in.r1);
+        const Kind &right = integer(in.r2);
+        // A sum or difference of constants stays known (a provider's record
+        // address plus a member's offset: refuse_provider_address()).
+        Kind result{Kind::Integer};
+        if (left.known && right.known && (op == kAdd || op == kSub))
+            result = Kind{Kind::Integer, true, op == kAdd ? left.value + right.value : left.value - right.value};
         load_dif_register(out_, R1, in.r1);
         load_dif_register(out_, R2, in.r2);
         out_.alu(op, R1, R2);
         store_dif_register(out_, in.rd, R1);
-        set(in.rd, Kind{Kind::Integer});
+        set(in.rd, result);
     };
     auto divide = [&](uint8_t op, bool is_signed) {
         integer(in.r1);
@@ -616,6 +621,15 @@ KernelString DifoTranslator::string_of(const Kind &k) const {
     }
 }
 
+// A constant address above x86-64's user half is no process's memory: it is
+// a provider's own record (curpsinfo's and curlwpsinfo's twins), which only
+// the plugin answers, in user space.
+void DifoTranslator::refuse_provider_address(const Kind &address, const char *what) {
+    constexpr uint64_t kUserSpaceEnd = 0x0000800000000000ull;
+    if (address.known && address.value >= kUserSpaceEnd)
+        throw Refusal(std::string(what) + " of a provider's record (as curpsinfo's), which only user space reads");
+}
+
 // copyinstr(addr [, maxlen]): the string at the user address, at most
 // strsize - 1 bytes (or maxlen), into a zeroed scratch slot of its own. A
 // read that fails writes DTrace's error record (invalid address, the
@@ -625,6 +639,7 @@ void DifoTranslator::emit_copyinstr(uint8_t rd, size_t pc, State &state) {
         throw Refusal("copyinstr() without its probe's own program (its faults name the probe)");
     if (state.tuple.empty() || state.tuple[0].tag != Kind::Integer || state.tuple.size() > 2)
         throw Refusal("copyinstr() of something other than an address");
+    refuse_provider_address(state.tuple[0], "copyinstr()");
     uint32_t size = plan_.strsize;
     if (state.tuple.size() == 2) {
         if (state.tuple[1].tag != Kind::Integer || !state.tuple[1].known)
@@ -673,6 +688,7 @@ void DifoTranslator::emit_copyin(uint8_t rd, size_t pc, State &state) {
         throw Refusal("copyin() without its probe's own program (its faults name the probe)");
     if (state.tuple.size() != 2 || state.tuple[0].tag != Kind::Integer)
         throw Refusal("copyin() of something other than an address");
+    refuse_provider_address(state.tuple[0], "copyin()");
     if (state.tuple[1].tag != Kind::Integer || !state.tuple[1].known)
         throw Refusal("copyin() of a size not known at compile time");
     const uint64_t size = state.tuple[1].value;

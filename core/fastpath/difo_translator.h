@@ -108,6 +108,7 @@ class DifoTranslator {
     void emit_thread_key(int16_t offset);
     void emit_copyinstr(uint8_t rd, size_t pc, State &state);
     void emit_copyin(uint8_t rd, size_t pc, State &state);
+    static void refuse_provider_address(const Kind &address, const char *what);
     void emit_buffer_load(const dif::Instr &in, const Kind &address, State &state);
     void emit_clause_local(const dif::Instr &in, size_t pc, const dif::Difo &difo, State &state);
     void emit_read_fault(size_t pc);

@@ -88,6 +88,11 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
               "a load of 4 bytes at offset 2 of copyin()'s bytes, not aligned");
     EXPECT_EQ(refusal_of("a:::b { @[*(int *)copyin(arg0, 1025)] = count(); }"),
               "copyin() of 0 bytes, or of more than 1024 in a clause");
+    // A record of the plugin's own at a kernel-half address (curpsinfo's), base plus a member's offset.
+    EXPECT_EQ(refusal_of("a:::b { @[*(int *)copyin(0xffffff0000000000 + 8, 4)] = count(); }"),
+              "copyin() of a provider's record (as curpsinfo's), which only user space reads");
+    EXPECT_EQ(refusal_of("a:::b { @[copyinstr(0xffffff0000010000)] = count(); }"),
+              "copyinstr() of a provider's record (as curpsinfo's), which only user space reads");
     EXPECT_EQ(refusal_of("a:::b { @[*(int *)(arg0 ? copyin(arg0, 8) : copyin(arg1, 8))] = count(); }"),
               "memory loads and stores are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { trace(vtimestamp); }"),
