@@ -104,8 +104,9 @@ class PtraceTracer {
     void run();
     void run_commands();
     live::Status seize(int64_t pid);
-    // Stops every thread of `process` and waits until each is (false: it vanished).
-    void stop_all(Process &process);
+    // Stops every thread of process `pid` and waits until each is; nullptr
+    // when its last thread exited meanwhile (the process is forgotten then).
+    Process *stop_all(int64_t pid);
     void resume(pid_t tid, int signal);
     void handle(pid_t tid, int status);
     void handle_trap(pid_t tid, Thread &thread);

@@ -127,8 +127,7 @@ live::Status PtraceTracer::seize(int64_t pid) {
         return live::Error{"cannot trace process " + std::to_string(pid) + ": it has exited"};
     }
     process.traced = true;
-    stop_all(process);
-    if (process.threads.empty())
+    if (stop_all(pid) == nullptr)
         return live::Done{}; // it exited meanwhile
     place(process, *process.threads.begin());
     if (process.held) {
@@ -146,11 +145,20 @@ live::Status PtraceTracer::seize(int64_t pid) {
     return live::Done{};
 }
 
-void PtraceTracer::stop_all(Process &process) {
+PtraceTracer::Process *PtraceTracer::stop_all(int64_t pid) {
+    auto known = processes_.find(pid);
+    if (known == processes_.end())
+        return nullptr;
+    Process &process = known->second;
     for (pid_t tid : process.threads) {
         if (!threads_[tid].stopped)
             ptrace(PTRACE_INTERRUPT, tid, nullptr, nullptr);
     }
+    // A thread forgotten may have been the last: forget_thread() then erased the process.
+    auto forget = [&](pid_t tid) {
+        forget_thread(tid);
+        return processes_.count(pid) != 0;
+    };
     // Every stop of these threads is taken as it comes (a signal is kept for later).
     for (bool waiting = true; waiting;) {
         waiting = false;
@@ -159,12 +167,9 @@ void PtraceTracer::stop_all(Process &process) {
                 continue;
             waiting = true;
             int status = 0;
-            if (wait_for(tid, status) != tid) {
-                forget_thread(tid);
-                continue;
-            }
-            if (WIFEXITED(status) || WIFSIGNALED(status)) {
-                forget_thread(tid);
+            if (wait_for(tid, status) != tid || WIFEXITED(status) || WIFSIGNALED(status)) {
+                if (!forget(tid))
+                    return nullptr;
                 continue;
             }
             Thread &thread = threads_[tid];
@@ -173,7 +178,8 @@ void PtraceTracer::stop_all(Process &process) {
             const int signal = WSTOPSIG(status);
             if (event == PTRACE_EVENT_EXIT) {
                 ptrace(PTRACE_DETACH, tid, nullptr, nullptr);
-                forget_thread(tid);
+                if (!forget(tid))
+                    return nullptr;
             } else if (event == PTRACE_EVENT_CLONE || event == PTRACE_EVENT_VFORK) {
                 // A thread, or a vfork child in our memory: stopped and let go with the others.
                 unsigned long child = 0;
@@ -199,6 +205,7 @@ void PtraceTracer::stop_all(Process &process) {
             }
         }
     }
+    return &process;
 }
 
 void PtraceTracer::resume(pid_t tid, int signal) {
@@ -252,9 +259,10 @@ void PtraceTracer::detach_process(int64_t pid, bool restore) {
     auto known = processes_.find(pid);
     if (known == processes_.end())
         return;
+    if (known->second.traced && stop_all(pid) == nullptr)
+        return; // its last thread exited meanwhile: nothing left to restore or detach
     Process &process = known->second;
     if (process.traced) {
-        stop_all(process);
         if (restore)
             process.breakpoints->remove_all();
         for (pid_t tid : process.threads) {
