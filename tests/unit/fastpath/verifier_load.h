@@ -24,6 +24,21 @@ inline std::optional<std::string> load_insns(live::FastpathLoader &loader, const
     return std::string(log.c_str());
 }
 
+// Creates the maps `plan` asks for, their handles in `handles` in its order;
+// the loader's error for the first it cannot create, else "".
+inline std::string create_maps(live::FastpathLoader &loader, const fastpath::MapPlan &plan,
+                               std::vector<int32_t> &handles) {
+    for (const fastpath::MapSpec &m : plan.maps) {
+        dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
+                                 m.value_size, m.max_entries,    m.name.c_str()};
+        std::string error;
+        handles.push_back(loader.create_map(spec, error));
+        if (handles.back() < 0)
+            return error;
+    }
+    return "";
+}
+
 // Compiles `source`, builds its program for `shape` with the maps it plans,
 // and loads it as the host would; returns why not (the verifier's log).
 inline std::optional<std::string> load_clauses(live::FastpathLoader &loader, const std::string &source,
@@ -36,14 +51,8 @@ inline std::optional<std::string> load_clauses(live::FastpathLoader &loader, con
     const fastpath::ProbeIdentity probe = test_probe(*program);
     const std::vector<uint64_t> insns = fastpath::build_program(plan, shape, clauses_of(*program), &probe);
     std::vector<int32_t> handles;
-    for (const fastpath::MapSpec &m : plan.maps) {
-        dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
-                                 m.value_size, m.max_entries,    m.name.c_str()};
-        std::string error;
-        handles.push_back(loader.create_map(spec, error));
-        if (handles.back() < 0)
-            return error;
-    }
+    if (std::string error = create_maps(loader, plan, handles); !error.empty())
+        return error;
     return load_insns(loader, insns, handles, shape.context.flags);
 }
 

@@ -103,13 +103,8 @@ TEST_F(FastpathVerifier, AcceptsAProgramSharedByProbes) {
     EXPECT_EQ(plan.records.size(), 2u); // a layout per enabled probe id
     EXPECT_EQ(plan.records.at(8).fields[0].text, "a_name_longer_than_sixteen");
     std::vector<int32_t> handles;
-    for (const fastpath::MapSpec &m : plan.maps) {
-        dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
-                                 m.value_size, m.max_entries,    m.name.c_str()};
-        std::string error;
-        handles.push_back(loader.create_map(spec, error));
-        ASSERT_GE(handles.back(), 0) << error;
-    }
+    const std::string map_error = test::create_maps(loader, plan, handles);
+    ASSERT_EQ(map_error, "");
     for (const fastpath::MapPlan::Entry &e : plan.initial_entries) {
         std::string error;
         EXPECT_TRUE(loader.update_map(handles[e.map], e.key.data(), e.value.data(), error)) << error;
