@@ -641,6 +641,47 @@ typedef struct dtrace_fastpath_ops {
     uint32_t (*kernel_stack_skip)(void *state, const uint64_t *frames, uint32_t nframes);
 } dtrace_fastpath_ops;
 
+/* Appended: the compact CFI rows by which dtrace's programs walk a user
+ * stack in the kernel (ustack() keys; docs/fastpath.md, "Stacks"). A plugin
+ * writes each mapped file's rows, sorted by start, into an array map of
+ * rows, and the process's executable mappings, sorted by start, into an
+ * array map of mappings (unused entries: start = end = UINT64_MAX). A row
+ * holds from its start to the next row's start. */
+/* The rows map's and the mappings map's entries (the walk's binary
+ * searches take log2 of them steps). */
+#define DTRACE_UNWIND_ROWS_MAX (1u << 17)
+#define DTRACE_UNWIND_MAPPINGS_MAX 64u
+
+typedef struct dtrace_fastpath_unwind_row {
+    uint32_t start;       /* link-time address of the row's first instruction */
+    int32_t cfa_offset;   /* CFA = cfa_register + cfa_offset */
+    uint8_t kind;         /* DTRACE_UNWIND_ROW_* */
+    uint8_t cfa_register; /* DWARF's number: 6 rbp, 7 rsp (COMPACT rows) */
+    uint8_t rbp_rule;     /* DTRACE_UNWIND_REGISTER_* */
+    uint8_t rip_rule;     /* UNDEFINED (the outermost frame) or AT_CFA */
+    int16_t rbp_cfa_offset; /* rbp_rule AT_CFA: the caller's rbp is at CFA + this */
+    int16_t rip_cfa_offset; /* rip_rule AT_CFA: the return address is at CFA + this */
+} dtrace_fastpath_unwind_row;
+
+/* No CFI from the row's start: the user-space unwinder stops there too. */
+#define DTRACE_UNWIND_ROW_NONE 0
+/* CFA = rsp or rbp + offset, rbp and the return address as the rules say. */
+#define DTRACE_UNWIND_ROW_COMPACT 1
+/* A row of another form (a DWARF expression, another CFA register): an
+ * event whose walk meets it goes to the user-space path. */
+#define DTRACE_UNWIND_ROW_OTHER 2
+
+#define DTRACE_UNWIND_REGISTER_UNDEFINED 0
+#define DTRACE_UNWIND_REGISTER_SAME 1
+#define DTRACE_UNWIND_REGISTER_AT_CFA 2
+
+typedef struct dtrace_fastpath_user_mapping {
+    uint64_t start, end; /* [start, end) in the process */
+    uint64_t bias;       /* a pc's link-time address is pc - bias */
+    uint32_t first_row;  /* its file's rows in the rows map */
+    uint32_t nrows;      /* 0: code without rows (its events go to user space) */
+} dtrace_fastpath_user_mapping;
+
 /* core -> plugin: the host's services. */
 typedef struct dtrace_host_ops {
     uint32_t struct_size;

@@ -1,0 +1,288 @@
+// user_stacks.cpp: the user stack walk by CFI rows in BPF (see user_stacks.h).
+#include "fastpath/user_stacks.h"
+
+#include "fastpath/difo_translator.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <vector>
+
+namespace dtrace::fastpath {
+
+using namespace bpf;
+
+namespace {
+
+// The words of the walker's per-CPU state.
+namespace state {
+inline constexpr int16_t kIp = 0;         // the frame's pc
+inline constexpr int16_t kSp = 8;         // its rsp
+inline constexpr int16_t kBp = 16;        // its rbp, when kBpKnown
+inline constexpr int16_t kBpKnown = 24;   // whether rbp is known (an undefined rule, a save outside the copy)
+inline constexpr int16_t kCopyStart = 32; // the user-space path's copy: [start, end)
+inline constexpr int16_t kCopyEnd = 40;
+inline constexpr int16_t kPc = 48; // the address looked up, then its link-time address
+inline constexpr int16_t kCfa = 56;
+inline constexpr int16_t kReturn = 64; // the return address read
+inline constexpr int16_t kZero = 72;   // 0, which the verifier does not know (see search_start())
+inline constexpr int16_t kFrames = 80; // the frames found, innermost first
+} // namespace state
+
+constexpr uint8_t kRegisterRbp = 6, kRegisterRsp = 7;
+constexpr int32_t kCopySizes[] = {8192, 4096, 2048, 1024, 512, 256}; // live_stacks.bpf.h's
+
+// The search's first index: 0 loaded from the state, so that the verifier
+// takes the indices as unknown and does not follow each constant apart.
+void search_start(BpfEmitter &out, Reg dst) {
+    out.load(kDw, dst, R9, state::kZero);
+}
+
+// r0 = &map[index], going to `fallback` when absent (never, for an index within the array).
+void lookup_index(BpfEmitter &out, uint32_t map, Reg index, BpfEmitter::Label fallback) {
+    out.store(kW, R10, frame::kIndex, index);
+    emit_map_lookup(out, map, frame::kIndex);
+    out.jump_imm(kJeq, R0, 0, fallback);
+}
+
+// r7 = the last entry of [r7, r7 + r8) whose 64-bit (or, with `wide`
+// false, 32-bit) start at offset 0 is at most the state's pc, when the
+// first one's is: a lower bound in `steps` halvings (r8 <= 2^steps).
+void emit_search(BpfEmitter &out, uint32_t map, uint32_t steps, bool wide, BpfEmitter::Label fallback) {
+    for (uint32_t i = 0; i < steps; i++) {
+        BpfEmitter::Label above = out.new_label();
+        out.mov(R1, R8);
+        out.alu_imm(kRsh, R1, 1);
+        out.alu(kAdd, R1, R7);
+        lookup_index(out, map, R1, fallback);
+        out.load(wide ? kDw : kW, R1, R0, 0);
+        out.load(kDw, R2, R9, state::kPc);
+        out.mov(R3, R8);
+        out.alu_imm(kRsh, R3, 1);
+        out.jump_reg(kJgt, R1, R2, above);
+        out.alu(kAdd, R7, R3);
+        out.bind(above);
+        out.alu(kSub, R8, R3);
+    }
+}
+
+// Goes to `outside` unless the 8 bytes at r3 lie in the user-space path's copy. Clobbers r4, r5.
+void emit_check_in_copy(BpfEmitter &out, BpfEmitter::Label outside) {
+    out.load(kDw, R4, R9, state::kCopyStart);
+    out.jump_reg(kJlt, R3, R4, outside);
+    out.mov(R5, R3);
+    out.alu_imm(kAdd, R5, 8);
+    out.load(kDw, R4, R9, state::kCopyEnd);
+    out.jump_reg(kJgt, R5, R4, outside);
+}
+
+// The 8 bytes of user memory at r3 into the state's word `at`; `fallback` when the read fails.
+void emit_read_user(BpfEmitter &out, int16_t at, BpfEmitter::Label fallback) {
+    out.mov(R1, R9);
+    out.alu_imm(kAdd, R1, at);
+    out.mov_imm(R2, 8);
+    out.call(Helper::ProbeReadUser);
+    out.jump_imm(kJne, R0, 0, fallback);
+}
+
+// dst = the signed field of `size` (kW, kH) at r0 + offset.
+void load_signed(BpfEmitter &out, Reg dst, uint8_t size, int16_t offset) {
+    out.load(size, dst, R0, offset);
+    const int32_t shift = size == kW ? 32 : 48;
+    out.alu_imm(kLsh, dst, shift);
+    out.alu_imm(kArsh, dst, shift);
+}
+
+// The copy's end: rsp plus the largest of the sizes up to `stack_bytes`
+// whose last word can be read (rsp itself when none can: an empty copy).
+void emit_copy_bounds(BpfEmitter &out, uint32_t stack_bytes) {
+    BpfEmitter::Label found = out.new_label();
+    out.load(kDw, R1, R9, state::kSp);
+    out.store(kDw, R9, state::kCopyStart, R1);
+    out.store(kDw, R9, state::kCopyEnd, R1);
+    for (int32_t size : kCopySizes) {
+        if (static_cast<uint32_t>(size) > stack_bytes)
+            continue;
+        BpfEmitter::Label unreadable = out.new_label();
+        out.load(kDw, R3, R9, state::kSp);
+        out.alu_imm(kAdd, R3, size - 8);
+        out.mov(R1, R9);
+        out.alu_imm(kAdd, R1, state::kReturn);
+        out.mov_imm(R2, 8);
+        out.call(Helper::ProbeReadUser);
+        out.jump_imm(kJne, R0, 0, unreadable);
+        out.load(kDw, R1, R9, state::kSp);
+        out.alu_imm(kAdd, R1, size);
+        out.store(kDw, R9, state::kCopyEnd, R1);
+        out.jump(found);
+        out.bind(unreadable);
+    }
+    out.bind(found);
+}
+
+// One step from the state's frame to its caller, written as frame `index`.
+void emit_step(BpfEmitter &out, const UserStackWalk &walk, uint32_t index, BpfEmitter::Label stop,
+               BpfEmitter::Label fallback) {
+    constexpr auto mapping_field = [](size_t offset) { return static_cast<int16_t>(offset); };
+    // A return address points after its call: look the call up (cfi_unwinder.cpp's unwind()).
+    out.load(kDw, R1, R9, state::kIp);
+    if (index > 1)
+        out.alu_imm(kSub, R1, 1);
+    out.store(kDw, R9, state::kPc, R1);
+
+    // The mapping: the last one starting at or below the pc, if it holds
+    // it. A pc in none goes to user space: a file mapped since the table
+    // was written, which the user-space path finds in /proc.
+    search_start(out, R7);
+    out.mov_imm(R8, static_cast<int32_t>(DTRACE_UNWIND_MAPPINGS_MAX));
+    emit_search(out, walk.mappings_map, std::bit_width(DTRACE_UNWIND_MAPPINGS_MAX) - 1, true, fallback);
+    lookup_index(out, walk.mappings_map, R7, fallback);
+    out.load(kDw, R1, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, start)));
+    out.load(kDw, R2, R9, state::kPc);
+    out.jump_reg(kJgt, R1, R2, fallback);
+    out.load(kDw, R1, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, end)));
+    out.jump_reg(kJge, R2, R1, fallback);
+    out.load(kDw, R1, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, bias)));
+    out.alu(kSub, R2, R1);
+    out.store(kDw, R9, state::kPc, R2);
+    out.load(kW, R7, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, first_row)));
+    out.load(kW, R8, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, nrows)));
+    out.jump_imm(kJeq, R8, 0, fallback); // code without rows: the user-space path knows more
+
+    // The row.
+    emit_search(out, walk.rows_map, std::bit_width(DTRACE_UNWIND_ROWS_MAX) - 1, false, fallback);
+    lookup_index(out, walk.rows_map, R7, fallback);
+    out.load(kW, R1, R0, static_cast<int16_t>(offsetof(dtrace_fastpath_unwind_row, start)));
+    out.load(kDw, R2, R9, state::kPc);
+    out.jump_reg(kJgt, R1, R2, stop); // before the file's first row: no CFI
+    out.load(kB, R1, R0, static_cast<int16_t>(offsetof(dtrace_fastpath_unwind_row, kind)));
+    out.jump_imm(kJeq, R1, DTRACE_UNWIND_ROW_NONE, stop);
+    out.jump_imm(kJne, R1, DTRACE_UNWIND_ROW_COMPACT, fallback);
+
+    // The CFA: rsp or rbp plus the offset.
+    BpfEmitter::Label have_register = out.new_label();
+    out.load(kB, R1, R0, static_cast<int16_t>(offsetof(dtrace_fastpath_unwind_row, cfa_register)));
+    out.load(kDw, R3, R9, state::kSp);
+    out.jump_imm(kJeq, R1, kRegisterRsp, have_register);
+    out.jump_imm(kJne, R1, kRegisterRbp, fallback);
+    out.load(kDw, R2, R9, state::kBpKnown);
+    out.jump_imm(kJeq, R2, 0, stop); // the unwinder stops at a CFA of an unknown register
+    out.load(kDw, R3, R9, state::kBp);
+    out.bind(have_register);
+    load_signed(out, R2, kW, static_cast<int16_t>(offsetof(dtrace_fastpath_unwind_row, cfa_offset)));
+    out.alu(kAdd, R3, R2);
+    out.store(kDw, R9, state::kCfa, R3);
+
+    // The return address, read within the copy (outside it: the unwinder's outermost frame).
+    out.load(kB, R1, R0, static_cast<int16_t>(offsetof(dtrace_fastpath_unwind_row, rip_rule)));
+    out.jump_imm(kJeq, R1, DTRACE_UNWIND_REGISTER_UNDEFINED, stop);
+    out.jump_imm(kJne, R1, DTRACE_UNWIND_REGISTER_AT_CFA, fallback);
+    out.load(kB, R7, R0, static_cast<int16_t>(offsetof(dtrace_fastpath_unwind_row, rbp_rule)));
+    load_signed(out, R8, kH, static_cast<int16_t>(offsetof(dtrace_fastpath_unwind_row, rbp_cfa_offset)));
+    load_signed(out, R3, kH, static_cast<int16_t>(offsetof(dtrace_fastpath_unwind_row, rip_cfa_offset)));
+    out.load(kDw, R1, R9, state::kCfa);
+    out.alu(kAdd, R3, R1);
+    emit_check_in_copy(out, stop);
+    emit_read_user(out, state::kReturn, fallback);
+
+    // The caller's rbp: undefined, the same, or saved at the CFA (unknown outside the copy).
+    BpfEmitter::Label rbp_unknown = out.new_label(), rbp_done = out.new_label();
+    out.jump_imm(kJeq, R7, DTRACE_UNWIND_REGISTER_SAME, rbp_done);
+    out.jump_imm(kJne, R7, DTRACE_UNWIND_REGISTER_AT_CFA, rbp_unknown);
+    out.load(kDw, R3, R9, state::kCfa);
+    out.alu(kAdd, R3, R8);
+    emit_check_in_copy(out, rbp_unknown);
+    emit_read_user(out, state::kBp, fallback);
+    out.store_imm(kDw, R9, state::kBpKnown, 1);
+    out.jump(rbp_done);
+    out.bind(rbp_unknown);
+    out.store_imm(kDw, R9, state::kBp, 0);
+    out.store_imm(kDw, R9, state::kBpKnown, 0);
+    out.bind(rbp_done);
+
+    // The caller: a return address, in a frame above its callee's.
+    out.load(kDw, R1, R9, state::kReturn);
+    out.jump_imm(kJeq, R1, 0, stop);
+    out.load(kDw, R2, R9, state::kCfa);
+    out.load(kDw, R3, R9, state::kSp);
+    out.jump_reg(kJle, R2, R3, stop);
+    out.store(kDw, R9, state::kSp, R2);
+    out.store(kDw, R9, state::kIp, R1);
+    out.store(kDw, R9, static_cast<int16_t>(state::kFrames + 8 * index), R1);
+}
+
+} // namespace
+
+UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames) {
+    const uint32_t state_bytes = static_cast<uint32_t>(state::kFrames) + 8 * std::max(frames, 1u);
+    UserStackWalk walk;
+    if (auto it = plan.by_name.find("ustack_state"); it != plan.by_name.end()) {
+        walk.state_map = it->second;
+        walk.rows_map = plan.by_name.at("ustack_rows");
+        walk.mappings_map = plan.by_name.at("ustack_mappings");
+        MapSpec &state = plan.maps[walk.state_map];
+        state.value_size = std::max(state.value_size, state_bytes);
+        return walk;
+    }
+    walk.state_map = plan.add("ustack_state", MapSpec{DTRACE_BPF_MAP_PERCPU_ARRAY, 4, state_bytes, 1, "dt_ustack"});
+    walk.rows_map = plan.add("ustack_rows", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, sizeof(dtrace_fastpath_unwind_row),
+                                                    DTRACE_UNWIND_ROWS_MAX, "dt_urows"});
+    walk.mappings_map =
+        plan.add("ustack_mappings", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, sizeof(dtrace_fastpath_user_mapping),
+                                            DTRACE_UNWIND_MAPPINGS_MAX, "dt_umaps"});
+    return walk;
+}
+
+void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const UserRegisterPlace &place, uint32_t frames,
+                          uint32_t stack_bytes, BpfEmitter::Label fallback) {
+    if (frames == 0 || frames > kMaxUserStackFrames)
+        throw Refusal("ustack() of more than " + std::to_string(kMaxUserStackFrames) +
+                      " frames is not available in the kernel path");
+    // Each step's stop and fallback jump to the step's end, which jumps on
+    // to the next step's: a BPF jump reaches 32767 instructions, and the
+    // kernel lengthens the program as it inlines the lookups.
+    BpfEmitter::Label stop = out.new_label();
+    std::vector<BpfEmitter::Label> stops, fallbacks;
+    for (uint32_t i = 1; i < frames; i++) {
+        stops.push_back(out.new_label());
+        fallbacks.push_back(out.new_label());
+    }
+    stops.push_back(stop);
+    fallbacks.push_back(fallback);
+    out.store_imm(kW, R10, frame::kIndex, 0);
+    emit_map_lookup(out, walk.state_map, frame::kIndex);
+    out.jump_imm(kJeq, R0, 0, fallbacks.front());
+    out.mov(R9, R0);
+    out.store_imm(kDw, R9, state::kZero, 0);
+    for (uint32_t i = 1; i < frames; i++)
+        out.store_imm(kDw, R9, static_cast<int16_t>(state::kFrames + 8 * i), 0);
+    out.load(kDw, R1, R6, place.ip);
+    out.store(kDw, R9, state::kIp, R1);
+    out.store(kDw, R9, state::kFrames, R1);
+    out.load(kDw, R1, R6, place.sp);
+    out.store(kDw, R9, state::kSp, R1);
+    out.load(kDw, R1, R6, place.bp);
+    out.store(kDw, R9, state::kBp, R1);
+    out.store_imm(kDw, R9, state::kBpKnown, 1);
+    emit_copy_bounds(out, stack_bytes);
+    for (uint32_t i = 1; i < frames; i++) {
+        BpfEmitter::Label next = out.new_label();
+        emit_step(out, walk, i, stops[i - 1], fallbacks[i - 1]);
+        out.jump(next);
+        out.bind(stops[i - 1]);
+        out.jump(stops[i]);
+        out.bind(fallbacks[i - 1]);
+        out.jump(fallbacks[i]);
+        out.bind(next);
+    }
+    out.bind(stop);
+}
+
+void emit_copy_user_stack(BpfEmitter &out, Reg dst, int16_t offset, uint32_t frames) {
+    for (uint32_t i = 0; i < frames; i++) {
+        out.load(kDw, R1, R9, static_cast<int16_t>(state::kFrames + 8 * i));
+        out.store(kDw, dst, static_cast<int16_t>(offset + 8 * i), R1);
+    }
+}
+
+} // namespace dtrace::fastpath

@@ -1,0 +1,62 @@
+// user_stacks.h: ustack() in the kernel (docs/fastpath.md, "Stacks"): a
+// walk of the user stack by the compact CFI rows a plugin puts in BPF maps
+// (dtrace_fastpath_unwind_row, dtrace_fastpath_user_mapping), giving the
+// frames the user-space unwinder (live/stacks/cfi_unwinder.h) gives from
+// its copy of the same stack, or sending the event to the user-space path.
+//
+// Each frame is one step, unrolled: the pc's mapping and row by binary
+// search (array lookups, which the kernel inlines), the CFA from rsp or
+// rbp, the return address and the saved rbp read with
+// bpf_probe_read_user() within the bytes the user-space path would have
+// copied (the largest of its fixed sizes readable from the event's rsp,
+// live_stacks.bpf.h). The walk stops where the user-space unwinder stops
+// (no CFI, an undefined or zero return address, a read outside the copy,
+// a caller's frame not above its callee's); it goes to the fallback where
+// the user-space unwinder would evaluate what the rows cannot say (a DWARF
+// expression, another CFA register, code without rows), at a pc outside
+// the mappings the table knows (a file mapped since: the user-space path
+// reads /proc again), or where a read inside the copy fails.
+#pragma once
+
+#include "fastpath/bpf_emitter.h"
+#include "fastpath/kernel_frame.h"
+
+#include <cstdint>
+
+namespace dtrace::fastpath {
+
+// The most frames a walk takes: each is a step of about 330 instructions
+// and 60 branches, and the verifier follows at most 8192 branches on one
+// path (127 frames went past it).
+inline constexpr uint32_t kMaxUserStackFrames = 64;
+
+// The walker's maps in a plan.
+struct UserStackWalk {
+    uint32_t state_map = 0;    // per-CPU: the frame being walked and the frames found
+    uint32_t rows_map = 0;     // DTRACE_UNWIND_ROWS_MAX rows
+    uint32_t mappings_map = 0; // DTRACE_UNWIND_MAPPINGS_MAX mappings
+};
+
+// Adds the walker's maps to `plan` (once), with room for `frames` frames.
+UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames);
+
+// Where the first frame's registers are: 8-byte words of the context (r6).
+struct UserRegisterPlace {
+    int16_t ip = 0, sp = 0, bp = 0;
+};
+
+// The user-space path's copy of the stack: the largest of its sizes, up to
+// `stack_bytes`, readable from the event's rsp.
+inline constexpr uint32_t kUserStackCopyBytes = 8192;
+
+// Walks `frames` frames (at most kMaxUserStackFrames) from the registers
+// at `place` into the state map's frames (zero past the last), leaving the
+// state's address in r9; jumps to `fallback` when the event must go to the
+// user-space path. Clobbers r0-r5, r7-r9 and frame::kIndex.
+void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const UserRegisterPlace &place, uint32_t frames,
+                          uint32_t stack_bytes, BpfEmitter::Label fallback);
+
+// Copies the walk's `frames` frames (the state at r9) to dst + offset. Clobbers r1.
+void emit_copy_user_stack(BpfEmitter &out, bpf::Reg dst, int16_t offset, uint32_t frames);
+
+} // namespace dtrace::fastpath

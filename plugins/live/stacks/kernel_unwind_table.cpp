@@ -1,0 +1,124 @@
+// kernel_unwind_table.cpp: rows and mappings for the in-kernel ustack() walk
+// (see kernel_unwind_table.h).
+#include "kernel_unwind_table.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+namespace dtrace::live::stacks {
+
+namespace {
+
+constexpr int kRbp = 6;
+
+template <typename Field> bool fits(uint64_t modular, Field &out) {
+    const auto value = static_cast<int64_t>(modular);
+    if (value < std::numeric_limits<Field>::min() || value > std::numeric_limits<Field>::max())
+        return false;
+    out = static_cast<Field>(value);
+    return true;
+}
+
+const SavedRegister &saved(const UnwindRow &row, int dwarf_register) {
+    const auto at = std::find(kPreservedRegisters.begin(), kPreservedRegisters.end(), dwarf_register);
+    return row.saved[static_cast<size_t>(at - kPreservedRegisters.begin())];
+}
+
+uint8_t rule_of(const SavedRegister &r) {
+    switch (r.at) {
+    case SavedRegister::At::Undefined:
+        return DTRACE_UNWIND_REGISTER_UNDEFINED;
+    case SavedRegister::At::Same:
+        return DTRACE_UNWIND_REGISTER_SAME;
+    case SavedRegister::At::Cfa:
+        break;
+    }
+    return DTRACE_UNWIND_REGISTER_AT_CFA;
+}
+
+dtrace_fastpath_unwind_row row_of_kind(uint8_t kind) {
+    dtrace_fastpath_unwind_row row{};
+    row.kind = kind;
+    return row;
+}
+
+bool same_rule(const dtrace_fastpath_unwind_row &a, const dtrace_fastpath_unwind_row &b) {
+    return a.kind == b.kind && a.cfa_offset == b.cfa_offset && a.cfa_register == b.cfa_register &&
+           a.rbp_rule == b.rbp_rule && a.rip_rule == b.rip_rule && a.rbp_cfa_offset == b.rbp_cfa_offset &&
+           a.rip_cfa_offset == b.rip_cfa_offset;
+}
+
+// Appends `row` from `start` on, unless the previous row says the same.
+void append(std::vector<dtrace_fastpath_unwind_row> &rows, dtrace_fastpath_unwind_row row, uint64_t start) {
+    if (!rows.empty() && same_rule(rows.back(), row))
+        return;
+    row.start = static_cast<uint32_t>(start);
+    rows.push_back(row);
+}
+
+} // namespace
+
+dtrace_fastpath_unwind_row kernel_row(const UnwindRow &row) {
+    dtrace_fastpath_unwind_row out = row_of_kind(DTRACE_UNWIND_ROW_COMPACT);
+    const SavedRegister &rip = saved(row, kDwarfIp), &rbp = saved(row, kRbp);
+    out.rip_rule = rule_of(rip);
+    out.rbp_rule = rule_of(rbp);
+    if ((row.cfa_register != kRbp && row.cfa_register != kDwarfSp) || !fits(row.cfa_offset, out.cfa_offset) ||
+        out.rip_rule == DTRACE_UNWIND_REGISTER_SAME ||
+        (out.rip_rule == DTRACE_UNWIND_REGISTER_AT_CFA && !fits(rip.cfa_offset, out.rip_cfa_offset)) ||
+        (out.rbp_rule == DTRACE_UNWIND_REGISTER_AT_CFA && !fits(rbp.cfa_offset, out.rbp_cfa_offset)))
+        return row_of_kind(DTRACE_UNWIND_ROW_OTHER);
+    out.cfa_register = static_cast<uint8_t>(row.cfa_register);
+    return out;
+}
+
+std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint64_t start, uint64_t end) {
+    std::vector<dtrace_fastpath_unwind_row> rows;
+    for (uint64_t address = start; address < end;) {
+        std::unique_ptr<Dwarf_Frame, FrameFree> frame(image.frame_at(address));
+        Dwarf_Addr row_start = 0, row_end = 0;
+        bool signal = false;
+        if (frame == nullptr || dwarf_frame_info(frame.get(), &row_start, &row_end, &signal) < 0 ||
+            row_end <= address) {
+            append(rows, row_of_kind(DTRACE_UNWIND_ROW_NONE), address); // padding, a stub: the unwinder stops
+            address++;
+            continue;
+        }
+        const std::optional<UnwindRow> row = image.unwind_row(address);
+        append(rows, row ? kernel_row(*row) : row_of_kind(DTRACE_UNWIND_ROW_OTHER), address);
+        address = row_end;
+    }
+    rows.push_back(row_of_kind(DTRACE_UNWIND_ROW_NONE));
+    rows.back().start = static_cast<uint32_t>(end);
+    return rows;
+}
+
+std::optional<KernelUnwindTable>
+kernel_unwind_table(const std::vector<Mapping> &mappings,
+                    const std::function<std::shared_ptr<ElfImage>(const std::string &path)> &image_of) {
+    if (mappings.size() > DTRACE_UNWIND_MAPPINGS_MAX)
+        return std::nullopt;
+    KernelUnwindTable table;
+    for (const Mapping &mapping : mappings) {
+        dtrace_fastpath_user_mapping entry{mapping.start, mapping.end, 0, 0, 0};
+        std::shared_ptr<ElfImage> image = image_of(mapping.path);
+        std::optional<uint64_t> link_start =
+            image ? image->address_of_offset(mapping.file_offset) : std::optional<uint64_t>();
+        if (link_start && *link_start + (mapping.end - mapping.start) <= std::numeric_limits<uint32_t>::max()) {
+            entry.bias = mapping.start - *link_start;
+            std::vector<dtrace_fastpath_unwind_row> rows =
+                kernel_unwind_rows(*image, *link_start, *link_start + (mapping.end - mapping.start));
+            if (table.rows.size() + rows.size() <= DTRACE_UNWIND_ROWS_MAX) {
+                entry.first_row = static_cast<uint32_t>(table.rows.size());
+                entry.nrows = static_cast<uint32_t>(rows.size());
+                table.rows.insert(table.rows.end(), rows.begin(), rows.end());
+            }
+        }
+        table.mappings.push_back(entry);
+    }
+    table.mappings.resize(DTRACE_UNWIND_MAPPINGS_MAX, dtrace_fastpath_user_mapping{UINT64_MAX, UINT64_MAX, 0, 0, 0});
+    return table;
+}
+
+} // namespace dtrace::live::stacks

@@ -1,0 +1,45 @@
+// kernel_unwind_table.h: the CFI rows and the mappings of a process as
+// dtrace's in-kernel ustack() walk reads them from BPF maps
+// (dtrace_fastpath_unwind_row, dtrace_fastpath_user_mapping in the SDK;
+// core/fastpath/user_stacks.h): each mapped file's rows in the kernel's
+// compact form, NONE where its code has no CFI, OTHER where the user-space
+// unwinder would evaluate libdw's rules (those events go to user space).
+#pragma once
+
+#include "elf_image.h"
+#include "process_maps.h"
+
+#include <dtrace/provider.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dtrace::live::stacks {
+
+// The row a BPF program walks for `row`: OTHER when it needs what the
+// kernel's form lacks (a CFA of another register than rsp or rbp, offsets
+// beyond its fields, a return address not saved at the CFA).
+dtrace_fastpath_unwind_row kernel_row(const UnwindRow &row);
+
+// The rows of `image`'s code at link-time addresses [start, end), sorted:
+// each holds up to the next one's start, the last is NONE.
+std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint64_t start, uint64_t end);
+
+struct KernelUnwindTable {
+    std::vector<dtrace_fastpath_unwind_row> rows;       // at most DTRACE_UNWIND_ROWS_MAX
+    std::vector<dtrace_fastpath_user_mapping> mappings; // DTRACE_UNWIND_MAPPINGS_MAX, unused ones at the end
+};
+
+// The table of `mappings` (parse_maps()'s, sorted), each file's image from
+// `image_of` (nullptr: unreadable). A mapping whose image cannot be read,
+// whose addresses do not fit the rows' 32 bits or whose rows do not fit
+// the map has no rows (its events go to user space); nullopt when the
+// mappings do not fit their map.
+std::optional<KernelUnwindTable>
+kernel_unwind_table(const std::vector<Mapping> &mappings,
+                    const std::function<std::shared_ptr<ElfImage>(const std::string &path)> &image_of);
+
+} // namespace dtrace::live::stacks

@@ -1,0 +1,313 @@
+// user_stack_walk_test.cpp: the in-kernel ustack() walk (fastpath/user_stacks.h)
+// run by this kernel (root; skipped otherwise, saying so) on this test's own
+// stack, with the rows of the files it maps in the walk's maps
+// (live/stacks/kernel_unwind_table.h), against the user-space unwinder
+// (live/stacks/cfi_unwinder.h) over the copy the user-space path would make:
+// the same frames, through this program's functions and libc (qsort's
+// comparator, -O2, no frame pointers); the same stop at a shallow copy and
+// at a frame limit; the fallback to user space at a signal frame (libc's
+// __restore_rt has a DWARF expression) and in a file without rows.
+//
+// The walk runs as a raw tracepoint program by BPF_PROG_TEST_RUN, whose
+// context holds the registers taken here (rip, rsp, rbp): bpf_probe_read_user()
+// reads this process's stack.
+#include "cfi_unwinder.h"
+#include "fastpath/difo_translator.h"
+#include "fastpath/user_stacks.h"
+#include "kernel_unwind_table.h"
+#include "verifier_load.h"
+
+#include <bpf/bpf.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace dtrace;
+using namespace dtrace::fastpath::bpf;
+namespace stacks = dtrace::live::stacks;
+
+namespace {
+
+constexpr uint64_t kWalked = 1, kFellBack = 2;
+
+struct Registers {
+    uint64_t ip = 0, sp = 0, bp = 0;
+};
+
+// Where both walks are compared: what each found.
+struct Outcome {
+    uint64_t status = 0;          // kWalked, kFellBack
+    std::vector<uint64_t> kernel; // the kernel's frames, zero-padded
+    std::vector<uint64_t> user;   // the user-space unwinder's, zero-padded
+    size_t user_frames = 0;
+};
+
+std::vector<stacks::Mapping> own_mappings() {
+    std::ifstream in("/proc/self/maps");
+    std::stringstream text;
+    text << in.rdbuf();
+    return stacks::parse_maps(text.str());
+}
+
+class UserStackWalk : public ::testing::Test {
+  protected:
+    void SetUp() override {
+        if (geteuid() != 0)
+            GTEST_SKIP() << "loading BPF programs needs root";
+        mappings = own_mappings();
+    }
+
+    std::shared_ptr<stacks::ElfImage> image_of(const std::string &path) {
+        auto [it, added] = images.try_emplace(path);
+        if (added) {
+            std::string error;
+            it->second = stacks::ElfImage::open(path, error);
+        }
+        return it->second;
+    }
+
+    // The walk of `frames` frames into an array map, as a raw tracepoint
+    // program; its maps filled from `table`. False with the reason.
+    ::testing::AssertionResult load(uint32_t frames, uint32_t stack_bytes, const stacks::KernelUnwindTable &table) {
+        fastpath::MapPlan plan;
+        const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, frames);
+        const uint32_t result = plan.add("result", {DTRACE_BPF_MAP_ARRAY, 4, 8 + 8 * frames, 1, "t_result"});
+        fastpath::BpfEmitter out;
+        fastpath::BpfEmitter::Label fallback = out.new_label();
+        out.mov(R6, R1);
+        fastpath::emit_user_stack_walk(out, walk, {0, 8, 16}, frames, stack_bytes, fallback);
+        out.store_imm(kW, R10, fastpath::frame::kIndex, 0);
+        fastpath::emit_map_lookup(out, result, fastpath::frame::kIndex);
+        fastpath::BpfEmitter::Label done = out.new_label();
+        out.jump_imm(kJeq, R0, 0, done);
+        out.store_imm(kDw, R0, 0, kWalked);
+        fastpath::emit_copy_user_stack(out, R0, 8, frames);
+        out.jump(done);
+        out.bind(fallback);
+        out.store_imm(kW, R10, fastpath::frame::kIndex, 0);
+        fastpath::emit_map_lookup(out, result, fastpath::frame::kIndex);
+        out.jump_imm(kJeq, R0, 0, done);
+        out.store_imm(kDw, R0, 0, kFellBack);
+        out.bind(done);
+        out.mov_imm(R0, 0);
+        out.exit();
+
+        handles.clear();
+        if (std::string error = test::create_maps(loader, plan, handles); !error.empty())
+            return ::testing::AssertionFailure() << error;
+        result_map = handles[result];
+        std::string error;
+        for (uint32_t i = 0; i < table.rows.size(); i++)
+            if (!loader.update_map(handles[walk.rows_map], &i, &table.rows[i], error))
+                return ::testing::AssertionFailure() << error;
+        for (uint32_t i = 0; i < table.mappings.size(); i++)
+            if (!loader.update_map(handles[walk.mappings_map], &i, &table.mappings[i], error))
+                return ::testing::AssertionFailure() << error;
+        const std::vector<uint64_t> insns = out.finish();
+        std::string log(1 << 20, '\0');
+        dtrace_bpf_program p{sizeof p,
+                             "ustack_walk_test",
+                             insns.data(),
+                             uint32_t(insns.size()),
+                             uint32_t(handles.size()),
+                             handles.data(),
+                             log.data(),
+                             uint32_t(log.size()),
+                             DTRACE_FASTPATH_RAW_TRACEPOINT};
+        program = loader.load_program(p);
+        if (program < 0)
+            return ::testing::AssertionFailure() << log.c_str();
+        walk_frames = frames;
+        walk_stack_bytes = stack_bytes;
+        return ::testing::AssertionSuccess();
+    }
+
+    stacks::KernelUnwindTable table() {
+        std::optional<stacks::KernelUnwindTable> t =
+            stacks::kernel_unwind_table(mappings, [this](const std::string &path) { return image_of(path); });
+        EXPECT_TRUE(t) << "more executable mappings than the walk's map holds";
+        return t.value_or(stacks::KernelUnwindTable{});
+    }
+
+  public:
+    // Both walks from `regs`, on the stack as it is now (the caller's frame live).
+    void walk_both(const Registers &regs) {
+        // The user-space path's copy: the largest of its sizes readable from rsp.
+        std::vector<uint8_t> copy;
+        for (size_t size : {8192u, 4096u, 2048u, 1024u, 512u, 256u}) {
+            if (size > walk_stack_bytes)
+                continue;
+            copy.resize(size);
+            iovec local{copy.data(), size}, remote{reinterpret_cast<void *>(regs.sp), size};
+            if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(size))
+                break;
+            copy.clear();
+        }
+        stacks::UserRegs user_regs;
+        user_regs.value[stacks::kDwarfIp] = regs.ip;
+        user_regs.value[stacks::kDwarfSp] = regs.sp;
+        user_regs.value[6] = regs.bp;
+        user_regs.known[stacks::kDwarfIp] = user_regs.known[stacks::kDwarfSp] = user_regs.known[6] = true;
+        outcome.user.assign(walk_frames, 0);
+        outcome.user_frames = stacks::unwind(
+            user_regs, {regs.sp, copy},
+            [this](uint64_t pc, uint64_t &link) -> stacks::ElfImage * {
+                for (const stacks::Mapping &m : mappings) {
+                    if (pc < m.start || pc >= m.end)
+                        continue;
+                    std::shared_ptr<stacks::ElfImage> image = image_of(m.path);
+                    std::optional<uint64_t> at =
+                        image ? image->address_of_offset(pc - m.start + m.file_offset) : std::optional<uint64_t>();
+                    if (!at)
+                        return nullptr;
+                    link = *at;
+                    return image.get();
+                }
+                return nullptr;
+            },
+            outcome.user);
+
+        uint64_t context[3] = {regs.ip, regs.sp, regs.bp};
+        LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = context, .ctx_size_in = sizeof context);
+        ASSERT_EQ(bpf_prog_test_run_opts(loader.program_fd(program), &run), 0) << "BPF_PROG_TEST_RUN";
+        std::string error;
+        ASSERT_TRUE(loader.read_map(
+            result_map,
+            [](void *arg, const void *, const void *values, uint32_t) {
+                auto *o = static_cast<Outcome *>(arg);
+                const auto *words = static_cast<const uint64_t *>(values);
+                o->status = words[0];
+                o->kernel.assign(words + 1, words + 1 + o->user.size());
+            },
+            &outcome, error))
+            << error;
+    }
+
+  protected:
+    live::FastpathLoader loader;
+    std::vector<stacks::Mapping> mappings;
+    std::map<std::string, std::shared_ptr<stacks::ElfImage>> images;
+    std::vector<int32_t> handles;
+    int32_t result_map = -1, program = -1;
+    uint32_t walk_frames = 0, walk_stack_bytes = 0;
+    Outcome outcome;
+};
+
+// The registers here (rip of the instruction after the lea), and both walks.
+UserStackWalk *current = nullptr;
+
+__attribute__((noinline)) void capture_and_walk() {
+    Registers regs;
+    asm volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2" : "=r"(regs.ip), "=r"(regs.sp), "=r"(regs.bp));
+    current->walk_both(regs);
+}
+
+bool walk_pending = false; // the comparator walks once per sort
+
+int compare_and_walk(const void *a, const void *b) {
+    if (walk_pending) {
+        walk_pending = false;
+        capture_and_walk();
+    }
+    return *static_cast<const int *>(a) - *static_cast<const int *>(b);
+}
+
+// `depth` frames of this program's own, then libc's qsort calling back here.
+__attribute__((noinline)) int descend(int depth) {
+    if (depth == 0) {
+        int values[] = {3, 1, 2};
+        walk_pending = true;
+        std::qsort(values, 3, sizeof values[0], compare_and_walk);
+        return values[0];
+    }
+    const int below = descend(depth - 1);
+    asm volatile("" ::: "memory"); // not a tail call: this frame stays on the stack
+    return below + 1;
+}
+
+void walk_in_handler(int) {
+    capture_and_walk();
+}
+
+} // namespace
+
+TEST_F(UserStackWalk, FindsTheFramesTheUserSpaceUnwinderFinds) {
+    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes, table()));
+    current = this;
+    descend(4);
+    EXPECT_EQ(outcome.status, kWalked);
+    EXPECT_EQ(outcome.kernel, outcome.user);
+    // capture_and_walk, compare_and_walk, libc's sort (one or more), qsort, descend x5, the test...
+    EXPECT_GE(outcome.user_frames, 10u);
+}
+
+TEST_F(UserStackWalk, StopsAtTheFrameLimitAndAtTheEndOfAShallowCopy) {
+    for (auto [frames, bytes] : {std::pair{4u, fastpath::kUserStackCopyBytes}, std::pair{20u, 256u}}) {
+        SCOPED_TRACE(std::to_string(frames) + " frames, " + std::to_string(bytes) + " bytes");
+        ASSERT_TRUE(load(frames, bytes, table()));
+        current = this;
+        descend(6);
+        EXPECT_EQ(outcome.status, kWalked);
+        EXPECT_EQ(outcome.kernel, outcome.user);
+        EXPECT_GE(outcome.user_frames, 2u);
+        EXPECT_LT(outcome.user_frames, 20u); // the limit or the copy ended it
+    }
+}
+
+TEST_F(UserStackWalk, GoesToUserSpaceAtASignalFrame) {
+    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes, table()));
+    current = this;
+    struct sigaction action {
+    }, previous{};
+    action.sa_handler = walk_in_handler;
+    ASSERT_EQ(sigaction(SIGUSR1, &action, &previous), 0);
+    raise(SIGUSR1);
+    sigaction(SIGUSR1, &previous, nullptr);
+    EXPECT_EQ(outcome.status, kFellBack);
+    // The user-space unwinder evaluates __restore_rt's expressions and goes on to raise's caller.
+    EXPECT_GE(outcome.user_frames, 5u);
+}
+
+TEST_F(UserStackWalk, GoesToUserSpaceInAFileWithoutRows) {
+    stacks::KernelUnwindTable t = table();
+    const auto here = reinterpret_cast<uint64_t>(&capture_and_walk);
+    for (dtrace_fastpath_user_mapping &m : t.mappings)
+        if (here >= m.start && here < m.end)
+            m.nrows = 0;
+    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes, t));
+    current = this;
+    descend(1);
+    EXPECT_EQ(outcome.status, kFellBack);
+}
+
+TEST_F(UserStackWalk, AVerifiedWalkTakesAtMost64Frames) {
+    EXPECT_TRUE(load(fastpath::kMaxUserStackFrames, fastpath::kUserStackCopyBytes, table()));
+    fastpath::MapPlan plan;
+    fastpath::BpfEmitter out;
+    EXPECT_THROW(fastpath::emit_user_stack_walk(out, fastpath::plan_user_stack_walk(plan, 65), {0, 8, 16}, 65,
+                                                fastpath::kUserStackCopyBytes, out.new_label()),
+                 fastpath::Refusal);
+}
+
+// Nearly every row of libc takes the kernel's compact form.
+TEST_F(UserStackWalk, LibcRowsAreNearlyAllCompact) {
+    size_t compact = 0, other = 0;
+    for (const stacks::Mapping &m : mappings) {
+        if (m.path.find("libc.so.6") == std::string::npos)
+            continue;
+        std::shared_ptr<stacks::ElfImage> image = image_of(m.path);
+        ASSERT_NE(image, nullptr);
+        const uint64_t start = *image->address_of_offset(m.file_offset);
+        for (const dtrace_fastpath_unwind_row &row : stacks::kernel_unwind_rows(*image, start, start + m.end - m.start))
+            (row.kind == DTRACE_UNWIND_ROW_COMPACT ? compact : other) += row.kind != DTRACE_UNWIND_ROW_NONE;
+    }
+    if (compact + other == 0)
+        GTEST_SKIP() << "no libc.so.6 mapped in this process";
+    EXPECT_GT(other, 0u); // __restore_rt's signal frame
+    EXPECT_GE(compact * 100, (compact + other) * 99) << compact << " compact, " << other << " other";
+}
