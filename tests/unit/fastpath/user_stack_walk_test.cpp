@@ -14,6 +14,7 @@
 #include "cfi_unwinder.h"
 #include "fastpath/difo_translator.h"
 #include "fastpath/user_stacks.h"
+#include "fastpath_user_stacks.h"
 #include "kernel_unwind_table.h"
 #include "verifier_load.h"
 
@@ -24,7 +25,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
-#include <map>
 #include <sstream>
 
 using namespace dtrace;
@@ -62,18 +62,11 @@ class UserStackWalk : public ::testing::Test {
         mappings = own_mappings();
     }
 
-    std::shared_ptr<stacks::ElfImage> image_of(const std::string &path) {
-        auto [it, added] = images.try_emplace(path);
-        if (added) {
-            std::string error;
-            it->second = stacks::ElfImage::open(path, error);
-        }
-        return it->second;
-    }
+    std::shared_ptr<stacks::ElfImage> image_of(const std::string &path) { return images.image_for(path, getpid()); }
 
     // The walk of `frames` frames into an array map, as a raw tracepoint
-    // program; its maps filled from `table`. False with the reason.
-    ::testing::AssertionResult load(uint32_t frames, uint32_t stack_bytes, const stacks::KernelUnwindTable &table) {
+    // program; its maps filled with this process's table. False with the reason.
+    ::testing::AssertionResult load(uint32_t frames, uint32_t stack_bytes) {
         fastpath::MapPlan plan;
         const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, frames);
         const uint32_t result = plan.add("result", {DTRACE_BPF_MAP_ARRAY, 4, 8 + 8 * frames, 1, "t_result"});
@@ -101,13 +94,10 @@ class UserStackWalk : public ::testing::Test {
         if (std::string error = test::create_maps(loader, plan, handles); !error.empty())
             return ::testing::AssertionFailure() << error;
         result_map = handles[result];
+        mappings_map = handles[walk.mappings_map];
         std::string error;
-        for (uint32_t i = 0; i < table.rows.size(); i++)
-            if (!loader.update_map(handles[walk.rows_map], &i, &table.rows[i], error))
-                return ::testing::AssertionFailure() << error;
-        for (uint32_t i = 0; i < table.mappings.size(); i++)
-            if (!loader.update_map(handles[walk.mappings_map], &i, &table.mappings[i], error))
-                return ::testing::AssertionFailure() << error;
+        if (!live::write_user_stack_table(loader, handles[walk.rows_map], mappings_map, getpid(), images, error))
+            return ::testing::AssertionFailure() << error;
         const std::vector<uint64_t> insns = out.finish();
         std::string log(1 << 20, '\0');
         dtrace_bpf_program p{sizeof p,
@@ -125,13 +115,6 @@ class UserStackWalk : public ::testing::Test {
         walk_frames = frames;
         walk_stack_bytes = stack_bytes;
         return ::testing::AssertionSuccess();
-    }
-
-    stacks::KernelUnwindTable table() {
-        std::optional<stacks::KernelUnwindTable> t =
-            stacks::kernel_unwind_table(mappings, [this](const std::string &path) { return image_of(path); });
-        EXPECT_TRUE(t) << "more executable mappings than the walk's map holds";
-        return t.value_or(stacks::KernelUnwindTable{});
     }
 
   public:
@@ -191,9 +174,9 @@ class UserStackWalk : public ::testing::Test {
   protected:
     live::FastpathLoader loader;
     std::vector<stacks::Mapping> mappings;
-    std::map<std::string, std::shared_ptr<stacks::ElfImage>> images;
+    stacks::ImageCache images;
     std::vector<int32_t> handles;
-    int32_t result_map = -1, program = -1;
+    int32_t result_map = -1, mappings_map = -1, program = -1;
     uint32_t walk_frames = 0, walk_stack_bytes = 0;
     Outcome outcome;
 };
@@ -237,7 +220,7 @@ void walk_in_handler(int) {
 } // namespace
 
 TEST_F(UserStackWalk, FindsTheFramesTheUserSpaceUnwinderFinds) {
-    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes, table()));
+    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes));
     current = this;
     descend(4);
     EXPECT_EQ(outcome.status, kWalked);
@@ -249,7 +232,7 @@ TEST_F(UserStackWalk, FindsTheFramesTheUserSpaceUnwinderFinds) {
 TEST_F(UserStackWalk, StopsAtTheFrameLimitAndAtTheEndOfAShallowCopy) {
     for (auto [frames, bytes] : {std::pair{4u, fastpath::kUserStackCopyBytes}, std::pair{20u, 256u}}) {
         SCOPED_TRACE(std::to_string(frames) + " frames, " + std::to_string(bytes) + " bytes");
-        ASSERT_TRUE(load(frames, bytes, table()));
+        ASSERT_TRUE(load(frames, bytes));
         current = this;
         descend(6);
         EXPECT_EQ(outcome.status, kWalked);
@@ -260,7 +243,7 @@ TEST_F(UserStackWalk, StopsAtTheFrameLimitAndAtTheEndOfAShallowCopy) {
 }
 
 TEST_F(UserStackWalk, GoesToUserSpaceAtASignalFrame) {
-    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes, table()));
+    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes));
     current = this;
     struct sigaction action {
     }, previous{};
@@ -274,19 +257,23 @@ TEST_F(UserStackWalk, GoesToUserSpaceAtASignalFrame) {
 }
 
 TEST_F(UserStackWalk, GoesToUserSpaceInAFileWithoutRows) {
-    stacks::KernelUnwindTable t = table();
+    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes));
+    // This program's mapping, as the table has it (parse_maps()'s order), without rows.
     const auto here = reinterpret_cast<uint64_t>(&capture_and_walk);
-    for (dtrace_fastpath_user_mapping &m : t.mappings)
-        if (here >= m.start && here < m.end)
-            m.nrows = 0;
-    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes, t));
+    uint32_t index = 0;
+    while (index < mappings.size() && !(here >= mappings[index].start && here < mappings[index].end))
+        index++;
+    ASSERT_LT(index, mappings.size());
+    std::string error;
+    dtrace_fastpath_user_mapping without_rows{mappings[index].start, mappings[index].end, 0, 0, 0};
+    ASSERT_TRUE(loader.update_map(mappings_map, &index, &without_rows, error)) << error;
     current = this;
     descend(1);
     EXPECT_EQ(outcome.status, kFellBack);
 }
 
 TEST_F(UserStackWalk, AVerifiedWalkTakesAtMost64Frames) {
-    EXPECT_TRUE(load(fastpath::kMaxUserStackFrames, fastpath::kUserStackCopyBytes, table()));
+    EXPECT_TRUE(load(fastpath::kMaxUserStackFrames, fastpath::kUserStackCopyBytes));
     fastpath::MapPlan plan;
     fastpath::BpfEmitter out;
     EXPECT_THROW(fastpath::emit_user_stack_walk(out, fastpath::plan_user_stack_walk(plan, 65), {0, 8, 16}, 65,
