@@ -8,17 +8,12 @@
 // at a frame limit; the fallback to user space at a signal frame (libc's
 // __restore_rt has a DWARF expression) and in a file without rows.
 //
-// The walk runs as a raw tracepoint program by BPF_PROG_TEST_RUN, whose
-// context holds the registers taken here (rip, rsp, rbp): bpf_probe_read_user()
-// reads this process's stack.
+// The walk runs as a raw tracepoint program by BPF_PROG_TEST_RUN
+// (user_stack_walk_program.h).
 #include "cfi_unwinder.h"
-#include "fastpath/difo_translator.h"
-#include "fastpath/user_stacks.h"
-#include "fastpath_user_stacks.h"
 #include "kernel_unwind_table.h"
-#include "verifier_load.h"
+#include "user_stack_walk_program.h"
 
-#include <bpf/bpf.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -28,12 +23,11 @@
 #include <sstream>
 
 using namespace dtrace;
-using namespace dtrace::fastpath::bpf;
 namespace stacks = dtrace::live::stacks;
 
 namespace {
 
-constexpr uint64_t kWalked = 1, kFellBack = 2;
+constexpr uint64_t kWalked = test::UserStackWalkProgram::kWalked, kFellBack = test::UserStackWalkProgram::kFellBack;
 
 struct Registers {
     uint64_t ip = 0, sp = 0, bp = 0;
@@ -64,54 +58,10 @@ class UserStackWalk : public ::testing::Test {
 
     std::shared_ptr<stacks::ElfImage> image_of(const std::string &path) { return images.image_for(path, getpid()); }
 
-    // The walk of `frames` frames into an array map, as a raw tracepoint
-    // program; its maps filled with this process's table. False with the reason.
+    // The walk of `frames` frames (user_stack_walk_program.h). False with the reason.
     ::testing::AssertionResult load(uint32_t frames, uint32_t stack_bytes) {
-        fastpath::MapPlan plan;
-        const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, frames);
-        const uint32_t result = plan.add("result", {DTRACE_BPF_MAP_ARRAY, 4, 8 + 8 * frames, 1, "t_result"});
-        fastpath::BpfEmitter out;
-        fastpath::BpfEmitter::Label fallback = out.new_label();
-        out.mov(R6, R1);
-        fastpath::emit_user_stack_walk(out, walk, {0, 8, 16}, frames, stack_bytes, fallback);
-        out.store_imm(kW, R10, fastpath::frame::kIndex, 0);
-        fastpath::emit_map_lookup(out, result, fastpath::frame::kIndex);
-        fastpath::BpfEmitter::Label done = out.new_label();
-        out.jump_imm(kJeq, R0, 0, done);
-        out.store_imm(kDw, R0, 0, kWalked);
-        fastpath::emit_copy_user_stack(out, R0, 8, frames);
-        out.jump(done);
-        out.bind(fallback);
-        out.store_imm(kW, R10, fastpath::frame::kIndex, 0);
-        fastpath::emit_map_lookup(out, result, fastpath::frame::kIndex);
-        out.jump_imm(kJeq, R0, 0, done);
-        out.store_imm(kDw, R0, 0, kFellBack);
-        out.bind(done);
-        out.mov_imm(R0, 0);
-        out.exit();
-
-        handles.clear();
-        if (std::string error = test::create_maps(loader, plan, handles); !error.empty())
+        if (std::string error = program.load(loader, images, frames, stack_bytes); !error.empty())
             return ::testing::AssertionFailure() << error;
-        result_map = handles[result];
-        mappings_map = handles[walk.mappings_map];
-        std::string error;
-        if (!live::write_user_stack_table(loader, handles[walk.rows_map], mappings_map, getpid(), images, error))
-            return ::testing::AssertionFailure() << error;
-        const std::vector<uint64_t> insns = out.finish();
-        std::string log(1 << 20, '\0');
-        dtrace_bpf_program p{sizeof p,
-                             "ustack_walk_test",
-                             insns.data(),
-                             uint32_t(insns.size()),
-                             uint32_t(handles.size()),
-                             handles.data(),
-                             log.data(),
-                             uint32_t(log.size()),
-                             DTRACE_FASTPATH_RAW_TRACEPOINT};
-        program = loader.load_program(p);
-        if (program < 0)
-            return ::testing::AssertionFailure() << log.c_str();
         walk_frames = frames;
         walk_stack_bytes = stack_bytes;
         return ::testing::AssertionSuccess();
@@ -155,28 +105,18 @@ class UserStackWalk : public ::testing::Test {
             },
             outcome.user);
 
-        uint64_t context[3] = {regs.ip, regs.sp, regs.bp};
-        LIBBPF_OPTS(bpf_test_run_opts, run, .ctx_in = context, .ctx_size_in = sizeof context);
-        ASSERT_EQ(bpf_prog_test_run_opts(loader.program_fd(program), &run), 0) << "BPF_PROG_TEST_RUN";
         std::string error;
-        ASSERT_TRUE(loader.read_map(
-            result_map,
-            [](void *arg, const void *, const void *values, uint32_t) {
-                auto *o = static_cast<Outcome *>(arg);
-                const auto *words = static_cast<const uint64_t *>(values);
-                o->status = words[0];
-                o->kernel.assign(words + 1, words + 1 + o->user.size());
-            },
-            &outcome, error))
-            << error;
+        std::optional<test::UserStackWalkProgram::Result> result = program.run({regs.ip, regs.sp, regs.bp}, error);
+        ASSERT_TRUE(result) << error;
+        outcome.status = result->status;
+        outcome.kernel = result->frames;
     }
 
   protected:
     live::FastpathLoader loader;
     std::vector<stacks::Mapping> mappings;
     stacks::ImageCache images;
-    std::vector<int32_t> handles;
-    int32_t result_map = -1, mappings_map = -1, program = -1;
+    test::UserStackWalkProgram program;
     uint32_t walk_frames = 0, walk_stack_bytes = 0;
     Outcome outcome;
 };
@@ -266,7 +206,7 @@ TEST_F(UserStackWalk, GoesToUserSpaceInAFileWithoutRows) {
     ASSERT_LT(index, mappings.size());
     std::string error;
     dtrace_fastpath_user_mapping without_rows{mappings[index].start, mappings[index].end, 0, 0, 0};
-    ASSERT_TRUE(loader.update_map(mappings_map, &index, &without_rows, error)) << error;
+    ASSERT_TRUE(loader.update_map(program.mappings_map, &index, &without_rows, error)) << error;
     current = this;
     descend(1);
     EXPECT_EQ(outcome.status, kFellBack);
