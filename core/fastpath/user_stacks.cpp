@@ -20,13 +20,14 @@ inline constexpr int16_t kIp = 0;         // the frame's pc
 inline constexpr int16_t kSp = 8;         // its rsp
 inline constexpr int16_t kBp = 16;        // its rbp, when kBpKnown
 inline constexpr int16_t kBpKnown = 24;   // whether rbp is known (an undefined rule, a save outside the copy)
-inline constexpr int16_t kCopyStart = 32; // the user-space path's copy: [start, end)
-inline constexpr int16_t kCopyEnd = 40;
+inline constexpr int16_t kCopyStart = 32; // the copy of the stack: its address and size
+inline constexpr int16_t kCopySize = 40;
 inline constexpr int16_t kPc = 48; // the address looked up, then its link-time address
 inline constexpr int16_t kCfa = 56;
 inline constexpr int16_t kReturn = 64; // the return address read
 inline constexpr int16_t kZero = 72;   // 0, which the verifier does not know (see search_start())
-inline constexpr int16_t kFrames = 80; // the frames found, innermost first
+inline constexpr int16_t kCopy = 80;   // the copy's bytes (kUserStackCopyBytes at most)
+inline constexpr int16_t kFrames = kCopy + static_cast<int16_t>(kUserStackCopyBytes); // the frames, innermost first
 } // namespace state
 
 constexpr uint8_t kRegisterRbp = 6, kRegisterRsp = 7;
@@ -66,23 +67,20 @@ void emit_search(BpfEmitter &out, uint32_t map, uint32_t steps, bool wide, BpfEm
     }
 }
 
-// Goes to `outside` unless the 8 bytes at r3 lie in the user-space path's copy. Clobbers r4, r5.
-void emit_check_in_copy(BpfEmitter &out, BpfEmitter::Label outside) {
+// The 8 bytes at user address r3 from the copy into r1; `outside` when
+// the copy does not hold them (the user-space unwinder's read_stack()).
+// Clobbers r3, r4.
+void emit_read_copy(BpfEmitter &out, BpfEmitter::Label outside) {
     out.load(kDw, R4, R9, state::kCopyStart);
     out.jump_reg(kJlt, R3, R4, outside);
-    out.mov(R5, R3);
-    out.alu_imm(kAdd, R5, 8);
-    out.load(kDw, R4, R9, state::kCopyEnd);
-    out.jump_reg(kJgt, R5, R4, outside);
-}
-
-// The 8 bytes of user memory at r3 into the state's word `at`; `fallback` when the read fails.
-void emit_read_user(BpfEmitter &out, int16_t at, BpfEmitter::Label fallback) {
+    out.alu(kSub, R3, R4); // the offset in the copy
+    out.load(kDw, R4, R9, state::kCopySize);
+    out.alu_imm(kSub, R4, 8);
+    out.jump_reg(kJsgt, R3, R4, outside);
+    out.jump_imm(kJgt, R3, static_cast<int32_t>(kUserStackCopyBytes - 8), outside); // the bound the verifier sees
     out.mov(R1, R9);
-    out.alu_imm(kAdd, R1, at);
-    out.mov_imm(R2, 8);
-    out.call(Helper::ProbeReadUser);
-    out.jump_imm(kJne, R0, 0, fallback);
+    out.alu(kAdd, R1, R3);
+    out.load(kDw, R1, R1, state::kCopy);
 }
 
 // dst = the signed field of `size` (kW, kH) at r0 + offset.
@@ -93,31 +91,29 @@ void load_signed(BpfEmitter &out, Reg dst, uint8_t size, int16_t offset) {
     out.alu_imm(kArsh, dst, shift);
 }
 
-// The copy's end: rsp plus the largest of the sizes up to `stack_bytes`
-// whose last word can be read (rsp itself when none can: an empty copy).
-void emit_copy_bounds(BpfEmitter &out, uint32_t stack_bytes) {
-    BpfEmitter::Label found = out.new_label();
+// The user-space path's copy of the stack (live_stacks.bpf.h's
+// live_copy_user_stack()): the largest of its sizes, up to `stack_bytes`,
+// readable from rsp; none when none is.
+void emit_copy_stack(BpfEmitter &out, uint32_t stack_bytes) {
+    BpfEmitter::Label copied = out.new_label();
     out.load(kDw, R1, R9, state::kSp);
     out.store(kDw, R9, state::kCopyStart, R1);
-    out.store(kDw, R9, state::kCopyEnd, R1);
+    out.store_imm(kDw, R9, state::kCopySize, 0);
     for (int32_t size : kCopySizes) {
         if (static_cast<uint32_t>(size) > stack_bytes)
             continue;
         BpfEmitter::Label unreadable = out.new_label();
-        out.load(kDw, R3, R9, state::kSp);
-        out.alu_imm(kAdd, R3, size - 8);
         out.mov(R1, R9);
-        out.alu_imm(kAdd, R1, state::kReturn);
-        out.mov_imm(R2, 8);
+        out.alu_imm(kAdd, R1, state::kCopy);
+        out.mov_imm(R2, size);
+        out.load(kDw, R3, R9, state::kSp);
         out.call(Helper::ProbeReadUser);
         out.jump_imm(kJne, R0, 0, unreadable);
-        out.load(kDw, R1, R9, state::kSp);
-        out.alu_imm(kAdd, R1, size);
-        out.store(kDw, R9, state::kCopyEnd, R1);
-        out.jump(found);
+        out.store_imm(kDw, R9, state::kCopySize, size);
+        out.jump(copied);
         out.bind(unreadable);
     }
-    out.bind(found);
+    out.bind(copied);
 }
 
 // One step from the state's frame to its caller, written as frame `index`.
@@ -182,8 +178,8 @@ void emit_step(BpfEmitter &out, const UserStackWalk &walk, uint32_t index, BpfEm
     load_signed(out, R3, kH, static_cast<int16_t>(offsetof(dtrace_fastpath_unwind_row, rip_cfa_offset)));
     out.load(kDw, R1, R9, state::kCfa);
     out.alu(kAdd, R3, R1);
-    emit_check_in_copy(out, stop);
-    emit_read_user(out, state::kReturn, fallback);
+    emit_read_copy(out, stop);
+    out.store(kDw, R9, state::kReturn, R1);
 
     // The caller's rbp: undefined, the same, or saved at the CFA (unknown outside the copy).
     BpfEmitter::Label rbp_unknown = out.new_label(), rbp_done = out.new_label();
@@ -191,8 +187,8 @@ void emit_step(BpfEmitter &out, const UserStackWalk &walk, uint32_t index, BpfEm
     out.jump_imm(kJne, R7, DTRACE_UNWIND_REGISTER_AT_CFA, rbp_unknown);
     out.load(kDw, R3, R9, state::kCfa);
     out.alu(kAdd, R3, R8);
-    emit_check_in_copy(out, rbp_unknown);
-    emit_read_user(out, state::kBp, fallback);
+    emit_read_copy(out, rbp_unknown);
+    out.store(kDw, R9, state::kBp, R1);
     out.store_imm(kDw, R9, state::kBpKnown, 1);
     out.jump(rbp_done);
     out.bind(rbp_unknown);
@@ -264,7 +260,7 @@ void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const User
     out.load(kDw, R1, R6, place.bp);
     out.store(kDw, R9, state::kBp, R1);
     out.store_imm(kDw, R9, state::kBpKnown, 1);
-    emit_copy_bounds(out, stack_bytes);
+    emit_copy_stack(out, stack_bytes);
     for (uint32_t i = 1; i < frames; i++) {
         BpfEmitter::Label next = out.new_label();
         emit_step(out, walk, i, stops[i - 1], fallbacks[i - 1]);

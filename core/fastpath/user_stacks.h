@@ -4,18 +4,18 @@
 // frames the user-space unwinder (live/stacks/cfi_unwinder.h) gives from
 // its copy of the same stack, or sending the event to the user-space path.
 //
-// Each frame is one step, unrolled: the pc's mapping and row by binary
-// search (array lookups, which the kernel inlines), the CFA from rsp or
-// rbp, the return address and the saved rbp read with
-// bpf_probe_read_user() within the bytes the user-space path would have
-// copied (the largest of its fixed sizes readable from the event's rsp,
-// live_stacks.bpf.h). The walk stops where the user-space unwinder stops
-// (no CFI, an undefined or zero return address, a read outside the copy,
-// a caller's frame not above its callee's); it goes to the fallback where
-// the user-space unwinder would evaluate what the rows cannot say (a DWARF
-// expression, another CFA register, code without rows), at a pc outside
-// the mappings the table knows (a file mapped since: the user-space path
-// reads /proc again), or where a read inside the copy fails.
+// The walk copies the stack as the user-space path does (the largest of
+// its fixed sizes readable from the event's rsp, live_stacks.bpf.h: one
+// bpf_probe_read_user() into the per-CPU state), then takes each frame in
+// one step, unrolled: the pc's mapping and row by binary search (array
+// lookups, which the kernel inlines), the CFA from rsp or rbp, the return
+// address and the saved rbp from the copy. It stops where the user-space
+// unwinder stops (no CFI, an undefined or zero return address, a word
+// outside the copy, a caller's frame not above its callee's); it goes to
+// the fallback where the user-space unwinder would evaluate what the rows
+// cannot say (a DWARF expression, another CFA register, code without
+// rows) and at a pc outside the mappings the table knows (a file mapped
+// since: the user-space path reads /proc again).
 #pragma once
 
 #include "fastpath/bpf_emitter.h"
@@ -45,8 +45,7 @@ struct UserRegisterPlace {
     int16_t ip = 0, sp = 0, bp = 0;
 };
 
-// The user-space path's copy of the stack: the largest of its sizes, up to
-// `stack_bytes`, readable from the event's rsp.
+// The most bytes of the stack the user-space path copies (UPROBE_STACK_MAX).
 inline constexpr uint32_t kUserStackCopyBytes = 8192;
 
 // Walks `frames` frames (at most kMaxUserStackFrames) from the registers

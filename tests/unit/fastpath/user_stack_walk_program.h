@@ -6,11 +6,10 @@
 // the walk's test and its benchmark (bench/ustack_walk_bench.cpp).
 #pragma once
 
+#include "created_maps.h"
 #include "fastpath/difo_translator.h"
 #include "fastpath/user_stacks.h"
-#include "fastpath_loader.h"
 #include "fastpath_user_stacks.h"
-#include "verifier_load.h"
 
 #include <bpf/bpf.h>
 #include <unistd.h>

@@ -14,6 +14,8 @@
 #include "kernel_unwind_table.h"
 #include "user_stack_walk_program.h"
 
+#include <gtest/gtest.h>
+
 #include <sys/uio.h>
 #include <unistd.h>
 

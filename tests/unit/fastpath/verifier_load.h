@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compiled_clauses.h"
+#include "created_maps.h"
 #include "fastpath_loader.h"
 
 #include <optional>
@@ -22,21 +23,6 @@ inline std::optional<std::string> load_insns(live::FastpathLoader &loader, const
     if (loader.load_program(p) >= 0)
         return std::nullopt;
     return std::string(log.c_str());
-}
-
-// Creates the maps `plan` asks for, their handles in `handles` in its order;
-// the loader's error for the first it cannot create, else "".
-inline std::string create_maps(live::FastpathLoader &loader, const fastpath::MapPlan &plan,
-                               std::vector<int32_t> &handles) {
-    for (const fastpath::MapSpec &m : plan.maps) {
-        dtrace_bpf_map_spec spec{sizeof spec,  uint32_t(m.type), m.key_size,
-                                 m.value_size, m.max_entries,    m.name.c_str()};
-        std::string error;
-        handles.push_back(loader.create_map(spec, error));
-        if (handles.back() < 0)
-            return error;
-    }
-    return "";
 }
 
 // Compiles `source`, builds its program for `shape` with the maps it plans,
