@@ -7,12 +7,12 @@
 // (tests/unit/fastpath/user_stack_walk_program.h) on this program's own
 // stack, 20 frames at most (ustackframes' default), from inside libc's
 // qsort called 8 functions deep (-O2, no frame pointers: the frame-pointer
-// walk finds fewer frames); an empty program's run is subtracted. Prints
-// the nanoseconds per walk (medians of 5 rounds) and the frames each found.
+// walk finds fewer frames). Prints the nanoseconds per run the kernel
+// counts for each program (bpf_stats: the program alone, without the
+// test run's system call), and the frames the CFI walk found.
 #include "user_stack_walk_program.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -21,7 +21,7 @@ using namespace dtrace::fastpath::bpf;
 
 namespace {
 
-constexpr uint32_t kFrames = 20, kRuns = 20000, kRounds = 5;
+constexpr uint32_t kFrames = 20, kRuns = 100000;
 
 // A raw tracepoint program of `insns` (no maps); -1 with the log on stderr.
 int32_t load_plain(live::FastpathLoader &loader, fastpath::BpfEmitter &out) {
@@ -35,18 +35,16 @@ int32_t load_plain(live::FastpathLoader &loader, fastpath::BpfEmitter &out) {
     return program;
 }
 
-// Median nanoseconds of one run of `run` over kRounds rounds of kRuns.
-template <typename Run> double median_ns(Run run) {
-    std::vector<double> rounds;
-    for (uint32_t r = 0; r < kRounds; r++) {
-        const auto start = std::chrono::steady_clock::now();
-        for (uint32_t i = 0; i < kRuns; i++)
-            run();
-        rounds.push_back(std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
-                         kRuns);
-    }
-    std::sort(rounds.begin(), rounds.end());
-    return rounds[kRounds / 2];
+// The kernel's count of nanoseconds per run of `program` over kRuns runs
+// of `run` (bpf_stats, enabled while the bench runs).
+template <typename Run> double kernel_ns(int program_fd, Run run) {
+    for (uint32_t i = 0; i < kRuns; i++)
+        run();
+    bpf_prog_info info{};
+    uint32_t size = sizeof info;
+    if (bpf_obj_get_info_by_fd(program_fd, &info, &size) != 0 || info.run_cnt == 0)
+        return -1;
+    return static_cast<double>(info.run_time_ns) / static_cast<double>(info.run_cnt);
 }
 
 struct Figures {
@@ -73,9 +71,9 @@ __attribute__((noinline)) void measure() {
         figures.walked = r->status == test::UserStackWalkProgram::kWalked;
         figures.cfi_frames = static_cast<size_t>(std::find(r->frames.begin(), r->frames.end(), 0) - r->frames.begin());
     }
-    figures.empty = median_ns([&] { run(empty_program); });
-    figures.cfi = median_ns([&] { walk->run_once(regs); });
-    figures.frame_pointers = median_ns([&] { run(fp_program); });
+    figures.empty = kernel_ns(loader->program_fd(empty_program), [&] { run(empty_program); });
+    figures.cfi = kernel_ns(walk->program_fd(), [&] { walk->run_once(regs); });
+    figures.frame_pointers = kernel_ns(loader->program_fd(fp_program), [&] { run(fp_program); });
 }
 
 bool pending = false;
@@ -102,6 +100,11 @@ __attribute__((noinline)) int descend(int depth) {
 } // namespace
 
 int main() {
+    const int stats = bpf_enable_stats(BPF_STATS_RUN_TIME);
+    if (stats < 0) {
+        std::fprintf(stderr, "ustack_walk_bench: the kernel does not count BPF run time (bpf_enable_stats)\n");
+        return 1;
+    }
     live::FastpathLoader the_loader;
     live::stacks::ImageCache images;
     test::UserStackWalkProgram the_walk;
@@ -132,5 +135,6 @@ int main() {
     std::printf("in-kernel ustack() walk by CFI rows: %.0f ns per event (%zu frames), "
                 "frame pointers (bpf_get_stack, bpftrace's ustack): %.0f ns; an empty program's run: %.0f ns\n",
                 figures.cfi - figures.empty, figures.cfi_frames, figures.frame_pointers - figures.empty, figures.empty);
+    close(stats);
     return 0;
 }

@@ -138,15 +138,29 @@ void emit_step(BpfEmitter &out, const UserStackWalk &walk, uint32_t index, BpfEm
     out.jump_reg(kJgt, R1, R2, fallback);
     out.load(kDw, R1, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, end)));
     out.jump_reg(kJge, R2, R1, fallback);
+    out.load(kW, R8, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, nrows)));
+    out.jump_imm(kJeq, R8, 0, fallback); // code without rows: the user-space path knows more
+    // The pc's block entry (r7), and the pc as a link-time address.
+    out.mov(R7, R2);
+    out.load(kDw, R1, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, start)));
+    out.alu(kSub, R7, R1);
+    out.alu_imm(kRsh, R7, DTRACE_UNWIND_BLOCK_SHIFT);
+    out.load(kW, R1, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, first_block)));
+    out.alu(kAdd, R7, R1);
     out.load(kDw, R1, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, bias)));
     out.alu(kSub, R2, R1);
     out.store(kDw, R9, state::kPc, R2);
-    out.load(kW, R7, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, first_row)));
-    out.load(kW, R8, R0, mapping_field(offsetof(dtrace_fastpath_user_mapping, nrows)));
-    out.jump_imm(kJeq, R8, 0, fallback); // code without rows: the user-space path knows more
 
-    // The row.
-    emit_search(out, walk.rows_map, std::bit_width(DTRACE_UNWIND_ROWS_MAX) - 1, false, fallback);
+    // The row: between the block's entry and the next block's (r8 of them).
+    out.mov(R1, R7);
+    out.alu_imm(kAdd, R1, 1);
+    lookup_index(out, walk.blocks_map, R1, fallback);
+    out.load(kW, R8, R0, 0);
+    lookup_index(out, walk.blocks_map, R7, fallback);
+    out.load(kW, R7, R0, 0);
+    out.alu(kSub, R8, R7);
+    out.alu_imm(kAdd, R8, 1);
+    emit_search(out, walk.rows_map, std::bit_width(DTRACE_UNWIND_BLOCK_ROWS) - 1, false, fallback);
     lookup_index(out, walk.rows_map, R7, fallback);
     out.load(kW, R1, R0, static_cast<int16_t>(offsetof(dtrace_fastpath_unwind_row, start)));
     out.load(kDw, R2, R9, state::kPc);
@@ -216,6 +230,7 @@ UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames) {
         walk.state_map = it->second;
         walk.rows_map = plan.by_name.at("ustack_rows");
         walk.mappings_map = plan.by_name.at("ustack_mappings");
+        walk.blocks_map = plan.by_name.at("ustack_blocks");
         MapSpec &state = plan.maps[walk.state_map];
         state.value_size = std::max(state.value_size, state_bytes);
         return walk;
@@ -226,6 +241,8 @@ UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames) {
     walk.mappings_map =
         plan.add("ustack_mappings", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, sizeof(dtrace_fastpath_user_mapping),
                                             DTRACE_UNWIND_MAPPINGS_MAX, "dt_umaps"});
+    walk.blocks_map =
+        plan.add("ustack_blocks", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, 4, DTRACE_UNWIND_BLOCKS_MAX, "dt_ublocks"});
     return walk;
 }
 

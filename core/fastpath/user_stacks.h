@@ -7,8 +7,8 @@
 // The walk copies the stack as the user-space path does (the largest of
 // its fixed sizes readable from the event's rsp, live_stacks.bpf.h: one
 // bpf_probe_read_user() into the per-CPU state), then takes each frame in
-// one step, unrolled: the pc's mapping and row by binary search (array
-// lookups, which the kernel inlines), the CFA from rsp or rbp, the return
+// one step, unrolled: the pc's mapping by binary search, its row by binary
+// search between its block's entries (array lookups, which the kernel inlines), the CFA from rsp or rbp, the return
 // address and the saved rbp from the copy. It stops where the user-space
 // unwinder stops (no CFI, an undefined or zero return address, a word
 // outside the copy, a caller's frame not above its callee's); it goes to
@@ -35,6 +35,7 @@ struct UserStackWalk {
     uint32_t state_map = 0;    // per-CPU: the frame being walked and the frames found
     uint32_t rows_map = 0;     // DTRACE_UNWIND_ROWS_MAX rows
     uint32_t mappings_map = 0; // DTRACE_UNWIND_MAPPINGS_MAX mappings
+    uint32_t blocks_map = 0;   // DTRACE_UNWIND_BLOCKS_MAX block entries (u32 row indices)
 };
 
 // Adds the walker's maps to `plan` (once), with room for `frames` frames.

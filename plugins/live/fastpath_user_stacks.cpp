@@ -9,8 +9,8 @@
 
 namespace dtrace::live {
 
-bool write_user_stack_table(FastpathLoader &loader, int32_t rows, int32_t mappings, int64_t pid,
-                            stacks::ImageCache &images, std::string &error) {
+bool write_user_stack_table(FastpathLoader &loader, const UserStackMaps &maps, int64_t pid, stacks::ImageCache &images,
+                            std::string &error) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/maps");
     if (!in) {
         error = "process " + std::to_string(pid) + " is gone";
@@ -25,12 +25,15 @@ bool write_user_stack_table(FastpathLoader &loader, int32_t rows, int32_t mappin
                 " executable files";
         return false;
     }
-    // The rows first: a mapping names only rows already written.
+    // The rows and blocks first: a mapping names only entries already written.
     for (uint32_t i = 0; i < table->rows.size(); i++)
-        if (!loader.update_map(rows, &i, &table->rows[i], error))
+        if (!loader.update_map(maps.rows, &i, &table->rows[i], error))
+            return false;
+    for (uint32_t i = 0; i < table->blocks.size(); i++)
+        if (!loader.update_map(maps.blocks, &i, &table->blocks[i], error))
             return false;
     for (uint32_t i = 0; i < table->mappings.size(); i++)
-        if (!loader.update_map(mappings, &i, &table->mappings[i], error))
+        if (!loader.update_map(maps.mappings, &i, &table->mappings[i], error))
             return false;
     return true;
 }

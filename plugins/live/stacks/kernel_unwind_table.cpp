@@ -94,6 +94,24 @@ std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint
     return rows;
 }
 
+std::optional<std::vector<uint32_t>> kernel_unwind_blocks(const std::vector<dtrace_fastpath_unwind_row> &rows,
+                                                          uint64_t start, uint32_t first_row) {
+    std::vector<uint32_t> blocks;
+    const uint64_t end = rows.back().start; // the last row: NONE from the code's end
+    auto first_above = rows.begin();
+    for (uint64_t block = start;; block += uint64_t(1) << DTRACE_UNWIND_BLOCK_SHIFT) {
+        const uint64_t at = std::min(block, end);
+        first_above = std::upper_bound(first_above, rows.end(), at,
+                                       [](uint64_t address, const auto &row) { return address < row.start; });
+        const auto row = static_cast<uint32_t>(first_above - rows.begin()) - 1; // rows[0] starts at `start`
+        if (!blocks.empty() && row - (blocks.back() - first_row) + 1 > DTRACE_UNWIND_BLOCK_ROWS)
+            return std::nullopt;
+        blocks.push_back(first_row + row);
+        if (block >= end)
+            return blocks;
+    }
+}
+
 std::optional<KernelUnwindTable>
 kernel_unwind_table(const std::vector<Mapping> &mappings,
                     const std::function<std::shared_ptr<ElfImage>(const std::string &path)> &image_of) {
@@ -101,7 +119,7 @@ kernel_unwind_table(const std::vector<Mapping> &mappings,
         return std::nullopt;
     KernelUnwindTable table;
     for (const Mapping &mapping : mappings) {
-        dtrace_fastpath_user_mapping entry{mapping.start, mapping.end, 0, 0, 0};
+        dtrace_fastpath_user_mapping entry{mapping.start, mapping.end, 0, 0, 0, 0, 0};
         std::shared_ptr<ElfImage> image = image_of(mapping.path);
         std::optional<uint64_t> link_start =
             image ? image->address_of_offset(mapping.file_offset) : std::optional<uint64_t>();
@@ -109,15 +127,21 @@ kernel_unwind_table(const std::vector<Mapping> &mappings,
             entry.bias = mapping.start - *link_start;
             std::vector<dtrace_fastpath_unwind_row> rows =
                 kernel_unwind_rows(*image, *link_start, *link_start + (mapping.end - mapping.start));
-            if (table.rows.size() + rows.size() <= DTRACE_UNWIND_ROWS_MAX) {
-                entry.first_row = static_cast<uint32_t>(table.rows.size());
+            const auto first_row = static_cast<uint32_t>(table.rows.size());
+            std::optional<std::vector<uint32_t>> blocks = kernel_unwind_blocks(rows, *link_start, first_row);
+            if (blocks && table.rows.size() + rows.size() <= DTRACE_UNWIND_ROWS_MAX &&
+                table.blocks.size() + blocks->size() <= DTRACE_UNWIND_BLOCKS_MAX) {
+                entry.first_row = first_row;
                 entry.nrows = static_cast<uint32_t>(rows.size());
+                entry.first_block = static_cast<uint32_t>(table.blocks.size());
                 table.rows.insert(table.rows.end(), rows.begin(), rows.end());
+                table.blocks.insert(table.blocks.end(), blocks->begin(), blocks->end());
             }
         }
         table.mappings.push_back(entry);
     }
-    table.mappings.resize(DTRACE_UNWIND_MAPPINGS_MAX, dtrace_fastpath_user_mapping{UINT64_MAX, UINT64_MAX, 0, 0, 0});
+    table.mappings.resize(DTRACE_UNWIND_MAPPINGS_MAX,
+                          dtrace_fastpath_user_mapping{UINT64_MAX, UINT64_MAX, 0, 0, 0, 0, 0});
     return table;
 }
 

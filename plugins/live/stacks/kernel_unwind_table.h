@@ -30,14 +30,22 @@ std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint
 
 struct KernelUnwindTable {
     std::vector<dtrace_fastpath_unwind_row> rows;       // at most DTRACE_UNWIND_ROWS_MAX
+    std::vector<uint32_t> blocks;                       // at most DTRACE_UNWIND_BLOCKS_MAX
     std::vector<dtrace_fastpath_user_mapping> mappings; // DTRACE_UNWIND_MAPPINGS_MAX, unused ones at the end
 };
 
+// The block entries of `rows` (kernel_unwind_rows()'s, from link-time
+// address `start` on, the first at index `first_row` of the rows map):
+// each block's first row, then the last row; nullopt when a block holds more
+// rows than the walk searches (DTRACE_UNWIND_BLOCK_ROWS).
+std::optional<std::vector<uint32_t>> kernel_unwind_blocks(const std::vector<dtrace_fastpath_unwind_row> &rows,
+                                                          uint64_t start, uint32_t first_row);
+
 // The table of `mappings` (parse_maps()'s, sorted), each file's image from
 // `image_of` (nullptr: unreadable). A mapping whose image cannot be read,
-// whose addresses do not fit the rows' 32 bits or whose rows do not fit
-// the map has no rows (its events go to user space); nullopt when the
-// mappings do not fit their map.
+// whose addresses do not fit the rows' 32 bits, whose rows or blocks do not
+// fit their maps or whose block holds too many rows has no rows (its events
+// go to user space); nullopt when the mappings do not fit their map.
 std::optional<KernelUnwindTable>
 kernel_unwind_table(const std::vector<Mapping> &mappings,
                     const std::function<std::shared_ptr<ElfImage>(const std::string &path)> &image_of);

@@ -644,21 +644,30 @@ typedef struct dtrace_fastpath_ops {
 /* Appended: the compact CFI rows by which dtrace's programs walk a user
  * stack in the kernel (ustack() keys; docs/fastpath.md, "Stacks"). A plugin
  * writes each mapped file's rows, sorted by start, into an array map of
- * rows, and the process's executable mappings, sorted by start, into an
- * array map of mappings (unused entries: start = end = UINT64_MAX). A row
- * holds from its start to the next row's start. */
-/* The rows map's and the mappings map's entries (the walk's binary
- * searches take log2 of them steps). */
+ * rows, their block index into an array map of blocks, and the process's
+ * executable mappings, sorted by start, into an array map of mappings
+ * (unused entries: start = end = UINT64_MAX). A row holds from its start
+ * to the next row's start. */
+/* The rows map's, the mappings map's and the blocks map's entries. A
+ * block entry is the index of the row holding the first byte of a block
+ * of 2^DTRACE_UNWIND_BLOCK_SHIFT bytes of a mapping's code (each mapping
+ * has one more entry, its last row's index): the walk searches a pc's row
+ * between its block's entry and the next, at most DTRACE_UNWIND_BLOCK_ROWS
+ * rows (compiled code has a row every 10 to 30 bytes: 46 at most in a
+ * block of the libraries of a C++ program here). */
 #define DTRACE_UNWIND_ROWS_MAX (1u << 17)
 #define DTRACE_UNWIND_MAPPINGS_MAX 64u
+#define DTRACE_UNWIND_BLOCKS_MAX (1u << 18)
+#define DTRACE_UNWIND_BLOCK_SHIFT 8
+#define DTRACE_UNWIND_BLOCK_ROWS 64u
 
 typedef struct dtrace_fastpath_unwind_row {
-    uint32_t start;       /* link-time address of the row's first instruction */
-    int32_t cfa_offset;   /* CFA = cfa_register + cfa_offset */
-    uint8_t kind;         /* DTRACE_UNWIND_ROW_* */
-    uint8_t cfa_register; /* DWARF's number: 6 rbp, 7 rsp (COMPACT rows) */
-    uint8_t rbp_rule;     /* DTRACE_UNWIND_REGISTER_* */
-    uint8_t rip_rule;     /* UNDEFINED (the outermost frame) or AT_CFA */
+    uint32_t start;         /* link-time address of the row's first instruction */
+    int32_t cfa_offset;     /* CFA = cfa_register + cfa_offset */
+    uint8_t kind;           /* DTRACE_UNWIND_ROW_* */
+    uint8_t cfa_register;   /* DWARF's number: 6 rbp, 7 rsp (COMPACT rows) */
+    uint8_t rbp_rule;       /* DTRACE_UNWIND_REGISTER_* */
+    uint8_t rip_rule;       /* UNDEFINED (the outermost frame) or AT_CFA */
     int16_t rbp_cfa_offset; /* rbp_rule AT_CFA: the caller's rbp is at CFA + this */
     int16_t rip_cfa_offset; /* rip_rule AT_CFA: the return address is at CFA + this */
 } dtrace_fastpath_unwind_row;
@@ -676,10 +685,12 @@ typedef struct dtrace_fastpath_unwind_row {
 #define DTRACE_UNWIND_REGISTER_AT_CFA 2
 
 typedef struct dtrace_fastpath_user_mapping {
-    uint64_t start, end; /* [start, end) in the process */
-    uint64_t bias;       /* a pc's link-time address is pc - bias */
-    uint32_t first_row;  /* its file's rows in the rows map */
-    uint32_t nrows;      /* 0: code without rows (its events go to user space) */
+    uint64_t start, end;  /* [start, end) in the process */
+    uint64_t bias;        /* a pc's link-time address is pc - bias */
+    uint32_t first_row;   /* its file's rows in the rows map */
+    uint32_t nrows;       /* 0: code without rows (its events go to user space) */
+    uint32_t first_block; /* its block entries in the blocks map */
+    uint32_t reserved;
 } dtrace_fastpath_user_mapping;
 
 /* core -> plugin: the host's services. */

@@ -60,7 +60,8 @@ class UserStackWalkProgram {
         result_map_ = handles[result];
         mappings_map = handles[walk.mappings_map];
         std::string error;
-        if (!live::write_user_stack_table(loader, handles[walk.rows_map], mappings_map, getpid(), images, error))
+        if (!live::write_user_stack_table(loader, {handles[walk.rows_map], handles[walk.blocks_map], mappings_map},
+                                          getpid(), images, error))
             return error;
         const std::vector<uint64_t> insns = out.finish();
         std::string log(1 << 20, '\0');
@@ -106,6 +107,8 @@ class UserStackWalkProgram {
             return std::nullopt;
         return result;
     }
+
+    int program_fd() const { return loader_->program_fd(program_); }
 
     int32_t mappings_map = -1;
 

@@ -207,7 +207,7 @@ TEST_F(UserStackWalk, GoesToUserSpaceInAFileWithoutRows) {
         index++;
     ASSERT_LT(index, mappings.size());
     std::string error;
-    dtrace_fastpath_user_mapping without_rows{mappings[index].start, mappings[index].end, 0, 0, 0};
+    dtrace_fastpath_user_mapping without_rows{mappings[index].start, mappings[index].end, 0, 0, 0, 0, 0};
     ASSERT_TRUE(loader.update_map(program.mappings_map, &index, &without_rows, error)) << error;
     current = this;
     descend(1);
