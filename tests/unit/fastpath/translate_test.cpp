@@ -70,8 +70,8 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
     EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"),
               "stack() is not available in the kernel path of this provider");
     EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"),
-              "ustack() keys are not available in the kernel path (the kernel walks user stacks by frame pointers, "
-              "dtrace by the CFI)");
+              "ustack() keys are not available in the kernel path yet (no plugin gives the walk by the CFI its "
+              "process's rows and a way back to user space)");
     EXPECT_EQ(refusal_of("a:::b { stack(); }"), "stack() is not available in the kernel path of this provider");
     EXPECT_EQ(refusal_of("a:::b { @[sym(arg0)] = count(); }"),
               "aggregation keys other than integers, strings and stack()");
@@ -234,8 +234,8 @@ TEST(FastpathTranslate, StackKeys) {
     EXPECT_EQ(stack_refusal("a:::b { @[stack(3), execname] = sum(arg0); @q[stack(1)] = quantize(arg1); }"),
               std::nullopt);
     EXPECT_EQ(stack_refusal("a:::b { @[stack(), ustack()] = count(); }"),
-              "ustack() keys are not available in the kernel path (the kernel walks user stacks by frame pointers, "
-              "dtrace by the CFI)");
+              "ustack() keys are not available in the kernel path yet (no plugin gives the walk by the CFI its "
+              "process's rows and a way back to user space)");
     fastpath::ProbeShape on_cpu{0, 16, false};
     on_cpu.context.flags = DTRACE_FASTPATH_THREAD_TASK;
     on_cpu.context.thread_task_offset = 16;
