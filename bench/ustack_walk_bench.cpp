@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 
 using namespace dtrace;
 using namespace dtrace::fastpath::bpf;
@@ -60,7 +59,7 @@ Figures figures;
 
 __attribute__((noinline)) void measure() {
     uint64_t regs[3];
-    asm volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2" : "=r"(regs[0]), "=r"(regs[1]), "=r"(regs[2]));
+    test::take_registers(regs);
     auto run = [&regs](int32_t program) {
         uint64_t context[3] = {regs[0], regs[1], regs[2]};
         LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = context, .ctx_size_in = sizeof context);
@@ -74,27 +73,6 @@ __attribute__((noinline)) void measure() {
     figures.empty = kernel_ns(loader->program_fd(empty_program), [&] { run(empty_program); });
     figures.cfi = kernel_ns(walk->program_fd(), [&] { walk->run_once(regs); });
     figures.frame_pointers = kernel_ns(loader->program_fd(fp_program), [&] { run(fp_program); });
-}
-
-bool pending = false;
-int compare(const void *a, const void *b) {
-    if (pending) {
-        pending = false;
-        measure();
-    }
-    return *static_cast<const int *>(a) - *static_cast<const int *>(b);
-}
-
-__attribute__((noinline)) int descend(int depth) {
-    if (depth == 0) {
-        int values[] = {3, 1, 2};
-        pending = true;
-        std::qsort(values, 3, sizeof values[0], compare);
-        return values[0];
-    }
-    const int below = descend(depth - 1);
-    asm volatile("" ::: "memory");
-    return below + 1;
 }
 
 } // namespace
@@ -127,7 +105,7 @@ int main() {
     fp.exit();
     if ((empty_program = load_plain(the_loader, empty)) < 0 || (fp_program = load_plain(the_loader, fp)) < 0)
         return 1;
-    descend(8);
+    test::call_from_qsort(8, measure);
     if (!figures.walked) {
         std::fprintf(stderr, "ustack_walk_bench: the walk went to user space on this stack\n");
         return 1;

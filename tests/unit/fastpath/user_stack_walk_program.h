@@ -14,11 +14,41 @@
 #include <bpf/bpf.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace dtrace::test {
+
+// The registers the walk starts from (rip, rsp, rbp) where this is inlined.
+[[gnu::always_inline]] inline void take_registers(uint64_t (&regs)[3]) {
+    asm volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2" : "=r"(regs[0]), "=r"(regs[1]), "=r"(regs[2]));
+}
+
+inline void (*qsort_callback)() = nullptr; // call_from_qsort()'s, once per sort
+
+inline int compare_and_call(const void *a, const void *b) {
+    if (void (*callback)() = qsort_callback) {
+        qsort_callback = nullptr;
+        callback();
+    }
+    return *static_cast<const int *>(a) - *static_cast<const int *>(b);
+}
+
+// Calls `callback` from libc's qsort's comparator, `depth` frames of this
+// program's own below the caller: a stack through a program and libc.
+[[gnu::noinline]] inline int call_from_qsort(int depth, void (*callback)()) {
+    if (depth == 0) {
+        int values[] = {3, 1, 2};
+        qsort_callback = callback;
+        std::qsort(values, 3, sizeof values[0], compare_and_call);
+        return values[0];
+    }
+    const int below = call_from_qsort(depth - 1, callback);
+    asm volatile("" ::: "memory"); // not a tail call: this frame stays on the stack
+    return below + 1;
+}
 
 class UserStackWalkProgram {
   public:

@@ -31,10 +31,6 @@ namespace {
 
 constexpr uint64_t kWalked = test::UserStackWalkProgram::kWalked, kFellBack = test::UserStackWalkProgram::kFellBack;
 
-struct Registers {
-    uint64_t ip = 0, sp = 0, bp = 0;
-};
-
 // Where both walks are compared: what each found.
 struct Outcome {
     uint64_t status = 0;          // kWalked, kFellBack
@@ -71,26 +67,27 @@ class UserStackWalk : public ::testing::Test {
 
   public:
     // Both walks from `regs`, on the stack as it is now (the caller's frame live).
-    void walk_both(const Registers &regs) {
+    void walk_both(const uint64_t (&regs)[3]) {
+        const uint64_t ip = regs[0], sp = regs[1], bp = regs[2];
         // The user-space path's copy: the largest of its sizes readable from rsp.
         std::vector<uint8_t> copy;
         for (size_t size : {8192u, 4096u, 2048u, 1024u, 512u, 256u}) {
             if (size > walk_stack_bytes)
                 continue;
             copy.resize(size);
-            iovec local{copy.data(), size}, remote{reinterpret_cast<void *>(regs.sp), size};
+            iovec local{copy.data(), size}, remote{reinterpret_cast<void *>(sp), size};
             if (process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == static_cast<ssize_t>(size))
                 break;
             copy.clear();
         }
         stacks::UserRegs user_regs;
-        user_regs.value[stacks::kDwarfIp] = regs.ip;
-        user_regs.value[stacks::kDwarfSp] = regs.sp;
-        user_regs.value[6] = regs.bp;
+        user_regs.value[stacks::kDwarfIp] = ip;
+        user_regs.value[stacks::kDwarfSp] = sp;
+        user_regs.value[6] = bp;
         user_regs.known[stacks::kDwarfIp] = user_regs.known[stacks::kDwarfSp] = user_regs.known[6] = true;
         outcome.user.assign(walk_frames, 0);
         outcome.user_frames = stacks::unwind(
-            user_regs, {regs.sp, copy},
+            user_regs, {sp, copy},
             [this](uint64_t pc, uint64_t &link) -> stacks::ElfImage * {
                 for (const stacks::Mapping &m : mappings) {
                     if (pc < m.start || pc >= m.end)
@@ -108,7 +105,7 @@ class UserStackWalk : public ::testing::Test {
             outcome.user);
 
         std::string error;
-        std::optional<test::UserStackWalkProgram::Result> result = program.run({regs.ip, regs.sp, regs.bp}, error);
+        std::optional<test::UserStackWalkProgram::Result> result = program.run(regs, error);
         ASSERT_TRUE(result) << error;
         outcome.status = result->status;
         outcome.kernel = result->frames;
@@ -127,32 +124,9 @@ class UserStackWalk : public ::testing::Test {
 UserStackWalk *current = nullptr;
 
 __attribute__((noinline)) void capture_and_walk() {
-    Registers regs;
-    asm volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2" : "=r"(regs.ip), "=r"(regs.sp), "=r"(regs.bp));
+    uint64_t regs[3];
+    test::take_registers(regs);
     current->walk_both(regs);
-}
-
-bool walk_pending = false; // the comparator walks once per sort
-
-int compare_and_walk(const void *a, const void *b) {
-    if (walk_pending) {
-        walk_pending = false;
-        capture_and_walk();
-    }
-    return *static_cast<const int *>(a) - *static_cast<const int *>(b);
-}
-
-// `depth` frames of this program's own, then libc's qsort calling back here.
-__attribute__((noinline)) int descend(int depth) {
-    if (depth == 0) {
-        int values[] = {3, 1, 2};
-        walk_pending = true;
-        std::qsort(values, 3, sizeof values[0], compare_and_walk);
-        return values[0];
-    }
-    const int below = descend(depth - 1);
-    asm volatile("" ::: "memory"); // not a tail call: this frame stays on the stack
-    return below + 1;
 }
 
 void walk_in_handler(int) {
@@ -164,10 +138,10 @@ void walk_in_handler(int) {
 TEST_F(UserStackWalk, FindsTheFramesTheUserSpaceUnwinderFinds) {
     ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes));
     current = this;
-    descend(4);
+    test::call_from_qsort(4, capture_and_walk);
     EXPECT_EQ(outcome.status, kWalked);
     EXPECT_EQ(outcome.kernel, outcome.user);
-    // capture_and_walk, compare_and_walk, libc's sort (one or more), qsort, descend x5, the test...
+    // capture_and_walk, compare_and_call, libc's sort (one or more), qsort, call_from_qsort x5, the test...
     EXPECT_GE(outcome.user_frames, 10u);
 }
 
@@ -176,7 +150,7 @@ TEST_F(UserStackWalk, StopsAtTheFrameLimitAndAtTheEndOfAShallowCopy) {
         SCOPED_TRACE(std::to_string(frames) + " frames, " + std::to_string(bytes) + " bytes");
         ASSERT_TRUE(load(frames, bytes));
         current = this;
-        descend(6);
+        test::call_from_qsort(6, capture_and_walk);
         EXPECT_EQ(outcome.status, kWalked);
         EXPECT_EQ(outcome.kernel, outcome.user);
         EXPECT_GE(outcome.user_frames, 2u);
@@ -210,7 +184,7 @@ TEST_F(UserStackWalk, GoesToUserSpaceInAFileWithoutRows) {
     dtrace_fastpath_user_mapping without_rows{mappings[index].start, mappings[index].end, 0, 0, 0, 0, 0};
     ASSERT_TRUE(loader.update_map(program.mappings_map, &index, &without_rows, error)) << error;
     current = this;
-    descend(1);
+    test::call_from_qsort(1, capture_and_walk);
     EXPECT_EQ(outcome.status, kFellBack);
 }
 
