@@ -512,7 +512,9 @@ int Session::execute() {
             return kExitError;
         }
         const int matched = *enabled;
-        notice(c.what + " '" + c.name + "' matched " + std::to_string(matched) + " probe" + (matched == 1 ? "" : "s"));
+        if (!cl_.compile_only) // -e reports nothing of the enabling it does not do
+            notice(c.what + " '" + c.name + "' matched " + std::to_string(matched) + " probe" +
+                   (matched == 1 ? "" : "s"));
         total += matched;
     }
     if (cl_.compile_only)
