@@ -43,6 +43,14 @@ signal_target)
     [ -n "$killed" ] || fail "no kill(2) seen"
     [ "$(value_of sent)" = "$killed $killed" ] || fail "signal-send's target is not pid $killed"
     ;;
+write_buffer)
+    # What a process writes: stringof(copyin(arg1, arg2)), bytes without a NUL.
+    need_dtrace "the syscall provider is not available here" -l -n syscall::write:entry
+    workload 'echo hello >/dev/null' 'exit 0'
+    run -qn 'syscall::write:entry /pid == $target/ { printf("[%s]", stringof(copyin(arg1, arg2))); }' -c "$script"
+    expect_status_0
+    printf '[hello\n]\n' | diff - "$out" >/dev/null || fail "not the bytes written"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2
