@@ -353,11 +353,13 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
         return report(*compiled.error);
     out.program = std::make_unique<compiler::Program>(std::move(*compiled.program));
     if (source.by_id) { // DTrace resolves the id while parsing
-        for (const std::string &probe : out.program->clauses.front().probes) {
-            auto desc = engine::parse_probe_description(probe, engine::SpecKind::Name);
-            if (desc && desc->probe_id != 0 && !engine_->probes().probe(desc->probe_id))
-                return report({compiler::Tag::D_PDESC_INVAL, 0, "", "",
-                               "invalid probe identifier " + probe + ": Unknown probe identifier"});
+        for (const compiler::Clause &clause : out.program->clauses) {
+            for (const std::string &probe : clause.probes) {
+                auto desc = engine::parse_probe_description(probe, engine::SpecKind::Name);
+                if (desc && desc->probe_id != 0 && !engine_->probes().probe(desc->probe_id))
+                    return report({compiler::Tag::D_PDESC_INVAL, 0, "", "",
+                                   "invalid probe identifier " + probe + ": Unknown probe identifier"});
+            }
         }
     }
     if (cl_.print_dif)
