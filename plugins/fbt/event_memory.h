@@ -38,14 +38,14 @@ void add_user_strings(fbt_fetch_plan &plan, const dtrace_probe_usage &usage, uin
 class EventMemory {
   public:
     // A record's fetches: fetched[0 .. nfetched) with their bytes in data.
-    EventMemory(std::span<const fbt_fetched> fetched, std::span<const uint8_t> data) : fetched_(fetched), data_(data) {}
+    EventMemory(std::span<const live_fetched> fetched, std::span<const uint8_t> data) : fetched_(fetched), data_(data) {}
 
     // Bytes copied (a string may stop at its NUL), -1 when the address could
     // not be read at the event, nullopt when no fetch holds it.
     std::optional<int64_t> read(uint64_t address, void *buffer, size_t length) const;
 
   private:
-    std::span<const fbt_fetched> fetched_;
+    std::span<const live_fetched> fetched_;
     std::span<const uint8_t> data_;
 };
 

@@ -483,7 +483,7 @@ void FbtPlugin::deliver(std::span<const uint8_t> record) {
     ctx.reader_state = this;
     ctx.flags |= DTRACE_EVENT_KERNEL_MEMORY;
     if (r.nfetched > 0)
-        event_memory_.emplace(std::span<const fbt_fetched>(r.fetched, r.nfetched),
+        event_memory_.emplace(std::span<const live_fetched>(r.fetched, r.nfetched),
                               std::span<const uint8_t>(r.data, r.fetch_bytes));
     ops_->fire(host_, id, &ctx);
     event_memory_.reset();

@@ -54,7 +54,7 @@ struct ProbeSlot {
     bool wants_stack = false;               // ustack() and its kin: the user stack is copied
     bool wants_regs = false;                // uregs[]: the registers handed to D
     uint32_t string_args = 0;               // bit N: copyinstr(argN), copied at the event
-    std::vector<uprobe_fetch_step> fetches; // other memory the clauses read, fetched at the event
+    std::vector<live_fetch_step> fetches; // other memory the clauses read, fetched at the event
 };
 
 class ProbeSlots {
