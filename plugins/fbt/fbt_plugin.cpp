@@ -433,20 +433,17 @@ void FbtPlugin::stop() {
 }
 
 // What the event's record read (event_memory.h: kernel memory, and the
-// user strings copyinstr() takes of arguments); else kernel addresses
+// user memory copyin() and copyinstr() take); else kernel addresses
 // through the BPF reader, now, and the rest as any live firing.
 int64_t FbtPlugin::read_memory(void *state, uint64_t address, void *buffer, size_t length) {
     auto *self = static_cast<FbtPlugin *>(state);
     if (live::ProcessInfo::owns(address))
         return live::LiveFiring::read(&self->firing_, address, buffer, length);
-    const bool user = address < kKernelAddressStart;
     if (self->event_memory_) {
-        // A user address the kernel's reads could not read is the process's to answer.
-        if (std::optional<int64_t> read = self->event_memory_->read(address, buffer, length);
-            read && (*read >= 0 || !user))
+        if (std::optional<int64_t> read = self->event_memory_->read(address, buffer, length))
             return *read;
     }
-    if (user)
+    if (address < kKernelAddressStart)
         return live::LiveFiring::read(&self->firing_, address, buffer, length);
     return self->kernel_memory_.read(address, buffer, length);
 }

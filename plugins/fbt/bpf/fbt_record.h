@@ -17,7 +17,7 @@
 #define FBT_MAX_FRAMES 64 /* kernel frames kept per firing */
 
 /* Kernel memory read at the event (kernel_fetch.bpf.h, steps of
- * live_fetch.h; user memory in the LIVE_FETCH_USER steps): at most FBT_MAX_FETCHES
+ * live_fetch.h; the process's at user addresses): at most FBT_MAX_FETCHES
  * reads per firing (dtrace's DTRACE_USAGE_MAX_FETCHES), each of at most
  * FBT_FETCH_MAX_LENGTH bytes, FBT_FETCH_DATA bytes in all. */
 #define FBT_MAX_FETCHES 16

@@ -4,8 +4,7 @@
  * fbt_plans from dtrace's probe_usage), so that dtrace answers the loads
  * from what was there when the function was called, not from what is there
  * when the clause runs: the steps of live_fetch.h, run by live_fetch.bpf.h
- * as kernel reads (user reads for the strings copyinstr() takes of an
- * argument).
+ * as kernel reads (user reads at user addresses: copyin(), copyinstr()).
  * Included by fbt_emit.bpf.h.
  */
 #ifndef DTRACE_FBT_KERNEL_FETCH_BPF_H

@@ -3,9 +3,9 @@
  * so that dtrace answers its clauses' reads from what memory held when the
  * probe fired rather than when the clause runs. One loop for the uprobe
  * program (uprobe_events.bpf.c: the process's memory) and fbt's
- * (kernel_fetch.bpf.h: the kernel's, and the user strings copyinstr() takes
- * of arguments), told by live_fetch_where which of them it is and the sizes
- * of its record.
+ * (kernel_fetch.bpf.h: the kernel's, and the process's at user addresses:
+ * copyin(), copyinstr(), user pointers a function was given), told by
+ * live_fetch_where which of them it is and the sizes of its record.
  */
 #ifndef DTRACE_LIVE_FETCH_BPF_H
 #define DTRACE_LIVE_FETCH_BPF_H
@@ -24,7 +24,7 @@ struct live_fetch_where {
     __u32 max_steps;
     __u32 max_length;
     __u32 data_size;
-    __u32 reads_kernel; /* 0: every step reads user memory; else the kernel's, but LIVE_FETCH_USER steps */
+    __u32 reads_kernel; /* 0: every step reads user memory; else kernel addresses read the kernel's */
 };
 
 /* The address step `i` reads; 0 when its base is unknown (an earlier read
@@ -61,11 +61,12 @@ static __always_inline __u64 live_fetch_address(const struct live_fetch_where wh
 }
 
 /* Reads step's `length` bytes (a string: at most that, with its NUL) at
- * address into dst: the bytes read, or a negative error. */
+ * address into dst: the bytes read, or a negative error. The address says
+ * whose memory it is (a kernel read of a user address always fails). */
 static __always_inline long live_fetch_read(const struct live_fetch_where where, const struct live_fetch_step *step,
                                             void *dst, __u32 length, __u64 address) {
     const void *src = (const void *)address;
-    if (where.reads_kernel && !(step->flags & LIVE_FETCH_USER)) {
+    if (where.reads_kernel && address >= LIVE_KERNEL_ADDRESS_START) {
         if (step->flags & LIVE_FETCH_STRING)
             return bpf_probe_read_kernel_str(dst, length, src);
         return bpf_probe_read_kernel(dst, length, src) == 0 ? length : -LIVE_FETCH_EFAULT;

@@ -19,7 +19,11 @@
 #define LIVE_FETCH_POINTER 3   /* the 8 bytes step `index` read */
 
 #define LIVE_FETCH_STRING 0x1 /* flags: a NUL-terminated string of at most `length` bytes */
-#define LIVE_FETCH_USER 0x2   /* flags: user memory (copyinstr()'s) in a program that reads the kernel's */
+
+/* x86-64: addresses from here up are the kernel's, those below the
+ * process's (user memory: copyin()'s, or a user pointer a kernel function
+ * was given). */
+#define LIVE_KERNEL_ADDRESS_START 0xffff800000000000ULL
 
 struct live_fetch_step {
     __u8 base;

@@ -50,12 +50,14 @@ TEST(FetchPlan, StepsFollowDtracesFetches) {
     EXPECT_EQ(plan.steps[3].length, 16u);
 }
 
-// A user-space constant address is no kernel memory: left out, with the
-// chain built on it (the pointer step renumbered past the hole).
+// A user-space constant address is no kernel memory, and the program has
+// six arguments: left out, with the chain built on them (the pointer step
+// renumbered past the hole).
 TEST(FetchPlan, LeavesOutWhatCannotBeKernelMemory) {
-    const fbt_fetch_plan plan = fetch_plan_of(
-        usage_of({fetch(DTRACE_FETCH_ABSOLUTE, 0, 0x601000, 8), fetch(DTRACE_FETCH_POINTER, 0, 8, 8),
-                  fetch(DTRACE_FETCH_ARG, 2, 0, 8), fetch(DTRACE_FETCH_POINTER, 2, 0x10, 100000), fetch(7, 0, 0, 8)}));
+    const fbt_fetch_plan plan =
+        fetch_plan_of(usage_of({fetch(DTRACE_FETCH_ABSOLUTE, 0, 0x601000, 8), fetch(DTRACE_FETCH_POINTER, 0, 8, 8),
+                                fetch(DTRACE_FETCH_ARG, 2, 0, 8), fetch(DTRACE_FETCH_POINTER, 2, 0x10, 100000),
+                                fetch(7, 0, 0, 8), fetch(DTRACE_FETCH_ARG, LIVE_MAX_ARGS, 0, 8)}));
     ASSERT_EQ(plan.nsteps, 2u);
     EXPECT_EQ(plan.steps[0].base, LIVE_FETCH_ARG);
     EXPECT_EQ(plan.steps[1].base, LIVE_FETCH_POINTER);
@@ -73,7 +75,7 @@ TEST(FetchPlan, AddsTheUserStringsOfArguments) {
     ASSERT_EQ(plan.nsteps, 3u);
     EXPECT_EQ(plan.steps[1].base, LIVE_FETCH_ARG);
     EXPECT_EQ(plan.steps[1].index, 1);
-    EXPECT_EQ(plan.steps[1].flags, LIVE_FETCH_STRING | LIVE_FETCH_USER);
+    EXPECT_EQ(plan.steps[1].flags, LIVE_FETCH_STRING);
     EXPECT_EQ(plan.steps[1].length, 256u);
     EXPECT_EQ(plan.steps[2].index, 3);
     add_user_strings(plan, usage, 100000);
@@ -146,14 +148,17 @@ TEST_F(EventMemoryTest, IgnoresFetchesPastTheData) {
     EXPECT_FALSE(memory().read(kFile + 0x18, &value, 8).has_value());
 }
 
-// A user string the program could not read (a page not present) is no
+// User memory the program could not read (a page not present) is no
 // fault: the process is asked, late.
-TEST_F(EventMemoryTest, UserStringsNotReadAreForTheLateReader) {
+TEST_F(EventMemoryTest, UserMemoryNotReadIsForTheLateReader) {
     const uint64_t user = 0x7ffc12345000ull;
-    fetched_[2] = {user, -14, 16, LIVE_FETCH_STRING | LIVE_FETCH_USER};
+    fetched_[2] = {user, -14, 16, 0}; // copyin(arg1, 8)
+    uint64_t value = 0;
+    EXPECT_FALSE(memory().read(user, &value, 8).has_value());
+    fetched_[2] = {user, -14, 16, LIVE_FETCH_STRING};
     char chunk[16] = {};
     EXPECT_FALSE(memory().read(user, chunk, sizeof chunk).has_value());
-    fetched_[2] = {user, 4, 16, LIVE_FETCH_STRING | LIVE_FETCH_USER};
+    fetched_[2] = {user, 4, 16, LIVE_FETCH_STRING};
     std::memcpy(data_.data() + 16, "tmp", 4);
     ASSERT_EQ(memory().read(user, chunk, sizeof chunk), 4);
     EXPECT_STREQ(chunk, "tmp");
