@@ -19,7 +19,9 @@
 
 /* A program's steps and where their reads go: fetched[i] tells step i's,
  * whose bytes are in data (data_size bytes, each read of at most
- * max_length). Constants at each caller, so that the verifier sees them. */
+ * max_length; data_size and data_size - max_length powers of two, for the
+ * masks that bound offsets). Constants at each caller, so that the
+ * verifier sees them. */
 struct live_fetch_where {
     __u32 max_steps;
     __u32 max_length;
