@@ -89,8 +89,8 @@ static __always_inline __u32 capture(char *dst, const struct live_capture_spec *
 static __always_inline void fetch_user_memory(const struct uprobe_probe_config *ucfg, const __u64 *args,
                                               struct uprobe_tail *tail, char *fetched) {
     const struct live_fetch_where where = {UPROBE_MAX_FETCHES, UPROBE_FETCH_MAX_LENGTH, UPROBE_FETCH_DATA, 0};
-    tail->fetch_bytes = live_run_fetch_steps(where, ucfg->fetches, ucfg->nfetches, args, tail->fetched,
-                                             (__u8 *)fetched, &tail->nfetched);
+    tail->fetch_bytes = live_run_fetch_steps(where, ucfg->fetches, ucfg->nfetches, args, tail->fetched, (__u8 *)fetched,
+                                             &tail->nfetched);
 }
 
 static __always_inline void copy_regs(__u64 *regs, const struct pt_regs *ctx) {
