@@ -78,7 +78,8 @@ struct NetTraceReader::Impl {
 
     // Reads blocks up to the Trace block.
     std::optional<Error> read_trace();
-    bool next(Event &out);
+    // Inlined into NetTraceReader::next(): once an event.
+    [[gnu::always_inline]] bool next(Event &out);
     // Reads blocks until a region is ready to deliver; false at the end.
     bool fill_region();
     void take_block(Block &block);
@@ -384,7 +385,7 @@ void NetTraceReader::Impl::deliver(const Pending &p, Event &out) {
     last_timestamp = std::max(last_timestamp, p.timestamp);
 }
 
-bool NetTraceReader::Impl::next(Event &out) {
+inline bool NetTraceReader::Impl::next(Event &out) {
     uint32_t index = 0;
     while (!order.next(index)) {
         pending.clear();
