@@ -43,6 +43,19 @@ signal_target)
     [ -n "$killed" ] || fail "no kill(2) seen"
     [ "$(value_of sent)" = "$killed $killed" ] || fail "signal-send's target is not pid $killed"
     ;;
+target_signals)
+    # The signals of a -c target are the program's own: dtrace does not stop
+    # it (SIGSTOP, then SIGCONT) at its library loads when no description
+    # names its pid or USDT probes (a psinfo_t type once made the pid plugin
+    # hold every -c target).
+    need_dtrace "the proc provider is not available here" -l -n proc:::signal-send
+    workload 'ls / >/dev/null' "trap '' USR1" 'kill -USR1 $$' 'exit 0'
+    run -qn 'proc:::signal-send /pid == $target || args[1]->pr_pid == $target/ { printf("sig %d\n", args[2]); }' \
+        -c "$script"
+    expect_status_0
+    grep -Eq '^sig (18|19)$' "$out" && fail "the target was stopped and continued by dtrace"
+    grep -q '^sig 10$' "$out" || fail "not the SIGUSR1 the target sent itself"
+    ;;
 write_buffer)
     # What a process writes: stringof(copyin(arg1, arg2)), bytes without a NUL.
     need_dtrace "the syscall provider is not available here" -l -n syscall::write:entry
