@@ -263,6 +263,14 @@ ParseOutcome parse_command_line(int argc, char **argv) {
         out.status = 2;
         return out;
     }
+    // Outside -l, DTrace's -v prints each program's stability report (the
+    // least stable attributes of its descriptions and statements), which
+    // needs D's attributes: not modelled here.
+    if (cl.verbose > 0 && cl.mode == Mode::Exec) {
+        out.error = name + ": -v is not supported without -l: the stability attributes of D programs are not modelled";
+        out.status = 2;
+        return out;
+    }
     // -G's operands are the objects the build links, not macro arguments.
     if (cl.mode == Mode::Link)
         cl.options.push_back({"argref", std::nullopt, "-G"});

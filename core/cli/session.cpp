@@ -268,6 +268,11 @@ bool Session::compile_all() {
         options.library_sources.insert(options.library_sources.end(), libraries->begin(), libraries->end());
     }
     compiler_ = std::make_unique<compiler::Compiler>(std::move(options));
+    // -i names probes by their ids in dtrace -l's listing: every provider's
+    // probes first, numbered as the listing numbers them.
+    if (std::any_of(cl_.programs.begin(), cl_.programs.end(), [](const ProgramSource &s) { return s.by_id; }))
+        for (const host::PluginDiagnostic &d : host_->provide_all())
+            error(d.message);
     for (const ProgramSource &source : cl_.programs) {
         Compiled compiled;
         if (!compile_one(source, compiled))
@@ -347,6 +352,16 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
     if (!compiled.program)
         return report(*compiled.error);
     out.program = std::make_unique<compiler::Program>(std::move(*compiled.program));
+    if (source.by_id) { // DTrace resolves the id while parsing
+        for (const compiler::Clause &clause : out.program->clauses) {
+            for (const std::string &probe : clause.probes) {
+                auto desc = engine::parse_probe_description(probe, engine::SpecKind::Name);
+                if (desc && desc->probe_id != 0 && !engine_->probes().probe(desc->probe_id))
+                    return report({compiler::Tag::D_PDESC_INVAL, 0, "", "",
+                                   "invalid probe identifier " + probe + ": Unknown probe identifier"});
+            }
+        }
+    }
     if (cl_.print_dif)
         print_dif(*out.program);
     // Descriptions given with -P/-m/-f name a field other than the probe
@@ -499,7 +514,9 @@ int Session::execute() {
             return kExitError;
         }
         const int matched = *enabled;
-        notice(c.what + " '" + c.name + "' matched " + std::to_string(matched) + " probe" + (matched == 1 ? "" : "s"));
+        if (!cl_.compile_only) // -e reports nothing of the enabling it does not do
+            notice(c.what + " '" + c.name + "' matched " + std::to_string(matched) + " probe" +
+                   (matched == 1 ? "" : "s"));
         total += matched;
     }
     if (cl_.compile_only)

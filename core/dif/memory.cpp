@@ -105,6 +105,11 @@ std::optional<std::string_view> Memory::find_string(uint64_t address, size_t lim
         return std::string_view(s, static_cast<const char *>(nul) - s);
     if (scan == limit)
         return std::string_view(s, limit);
+    // Bytes without a NUL at the end of scratch (stringof(copyin(arg1, arg2))
+    // of a write's buffer): DTrace reads on into its scratch; here the
+    // string ends with the scratch in use.
+    if (region->base == scratch_region().base)
+        return std::string_view(s, scan);
     return std::nullopt; // the region ends before the string does
 }
 

@@ -4,6 +4,8 @@
 // descendants. DTrace walks the kernel's parent links; here the parent of
 // each process comes from /proc/<pid>/stat, so it answers for processes of
 // this machine (a replayed event's pid names a process of the traced one).
+// The first link is the event's own ppid: clauses run after the event, and a
+// short-lived process (an exec-success of `ls`) is gone from /proc by then.
 #include "dif/subr_impl.h"
 
 #include <cstdio>
@@ -43,6 +45,10 @@ int64_t parent_of(int64_t pid) {
 uint64_t progenyof(SubrContext &ctx, Args args) {
     const auto ancestor = static_cast<int64_t>(static_cast<int32_t>(args[0]));
     int64_t pid = int64_t(ctx.pid());
+    if (pid == ancestor)
+        return 1;
+    const auto event_parent = static_cast<int64_t>(ctx.ppid());
+    pid = event_parent > 0 ? event_parent : parent_of(pid);
     for (int i = 0; i < kMaxGenerations && pid >= 0; i++) {
         if (pid == ancestor)
             return 1;

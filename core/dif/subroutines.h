@@ -44,6 +44,7 @@ class SubrContext {
     uint64_t tid() { return env_.builtin(VarId::Tid); }
     uint64_t speculation() { return env_.speculation(); }
     uint64_t pid() { return env_.builtin(VarId::Pid); }
+    uint64_t ppid() { return env_.builtin(VarId::Ppid); }
     std::span<const uint64_t> stack_pcs(bool user) { return env_.stack_pcs(user); }
 
     // Records a fault; returns 0, the value a faulting subroutine yields.

@@ -392,8 +392,7 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
         if (now != Activity::Active && !fires_while(now, probe))
             continue;
         if (ecb->direct_aggregations) { // what run_ecb() would do, without a DIFO to run
-            vm_->begin_clause();
-            env.begin_clause(ecb->epid);
+            env.begin_direct_clause(ecb->epid); // the next clause that runs one begins its own
             for (const AggregationStore::Binding &binding : ecb->aggregations)
                 aggregations_.apply_direct(binding, env);
             continue;

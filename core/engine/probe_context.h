@@ -36,6 +36,9 @@ class ProbeContext final : public dif::Environment {
         epid_ = epid;
         declare_memory();
     }
+    // A clause that runs no DIFO (Ecb::direct_aggregations) reads only
+    // integer builtins: no memory to declare, no clause state to reset.
+    void begin_direct_clause(uint32_t epid) { epid_ = epid; }
 
   private:
     // A replay has no kernel but the trace: the plugin's memory (the

@@ -57,11 +57,11 @@ inline void EventDispatch::set_context(const Event &event, uint32_t pid, uint32_
     ctx.kernel_stack_depth = stack != nullptr ? static_cast<uint32_t>(stack->kernel().size()) : 0;
     ctx.user_stack = stack != nullptr ? stack->user().data() : nullptr;
     ctx.user_stack_depth = stack != nullptr ? static_cast<uint32_t>(stack->user().size()) : 0;
-    if (!kernel_.pmc().counter_names().empty()) { // most traces name no counters: no call then
+    if (!kernel_.pmc().counter_names().empty()) { // most traces name no counters: ctx keeps none then
         event_counters(event, kernel_.pmc(), counter_values_);
+        ctx.ncounters = static_cast<uint32_t>(counter_values_.size());
+        ctx.counters = counter_values_.empty() ? nullptr : counter_values_.data();
     }
-    ctx.ncounters = static_cast<uint32_t>(counter_values_.size());
-    ctx.counters = counter_values_.empty() ? nullptr : counter_values_.data();
 }
 
 void EventDispatch::fire(dtrace_probe_id probe, std::span<const uint64_t> args) {
@@ -121,8 +121,8 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
     kernel_.begin_event(event);
     methods_.note(event);
     // An event that carries its own stack (STACK_TRACE items; nettrace stacks).
-    if (stack == nullptr && has_extended_stack(event) && decode_extended_stack(event, carried_stack_)) {
-        stack = &carried_stack_;
+    if (stack == nullptr && has_extended_stack(event)) {
+        stack = carried_stacks_.of(event);
     }
     // A record without ids (PERFINFO) that has a stack is the stack's thread's.
     const bool ids_from_stack = stack != nullptr && event.pid == kUnknownId;

@@ -104,7 +104,7 @@ class EventDispatch {
     kernel::VolumeMap volumes_;
     kernel::StackAttach attach_;
     WalkedStack stack_;
-    WalkedStack carried_stack_; // the stack of an event that carries it (STACK_TRACE items)
+    CarriedStacks carried_stacks_; // the stacks events carry (STACK_TRACE items)
     // The event's PMC counters (replay_counters.h).
     std::vector<dtrace_counter_value> counter_values_;
     DecodedPayload decoded_;

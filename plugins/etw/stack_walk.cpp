@@ -1,6 +1,8 @@
 // stack_walk.cpp: decoding StackWalk/Stack events.
 #include "stack_walk.h"
 
+#include <algorithm>
+
 #include "reader/extended_items.h"
 #include "reader/kernel_groups.h"
 #include "reader/le_bytes.h"
@@ -75,6 +77,21 @@ bool decode_extended_stack(const Event &event, WalkedStack &out) {
         return true;
     }
     return false;
+}
+
+const WalkedStack *CarriedStacks::of(const Event &event) {
+    if (decoded_ && std::ranges::equal(event.extended, items_)) {
+        stack_.event_timestamp = event.timestamp;
+        stack_.pid = event.pid;
+        stack_.tid = event.tid;
+        return &stack_;
+    }
+    decoded_ = decode_extended_stack(event, stack_);
+    if (!decoded_) {
+        return nullptr;
+    }
+    items_.assign(event.extended.begin(), event.extended.end());
+    return &stack_;
 }
 
 } // namespace dtrace::etw::plugin

@@ -45,6 +45,21 @@ bool decode_stack_walk(const Event &event, WalkedStack &out);
 // extended item (a session that asked for stacks; nettrace stacks arrive so
 // too), as the event's thread's; false if it carries none.
 bool decode_extended_stack(const Event &event, WalkedStack &out);
+
+// decode_extended_stack() of the events of a replay, each in turn. A trace's
+// stacks repeat (a runtime's allocation ticks, a loop's events): an event
+// whose extended items are the last decoded event's bytes for bytes gets
+// the frames decoded then, with its own time and ids.
+class CarriedStacks {
+  public:
+    // The event's stack, valid until the next call; nullptr if it carries none.
+    const WalkedStack *of(const Event &event);
+
+  private:
+    WalkedStack stack_;
+    std::vector<uint8_t> items_; // the extended items stack_ was decoded from
+    bool decoded_ = false;       // stack_ holds items_' frames
+};
 inline bool has_extended_stack(const Event &event) {
     constexpr uint32_t kStackItems = (1u << 5) | (1u << 6); // STACK_TRACE32, STACK_TRACE64
     return (event.extended_types & kStackItems) != 0;

@@ -9,9 +9,10 @@
 // answered here (the plugin then reads the kernel's memory as it is now,
 // late); a load of an address the program could not read at the event is
 // refused (-1: D's invalid address fault), as the load would have faulted
-// then. A user string the program could not read (a page not present: a
-// BPF program cannot fault it in) is not answered here either: it is read
-// from the process, late.
+// then. The plan's reads of user addresses (copyin(), copyinstr(): the
+// process's memory) are made at the event too; one the program could not
+// make (a page not present: a BPF program cannot fault it in) is not
+// answered here: it is read from the process, late.
 #pragma once
 
 #include <cstddef>
@@ -26,8 +27,9 @@
 namespace dtrace::fbt {
 
 // The BPF plan of a probe's fetches (nsteps 0: nothing to read). Steps
-// that cannot be kernel memory (an absolute address below the kernel's
-// half) are left out, with those that build on them.
+// the program cannot make at the event (a constant address below the
+// kernel's half: a user-space symbol; an argument past the sixth) are left
+// out, with those that build on them.
 fbt_fetch_plan fetch_plan_of(const dtrace_probe_usage &usage);
 
 // Adds to `plan` the user strings the clauses take of arguments
@@ -38,14 +40,15 @@ void add_user_strings(fbt_fetch_plan &plan, const dtrace_probe_usage &usage, uin
 class EventMemory {
   public:
     // A record's fetches: fetched[0 .. nfetched) with their bytes in data.
-    EventMemory(std::span<const fbt_fetched> fetched, std::span<const uint8_t> data) : fetched_(fetched), data_(data) {}
+    EventMemory(std::span<const live_fetched> fetched, std::span<const uint8_t> data)
+        : fetched_(fetched), data_(data) {}
 
-    // Bytes copied (a string may stop at its NUL), -1 when the address could
-    // not be read at the event, nullopt when no fetch holds it.
+    // Bytes copied (a string may stop at its NUL), -1 when the kernel address
+    // could not be read at the event, nullopt when no fetch holds it.
     std::optional<int64_t> read(uint64_t address, void *buffer, size_t length) const;
 
   private:
-    std::span<const fbt_fetched> fetched_;
+    std::span<const live_fetched> fetched_;
     std::span<const uint8_t> data_;
 };
 

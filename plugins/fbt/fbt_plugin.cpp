@@ -433,20 +433,17 @@ void FbtPlugin::stop() {
 }
 
 // What the event's record read (event_memory.h: kernel memory, and the
-// user strings copyinstr() takes of arguments); else kernel addresses
+// user memory copyin() and copyinstr() take); else kernel addresses
 // through the BPF reader, now, and the rest as any live firing.
 int64_t FbtPlugin::read_memory(void *state, uint64_t address, void *buffer, size_t length) {
     auto *self = static_cast<FbtPlugin *>(state);
     if (live::ProcessInfo::owns(address))
         return live::LiveFiring::read(&self->firing_, address, buffer, length);
-    const bool user = address < kKernelAddressStart;
     if (self->event_memory_) {
-        // A user address the kernel's reads could not read is the process's to answer.
-        if (std::optional<int64_t> read = self->event_memory_->read(address, buffer, length);
-            read && (*read >= 0 || !user))
+        if (std::optional<int64_t> read = self->event_memory_->read(address, buffer, length))
             return *read;
     }
-    if (user)
+    if (address < kKernelAddressStart)
         return live::LiveFiring::read(&self->firing_, address, buffer, length);
     return self->kernel_memory_.read(address, buffer, length);
 }
@@ -483,7 +480,7 @@ void FbtPlugin::deliver(std::span<const uint8_t> record) {
     ctx.reader_state = this;
     ctx.flags |= DTRACE_EVENT_KERNEL_MEMORY;
     if (r.nfetched > 0)
-        event_memory_.emplace(std::span<const fbt_fetched>(r.fetched, r.nfetched),
+        event_memory_.emplace(std::span<const live_fetched>(r.fetched, r.nfetched),
                               std::span<const uint8_t>(r.data, r.fetch_bytes));
     ops_->fire(host_, id, &ctx);
     event_memory_.reset();

@@ -20,7 +20,7 @@ namespace dtrace::pid {
 // The steps of `usage`'s fetch plan the uprobe program can run: those based
 // on an argument register (arg0..arg5), an absolute address or the pointer
 // an earlier kept step read, at most UPROBE_MAX_FETCHES.
-std::vector<uprobe_fetch_step> fetch_steps_of(const dtrace_probe_usage &usage);
+std::vector<live_fetch_step> fetch_steps_of(const dtrace_probe_usage &usage);
 
 // One event's fetched memory.
 class EventFetches {
@@ -34,7 +34,7 @@ class EventFetches {
     std::optional<int64_t> read(uint64_t address, void *buffer, size_t length) const;
 
   private:
-    std::span<const uprobe_fetched> fetched_;
+    std::span<const live_fetched> fetched_;
     std::span<const uint8_t> data_;
 };
 

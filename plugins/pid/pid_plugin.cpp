@@ -498,7 +498,11 @@ bool PidPlugin::attach_pending() {
 
 int PidPlugin::start() {
     std::lock_guard guard(mutex_);
-    if (processes_.empty() || started_)
+    // A process read only for its types (lookup_type) has no descriptions:
+    // nothing to load, and it is not stopped at its library loads.
+    const bool described = std::any_of(processes_.begin(), processes_.end(),
+                                       [](const auto &entry) { return !entry.second.specs.empty(); });
+    if (!described || started_)
         return 0;
     if (!ensure_loaded())
         return -1;
@@ -513,7 +517,7 @@ int PidPlugin::start() {
     }
     // Libraries loaded later may hold probes the descriptions name (-Z).
     for (auto &[pid, process] : processes_) {
-        if (!hook_link_map(pid, process))
+        if (!process.specs.empty() && !hook_link_map(pid, process))
             return -1;
     }
     if (!attach_pending())

@@ -49,12 +49,12 @@ struct ProbeSlot {
     bool enabled = false;
     bool attached = false;
     live::ProbeFilter filter;
-    bool internal = false;                  // the link-map hook: no probe of the engine's
-    bool usage_known = false;               // learn_usage ran after its clauses were enabled
-    bool wants_stack = false;               // ustack() and its kin: the user stack is copied
-    bool wants_regs = false;                // uregs[]: the registers handed to D
-    uint32_t string_args = 0;               // bit N: copyinstr(argN), copied at the event
-    std::vector<uprobe_fetch_step> fetches; // other memory the clauses read, fetched at the event
+    bool internal = false;                // the link-map hook: no probe of the engine's
+    bool usage_known = false;             // learn_usage ran after its clauses were enabled
+    bool wants_stack = false;             // ustack() and its kin: the user stack is copied
+    bool wants_regs = false;              // uregs[]: the registers handed to D
+    uint32_t string_args = 0;             // bit N: copyinstr(argN), copied at the event
+    std::vector<live_fetch_step> fetches; // other memory the clauses read, fetched at the event
 };
 
 class ProbeSlots {

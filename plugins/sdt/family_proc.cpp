@@ -88,12 +88,16 @@ bool lwp_start(const ArgContext &c) {
     return fork_child(c) && c.record.pid != c.record.tid;
 }
 
-constexpr std::string_view kGenerateFields[] = {"sig", "pid"};
+constexpr std::string_view kGenerateFields[] = {"sig", "pid", "group", "comm"};
 constexpr dtrace_arg_desc kSignalSendArgs[] = {probe_arg("live_lwpsinfo_t *", 0, "lwpsinfo_t *"),
                                                probe_arg("live_psinfo_t *", 1, "psinfo_t *"), probe_arg("int", 2)};
 size_t signal_send(const ArgContext &c, ProbeArgs &a) {
     const auto target = static_cast<uint32_t>(c.u(1));
-    thread_args(c, 0, target, a, 0); // pid 0: the target thread's process, looked up
+    // A signal to a process (group) names its leader, whose id is the pid;
+    // a thread's process is looked up (pid 0). The event's comm names a
+    // target gone before a clause reads it (what kill usually does).
+    thread_args(c, c.u(2) != 0 ? target : 0, target, a, 0);
+    c.other.name_if_gone(c.text(3));
     a[2] = c.u(0);
     return 3;
 }

@@ -27,6 +27,7 @@ void OtherThread::describe(const live_record &firing, uint32_t pid, uint32_t tid
     tid_ = tid;
     child_ = false;
     built_ = false;
+    comm_if_gone_.clear();
 }
 
 void OtherThread::describe_child(const live_record &firing, uint32_t pid, uint32_t tid) {
@@ -58,7 +59,9 @@ void OtherThread::build() {
             const std::string comm = s.substr(start, end == std::string::npos ? std::string::npos : end - start);
             std::strncpy(record_.comm, comm.c_str(), LIVE_COMM_LEN - 1);
         }
-    } // else gone: only the ids the event gave
+    } else { // gone: the ids and the name the event gave
+        comm_if_gone_.copy(record_.comm, LIVE_COMM_LEN - 1);
+    }
     info_.begin_firing(record_);
     built_ = true;
 }

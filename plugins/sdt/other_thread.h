@@ -15,6 +15,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "bpf/live_record.h"
 #include "process_info.h"
@@ -32,6 +34,9 @@ class OtherThread {
     void describe(const live_record &firing, uint32_t pid, uint32_t tid);
     // A thread `firing`'s thread has just created (pid == tid: a process).
     void describe_child(const live_record &firing, uint32_t pid, uint32_t tid);
+    // The command name to give the thread described last when /proc no
+    // longer has it (the event's own copy, such as signal_generate's comm).
+    void name_if_gone(std::string_view comm) { comm_if_gone_ = comm; }
 
     static uint64_t lwpsinfo_address() { return live::kLwpsinfoAddress + kShift; }
     static uint64_t psinfo_address() { return live::kPsinfoAddress + kShift; }
@@ -48,6 +53,7 @@ class OtherThread {
     uint32_t pid_ = 0, tid_ = 0;
     bool child_ = false;
     bool built_ = false;
+    std::string comm_if_gone_;
     live_record record_{};
     live::ProcessInfo info_;
 };

@@ -72,6 +72,11 @@ std::vector<int64_t> UsdtPlugin::pids_for(const dtrace_probe_spec *spec) const {
         pids.push_back(std::stoll(provider.substr(digits)));
         return pids;
     }
+    // A provider named without a pid or a pattern (proc, syscall) is no
+    // process's USDT provider: no process is read, nor stopped at its library
+    // loads (SIGSTOPs a proc:::signal-send clause would see), for it.
+    if (!provider.empty() && provider.find_first_of("*?[\\") == std::string::npos)
+        return pids;
     for (uint32_t i = 0;; ++i) {
         dtrace_target_info info{};
         info.struct_size = sizeof info;

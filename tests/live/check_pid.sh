@@ -138,14 +138,16 @@ ustack)
     ;;
 grab)
     # -p: attach to a running target, detach, and the target goes on and
-    # exits cleanly afterwards.
-    "$target" spin:4000 exit:0 &
+    # exits cleanly afterwards (it calls until $dir/go exists, however long
+    # a loaded machine takes to start dtrace).
+    "$target" "spin-until:$dir/go" exit:0 &
     victim=$!
     sleep 0.5
     run -qn "pid$victim:a.out:parse_request:entry { @ = count(); } tick-1s { exit(0); } END { printa(\"%@d\n\", @); }" -p "$victim"
     [ "$status" = 0 ] || fail "dtrace -p exited with $status"
     grep -Eq '^[1-9][0-9]*$' "$out" || fail "no calls counted while attached"
     kill -0 "$victim" 2>/dev/null || fail "the target did not survive the detach"
+    touch "$dir/go"
     wait "$victim"
     victim_status=$?
     [ "$victim_status" = 0 ] || fail "the target exited with $victim_status after the detach"
@@ -209,7 +211,7 @@ ptrace_detach)
     # The ptrace fallback lets a -p process go however dtrace ends (exit(),
     # ^C): no thread left stopped or traced, no int3 left in its text (the
     # target would die of SIGTRAP at its next call), and it exits cleanly.
-    "$target" spin:6000 exit:0 &
+    "$target" "spin-until:$dir/go" exit:0 &
     victim=$!
     sleep 0.5
     for ending in "tick-1s { exit(0); }" "tick-10s { exit(0); }"; do
@@ -222,6 +224,7 @@ ptrace_detach)
         grep -q '^TracerPid:[[:space:]]*0$' "/proc/$victim/status" || fail "the target is still traced ($how)"
         grep -q '^State:[[:space:]]*[RS]' "/proc/$victim/status" || fail "the target is not running ($how)"
     done
+    touch "$dir/go"
     wait "$victim"
     victim_status=$?
     [ "$victim_status" = 0 ] || fail "the target exited with $victim_status after the detach"

@@ -76,6 +76,7 @@ attach_and_detach() {
     hits=$(grep -E '^[0-9]+$' "$out")
     [ -n "$hits" ] && [ "$hits" -gt 0 ] || { kill "$pid"; fail "no hits while attached"; }
     original_bytes_back "$pid" "$4" "$3" || { kill "$pid"; fail "$3's first bytes differ from the file's"; }
+    touch "$dir/go"
     wait "$pid"
     [ $? = 0 ] || fail "the program did not exit cleanly after dtrace detached"
 }
@@ -177,7 +178,7 @@ ustack)
 attach)
     # -p: attached while the program runs, detached with the original
     # bytes back, and the program goes on and exits cleanly.
-    attach_and_detach "spin:3000" a.out parse_word "$target"
+    attach_and_detach "spin-until:$dir/go" a.out parse_word "$target"
     ;;
 dlopen)
     # A library loaded while tracing runs (-Z: it matches nothing at first)

@@ -15,6 +15,8 @@
  *                lib_work N times, dlclose
  *   lib-expect:N print what dlopen:N calls, as expect:N does
  *   spin:MS      calls:1 every millisecond for MS milliseconds (-p attach)
+ *   spin-until:PATH  calls:1 every millisecond until PATH exists, at most 60 s
+ *                (-p attach however long dtrace takes to start)
  *   lib-spin:N   dlopen the library, call lib_work N times a millisecond
  *                apart, dlclose (-p attach with the library loaded)
  *   wait-file:PATH  sleeps until PATH exists, at most 60 s (-p: a step after
@@ -102,12 +104,19 @@ static int run_library(long rounds, long period_ms) {
     return work ? 0 : 1;
 }
 
-static int wait_for_file(const char *path) {
-    for (double start = now_seconds(); access(path, F_OK) != 0; sleep_ms(1)) {
-        if (now_seconds() - start > 60) {
-            fprintf(stderr, "target: %s did not appear within 60 s\n", path);
+/* Sleeps a millisecond at a time, calling target_calls(1) before each sleep
+ * when `calling`, until `stop_path` exists or, without a path, for `ms`
+ * milliseconds; a path that has not appeared after `ms` fails the target. */
+static int pace(const char *stop_path, long ms, int calling) {
+    for (double start = now_seconds(); !stop_path || access(stop_path, F_OK) != 0; sleep_ms(1)) {
+        if ((now_seconds() - start) * 1000 >= (double)ms) {
+            if (!stop_path)
+                return 0;
+            fprintf(stderr, "target: %s did not appear within %ld s\n", stop_path, ms / 1000);
             return 1;
         }
+        if (calling)
+            target_calls(1);
     }
     return 0;
 }
@@ -182,18 +191,14 @@ static int step(const char *arg, target_extra_step extra) {
     else if (IS("lib-spin"))
         return run_library(n, 1);
     else if (IS("wait-file"))
-        return wait_for_file(colon ? colon + 1 : "");
+        return pace(colon ? colon + 1 : "", 60000, 0);
     else if (IS("lib-expect"))
         printf("lib_work %ld\nlib_helper %ld\n", n, n * TARGET_LIB_HELPER_CALLS);
-    else if (IS("spin")) {
-        struct timespec start, now;
-        clock_gettime(CLOCK_MONOTONIC, &start);
-        do {
-            target_calls(1);
-            sleep_ms(1);
-            clock_gettime(CLOCK_MONOTONIC, &now);
-        } while ((seconds(&now) - seconds(&start)) * 1000 < (double)n);
-    } else if (IS("sleep"))
+    else if (IS("spin"))
+        pace(NULL, n, 1);
+    else if (IS("spin-until"))
+        return pace(colon ? colon + 1 : "", 60000, 1);
+    else if (IS("sleep"))
         sleep_ms(n);
     else if (IS("exit"))
         _exit((int)n);

@@ -78,7 +78,8 @@ struct NetTraceReader::Impl {
 
     // Reads blocks up to the Trace block.
     std::optional<Error> read_trace();
-    bool next(Event &out);
+    // Inlined into NetTraceReader::next(): once an event.
+    [[gnu::always_inline]] bool next(Event &out);
     // Reads blocks until a region is ready to deliver; false at the end.
     bool fill_region();
     void take_block(Block &block);
@@ -100,6 +101,7 @@ struct NetTraceReader::Impl {
     std::string name;
     NetTraceOptions options;
     TraceInfo info;
+    uint16_t event_flags = 0; // every event's (the trace's pointer size)
     LogfileHeader header;
     TraceClock clock;
     ReaderStats stats;
@@ -119,6 +121,12 @@ struct NetTraceReader::Impl {
     std::vector<BlockBytes> stack_blocks;  // stack blocks until the next sequence point
     std::vector<BlockBytes> spare_blocks;  // emptied blocks of delivered regions, read into again
     std::vector<uint8_t> scratch;          // items of an event with a stack
+    // What scratch holds: the items of this metadata row with this stack
+    // (a stack block's bytes, which stay put while the region is delivered).
+    // Stacks repeat: an event with the stack of the event before it reuses them.
+    const MetadataEntry *scratch_metadata = nullptr;
+    const uint8_t *scratch_stack = nullptr;
+    uint32_t scratch_stack_size = 0;
     int64_t last_timestamp = std::numeric_limits<int64_t>::min();
 };
 
@@ -144,6 +152,8 @@ std::optional<Error> NetTraceReader::Impl::read_trace() {
         return Error{name + ": offset " + hex_offset(block.offset) + ": " + parsed.error()};
     }
     info = parsed.value();
+    event_flags = static_cast<uint16_t>(event_flag::kExtendedInfo |
+                                        (info.pointer_size == 4 ? event_flag::k32BitHeader : event_flag::k64BitHeader));
     header = as_logfile_header(info);
     Result<TraceClock> made = TraceClock::from_header(header);
     if (!made) {
@@ -334,8 +344,7 @@ void NetTraceReader::Impl::deliver(const Pending &p, Event &out) {
     out.kind = RecordKind::EventHeader;
     out.pointer_size = static_cast<uint8_t>(info.pointer_size);
     out.cpu = static_cast<uint16_t>(p.processor);
-    out.flags = static_cast<uint16_t>(event_flag::kExtendedInfo |
-                                      (info.pointer_size == 4 ? event_flag::k32BitHeader : event_flag::k64BitHeader));
+    out.flags = event_flags;
     out.provider = m.provider;
     out.activity_id = activities[p.activity];
     out.id = static_cast<uint16_t>(md.event_id);
@@ -355,13 +364,18 @@ void NetTraceReader::Impl::deliver(const Pending &p, Event &out) {
         out.extended = m.items;
         out.extended_types = m.item_types;
     } else {
-        // ETW's STACK_TRACE item: a u64 match id (0), then the frames.
-        scratch.assign(m.items.begin(), m.items.end());
-        stack_item.assign(sizeof(uint64_t), 0);
-        stack_item.insert(stack_item.end(), p.stack, p.stack + p.stack_size);
         const uint16_t type = info.pointer_size == 4 ? ext_type::kStackTrace32 : ext_type::kStackTrace64;
-        append_item(scratch, type, stack_item);
-        link_items(scratch);
+        if (&m != scratch_metadata || p.stack != scratch_stack || p.stack_size != scratch_stack_size) {
+            // ETW's STACK_TRACE item: a u64 match id (0), then the frames.
+            scratch.assign(m.items.begin(), m.items.end());
+            stack_item.assign(sizeof(uint64_t), 0);
+            stack_item.insert(stack_item.end(), p.stack, p.stack + p.stack_size);
+            append_item(scratch, type, stack_item);
+            link_items(scratch);
+            scratch_metadata = &m;
+            scratch_stack = p.stack;
+            scratch_stack_size = p.stack_size;
+        }
         out.extended = scratch;
         out.extended_types = m.item_types | (1u << type);
     }
@@ -371,7 +385,7 @@ void NetTraceReader::Impl::deliver(const Pending &p, Event &out) {
     last_timestamp = std::max(last_timestamp, p.timestamp);
 }
 
-bool NetTraceReader::Impl::next(Event &out) {
+inline bool NetTraceReader::Impl::next(Event &out) {
     uint32_t index = 0;
     while (!order.next(index)) {
         pending.clear();
@@ -379,6 +393,7 @@ bool NetTraceReader::Impl::next(Event &out) {
         block_offsets.clear();
         order.clear();
         recycle_region_blocks();
+        scratch_metadata = nullptr; // its stack's bytes go with the region
         pending_bytes = 0;
         if (ended) {
             return false;

@@ -44,6 +44,11 @@ class LaneMerge {
         timestamps_[losers_[0]] = timestamp;
         replay();
     }
+    // The top lane moved on to a record with this timestamp and rank.
+    void top_changed(int64_t timestamp, uint16_t rank) {
+        ranks_[losers_[0]] = rank;
+        top_changed(timestamp);
+    }
     // The top lane has no more records.
     void pop() {
         const uint32_t lane = losers_[0];

@@ -11,32 +11,18 @@
 #ifndef DTRACE_FBT_RECORD_H
 #define DTRACE_FBT_RECORD_H
 
+#include "live_fetch.h"
 #include "live_record.h"
 
 #define FBT_MAX_FRAMES 64 /* kernel frames kept per firing */
 
-/* Kernel memory read at the event (kernel_fetch.h): at most FBT_MAX_FETCHES
+/* Kernel memory read at the event (kernel_fetch.bpf.h, steps of
+ * live_fetch.h; the process's at user addresses): at most FBT_MAX_FETCHES
  * reads per firing (dtrace's DTRACE_USAGE_MAX_FETCHES), each of at most
  * FBT_FETCH_MAX_LENGTH bytes, FBT_FETCH_DATA bytes in all. */
 #define FBT_MAX_FETCHES 16
 #define FBT_FETCH_MAX_LENGTH 2048
 #define FBT_FETCH_DATA 4096
-
-/* Where a fetch's address starts (dtrace_memory_fetch's bases). */
-#define FBT_FETCH_ARG 0       /* argument `index` of the record */
-#define FBT_FETCH_CURTHREAD 1 /* the current task */
-#define FBT_FETCH_ABSOLUTE 2  /* 0: `offset` is the address */
-#define FBT_FETCH_POINTER 3   /* the 8 bytes fetch `index` read */
-#define FBT_FETCH_STRING 0x1  /* flags: a NUL-terminated string of at most `length` bytes */
-#define FBT_FETCH_USER 0x2    /* flags: user memory (copyinstr()'s), not the kernel's */
-
-struct fbt_fetch_step {
-    __u8 base;
-    __u8 flags;
-    __u16 index;
-    __u32 length;
-    __s64 offset;
-};
 
 /* What one probe slot's program does besides the live configuration (the
  * fbt_plans map, by slot): its fetches (nsteps 0: none), and at a return
@@ -45,16 +31,7 @@ struct fbt_fetch_step {
 struct fbt_fetch_plan {
     __u32 nsteps;
     __u32 return_offset;
-    struct fbt_fetch_step steps[FBT_MAX_FETCHES];
-};
-
-/* What one step read: `length` bytes (a string's with its NUL) of `address`
- * at data[data_offset], or a negative error (the address was not readable). */
-struct fbt_fetched {
-    __u64 address;
-    __s32 length;
-    __u16 data_offset;
-    __u16 flags; /* the step's (FBT_FETCH_STRING) */
+    struct live_fetch_step steps[FBT_MAX_FETCHES];
 };
 
 struct fbt_record {
@@ -63,7 +40,7 @@ struct fbt_record {
     __u32 nfetched;    /* steps of the probe's plan run: fetched[0 .. nfetched) */
     __u32 fetch_bytes; /* data used */
     __u64 stack[FBT_MAX_FRAMES];
-    struct fbt_fetched fetched[FBT_MAX_FETCHES];
+    struct live_fetched fetched[FBT_MAX_FETCHES];
     __u8 data[FBT_FETCH_DATA];
 };
 

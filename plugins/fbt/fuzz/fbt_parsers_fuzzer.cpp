@@ -62,12 +62,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         break;
     case 8: {
         // Two fetches from the input, their bytes the rest of it.
-        fbt_fetched fetched[2] = {};
+        live_fetched fetched[2] = {};
         const size_t header = std::min(sizeof fetched, size - 1);
         std::memcpy(fetched, data + 1, header);
         const dtrace::fbt::EventMemory memory(fetched, std::span(data + 1 + header, size - 1 - header));
         uint8_t buffer[64];
-        for (const fbt_fetched &f : fetched)
+        for (const live_fetched &f : fetched)
             for (uint64_t delta : {0, 3})
                 memory.read(f.address + delta, buffer, sizeof buffer);
         break;

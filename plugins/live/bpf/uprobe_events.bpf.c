@@ -16,6 +16,7 @@
 #include <asm/ptrace.h>
 
 #include "live_context.bpf.h"
+#include "live_fetch.bpf.h"
 #include "live_stacks.bpf.h"
 #include "uprobe_record.h"
 
@@ -83,64 +84,13 @@ static __always_inline __u32 capture(char *dst, const struct live_capture_spec *
     return (__u32)length;
 }
 
-/* The address fetch step `i` reads: 0 when its base is unknown (an earlier read failed). */
-static __always_inline __u64 fetch_address(const struct uprobe_fetch_step *step, __u32 i, const __u64 *args,
-                                           const struct uprobe_tail *tail, const char *fetched) {
-    __u64 base = 0;
-    __u32 k = step->index;
-    if (step->base == UPROBE_FETCH_ARG) {
-        if (k >= LIVE_MAX_ARGS)
-            return 0;
-        base = args[k];
-    } else if (step->base == UPROBE_FETCH_POINTER) {
-        if (k >= i || k >= UPROBE_MAX_FETCHES || tail->fetched[k].length < 8)
-            return 0;
-        __u32 at = tail->fetched[k].data_offset & (UPROBE_FETCH_DATA - 8);
-        base = *(const __u64 *)(fetched + at);
-        if (base == 0)
-            return 0;
-    } else if (step->base != UPROBE_FETCH_ABSOLUTE) {
-        return 0;
-    }
-    return base + step->offset;
-}
-
 /* Runs the probe's fetch steps into `fetched` (UPROBE_FETCH_DATA bytes after
- * the tail): the memory its clauses will read, as the call saw it. */
+ * the tail): the process's memory its clauses will read, as the call saw it. */
 static __always_inline void fetch_user_memory(const struct uprobe_probe_config *ucfg, const __u64 *args,
                                               struct uprobe_tail *tail, char *fetched) {
-    __u32 used = 0;
-    tail->nfetched = 0;
-    for (__u32 i = 0; i < UPROBE_MAX_FETCHES; i++) {
-        /* Room for the longest read: every read starts below half the data. */
-        if (i >= ucfg->nfetches || used >= UPROBE_FETCH_DATA - UPROBE_FETCH_MAX_LENGTH)
-            break;
-        const struct uprobe_fetch_step *step = &ucfg->fetches[i];
-        /* The verifier must see this bound, which clang drops as redundant. */
-        __u64 at = used;
-        asm volatile("%0 &= %1" : "+r"(at) : "i"(UPROBE_FETCH_DATA - UPROBE_FETCH_MAX_LENGTH - 1));
-        __u32 length = step->length;
-        if (length > UPROBE_FETCH_MAX_LENGTH)
-            length = UPROBE_FETCH_MAX_LENGTH;
-        if (length == 0)
-            length = 1;
-        const __u64 address = fetch_address(step, i, args, tail, fetched);
-        long got = -14; /* EFAULT */
-        if (address != 0) {
-            if (step->flags & UPROBE_FETCH_STRING)
-                got = bpf_probe_read_user_str(fetched + at, length, (const void *)address);
-            else if (bpf_probe_read_user(fetched + at, length, (const void *)address) == 0)
-                got = length;
-        }
-        tail->fetched[i].address = address;
-        tail->fetched[i].length = got;
-        tail->fetched[i].data_offset = (__u16)at;
-        tail->fetched[i].flags = step->flags;
-        if (got > 0)
-            used = (__u32)at + (((__u32)got + 7) & ~7u);
-        tail->nfetched = i + 1;
-    }
-    tail->fetch_bytes = used;
+    const struct live_fetch_where where = {UPROBE_MAX_FETCHES, UPROBE_FETCH_MAX_LENGTH, UPROBE_FETCH_DATA, 0};
+    tail->fetch_bytes = live_run_fetch_steps(where, ucfg->fetches, ucfg->nfetches, args, tail->fetched, (__u8 *)fetched,
+                                             &tail->nfetched);
 }
 
 static __always_inline void copy_regs(__u64 *regs, const struct pt_regs *ctx) {

@@ -19,6 +19,7 @@
 
 #include <linux/types.h>
 
+#include "live_fetch.h"
 #include "live_record.h"
 
 /* The attach cookie of a uprobe: the probe slot in its low half; the
@@ -80,37 +81,15 @@ struct uprobe_usdt_arg {
     __u32 pad;
 };
 
-/* Per configuration index, beside its live_probe_config. */
 /* Memory of the process read at the event (with UPROBE_FLAG_TAIL): at most
- * UPROBE_MAX_FETCHES reads of at most UPROBE_FETCH_MAX_LENGTH bytes each,
- * UPROBE_FETCH_DATA bytes in all. A step reads `length` bytes (or a string
- * of at most `length` with its NUL) at a base plus `offset`: argument
- * `index`, 0, or the 8 bytes step `index` read (dtrace_memory_fetch's bases). */
+ * UPROBE_MAX_FETCHES steps (live_fetch.h), every one a read of user memory,
+ * of at most UPROBE_FETCH_MAX_LENGTH bytes each, UPROBE_FETCH_DATA bytes in
+ * all. */
 #define UPROBE_MAX_FETCHES 8
 #define UPROBE_FETCH_MAX_LENGTH 1024
 #define UPROBE_FETCH_DATA 2048
-#define UPROBE_FETCH_ARG 0
-#define UPROBE_FETCH_ABSOLUTE 2
-#define UPROBE_FETCH_POINTER 3
-#define UPROBE_FETCH_STRING 0x1 /* flags */
 
-struct uprobe_fetch_step {
-    __u8 base;
-    __u8 flags;
-    __u16 index;
-    __u32 length;
-    __s64 offset;
-};
-
-/* What one step read: `length` bytes (a string's with its NUL) of `address`
- * at data_offset in the fetched bytes, or a negative error. */
-struct uprobe_fetched {
-    __u64 address;
-    __s32 length;
-    __u16 data_offset;
-    __u16 flags; /* the step's */
-};
-
+/* Per configuration index, beside its live_probe_config. */
 struct uprobe_probe_config {
     __u32 stack_bytes; /* user stack copied at the event (0: none), <= UPROBE_STACK_MAX */
     __u32 flags;       /* UPROBE_FLAG_* */
@@ -119,7 +98,7 @@ struct uprobe_probe_config {
     struct uprobe_usdt_arg usdt_args[LIVE_MAX_ARGS];
     __u32 nfetches; /* fetches[0 .. nfetches) run at the event */
     __u32 pad;
-    struct uprobe_fetch_step fetches[UPROBE_MAX_FETCHES];
+    struct live_fetch_step fetches[UPROBE_MAX_FETCHES];
 };
 
 /* The event stops the process (SIGSTOP) and wakes the consumer at once: user
@@ -137,7 +116,7 @@ struct uprobe_tail {
     __u32 pad;
     __u32 nfetched;    /* fetched[0 .. nfetched): the steps run */
     __u32 fetch_bytes; /* bytes fetched, which follow the tail */
-    struct uprobe_fetched fetched[UPROBE_MAX_FETCHES];
+    struct live_fetched fetched[UPROBE_MAX_FETCHES];
 };
 
 #endif /* DTRACE_UPROBE_RECORD_H */

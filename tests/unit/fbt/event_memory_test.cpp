@@ -41,24 +41,26 @@ TEST(FetchPlan, StepsFollowDtracesFetches) {
         usage_of({fetch(DTRACE_FETCH_ARG, 0, 0x18, 8), fetch(DTRACE_FETCH_POINTER, 0, 0x28, 8),
                   fetch(DTRACE_FETCH_POINTER, 1, 0, 256, true), fetch(DTRACE_FETCH_CURTHREAD, 0, 0x740, 16, true)}));
     ASSERT_EQ(plan.nsteps, 4u);
-    EXPECT_EQ(plan.steps[0].base, FBT_FETCH_ARG);
+    EXPECT_EQ(plan.steps[0].base, LIVE_FETCH_ARG);
     EXPECT_EQ(plan.steps[0].offset, 0x18);
-    EXPECT_EQ(plan.steps[2].base, FBT_FETCH_POINTER);
+    EXPECT_EQ(plan.steps[2].base, LIVE_FETCH_POINTER);
     EXPECT_EQ(plan.steps[2].index, 1);
-    EXPECT_EQ(plan.steps[2].flags, FBT_FETCH_STRING);
-    EXPECT_EQ(plan.steps[3].base, FBT_FETCH_CURTHREAD);
+    EXPECT_EQ(plan.steps[2].flags, LIVE_FETCH_STRING);
+    EXPECT_EQ(plan.steps[3].base, LIVE_FETCH_CURTHREAD);
     EXPECT_EQ(plan.steps[3].length, 16u);
 }
 
-// A user-space constant address is no kernel memory: left out, with the
-// chain built on it (the pointer step renumbered past the hole).
+// A user-space constant address is no kernel memory, and the program has
+// six arguments: left out, with the chain built on them (the pointer step
+// renumbered past the hole).
 TEST(FetchPlan, LeavesOutWhatCannotBeKernelMemory) {
-    const fbt_fetch_plan plan = fetch_plan_of(
-        usage_of({fetch(DTRACE_FETCH_ABSOLUTE, 0, 0x601000, 8), fetch(DTRACE_FETCH_POINTER, 0, 8, 8),
-                  fetch(DTRACE_FETCH_ARG, 2, 0, 8), fetch(DTRACE_FETCH_POINTER, 2, 0x10, 100000), fetch(7, 0, 0, 8)}));
+    const fbt_fetch_plan plan =
+        fetch_plan_of(usage_of({fetch(DTRACE_FETCH_ABSOLUTE, 0, 0x601000, 8), fetch(DTRACE_FETCH_POINTER, 0, 8, 8),
+                                fetch(DTRACE_FETCH_ARG, 2, 0, 8), fetch(DTRACE_FETCH_POINTER, 2, 0x10, 100000),
+                                fetch(7, 0, 0, 8), fetch(DTRACE_FETCH_ARG, LIVE_MAX_ARGS, 0, 8)}));
     ASSERT_EQ(plan.nsteps, 2u);
-    EXPECT_EQ(plan.steps[0].base, FBT_FETCH_ARG);
-    EXPECT_EQ(plan.steps[1].base, FBT_FETCH_POINTER);
+    EXPECT_EQ(plan.steps[0].base, LIVE_FETCH_ARG);
+    EXPECT_EQ(plan.steps[1].base, LIVE_FETCH_POINTER);
     EXPECT_EQ(plan.steps[1].index, 0);
     EXPECT_EQ(plan.steps[1].length, uint32_t(FBT_FETCH_MAX_LENGTH)); // capped
 }
@@ -71,9 +73,9 @@ TEST(FetchPlan, AddsTheUserStringsOfArguments) {
     fbt_fetch_plan plan = fetch_plan_of(usage);
     add_user_strings(plan, usage, 256);
     ASSERT_EQ(plan.nsteps, 3u);
-    EXPECT_EQ(plan.steps[1].base, FBT_FETCH_ARG);
+    EXPECT_EQ(plan.steps[1].base, LIVE_FETCH_ARG);
     EXPECT_EQ(plan.steps[1].index, 1);
-    EXPECT_EQ(plan.steps[1].flags, FBT_FETCH_STRING | FBT_FETCH_USER);
+    EXPECT_EQ(plan.steps[1].flags, LIVE_FETCH_STRING);
     EXPECT_EQ(plan.steps[1].length, 256u);
     EXPECT_EQ(plan.steps[2].index, 3);
     add_user_strings(plan, usage, 100000);
@@ -99,13 +101,13 @@ class EventMemoryTest : public ::testing::Test {
         std::memcpy(data_.data(), &dentry, 8);
         std::memcpy(data_.data() + 8, "passwd", 7);
         fetched_[0] = {kFile + 0x18, 8, 0, 0};
-        fetched_[1] = {kName, 7, 8, FBT_FETCH_STRING};
+        fetched_[1] = {kName, 7, 8, LIVE_FETCH_STRING};
         fetched_[2] = {kFile + 0x100, -14, 16, 0};
     }
     EventMemory memory() const { return EventMemory(fetched_, data_); }
 
     std::vector<uint8_t> data_ = std::vector<uint8_t>(64);
-    fbt_fetched fetched_[3]{};
+    live_fetched fetched_[3]{};
 };
 
 TEST_F(EventMemoryTest, AnswersLoadsInsideWhatWasRead) {
@@ -146,14 +148,17 @@ TEST_F(EventMemoryTest, IgnoresFetchesPastTheData) {
     EXPECT_FALSE(memory().read(kFile + 0x18, &value, 8).has_value());
 }
 
-// A user string the program could not read (a page not present) is no
+// User memory the program could not read (a page not present) is no
 // fault: the process is asked, late.
-TEST_F(EventMemoryTest, UserStringsNotReadAreForTheLateReader) {
+TEST_F(EventMemoryTest, UserMemoryNotReadIsForTheLateReader) {
     const uint64_t user = 0x7ffc12345000ull;
-    fetched_[2] = {user, -14, 16, FBT_FETCH_STRING | FBT_FETCH_USER};
+    fetched_[2] = {user, -14, 16, 0}; // copyin(arg1, 8)
+    uint64_t value = 0;
+    EXPECT_FALSE(memory().read(user, &value, 8).has_value());
+    fetched_[2] = {user, -14, 16, LIVE_FETCH_STRING};
     char chunk[16] = {};
     EXPECT_FALSE(memory().read(user, chunk, sizeof chunk).has_value());
-    fetched_[2] = {user, 4, 16, FBT_FETCH_STRING | FBT_FETCH_USER};
+    fetched_[2] = {user, 4, 16, LIVE_FETCH_STRING};
     std::memcpy(data_.data() + 16, "tmp", 4);
     ASSERT_EQ(memory().read(user, chunk, sizeof chunk), 4);
     EXPECT_STREQ(chunk, "tmp");

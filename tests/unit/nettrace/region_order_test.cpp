@@ -1,5 +1,6 @@
 // region_order_test.cpp: the merge of a region's sorted runs against a stable sort.
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -35,9 +36,9 @@ std::vector<uint32_t> stable_sorted(const std::vector<int64_t> &times) {
 TEST(RegionOrder, RunsOfThreadsMergeAsAStableSortWouldOrderThem) {
     std::mt19937 random(7);
     RegionOrder order;
-    for (int trial = 0; trial < 50; ++trial) {
+    for (int trial = 0; trial < 2000; ++trial) {
         std::vector<int64_t> times;
-        const int runs = 1 + trial % 9;
+        const int runs = 1 + trial % 40;
         for (int r = 0; r < runs; ++r) {
             int64_t t = random() % 50;
             for (int i = 0, n = static_cast<int>(random() % 20); i < n; ++i) {
@@ -47,6 +48,30 @@ TEST(RegionOrder, RunsOfThreadsMergeAsAStableSortWouldOrderThem) {
         }
         EXPECT_EQ(delivered(order, times), stable_sorted(times)) << "trial " << trial;
     }
+}
+
+TEST(RegionOrder, ThreadsBlocksFollowEachOtherInTheirLanes) {
+    // Four threads' blocks in turn, each thread's later blocks starting
+    // where its earlier ones ended (equal timestamps at the joins too).
+    std::vector<int64_t> times;
+    for (int block = 0; block < 16; ++block) {
+        const int thread = block % 4;
+        for (int i = 0; i < 5; ++i) {
+            times.push_back((block / 4) * 10 + i * 2 + (thread == 3 ? 0 : 1) + (i == 4 ? 2 : 0));
+        }
+    }
+    RegionOrder order;
+    EXPECT_EQ(delivered(order, times), stable_sorted(times));
+}
+
+TEST(RegionOrder, EventsAtTheLargestTimestampComeBeforeNoneAndInFileOrder) {
+    // Runs that end early are exhausted with the largest timestamp as key:
+    // a live run's event at that timestamp still wins over them.
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+    const std::vector<int64_t> times = {5, kMax, 3, kMax, kMin, 7, kMax, 2};
+    RegionOrder order;
+    EXPECT_EQ(delivered(order, times), stable_sorted(times));
 }
 
 TEST(RegionOrder, MoreRunsThanTheTreeRanksAreSorted) {

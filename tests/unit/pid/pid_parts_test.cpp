@@ -157,14 +157,14 @@ TEST(EventFetches, StepsOfTheFetchPlan) {
     usage.fetches[2] = {DTRACE_FETCH_POINTER, DTRACE_FETCH_STRING, 1, 256, 0};
     usage.fetches[3] = {DTRACE_FETCH_ARG, 0, 7, 8, 0};
     usage.fetches[4] = {DTRACE_FETCH_POINTER, DTRACE_FETCH_STRING, 0, 5000, 0};
-    const std::vector<uprobe_fetch_step> steps = fetch_steps_of(usage);
+    const std::vector<live_fetch_step> steps = fetch_steps_of(usage);
     ASSERT_EQ(steps.size(), 2u);
-    EXPECT_EQ(steps[0].base, UPROBE_FETCH_ARG);
+    EXPECT_EQ(steps[0].base, LIVE_FETCH_ARG);
     EXPECT_EQ(steps[0].offset, 8);
     EXPECT_EQ(steps[0].length, 16u);
-    EXPECT_EQ(steps[1].base, UPROBE_FETCH_POINTER);
+    EXPECT_EQ(steps[1].base, LIVE_FETCH_POINTER);
     EXPECT_EQ(steps[1].index, 0);
-    EXPECT_EQ(steps[1].flags, UPROBE_FETCH_STRING);
+    EXPECT_EQ(steps[1].flags, LIVE_FETCH_STRING);
     EXPECT_EQ(steps[1].length, uint32_t(UPROBE_FETCH_MAX_LENGTH));
 }
 
@@ -174,7 +174,7 @@ TEST(EventFetches, ReadsAnsweredFromWhatWasFetched) {
     uprobe_tail tail{};
     tail.nfetched = 3;
     tail.fetched[0] = {0x1000, 8, 0, 0};
-    tail.fetched[1] = {0x2000, 4, 8, UPROBE_FETCH_STRING};
+    tail.fetched[1] = {0x2000, 4, 8, LIVE_FETCH_STRING};
     tail.fetched[2] = {0x3000, -14, 16, 0};
     const std::vector<uint8_t> data = {1, 2, 3, 4, 5, 6, 7, 8, 'a', 'b', 'c', 0, 0, 0, 0, 0};
     EventFetches fetches;

@@ -1,0 +1,1 @@
+dtrace -x noplugins -i 999 -n BEGIN

@@ -1,0 +1,1 @@
+dtrace -e -n 'BEGIN { trace("not run"); }'

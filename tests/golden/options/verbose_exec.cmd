@@ -1,0 +1,1 @@
+dtrace -v -n 'BEGIN { exit(0); }'
