@@ -94,6 +94,7 @@ AggregationStore::Binding AggregationStore::bind(const compiler::Program &progra
     b.direct = b.aggregation != nullptr && (b.shape == KeyShape::None || b.key_builtin) &&
                action.agg_args.size() <= 2 && (action.agg_args.size() < 1 || b.value_builtin) &&
                (action.agg_args.size() < 2 || b.increment_builtin);
+    b.constant = b.direct && b.shape == KeyShape::None && action.agg_args.empty();
     return b;
 }
 

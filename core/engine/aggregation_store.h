@@ -58,6 +58,9 @@ class AggregationStore {
         // @[arg0] = sum(arg1)): apply_direct() aggregates it, no DIFO to run.
         bool direct = false;
         std::optional<dif::VarId> value_builtin, increment_builtin; // direct: the arguments, if any
+        // Direct, without a key or arguments (@ = count()): apply_constant()
+        // aggregates it, with no context to read.
+        bool constant = false;
     };
 
     // Registers the aggregations of a program (call before resolve()); one
@@ -72,7 +75,7 @@ class AggregationStore {
     bool apply(const Binding &binding, dif::Vm &vm, dif::Environment &env, dif::Fault &fault);
     // apply() of a direct binding (no fault is possible), inline: a replayed
     // `@ = count()` firing is little more than this.
-    void apply_direct(const Binding &binding, dif::Environment &env) {
+    [[gnu::always_inline]] void apply_direct(const Binding &binding, dif::Environment &env) {
         uint64_t integer_key = 0;
         std::string_view key;
         uint64_t hash = kEmptyKeyHash;
@@ -86,6 +89,10 @@ class AggregationStore {
             static_cast<int64_t>(binding.increment_builtin ? env.builtin(*binding.increment_builtin) : 1);
         aggregate(*binding.aggregation, key, hash, value, increment);
     }
+
+    // apply_direct() of a constant binding (Binding::constant): the one
+    // entry of the empty key counts one more firing.
+    void apply_constant(const Binding &binding) { aggregate(*binding.aggregation, {}, kEmptyKeyHash, 0, 1); }
 
     std::vector<Snapshot> snapshot() const;
     // The consumer's clear(): every value zeroed (as DTrace does, min() and
@@ -102,8 +109,10 @@ class AggregationStore {
   private:
     static const uint64_t kEmptyKeyHash;
 
-    // The last step of apply(): the entry of `key` (made when absent) takes the value.
-    void aggregate(Aggregation &aggregation, std::string_view key, uint64_t hash, int64_t value, int64_t increment) {
+    // The last step of apply(): the entry of `key` (made when absent) takes
+    // the value. Inline at each firing's call: out of line it costs a frame.
+    [[gnu::always_inline]] void aggregate(Aggregation &aggregation, std::string_view key, uint64_t hash, int64_t value,
+                                          int64_t increment) {
         AggregationTable::Entry *entry = aggregation.table.find(key, hash);
         if (!entry)
             entry = add_entry(aggregation, key, hash);

@@ -144,8 +144,12 @@ Status Engine::attach(Enabling &enabling, Probe &probe) {
     ecb->direct_aggregations = ecb->aggregates_only && !clause.predicate &&
                                std::all_of(ecb->aggregations.begin(), ecb->aggregations.end(),
                                            [](const AggregationStore::Binding &b) { return b.direct; });
+    ecb->constant_aggregations =
+        ecb->direct_aggregations && std::all_of(ecb->aggregations.begin(), ecb->aggregations.end(),
+                                                [](const AggregationStore::Binding &b) { return b.constant; });
     ecbs_.publish();
     probe.direct_only = (probe.ecbs.empty() || probe.direct_only) && ecb->direct_aggregations;
+    probe.constant_only = (probe.ecbs.empty() || probe.constant_only) && ecb->constant_aggregations;
     probe.ecbs.push_back(ecb);
     probe.enabled.store(true, std::memory_order_release);
     enabling.matched++;
@@ -264,8 +268,10 @@ void Engine::fire_replayed(Probe &probe, const dtrace_event_ctx &ctx) {
     lock_.lock();
     if (timers || begin)
         fire_before_event(ctx, timers, begin);
-    if (probe.direct_only && !needs_filling(ctx))
-        run_direct_ecbs(probe, ctx); // inline: the commonest replayed firing keeps this one frame
+    if (probe.constant_only)
+        apply_constant_ecbs(probe); // inline, as the next: the commonest replayed firings keep this one frame
+    else if (probe.direct_only && !needs_filling(ctx))
+        run_direct_ecbs(probe, ctx);
     else if (!probe.ecbs.empty())
         run_ecbs(probe, ctx);
     if ((consumer_sync_due_ | drain_due_) && buffer_config_.policy != BufferPolicy::Ring)
@@ -368,14 +374,23 @@ bool Engine::fires_while(Activity activity, const Probe &probe) const {
 [[gnu::always_inline]] inline void Engine::run_direct_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
     ProbeContext env(*vm_, probe, ctx, 0, speculations_, counter_reader_);
     for (const Ecb *ecb : probe.ecbs) {
-        const Activity now = activity_.load(std::memory_order_relaxed);
-        if (now == Activity::Active || fires_while(now, probe))
+        if (clause_fires(probe))
             apply_direct_clause(*ecb, env);
     }
 }
 
+// What run_ecbs() does for a probe of constant clauses only
+// (Probe::constant_only): they read no context, so none is made (nor filled in).
+[[gnu::always_inline]] inline void Engine::apply_constant_ecbs(const Probe &probe) {
+    for (const Ecb *ecb : probe.ecbs) {
+        if (clause_fires(probe))
+            for (const AggregationStore::Binding &binding : ecb->aggregations)
+                aggregations_.apply_constant(binding);
+    }
+}
+
 // What run_ecb() would do for a clause of direct aggregations, without a DIFO to run.
-inline void Engine::apply_direct_clause(const Ecb &ecb, ProbeContext &env) {
+void Engine::apply_direct_clause(const Ecb &ecb, ProbeContext &env) {
     env.begin_direct_clause(ecb.epid); // the next clause that runs one begins its own
     for (const AggregationStore::Binding &binding : ecb.aggregations)
         aggregations_.apply_direct(binding, env);
@@ -409,9 +424,7 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
     vm_->begin_firing(); // this-> variables live across the clauses of one firing
     ProbeContext env(*vm_, probe, *event, 0, speculations_, counter_reader_);
     for (Ecb *ecb : probe.ecbs) {
-        // exit() in one clause changes what the next ones may do.
-        const Activity now = activity_.load(std::memory_order_relaxed);
-        if (now != Activity::Active && !fires_while(now, probe))
+        if (!clause_fires(probe))
             continue;
         if (ecb->direct_aggregations) {
             apply_direct_clause(*ecb, env);

@@ -68,6 +68,9 @@ struct Ecb {
     // Binding::direct: @ = count(), @[arg0] = sum(arg1)): run_ecbs() applies
     // them itself, the clause's commonest shape at event rate.
     bool direct_aggregations = false;
+    // Direct, and every binding constant (AggregationStore::Binding::constant:
+    // @ = count()): applied without reading the firing's context at all.
+    bool constant_aggregations = false;
 };
 
 // The reserved enabled-probe id of the records that report faults.
@@ -244,8 +247,16 @@ class Engine final : public host::ProbeSink {
     bool needs_filling(const dtrace_event_ctx &ctx) const {
         return ctx.timestamp == 0 || ctx.walltimestamp == 0 || ctx.cpu >= buffers_.size();
     }
-    void apply_direct_clause(const Ecb &ecb, ProbeContext &env);
+    // Out of line: inlined, the table lookup it holds would go out of line instead.
+    [[gnu::noinline]] void apply_direct_clause(const Ecb &ecb, ProbeContext &env);
+    void apply_constant_ecbs(const Probe &probe);
     bool fires_while(Activity activity, const Probe &probe) const;
+    // Whether the probe's next clause may run now (fires_while(), the
+    // commonest case first): exit() in one clause changes what the next may do.
+    bool clause_fires(const Probe &probe) const {
+        const Activity now = activity_.load(std::memory_order_relaxed);
+        return now == Activity::Active || fires_while(now, probe);
+    }
     bool run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault);
     bool run_actions(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault);
     void record_fault(const dtrace_event_ctx &ctx, const FaultRecord &fault);

@@ -54,6 +54,9 @@ struct Probe {
     // Every clause of ecbs is applied without a DIFO (Ecb::direct_aggregations;
     // under the engine's probe-context lock): a firing needs no VM.
     bool direct_only = false;
+    // Every clause of ecbs is constant (Ecb::constant_aggregations): a
+    // firing reads nothing of its context.
+    bool constant_only = false;
 };
 
 class ProbeTable {

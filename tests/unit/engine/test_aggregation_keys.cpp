@@ -117,3 +117,44 @@ TEST_F(ReplayedEngine, AClauseThatRunsItsDifosKeepsItsProbeOffTheDirectWay) {
     EXPECT_EQ(count_of("a"), 3);
     EXPECT_EQ(entries_of(engine, "t"), (Entries{{bytes_of(1, 8), 2}, {bytes_of(2, 8), 1}}));
 }
+
+// A probe whose clauses are all constant (@ = count(): Probe::constant_only)
+// is fired without a context, whatever its CPU (one beyond the buffers
+// included, which a context would need filled in).
+TEST_F(ReplayedEngine, AProbeOfConstantClausesOnlyCountsWithoutAContext) {
+    enable("replay:::event { @a = count(); }\n"
+           "replay:::event { @b = count(); @c = count(); }");
+    ASSERT_NE(engine.ecb(2), nullptr);
+    EXPECT_TRUE(engine.ecb(2)->probe->constant_only);
+    fire_event(1000);
+    fire_event(1001, 200);
+    fire_event(1002, 1);
+    EXPECT_EQ(count_of("a"), 3);
+    EXPECT_EQ(count_of("b"), 3);
+    EXPECT_EQ(count_of("c"), 3);
+}
+
+TEST_F(ReplayedEngine, ADirectClauseThatReadsABuiltinKeepsItsProbeOffTheConstantWay) {
+    enable("replay:::event { @a = count(); }\n"
+           "replay:::event { @s = sum(arg0); }");
+    ASSERT_NE(engine.ecb(2), nullptr);
+    EXPECT_TRUE(engine.ecb(2)->constant_aggregations);
+    EXPECT_FALSE(engine.ecb(3)->constant_aggregations);
+    EXPECT_TRUE(engine.ecb(2)->probe->direct_only);
+    EXPECT_FALSE(engine.ecb(2)->probe->constant_only);
+    const uint64_t args[] = {5};
+    fire_event(1000, 0, 0, args);
+    fire_event(1001, 0, 0, args);
+    EXPECT_EQ(count_of("a"), 2);
+    EXPECT_EQ(count_of("s"), 10);
+}
+
+// Constant clauses keep DTrace's activity rules: after BEGIN's exit() the
+// replayed events' clauses do not run.
+TEST_F(ReplayedEngine, AConstantClauseDoesNotRunAfterExit) {
+    enable("BEGIN { exit(0); }\n"
+           "replay:::event { @a = count(); }");
+    fire_event(1000);
+    fire_event(1001);
+    EXPECT_EQ(count_of("a"), 0);
+}
