@@ -116,6 +116,8 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
         const std::optional<dtrace_probe_usage> usage =
             enabled_.diag_events != 0 ? plugin_common::probe_usage_of(host_, ops_, enabled_.diag_events) : std::nullopt;
         diag_events_reads_args_ = !usage || (usage->flags & DTRACE_USAGE_ARGS) != 0;
+        looks_up_provider_ = enabled_.any_provider || enabled_.diag_lost_event != 0 ||
+                             (enabled_.diag_events != 0 && diag_events_reads_args_);
         usage_generation_ = generation_;
     }
     memory_.begin(event);
@@ -128,11 +130,11 @@ void EventDispatch::dispatch_now(const Event &event, const WalkedStack *stack, b
     // A record without ids (PERFINFO) that has a stack is the stack's thread's.
     const bool ids_from_stack = stack != nullptr && event.pid == kUnknownId;
     set_context(event, ids_from_stack ? stack->pid : event.pid, ids_from_stack ? stack->tid : event.tid, stack);
-    const size_t index = provider_index(event.provider);
     const uint64_t payload_size = event.payload.size();
 
     const bool lost = enabled_.diag_lost_event != 0 && event.provider == kLostEventGuid;
     const bool diag_events_args = enabled_.diag_events != 0 && diag_events_reads_args_;
+    const size_t index = looks_up_provider_ ? provider_index(event.provider) : TraceCatalog::kNotFound;
     if (enabled_.diag_events != 0 && !diag_events_args) {
         fire(enabled_.diag_events, {}); // its clauses read no argument
     }

@@ -94,6 +94,9 @@ class EventDispatch {
     // enabled_'s generation usage_generation_: a clause that only counts
     // (`@ = count()`) spares the event its provider label and payload copy.
     bool diag_events_reads_args_ = true;
+    // Whether an event's provider is looked up (provider_index()): for the
+    // provider's probes, or the label diag:::events' and lostevent's arguments name.
+    bool looks_up_provider_ = true;
     uint64_t usage_generation_ = UINT64_MAX;
     EventMemory memory_;
     ProcessTable processes_;

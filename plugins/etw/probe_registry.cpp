@@ -4,6 +4,7 @@
 #include "kernel/kernel_probes.h"
 #include "payload_decoder.h"
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <span>
@@ -381,6 +382,9 @@ void ProbeRegistry::copy_enabled(EnabledProbes &out, uint64_t &generation) const
         }
         }
     }
+    out.any_provider = std::any_of(out.providers.begin(), out.providers.end(), [](const auto &p) {
+        return !p.etw.empty() || !p.events.empty() || !p.keywords.empty();
+    });
 }
 
 } // namespace dtrace::etw::plugin

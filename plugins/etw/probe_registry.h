@@ -89,6 +89,9 @@ struct EnabledProbes {
     dtrace_probe_id diag_lost_event = 0;
     dtrace_probe_id diag_missed_stack = 0;
     std::vector<ProviderProbes> providers; // by catalog index
+    // Whether any of providers is enabled: else an event's provider is
+    // looked up only for diag:::events' and diag:::lostevent's label.
+    bool any_provider = false;
 };
 
 class ProbeRegistry {
