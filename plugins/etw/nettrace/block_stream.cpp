@@ -14,7 +14,11 @@ namespace {
 
 constexpr std::string_view kMagic = "Nettrace";
 constexpr std::string_view kSerializationSignature = "!FastSerialization.1";
-constexpr size_t kReadChunk = 64 * 1024;
+// What one read of the input takes for the small reads between blocks
+// (tags, sizes, small blocks). Small beside an event block (about 64 KB):
+// such a block is read straight into its bytes, past the chunk's few bytes
+// of it, instead of copied out of the chunk.
+constexpr size_t kReadChunk = 4 * 1024;
 constexpr uint32_t kV6Major = 6;
 
 // FastSerialization tags.
