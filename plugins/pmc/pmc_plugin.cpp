@@ -4,6 +4,7 @@
 
 #include "thread_counters.h"
 
+#include "process_library.h"
 #include "user_registers.h"
 #include "user_regs.h"
 
@@ -174,6 +175,8 @@ int PmcPlugin::init() {
     info.attributes = {kEvolvingCommon, kPrivateUnknown, kPrivateUnknown, kEvolvingCommon, kEvolvingCommon};
     provider_ = ops_->register_provider(host_, &info);
     if (provider_ == 0)
+        return -1;
+    if (live::register_process_library(host_, ops_) != 0) // psinfo_t, curpsinfo ... of the sampled thread
         return -1;
     return live::register_user_registers_library(host_, ops_); // R_PC and its kin for uregs[] at profile-N
 }
@@ -370,6 +373,19 @@ void PmcPlugin::on_sample(uint64_t tag, const perf::Sample &sample) {
     ctx.uid = process.uid;
     ctx.gid = process.gid;
     ctx.execname = process.execname.c_str();
+    // curpsinfo and curlwpsinfo: built from these, and /proc, when a clause reads them.
+    sampled_ = {};
+    sampled_.pid = static_cast<uint32_t>(sample.pid);
+    sampled_.tid = static_cast<uint32_t>(sample.tid);
+    sampled_.ppid = static_cast<uint32_t>(process.ppid);
+    sampled_.uid = static_cast<uint32_t>(process.uid);
+    sampled_.gid = static_cast<uint32_t>(process.gid);
+    sampled_.cpu = sample.cpu;
+    sampled_.syscall_nr = -1;
+    process.execname.copy(sampled_.comm, sizeof sampled_.comm - 1);
+    records_.begin_firing(sampled_);
+    ctx.read_memory = &PmcPlugin::read_process_records;
+    ctx.reader_state = this;
     ctx.nargs = 2;
     ctx.args = args;
     ctx.kernel_stack = kernel_stack;
@@ -389,6 +405,12 @@ void PmcPlugin::on_sample(uint64_t tag, const perf::Sample &sample) {
         }
     }
     ops_->fire(host_, static_cast<dtrace_probe_id>(tag & kProbeOfTag), &ctx);
+}
+
+int64_t PmcPlugin::read_process_records(void *state, uint64_t address, void *buffer, size_t length) {
+    if (!live::ProcessInfo::owns(address))
+        return -1;
+    return static_cast<PmcPlugin *>(state)->records_.read(address, buffer, length);
 }
 
 void PmcPlugin::on_comm(const perf::CommRecord &comm) {
