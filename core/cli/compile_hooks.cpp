@@ -122,24 +122,29 @@ void for_each_provided(host::PluginHost &host, const std::vector<std::string> &p
 
 } // namespace
 
-void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host) {
+void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host,
+                           bool has_target) {
     options.library_sources = provider_libraries(engine);
     options.dependency_present = [&engine](const std::string &kind, const std::string &name) {
         return dependency_present(engine, kind, name);
     };
-    options.check_printf = [](const std::string &fmt, const std::vector<compiler::ArgTypeInfo> &args, int line) {
-        auto format = consumer::parse_format(fmt);
-        if (!format.ok())
-            return with_line(format.error(), line);
-        std::vector<consumer::ArgType> types = to_consumer(args);
-        return with_line(consumer::check_args(format.value(), types), line);
-    };
-    options.check_printa = [](const std::string &fmt, const std::vector<compiler::ArgTypeInfo> &keys, bool is_count,
-                              int line) {
+    options.check_printf = [has_target](const std::string &fmt, const std::vector<compiler::ArgTypeInfo> &args,
+                                        int line) {
         auto format = consumer::parse_format(fmt);
         if (!format.ok())
             return with_line(format.error(), line);
         consumer::CheckOptions check;
+        check.has_target = has_target;
+        std::vector<consumer::ArgType> types = to_consumer(args);
+        return with_line(consumer::check_args(format.value(), types, check), line);
+    };
+    options.check_printa = [has_target](const std::string &fmt, const std::vector<compiler::ArgTypeInfo> &keys,
+                                        bool is_count, int line) {
+        auto format = consumer::parse_format(fmt);
+        if (!format.ok())
+            return with_line(format.error(), line);
+        consumer::CheckOptions check;
+        check.has_target = has_target;
         check.function = "printa";
         check.aggregation = true;
         check.aggregation_is_count = is_count;

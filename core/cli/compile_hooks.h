@@ -13,6 +13,9 @@
 
 namespace dtrace::cli {
 
-void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host);
+// `has_target`: a -c or -p process exists ($target), so that printf's %A
+// takes any pointer or integer, as DTrace's does.
+void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host,
+                           bool has_target);
 
 } // namespace dtrace::cli

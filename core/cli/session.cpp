@@ -254,7 +254,7 @@ bool Session::start_targets() {
 
 bool Session::compile_all() {
     compiler::CompileOptions options = compile_options();
-    install_compile_hooks(options, *engine_, *host_);
+    install_compile_hooks(options, *engine_, *host_, !targets_.empty());
     install_plugin_type_hooks(options, *host_);
     counters_ = std::make_unique<PluginCounters>(*host_);
     counters_->install(options);

@@ -79,6 +79,10 @@ void Tracing::kill_created_targets() {
 int Tracing::run() {
     session::RecordPrinter printer(engine_, out_, options_, program_name_);
     printer.set_symbol_lookup([this](host::LoadedPlugin *recorder, bool user, int64_t pid, uint64_t address) {
+        // A user address of no process (%A of a plain integer) is $target's,
+        // as in DTrace.
+        if (user && pid == 0 && !targets_.empty())
+            pid = targets_.front().pid();
         return host_.lookup_symbol(recorder, user ? DTRACE_SYMBOL_USER : DTRACE_SYMBOL_KERNEL, pid, address);
     });
     printer.set_plugin_action_runner(plugin_action_runner(host_));

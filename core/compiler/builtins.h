@@ -71,7 +71,7 @@ struct BuiltinIdent {
     uint32_t id;
     std::string_view proto; // Scalar: its type; functions: the prototype
     bool supported = true;
-    bool kernel_only = false;          // reads kernel state: never available here
+    bool kernel_only = false;          // reads or acts on the kernel: never available here
     bool reads_process_memory = false; // copyin() and kin: refused where the events carry no process memory
 };
 

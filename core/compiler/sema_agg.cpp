@@ -206,12 +206,14 @@ void Sema::finish_llquantize(SemaAction &a) {
         raise_error(Tag::D_LLQUANT_FACTOREVEN, a.line,
                     "llquantize( ) factor (argument #1) must evenly divide the number of steps per magnitude "
                     "(argument #4), and the number of steps per magnitude must evenly divide a power of the factor");
+    // The buckets end at factor^(high + 1), and the consumer steps once past
+    // it: factor^(high + 2) must fit too (DTrace's bound and its message).
     uint64_t order = 1;
-    for (int64_t i = 0; i < high; i++) {
+    for (int64_t i = 0; i <= high + 1; i++) {
         if (order * uint64_t(factor) <= order || order * uint64_t(factor) / uint64_t(factor) != order)
             raise_error(Tag::D_LLQUANT_MAGTOOBIG, a.line,
                         "llquantize( ) factor (" + std::to_string(factor) + ") raised to power of high magnitude (" +
-                            std::to_string(high) + ") overflows 64-bits");
+                            std::to_string(high) + ") plus 1 overflows 64-bits");
         order *= uint64_t(factor);
     }
     auto &prev = a.agg->params;

@@ -58,9 +58,14 @@ const BuiltinIdent &Sema::lookup_function(const Expr &call) {
     if (b->kind != IdentKind::Function && b->kind != IdentKind::AggFunc && b->kind != IdentKind::ActFunc)
         raise_error(Tag::D_FUNC_IDKIND, call.line,
                     std::string(ident_kind_name(b->kind)) + " '" + call.text + "' may not be referenced as a function");
-    if (b->kernel_only)
-        raise_error(Tag::D_UNKNOWN, call.line,
-                    call.text + "( ) is not available: it reads kernel state, which a user-space dtrace does not have");
+    if (b->kernel_only) {
+        // An action (panic, breakpoint) does something to the kernel; a
+        // subroutine reads its state.
+        const char *why = b->kind == IdentKind::ActFunc
+                              ? "it acts on the kernel, which a user-space dtrace cannot do"
+                              : "it reads kernel state, which a user-space dtrace does not have";
+        raise_error(Tag::D_UNKNOWN, call.line, call.text + "( ) is not available: " + why);
+    }
     if (!b->supported)
         raise_unsupported(call.line, call.text + "( )");
     // A translator's own reads (curpsinfo's records: the plugin serves their

@@ -19,6 +19,7 @@ constexpr std::string_view kNetworkTypes = R"(struct in_addr {
 struct in6_addr {
 	uint8_t s6_addr[16];
 };
+typedef struct in6_addr in6_addr_t;
 inline int AF_INET = 2;
 inline int AF_INET6 = 26;
 )";

@@ -32,6 +32,13 @@ int compare_key_element(const Value &l, const Value &r) {
         return c;
     if (integer_record(size) && l.kind == Value::Kind::Integer && r.kind == Value::Kind::Integer)
         return three_way(l.as_unsigned(), r.as_unsigned());
+    // usym(), umod(), uaddr(): the process id, then the address, as numbers
+    // (DTrace's dt_aggregate_keycmp), not as their bytes.
+    if (auto lu = l.user_address(), ru = r.user_address(); lu && ru) {
+        if (int c = three_way(lu->pid, ru->pid))
+            return c;
+        return three_way(lu->address, ru->address);
+    }
     // Byte by byte, unsigned, over records of equal size: a string that is a
     // prefix of the other is followed by its NUL padding and sorts first.
     const size_t common = std::min(l.bytes.size(), r.bytes.size());
@@ -176,8 +183,9 @@ int compare_values(AggFunc func, std::span<const int64_t> params, std::span<cons
 namespace {
 
 // The first key element compare_keys() looks at, reduced to what decides
-// most comparisons: its record size, then its value (integers) or its first
-// eight bytes read big-endian (so that they order as memcmp() would).
+// most comparisons: its record size, then its value (integers), its process
+// id (usym() and kin) or its first eight bytes read big-endian (so that they
+// order as memcmp() would).
 struct KeyPrefix {
     size_t size = 0;
     uint64_t head = 0;
@@ -192,6 +200,10 @@ KeyPrefix key_prefix(std::span<const Value> key, int keypos) {
     p.size = v.record_size();
     if (v.kind == Value::Kind::Integer && integer_record(p.size)) {
         p.head = v.as_unsigned();
+        return p;
+    }
+    if (auto user = v.user_address()) {
+        p.head = user->pid;
         return p;
     }
     for (size_t i = 0; i < sizeof p.head; ++i)

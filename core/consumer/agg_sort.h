@@ -5,7 +5,8 @@
 // distribution and then its zero bucket), ties broken by key; aggsortkey
 // sorts by key, aggsortkeypos rotates which key element comes first,
 // aggsortrev reverses everything. Keys compare by record size, then as
-// unsigned integers (so -1 sorts after 1) or byte by byte.
+// unsigned integers (so -1 sorts after 1), usym()/umod()/uaddr() keys as
+// their process id and then address, others byte by byte.
 #pragma once
 
 #include "consumer/aggregation.h"

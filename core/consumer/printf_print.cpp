@@ -198,7 +198,13 @@ Result<std::string> print_wide_string(const Job &job, const Value &v) {
 
 Result<std::string> print_one(const Job &job, const Value &v, int64_t normal) {
     const FormatContext &ctx = job.context;
-    switch (job.conv.info->printer) {
+    const Printer printer = job.conv.info->printer;
+    // A mod() or umod() key names a module: DTrace's dt_printf_format prints
+    // such records with its module printer, so %a and %A print the module.
+    const bool module_key = v.symbolic == Value::Symbolic::Mod || v.symbolic == Value::Symbolic::UMod;
+    if (module_key && (printer == Printer::KernAddr || printer == Printer::UserAddr))
+        return as_string(job, symbolic_text(v, ctx.resolvers));
+    switch (printer) {
     case Printer::SignedInt:
         return print_int(job, v, normal, true);
     case Printer::UnsignedInt:

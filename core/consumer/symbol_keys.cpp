@@ -68,14 +68,22 @@ std::string identity(const std::vector<Value> &key, const Resolvers &resolvers) 
 
 } // namespace
 
-void merge_symbol_keys(AggregationSnapshot &agg, const Resolvers &resolvers) {
+void merge_symbol_keys(AggregationSnapshot &agg, const Resolvers &resolvers,
+                       std::vector<std::vector<size_t>> *sources) {
+    if (sources) {
+        sources->assign(agg.entries.size(), {});
+        for (size_t i = 0; i < agg.entries.size(); i++)
+            (*sources)[i] = {i};
+    }
     if (agg.entries.empty() || std::none_of(agg.entries.front().key.begin(), agg.entries.front().key.end(),
                                             [](const Value &v) { return names_a_symbol(v); })) {
         return;
     }
     std::vector<AggEntry> merged;
+    std::vector<std::vector<size_t>> merged_sources;
     std::unordered_map<std::string, size_t> index_of;
-    for (AggEntry &entry : agg.entries) {
+    for (size_t i = 0; i < agg.entries.size(); i++) {
+        AggEntry &entry = agg.entries[i];
         for (Value &v : entry.key) {
             if (names_a_symbol(v))
                 move_to_start(v, resolvers);
@@ -83,11 +91,15 @@ void merge_symbol_keys(AggregationSnapshot &agg, const Resolvers &resolvers) {
         auto [it, inserted] = index_of.try_emplace(identity(entry.key, resolvers), merged.size());
         if (inserted) {
             merged.push_back(std::move(entry));
+            merged_sources.push_back({i});
         } else {
             aggdata::aggregate_merge(agg.decl.func, merged[it->second].data, entry.data);
+            merged_sources[it->second].push_back(i);
         }
     }
     agg.entries = std::move(merged);
+    if (sources)
+        *sources = std::move(merged_sources);
 }
 
 } // namespace dtrace::consumer

@@ -16,12 +16,18 @@
 #include "consumer/aggregation.h"
 #include "consumer/printf_format.h"
 
+#include <cstddef>
+#include <vector>
+
 namespace dtrace::consumer {
 
 // Folds the entries of `agg` whose keys name the same symbols; each
 // symbolic key part moves to the start of its symbol (or module) where the
 // lookup knows it, so that %A prints the symbol, and the folded entry keeps
-// the first one's key (which prints as every one of them).
-void merge_symbol_keys(AggregationSnapshot &agg, const Resolvers &resolvers);
+// the first one's key (which prints as every one of them). `sources`, when
+// given, receives for each entry left the positions (in `agg` as it came)
+// of the entries folded into it: what trunc() removes for it.
+void merge_symbol_keys(AggregationSnapshot &agg, const Resolvers &resolvers,
+                       std::vector<std::vector<size_t>> *sources = nullptr);
 
 } // namespace dtrace::consumer

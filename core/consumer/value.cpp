@@ -87,4 +87,14 @@ std::string Value::record() const {
     return bytes;
 }
 
+std::optional<Value::UserAddress> Value::user_address() const {
+    const bool user = symbolic == Symbolic::USym || symbolic == Symbolic::UMod || symbolic == Symbolic::UAddr;
+    if (!user || bytes.size() < 2 * sizeof(uint64_t))
+        return std::nullopt;
+    UserAddress out;
+    std::memcpy(&out.pid, bytes.data(), sizeof out.pid);
+    std::memcpy(&out.address, bytes.data() + sizeof out.pid, sizeof out.address);
+    return out;
+}
+
 } // namespace dtrace::consumer

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -60,6 +61,13 @@ struct Value {
     // The integer truncated to `size` bytes, then sign- or zero-extended.
     int64_t as_signed() const;
     uint64_t as_unsigned() const;
+
+    // Of a usym(), umod() or uaddr() value: its process id and address.
+    struct UserAddress {
+        uint64_t pid = 0;
+        uint64_t address = 0;
+    };
+    std::optional<UserAddress> user_address() const;
 };
 
 } // namespace dtrace::consumer

@@ -38,7 +38,8 @@ consumer::Value key_value(const dif::TypeDesc &type, const engine::DecodedKey &k
 
 } // namespace
 
-consumer::AggregationSnapshot AggregationView::convert(const engine::AggregationStore::Snapshot &s) const {
+consumer::AggregationSnapshot AggregationView::convert(const engine::AggregationStore::Snapshot &s,
+                                                       std::vector<std::vector<size_t>> *sources) const {
     consumer::AggregationSnapshot out;
     auto normals = normals_.find(std::make_pair(s.program, s.decl->id));
     out.decl = *s.decl;
@@ -56,7 +57,7 @@ consumer::AggregationSnapshot AggregationView::convert(const engine::Aggregation
         }
         out.entries.push_back(std::move(entry));
     }
-    consumer::merge_symbol_keys(out, resolvers_);
+    consumer::merge_symbol_keys(out, resolvers_, sources);
     return out;
 }
 
@@ -158,16 +159,18 @@ void AggregationView::trunc(const compiler::Program &program, uint32_t id, int64
             continue;
         // DTrace walks the entries by value, ascending to keep the smallest
         // and descending to keep the largest, and removes all after `keep`.
+        // An entry of symbol keys stands for every engine entry folded into it.
         consumer::AggSortOptions by_value = sort_options(options_);
         by_value.sortkey = false;
-        std::vector<size_t> order = consumer::sorted_entries(convert(s), by_value);
+        std::vector<std::vector<size_t>> sources;
+        std::vector<size_t> order = consumer::sorted_entries(convert(s, &sources), by_value);
         if (keep >= 0)
             std::reverse(order.begin(), order.end());
         const uint64_t kept = keep >= 0 ? uint64_t(keep) : 0 - uint64_t(keep);
         std::vector<std::string> gone;
-        for (size_t i = 0; i < order.size(); i++) {
-            if (i >= kept)
-                gone.push_back(s.entries[order[i]].first);
+        for (size_t i = kept; i < order.size(); i++) {
+            for (size_t source : sources[order[i]])
+                gone.push_back(s.entries[source].first);
         }
         if (!gone.empty())
             engine_.remove_aggregation_keys(program, id, gone);

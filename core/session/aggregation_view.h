@@ -43,7 +43,10 @@ class AggregationView {
     void normalize(const compiler::Program &program, uint32_t id, uint64_t normal);
 
   private:
-    consumer::AggregationSnapshot convert(const engine::AggregationStore::Snapshot &s) const;
+    // `sources`, when given: for each entry of the result, the positions in
+    // `s` of the engine's entries it stands for (symbol keys fold several).
+    consumer::AggregationSnapshot convert(const engine::AggregationStore::Snapshot &s,
+                                          std::vector<std::vector<size_t>> *sources = nullptr) const;
     // -x oformat=json or -x stackformat=folded: the aggregations in that
     // form (json_format.h); nothing when neither is set.
     std::optional<std::string> for_tools(const std::vector<consumer::AggregationSnapshot> &aggs) const;

@@ -64,6 +64,16 @@ write_buffer)
     expect_status_0
     printf '[hello\n]\n' | diff - "$out" >/dev/null || fail "not the bytes written"
     ;;
+user_address)
+    # printf("%A") of an integer (ucaller) with -c: allowed, and named in
+    # $target's address space.
+    need_dtrace "the syscall provider is not available here" -l -n syscall::write:entry
+    workload 'echo hello >/dev/null' 'exit 0'
+    run -qn 'syscall::write:entry /pid == $target/ { printf("at %A\n", ucaller); }' -c "$script"
+    expect_status_0
+    # (the shell's own code calls libc's write: a module of the target names it)
+    value_of at | grep -Eq '^[^0][^`]*`' || fail "ucaller is not named by a module of the target: $(value_of at)"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2

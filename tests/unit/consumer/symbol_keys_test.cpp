@@ -117,5 +117,20 @@ TEST(SymbolKeys, UaddrKeysAndOtherPartsAreComparedAsTheyAre) {
     EXPECT_EQ(b.entries[0].data[0], 2);
 }
 
+TEST(SymbolKeys, SourcesNameTheEntriesEachMergedEntryStandsFor) {
+    AggregationSnapshot a = agg(aggdata::AggFunc::Count, {{{kernel(Value::Symbolic::Sym, 0x1010)}, {2}},
+                                                          {{kernel(Value::Symbolic::Sym, 0x1100)}, {1}},
+                                                          {{kernel(Value::Symbolic::Sym, 0x1020)}, {3}}});
+    std::vector<std::vector<size_t>> sources;
+    merge_symbol_keys(a, resolvers(), &sources);
+    ASSERT_EQ(sources.size(), 2u);
+    EXPECT_EQ(sources[0], (std::vector<size_t>{0, 2})) << "f's entry is the first and the third";
+    EXPECT_EQ(sources[1], (std::vector<size_t>{1}));
+
+    AggregationSnapshot plain = agg(aggdata::AggFunc::Count, {{{Value::integer(1)}, {1}}, {{Value::integer(2)}, {1}}});
+    merge_symbol_keys(plain, resolvers(), &sources);
+    EXPECT_EQ(sources, (std::vector<std::vector<size_t>>{{0}, {1}})) << "no symbol keys: each entry is itself";
+}
+
 } // namespace
 } // namespace dtrace::consumer

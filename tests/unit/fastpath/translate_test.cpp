@@ -41,8 +41,9 @@ TEST(FastpathTranslate, TakesPpidVtimestampAndWalltimestamp) {
 TEST(FastpathTranslate, TakesStddevAndLlquantize) {
     EXPECT_EQ(refusal_of("a:::b { @s = stddev(arg0); @l = llquantize(arg0, 10, 0, 6, 20); }"), std::nullopt);
     EXPECT_EQ(refusal_of("a:::b { @l[execname] = llquantize(arg0, 2, 0, 30, 2, arg1); }"), std::nullopt);
-    // Orders of magnitude up to 2^63: the engine clamps the last; the kernel path does not count so.
-    EXPECT_EQ(refusal_of("a:::b { @ = llquantize(arg0, 2, 0, 62, 2); }"),
+    // Orders of magnitude up to 2^62 (the most D allows with factor 2): the engine clamps the last; the
+    // kernel path does not count so.
+    EXPECT_EQ(refusal_of("a:::b { @ = llquantize(arg0, 2, 0, 61, 2); }"),
               "llquantize() with these parameters is not available in the kernel path");
 }
 

@@ -1,0 +1,1 @@
+dtrace -w -xerrtags -s kernel_only_panic.d

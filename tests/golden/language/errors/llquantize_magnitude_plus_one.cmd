@@ -1,0 +1,1 @@
+dtrace -xerrtags -s llquantize_magnitude_plus_one.d
