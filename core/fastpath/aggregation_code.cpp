@@ -234,14 +234,6 @@ KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &prog
     agg.program = &program;
     agg.value_words = kernel_value_words(decl->func, decl->params);
     for (const dif::TypeDesc &type : decl->key_types) {
-        // The kernel's own walk of user stacks follows frame pointers, which
-        // code built without them (Debian's libc) lacks. dtrace's walk by
-        // the CFI (user_stacks.h) is built and tested, but no plugin yet
-        // fills its maps for a clause's process or takes an event it
-        // cannot walk back to user space (docs/fastpath.md, "Stacks").
-        if (type.shown == dif::TypeDesc::Shown::UserStack)
-            throw Refusal("ustack() keys are not available in the kernel path yet (no plugin gives the walk by "
-                          "the CFI its process's rows and a way back to user space)");
         if (type.shown != dif::TypeDesc::Shown::Stack &&
             (type.kind == dif::TypeDesc::Kind::ByRef || type.shown != dif::TypeDesc::Shown::Value))
             throw Refusal("aggregation keys other than integers, strings and stack()");

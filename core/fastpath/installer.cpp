@@ -68,6 +68,10 @@ bool can_skip_kernel_frames(const dtrace_fastpath_ops &ops) {
     return host::abi::covers(&ops, host::abi::kFastpathOpsKernelStackSkipSize) && ops.kernel_stack_skip != nullptr;
 }
 
+bool can_fill_user_stacks(const dtrace_fastpath_ops &ops) {
+    return host::abi::covers(&ops, host::abi::kFastpathOpsFillUserStackMapsSize) && ops.fill_user_stack_maps != nullptr;
+}
+
 // The plugin's count of the tracing machinery's frames atop a kernel stack.
 KernelStackSkip kernel_stack_skip(const dtrace_fastpath_ops &ops, void *state) {
     if (!can_skip_kernel_frames(ops))
@@ -98,6 +102,7 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
                      layout.task_exec_runtime,
                      probe_context_of(layout)};
     shape.kernel_stacks = can_skip_kernel_frames(ops);
+    shape.user_stacks = can_fill_user_stacks(ops);
     if (can_update_maps(ops) && (layout.probe_word_size == 4 || layout.probe_word_size == 8)) {
         shape.probe_word_offset = layout.probe_word_offset;
         shape.probe_word_size = layout.probe_word_size;

@@ -77,6 +77,9 @@ struct ProbeShape {
     // The plugin tells the tracing machinery's frames atop a kernel stack
     // (dtrace_fastpath_ops.kernel_stack_skip): stack() can run in the kernel.
     bool kernel_stacks = false;
+    // The plugin writes the probe's process's table into the walk of user
+    // stacks' maps (dtrace_fastpath_ops.fill_user_stack_maps, user_stacks.h).
+    bool user_stacks = false;
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };

@@ -246,7 +246,22 @@ class ClauseEmitter {
             throw Refusal("stack() of another thread than the current one is not available in the kernel path");
     }
 
+    // ustack() keys: the walk by the CFI (user_stacks.h) needs the plugin to
+    // write its process's table (pid probes) and a way back to user space
+    // for an event it declines, which no plugin has yet (docs/fastpath.md,
+    // "Stacks").
+    void refuse_user_stacks() const {
+        if (!shape_.user_stacks)
+            throw Refusal("ustack() keys are not available in the kernel path of this provider (its plugin does not "
+                          "give the walk by the CFI its process's rows)");
+        throw Refusal("ustack() keys are not available in the kernel path yet (no way back to user space for an "
+                      "event the walk by the CFI declines)");
+    }
+
     void emit_aggregate(const compiler::Action &action) {
+        for (const dif::Difo &key : action.args)
+            if (key.rtype.shown == dif::TypeDesc::Shown::UserStack)
+                refuse_user_stacks();
         KernelAggregation &agg = plan_aggregation(plan_, program_, action.aggregation);
         if (action.args.size() != agg.key_types.size())
             throw Refusal("an aggregation key of another shape than its declaration");

@@ -71,6 +71,19 @@ int PidPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_
     return 0;
 }
 
+// A pid probe is one process's: its table goes in the walk's maps, and
+// refresh_libraries() writes it again when the process, stopped at its
+// link-map hook, has loaded or unloaded a library.
+int PidPlugin::fastpath_fill_user_stacks(dtrace_probe_id, uint64_t cookie, int32_t rows, int32_t blocks,
+                                         int32_t mappings) {
+    std::lock_guard guard(mutex_);
+    const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
+    if (slot == nullptr || !slot->enabled || slot->internal)
+        return -1;
+    std::string error;
+    return user_stack_table_.fill(fastpath_, {rows, blocks, mappings}, slot->pid, stacks_.images(), error) ? 0 : -1;
+}
+
 void PidPlugin::detach_fastpath_program(uint32_t slot) {
     if (uprobes_)
         (void)bpf_map_delete_elem(uprobes_->programs().map_fd("uprobe_fastpath"), &slot);

@@ -639,6 +639,17 @@ typedef struct dtrace_fastpath_ops {
      * them, as for the plugin's own events. NULL (or an older table):
      * clauses with stack() keys stay in user space. */
     uint32_t (*kernel_stack_skip)(void *state, const uint64_t *frames, uint32_t nframes);
+    /* Appended: fills the maps of dtrace's walk of user stacks (created by
+     * create_map: rows, blocks, mappings, as dtrace_fastpath_unwind_row
+     * below describes them) with the table of the one process whose events
+     * the enabled `probe` gives, as it maps its files now, and keeps them
+     * true while programs run (again after it maps or unmaps a file, while
+     * no event of it can run). Returns 0, or -1 (no report_error) when it
+     * cannot: the probe is not of one process, the maps are another
+     * process's already, the process is gone or maps too many files. NULL
+     * (or an older table): clauses with ustack() keys stay in user space. */
+    int (*fill_user_stack_maps)(void *state, dtrace_probe_id probe, uint64_t cookie, int32_t rows, int32_t blocks,
+                                int32_t mappings);
 } dtrace_fastpath_ops;
 
 /* Appended: the compact CFI rows by which dtrace's programs walk a user

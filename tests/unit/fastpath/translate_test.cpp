@@ -70,8 +70,8 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
     EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"),
               "stack() is not available in the kernel path of this provider");
     EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"),
-              "ustack() keys are not available in the kernel path yet (no plugin gives the walk by the CFI its "
-              "process's rows and a way back to user space)");
+              "ustack() keys are not available in the kernel path of this provider (its plugin does not give the "
+              "walk by the CFI its process's rows)");
     EXPECT_EQ(refusal_of("a:::b { stack(); }"), "stack() is not available in the kernel path of this provider");
     EXPECT_EQ(refusal_of("a:::b { @[sym(arg0)] = count(); }"),
               "aggregation keys other than integers, strings and stack()");
@@ -234,8 +234,15 @@ TEST(FastpathTranslate, StackKeys) {
     EXPECT_EQ(stack_refusal("a:::b { @[stack(3), execname] = sum(arg0); @q[stack(1)] = quantize(arg1); }"),
               std::nullopt);
     EXPECT_EQ(stack_refusal("a:::b { @[stack(), ustack()] = count(); }"),
-              "ustack() keys are not available in the kernel path yet (no plugin gives the walk by the CFI its "
-              "process's rows and a way back to user space)");
+              "ustack() keys are not available in the kernel path of this provider (its plugin does not give the "
+              "walk by the CFI its process's rows)");
+    // A plugin that writes its process's rows (pid): still refused, as no
+    // event the walk declines could go back to user space yet.
+    fastpath::ProbeShape with_rows{6, 16, false};
+    with_rows.user_stacks = true;
+    EXPECT_EQ(stack_refusal("a:::b { @[ustack(5)] = count(); }", with_rows),
+              "ustack() keys are not available in the kernel path yet (no way back to user space for an event the "
+              "walk by the CFI declines)");
     fastpath::ProbeShape on_cpu{0, 16, false};
     on_cpu.context.flags = DTRACE_FASTPATH_THREAD_TASK;
     on_cpu.context.thread_task_offset = 16;
