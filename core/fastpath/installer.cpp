@@ -3,6 +3,7 @@
 
 #include "fastpath/kernel_records.h"
 #include "fastpath/planner.h"
+#include "fastpath/user_stacks.h"
 #include "host/abi.h"
 #include "host/loaded_plugin.h"
 
@@ -68,8 +69,13 @@ bool can_skip_kernel_frames(const dtrace_fastpath_ops &ops) {
     return host::abi::covers(&ops, host::abi::kFastpathOpsKernelStackSkipSize) && ops.kernel_stack_skip != nullptr;
 }
 
-bool can_fill_user_stacks(const dtrace_fastpath_ops &ops) {
-    return host::abi::covers(&ops, host::abi::kFastpathOpsFillUserStackMapsSize) && ops.fill_user_stack_maps != nullptr;
+// The walk of user stacks (user_stacks.h): the plugin fills its maps with
+// the probe's process's table, gives the way back for an event the walk
+// declines, and says where the context holds the user registers.
+bool can_walk_user_stacks(const dtrace_fastpath_ops &ops, const dtrace_fastpath_probe &layout) {
+    return host::abi::covers(&ops, host::abi::kFastpathOpsFillWayBackSize) && ops.fill_user_stack_maps != nullptr &&
+           ops.fill_way_back != nullptr && layout.struct_size >= host::abi::kFastpathProbeUserRegistersSize &&
+           (layout.flags & DTRACE_FASTPATH_USER_REGISTERS) != 0;
 }
 
 // The plugin's count of the tracing machinery's frames atop a kernel stack.
@@ -102,7 +108,12 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
                      layout.task_exec_runtime,
                      probe_context_of(layout)};
     shape.kernel_stacks = can_skip_kernel_frames(ops);
-    shape.user_stacks = can_fill_user_stacks(ops);
+    if (can_walk_user_stacks(ops, layout)) {
+        shape.user_stacks = true;
+        shape.user_registers = {static_cast<int16_t>(layout.user_ip_offset),
+                                static_cast<int16_t>(layout.user_sp_offset),
+                                static_cast<int16_t>(layout.user_bp_offset)};
+    }
     if (can_update_maps(ops) && (layout.probe_word_size == 4 || layout.probe_word_size == 8)) {
         shape.probe_word_offset = layout.probe_word_offset;
         shape.probe_word_size = layout.probe_word_size;
@@ -316,7 +327,7 @@ class Installer {
             }
             std::vector<Built> built;
             if (!build(plan, *installation, built, forced) || !create_maps(*installation, forced, plan) ||
-                !load(plan, *installation, built, forced))
+                !fill_user_stacks(plan, *installation, forced) || !load(plan, *installation, built, forced))
                 continue;
             if (auto failed = attach(plan, *installation, built))
                 return failed;
@@ -393,6 +404,36 @@ class Installer {
                     force(plan, "the plugin could not fill the map " + port.plan.maps[e.map].name, forced);
                     return false;
                 }
+        }
+        return true;
+    }
+
+    // The walk of user stacks (user_stacks.h), for each probe of a group
+    // whose program walks: its plugin writes the probe's process's table
+    // into the walk's maps and its way back for a declined event. A probe
+    // it cannot serve keeps its group's clauses in user space.
+    bool fill_user_stacks(const Plan &plan, Installation &inst, std::map<ClauseRef, std::string> &forced) {
+        for (const auto &[key, group_probes] : plan.groups) {
+            Installation::Port &port = inst.ports_[key.port];
+            const std::optional<UserStackWalk> walk = planned_user_stack_walk(port.plan);
+            if (!walk || !walks_user_stacks(key.clauses))
+                continue;
+            const std::vector<int32_t> &maps = port.map_handles;
+            for (const PlannedProbe *p : group_probes) {
+                const engine::Probe &probe = probe_of(engine_, *p);
+                std::string why;
+                if (port.ops->fill_user_stack_maps(port.state, probe.id, probe.cookie, maps[walk->rows_map],
+                                                   maps[walk->blocks_map], maps[walk->mappings_map]) != 0)
+                    why = "the " + p->provider + " provider could not give the walk of user stacks the rows of " +
+                          p->name + "'s process";
+                else if (port.ops->fill_way_back(port.state, probe.id, probe.cookie, maps[walk->way_back_map]) != 0)
+                    why = "the " + p->provider + " provider has no way back to user space for " + p->name;
+                if (why.empty())
+                    continue;
+                for (const ClauseRef &c : key.clauses)
+                    forced.try_emplace(c, why);
+                return false;
+            }
         }
         return true;
     }

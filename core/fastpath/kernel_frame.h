@@ -64,6 +64,14 @@ inline constexpr uint32_t kStringKeyBytes = 16; // a string key in the kernel: e
 // program) takes MapPlan::string_bytes, at most this.
 inline constexpr uint32_t kMaxStringBytes = 1024;
 
+// Where a probe's context holds the user registers a walk of the user
+// stack starts from: byte offsets of 8-byte words (dtrace_fastpath_probe).
+struct UserRegisterPlace {
+    int16_t ip = 0, sp = 0, bp = 0;
+
+    friend auto operator<=>(const UserRegisterPlace &, const UserRegisterPlace &) = default;
+};
+
 // How the probes of one program hold their event (dtrace_fastpath_probe).
 struct ProbeShape {
     uint32_t nargs = 0;
@@ -78,8 +86,13 @@ struct ProbeShape {
     // (dtrace_fastpath_ops.kernel_stack_skip): stack() can run in the kernel.
     bool kernel_stacks = false;
     // The plugin writes the probe's process's table into the walk of user
-    // stacks' maps (dtrace_fastpath_ops.fill_user_stack_maps, user_stacks.h).
+    // stacks' maps (dtrace_fastpath_ops.fill_user_stack_maps, user_stacks.h),
+    // gives the way back to user space for an event the walk declines
+    // (fill_way_back), and the context holds the user registers at
+    // `user_registers` (DTRACE_FASTPATH_USER_REGISTERS): ustack() keys can
+    // run in the kernel.
     bool user_stacks = false;
+    UserRegisterPlace user_registers;
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };

@@ -225,16 +225,12 @@ void emit_step(BpfEmitter &out, const UserStackWalk &walk, uint32_t index, BpfEm
 
 UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames) {
     const uint32_t state_bytes = static_cast<uint32_t>(state::kFrames) + 8 * std::max(frames, 1u);
-    UserStackWalk walk;
-    if (auto it = plan.by_name.find("ustack_state"); it != plan.by_name.end()) {
-        walk.state_map = it->second;
-        walk.rows_map = plan.by_name.at("ustack_rows");
-        walk.mappings_map = plan.by_name.at("ustack_mappings");
-        walk.blocks_map = plan.by_name.at("ustack_blocks");
-        MapSpec &state = plan.maps[walk.state_map];
+    if (std::optional<UserStackWalk> planned = planned_user_stack_walk(plan)) {
+        MapSpec &state = plan.maps[planned->state_map];
         state.value_size = std::max(state.value_size, state_bytes);
-        return walk;
+        return *planned;
     }
+    UserStackWalk walk;
     walk.state_map = plan.add("ustack_state", MapSpec{DTRACE_BPF_MAP_PERCPU_ARRAY, 4, state_bytes, 1, "dt_ustack"});
     walk.rows_map = plan.add("ustack_rows", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, sizeof(dtrace_fastpath_unwind_row),
                                                     DTRACE_UNWIND_ROWS_MAX, "dt_urows"});
@@ -243,7 +239,16 @@ UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames) {
                                             DTRACE_UNWIND_MAPPINGS_MAX, "dt_umaps"});
     walk.blocks_map =
         plan.add("ustack_blocks", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, 4, DTRACE_UNWIND_BLOCKS_MAX, "dt_ublocks"});
+    walk.way_back_map = plan.add("ustack_way_back", MapSpec{DTRACE_BPF_MAP_PROG_ARRAY, 4, 4, 1, "dt_way_back"});
     return walk;
+}
+
+std::optional<UserStackWalk> planned_user_stack_walk(const MapPlan &plan) {
+    auto state = plan.by_name.find("ustack_state");
+    if (state == plan.by_name.end())
+        return std::nullopt;
+    return UserStackWalk{state->second, plan.by_name.at("ustack_rows"), plan.by_name.at("ustack_mappings"),
+                         plan.by_name.at("ustack_blocks"), plan.by_name.at("ustack_way_back")};
 }
 
 void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const UserRegisterPlace &place, uint32_t frames,
@@ -296,6 +301,22 @@ void emit_copy_user_stack(BpfEmitter &out, Reg dst, int16_t offset, uint32_t fra
         out.load(kDw, R1, R9, static_cast<int16_t>(state::kFrames + 8 * i));
         out.store(kDw, dst, static_cast<int16_t>(offset + 8 * i), R1);
     }
+}
+
+void emit_user_stack_state(BpfEmitter &out, const UserStackWalk &walk, BpfEmitter::Label missing) {
+    out.store_imm(kW, R10, frame::kIndex, 0);
+    emit_map_lookup(out, walk.state_map, frame::kIndex);
+    out.jump_imm(kJeq, R0, 0, missing);
+    out.mov(R9, R0);
+}
+
+void emit_way_back(BpfEmitter &out, const UserStackWalk &walk) {
+    out.mov(R1, R6);
+    out.load_map(R2, walk.way_back_map);
+    out.mov_imm(R3, 0);
+    out.call(Helper::TailCall);
+    out.mov_imm(R0, 0);
+    out.exit();
 }
 
 } // namespace dtrace::fastpath

@@ -185,6 +185,14 @@ template <typename Plugin> struct EntryPoints {
                        [&](Plugin &p) { return p.fastpath_fill_user_stacks(probe, cookie, rows, blocks, mappings); });
         return -1;
     }
+    // Optional: a class with fastpath_fill_way_back delivers an event
+    // dtrace's program declines as without it (ustack() keys).
+    static constexpr bool kHasWayBack = requires { &Plugin::fastpath_fill_way_back; };
+    static int fastpath_fill_way_back(void *state, dtrace_probe_id probe, uint64_t cookie, int32_t program_array) {
+        if constexpr (kHasWayBack)
+            return run(state, [&](Plugin &p) { return p.fastpath_fill_way_back(probe, cookie, program_array); });
+        return -1;
+    }
     static constexpr dtrace_fastpath_ops fastpath_ops = {
         sizeof(dtrace_fastpath_ops),
         fastpath_layout,
@@ -196,6 +204,7 @@ template <typename Plugin> struct EntryPoints {
         kUpdatesMaps ? update_fastpath_map : nullptr,
         kSkipsKernelFrames ? fastpath_kernel_stack_skip : nullptr,
         kFillsUserStacks ? fastpath_fill_user_stacks : nullptr,
+        kHasWayBack ? fastpath_fill_way_back : nullptr,
     };
 };
 

@@ -33,6 +33,8 @@ bpf_map_type kernel_map_type(uint32_t type) {
         return BPF_MAP_TYPE_PERCPU_ARRAY;
     case DTRACE_BPF_MAP_RINGBUF:
         return BPF_MAP_TYPE_RINGBUF;
+    case DTRACE_BPF_MAP_PROG_ARRAY:
+        return BPF_MAP_TYPE_PROG_ARRAY;
     default:
         return BPF_MAP_TYPE_UNSPEC;
     }

@@ -73,6 +73,8 @@ class PidPlugin {
     // fill_user_stack_maps: the walk's maps get the probe's process's table.
     int fastpath_fill_user_stacks(dtrace_probe_id probe, uint64_t cookie, int32_t rows, int32_t blocks,
                                   int32_t mappings);
+    // fill_way_back: the uprobe program that delivers an event the walk declined.
+    int fastpath_fill_way_back(dtrace_probe_id probe, uint64_t cookie, int32_t program_array);
     live::FastpathLoader &fastpath_loader() { return fastpath_; } // maps and rings (plugin_entry.h)
 
     dtrace_host *host() const { return host_; }

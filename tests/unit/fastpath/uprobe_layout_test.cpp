@@ -129,3 +129,29 @@ TEST(FastpathUprobeLayout, PassesTheVerifierAsTheUprobeProgramsKind) {
         EXPECT_EQ(load_as_uprobe(kReturnClauses, return_shape(), attach_type), std::nullopt);
     }
 }
+
+namespace {
+
+// A pid entry probe as the pid plugin describes it for the walk of user
+// stacks: its maps' rows, the registers in struct pt_regs, a way back.
+fastpath::ProbeShape walking_entry_shape() {
+    fastpath::ProbeShape shape = entry_shape(6);
+    shape.user_stacks = true;
+    shape.user_registers = {offsetof(pt_regs, rip), offsetof(pt_regs, rsp), offsetof(pt_regs, rbp)};
+    return shape;
+}
+
+} // namespace
+
+TEST(FastpathUprobeLayout, UstackKeysPassTheVerifier) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "loading BPF programs needs root";
+    for (uint32_t attach_type : {0u, kUprobeMultiAttachType}) {
+        EXPECT_EQ(load_as_uprobe("pid1:a.out:f:entry { @[ustack()] = count(); }", walking_entry_shape(), attach_type),
+                  std::nullopt);
+        EXPECT_EQ(load_as_uprobe("pid1:a.out:f:entry /arg0 > 2/ { @[ustack(5), arg1] = sum(arg2); } "
+                                 "pid1:a.out:f:entry { @q[ustack(64)] = quantize(arg0); }",
+                                 walking_entry_shape(), attach_type),
+                  std::nullopt);
+    }
+}
