@@ -123,6 +123,22 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
     return shape;
 }
 
+// The walk of user stacks' maps filled for `probe` by its plugin (its
+// process's table, its way back: user_stacks.h); why not, if it cannot.
+std::optional<std::string> fill_user_stack_walk(const dtrace_fastpath_ops &ops, void *state, const MapPlan &plan,
+                                                const std::vector<int32_t> &maps, const engine::Probe &probe) {
+    const std::optional<UserStackWalk> walk = planned_user_stack_walk(plan);
+    if (!walk)
+        return "no walk of user stacks is planned"; // not reached: a program that walks plans it
+    if (ops.fill_user_stack_maps(state, probe.id, probe.cookie, maps[walk->rows_map], maps[walk->blocks_map],
+                                 maps[walk->mappings_map]) != 0)
+        return "the " + probe.provider->name + " provider could not give the walk of user stacks the rows of " +
+               probe_name(probe) + "'s process";
+    if (ops.fill_way_back(state, probe.id, probe.cookie, maps[walk->way_back_map]) != 0)
+        return "the " + probe.provider->name + " provider has no way back to user space for " + probe_name(probe);
+    return std::nullopt;
+}
+
 std::vector<ClauseRef> clauses_of(const engine::Probe &probe) {
     std::vector<ClauseRef> clauses;
     for (const engine::Ecb *ecb : probe.ecbs)
@@ -226,6 +242,11 @@ Status Installation::attach_late(const engine::Probe &probe) {
         // Not a probe's own program.
         auto program = port.programs.find(GroupKey{grouping_shape(*shape, clauses), 0, clauses, false, index});
         if (program == port.programs.end())
+            return {};
+        // A program that walks user stacks needs the probe's process's
+        // table and way back; without them its events come to user space.
+        if (walks_user_stacks(clauses) &&
+            fill_user_stack_walk(*port.ops, port.state, port.plan, port.map_handles, probe))
             return {};
         if (port.ops->attach_program(port.state, program->second, probe.id, probe.cookie) != 0)
             return Failure{"failed to enable " + probe_name(probe) +
@@ -414,24 +435,16 @@ class Installer {
     // it cannot serve keeps its group's clauses in user space.
     bool fill_user_stacks(const Plan &plan, Installation &inst, std::map<ClauseRef, std::string> &forced) {
         for (const auto &[key, group_probes] : plan.groups) {
-            Installation::Port &port = inst.ports_[key.port];
-            const std::optional<UserStackWalk> walk = planned_user_stack_walk(port.plan);
-            if (!walk || !walks_user_stacks(key.clauses))
+            if (!walks_user_stacks(key.clauses))
                 continue;
-            const std::vector<int32_t> &maps = port.map_handles;
+            const Installation::Port &port = inst.ports_[key.port];
             for (const PlannedProbe *p : group_probes) {
-                const engine::Probe &probe = probe_of(engine_, *p);
-                std::string why;
-                if (port.ops->fill_user_stack_maps(port.state, probe.id, probe.cookie, maps[walk->rows_map],
-                                                   maps[walk->blocks_map], maps[walk->mappings_map]) != 0)
-                    why = "the " + p->provider + " provider could not give the walk of user stacks the rows of " +
-                          p->name + "'s process";
-                else if (port.ops->fill_way_back(port.state, probe.id, probe.cookie, maps[walk->way_back_map]) != 0)
-                    why = "the " + p->provider + " provider has no way back to user space for " + p->name;
-                if (why.empty())
+                const std::optional<std::string> why =
+                    fill_user_stack_walk(*port.ops, port.state, port.plan, port.map_handles, probe_of(engine_, *p));
+                if (!why)
                     continue;
                 for (const ClauseRef &c : key.clauses)
-                    forced.try_emplace(c, why);
+                    forced.try_emplace(c, *why);
                 return false;
             }
         }
