@@ -110,6 +110,7 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
     shape.kernel_stacks = can_skip_kernel_frames(ops);
     if (can_walk_user_stacks(ops, layout)) {
         shape.user_stacks = true;
+        shape.main_stack = {layout.task_mm, layout.mm_start_stack};
         shape.user_registers = {static_cast<int16_t>(layout.user_ip_offset),
                                 static_cast<int16_t>(layout.user_sp_offset),
                                 static_cast<int16_t>(layout.user_bp_offset)};

@@ -72,6 +72,15 @@ struct UserRegisterPlace {
     friend auto operator<=>(const UserRegisterPlace &, const UserRegisterPlace &) = default;
 };
 
+// Where the kernel keeps the start of a process's main stack: task_struct's
+// mm, mm_struct's start_stack (dtrace_fastpath_probe; 0: unknown).
+struct MainStackStart {
+    uint32_t task_mm = 0, mm_start_stack = 0;
+
+    bool known() const { return task_mm != 0 && mm_start_stack != 0; }
+    friend auto operator<=>(const MainStackStart &, const MainStackStart &) = default;
+};
+
 // How the probes of one program hold their event (dtrace_fastpath_probe).
 struct ProbeShape {
     uint32_t nargs = 0;
@@ -93,6 +102,7 @@ struct ProbeShape {
     // run in the kernel.
     bool user_stacks = false;
     UserRegisterPlace user_registers;
+    MainStackStart main_stack; // known: a walk copies a main thread's stack to its start only
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };

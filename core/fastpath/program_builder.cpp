@@ -388,7 +388,7 @@ void emit_user_stack_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &
     require_declinable(clauses);
     const UserStackWalk walk = plan_user_stack_walk(plan, frames);
     BpfEmitter::Label declined = out.new_label(), walked = out.new_label();
-    emit_user_stack_walk(out, walk, shape.user_registers, frames, kUserStackCopyBytes, declined);
+    emit_user_stack_walk(out, walk, shape.user_registers, frames, kUserStackCopyBytes, declined, shape.main_stack);
     out.jump(walked);
     out.bind(declined);
     emit_way_back(out, walk);

@@ -62,9 +62,12 @@ inline constexpr uint32_t kUserStackCopyBytes = 8192;
 // Walks `frames` frames (at most kMaxUserStackFrames) from the registers
 // at `place` into the state map's frames (zero past the last), leaving the
 // state's address in r9; jumps to `fallback` when the event must go to the
-// user-space path. Clobbers r0-r5, r7-r9 and frame::kIndex.
+// user-space path. The copy of the stack takes up to `stack_bytes`, and
+// (`main_stack` known) for a main thread only what lies below its start,
+// as the user-space path's copy (live_user_stack_wanted()). Clobbers
+// r0-r5, r7-r9 and frame::kIndex.
 void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const UserRegisterPlace &place, uint32_t frames,
-                          uint32_t stack_bytes, BpfEmitter::Label fallback);
+                          uint32_t stack_bytes, BpfEmitter::Label fallback, const MainStackStart &main_stack = {});
 
 // Copies the walk's `frames` frames (the state at r9) to dst + offset. Clobbers r1.
 void emit_copy_user_stack(BpfEmitter &out, bpf::Reg dst, int16_t offset, uint32_t frames);

@@ -536,6 +536,12 @@ typedef struct dtrace_fastpath_probe {
     uint16_t user_ip_offset;
     uint16_t user_sp_offset;
     uint16_t user_bp_offset;
+    /* Appended: where the kernel's struct task_struct keeps mm, and struct
+     * mm_struct start_stack (0: unknown): a walk of a main thread's user
+     * stack then copies it up to its start only, as the user-space path
+     * copies it, rather than a fixed size. */
+    uint32_t task_mm;
+    uint32_t mm_start_stack;
 } dtrace_fastpath_probe;
 
 /* A system call return: the word at arg_offset is the kernel's return value;
