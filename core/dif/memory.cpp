@@ -32,7 +32,7 @@ void Memory::set_strtab(std::string_view strtab) {
 }
 
 std::optional<Memory::Region> Memory::region_of(uint64_t address) const {
-    if (Region r = scratch_region(); r.contains(address, 1))
+    if (Region r = scratch_arena(); r.contains(address, 1))
         return r;
     if (Region r = strtab_region(); r.contains(address, 1))
         return r;
@@ -47,7 +47,7 @@ std::optional<Memory::Region> Memory::region_of(uint64_t address) const {
 const uint8_t *Memory::readable(uint64_t address, size_t length) const {
     if (length == 0)
         return reinterpret_cast<const uint8_t *>(kEmptyString);
-    if (scratch_region().contains(address, length) || strtab_region().contains(address, length))
+    if (scratch_arena().contains(address, length) || strtab_region().contains(address, length))
         return reinterpret_cast<const uint8_t *>(address);
     for (auto it = regions_.rbegin(); it != regions_.rend(); ++it)
         if (it->contains(address, length))
@@ -105,10 +105,10 @@ std::optional<std::string_view> Memory::find_string(uint64_t address, size_t lim
         return std::string_view(s, static_cast<const char *>(nul) - s);
     if (scan == limit)
         return std::string_view(s, limit);
-    // Bytes without a NUL at the end of scratch (stringof(copyin(arg1, arg2))
-    // of a write's buffer): DTrace reads on into its scratch; here the
-    // string ends with the scratch in use.
-    if (region->base == scratch_region().base)
+    // Bytes without a NUL up to the end of the scratch arena: the string
+    // ends there (a string in the rest of the arena, as stringof() of a
+    // write's buffer reads on into it, finds a NUL long before).
+    if (region->base == scratch_arena().base)
         return std::string_view(s, scan);
     return std::nullopt; // the region ends before the string does
 }

@@ -16,7 +16,10 @@
 // a BadAddr fault instead of a crash. Stores may only target scratch.
 //
 // Scratch is a bump allocator reset at each clause start: allocation is a
-// pointer increment, and nothing is freed individually.
+// pointer increment, and nothing is freed individually. Reads may go past
+// the allocations into the rest of the arena, as DTrace's do (tracemem() of
+// more bytes than copyin() copied shows the scratch after them); stores may
+// not.
 #pragma once
 
 #include <algorithm>
@@ -113,6 +116,8 @@ class Memory {
     const uint8_t *copy_external(uint64_t address, size_t length) const;
     std::optional<std::string_view> external_string(uint64_t address, size_t limit) const;
     Region scratch_region() const { return {reinterpret_cast<uintptr_t>(scratch_.get()), used_}; }
+    // The whole arena, allocated or not: what reads of scratch may reach.
+    Region scratch_arena() const { return {reinterpret_cast<uintptr_t>(scratch_.get()), capacity_}; }
     Region strtab_region() const { return {reinterpret_cast<uintptr_t>(strtab_.data()), strtab_.size()}; }
 
     std::unique_ptr<uint8_t[]> scratch_;

@@ -35,15 +35,12 @@ inline TwinInput twin_pointer_input(const std::string &twin) {
     return {twin + " *P", "(uintptr_t)P"};
 }
 
-// Appends `typedef struct tag {...} tag_t;`, its twin `twin_prefix` + tag +
-// "_t" and the translator between them. `members` is a table (array, span)
-// of rows with a name and a d_type, and a comment written beside the member
-// when they have one.
+// Appends `typedef struct tag {...} tag_t;` and its twin `twin_prefix` + tag
+// + "_t". `members` is a table (array, span) of rows with a name and a
+// d_type, and a comment written beside the member when they have one.
 template <typename Members>
-void append_twin_type(std::string &d, std::string_view tag, std::string_view twin_prefix, const Members &members,
-                      TwinInput (*input_of)(const std::string &twin) = twin_pointer_input) {
+void append_twin_structs(std::string &d, std::string_view tag, std::string_view twin_prefix, const Members &members) {
     const std::string t(tag);
-    const std::string twin = std::string(twin_prefix) + t + "_t";
     d += "typedef struct " + t + " {\n";
     for (const auto &m : members) {
         d += "\t" + std::string(m.d_type) + " " + std::string(m.name) + ";";
@@ -55,17 +52,31 @@ void append_twin_type(std::string &d, std::string_view tag, std::string_view twi
     d += "typedef struct " + std::string(twin_prefix) + t + " {\n";
     for (const auto &m : members)
         d += "\tuint64_t " + std::string(m.name) + ";\n";
-    d += "} " + twin + ";\n";
+    d += "} " + std::string(twin_prefix) + t + "_t;\n";
+}
+
+// The D expression a translator from `twin` (reached as `input` says) gives
+// member `m`: its slot copied in and converted to the member's type.
+template <typename Member>
+std::string twin_member_read(const std::string &twin, const TwinInput &input, const Member &m) {
+    const std::string copied = "((" + twin + " *)copyin(" + input.address + ", sizeof (" + twin + ")))->";
+    const std::string name(m.name);
+    if (m.d_type == "string")
+        return "copyinstr((uintptr_t)" + copied + name + ")";
+    return "(" + std::string(m.d_type) + ")" + copied + name;
+}
+
+// Appends append_twin_structs()'s structs and the translator between them.
+template <typename Members>
+void append_twin_type(std::string &d, std::string_view tag, std::string_view twin_prefix, const Members &members,
+                      TwinInput (*input_of)(const std::string &twin) = twin_pointer_input) {
+    append_twin_structs(d, tag, twin_prefix, members);
+    const std::string t(tag);
+    const std::string twin = std::string(twin_prefix) + t + "_t";
     const TwinInput input = input_of(twin);
     d += "translator " + t + "_t < " + input.declaration + " > {\n";
-    const std::string copied = "((" + twin + " *)copyin(" + input.address + ", sizeof (" + twin + ")))->";
-    for (const auto &m : members) {
-        const std::string name(m.name);
-        if (m.d_type == "string")
-            d += "\t" + name + " = copyinstr((uintptr_t)" + copied + name + ");\n";
-        else
-            d += "\t" + name + " = (" + std::string(m.d_type) + ")" + copied + name + ";\n";
-    }
+    for (const auto &m : members)
+        d += "\t" + std::string(m.name) + " = " + twin_member_read(twin, input, m) + ";\n";
     d += "};\n";
 }
 

@@ -65,15 +65,8 @@ const char *class_name(int64_t policy) {
 
 } // namespace
 
-const ProcessInfo::ProcessFacts &ProcessInfo::facts_of(uint32_t pid) {
-    auto it = processes_.find(pid);
-    if (it != processes_.end() && it->second.comm == record_->comm)
-        return it->second;
-    if (processes_.size() >= kMaxCachedProcesses)
-        processes_.clear();
+ProcessFacts read_process_facts(const std::string &dir) {
     ProcessFacts facts;
-    facts.comm = record_->comm;
-    const std::string dir = "/proc/" + std::to_string(pid);
     std::vector<std::string> stat = stat_fields(dir + "/stat");
     facts.pgid = field_number(stat, 5);
     facts.sid = field_number(stat, 6);
@@ -96,6 +89,22 @@ const ProcessInfo::ProcessFacts &ProcessInfo::facts_of(uint32_t pid) {
         if (facts.psargs.size() > kPsargsMax)
             facts.psargs.resize(kPsargsMax);
     }
+    return facts;
+}
+
+ThreadFacts read_thread_facts(const std::string &stat_path) {
+    std::vector<std::string> stat = stat_fields(stat_path);
+    return {field_number(stat, 19), field_number(stat, 18), class_name(field_number(stat, 41))};
+}
+
+const ProcessFacts &ProcessInfo::facts_of(uint32_t pid) {
+    auto it = processes_.find(pid);
+    if (it != processes_.end() && it->second.comm == record_->comm)
+        return it->second;
+    if (processes_.size() >= kMaxCachedProcesses)
+        processes_.clear();
+    ProcessFacts facts = read_process_facts("/proc/" + std::to_string(pid));
+    facts.comm = record_->comm;
     return processes_.insert_or_assign(pid, std::move(facts)).first->second;
 }
 
@@ -127,25 +136,24 @@ void ProcessInfo::build_psinfo() {
 
 void ProcessInfo::build_lwpsinfo() {
     const live_record &r = *record_;
-    std::vector<std::string> stat =
-        stat_fields("/proc/" + std::to_string(r.pid) + "/task/" + std::to_string(r.tid) + "/stat");
-    const int64_t priority = field_number(stat, 18);
+    const ThreadFacts thread =
+        read_thread_facts("/proc/" + std::to_string(r.pid) + "/task/" + std::to_string(r.tid) + "/stat");
     lwpsinfo_ = {};
     lwpsinfo_[lwp::Lwpid] = r.tid;
     lwpsinfo_[lwp::Addr] = r.task;
     lwpsinfo_[lwp::State] = kStateOnProc;
     lwpsinfo_[lwp::Sname] = static_cast<uint64_t>(kSnameOnProc);
-    lwpsinfo_[lwp::Nice] = static_cast<uint64_t>(field_number(stat, 19));
+    lwpsinfo_[lwp::Nice] = static_cast<uint64_t>(thread.nice);
     lwpsinfo_[lwp::Syscall] = static_cast<uint64_t>(r.syscall_nr < 0 ? 0 : r.syscall_nr);
-    lwpsinfo_[lwp::Oldpri] = static_cast<uint64_t>(priority);
+    lwpsinfo_[lwp::Oldpri] = static_cast<uint64_t>(thread.priority);
     lwpsinfo_[lwp::Cpu] = r.cpu;
-    lwpsinfo_[lwp::Pri] = static_cast<uint64_t>(priority);
+    lwpsinfo_[lwp::Pri] = static_cast<uint64_t>(thread.priority);
     lwpsinfo_[lwp::Clname] = text_address(ProcessText::Clname);
     lwpsinfo_[lwp::Name] = text_address(ProcessText::Name);
     lwpsinfo_[lwp::Onpro] = r.cpu;
     lwpsinfo_[lwp::Bindpro] = static_cast<uint64_t>(-1);
     lwpsinfo_[lwp::Bindpset] = static_cast<uint64_t>(-1);
-    clname_ = class_name(field_number(stat, 41));
+    clname_ = thread.class_name;
     name_ = r.comm;
     lwpsinfo_built_ = true;
 }

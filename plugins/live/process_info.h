@@ -17,6 +17,24 @@
 
 namespace dtrace::live {
 
+// What /proc says of a process that an event does not carry.
+struct ProcessFacts {
+    std::string comm; // the comm they were read under
+    int64_t nlwp = 0, pgid = 0, sid = 0, tty = 0, euid = 0, egid = 0, argc = 0;
+    uint64_t arg_start = 0, env_start = 0;
+    std::string psargs; // the arguments, blank-separated, at most PRARGSZ (80) bytes
+};
+// ... and of a thread.
+struct ThreadFacts {
+    int64_t nice = 0, priority = 0;
+    std::string class_name; // of its scheduling policy (TS, RT, IA, DL)
+};
+
+// `process_dir` is /proc/PID (or /proc/self); what cannot be read is 0 or "".
+ProcessFacts read_process_facts(const std::string &process_dir);
+// `stat_path` is /proc/PID/task/TID/stat (or /proc/thread-self/stat).
+ThreadFacts read_thread_facts(const std::string &stat_path);
+
 class ProcessInfo {
   public:
     // The firing whose records the next reads describe.
@@ -33,16 +51,6 @@ class ProcessInfo {
     static bool owns(uint64_t address) { return address >= kPsinfoAddress && address < kProcessRecordsEnd; }
 
   private:
-    struct ProcessFacts {
-        std::string comm; // the comm they were read under
-        int64_t nlwp = 0, pgid = 0, sid = 0, tty = 0, euid = 0, egid = 0, argc = 0;
-        uint64_t arg_start = 0, env_start = 0;
-        std::string psargs;
-    };
-    struct ThreadFacts {
-        int64_t nice = 0, priority = 0, policy = 0;
-    };
-
     const ProcessFacts &facts_of(uint32_t pid);
     void build_psinfo();
     void build_lwpsinfo();

@@ -3,11 +3,14 @@
 // member indices of process_library.h cannot disagree.
 #include "process_library.h"
 
+#include <array>
 #include <cstdio>
 #include <span>
 #include <string_view>
+#include <unistd.h>
 
 #include "d_twin_types.h"
+#include "process_info.h"
 
 namespace dtrace::live {
 
@@ -81,13 +84,104 @@ std::string hex(uint64_t value) {
     return text;
 }
 
+std::string number(int64_t value) {
+    return std::to_string(value);
+}
+
+// `text` as a D string literal.
+std::string d_string(std::string_view text) {
+    std::string literal = "\"";
+    for (unsigned char c : text) {
+        if (c == '"' || c == '\\') {
+            literal += '\\';
+            literal += static_cast<char>(c);
+        } else if (c < 0x20 || c >= 0x7f) {
+            char octal[8];
+            std::snprintf(octal, sizeof octal, "\\%03o", c);
+            literal += octal;
+        } else {
+            literal += static_cast<char>(c);
+        }
+    }
+    return literal + "\"";
+}
+
+// What psinfo_t's members are for dtrace's own process (member index ->
+// a D expression): its builtins (pid, execname ...) and what /proc says
+// of it now, stable facts only (the library's text must be the same for
+// every plugin that registers it). The thread count changes as dtrace
+// starts threads: it reads as 0, not known.
+std::array<std::string, ps::kSize> own_psinfo(const ProcessFacts &f) {
+    std::array<std::string, ps::kSize> own;
+    own[ps::Nlwp] = "0";
+    own[ps::Pid] = "pid";
+    own[ps::Ppid] = "ppid";
+    own[ps::Pgid] = number(f.pgid);
+    own[ps::Sid] = number(f.sid);
+    own[ps::Uid] = "uid";
+    own[ps::Euid] = number(f.euid);
+    own[ps::Gid] = "gid";
+    own[ps::Egid] = number(f.egid);
+    own[ps::Addr] = "curthread";
+    own[ps::Ttydev] = number(f.tty);
+    own[ps::Fname] = "execname";
+    own[ps::Psargs] = d_string(f.psargs);
+    own[ps::Argc] = number(f.argc);
+    own[ps::Argv] = hex(f.arg_start);
+    own[ps::Envp] = hex(f.env_start);
+    own[ps::Dmodel] = "PR_MODEL_LP64";
+    own[ps::Taskid] = own[ps::Projid] = own[ps::Poolid] = own[ps::Zoneid] = "0";
+    return own;
+}
+
+// The same for lwpsinfo_t, the thread's /proc facts those of dtrace's
+// first thread (its others run at the same priority).
+std::array<std::string, lwp::kSize> own_lwpsinfo(const ThreadFacts &t) {
+    std::array<std::string, lwp::kSize> own;
+    own.fill("0");
+    own[lwp::Lwpid] = "tid";
+    own[lwp::Addr] = "curthread";
+    own[lwp::State] = "SONPROC";
+    own[lwp::Sname] = "'O'";
+    own[lwp::Nice] = number(t.nice);
+    own[lwp::Oldpri] = number(t.priority);
+    own[lwp::Cpu] = "cpu";
+    own[lwp::Pri] = number(t.priority);
+    own[lwp::Clname] = d_string(t.class_name);
+    own[lwp::Name] = "execname";
+    own[lwp::Onpro] = "cpu";
+    own[lwp::Bindpro] = own[lwp::Bindpset] = "-1";
+    return own;
+}
+
+// The types, the twin and the translator from it. Probes that fire in
+// dtrace's own process (BEGIN, END, ERROR, the portable profile timers:
+// the core's, with no plugin's record behind them) get `own`'s members;
+// every other firing the twin's, which the plugin fills.
+template <size_t N>
+void append_process_type(std::string &d, std::string_view tag, const Member (&members)[N],
+                         const std::array<std::string, N> &own) {
+    plugin_common::append_twin_structs(d, tag, "live_", members);
+    const std::string twin = "live_" + std::string(tag) + "_t";
+    const plugin_common::TwinInput input = plugin_common::twin_pointer_input(twin);
+    d += "translator " + std::string(tag) + "_t < " + input.declaration + " > {\n";
+    const std::string own_process = "pid == " + number(getpid()); // libraries have no $pid
+    for (size_t i = 0; i < N; ++i) {
+        const Member &m = members[i];
+        const std::string converted = m.d_type == "string" ? own[i] : "(" + std::string(m.d_type) + ")" + own[i];
+        d += "\t" + std::string(m.name) + " = " + own_process + " ? " + converted + " : " +
+             plugin_common::twin_member_read(twin, input, m) + ";\n";
+    }
+    d += "};\n";
+}
+
 } // namespace
 
 const std::string &process_d_library() {
     static const std::string library = [] {
         std::string d(kPrelude);
-        plugin_common::append_twin_type(d, "psinfo", "live_", kPsinfo);
-        plugin_common::append_twin_type(d, "lwpsinfo", "live_", kLwpsinfo);
+        append_process_type(d, "psinfo", kPsinfo, own_psinfo(read_process_facts("/proc/self")));
+        append_process_type(d, "lwpsinfo", kLwpsinfo, own_lwpsinfo(read_thread_facts("/proc/thread-self/stat")));
         d += "inline psinfo_t *curpsinfo = xlate<psinfo_t *>((live_psinfo_t *)" + hex(kPsinfoAddress) + ");\n";
         d +=
             "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>((live_lwpsinfo_t *)" + hex(kLwpsinfoAddress) + ");\n";

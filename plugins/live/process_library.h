@@ -5,8 +5,13 @@
 // live_lwpsinfo_t: every member a uint64_t) and translators from the twins.
 // curpsinfo and curlwpsinfo translate twins the plugin builds on demand at
 // two fixed addresses (process_info.h) from what the BPF program recorded
-// and from /proc. Member names and string-typed names are those of the etw
-// plugin's psinfo_t where both have them.
+// and from /proc. Probes that fire in dtrace's own process (BEGIN, END,
+// ERROR, the core's portable profile timers) have no plugin's record behind
+// them: there the translators give dtrace's own builtins (pid, tid,
+// execname ...) and what /proc said of dtrace when the library was made, as
+// DTrace, where those probes fire in the dtrace process. Member names and
+// string-typed names are those of the etw plugin's psinfo_t where both have
+// them.
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,8 @@
 // user_registers.cpp: uregs[] from a uprobe's registers, and the R_* names.
 #include "user_registers.h"
 
+#include <asm/perf_regs.h>
+
 #include <cstddef>
 
 namespace dtrace::live {
@@ -60,23 +62,61 @@ inline int R_R0 = R_EAX;
 inline int R_R1 = R_EBX;
 )";
 
-} // namespace
-
-UserRegisters user_registers(const uprobe_tail &tail) {
-    static_assert(UPROBE_NREGS == kSegmentFirst, "uprobe_reg is struct pt_regs in order, as R_R15 .. R_SS");
-    const auto &pt_regs = tail.regs;
+// uregs[] from struct pt_regs in order (R_R15 .. R_SS); bit i of
+// `missing_pt_regs`: pt_regs[i] is not known.
+UserRegisters from_pt_regs(const uint64_t (&pt_regs)[kSegmentFirst], uint64_t missing_pt_regs) {
     UserRegisters regs;
-    for (uint32_t i = 0; i < UPROBE_NREGS; ++i)
+    for (uint32_t i = 0; i < kSegmentFirst; ++i)
         regs.value[i] = pt_regs[i];
+    regs.missing = missing_pt_regs;
     for (uint32_t i = kSegmentFirst; i < kSegmentFirst + kSegmentCount; ++i)
         regs.missing |= 1ull << i;
     for (uint32_t k = 0; k < kUregsCount - kAliasFirst; ++k) {
-        if (kAliasOf[k] == kMissing)
+        if (kAliasOf[k] == kMissing || (missing_pt_regs >> kAliasOf[k] & 1))
             regs.missing |= 1ull << (kAliasFirst + k);
         else
             regs.value[kAliasFirst + k] = pt_regs[kAliasOf[k]];
     }
     return regs;
+}
+
+// The pt_regs index of each perf register (asm/perf_regs.h's order: ax bx
+// cx dx si di bp sp ip flags cs ss ds es fs gs r8 .. r15); kMissing: none.
+constexpr int kPtRegsOfPerf[PERF_REG_X86_R15 + 1] = {
+    10, 5, 11, 12, 13, 14, 4, 19, 16, 18, 17, 20, kMissing, kMissing, kMissing, kMissing, 9, 8, 7, 6, 3, 2, 1, 0};
+
+} // namespace
+
+UserRegisters user_registers(const uprobe_tail &tail) {
+    static_assert(UPROBE_NREGS == kSegmentFirst, "uprobe_reg is struct pt_regs in order, as R_R15 .. R_SS");
+    uint64_t pt_regs[kSegmentFirst];
+    for (uint32_t i = 0; i < UPROBE_NREGS; ++i)
+        pt_regs[i] = tail.regs[i];
+    return from_pt_regs(pt_regs, 0);
+}
+
+uint64_t perf_user_regs_mask() {
+    uint64_t mask = 0;
+    for (int perf = 0; perf <= PERF_REG_X86_R15; ++perf)
+        if (kPtRegsOfPerf[perf] != kMissing)
+            mask |= 1ull << perf;
+    return mask;
+}
+
+UserRegisters user_registers_from_perf(uint64_t mask, std::span<const uint64_t> regs) {
+    uint64_t pt_regs[kSegmentFirst] = {};
+    uint64_t missing = (1ull << kSegmentFirst) - 1;
+    size_t next = 0;
+    for (int perf = 0; perf <= PERF_REG_X86_R15 && next < regs.size(); ++perf) {
+        if (!(mask >> perf & 1))
+            continue;
+        const uint64_t value = regs[next++];
+        if (kPtRegsOfPerf[perf] == kMissing)
+            continue;
+        pt_regs[kPtRegsOfPerf[perf]] = value;
+        missing &= ~(1ull << kPtRegsOfPerf[perf]);
+    }
+    return from_pt_regs(pt_regs, missing);
 }
 
 void set_user_registers(dtrace_event_ctx &ctx, const UserRegisters &regs) {

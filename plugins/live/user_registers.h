@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 
 #include <dtrace/provider.h>
 
@@ -27,6 +28,16 @@ struct UserRegisters {
 
 // The uregs[] of a uprobe event from the registers its tail carries.
 UserRegisters user_registers(const uprobe_tail &tail);
+
+// The perf registers uregs[] reads (PERF_SAMPLE_REGS_USER's mask): every
+// general register with the flags, cs and ss. x86-64 refuses ds, es, fs and
+// gs in a mask, and has no orig_rax there: those read as missing.
+uint64_t perf_user_regs_mask();
+
+// The uregs[] of a perf sample taken with `mask` (the registers in its bits'
+// order), a superset of perf_user_regs_mask() or not: a register the mask
+// lacks reads as missing.
+UserRegisters user_registers_from_perf(uint64_t mask, std::span<const uint64_t> regs);
 
 // Points ctx's uregs[] at `regs` (which must outlive the firing).
 void set_user_registers(dtrace_event_ctx &ctx, const UserRegisters &regs);

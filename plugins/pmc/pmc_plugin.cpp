@@ -4,6 +4,8 @@
 
 #include "thread_counters.h"
 
+#include "process_library.h"
+#include "user_registers.h"
 #include "user_regs.h"
 
 #include <algorithm>
@@ -33,8 +35,11 @@ constexpr size_t kRingPages = 1024;
 constexpr size_t kMaxDefaultRingPages = 16384;    // 64 MB
 constexpr uint64_t kSampleOverhead = 512;         // a sample's bytes besides the stack copy
 constexpr size_t kMaxRingPages = size_t(1) << 18; // 1 GB of 4 KB pages
-// A sampler tag is the probe id, with this bit for probes whose arg0 is the IP in either mode.
+// A sampler tag is the probe id, with this bit for probes whose arg0 is the IP in either mode,
 constexpr uint64_t kArg0IsIpTag = 1ull << 32;
+// and this one for probes whose clauses read the user stack (the sample's is unwound).
+constexpr uint64_t kUnwindTag = 1ull << 33;
+constexpr uint64_t kProbeOfTag = (1ull << 32) - 1;
 constexpr int kPollTimeoutMs = 50;
 
 std::vector<int> online_cpus(bool every_cpu) {
@@ -112,20 +117,29 @@ perf_event_attr sampling_attr(const SamplingProbe &probe, const dtrace_probe_usa
     return attr;
 }
 
-// What the probe's clauses read: a sample copies the user stack (8 KB) and
-// its registers only for ustack() and its kin, the kernel callchain only for
-// stack() and its kin. Without the host's answer, everything.
+// What the probe's clauses read: a sample copies the user stack (8 KB) only
+// for ustack() and its kin, the user registers for those and uregs[], the
+// kernel callchain only for stack() and its kin. Without the host's answer,
+// everything.
 dtrace_probe_usage usage_of(dtrace_host *host, const dtrace_host_ops *ops, dtrace_probe_id probe) {
     dtrace_probe_usage everything{};
     everything.struct_size = sizeof everything;
-    everything.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_KERNEL_STACK;
+    everything.flags = DTRACE_USAGE_USER_STACK | DTRACE_USAGE_KERNEL_STACK | DTRACE_USAGE_USER_REGS;
     return plugin_common::probe_usage_of(host, ops, probe).value_or(everything);
 }
 
+// The user registers a sample copies: the unwinder's and uregs[]'s.
+uint64_t sampled_regs_mask() {
+    static const uint64_t mask = stacks::kPerfRegsMask | live::perf_user_regs_mask();
+    return mask;
+}
+
 perf::RecordLayout layout_for(const dtrace_probe_usage &usage) {
-    perf::RecordLayout layout{perf::kSampleType, stacks::kPerfRegsMask};
-    if (!(usage.flags & DTRACE_USAGE_USER_STACK)) {
-        layout.sample_type &= ~static_cast<uint64_t>(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+    perf::RecordLayout layout{perf::kSampleType, sampled_regs_mask()};
+    if (!(usage.flags & DTRACE_USAGE_USER_STACK))
+        layout.sample_type &= ~static_cast<uint64_t>(PERF_SAMPLE_STACK_USER);
+    if (!(usage.flags & (DTRACE_USAGE_USER_STACK | DTRACE_USAGE_USER_REGS))) {
+        layout.sample_type &= ~static_cast<uint64_t>(PERF_SAMPLE_REGS_USER);
         layout.regs_user_mask = 0;
     }
     if (!(usage.flags & DTRACE_USAGE_KERNEL_STACK))
@@ -160,7 +174,11 @@ int PmcPlugin::init() {
     info.name = "pmc";
     info.attributes = {kEvolvingCommon, kPrivateUnknown, kPrivateUnknown, kEvolvingCommon, kEvolvingCommon};
     provider_ = ops_->register_provider(host_, &info);
-    return provider_ == 0 ? -1 : 0;
+    if (provider_ == 0)
+        return -1;
+    if (live::register_process_library(host_, ops_) != 0) // psinfo_t, curpsinfo ... of the sampled thread
+        return -1;
+    return live::register_user_registers_library(host_, ops_); // R_PC and its kin for uregs[] at profile-N
 }
 
 bool PmcPlugin::countable(const Counter &counter, std::string &why) {
@@ -269,8 +287,9 @@ int PmcPlugin::start() {
     sampler_ = std::make_unique<perf::Sampler>(*this, perf::SamplerOptions{pages, kPollTimeoutMs});
     std::string error;
     for (const auto &[probe, sampling] : enabled_) {
-        const uint64_t tag = probe | (sampling.arg0_is_ip ? kArg0IsIpTag : 0);
         const dtrace_probe_usage usage = usage_of(host_, ops_, probe);
+        const uint64_t tag =
+            probe | (sampling.arg0_is_ip ? kArg0IsIpTag : 0) | (usage.flags & DTRACE_USAGE_USER_STACK ? kUnwindTag : 0);
         bool added = true;
         for (int64_t pid : sampling.only_pids)
             added = added && sampler_->add_process(sampling_attr(sampling, usage), layout_for(usage), tag,
@@ -354,17 +373,44 @@ void PmcPlugin::on_sample(uint64_t tag, const perf::Sample &sample) {
     ctx.uid = process.uid;
     ctx.gid = process.gid;
     ctx.execname = process.execname.c_str();
+    // curpsinfo and curlwpsinfo: built from these, and /proc, when a clause reads them.
+    sampled_ = {};
+    sampled_.pid = static_cast<uint32_t>(sample.pid);
+    sampled_.tid = static_cast<uint32_t>(sample.tid);
+    sampled_.ppid = static_cast<uint32_t>(process.ppid);
+    sampled_.uid = static_cast<uint32_t>(process.uid);
+    sampled_.gid = static_cast<uint32_t>(process.gid);
+    sampled_.cpu = sample.cpu;
+    sampled_.syscall_nr = -1;
+    process.execname.copy(sampled_.comm, sizeof sampled_.comm - 1);
+    records_.begin_firing(sampled_);
+    ctx.read_memory = &PmcPlugin::read_process_records;
+    ctx.reader_state = this;
     ctx.nargs = 2;
     ctx.args = args;
     ctx.kernel_stack = kernel_stack;
     ctx.kernel_stack_depth = static_cast<uint32_t>(perf::kernel_frames(sample.callchain, kernel_stack));
     ctx.user_stack = user_stack;
+    // uregs[]: the thread's user registers, those it was interrupted in or,
+    // sampled in the kernel, those saved when it entered it (as DTrace's
+    // uregs[], and perf's REGS_USER); a kernel thread has none.
+    live::UserRegisters uregs;
     if (sample.pid != 0 && !sample.user_regs.empty()) {
-        const stacks::UserRegs regs = stacks::from_perf(sample.user_regs);
-        const stacks::StackCopy copy{regs.value[stacks::kDwarfSp], sample.user_stack};
-        ctx.user_stack_depth = static_cast<uint32_t>(stacks_.unwind_user(sample.pid, regs, copy, user_stack));
+        uregs = live::user_registers_from_perf(sampled_regs_mask(), sample.user_regs);
+        live::set_user_registers(ctx, uregs);
+        if (tag & kUnwindTag) {
+            const stacks::UserRegs regs = stacks::from_perf(sample.user_regs, sampled_regs_mask());
+            const stacks::StackCopy copy{regs.value[stacks::kDwarfSp], sample.user_stack};
+            ctx.user_stack_depth = static_cast<uint32_t>(stacks_.unwind_user(sample.pid, regs, copy, user_stack));
+        }
     }
-    ops_->fire(host_, static_cast<dtrace_probe_id>(tag & ~kArg0IsIpTag), &ctx);
+    ops_->fire(host_, static_cast<dtrace_probe_id>(tag & kProbeOfTag), &ctx);
+}
+
+int64_t PmcPlugin::read_process_records(void *state, uint64_t address, void *buffer, size_t length) {
+    if (!live::ProcessInfo::owns(address))
+        return -1;
+    return static_cast<PmcPlugin *>(state)->records_.read(address, buffer, length);
 }
 
 void PmcPlugin::on_comm(const perf::CommRecord &comm) {

@@ -14,6 +14,7 @@
 // is reported as drops.
 #pragma once
 
+#include "../live/process_info.h" // live::ProcessInfo (this folder has a process_info.h of its own)
 #include "counters.h"
 #include "process_info.h"
 #include "sampler.h"
@@ -77,6 +78,9 @@ class PmcPlugin final : public live::perf::RecordSink {
     void on_comm(const live::perf::CommRecord &comm) override;
     void on_mmap(const live::perf::MmapRecord &mmap) override;
     void on_lost(uint32_t cpu, uint64_t count) override;
+    // read_memory of a firing: curpsinfo's and curlwpsinfo's records (no
+    // memory of the sampled process is read).
+    static int64_t read_process_records(void *state, uint64_t address, void *buffer, size_t length);
 
   private:
     // Whether perf sampling works here at all (asked once).
@@ -96,6 +100,8 @@ class PmcPlugin final : public live::perf::RecordSink {
     std::unique_ptr<live::perf::Sampler> sampler_;
     live::stacks::StackSymbols stacks_;
     ProcessInfoTable processes_;  // the reader thread's
+    live_record sampled_{};       // the sample being fired, as curpsinfo's records read it
+    live::ProcessInfo records_;   // curpsinfo and curlwpsinfo of the sampled thread
     int sampling_works_ = -1;     // unknown
     std::string counter_refusal_; // why resolve_counter last refused
 };

@@ -29,18 +29,22 @@ inline constexpr uint64_t kPerfRegsMask =
     (1ull << PERF_REG_X86_SI) | (1ull << PERF_REG_X86_DI) | (1ull << PERF_REG_X86_BP) | (1ull << PERF_REG_X86_SP) |
     (1ull << PERF_REG_X86_IP) | (0xffull << PERF_REG_X86_R8);
 
-// The registers of a sample taken with kPerfRegsMask (in the mask's order).
-inline UserRegs from_perf(std::span<const uint64_t> regs) {
+// The registers of a sample taken with `mask` (in the mask's order), which
+// holds kPerfRegsMask's registers and may hold others (the unwinder skips them).
+inline UserRegs from_perf(std::span<const uint64_t> regs, uint64_t mask = kPerfRegsMask) {
     // DWARF number of each perf register, in perf's order (-1: not used).
     static constexpr int kDwarfOf[PERF_REG_X86_R15 + 1] = {0,  3,  2,  1,  4, 5, 6,  7,  16, -1, -1, -1,
                                                            -1, -1, -1, -1, 8, 9, 10, 11, 12, 13, 14, 15};
     UserRegs out;
     size_t next = 0;
     for (int perf = 0; perf <= PERF_REG_X86_R15 && next < regs.size(); perf++) {
-        if (!(kPerfRegsMask & (1ull << perf)))
+        if (!(mask & (1ull << perf)))
             continue;
+        const uint64_t value = regs[next++];
         const int dwarf = kDwarfOf[perf];
-        out.value[dwarf] = regs[next++];
+        if (dwarf < 0)
+            continue;
+        out.value[dwarf] = value;
         out.known[dwarf] = true;
     }
     return out;

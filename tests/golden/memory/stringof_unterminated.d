@@ -1,7 +1,8 @@
 /*
  * stringof() of bytes that end with the scratch in use, without a NUL (the
- * classic stringof(copyin(arg1, arg2)) of a write's buffer): the string is
- * those bytes; it was a fault.
+ * classic stringof(copyin(arg1, arg2)) of a write's buffer): the string
+ * reads on into the rest of the scratch space, as DTrace's does, here
+ * untouched (zero), so it is those bytes; it was a fault.
  */
 #pragma D option quiet
 

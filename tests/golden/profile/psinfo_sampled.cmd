@@ -1,0 +1,1 @@
+dtrace -qn 'profile-997 /pid == $target && arg1 != 0/ { printf("%s %d %d %d %d\n", curpsinfo->pr_fname, curpsinfo->pr_pid == pid, curpsinfo->pr_ppid == ppid, curlwpsinfo->pr_lwpid == tid, strstr(curpsinfo->pr_psargs, "busy_target.sh") != NULL); exit(0); }' -c $DIR/busy_target.sh

@@ -1,0 +1,1 @@
+dtrace -qn 'syscall::write:entry /pid == $target/ { tracemem(copyin(arg1, arg2), 64); tracemem(copyin(arg1, arg2), 64, arg2); printf("%s|\n", stringof(copyin(arg1, arg2))); }' -c "$BUILD/tests/live/syscall_workload write:hello"
