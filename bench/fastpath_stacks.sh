@@ -12,9 +12,11 @@
 #      way (the kernel path keeps ustack() keys there: frame pointers against
 #      the CFI), bpftrace's @[ustack] (frame pointers: fewer frames);
 #   3. pid$target:libc.so.6:syscall:entry { @[ustack()] = count(); } (the
-#      workload's getppid goes through libc's syscall()), bpftrace's uprobe;
+#      workload's getppid goes through libc's syscall()): in the kernel
+#      (fastpath=on: the walk by the CFI rows pid writes), in user space
+#      (off), bpftrace's uprobe with @[ustack];
 #   4. the in-kernel ustack() walk by CFI rows alone (core/fastpath/
-#      user_stacks.h; not yet reached by clauses), beside the kernel's
+#      user_stacks.h, what 3 runs in the kernel), beside the kernel's
 #      frame-pointer walk bpftrace's ustack takes: the kernel's run time per
 #      walk (bench/ustack_walk_bench.cpp).
 # Events dtrace dropped (its buffers full) are said: they were not unwound.
@@ -102,10 +104,10 @@ compare 'syscall::getppid:entry /pid == $target/ { @[stack()] = count(); }' \
 echo "== syscall::getppid:entry /pid == \$target/ { @[ustack()] = count(); } (user space either way)"
 compare 'syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }' \
     'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[ustack] = count(); }'
-echo "== pid\$target:libc.so.6:syscall:entry { @[ustack()] = count(); } (user space either way)"
+echo "== pid\$target:libc.so.6:syscall:entry { @[ustack()] = count(); } (in the kernel when on)"
 compare 'pid$target:libc.so.6:syscall:entry { @[ustack()] = count(); }' \
     "uprobe:$libc:syscall /pid == cpid/ { @[ustack] = count(); }"
-echo "== the in-kernel ustack() walk by CFI rows alone (not yet reached by clauses: docs/fastpath.md, \"Stacks\")"
+echo "== the in-kernel ustack() walk by CFI rows alone (docs/fastpath.md, \"Stacks\")"
 if [ -x "$build/bench/ustack_walk_bench" ]; then
     "$build/bench/ustack_walk_bench" | sed 's/^/  /'
 else

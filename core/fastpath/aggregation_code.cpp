@@ -4,6 +4,7 @@
 #include "aggdata/agg_data.h"
 #include "fastpath/difo_translator.h"
 #include "fastpath/kernel_strings.h"
+#include "fastpath/user_stacks.h"
 
 namespace dtrace::fastpath {
 
@@ -217,6 +218,8 @@ uint32_t kernel_value_words(AggFunc func, const std::vector<int64_t> &params) {
 uint32_t key_part_bytes(const dif::TypeDesc &type, uint32_t string_bytes) {
     if (is_kernel_stack(type))
         return kernel_stack_frames(type) * 8;
+    if (is_user_stack(type))
+        return type.size; // the pid, then the frames: the engine's bytes
     return type.kind == dif::TypeDesc::Kind::String ? string_bytes : 8;
 }
 
@@ -234,17 +237,9 @@ KernelAggregation &plan_aggregation(MapPlan &plan, const compiler::Program &prog
     agg.program = &program;
     agg.value_words = kernel_value_words(decl->func, decl->params);
     for (const dif::TypeDesc &type : decl->key_types) {
-        // The kernel's own walk of user stacks follows frame pointers, which
-        // code built without them (Debian's libc) lacks. dtrace's walk by
-        // the CFI (user_stacks.h) is built and tested, but no plugin yet
-        // fills its maps for a clause's process or takes an event it
-        // cannot walk back to user space (docs/fastpath.md, "Stacks").
-        if (type.shown == dif::TypeDesc::Shown::UserStack)
-            throw Refusal("ustack() keys are not available in the kernel path yet (no plugin gives the walk by "
-                          "the CFI its process's rows and a way back to user space)");
-        if (type.shown != dif::TypeDesc::Shown::Stack &&
+        if (!is_kernel_stack(type) && !is_user_stack(type) &&
             (type.kind == dif::TypeDesc::Kind::ByRef || type.shown != dif::TypeDesc::Shown::Value))
-            throw Refusal("aggregation keys other than integers, strings and stack()");
+            throw Refusal("aggregation keys other than integers, strings, stack() and ustack()");
         agg.key_types.push_back(type);
         agg.key_bytes += key_part_bytes(type, plan.string_bytes);
     }

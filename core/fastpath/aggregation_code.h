@@ -27,7 +27,8 @@ bool counts_firings(compiler::AggFunc func);
 uint32_t kernel_value_words(compiler::AggFunc func, const std::vector<int64_t> &params);
 
 // The bytes of one key part in the kernel: 8 for an integer, `string_bytes`
-// for a string, 8 per kernel frame for a stack() (kernel_stacks.h).
+// for a string, 8 per kernel frame for a stack() (kernel_stacks.h), the
+// engine's for a ustack() (the pid and the frames: user_stacks.h).
 uint32_t key_part_bytes(const dif::TypeDesc &type, uint32_t string_bytes);
 
 // The aggregation `id` of `program` in the plan (its map added at first use).

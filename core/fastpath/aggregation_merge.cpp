@@ -3,6 +3,7 @@
 
 #include "aggdata/agg_data.h"
 #include "fastpath/aggregation_code.h"
+#include "fastpath/user_stacks.h"
 
 #include <algorithm>
 #include <cstring>
@@ -19,6 +20,9 @@ std::string engine_key(const KernelAggregation &agg, std::string_view kernel_key
             const uint32_t bytes = key_part_bytes(type, agg.string_bytes);
             out.append(engine_stack(type, kernel_key.substr(std::min(pos, kernel_key.size()), bytes), skip));
             pos += bytes;
+        } else if (is_user_stack(type)) { // the engine's bytes already
+            out.append(kernel_key.substr(std::min(pos, kernel_key.size()), type.size));
+            pos += type.size;
         } else if (type.kind == dif::TypeDesc::Kind::String) {
             std::string_view bytes = kernel_key.substr(pos, agg.string_bytes);
             out.append(bytes.substr(0, bytes.find('\0')));

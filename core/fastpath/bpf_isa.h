@@ -37,6 +37,7 @@ enum class Helper : int32_t {
     MapUpdateElem = 2,
     MapDeleteElem = 3,
     KtimeGetNs = 5,
+    TailCall = 12,
     GetSmpProcessorId = 8,
     GetCurrentPidTgid = 14,
     GetCurrentUidGid = 15,

@@ -3,6 +3,7 @@
 
 #include "fastpath/kernel_records.h"
 #include "fastpath/planner.h"
+#include "fastpath/user_stacks.h"
 #include "host/abi.h"
 #include "host/loaded_plugin.h"
 
@@ -68,6 +69,15 @@ bool can_skip_kernel_frames(const dtrace_fastpath_ops &ops) {
     return host::abi::covers(&ops, host::abi::kFastpathOpsKernelStackSkipSize) && ops.kernel_stack_skip != nullptr;
 }
 
+// The walk of user stacks (user_stacks.h): the plugin fills its maps with
+// the probe's process's table, gives the way back for an event the walk
+// declines, and says where the context holds the user registers.
+bool can_walk_user_stacks(const dtrace_fastpath_ops &ops, const dtrace_fastpath_probe &layout) {
+    return host::abi::covers(&ops, host::abi::kFastpathOpsFillWayBackSize) && ops.fill_user_stack_maps != nullptr &&
+           ops.fill_way_back != nullptr && layout.struct_size >= host::abi::kFastpathProbeUserRegistersSize &&
+           (layout.flags & DTRACE_FASTPATH_USER_REGISTERS) != 0;
+}
+
 // The plugin's count of the tracing machinery's frames atop a kernel stack.
 KernelStackSkip kernel_stack_skip(const dtrace_fastpath_ops &ops, void *state) {
     if (!can_skip_kernel_frames(ops))
@@ -98,6 +108,13 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
                      layout.task_exec_runtime,
                      probe_context_of(layout)};
     shape.kernel_stacks = can_skip_kernel_frames(ops);
+    if (can_walk_user_stacks(ops, layout)) {
+        shape.user_stacks = true;
+        shape.main_stack = {layout.task_mm, layout.mm_start_stack};
+        shape.user_registers = {static_cast<int16_t>(layout.user_ip_offset),
+                                static_cast<int16_t>(layout.user_sp_offset),
+                                static_cast<int16_t>(layout.user_bp_offset)};
+    }
     if (can_update_maps(ops) && (layout.probe_word_size == 4 || layout.probe_word_size == 8)) {
         shape.probe_word_offset = layout.probe_word_offset;
         shape.probe_word_size = layout.probe_word_size;
@@ -105,6 +122,22 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
             *word = layout.probe_word;
     }
     return shape;
+}
+
+// The walk of user stacks' maps filled for `probe` by its plugin (its
+// process's table, its way back: user_stacks.h); why not, if it cannot.
+std::optional<std::string> fill_user_stack_walk(const dtrace_fastpath_ops &ops, void *state, const MapPlan &plan,
+                                                const std::vector<int32_t> &maps, const engine::Probe &probe) {
+    const std::optional<UserStackWalk> walk = planned_user_stack_walk(plan);
+    if (!walk)
+        return "no walk of user stacks is planned"; // not reached: a program that walks plans it
+    if (ops.fill_user_stack_maps(state, probe.id, probe.cookie, maps[walk->rows_map], maps[walk->blocks_map],
+                                 maps[walk->mappings_map]) != 0)
+        return "the " + probe.provider->name + " provider could not give the walk of user stacks the rows of " +
+               probe_name(probe) + "'s process";
+    if (ops.fill_way_back(state, probe.id, probe.cookie, maps[walk->way_back_map]) != 0)
+        return "the " + probe.provider->name + " provider has no way back to user space for " + probe_name(probe);
+    return std::nullopt;
 }
 
 std::vector<ClauseRef> clauses_of(const engine::Probe &probe) {
@@ -211,6 +244,11 @@ Status Installation::attach_late(const engine::Probe &probe) {
         auto program = port.programs.find(GroupKey{grouping_shape(*shape, clauses), 0, clauses, false, index});
         if (program == port.programs.end())
             return {};
+        // A program that walks user stacks needs the probe's process's
+        // table and way back; without them its events come to user space.
+        if (walks_user_stacks(clauses) &&
+            fill_user_stack_walk(*port.ops, port.state, port.plan, port.map_handles, probe))
+            return {};
         if (port.ops->attach_program(port.state, program->second, probe.id, probe.cookie) != 0)
             return Failure{"failed to enable " + probe_name(probe) +
                            ": its clauses' kernel program could not be attached"};
@@ -311,7 +349,7 @@ class Installer {
             }
             std::vector<Built> built;
             if (!build(plan, *installation, built, forced) || !create_maps(*installation, forced, plan) ||
-                !load(plan, *installation, built, forced))
+                !fill_user_stacks(plan, *installation, forced) || !load(plan, *installation, built, forced))
                 continue;
             if (auto failed = attach(plan, *installation, built))
                 return failed;
@@ -388,6 +426,28 @@ class Installer {
                     force(plan, "the plugin could not fill the map " + port.plan.maps[e.map].name, forced);
                     return false;
                 }
+        }
+        return true;
+    }
+
+    // The walk of user stacks (user_stacks.h), for each probe of a group
+    // whose program walks: its plugin writes the probe's process's table
+    // into the walk's maps and its way back for a declined event. A probe
+    // it cannot serve keeps its group's clauses in user space.
+    bool fill_user_stacks(const Plan &plan, Installation &inst, std::map<ClauseRef, std::string> &forced) {
+        for (const auto &[key, group_probes] : plan.groups) {
+            if (!walks_user_stacks(key.clauses))
+                continue;
+            const Installation::Port &port = inst.ports_[key.port];
+            for (const PlannedProbe *p : group_probes) {
+                const std::optional<std::string> why =
+                    fill_user_stack_walk(*port.ops, port.state, port.plan, port.map_handles, probe_of(engine_, *p));
+                if (!why)
+                    continue;
+                for (const ClauseRef &c : key.clauses)
+                    forced.try_emplace(c, *why);
+                return false;
+            }
         }
         return true;
     }

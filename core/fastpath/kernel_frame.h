@@ -64,6 +64,23 @@ inline constexpr uint32_t kStringKeyBytes = 16; // a string key in the kernel: e
 // program) takes MapPlan::string_bytes, at most this.
 inline constexpr uint32_t kMaxStringBytes = 1024;
 
+// Where a probe's context holds the user registers a walk of the user
+// stack starts from: byte offsets of 8-byte words (dtrace_fastpath_probe).
+struct UserRegisterPlace {
+    int16_t ip = 0, sp = 0, bp = 0;
+
+    friend auto operator<=>(const UserRegisterPlace &, const UserRegisterPlace &) = default;
+};
+
+// Where the kernel keeps the start of a process's main stack: task_struct's
+// mm, mm_struct's start_stack (dtrace_fastpath_probe; 0: unknown).
+struct MainStackStart {
+    uint32_t task_mm = 0, mm_start_stack = 0;
+
+    bool known() const { return task_mm != 0 && mm_start_stack != 0; }
+    friend auto operator<=>(const MainStackStart &, const MainStackStart &) = default;
+};
+
 // How the probes of one program hold their event (dtrace_fastpath_probe).
 struct ProbeShape {
     uint32_t nargs = 0;
@@ -77,6 +94,15 @@ struct ProbeShape {
     // The plugin tells the tracing machinery's frames atop a kernel stack
     // (dtrace_fastpath_ops.kernel_stack_skip): stack() can run in the kernel.
     bool kernel_stacks = false;
+    // The plugin writes the probe's process's table into the walk of user
+    // stacks' maps (dtrace_fastpath_ops.fill_user_stack_maps, user_stacks.h),
+    // gives the way back to user space for an event the walk declines
+    // (fill_way_back), and the context holds the user registers at
+    // `user_registers` (DTRACE_FASTPATH_USER_REGISTERS): ustack() keys can
+    // run in the kernel.
+    bool user_stacks = false;
+    UserRegisterPlace user_registers;
+    MainStackStart main_stack; // known: a walk copies a main thread's stack to its start only
 
     friend auto operator<=>(const ProbeShape &, const ProbeShape &) = default;
 };

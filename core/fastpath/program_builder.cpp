@@ -5,6 +5,7 @@
 #include "fastpath/difo_translator.h"
 #include "fastpath/kernel_records.h"
 #include "fastpath/kernel_strings.h"
+#include "fastpath/user_stacks.h"
 
 #include <algorithm>
 #include <cstring>
@@ -246,11 +247,33 @@ class ClauseEmitter {
             throw Refusal("stack() of another thread than the current one is not available in the kernel path");
     }
 
+    // A ustack(n) key part: the pid, then the first n frames the prologue's
+    // walk found (user_stacks.h), as the engine records ustack(n).
+    void emit_user_stack_key_part(const KernelAggregation &agg, const dif::TypeDesc &type, int16_t offset,
+                                  BpfEmitter::Label skip) {
+        const std::optional<UserStackWalk> walk = planned_user_stack_walk(plan_);
+        if (!walk)
+            throw Refusal("a ustack() key without the walk of the user stack"); // not reached: build() walks
+        emit_user_stack_state(out_, *walk, skip);
+        Reg base = R10;
+        if (agg.key_in_scratch) {
+            emit_load_base(out_, R4, StringBase::Scratch);
+            base = R4;
+        } else {
+            offset = static_cast<int16_t>(frame::kKey + offset);
+        }
+        out_.load(kDw, R1, R10, frame::kPidTgid);
+        out_.alu_imm(kRsh, R1, 32);
+        out_.store(kDw, base, offset, R1);
+        emit_copy_user_stack(out_, base, static_cast<int16_t>(offset + 8), user_stack_key_frames(type));
+    }
+
     void emit_aggregate(const compiler::Action &action) {
         KernelAggregation &agg = plan_aggregation(plan_, program_, action.aggregation);
         if (action.args.size() != agg.key_types.size())
             throw Refusal("an aggregation key of another shape than its declaration");
         int16_t offset = 0;
+        BpfEmitter::Label skip = out_.new_label();
         if (action.args.empty())
             out_.store_imm(kDw, R10, frame::kKey, 0);
         for (size_t i = 0; i < action.args.size(); i++) {
@@ -258,6 +281,8 @@ class ClauseEmitter {
             if (is_kernel_stack(type)) {
                 require_kernel_stacks(); // stack(n) reads nothing but the firing's stack: its DIF is not run
                 emit_stack_key_part(out_, agg, type, offset);
+            } else if (is_user_stack(type)) {
+                emit_user_stack_key_part(agg, type, offset, skip); // walked by the prologue: its DIF is not run
             } else {
                 store_key_part(out_, agg, difos_.emit(action.args[i]), type, offset, plan_.string_bytes);
             }
@@ -273,6 +298,7 @@ class ClauseEmitter {
             out_.store(kDw, R10, i == 0 ? frame::kAggValue : frame::kAggIncrement, R1);
         }
         emit_aggregate_update(out_, agg);
+        out_.bind(skip);
     }
 
     BpfEmitter &out_;
@@ -311,8 +337,67 @@ bool has_large_key(const compiler::Clause &clause, uint32_t string_bytes) {
     return false;
 }
 
+// The most frames the clauses' ustack() keys show (0: no such key).
+uint32_t user_stack_walk_frames(const std::vector<ClauseRef> &clauses) {
+    uint32_t frames = 0;
+    for (const ClauseRef &ref : clauses)
+        for (const compiler::Action &a : ref.clause->actions)
+            if (a.kind == ActionKind::Aggregate)
+                for (const dif::Difo &d : a.args)
+                    if (is_user_stack(d.rtype))
+                        frames = std::max(frames, user_stack_key_frames(d.rtype));
+    return frames;
+}
+
+bool uses_variables(const dif::Difo &difo) {
+    return std::any_of(difo.vars.begin(), difo.vars.end(), [](const dif::Variable &v) {
+        return v.scope == dif::Scope::ThreadLocal || v.scope == dif::Scope::Global;
+    });
+}
+
+// An event the walk declines goes to user space, where every clause of the
+// program runs instead: one that records or uses self-> or global
+// variables would act there on the user space's copies of what the other
+// events keep in the kernel (records out of order, variables apart).
+void require_declinable(const std::vector<ClauseRef> &clauses) {
+    for (const ClauseRef &ref : clauses) {
+        if (clause_records(*ref.clause))
+            throw Refusal("ustack() keys in the kernel path with a clause on the same probe that records (an event "
+                          "the walk sends to user space would record out of order)");
+        bool variables = false;
+        for_each_difo(*ref.clause, [&](const dif::Difo &d) { variables = variables || uses_variables(d); });
+        if (variables)
+            throw Refusal("ustack() keys in the kernel path with self-> or global variables on the same probe (an "
+                          "event the walk sends to user space would see the user space's copies)");
+    }
+}
+
+// The prologue's walk of the user stack for the clauses' ustack() keys
+// (user_stacks.h): before any clause acts, so that an event the walk
+// declines goes back to the plugin's program whole, every clause then
+// running in user space.
+void emit_user_stack_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape,
+                              const std::vector<ClauseRef> &clauses) {
+    const uint32_t frames = user_stack_walk_frames(clauses);
+    if (frames == 0)
+        return;
+    if (!shape.user_stacks)
+        throw Refusal("ustack() keys are not available in the kernel path of this provider (its plugin does not "
+                      "give the walk by the CFI its process's rows, the user registers and a way back to user "
+                      "space)");
+    require_declinable(clauses);
+    const UserStackWalk walk = plan_user_stack_walk(plan, frames);
+    BpfEmitter::Label declined = out.new_label(), walked = out.new_label();
+    emit_user_stack_walk(out, walk, shape.user_registers, frames, kUserStackCopyBytes, declined, shape.main_stack);
+    out.jump(walked);
+    out.bind(declined);
+    emit_way_back(out, walk);
+    out.bind(walked);
+}
+
 BuiltinUses uses_of(const MapPlan &plan, const std::vector<ClauseRef> &clauses) {
     BuiltinUses uses;
+    uses.pid_tgid = user_stack_walk_frames(clauses) > 0; // a ustack() key's pid
     for (const ClauseRef &ref : clauses) {
         uses.timestamp |= clause_records(*ref.clause); // the record's
         uses.scratch |= has_large_key(*ref.clause, plan.string_bytes);
@@ -336,6 +421,10 @@ bool needs_probe_identity(const std::vector<ClauseRef> &clauses) {
                       [&](const dif::Difo &d) { needed = needed || reads_probe_names(d) || reads_user_memory(d); });
     }
     return needed;
+}
+
+bool walks_user_stacks(const std::vector<ClauseRef> &clauses) {
+    return user_stack_walk_frames(clauses) > 0;
 }
 
 bool reads_arguments(const std::vector<ClauseRef> &clauses) {
@@ -378,6 +467,7 @@ std::vector<uint64_t> build(MapPlan &plan, const ProbeShape &shape, const std::v
         plan_shared_program(plan, *shared);
         emit_probe_lookup(out, shape, *shared);
     }
+    emit_user_stack_prologue(out, plan, shape, clauses);
     ClauseLocalSlots locals;
     for (size_t i = 0; i < clauses.size(); i++) {
         std::optional<FaultSite> site;

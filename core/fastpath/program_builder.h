@@ -35,6 +35,10 @@ bool clause_records(const compiler::Clause &clause);
 // (copyinstr(): the error names it) or reads the probe's names.
 bool needs_probe_identity(const std::vector<ClauseRef> &clauses);
 
+// Whether the clauses' program walks the user stack (a ustack() key:
+// user_stacks.h), which may send an event back to user space.
+bool walks_user_stacks(const std::vector<ClauseRef> &clauses);
+
 // Whether the clauses read the probe's arguments (arg0..arg9, args[]).
 bool reads_arguments(const std::vector<ClauseRef> &clauses);
 

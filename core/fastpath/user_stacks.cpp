@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 #include <cstddef>
+#include <iterator>
 #include <vector>
 
 namespace dtrace::fastpath {
@@ -91,11 +92,59 @@ void load_signed(BpfEmitter &out, Reg dst, uint8_t size, int16_t offset) {
     out.alu_imm(kArsh, dst, shift);
 }
 
+// state[at] = the 8 bytes of kernel memory at r3; `failed` when unreadable.
+void emit_read_kernel_word(BpfEmitter &out, int16_t at, BpfEmitter::Label failed) {
+    out.mov(R1, R9);
+    out.alu_imm(kAdd, R1, at);
+    out.mov_imm(R2, 8);
+    out.call(Helper::ProbeReadKernel);
+    out.jump_imm(kJne, R0, 0, failed);
+}
+
+// state::kReturn = the bytes to copy (live_stacks.bpf.h's
+// live_user_stack_wanted()): `stack_bytes`, or for a main thread (its
+// stack's start within them above rsp) the start's distance and a margin,
+// rounded up to one of the copy's sizes.
+void emit_wanted_bytes(BpfEmitter &out, uint32_t stack_bytes, const MainStackStart &main_stack) {
+    constexpr int32_t kStartMargin = 256; // LIVE_STACK_START_MARGIN
+    BpfEmitter::Label done = out.new_label(), bounded = out.new_label();
+    out.store_imm(kDw, R9, state::kReturn, static_cast<int32_t>(stack_bytes));
+    if (!main_stack.known())
+        return;
+    out.call(Helper::GetCurrentTask);
+    out.mov(R3, R0);
+    out.alu_imm(kAdd, R3, static_cast<int32_t>(main_stack.task_mm));
+    emit_read_kernel_word(out, state::kCfa, done);
+    out.load(kDw, R3, R9, state::kCfa);
+    out.jump_imm(kJeq, R3, 0, done); // no mm: not a user thread
+    out.alu_imm(kAdd, R3, static_cast<int32_t>(main_stack.mm_start_stack));
+    emit_read_kernel_word(out, state::kCfa, done);
+    out.load(kDw, R1, R9, state::kCfa);
+    out.load(kDw, R2, R9, state::kSp);
+    out.jump_reg(kJlt, R1, R2, done); // another thread's stack: below the start
+    out.alu(kSub, R1, R2);
+    out.jump_imm(kJge, R1, static_cast<int32_t>(stack_bytes), done);
+    out.alu_imm(kAdd, R1, kStartMargin); // the bytes needed
+    out.mov_imm(R3, kCopySizes[std::size(kCopySizes) - 1]);
+    for (size_t i = 1; i < std::size(kCopySizes); i++) {
+        BpfEmitter::Label enough = out.new_label();
+        out.jump_reg(kJge, R3, R1, enough);
+        out.alu_imm(kLsh, R3, 1);
+        out.bind(enough);
+    }
+    out.jump_imm(kJle, R3, static_cast<int32_t>(stack_bytes), bounded);
+    out.mov_imm(R3, static_cast<int32_t>(stack_bytes));
+    out.bind(bounded);
+    out.store(kDw, R9, state::kReturn, R3);
+    out.bind(done);
+}
+
 // The user-space path's copy of the stack (live_stacks.bpf.h's
-// live_copy_user_stack()): the largest of its sizes, up to `stack_bytes`,
-// readable from rsp; none when none is.
-void emit_copy_stack(BpfEmitter &out, uint32_t stack_bytes) {
+// live_copy_user_stack()): the largest of its sizes, up to the wanted
+// bytes, readable from rsp; none when none is.
+void emit_copy_stack(BpfEmitter &out, uint32_t stack_bytes, const MainStackStart &main_stack) {
     BpfEmitter::Label copied = out.new_label();
+    emit_wanted_bytes(out, stack_bytes, main_stack);
     out.load(kDw, R1, R9, state::kSp);
     out.store(kDw, R9, state::kCopyStart, R1);
     out.store_imm(kDw, R9, state::kCopySize, 0);
@@ -103,6 +152,8 @@ void emit_copy_stack(BpfEmitter &out, uint32_t stack_bytes) {
         if (static_cast<uint32_t>(size) > stack_bytes)
             continue;
         BpfEmitter::Label unreadable = out.new_label();
+        out.load(kDw, R1, R9, state::kReturn);
+        out.jump_imm(kJlt, R1, size, unreadable); // more than wanted
         out.mov(R1, R9);
         out.alu_imm(kAdd, R1, state::kCopy);
         out.mov_imm(R2, size);
@@ -225,16 +276,12 @@ void emit_step(BpfEmitter &out, const UserStackWalk &walk, uint32_t index, BpfEm
 
 UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames) {
     const uint32_t state_bytes = static_cast<uint32_t>(state::kFrames) + 8 * std::max(frames, 1u);
-    UserStackWalk walk;
-    if (auto it = plan.by_name.find("ustack_state"); it != plan.by_name.end()) {
-        walk.state_map = it->second;
-        walk.rows_map = plan.by_name.at("ustack_rows");
-        walk.mappings_map = plan.by_name.at("ustack_mappings");
-        walk.blocks_map = plan.by_name.at("ustack_blocks");
-        MapSpec &state = plan.maps[walk.state_map];
+    if (std::optional<UserStackWalk> planned = planned_user_stack_walk(plan)) {
+        MapSpec &state = plan.maps[planned->state_map];
         state.value_size = std::max(state.value_size, state_bytes);
-        return walk;
+        return *planned;
     }
+    UserStackWalk walk;
     walk.state_map = plan.add("ustack_state", MapSpec{DTRACE_BPF_MAP_PERCPU_ARRAY, 4, state_bytes, 1, "dt_ustack"});
     walk.rows_map = plan.add("ustack_rows", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, sizeof(dtrace_fastpath_unwind_row),
                                                     DTRACE_UNWIND_ROWS_MAX, "dt_urows"});
@@ -243,11 +290,20 @@ UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames) {
                                             DTRACE_UNWIND_MAPPINGS_MAX, "dt_umaps"});
     walk.blocks_map =
         plan.add("ustack_blocks", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, 4, DTRACE_UNWIND_BLOCKS_MAX, "dt_ublocks"});
+    walk.way_back_map = plan.add("ustack_way_back", MapSpec{DTRACE_BPF_MAP_PROG_ARRAY, 4, 4, 1, "dt_way_back"});
     return walk;
 }
 
+std::optional<UserStackWalk> planned_user_stack_walk(const MapPlan &plan) {
+    auto state = plan.by_name.find("ustack_state");
+    if (state == plan.by_name.end())
+        return std::nullopt;
+    return UserStackWalk{state->second, plan.by_name.at("ustack_rows"), plan.by_name.at("ustack_mappings"),
+                         plan.by_name.at("ustack_blocks"), plan.by_name.at("ustack_way_back")};
+}
+
 void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const UserRegisterPlace &place, uint32_t frames,
-                          uint32_t stack_bytes, BpfEmitter::Label fallback) {
+                          uint32_t stack_bytes, BpfEmitter::Label fallback, const MainStackStart &main_stack) {
     if (frames == 0 || frames > kMaxUserStackFrames)
         throw Refusal("ustack() of more than " + std::to_string(kMaxUserStackFrames) +
                       " frames is not available in the kernel path");
@@ -277,7 +333,7 @@ void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const User
     out.load(kDw, R1, R6, place.bp);
     out.store(kDw, R9, state::kBp, R1);
     out.store_imm(kDw, R9, state::kBpKnown, 1);
-    emit_copy_stack(out, stack_bytes);
+    emit_copy_stack(out, stack_bytes, main_stack);
     for (uint32_t i = 1; i < frames; i++) {
         BpfEmitter::Label next = out.new_label();
         emit_step(out, walk, i, stops[i - 1], fallbacks[i - 1]);
@@ -296,6 +352,22 @@ void emit_copy_user_stack(BpfEmitter &out, Reg dst, int16_t offset, uint32_t fra
         out.load(kDw, R1, R9, static_cast<int16_t>(state::kFrames + 8 * i));
         out.store(kDw, dst, static_cast<int16_t>(offset + 8 * i), R1);
     }
+}
+
+void emit_user_stack_state(BpfEmitter &out, const UserStackWalk &walk, BpfEmitter::Label missing) {
+    out.store_imm(kW, R10, frame::kIndex, 0);
+    emit_map_lookup(out, walk.state_map, frame::kIndex);
+    out.jump_imm(kJeq, R0, 0, missing);
+    out.mov(R9, R0);
+}
+
+void emit_way_back(BpfEmitter &out, const UserStackWalk &walk) {
+    out.mov(R1, R6);
+    out.load_map(R2, walk.way_back_map);
+    out.mov_imm(R3, 0);
+    out.call(Helper::TailCall);
+    out.mov_imm(R0, 0);
+    out.exit();
 }
 
 } // namespace dtrace::fastpath

@@ -22,6 +22,7 @@
 #include "fastpath/kernel_frame.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace dtrace::fastpath {
 
@@ -36,15 +37,24 @@ struct UserStackWalk {
     uint32_t rows_map = 0;     // DTRACE_UNWIND_ROWS_MAX rows
     uint32_t mappings_map = 0; // DTRACE_UNWIND_MAPPINGS_MAX mappings
     uint32_t blocks_map = 0;   // DTRACE_UNWIND_BLOCKS_MAX block entries (u32 row indices)
+    // A program array of one entry: the plugin's program that delivers an
+    // event the walk declines to user space (dtrace_fastpath_ops.fill_way_back).
+    uint32_t way_back_map = 0;
 };
 
 // Adds the walker's maps to `plan` (once), with room for `frames` frames.
 UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames);
+// The walker's maps, if `plan` has them (its programs walk user stacks).
+std::optional<UserStackWalk> planned_user_stack_walk(const MapPlan &plan);
 
-// Where the first frame's registers are: 8-byte words of the context (r6).
-struct UserRegisterPlace {
-    int16_t ip = 0, sp = 0, bp = 0;
-};
+inline bool is_user_stack(const dif::TypeDesc &type) {
+    return type.shown == dif::TypeDesc::Shown::UserStack;
+}
+
+// The frames of a ustack(n) key (the engine's: the pid, then n frames).
+inline uint32_t user_stack_key_frames(const dif::TypeDesc &type) {
+    return type.size / 8 > 0 ? type.size / 8 - 1 : 0;
+}
 
 // The most bytes of the stack the user-space path copies (UPROBE_STACK_MAX).
 inline constexpr uint32_t kUserStackCopyBytes = 8192;
@@ -52,11 +62,22 @@ inline constexpr uint32_t kUserStackCopyBytes = 8192;
 // Walks `frames` frames (at most kMaxUserStackFrames) from the registers
 // at `place` into the state map's frames (zero past the last), leaving the
 // state's address in r9; jumps to `fallback` when the event must go to the
-// user-space path. Clobbers r0-r5, r7-r9 and frame::kIndex.
+// user-space path. The copy of the stack takes up to `stack_bytes`, and
+// (`main_stack` known) for a main thread only what lies below its start,
+// as the user-space path's copy (live_user_stack_wanted()). Clobbers
+// r0-r5, r7-r9 and frame::kIndex.
 void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const UserRegisterPlace &place, uint32_t frames,
-                          uint32_t stack_bytes, BpfEmitter::Label fallback);
+                          uint32_t stack_bytes, BpfEmitter::Label fallback, const MainStackStart &main_stack = {});
 
 // Copies the walk's `frames` frames (the state at r9) to dst + offset. Clobbers r1.
 void emit_copy_user_stack(BpfEmitter &out, bpf::Reg dst, int16_t offset, uint32_t frames);
+
+// r9 = the walk's state again (after code that used r9), jumping to
+// `missing` when the lookup fails (never: a one-entry array). Clobbers r0-r5.
+void emit_user_stack_state(BpfEmitter &out, const UserStackWalk &walk, BpfEmitter::Label missing);
+
+// The way back: tail-calls the plugin's program in the way-back map with
+// the context (r6); returns 0 if the tail call fails (the map is empty).
+void emit_way_back(BpfEmitter &out, const UserStackWalk &walk);
 
 } // namespace dtrace::fastpath

@@ -59,6 +59,12 @@ inline constexpr uint32_t kFastpathOpsUpdateMapSize =
     offsetof(dtrace_fastpath_ops, update_map) + sizeof(dtrace_fastpath_ops::update_map);
 inline constexpr uint32_t kFastpathOpsKernelStackSkipSize =
     offsetof(dtrace_fastpath_ops, kernel_stack_skip) + sizeof(dtrace_fastpath_ops::kernel_stack_skip);
+inline constexpr uint32_t kFastpathOpsFillUserStackMapsSize =
+    offsetof(dtrace_fastpath_ops, fill_user_stack_maps) + sizeof(dtrace_fastpath_ops::fill_user_stack_maps);
+inline constexpr uint32_t kFastpathOpsFillWayBackSize =
+    offsetof(dtrace_fastpath_ops, fill_way_back) + sizeof(dtrace_fastpath_ops::fill_way_back);
+inline constexpr uint32_t kFastpathProbeUserRegistersSize =
+    offsetof(dtrace_fastpath_probe, user_bp_offset) + sizeof(dtrace_fastpath_probe::user_bp_offset);
 inline constexpr uint32_t kFastpathProbeWordSize =
     offsetof(dtrace_fastpath_probe, probe_word) + sizeof(dtrace_fastpath_probe::probe_word);
 inline constexpr uint32_t kProviderInfoV1Size =

@@ -175,6 +175,24 @@ template <typename Plugin> struct EntryPoints {
             return self(state).fastpath_kernel_stack_skip(std::span<const uint64_t>(frames, nframes));
         return 0;
     }
+    // Optional: a class with fastpath_fill_user_stacks gives dtrace's walk
+    // of user stacks its probes' process's table (ustack() keys).
+    static constexpr bool kFillsUserStacks = requires { &Plugin::fastpath_fill_user_stacks; };
+    static int fastpath_fill_user_stacks(void *state, dtrace_probe_id probe, uint64_t cookie, int32_t rows,
+                                         int32_t blocks, int32_t mappings) {
+        if constexpr (kFillsUserStacks)
+            return run(state,
+                       [&](Plugin &p) { return p.fastpath_fill_user_stacks(probe, cookie, rows, blocks, mappings); });
+        return -1;
+    }
+    // Optional: a class with fastpath_fill_way_back delivers an event
+    // dtrace's program declines as without it (ustack() keys).
+    static constexpr bool kHasWayBack = requires { &Plugin::fastpath_fill_way_back; };
+    static int fastpath_fill_way_back(void *state, dtrace_probe_id probe, uint64_t cookie, int32_t program_array) {
+        if constexpr (kHasWayBack)
+            return run(state, [&](Plugin &p) { return p.fastpath_fill_way_back(probe, cookie, program_array); });
+        return -1;
+    }
     static constexpr dtrace_fastpath_ops fastpath_ops = {
         sizeof(dtrace_fastpath_ops),
         fastpath_layout,
@@ -185,6 +203,8 @@ template <typename Plugin> struct EntryPoints {
         read_fastpath_ring,
         kUpdatesMaps ? update_fastpath_map : nullptr,
         kSkipsKernelFrames ? fastpath_kernel_stack_skip : nullptr,
+        kFillsUserStacks ? fastpath_fill_user_stacks : nullptr,
+        kHasWayBack ? fastpath_fill_way_back : nullptr,
     };
 };
 

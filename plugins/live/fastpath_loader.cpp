@@ -33,6 +33,8 @@ bpf_map_type kernel_map_type(uint32_t type) {
         return BPF_MAP_TYPE_PERCPU_ARRAY;
     case DTRACE_BPF_MAP_RINGBUF:
         return BPF_MAP_TYPE_RINGBUF;
+    case DTRACE_BPF_MAP_PROG_ARRAY:
+        return BPF_MAP_TYPE_PROG_ARRAY;
     default:
         return BPF_MAP_TYPE_UNSPEC;
     }
@@ -57,12 +59,15 @@ void copy_log(const dtrace_bpf_program &program, const std::string &text) {
 struct TaskOffsets {
     uint32_t real_parent = 0, tgid = 0, exec_runtime = 0;
     uint32_t pid = 0, comm = 0, cred = 0, cred_uid = 0, cred_gid = 0; // another task's builtins
+    uint32_t mm = 0, mm_start_stack = 0;                              // where the main thread's stack starts
 };
 
-// The byte offset of member `name` of struct type `id`, and its type; 0 when absent.
+// The byte offset of member `name` of struct type `id` (or of a struct or
+// union without a name in it: mm_struct keeps its fields in one), and its
+// type; 0 when absent.
 uint32_t member_offset(const btf *types, uint32_t id, const char *name, uint32_t *type = nullptr) {
     const btf_type *t = btf__type_by_id(types, id);
-    if (t == nullptr || !btf_is_struct(t))
+    if (t == nullptr || !(btf_is_struct(t) || btf_is_union(t)))
         return 0;
     const btf_member *m = btf_members(t);
     for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
@@ -71,6 +76,12 @@ uint32_t member_offset(const btf *types, uint32_t id, const char *name, uint32_t
             if (type != nullptr)
                 *type = m->type;
             return btf_member_bit_offset(t, i) / 8;
+        }
+        if (member == nullptr || *member == '\0') {
+            const int inner = btf__resolve_type(types, m->type);
+            const uint32_t found = inner > 0 ? member_offset(types, inner, name, type) : 0;
+            if (found != 0)
+                return btf_member_bit_offset(t, i) / 8 + found;
         }
     }
     return 0;
@@ -101,6 +112,13 @@ const TaskOffsets &task_offsets() {
             out.cred_gid = cred > 0 ? member_offset(types, cred, "gid") : 0;
             if (out.cred_uid == 0 || out.cred_gid == 0)
                 out.cred = 0; // uid and gid stay unknown
+            uint32_t mm_pointer = 0;
+            out.mm = member_offset(types, task, "mm", &mm_pointer);
+            const btf_type *to_mm = btf__type_by_id(types, mm_pointer);
+            const int mm = to_mm && btf_is_ptr(to_mm) ? btf__resolve_type(types, to_mm->type) : 0;
+            out.mm_start_stack = mm > 0 ? member_offset(types, mm, "start_stack") : 0;
+            if (out.mm_start_stack == 0)
+                out.mm = 0;
         }
         btf__free(types);
         return out;
@@ -124,6 +142,10 @@ void FastpathLoader::describe_task(dtrace_fastpath_probe &layout) {
     layout.task_cred = offsets.cred;
     layout.cred_uid = offsets.cred_uid;
     layout.cred_gid = offsets.cred_gid;
+    if (layout.struct_size < offsetof(dtrace_fastpath_probe, mm_start_stack) + sizeof layout.mm_start_stack)
+        return;
+    layout.task_mm = offsets.mm;
+    layout.mm_start_stack = offsets.mm_start_stack;
 }
 
 void FastpathLoader::register_arguments(dtrace_fastpath_probe &layout, uint32_t nargs, bool user_stack) {

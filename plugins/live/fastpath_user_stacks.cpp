@@ -38,4 +38,30 @@ bool write_user_stack_table(FastpathLoader &loader, const UserStackMaps &maps, i
     return true;
 }
 
+bool UserStackTable::fill(FastpathLoader &loader, const UserStackMaps &maps, int64_t pid, stacks::ImageCache &images,
+                          std::string &error) {
+    if (bound_ && bound_->maps == maps && bound_->pid == pid)
+        return true; // another probe of the same process: written already
+    if (bound_ && bound_->maps == maps) {
+        error = "the walk's maps hold process " + std::to_string(bound_->pid) + "'s table already";
+        return false;
+    }
+    if (!write_user_stack_table(loader, maps, pid, images, error))
+        return false;
+    bound_ = Binding{pid, maps};
+    return true;
+}
+
+bool UserStackTable::refresh(FastpathLoader &loader, int64_t pid, stacks::ImageCache &images, std::string &error) {
+    if (!bound_ || bound_->pid != pid || write_user_stack_table(loader, bound_->maps, pid, images, error))
+        return true;
+    // No mapping known: every walk sends its event to the user-space path,
+    // rather than reading rows of a file no longer mapped there.
+    const dtrace_fastpath_user_mapping unused{UINT64_MAX, UINT64_MAX, 0, 0, 0, 0, 0};
+    std::string ignored;
+    for (uint32_t i = 0; i < DTRACE_UNWIND_MAPPINGS_MAX; i++)
+        (void)loader.update_map(bound_->maps.mappings, &i, &unused, ignored);
+    return false;
+}
+
 } // namespace dtrace::live

@@ -23,6 +23,9 @@ namespace {
 
 constexpr const char *kSingleProgram = "uprobe_event";
 constexpr const char *kMultiProgram = "uprobe_multi_event";
+// Their way back for an event a program of dtrace's declines (the same kind).
+constexpr const char *kSingleDeclined = "uprobe_declined_event";
+constexpr const char *kMultiDeclined = "uprobe_multi_declined_event";
 
 // uprobe_multi is newer than Debian's uapi headers and libbpf 1.1: its
 // attach type and the link_create attributes are the kernel's (uapi
@@ -50,14 +53,25 @@ static_assert(offsetof(UprobeMultiLinkAttr, path) == 16 && offsetof(UprobeMultiL
 
 Result<std::unique_ptr<BpfProgramSet>> load_programs(const std::string &name, BpfLoadSettings settings, bool multi) {
     settings.before_load = [multi](bpf_object *object) {
-        bpf_program *single = bpf_object__find_program_by_name(object, kSingleProgram);
-        bpf_program *many = bpf_object__find_program_by_name(object, kMultiProgram);
-        if (!single || !many)
-            return false;
-        if (!multi)
-            return bpf_program__set_autoload(many, false) == 0;
-        return bpf_program__set_autoload(single, false) == 0 &&
-               bpf_program__set_expected_attach_type(many, static_cast<bpf_attach_type>(kAttachUprobeMulti)) == 0;
+        // Each kind's program and its way back: loaded when that kind is used.
+        struct Kind {
+            const char *program, *declined;
+            bool multi;
+        };
+        for (const Kind &kind :
+             {Kind{kSingleProgram, kSingleDeclined, false}, Kind{kMultiProgram, kMultiDeclined, true}}) {
+            bpf_program *program = bpf_object__find_program_by_name(object, kind.program);
+            bpf_program *way_back = bpf_object__find_program_by_name(object, kind.declined);
+            if (!program || !way_back)
+                return false;
+            const bool used = kind.multi == multi;
+            for (bpf_program *p : {program, way_back})
+                if (bpf_program__set_autoload(p, used) != 0 ||
+                    (used && multi &&
+                     bpf_program__set_expected_attach_type(p, static_cast<bpf_attach_type>(kAttachUprobeMulti)) != 0))
+                    return false;
+        }
+        return true;
     };
     return BpfProgramSet::load(std::span<const uint8_t>(uprobe_events_bpf_object, uprobe_events_bpf_object_size), name,
                                settings);
@@ -92,6 +106,10 @@ Result<std::unique_ptr<UprobeAttacher>> UprobeAttacher::load(const std::string &
 
 uint32_t UprobeAttacher::expected_attach_type() const {
     return multi_ ? kAttachUprobeMulti : 0;
+}
+
+int UprobeAttacher::declined_program_fd() const {
+    return bpf_program__fd(programs_->program(multi_ ? kMultiDeclined : kSingleDeclined));
 }
 
 UprobeAttacher::~UprobeAttacher() {

@@ -80,6 +80,10 @@ class UprobeAttacher {
     bool uses_multi() const { return multi_; }
     // The attach type the program was loaded with (that of a program it tail-calls).
     uint32_t expected_attach_type() const;
+    // The program that delivers an event a program of dtrace's declined as
+    // without it (its way back, dtrace_fastpath_ops.fill_way_back): the
+    // attached program but for its tail call into uprobe_fastpath.
+    int declined_program_fd() const;
     BpfProgramSet &programs() { return *programs_; }
 
   private:

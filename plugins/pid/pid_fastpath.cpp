@@ -6,7 +6,9 @@
 // SysV argument registers, then the words above the return address (read
 // from user memory by the program), a return's arg0 its offset in the
 // function (the high half of the attach cookie) and arg1 rax (probe_layout's
-// fields).
+// fields); a walk of the user stack starts from its rip, rsp and rbp, and
+// an event the walk declines goes back to the uprobe program's way back
+// (fill_way_back).
 #include "pid_plugin.h"
 
 #include <cerrno>
@@ -43,6 +45,12 @@ int PidPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
         break;
     }
     live::FastpathLoader::describe_task(out);
+    if (out.struct_size >= offsetof(dtrace_fastpath_probe, user_bp_offset) + sizeof out.user_bp_offset) {
+        out.flags |= DTRACE_FASTPATH_USER_REGISTERS; // where a walk of the user stack starts
+        out.user_ip_offset = offsetof(pt_regs, rip);
+        out.user_sp_offset = offsetof(pt_regs, rsp);
+        out.user_bp_offset = offsetof(pt_regs, rbp);
+    }
     return 0;
 }
 
@@ -69,6 +77,33 @@ int PidPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_
         return fail("cannot attach a generated program to pid probe " + slot->function->name + ": " +
                     std::strerror(errno));
     return 0;
+}
+
+// A pid probe is one process's: its table goes in the walk's maps, and
+// refresh_libraries() writes it again when the process, stopped at its
+// link-map hook, has loaded or unloaded a library.
+int PidPlugin::fastpath_fill_user_stacks(dtrace_probe_id, uint64_t cookie, int32_t rows, int32_t blocks,
+                                         int32_t mappings) {
+    std::lock_guard guard(mutex_);
+    const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
+    if (slot == nullptr || !slot->enabled || slot->internal)
+        return -1;
+    std::string error;
+    return user_stack_table_.fill(fastpath_, {rows, blocks, mappings}, slot->pid, stacks_.images(), error) ? 0 : -1;
+}
+
+// The way back of an event a walk declines: the uprobe program without
+// its tail call, which delivers the event to the ring with what the slot
+// asks for (its user stack, as the slot's clauses read ustack()).
+int PidPlugin::fastpath_fill_way_back(dtrace_probe_id, uint64_t cookie, int32_t program_array) {
+    std::lock_guard guard(mutex_);
+    const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
+    if (slot == nullptr || !slot->enabled || slot->internal || !uprobes_)
+        return -1;
+    const uint32_t index = 0;
+    const int fd = uprobes_->declined_program_fd();
+    std::string error;
+    return fd >= 0 && fastpath_.update_map(program_array, &index, &fd, error) ? 0 : -1;
 }
 
 void PidPlugin::detach_fastpath_program(uint32_t slot) {

@@ -594,6 +594,10 @@ void PidPlugin::refresh_libraries(int64_t pid) {
     {
         std::lock_guard guard(mutex_);
         stacks_.maps().refresh(pid);
+        // A table that cannot be written again leaves the walk's maps empty:
+        // the ustack() events go to user space, as exact.
+        std::string ignored;
+        (void)user_stack_table_.refresh(fastpath_, pid, stacks_.images(), ignored);
         auto known = processes_.find(pid);
         std::string error;
         if (known != processes_.end() && process_for(pid, error) != nullptr) {

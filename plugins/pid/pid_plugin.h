@@ -37,6 +37,7 @@
 #include "event_fetches.h"
 #include "event_ring.h"
 #include "fastpath_loader.h"
+#include "fastpath_user_stacks.h"
 #include "live_firing.h"
 #include "live_options.h"
 #include "probe_slots.h"
@@ -69,6 +70,11 @@ class PidPlugin {
     int fastpath_layout(dtrace_probe_id probe, uint64_t cookie, dtrace_fastpath_probe &out);
     int32_t load_fastpath_program(const dtrace_bpf_program &program);
     int attach_fastpath_program(int32_t program, dtrace_probe_id probe, uint64_t cookie);
+    // fill_user_stack_maps: the walk's maps get the probe's process's table.
+    int fastpath_fill_user_stacks(dtrace_probe_id probe, uint64_t cookie, int32_t rows, int32_t blocks,
+                                  int32_t mappings);
+    // fill_way_back: the uprobe program that delivers an event the walk declined.
+    int fastpath_fill_way_back(dtrace_probe_id probe, uint64_t cookie, int32_t program_array);
     live::FastpathLoader &fastpath_loader() { return fastpath_; } // maps and rings (plugin_entry.h)
 
     dtrace_host *host() const { return host_; }
@@ -141,6 +147,7 @@ class PidPlugin {
     // object whose uprobe_fastpath array tail-calls them and whose links
     // stop() has detached. Keep this order.
     live::FastpathLoader fastpath_;
+    live::UserStackTable user_stack_table_; // the walk's maps' process (refresh_libraries)
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;
     EventFetches event_fetches_; // the event being fired's

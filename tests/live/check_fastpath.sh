@@ -110,8 +110,9 @@ stacks)
     # The stack() action: the frames in the clause's record.
     same_both_ways 'syscall::getppid:entry /pid == $target/ { printf("%d", arg0); stack(3); trace(tid > 0); }' \
         "5 write:hi" "$in_kernel"
-    # ustack() keys stay in user space (no plugin gives the kernel's walk by
-    # the CFI its rows yet: docs/fastpath.md), and print the same stacks (few calls: each event
+    # ustack() keys stay in user space at syscall probes (the syscall plugin
+    # gives the kernel's walk by the CFI no rows: docs/fastpath.md; pid
+    # does, check_pid.sh fastpath_ustack), and print the same stacks (few calls: each event
     # brings its user stack's bytes, which a burst would drop).
     user_space="stays in user space: ustack() keys are not available in the kernel path"
     same_both_ways 'syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }' "100 write:hi" "$user_space"

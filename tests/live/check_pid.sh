@@ -296,19 +296,36 @@ fastpath_fallback)
         -c "$target parse:GET_7_/index"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     grep -q "(pid[0-9]*:a.out:parse_request:entry) stays in user space" "$err" || fail "uregs[] not explained"
-    # ustack() keys stay in user space too.
+    ;;
+fastpath_ustack)
+    # ustack() keys run in the kernel (the walk by the CFI: pid gives it
+    # its process's rows and a way back), and print the same stacks as in
+    # user space: libc's malloc (frames without frame pointers), in a tuple,
+    # in the program built without frame pointers.
     run -x fastpath=explain -qn 'pid$target:a.out:respond:entry { @[ustack(2)] = count(); }' -c "$target calls:2"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
-    grep -q "(pid[0-9]*:a.out:respond:entry) stays in user space: ustack() keys are not available" "$err" ||
-        fail "ustack() not explained"
+    grep -q "(pid[0-9]*:a.out:respond:entry) runs in the kernel" "$err" || fail "ustack() not in the kernel"
     grep -q "respond" "$out" || fail "no named stack"
-    # And print the same stacks either way (libc's malloc: frames without frame pointers).
-    same_both_ways 'pid$target::malloc:entry { @[ustack(5)] = count(); }' "calls:3" \
-        "stays in user space: ustack() keys are not available in the kernel path"
-    # In a tuple, in the program built without frame pointers.
+    same_both_ways 'pid$target::malloc:entry { @[ustack(5)] = count(); }' "calls:3" "$in_kernel"
     same_both_ways_for 'pid$target:a.out:respond:entry { @[ustack(), probefunc] = count(); @t[ustack(3), execname] = count(); }' \
-        "$targets/pid_target_nofp calls:3" "stays in user space: ustack() keys are not available in the kernel path"
+        "$targets/pid_target_nofp calls:3" "$in_kernel"
     grep -q 'pid_target_nofp`target_calls+' "$out" || fail "no frame of target_calls in ustack()"
+    # Events whose walk meets a signal frame go back to user space whole:
+    # the same stacks and counts as with the fast path off, the kernel's
+    # and user space's entries of one aggregation merged.
+    same_both_ways_for 'pid$target:a.out:leaf:entry { @[ustack()] = count(); } pid$target:a.out:leaf:entry { @n[ustack(5)] = sum(arg0); }' \
+        "$targets/ustack_target 25" "$in_kernel"
+    for frame in '`call_directly+' '`call_from_signals+' 'libc.so.6`__restore_rt$'; do
+        grep -q "$frame" "$out" || fail "no frame $frame"
+    done
+    [ "$(grep -Ec '^ +25$' "$out")" = 2 ] || fail "not 25 stacks of each way"
+    # A clause that a declined event would run in user space against other
+    # state than the kernel's keeps its probe's clauses there.
+    run -x fastpath=explain -qn 'pid$target:a.out:leaf:entry { @[ustack()] = count(); self->n++; }' \
+        -c "$targets/ustack_target 2"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "stays in user space: ustack() keys in the kernel path with self-> or global variables" "$err" ||
+        fail "self-> beside ustack() not explained"
     ;;
 unsized)
     # Functions whose symbols have no size (crti's _init, crtstuff's): their

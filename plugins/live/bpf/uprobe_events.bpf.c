@@ -7,9 +7,10 @@
  * (a string as the call saw it) and, when the slot asks for it, the user
  * stack from rsp, and writes [live_record][captures][uprobe_tail][stack] to
  * the ring; or, for a slot whose clauses dtrace compiled to BPF, runs that
- * program by a tail call instead (uprobe_fastpath).
+ * program by a tail call instead (uprobe_fastpath), which can send an event
+ * it declines back (uprobe_declined_event).
  *
- * Two copies of the same code: uprobe_event for uprobes made one at a time
+ * Two copies of the same code (and of its way back): uprobe_event for uprobes made one at a time
  * (the uprobe PMU), uprobe_multi_event for uprobe_multi links, which the
  * kernel wants loaded with that attach type (set by user space before load).
  */
@@ -151,10 +152,13 @@ static __always_inline void usdt_arguments(const struct pt_regs *ctx, const stru
     }
 }
 
-static __always_inline int handle(struct pt_regs *ctx) {
+/* `fastpath`: run the slot's program of dtrace's if it has one (0: the
+ * event is one that program declined, delivered as without it). */
+static __always_inline int handle(struct pt_regs *ctx, int fastpath) {
     __u64 cookie = bpf_get_attach_cookie(ctx);
     __u32 slot = UPROBE_COOKIE_SLOT(cookie);
-    bpf_tail_call(ctx, &uprobe_fastpath, slot);
+    if (fastpath)
+        bpf_tail_call(ctx, &uprobe_fastpath, slot);
     const __u32 *index = bpf_map_lookup_elem(&uprobe_slots, &slot);
     if (!index || *index == 0)
         return 0;
@@ -267,10 +271,24 @@ static __always_inline int handle(struct pt_regs *ctx) {
 
 SEC("uprobe")
 int uprobe_event(struct pt_regs *ctx) {
-    return handle(ctx);
+    return handle(ctx, 1);
 }
 
 SEC("uprobe")
 int uprobe_multi_event(struct pt_regs *ctx) {
-    return handle(ctx);
+    return handle(ctx, 1);
+}
+
+/* The way back (dtrace_fastpath_ops.fill_way_back): a program of dtrace's
+ * tail-calls these for an event it declines before any of its clauses
+ * acted (a user stack its walk cannot finish), and the event goes to the
+ * ring as it would without it. */
+SEC("uprobe")
+int uprobe_declined_event(struct pt_regs *ctx) {
+    return handle(ctx, 0);
+}
+
+SEC("uprobe")
+int uprobe_multi_declined_event(struct pt_regs *ctx) {
+    return handle(ctx, 0);
 }

@@ -33,6 +33,8 @@ namespace dtrace::live::stacks {
 class StackSymbols {
   public:
     ProcessMaps &maps() { return maps_; }
+    // The ELF images of mapped files (also the in-kernel walk's rows: live/fastpath_user_stacks.h).
+    ImageCache &images() { return images_; }
 
     // The user stack of a sample of process `pid`: program counters,
     // innermost first, into `out`; returns how many.

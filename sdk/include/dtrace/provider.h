@@ -528,6 +528,20 @@ typedef struct dtrace_fastpath_probe {
     /* Appended: for an argument of size DTRACE_FASTPATH_ARG_FIELD_USER_WORD,
      * how far above the context's address its word lies. */
     uint16_t arg_field_user_displacement[DTRACE_FASTPATH_MAX_ARG_FIELDS];
+    /* Appended: with DTRACE_FASTPATH_USER_REGISTERS, where the user
+     * registers a walk of the user stack starts from are (ustack() keys):
+     * the byte offsets in the context of the 8-byte words of the
+     * instruction pointer, the stack pointer and the frame pointer (struct
+     * pt_regs's rip, rsp and rbp at a uprobe). */
+    uint16_t user_ip_offset;
+    uint16_t user_sp_offset;
+    uint16_t user_bp_offset;
+    /* Appended: where the kernel's struct task_struct keeps mm, and struct
+     * mm_struct start_stack (0: unknown): a walk of a main thread's user
+     * stack then copies it up to its start only, as the user-space path
+     * copies it, rather than a fixed size. */
+    uint32_t task_mm;
+    uint32_t mm_start_stack;
 } dtrace_fastpath_probe;
 
 /* A system call return: the word at arg_offset is the kernel's return value;
@@ -558,6 +572,9 @@ typedef struct dtrace_fastpath_probe {
  * words): the program is loaded as BPF_PROG_TYPE_RAW_TRACEPOINT (the host
  * passes the probes' flags on in dtrace_bpf_program.layout_flags). */
 #define DTRACE_FASTPATH_RAW_TRACEPOINT 0x40u
+/* The context holds the user registers of the thread at the probe, where
+ * user_ip_offset, user_sp_offset and user_bp_offset say. */
+#define DTRACE_FASTPATH_USER_REGISTERS 0x80u
 
 typedef enum dtrace_bpf_map_type {
     DTRACE_BPF_MAP_HASH = 1,
@@ -566,7 +583,10 @@ typedef enum dtrace_bpf_map_type {
     DTRACE_BPF_MAP_PERCPU_ARRAY = 4,
     /* A BPF ring buffer (read_ring): key_size and value_size 0, max_entries
      * its bytes (a power of 2, a multiple of the page size). */
-    DTRACE_BPF_MAP_RINGBUF = 5
+    DTRACE_BPF_MAP_RINGBUF = 5,
+    /* Appended: a program array (key and value 4 bytes): what a program
+     * tail-calls (fill_way_back). */
+    DTRACE_BPF_MAP_PROG_ARRAY = 6
 } dtrace_bpf_map_type;
 
 typedef struct dtrace_bpf_map_spec {
@@ -639,6 +659,29 @@ typedef struct dtrace_fastpath_ops {
      * them, as for the plugin's own events. NULL (or an older table):
      * clauses with stack() keys stay in user space. */
     uint32_t (*kernel_stack_skip)(void *state, const uint64_t *frames, uint32_t nframes);
+    /* Appended: fills the maps of dtrace's walk of user stacks (created by
+     * create_map: rows, blocks, mappings, as dtrace_fastpath_unwind_row
+     * below describes them) with the table of the one process whose events
+     * the enabled `probe` gives, as it maps its files now, and keeps them
+     * true while programs run (again after it maps or unmaps a file, while
+     * no event of it can run). Returns 0, or -1 (no report_error) when it
+     * cannot: the probe is not of one process, the maps are another
+     * process's already, the process is gone or maps too many files. NULL
+     * (or an older table): clauses with ustack() keys stay in user space. */
+    int (*fill_user_stack_maps)(void *state, dtrace_probe_id probe, uint64_t cookie, int32_t rows, int32_t blocks,
+                                int32_t mappings);
+    /* Appended: puts at index 0 of `program_array` (a
+     * DTRACE_BPF_MAP_PROG_ARRAY of one entry, created by create_map) the
+     * plugin's program that delivers an event of the enabled `probe` to
+     * fire() as it would without dtrace's program (with what its clauses
+     * read: the registers, the user stack), and does not run dtrace's
+     * program again. dtrace's program tail-calls it for an event it cannot
+     * finish in the kernel (a walk of the user stack that meets what its
+     * rows cannot say), before any of its clauses acted; its context is the
+     * one the plugin's program gave dtrace's. Returns 0, or -1 (no
+     * report_error) when the plugin cannot. NULL (or an older table):
+     * clauses that may decline an event (ustack() keys) stay in user space. */
+    int (*fill_way_back)(void *state, dtrace_probe_id probe, uint64_t cookie, int32_t program_array);
 } dtrace_fastpath_ops;
 
 /* Appended: the compact CFI rows by which dtrace's programs walk a user

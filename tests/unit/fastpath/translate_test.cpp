@@ -6,6 +6,11 @@
 
 using dtrace::test::refusal_of;
 
+// A plugin without the walk of user stacks' rows, registers and way back.
+const std::string kNoUserStacks =
+    "ustack() keys are not available in the kernel path of this provider (its plugin does not give the walk by the "
+    "CFI its process's rows, the user registers and a way back to user space)";
+
 TEST(FastpathTranslate, TakesTheIssuesOneLiners) {
     EXPECT_EQ(refusal_of("syscall:::entry { @[execname] = count(); }"), std::nullopt);
     EXPECT_EQ(refusal_of("syscall::read:entry { self->ts = timestamp; } syscall::read:return /self->ts/ "
@@ -70,12 +75,10 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
     // (stack() keys need the plugin's kernel_stack_skip: StackKeys below.)
     EXPECT_EQ(refusal_of("a:::b { @[stack()] = count(); }"),
               "stack() is not available in the kernel path of this provider");
-    EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"),
-              "ustack() keys are not available in the kernel path yet (no plugin gives the walk by the CFI its "
-              "process's rows and a way back to user space)");
+    EXPECT_EQ(refusal_of("a:::b { @[ustack()] = count(); }"), kNoUserStacks);
     EXPECT_EQ(refusal_of("a:::b { stack(); }"), "stack() is not available in the kernel path of this provider");
     EXPECT_EQ(refusal_of("a:::b { @[sym(arg0)] = count(); }"),
-              "aggregation keys other than integers, strings and stack()");
+              "aggregation keys other than integers, strings, stack() and ustack()");
     EXPECT_EQ(refusal_of("a:::b { @[copyinstr(arg0, arg1)] = count(); }"),
               "copyinstr() with a length not known at compile time");
     EXPECT_EQ(refusal_of("a:::b { @[(uint64_t)copyin(arg0, 8)] = count(); }"),
@@ -234,9 +237,25 @@ TEST(FastpathTranslate, StackKeys) {
     EXPECT_EQ(stack_refusal("a:::b { @[stack()] = count(); }"), std::nullopt);
     EXPECT_EQ(stack_refusal("a:::b { @[stack(3), execname] = sum(arg0); @q[stack(1)] = quantize(arg1); }"),
               std::nullopt);
-    EXPECT_EQ(stack_refusal("a:::b { @[stack(), ustack()] = count(); }"),
-              "ustack() keys are not available in the kernel path yet (no plugin gives the walk by the CFI its "
-              "process's rows and a way back to user space)");
+    EXPECT_EQ(stack_refusal("a:::b { @[stack(), ustack()] = count(); }"), kNoUserStacks);
+    // A plugin that writes its process's rows and has a way back (pid):
+    // ustack() keys run in the kernel, unless an event the walk sends to
+    // user space would run a clause there that the kernel's events run
+    // against other state (records, variables).
+    fastpath::ProbeShape walks{6, 16, false};
+    walks.user_stacks = true;
+    walks.user_registers = {128, 152, 32};
+    EXPECT_EQ(stack_refusal("a:::b { @[ustack(5)] = count(); }", walks), std::nullopt);
+    EXPECT_EQ(stack_refusal("a:::b { @[ustack(), execname] = sum(arg0); @m[ustack(64)] = max(arg1); }", walks),
+              std::nullopt);
+    EXPECT_EQ(stack_refusal("a:::b { @[ustack(65)] = count(); }", walks),
+              "ustack() of more than 64 frames is not available in the kernel path");
+    EXPECT_EQ(stack_refusal("a:::b { @[ustack()] = count(); self->n++; }", walks),
+              "ustack() keys in the kernel path with self-> or global variables on the same probe (an event the walk "
+              "sends to user space would see the user space's copies)");
+    EXPECT_EQ(stack_refusal("a:::b { @[ustack()] = count(); printf(\"%d\", pid); }", walks),
+              "ustack() keys in the kernel path with a clause on the same probe that records (an event the walk sends "
+              "to user space would record out of order)");
     fastpath::ProbeShape on_cpu{0, 16, false};
     on_cpu.context.flags = DTRACE_FASTPATH_THREAD_TASK;
     on_cpu.context.thread_task_offset = 16;

@@ -129,3 +129,39 @@ TEST(FastpathUprobeLayout, PassesTheVerifierAsTheUprobeProgramsKind) {
         EXPECT_EQ(load_as_uprobe(kReturnClauses, return_shape(), attach_type), std::nullopt);
     }
 }
+
+namespace {
+
+// A pid entry probe as the pid plugin describes it for the walk of user
+// stacks: its maps' rows, the registers in struct pt_regs, a way back, and
+// (`main_stack`) where the kernel's BTF says a main stack starts.
+fastpath::ProbeShape walking_entry_shape(bool main_stack) {
+    fastpath::ProbeShape shape = entry_shape(6);
+    shape.user_stacks = true;
+    shape.user_registers = {offsetof(pt_regs, rip), offsetof(pt_regs, rsp), offsetof(pt_regs, rbp)};
+    if (main_stack) {
+        dtrace_fastpath_probe layout{};
+        layout.struct_size = sizeof layout;
+        live::FastpathLoader::describe_task(layout);
+        shape.main_stack = {layout.task_mm, layout.mm_start_stack};
+    }
+    return shape;
+}
+
+} // namespace
+
+TEST(FastpathUprobeLayout, UstackKeysPassTheVerifier) {
+    if (geteuid() != 0)
+        GTEST_SKIP() << "loading BPF programs needs root";
+    EXPECT_TRUE(walking_entry_shape(true).main_stack.known()) << "the kernel's BTF: no task_struct.mm->start_stack";
+    for (uint32_t attach_type : {0u, kUprobeMultiAttachType})
+        for (bool main_stack : {false, true}) {
+            const fastpath::ProbeShape shape = walking_entry_shape(main_stack);
+            EXPECT_EQ(load_as_uprobe("pid1:a.out:f:entry { @[ustack()] = count(); }", shape, attach_type),
+                      std::nullopt);
+            EXPECT_EQ(load_as_uprobe("pid1:a.out:f:entry /arg0 > 2/ { @[ustack(5), arg1] = sum(arg2); } "
+                                     "pid1:a.out:f:entry { @q[ustack(64)] = quantize(arg0); }",
+                                     shape, attach_type),
+                      std::nullopt);
+        }
+}
