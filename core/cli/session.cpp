@@ -572,17 +572,25 @@ void Session::explain_missing_provider(const std::string &description) const {
         error(*hint);
 }
 
-// After "failed to resolve curpsinfo": the provider whose library defines it.
+// After "failed to resolve curpsinfo" (or "fds has not yet been declared or
+// assigned", as an array reads): the provider whose library defines it.
 void Session::explain_undefined(const compiler::Diagnostic &d) const {
     constexpr std::string_view kPrefix = "failed to resolve ";
-    if (d.tag != compiler::Tag::D_IDENT_UNDEF || d.message.rfind(kPrefix, 0) != 0)
-        return;
-    const std::string name = d.message.substr(kPrefix.size(), d.message.find(':') - kPrefix.size());
+    constexpr std::string_view kUnassigned = " has not yet been declared or assigned";
+    std::string name;
+    if (d.tag == compiler::Tag::D_IDENT_UNDEF && d.message.rfind(kPrefix, 0) == 0)
+        name = d.message.substr(kPrefix.size(), d.message.find(':') - kPrefix.size());
+    else if (d.tag == compiler::Tag::D_VAR_UNDEF && d.message.ends_with(kUnassigned))
+        name = d.message.substr(0, d.message.size() - kUnassigned.size());
     std::optional<std::string> provider = library_provider_of(name);
     if (!provider)
         return;
     std::string line = name + " is defined by the D library of the " + *provider + " provider";
-    if (auto hint = missing_provider_hint(*provider, engine_->probes(), host_->catalogue(), options_.is_set("replay")))
+    const engine::Provider *registered = engine_->probes().find_provider(*provider);
+    if (registered != nullptr && !registered->withdrawn)
+        line += ", which the " + *provider + " provider here does not define yet";
+    else if (auto hint =
+                 missing_provider_hint(*provider, engine_->probes(), host_->catalogue(), options_.is_set("replay")))
         line += "; " + *hint;
     else
         line += ", which no plugin found here supplies (dtrace -x plugins=help lists them)";

@@ -145,6 +145,7 @@ Status Engine::attach(Enabling &enabling, Probe &probe) {
                                std::all_of(ecb->aggregations.begin(), ecb->aggregations.end(),
                                            [](const AggregationStore::Binding &b) { return b.direct; });
     ecbs_.publish();
+    probe.direct_only = (probe.ecbs.empty() || probe.direct_only) && ecb->direct_aggregations;
     probe.ecbs.push_back(ecb);
     probe.enabled.store(true, std::memory_order_release);
     enabling.matched++;
@@ -263,7 +264,9 @@ void Engine::fire_replayed(Probe &probe, const dtrace_event_ctx &ctx) {
     lock_.lock();
     if (timers || begin)
         fire_before_event(ctx, timers, begin);
-    if (!probe.ecbs.empty())
+    if (probe.direct_only && !needs_filling(ctx))
+        run_direct_ecbs(probe, ctx); // inline: the commonest replayed firing keeps this one frame
+    else if (!probe.ecbs.empty())
         run_ecbs(probe, ctx);
     if ((consumer_sync_due_ | drain_due_) && buffer_config_.policy != BufferPolicy::Ring)
         wait_after_event(); // unlocks
@@ -359,11 +362,30 @@ bool Engine::fires_while(Activity activity, const Probe &probe) const {
     return probe.id == end_probe_ || probe.id == error_probe_;
 }
 
+// What run_ecbs() does for a probe of direct clauses only
+// (Probe::direct_only) and a context it need not fill in: no VM state to
+// reset, as no DIFO runs.
+[[gnu::always_inline]] inline void Engine::run_direct_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
+    ProbeContext env(*vm_, probe, ctx, 0, speculations_, counter_reader_);
+    for (const Ecb *ecb : probe.ecbs) {
+        const Activity now = activity_.load(std::memory_order_relaxed);
+        if (now == Activity::Active || fires_while(now, probe))
+            apply_direct_clause(*ecb, env);
+    }
+}
+
+// What run_ecb() would do for a clause of direct aggregations, without a DIFO to run.
+inline void Engine::apply_direct_clause(const Ecb &ecb, ProbeContext &env) {
+    env.begin_direct_clause(ecb.epid); // the next clause that runs one begins its own
+    for (const AggregationStore::Binding &binding : ecb.aggregations)
+        aggregations_.apply_direct(binding, env);
+}
+
 void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
     // Fill in what the plugin left to the host; copy the context only then.
     dtrace_event_ctx filled;
     const dtrace_event_ctx *event = &ctx;
-    if (ctx.timestamp == 0 || ctx.walltimestamp == 0 || ctx.cpu >= buffers_.size()) {
+    if (needs_filling(ctx)) {
         filled = ctx;
         if (filled.timestamp == 0)
             filled.timestamp = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -391,10 +413,8 @@ void Engine::run_ecbs(Probe &probe, const dtrace_event_ctx &ctx) {
         const Activity now = activity_.load(std::memory_order_relaxed);
         if (now != Activity::Active && !fires_while(now, probe))
             continue;
-        if (ecb->direct_aggregations) { // what run_ecb() would do, without a DIFO to run
-            env.begin_direct_clause(ecb->epid); // the next clause that runs one begins its own
-            for (const AggregationStore::Binding &binding : ecb->aggregations)
-                aggregations_.apply_direct(binding, env);
+        if (ecb->direct_aggregations) {
+            apply_direct_clause(*ecb, env);
             continue;
         }
         FaultRecord fault{};

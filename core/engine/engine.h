@@ -239,6 +239,12 @@ class Engine final : public host::ProbeSink {
     void fire_live(Probe &probe, const dtrace_event_ctx &ctx);
     void fire_replayed(Probe &probe, const dtrace_event_ctx &ctx);
     void run_ecbs(Probe &probe, const dtrace_event_ctx &ctx);
+    void run_direct_ecbs(Probe &probe, const dtrace_event_ctx &ctx);
+    // Whether the plugin left the times or a known CPU to the host (run_ecbs() fills them in).
+    bool needs_filling(const dtrace_event_ctx &ctx) const {
+        return ctx.timestamp == 0 || ctx.walltimestamp == 0 || ctx.cpu >= buffers_.size();
+    }
+    void apply_direct_clause(const Ecb &ecb, ProbeContext &env);
     bool fires_while(Activity activity, const Probe &probe) const;
     bool run_ecb(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault);
     bool run_actions(const Ecb &ecb, const dtrace_event_ctx &ctx, ProbeContext &env, FaultRecord &fault);

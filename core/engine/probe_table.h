@@ -51,6 +51,9 @@ struct Probe {
     std::vector<Ecb *> ecbs; // enabled clauses, in enabling order (under the engine's probe-context lock)
     // Whether ecbs is non-empty, for the firing path's check before it takes the lock.
     std::atomic<bool> enabled{false};
+    // Every clause of ecbs is applied without a DIFO (Ecb::direct_aggregations;
+    // under the engine's probe-context lock): a firing needs no VM.
+    bool direct_only = false;
 };
 
 class ProbeTable {

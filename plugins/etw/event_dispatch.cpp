@@ -40,7 +40,8 @@ EventDispatch::EventDispatch(dtrace_host *host, const dtrace_host_ops *ops, cons
     ctx_.reader_state = kernel_.reader_state();
 }
 
-inline void EventDispatch::set_context(const Event &event, uint32_t pid, uint32_t tid, const WalkedStack *stack) {
+[[gnu::always_inline]] inline void EventDispatch::set_context(const Event &event, uint32_t pid, uint32_t tid,
+                                                              const WalkedStack *stack) {
     dtrace_event_ctx &ctx = ctx_;
     ctx.cpu = event.cpu;
     ctx.timestamp = static_cast<uint64_t>(event.time_ns);

@@ -245,8 +245,11 @@ TEST_P(LiveTeardown, NothingLeftAttached) {
     const auto &[session, signal] = GetParam();
     const std::string kprobes_before = read_file("/sys/kernel/tracing/kprobe_events");
     const std::string uprobes_before = read_file("/sys/kernel/tracing/uprobe_events");
-    // With a signal the target sleeps long: the signal, not its exit, ends dtrace.
-    pid_t dtrace = start_dtrace(session.script, signal == 0 ? 300 : 20000);
+    // With a signal the target sleeps long: the signal, not its exit, ends
+    // dtrace. Without, it sleeps long enough (2 s) for the checks below to see
+    // dtrace's objects before the exit takes them away on a loaded machine
+    // (300 ms once lost that race in CI).
+    pid_t dtrace = start_dtrace(session.script, signal == 0 ? 2000 : 20000);
     KernelObjects objects = wait_for_objects(dtrace, session);
     ASSERT_FALSE(objects.links.empty()) << "dtrace attached nothing";
     ASSERT_FALSE(objects.programs.empty());

@@ -89,3 +89,31 @@ TEST_F(ReplayedEngine, APredicateOrARecordingActionKeepsAClauseOffTheDirectWay) 
     EXPECT_EQ(count_of("p"), 2);
     EXPECT_EQ(count_of("t"), 3);
 }
+
+// A probe whose clauses are all direct (Probe::direct_only) is fired without
+// run_ecbs(), unless its context needs filling in (a CPU beyond the buffers).
+TEST_F(ReplayedEngine, AProbeOfDirectClausesOnlyAggregatesWithoutTheVm) {
+    enable("replay:::event { @a = count(); }\n"
+           "replay:::event { @b[arg0] = sum(arg1); @e[epid] = count(); }");
+    ASSERT_NE(engine.ecb(2), nullptr);
+    EXPECT_TRUE(engine.ecb(2)->probe->direct_only);
+    const uint64_t args[] = {3, 4};
+    fire_event(1000, 0, 0, args);
+    fire_event(1001, 200, 0, args);
+    EXPECT_EQ(count_of("a"), 2);
+    EXPECT_EQ(entries_of(engine, "b"), (Entries{{bytes_of(3, 8), 8}}));
+    EXPECT_EQ(entries_of(engine, "e"), (Entries{{bytes_of(3, 4), 2}})) << "epid is the clause's own";
+}
+
+TEST_F(ReplayedEngine, AClauseThatRunsItsDifosKeepsItsProbeOffTheDirectWay) {
+    enable("replay:::event { @a = count(); }\n"
+           "replay:::event { this->v = arg0; @t[this->v] = count(); }");
+    ASSERT_NE(engine.ecb(2), nullptr);
+    EXPECT_FALSE(engine.ecb(2)->probe->direct_only);
+    for (uint64_t v : {1, 2, 1}) {
+        const uint64_t args[] = {v};
+        fire_event(1000 + v, 0, 0, args);
+    }
+    EXPECT_EQ(count_of("a"), 3);
+    EXPECT_EQ(entries_of(engine, "t"), (Entries{{bytes_of(1, 8), 2}, {bytes_of(2, 8), 1}}));
+}
