@@ -59,8 +59,7 @@ std::unique_ptr<UserStackMarks> UserStackMarks::attach(int mappings_fd, int64_t 
         return nullptr;
     }
     bpf_map *mappings = bpf_object__find_map_by_name(marks->object_, "ustack_mappings");
-    if (mappings == nullptr || bpf_map__reuse_fd(mappings, mappings_fd) != 0 ||
-        bpf_object__load(marks->object_) != 0) {
+    if (mappings == nullptr || bpf_map__reuse_fd(mappings, mappings_fd) != 0 || bpf_object__load(marks->object_) != 0) {
         error = "cannot load the ustack marks BPF programs: " + errno_text();
         return nullptr;
     }
@@ -80,10 +79,9 @@ std::unique_ptr<UserStackMarks> UserStackMarks::attach(int mappings_fd, int64_t 
         const std::string tracepoint = kAttachments[i].second;
         const size_t slash = tracepoint.find('/');
         bpf_program *program = bpf_object__find_program_by_name(marks->object_, kAttachments[i].first);
-        marks->links_[i] =
-            program ? bpf_program__attach_tracepoint(program, tracepoint.substr(0, slash).c_str(),
-                                                     tracepoint.substr(slash + 1).c_str())
-                    : nullptr;
+        marks->links_[i] = program ? bpf_program__attach_tracepoint(program, tracepoint.substr(0, slash).c_str(),
+                                                                    tracepoint.substr(slash + 1).c_str())
+                                   : nullptr;
         if (marks->links_[i] == nullptr) {
             error = "cannot attach the ustack marks to tracepoint " + tracepoint + ": " + errno_text();
             return nullptr;

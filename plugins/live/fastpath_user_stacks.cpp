@@ -80,8 +80,8 @@ bool write_run(FastpathLoader &loader, int32_t map, uint32_t first_key, const vo
 }
 
 // Writes entries[i] for each i of `which` into the mappings map, nrows 0.
-bool write_disabled(FastpathLoader &loader, int32_t map, const std::array<dtrace_fastpath_user_mapping,
-                                                                          DTRACE_UNWIND_MAPPINGS_MAX> &entries,
+bool write_disabled(FastpathLoader &loader, int32_t map,
+                    const std::array<dtrace_fastpath_user_mapping, DTRACE_UNWIND_MAPPINGS_MAX> &entries,
                     const std::bitset<DTRACE_UNWIND_MAPPINGS_MAX> &which, std::string &error) {
     std::vector<uint32_t> keys;
     std::vector<dtrace_fastpath_user_mapping> values;
@@ -122,8 +122,8 @@ bool write_user_stack_table(FastpathLoader &loader, const UserStackMaps &maps, i
     std::optional<std::vector<stacks::Mapping>> mappings = mappings_of(pid, error);
     if (!mappings)
         return false;
-    const std::optional<stacks::KernelUnwindTable> table = stacks::kernel_unwind_table(
-        *mappings, [&](const std::string &path) { return images.image_for(path, pid); });
+    const std::optional<stacks::KernelUnwindTable> table =
+        stacks::kernel_unwind_table(*mappings, [&](const std::string &path) { return images.image_for(path, pid); });
     return table && write_run(loader, maps.rows, 0, table->rows.data(), table->rows.size(), error) &&
            write_run(loader, maps.blocks, 0, table->blocks.data(), table->blocks.size(), error) &&
            write_run(loader, maps.mappings, 0, table->mappings.data(), table->mappings.size(), error);
@@ -281,7 +281,8 @@ bool UserStackTable::write_once(FastpathLoader &loader, Binding &binding, stacks
     for (const auto &[key, region] : binding.regions)
         if (!region.file.rows.empty() && region.first_row != UINT32_MAX && region.first_row >= rows_from)
             placed.push_back(&region);
-    std::sort(placed.begin(), placed.end(), [](const Region *a, const Region *b) { return a->first_row < b->first_row; });
+    std::sort(placed.begin(), placed.end(),
+              [](const Region *a, const Region *b) { return a->first_row < b->first_row; });
     for (const Region *region : placed) {
         rows.insert(rows.end(), region->file.rows.begin(), region->file.rows.end());
         for (uint32_t block : region->file.blocks)

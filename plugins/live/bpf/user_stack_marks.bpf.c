@@ -18,8 +18,8 @@
  * waits for it (the sequence's low bit) before zeroing, so that a table
  * read before the call is never enabled after it.
  */
-#include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
+#include <linux/bpf.h>
 
 #include "user_stack_marks.h"
 

@@ -85,7 +85,9 @@ std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint
             address++;
             continue;
         }
-        const std::optional<UnwindRow> row = image.unwind_row(address);
+        // The row of the frame at hand (not image.unwind_row(), which would
+        // look it up again and cache every row of the file).
+        const std::optional<UnwindRow> row = compact_row(frame.get());
         append(rows, row ? kernel_row(*row) : row_of_kind(DTRACE_UNWIND_ROW_OTHER), address);
         address = row_end;
     }

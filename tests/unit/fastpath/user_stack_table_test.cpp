@@ -23,8 +23,8 @@
 
 #include <algorithm>
 #include <csignal>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -259,8 +259,8 @@ TEST_F(UserStackTableTest, AMappingCallDisablesTheTableBeforeItReturns) {
     ASSERT_TRUE(table.fill(loader, maps, getpid(), images, error)) << error;
     const int exe = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
     const std::vector<stacks::Mapping> now = mappings_of(getpid());
-    const auto libc_mapping =
-        std::find_if(now.begin(), now.end(), [](const stacks::Mapping &m) { return m.path.find("/libc.so") != std::string::npos; });
+    const auto libc_mapping = std::find_if(
+        now.begin(), now.end(), [](const stacks::Mapping &m) { return m.path.find("/libc.so") != std::string::npos; });
     ASSERT_NE(libc_mapping, now.end()) << "the test's libc";
     const int libc = open(libc_mapping->path.c_str(), O_RDONLY | O_CLOEXEC);
     ASSERT_GE(exe, 0);
