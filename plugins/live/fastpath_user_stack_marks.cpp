@@ -65,6 +65,7 @@ std::unique_ptr<UserStackMarks> UserStackMarks::attach(int mappings_fd, int64_t 
     }
     marks->gate_fd_ = bpf_object__find_map_fd_by_name(marks->object_, "ustack_gate");
     marks->staged_fd_ = bpf_object__find_map_fd_by_name(marks->object_, "ustack_staged");
+    marks->grace_fd_ = bpf_object__find_map_fd_by_name(marks->object_, "ustack_grace");
     marks->in_flight_fd_ = bpf_object__find_map_fd_by_name(marks->object_, "ustack_in_flight");
     marks->publish_fd_ = bpf_program__fd(bpf_object__find_program_by_name(marks->object_, "ustack_publish"));
     // The process first, so that a call of it entered once attached is followed.
@@ -117,6 +118,18 @@ uint64_t UserStackMarks::marks() const {
     uint64_t marks = 0;
     (void)gate_field(offsetof(user_stack_gate, marks), marks);
     return marks;
+}
+
+bool UserStackMarks::wait_for_walks(std::string &error) {
+    // The kernel's own self-tests wait so too. (membarrier(MEMBARRIER_CMD_GLOBAL)
+    // would return at once on a machine of one CPU, where a fully preemptible
+    // kernel can preempt a walk.)
+    const uint32_t zero = 0;
+    if (bpf_map_update_elem(grace_fd_, &zero, &staged_fd_, BPF_ANY) != 0) {
+        error = "cannot wait for the walks reading the ustack table: " + errno_text();
+        return false;
+    }
+    return true;
 }
 
 UserStackMarks::Publish UserStackMarks::publish(uint64_t sequence,

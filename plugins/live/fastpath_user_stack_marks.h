@@ -41,6 +41,10 @@ class UserStackMarks {
     // How many times the table was zeroed since the programs attached.
     uint64_t marks() const;
 
+    // Returns when every walk running now has ended (an RCU grace period:
+    // fastpath_user_stacks.cpp's steps); false with `error` set.
+    bool wait_for_walks(std::string &error);
+
     enum class Publish { Done, Raced, Failed };
     // Sets mapping i's nrows to nrows[i], unless a mapping call began or
     // ended since `sequence` was read or one is under way (Raced: the table
@@ -54,7 +58,7 @@ class UserStackMarks {
 
     bpf_object *object_ = nullptr;
     std::array<bpf_link *, 11> links_{};
-    int gate_fd_ = -1, staged_fd_ = -1, in_flight_fd_ = -1, publish_fd_ = -1;
+    int gate_fd_ = -1, staged_fd_ = -1, grace_fd_ = -1, in_flight_fd_ = -1, publish_fd_ = -1;
 };
 
 } // namespace dtrace::live

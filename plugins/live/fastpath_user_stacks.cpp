@@ -24,9 +24,6 @@
 #include "process_maps.h"
 
 #include <bpf/bpf.h>
-#include <linux/membarrier.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <bitset>
@@ -94,17 +91,6 @@ bool write_disabled(FastpathLoader &loader, int32_t map,
     auto count = static_cast<uint32_t>(keys.size());
     if (count != 0 && bpf_map_update_batch(loader.map_fd(map), keys.data(), values.data(), &count, nullptr) != 0) {
         error = "cannot write the ustack table's mappings (BPF_MAP_UPDATE_BATCH): " + std::string(std::strerror(errno));
-        return false;
-    }
-    return true;
-}
-
-// Returns when every BPF program running now has ended: a program runs in
-// an RCU read-side section, and MEMBARRIER_CMD_GLOBAL waits for an RCU
-// grace period (synchronize_rcu()).
-bool wait_for_walks(std::string &error) {
-    if (syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) != 0) {
-        error = "cannot wait for the walks reading the ustack table (membarrier): " + std::string(std::strerror(errno));
         return false;
     }
     return true;
@@ -265,7 +251,7 @@ bool UserStackTable::write_once(FastpathLoader &loader, Binding &binding, stacks
     last_write_.mappings += static_cast<uint32_t>((changed & enabled).count());
     const bool was_marked = marks_before != binding.marks_seen; // a mark disabled every entry meanwhile
     if ((changed & enabled).any() || (changed.any() && was_marked)) {
-        if (!wait_for_walks(error))
+        if (!binding.marks->wait_for_walks(error))
             return false;
         last_write_.grace_periods++;
     }
@@ -307,7 +293,7 @@ bool UserStackTable::write_once(FastpathLoader &loader, Binding &binding, stacks
         return false;
     last_write_.mappings += static_cast<uint32_t>(changed.count());
     if ((changed & enabling).any()) {
-        if (!wait_for_walks(error))
+        if (!binding.marks->wait_for_walks(error))
             return false;
         last_write_.grace_periods++;
     }

@@ -49,12 +49,23 @@ struct {
 } ustack_mappings SEC(".maps");
 
 /* The nrows ustack_publish sets, by mapping. */
-struct {
+struct staged_nrows {
     __uint(type, BPF_MAP_TYPE_ARRAY);
     __uint(max_entries, USER_STACK_MAPPINGS_MAX);
     __type(key, __u32);
     __type(value, __u32);
 } ustack_staged SEC(".maps");
+
+/* Written by user space only to wait for the programs running now: the
+ * kernel waits for an RCU grace period (synchronize_rcu()) after a write
+ * of a map of maps, and a BPF program (the walk) runs in an RCU read-side
+ * section. Its one entry is ustack_staged. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __array(values, struct staged_nrows);
+} ustack_grace SEC(".maps");
 
 /* The threads of the process inside a mapping call. */
 struct {
