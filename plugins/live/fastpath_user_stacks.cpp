@@ -170,19 +170,12 @@ void UserStackTable::disable(FastpathLoader &loader, Binding &binding) {
         entry.nrows = 0;
 }
 
-bool UserStackTable::write_once(FastpathLoader &loader, Binding &binding, stacks::ImageCache &images, bool &raced,
-                                std::string &error) {
-    // The marks first, then the sequence, then /proc (see publish()).
-    const uint64_t marks_before = binding.marks->marks();
-    const uint64_t sequence = binding.marks->sequence();
-    std::optional<std::vector<stacks::Mapping>> mappings = mappings_of(binding.pid, error);
-    if (!mappings)
-        return false;
-
+UserStackTable::Entries UserStackTable::lay_out(Binding &binding, const std::vector<stacks::Mapping> &mappings,
+                                                stacks::ImageCache &images, bool &relaid) {
     // Each mapping's file, its rows computed once per file.
-    std::vector<std::optional<FileKey>> keys(mappings->size());
-    for (size_t i = 0; i < mappings->size(); i++) {
-        const stacks::Mapping &m = (*mappings)[i];
+    std::vector<std::optional<FileKey>> keys(mappings.size());
+    for (size_t i = 0; i < mappings.size(); i++) {
+        const stacks::Mapping &m = mappings[i];
         std::shared_ptr<stacks::ElfImage> image = images.image_for(m.path, binding.pid);
         const std::optional<uint64_t> link = image ? image->address_of_offset(m.file_offset) : std::nullopt;
         if (!link)
@@ -214,7 +207,7 @@ bool UserStackTable::write_once(FastpathLoader &loader, Binding &binding, stacks
         return true;
     };
     const uint32_t appended_row = binding.rows_used, appended_block = binding.blocks_used;
-    bool relaid = false;
+    relaid = false;
     if (!place(appended_row, appended_block)) {
         std::erase_if(binding.regions, [&](const auto &entry) {
             return std::find(keys.begin(), keys.end(), entry.first) == keys.end();
@@ -227,8 +220,8 @@ bool UserStackTable::write_once(FastpathLoader &loader, Binding &binding, stacks
 
     Entries wanted;
     wanted.fill(kUnusedEntry);
-    for (size_t i = 0; i < mappings->size(); i++) {
-        const stacks::Mapping &m = (*mappings)[i];
+    for (size_t i = 0; i < mappings.size(); i++) {
+        const stacks::Mapping &m = mappings[i];
         wanted[i] = dtrace_fastpath_user_mapping{m.start, m.end, 0, 0, 0, 0, 0};
         const Region *region = keys[i] ? &binding.regions.at(*keys[i]) : nullptr;
         if (region == nullptr || region->file.rows.empty() || region->first_row == UINT32_MAX)
@@ -238,6 +231,48 @@ bool UserStackTable::write_once(FastpathLoader &loader, Binding &binding, stacks
         wanted[i].nrows = static_cast<uint32_t>(region->file.rows.size());
         wanted[i].first_block = region->first_block;
     }
+    return wanted;
+}
+
+bool UserStackTable::write_new_rows(FastpathLoader &loader, Binding &binding, bool relaid, std::string &error) {
+    // The rows and blocks no entry names yet (all of them, laid out again).
+    std::vector<dtrace_fastpath_unwind_row> rows;
+    std::vector<uint32_t> blocks;
+    const uint32_t rows_from = relaid ? 0 : binding.rows_used, blocks_from = relaid ? 0 : binding.blocks_used;
+    std::vector<const Region *> placed;
+    for (const auto &[key, region] : binding.regions)
+        if (!region.file.rows.empty() && region.first_row != UINT32_MAX && region.first_row >= rows_from)
+            placed.push_back(&region);
+    std::sort(placed.begin(), placed.end(),
+              [](const Region *a, const Region *b) { return a->first_row < b->first_row; });
+    for (const Region *region : placed) {
+        rows.insert(rows.end(), region->file.rows.begin(), region->file.rows.end());
+        for (uint32_t block : region->file.blocks)
+            blocks.push_back(region->first_row + block);
+    }
+    if (!write_run(loader, binding.maps.rows, rows_from, rows.data(), static_cast<uint32_t>(rows.size()), error) ||
+        !write_run(loader, binding.maps.blocks, blocks_from, blocks.data(), static_cast<uint32_t>(blocks.size()),
+                   error))
+        return false;
+    binding.rows_used = rows_from + static_cast<uint32_t>(rows.size());
+    binding.blocks_used = blocks_from + static_cast<uint32_t>(blocks.size());
+    last_write_.rows += static_cast<uint32_t>(rows.size());
+    last_write_.blocks += static_cast<uint32_t>(blocks.size());
+
+    return true;
+}
+
+bool UserStackTable::write_once(FastpathLoader &loader, Binding &binding, stacks::ImageCache &images, bool &raced,
+                                std::string &error) {
+    // The marks first, then the sequence, then /proc (UserStackMarks::publish()).
+    const uint64_t marks_before = binding.marks->marks();
+    const uint64_t sequence = binding.marks->sequence();
+    std::optional<std::vector<stacks::Mapping>> mappings = mappings_of(binding.pid, error);
+    if (!mappings)
+        return false;
+
+    bool relaid = false;
+    const Entries wanted = lay_out(binding, *mappings, images, relaid);
     std::bitset<DTRACE_UNWIND_MAPPINGS_MAX> changed, enabled, enabling;
     for (uint32_t i = 0; i < DTRACE_UNWIND_MAPPINGS_MAX; i++) {
         changed[i] = relaid || !same_place(wanted[i], binding.entries[i]);
@@ -259,29 +294,8 @@ bool UserStackTable::write_once(FastpathLoader &loader, Binding &binding, stacks
         if (changed[i])
             binding.entries[i].nrows = 0;
 
-    // The rows and blocks no entry names yet (all of them, laid out again).
-    std::vector<dtrace_fastpath_unwind_row> rows;
-    std::vector<uint32_t> blocks;
-    const uint32_t rows_from = relaid ? 0 : appended_row, blocks_from = relaid ? 0 : appended_block;
-    std::vector<const Region *> placed;
-    for (const auto &[key, region] : binding.regions)
-        if (!region.file.rows.empty() && region.first_row != UINT32_MAX && region.first_row >= rows_from)
-            placed.push_back(&region);
-    std::sort(placed.begin(), placed.end(),
-              [](const Region *a, const Region *b) { return a->first_row < b->first_row; });
-    for (const Region *region : placed) {
-        rows.insert(rows.end(), region->file.rows.begin(), region->file.rows.end());
-        for (uint32_t block : region->file.blocks)
-            blocks.push_back(region->first_row + block);
-    }
-    if (!write_run(loader, binding.maps.rows, rows_from, rows.data(), static_cast<uint32_t>(rows.size()), error) ||
-        !write_run(loader, binding.maps.blocks, blocks_from, blocks.data(), static_cast<uint32_t>(blocks.size()),
-                   error))
+    if (!write_new_rows(loader, binding, relaid, error))
         return false;
-    binding.rows_used = rows_from + static_cast<uint32_t>(rows.size());
-    binding.blocks_used = blocks_from + static_cast<uint32_t>(blocks.size());
-    last_write_.rows += static_cast<uint32_t>(rows.size());
-    last_write_.blocks += static_cast<uint32_t>(blocks.size());
 
     // B, and its grace period.
     for (uint32_t i = 0; i < DTRACE_UNWIND_MAPPINGS_MAX; i++)

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace dtrace::live {
 
@@ -91,9 +92,14 @@ class UserStackTable {
         Entries entries{}; // the mappings map as written, nrows as last published
         uint64_t marks_seen = 0;
     };
-    struct Layout;
 
     bool write(FastpathLoader &loader, Binding &binding, stacks::ImageCache &images, std::string &error);
+    // The entries `mappings` want, each file's rows computed once and placed
+    // after the others' (all placed again from 0, `relaid`, when they do not fit).
+    Entries lay_out(Binding &binding, const std::vector<stacks::Mapping> &mappings, stacks::ImageCache &images,
+                    bool &relaid);
+    // Writes the rows and blocks of the files placed since the last write (all, `relaid`).
+    bool write_new_rows(FastpathLoader &loader, Binding &binding, bool relaid, std::string &error);
     bool write_once(FastpathLoader &loader, Binding &binding, stacks::ImageCache &images, bool &raced,
                     std::string &error);
     // Every mapping's nrows 0: each walk goes to user space.

@@ -7,7 +7,7 @@
  * munmap, mprotect, pkey_mprotect, mremap (and exec). At the entry of each
  * one, before the kernel changes anything, the mark programs bump the
  * gate's sequence and, when the call can touch code the table holds (its
- * range overlaps a mapping of the table, or it maps code), zero the
+ * range overlaps a mapping of the table, or it maps a file's code), zero the
  * `nrows` of every mapping: each walk from then on sends its event to
  * user space, and user space writes the table again.
  *
@@ -18,8 +18,9 @@
  * waits for it (the sequence's low bit) before zeroing, so that a table
  * read before the call is never enabled after it.
  */
-#include <bpf/bpf_helpers.h>
 #include <linux/bpf.h>
+/* After linux/bpf.h, whose types it uses. */
+#include <bpf/bpf_helpers.h>
 
 #include "user_stack_marks.h"
 
@@ -28,6 +29,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define PROT_EXEC 0x4
 #define MREMAP_FIXED 2
 #define MAP_FIXED 0x10
+#define MAP_ANONYMOUS 0x20
 #define PUBLISHING USER_STACK_PUBLISHING
 #define MARK_STEP USER_STACK_MARK_STEP
 /* How long a mark waits for a publisher (which writes 64 words): a bound the verifier wants. */
@@ -150,8 +152,9 @@ static __always_inline int leave(void) {
 
 SEC("tracepoint/syscalls/sys_enter_mmap")
 int ustack_mmap(struct syscall_enter *call) {
-    /* A new mapping replaces code only where it is fixed; mapped code is new rows. */
-    return enter((call->args[2] & PROT_EXEC) ||
+    /* A new mapping replaces code only where it is fixed; a file's code
+     * mapped is new rows to write (anonymous code, a JIT's, has none). */
+    return enter(((call->args[2] & PROT_EXEC) && !(call->args[3] & MAP_ANONYMOUS)) ||
                  ((call->args[3] & MAP_FIXED) && overlaps_table(call->args[0], call->args[1])));
 }
 
@@ -162,12 +165,13 @@ int ustack_munmap(struct syscall_enter *call) {
 
 SEC("tracepoint/syscalls/sys_enter_mprotect")
 int ustack_mprotect(struct syscall_enter *call) {
-    return enter((call->args[2] & PROT_EXEC) || overlaps_table(call->args[0], call->args[1]));
+    /* Code made executable elsewhere (a JIT's) has no rows: its pcs decline. */
+    return enter(overlaps_table(call->args[0], call->args[1]));
 }
 
 SEC("tracepoint/syscalls/sys_enter_pkey_mprotect")
 int ustack_pkey_mprotect(struct syscall_enter *call) {
-    return enter((call->args[2] & PROT_EXEC) || overlaps_table(call->args[0], call->args[1]));
+    return enter(overlaps_table(call->args[0], call->args[1]));
 }
 
 SEC("tracepoint/syscalls/sys_enter_mremap")
@@ -175,30 +179,16 @@ int ustack_mremap(struct syscall_enter *call) {
     return enter((call->args[3] & MREMAP_FIXED) || overlaps_table(call->args[0], call->args[1]));
 }
 
-SEC("tracepoint/syscalls/sys_exit_mmap")
-int ustack_mmap_exit(void *ctx) {
-    return leave();
-}
-
-SEC("tracepoint/syscalls/sys_exit_munmap")
-int ustack_munmap_exit(void *ctx) {
-    return leave();
-}
-
-SEC("tracepoint/syscalls/sys_exit_mprotect")
-int ustack_mprotect_exit(void *ctx) {
-    return leave();
-}
-
-SEC("tracepoint/syscalls/sys_exit_pkey_mprotect")
-int ustack_pkey_mprotect_exit(void *ctx) {
-    return leave();
-}
-
-SEC("tracepoint/syscalls/sys_exit_mremap")
-int ustack_mremap_exit(void *ctx) {
-    return leave();
-}
+#define ON_EXIT(call)                                                                                                  \
+    SEC("tracepoint/syscalls/sys_exit_" #call)                                                                         \
+    int ustack_##call##_exit(void *ctx) {                                                                              \
+        return leave();                                                                                                \
+    }
+ON_EXIT(mmap)
+ON_EXIT(munmap)
+ON_EXIT(mprotect)
+ON_EXIT(pkey_mprotect)
+ON_EXIT(mremap)
 
 /* An exec replaces every mapping. */
 SEC("tracepoint/sched/sched_process_exec")
