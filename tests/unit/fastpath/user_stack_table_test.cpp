@@ -50,6 +50,10 @@ class UserStackTableTest : public ::testing::Test {
         std::vector<int32_t> handles;
         ASSERT_EQ(test::create_maps(loader, plan, handles), "");
         maps = {handles[walk.rows_map], handles[walk.blocks_map], handles[walk.mappings_map]};
+        std::string error;
+        if (live::UserStackMarks::attach(loader.map_fd(maps.mappings), getpid(), error) == nullptr)
+            GTEST_SKIP() << "the table's marks (tracepoint programs on the mapping calls) cannot attach here: "
+                         << error;
     }
 
     // The mappings map's entries.
