@@ -98,6 +98,13 @@ else
   echo "   skipped: needs root and $build/bench/bench_syscall_workload"
 fi
 
+echo "== the in-kernel ustack() walk's table: first write and rewrite after a dlopen, one update per entry against batched writes of what changed"
+if [[ $(id -u) == 0 && -x $build/bench/ustack_table_bench ]]; then
+  bench/ustack_table.sh "$build"
+else
+  echo "   skipped: needs root and $build/bench/ustack_table_bench"
+fi
+
 echo "== profile-4999 with ustack(): samples/s delivered, drops, against perf record --call-graph dwarf"
 bench/profile_sampling.sh "$dtrace" "$build"
 echo "== pmc:::cpu-clock-100000 with ustack(): samples/s delivered, drops, overhead against perf record -g"

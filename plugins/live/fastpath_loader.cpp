@@ -258,6 +258,10 @@ bool FastpathLoader::update_map(int32_t map, const void *key, const void *value,
     return true;
 }
 
+int FastpathLoader::map_fd(int32_t map) const {
+    return map < 0 || static_cast<size_t>(map) >= maps_.size() ? -1 : maps_[map].fd;
+}
+
 bool FastpathLoader::read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg, std::string &error) const {
     if (map < 0 || static_cast<size_t>(map) >= maps_.size()) {
         error = "reading an unknown map (" + std::to_string(map) + ")";

@@ -69,6 +69,8 @@ class FastpathLoader {
     bool read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg, std::string &error) const;
     // Sets one entry of a map; false with `error` set.
     bool update_map(int32_t map, const void *key, const void *value, std::string &error);
+    // A map's file descriptor (batched writes, sharing with another object); -1 for an unknown handle.
+    int map_fd(int32_t map) const;
     // Calls fn for each record waiting in a ring map, and frees it; false with `error` set.
     bool read_ring(int32_t map, dtrace_bpf_ring_record_fn fn, void *arg, std::string &error);
 

@@ -624,6 +624,14 @@ void PidPlugin::refresh_libraries(int64_t pid) {
     }
 }
 
+// An event with its stack may be one the in-kernel walk declined because
+// the process changed its code mappings: its table is written again then.
+void PidPlugin::follow_user_stack_marks() {
+    std::lock_guard guard(mutex_);
+    std::string ignored; // a table that cannot be written again stays disabled: events come here, exact
+    (void)user_stack_table_.follow_marks(fastpath_, stacks_.images(), ignored);
+}
+
 void PidPlugin::deliver(std::span<const uint8_t> record) {
     live::UprobeEvent event;
     if (!live::split_uprobe_event(record, event))
@@ -648,6 +656,7 @@ void PidPlugin::deliver(std::span<const uint8_t> record) {
     }
     uint64_t user_stack[kMaxUserFrames];
     if (!event.stack.empty()) {
+        follow_user_stack_marks();
         const live::stacks::UserRegs regs = live::stacks::from_pt_regs(event.tail.regs);
         const live::stacks::StackCopy copy{event.tail.regs[UPROBE_REG_RSP], event.stack};
         ctx.user_stack = user_stack;

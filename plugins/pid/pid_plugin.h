@@ -123,6 +123,8 @@ class PidPlugin {
     void arm_ptrace(uint32_t index, const ProbeSlot &slot);
     int start_ptrace();
     void deliver(std::span<const uint8_t> record);
+    // Writes the walk's table again after the marks disabled it (fastpath_user_stacks.h).
+    void follow_user_stack_marks();
     // A clause's read of the process: from what the event fetched, else the process now.
     static int64_t read_event_memory(void *state, uint64_t address, void *buffer, size_t length);
     // The slot's generated program, if any, no longer runs.

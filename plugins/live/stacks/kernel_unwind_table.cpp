@@ -85,7 +85,9 @@ std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint
             address++;
             continue;
         }
-        const std::optional<UnwindRow> row = image.unwind_row(address);
+        // The row of the frame at hand (not image.unwind_row(), which would
+        // look it up again and cache every row of the file).
+        const std::optional<UnwindRow> row = compact_row(frame.get());
         append(rows, row ? kernel_row(*row) : row_of_kind(DTRACE_UNWIND_ROW_OTHER), address);
         address = row_end;
     }
@@ -112,6 +114,18 @@ std::optional<std::vector<uint32_t>> kernel_unwind_blocks(const std::vector<dtra
     }
 }
 
+std::optional<FileUnwindRows> file_unwind_rows(ElfImage &image, uint64_t link_start, uint64_t length) {
+    if (link_start + length > std::numeric_limits<uint32_t>::max())
+        return std::nullopt;
+    FileUnwindRows file;
+    file.rows = kernel_unwind_rows(image, link_start, link_start + length);
+    std::optional<std::vector<uint32_t>> blocks = kernel_unwind_blocks(file.rows, link_start, 0);
+    if (!blocks)
+        return std::nullopt;
+    file.blocks = std::move(*blocks);
+    return file;
+}
+
 std::optional<KernelUnwindTable>
 kernel_unwind_table(const std::vector<Mapping> &mappings,
                     const std::function<std::shared_ptr<ElfImage>(const std::string &path)> &image_of) {
@@ -123,20 +137,17 @@ kernel_unwind_table(const std::vector<Mapping> &mappings,
         std::shared_ptr<ElfImage> image = image_of(mapping.path);
         std::optional<uint64_t> link_start =
             image ? image->address_of_offset(mapping.file_offset) : std::optional<uint64_t>();
-        if (link_start && *link_start + (mapping.end - mapping.start) <= std::numeric_limits<uint32_t>::max()) {
+        std::optional<FileUnwindRows> file =
+            link_start ? file_unwind_rows(*image, *link_start, mapping.end - mapping.start) : std::nullopt;
+        if (file && table.rows.size() + file->rows.size() <= DTRACE_UNWIND_ROWS_MAX &&
+            table.blocks.size() + file->blocks.size() <= DTRACE_UNWIND_BLOCKS_MAX) {
             entry.bias = mapping.start - *link_start;
-            std::vector<dtrace_fastpath_unwind_row> rows =
-                kernel_unwind_rows(*image, *link_start, *link_start + (mapping.end - mapping.start));
-            const auto first_row = static_cast<uint32_t>(table.rows.size());
-            std::optional<std::vector<uint32_t>> blocks = kernel_unwind_blocks(rows, *link_start, first_row);
-            if (blocks && table.rows.size() + rows.size() <= DTRACE_UNWIND_ROWS_MAX &&
-                table.blocks.size() + blocks->size() <= DTRACE_UNWIND_BLOCKS_MAX) {
-                entry.first_row = first_row;
-                entry.nrows = static_cast<uint32_t>(rows.size());
-                entry.first_block = static_cast<uint32_t>(table.blocks.size());
-                table.rows.insert(table.rows.end(), rows.begin(), rows.end());
-                table.blocks.insert(table.blocks.end(), blocks->begin(), blocks->end());
-            }
+            entry.first_row = static_cast<uint32_t>(table.rows.size());
+            entry.nrows = static_cast<uint32_t>(file->rows.size());
+            entry.first_block = static_cast<uint32_t>(table.blocks.size());
+            table.rows.insert(table.rows.end(), file->rows.begin(), file->rows.end());
+            for (uint32_t block : file->blocks)
+                table.blocks.push_back(entry.first_row + block);
         }
         table.mappings.push_back(entry);
     }

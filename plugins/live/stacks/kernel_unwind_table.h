@@ -41,6 +41,18 @@ struct KernelUnwindTable {
 std::optional<std::vector<uint32_t>> kernel_unwind_blocks(const std::vector<dtrace_fastpath_unwind_row> &rows,
                                                           uint64_t start, uint32_t first_row);
 
+// One mapped file's rows (kernel_unwind_rows()'s) and block entries
+// (kernel_unwind_blocks()'s, counted from its first row).
+struct FileUnwindRows {
+    std::vector<dtrace_fastpath_unwind_row> rows;
+    std::vector<uint32_t> blocks;
+};
+
+// The rows of `image`'s code mapped from link-time address `link_start`
+// for `length` bytes; nullopt when the walk cannot use them (addresses past
+// the rows' 32 bits, a block of more rows than it searches).
+std::optional<FileUnwindRows> file_unwind_rows(ElfImage &image, uint64_t link_start, uint64_t length);
+
 // The table of `mappings` (parse_maps()'s, sorted), each file's image from
 // `image_of` (nullptr: unreadable). A mapping whose image cannot be read,
 // whose addresses do not fit the rows' 32 bits, whose rows or blocks do not
