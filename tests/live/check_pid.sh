@@ -300,13 +300,14 @@ fastpath_fallback)
 fastpath_ustack)
     # ustack() keys run in the kernel (the walk by the CFI: pid gives it
     # its process's rows and a way back), and print the same stacks as in
-    # user space: libc's malloc (frames without frame pointers), in a tuple,
+    # user space: libc's strtol (frames without frame pointers), in a tuple,
     # in the program built without frame pointers.
     run -x fastpath=explain -qn 'pid$target:a.out:respond:entry { @[ustack(2)] = count(); }' -c "$target calls:2"
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     grep -q "(pid[0-9]*:a.out:respond:entry) runs in the kernel" "$err" || fail "ustack() not in the kernel"
     grep -q "respond" "$out" || fail "no named stack"
-    same_both_ways 'pid$target::malloc:entry { @[ustack(5)] = count(); }' "calls:3" "$in_kernel"
+    same_both_ways 'pid$target::strtol:entry { @[ustack(5)] = count(); }' "calls:3" "$in_kernel"
+    grep -q 'pid_target`parse_request+' "$out" || fail "no frame of parse_request above libc's strtol"
     same_both_ways_for 'pid$target:a.out:respond:entry { @[ustack(), probefunc] = count(); @t[ustack(3), execname] = count(); }' \
         "$targets/pid_target_nofp calls:3" "$in_kernel"
     grep -q 'pid_target_nofp`target_calls+' "$out" || fail "no frame of target_calls in ustack()"
