@@ -5,31 +5,7 @@ namespace dtrace::fastpath {
 
 namespace {
 
-using Variables = std::set<std::string>; // "self->x", "x"
-
-void note_variables(const dif::Difo &difo, Variables &out) {
-    for (const dif::Variable &v : difo.vars) {
-        if (v.scope == dif::Scope::ThreadLocal)
-            out.insert("self->" + v.name);
-        else if (v.scope == dif::Scope::Global)
-            out.insert(v.name);
-    }
-}
-
-Variables variables_of(const compiler::Clause &clause) {
-    Variables out;
-    if (clause.predicate)
-        note_variables(*clause.predicate, out);
-    for (const compiler::Action &a : clause.actions) {
-        if (a.value)
-            note_variables(*a.value, out);
-        for (const dif::Difo &d : a.args)
-            note_variables(d, out);
-        for (const dif::Difo &d : a.agg_args)
-            note_variables(d, out);
-    }
-    return out;
-}
+using Variables = std::set<std::string>; // variables_of(): "self->x", "x"
 
 // Aggregations that clear() or trunc() name: the kernel keeps min() and
 // max() as they were, which the engine's merge could not undo.

@@ -324,6 +324,23 @@ template <typename Fn> void for_each_difo(const compiler::Clause &clause, Fn &&f
     }
 }
 
+} // namespace
+
+std::set<std::string> variables_of(const compiler::Clause &clause) {
+    std::set<std::string> out;
+    for_each_difo(clause, [&](const dif::Difo &d) {
+        for (const dif::Variable &v : d.vars) {
+            if (v.scope == dif::Scope::ThreadLocal)
+                out.insert("self->" + v.name);
+            else if (v.scope == dif::Scope::Global)
+                out.insert(v.name);
+        }
+    });
+    return out;
+}
+
+namespace {
+
 // Whether an aggregation key of the clause is larger than the frame's room (it goes to the scratch map).
 bool has_large_key(const compiler::Clause &clause, uint32_t string_bytes) {
     for (const compiler::Action &a : clause.actions) {
@@ -349,12 +366,6 @@ uint32_t user_stack_walk_frames(const std::vector<ClauseRef> &clauses) {
     return frames;
 }
 
-bool uses_variables(const dif::Difo &difo) {
-    return std::any_of(difo.vars.begin(), difo.vars.end(), [](const dif::Variable &v) {
-        return v.scope == dif::Scope::ThreadLocal || v.scope == dif::Scope::Global;
-    });
-}
-
 // An event the walk declines goes to user space, where every clause of the
 // program runs instead: one that records or uses self-> or global
 // variables would act there on the user space's copies of what the other
@@ -364,9 +375,7 @@ void require_declinable(const std::vector<ClauseRef> &clauses) {
         if (clause_records(*ref.clause))
             throw Refusal("ustack() keys in the kernel path with a clause on the same probe that records (an event "
                           "the walk sends to user space would record out of order)");
-        bool variables = false;
-        for_each_difo(*ref.clause, [&](const dif::Difo &d) { variables = variables || uses_variables(d); });
-        if (variables)
+        if (!variables_of(*ref.clause).empty())
             throw Refusal("ustack() keys in the kernel path with self-> or global variables on the same probe (an "
                           "event the walk sends to user space would see the user space's copies)");
     }

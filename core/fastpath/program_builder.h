@@ -16,6 +16,8 @@
 #include "fastpath/shared_probes.h"
 
 #include <cstdint>
+#include <set>
+#include <string>
 #include <vector>
 
 namespace dtrace::fastpath {
@@ -29,6 +31,10 @@ struct ClauseRef {
 
 // Whether the clause writes records (the probe line of an empty clause too).
 bool clause_records(const compiler::Clause &clause);
+
+// The self-> and global variables the clause reads or writes, by name
+// ("self->x", "x").
+std::set<std::string> variables_of(const compiler::Clause &clause);
 
 // Whether the clauses need a program per probe (probe_identity()): one of
 // them records (the record names its enabled probe), can fault
