@@ -29,24 +29,16 @@ struct Cursor {
         at += size;
         return value;
     }
-    uint64_t uleb() {
+    uint64_t uleb() { return leb(false); }
+    uint64_t sleb() { return leb(true); }
+    uint64_t leb(bool is_signed) {
         uint64_t value = 0;
         for (unsigned shift = 0; shift < 64; shift += 7) {
             const uint8_t byte = static_cast<uint8_t>(fixed(1));
             value |= uint64_t(byte & 0x7f) << shift;
             if ((byte & 0x80) == 0 || failed)
-                return value;
-        }
-        failed = true;
-        return value;
-    }
-    uint64_t sleb() {
-        uint64_t value = 0;
-        for (unsigned shift = 0; shift < 64; shift += 7) {
-            const uint8_t byte = static_cast<uint8_t>(fixed(1));
-            value |= uint64_t(byte & 0x7f) << shift;
-            if ((byte & 0x80) == 0 || failed)
-                return shift + 7 < 64 && (byte & 0x40) != 0 ? value | (~uint64_t(0) << (shift + 7)) : value;
+                return is_signed && shift + 7 < 64 && (byte & 0x40) != 0 ? value | (~uint64_t(0) << (shift + 7))
+                                                                         : value;
         }
         failed = true;
         return value;

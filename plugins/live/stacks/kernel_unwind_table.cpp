@@ -135,9 +135,11 @@ std::vector<KernelCfiRow> kernel_cfi_rows(ElfImage &image) {
 std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint64_t start, uint64_t end) {
     const std::span<const KernelCfiRow> table = image.kernel_cfi_rows([&] { return kernel_cfi_rows(image); });
     std::vector<dtrace_fastpath_unwind_row> rows;
+    auto next = std::upper_bound(table.begin(), table.end(), start,
+                                 [](uint64_t a, const KernelCfiRow &row) { return a < row.start; });
     for (uint64_t address = start; address < end;) {
-        const auto next = std::upper_bound(table.begin(), table.end(), address,
-                                           [](uint64_t a, const KernelCfiRow &row) { return a < row.start; });
+        while (next != table.end() && next->start <= address)
+            ++next;
         const KernelCfiRow &at = *std::prev(next); // table[0] starts at 0
         const uint64_t until = next == table.end() ? end : std::min(next->start, end);
         if (at.ask_libdw) {
