@@ -50,28 +50,27 @@ struct Cursor {
 std::optional<uint64_t> read_pointer(Cursor &in, uint8_t encoding, const CfiSection &section) {
     const uint64_t field =
         section.address + static_cast<uint64_t>(in.at - static_cast<const uint8_t *>(section.data->d_buf));
-    uint64_t value = 0;
+    size_t size = 8;
     switch (encoding & 0x0f) {
     case DW_EH_PE_absptr:
     case DW_EH_PE_udata8:
     case DW_EH_PE_sdata8:
-        value = in.fixed(8);
         break;
     case DW_EH_PE_udata2:
-        value = in.fixed(2);
-        break;
     case DW_EH_PE_sdata2:
-        value = static_cast<uint64_t>(static_cast<int16_t>(in.fixed(2)));
+        size = 2;
         break;
     case DW_EH_PE_udata4:
-        value = in.fixed(4);
-        break;
     case DW_EH_PE_sdata4:
-        value = static_cast<uint64_t>(static_cast<int32_t>(in.fixed(4)));
+        size = 4;
         break;
     default:
         return std::nullopt;
     }
+    uint64_t value = in.fixed(size);
+    const uint64_t sign = uint64_t(1) << (size * 8 - 1);
+    if ((encoding & DW_EH_PE_signed) != 0 && size < 8 && (value & sign) != 0)
+        value |= ~(sign * 2 - 1);
     switch (encoding & 0x70) {
     case DW_EH_PE_absptr:
         break;

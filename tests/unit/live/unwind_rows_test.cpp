@@ -95,6 +95,14 @@ struct Callee {
     }
 };
 
+// `path`'s image; nullptr, failing the test, when it cannot be opened.
+std::shared_ptr<ElfImage> open_image(const std::string &path) {
+    std::string error;
+    std::shared_ptr<ElfImage> image = ElfImage::open(path, error);
+    EXPECT_NE(image, nullptr) << path << ": " << error;
+    return image;
+}
+
 struct RowCounts {
     size_t rows = 0, compact = 0;
 };
@@ -102,9 +110,7 @@ struct RowCounts {
 // Every row of `path`'s code: the compact step and libdw's agree.
 RowCounts compare_every_row(const std::string &path) {
     RowCounts counts;
-    std::string error;
-    std::shared_ptr<ElfImage> image = ElfImage::open(path, error);
-    EXPECT_NE(image, nullptr) << path << ": " << error;
+    std::shared_ptr<ElfImage> image = open_image(path);
     if (image == nullptr)
         return counts;
     const Callee callee;
@@ -176,8 +182,9 @@ TEST(UnwindRows, CachedRowCoversItsRange) {
         EXPECT_EQ(again->start, row->start);
     }
     std::optional<UnwindRow> next = image->unwind_row(row->end);
-    if (next)
+    if (next) {
         EXPECT_GE(next->start, row->end);
+    }
 }
 
 // libdw's row at `address`: nullopt where it has none; else its end and compact form.
@@ -205,9 +212,7 @@ struct SpanCounts {
 // and the addresses between spans against libdw's having none.
 SpanCounts compare_spans(const std::string &path) {
     SpanCounts counts;
-    std::string error;
-    std::shared_ptr<ElfImage> image = ElfImage::open(path, error);
-    EXPECT_NE(image, nullptr) << error;
+    std::shared_ptr<ElfImage> image = open_image(path);
     if (image == nullptr)
         return counts;
     const std::optional<CfiSection> section = image->cfi_section();
