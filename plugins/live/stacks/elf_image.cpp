@@ -186,26 +186,57 @@ std::optional<FunctionSymbol> ElfImage::function_at(uint64_t address) {
     return FunctionSymbol{std::string_view(names_.c_str() + label->name), label->start};
 }
 
-Dwarf_Frame *ElfImage::frame_at(uint64_t address) {
-    std::lock_guard lock(mutex_);
-    Dwarf_Frame *frame = nullptr;
+Dwarf_CFI *ElfImage::cfi_locked() {
     if (eh_frame_ == nullptr)
         eh_frame_ = dwarf_getcfi_elf(elf_);
-    if (eh_frame_ != nullptr && dwarf_cfi_addrframe(eh_frame_, address, &frame) == 0)
-        return frame;
+    if (eh_frame_ != nullptr)
+        return eh_frame_;
     // .debug_frame has no search table: libdw scans it, which costs
     // milliseconds in a large file. Only code without .eh_frame needs it.
-    if (eh_frame_ != nullptr)
-        return nullptr;
     if (!debug_frame_tried_) {
         debug_frame_tried_ = true;
         dwarf_ = dwarf_begin_elf(elf_, DWARF_C_READ, nullptr);
         if (dwarf_ != nullptr)
             debug_frame_ = dwarf_getcfi(dwarf_);
     }
-    if (debug_frame_ != nullptr && dwarf_cfi_addrframe(debug_frame_, address, &frame) == 0)
+    return debug_frame_;
+}
+
+Dwarf_Frame *ElfImage::frame_at(uint64_t address) {
+    std::lock_guard lock(mutex_);
+    Dwarf_Frame *frame = nullptr;
+    Dwarf_CFI *cfi = cfi_locked();
+    if (cfi != nullptr && dwarf_cfi_addrframe(cfi, address, &frame) == 0)
         return frame;
     return nullptr;
+}
+
+std::optional<CfiSection> ElfImage::cfi_section() {
+    std::lock_guard lock(mutex_);
+    if (cfi_locked() == nullptr)
+        return CfiSection{}; // no CFI: no rows
+    const char *wanted = eh_frame_ != nullptr ? ".eh_frame" : ".debug_frame";
+    size_t names = 0;
+    if (elf_getshdrstrndx(elf_, &names) != 0)
+        return std::nullopt;
+    Elf_Scn *scn = nullptr;
+    while ((scn = elf_nextscn(elf_, scn)) != nullptr) {
+        GElf_Shdr header;
+        const char *name = gelf_getshdr(scn, &header) ? elf_strptr(elf_, names, header.sh_name) : nullptr;
+        if (name == nullptr || std::strcmp(name, wanted) != 0)
+            continue;
+        if (header.sh_type == SHT_NOBITS || (header.sh_flags & SHF_COMPRESSED) != 0)
+            return std::nullopt;
+        CfiSection section{elf_getdata(scn, nullptr), header.sh_addr, eh_frame_ != nullptr,
+                           reinterpret_cast<const unsigned char *>(elf_getident(elf_, nullptr))};
+        return section.data != nullptr ? std::optional(section) : std::nullopt;
+    }
+    return std::nullopt;
+}
+
+std::span<const KernelCfiRow> ElfImage::kernel_cfi_rows(const std::function<std::vector<KernelCfiRow>()> &compute) {
+    std::call_once(kernel_rows_once_, [&] { kernel_rows_ = compute(); });
+    return kernel_rows_;
 }
 
 std::optional<UnwindRow> ElfImage::unwind_row(uint64_t address) {

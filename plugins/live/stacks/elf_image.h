@@ -9,7 +9,10 @@
 // through libdw, else .debug_frame) for the unwinder.
 #pragma once
 
+#include "cfi_section_rows.h"
 #include "unwind_rows.h"
+
+#include <dtrace/provider.h>
 
 #include <elfutils/libdw.h>
 #include <gelf.h>
@@ -22,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +47,14 @@ struct FunctionSymbol {
 std::optional<size_t> for_each_function_symbol(Elf *elf, uint32_t section_type,
                                                const std::function<void(const GElf_Sym &, const char *)> &visit,
                                                bool code_labels = false);
+
+// A file's rows in the in-kernel walk's form, each from `start` up to the
+// next one's (kernel_unwind_table.cpp's kernel_cfi_rows()).
+struct KernelCfiRow {
+    uint64_t start = 0;
+    dtrace_fastpath_unwind_row row{}; // its `start` unused
+    bool ask_libdw = false;           // an FDE cfi_section_rows.h does not follow: libdw's rows, address by address
+};
 
 // Frees what frame_at() returns.
 struct FrameFree {
@@ -70,6 +82,13 @@ class ElfImage {
     // entry per row of the file's CFI); nullopt where the CFI has none or
     // they are not compact (the caller evaluates frame_at()'s).
     std::optional<UnwindRow> unwind_row(uint64_t address);
+    // The section frame_at() reads the CFI from (.eh_frame, else
+    // .debug_frame; no data when there is none); nullopt when the file has
+    // CFI but not in a section for_each_cfi_span() reads (no section headers,
+    // compressed).
+    std::optional<CfiSection> cfi_section();
+    // The file's kernel rows: `compute`'s, at the first call.
+    std::span<const KernelCfiRow> kernel_cfi_rows(const std::function<std::vector<KernelCfiRow>()> &compute);
 
   private:
     ElfImage() = default;
@@ -82,6 +101,7 @@ class ElfImage {
         uint64_t offset, vaddr, size;
     };
     void load_symbols();
+    Dwarf_CFI *cfi_locked(); // eh_frame_, else debug_frame_ (opened at the first call); mutex_ held
     bool read_symbols(Elf *elf, uint32_t section_type);
 
     std::mutex mutex_; // the lazy parts: symbols and CFI
@@ -101,6 +121,8 @@ class ElfImage {
         std::optional<UnwindRow> row; // nullopt: not compact
     };
     std::map<uint64_t, CachedRow> rows_; // by the row's first address
+    std::once_flag kernel_rows_once_;
+    std::vector<KernelCfiRow> kernel_rows_;
 };
 
 } // namespace dtrace::live::stacks

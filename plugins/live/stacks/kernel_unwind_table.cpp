@@ -2,6 +2,8 @@
 // (see kernel_unwind_table.h).
 #include "kernel_unwind_table.h"
 
+#include "cfi_section_rows.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -73,9 +75,13 @@ dtrace_fastpath_unwind_row kernel_row(const UnwindRow &row) {
     return out;
 }
 
-std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint64_t start, uint64_t end) {
-    std::vector<dtrace_fastpath_unwind_row> rows;
-    for (uint64_t address = start; address < end;) {
+namespace {
+
+// The rows of [address, until) asked of libdw, the first from `address`;
+// returns where the last ends (beyond `until` when libdw's row does).
+uint64_t append_rows_by_libdw(ElfImage &image, uint64_t address, uint64_t until,
+                              std::vector<dtrace_fastpath_unwind_row> &rows) {
+    while (address < until) {
         std::unique_ptr<Dwarf_Frame, FrameFree> frame(image.frame_at(address));
         Dwarf_Addr row_start = 0, row_end = 0;
         bool signal = false;
@@ -91,6 +97,66 @@ std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint
         append(rows, row ? kernel_row(*row) : row_of_kind(DTRACE_UNWIND_ROW_OTHER), address);
         address = row_end;
     }
+    return address;
+}
+
+// The file's rows, each up to the next's: NONE where no FDE covers, an
+// FDE the one-pass reader does not follow (or all, when it does not read
+// the section) asked of libdw.
+std::vector<KernelCfiRow> kernel_cfi_rows(ElfImage &image) {
+    std::vector<KernelCfiRow> table{{0, row_of_kind(DTRACE_UNWIND_ROW_NONE), false}};
+    auto add = [&](uint64_t start, const dtrace_fastpath_unwind_row &row, bool ask_libdw) {
+        if (table.back().start == start)
+            table.pop_back(); // the first row, NONE from 0
+        else if (!ask_libdw && !table.back().ask_libdw && same_rule(table.back().row, row))
+            return;
+        table.push_back({start, row, ask_libdw});
+    };
+    uint64_t covered = 0; // the end of the last span
+    auto visit = [&](const CfiSpan &span) {
+        if (span.start > covered)
+            add(covered, row_of_kind(DTRACE_UNWIND_ROW_NONE), false);
+        add(span.start, span.row ? kernel_row(*span.row) : row_of_kind(DTRACE_UNWIND_ROW_OTHER), span.ask_libdw);
+        covered = span.end;
+    };
+    auto rules_at = [&](uint64_t address) -> std::optional<RowRules> {
+        std::unique_ptr<Dwarf_Frame, FrameFree> frame(image.frame_at(address));
+        return frame ? std::optional(row_rules(frame.get())) : std::nullopt;
+    };
+    const std::optional<CfiSection> section = image.cfi_section();
+    if (!section || !for_each_cfi_span(*section, rules_at, visit))
+        return {{0, row_of_kind(DTRACE_UNWIND_ROW_NONE), true}};
+    add(covered, row_of_kind(DTRACE_UNWIND_ROW_NONE), false);
+    return table;
+}
+
+} // namespace
+
+std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint64_t start, uint64_t end) {
+    const std::span<const KernelCfiRow> table = image.kernel_cfi_rows([&] { return kernel_cfi_rows(image); });
+    std::vector<dtrace_fastpath_unwind_row> rows;
+    auto next = std::upper_bound(table.begin(), table.end(), start,
+                                 [](uint64_t a, const KernelCfiRow &row) { return a < row.start; });
+    for (uint64_t address = start; address < end;) {
+        while (next != table.end() && next->start <= address)
+            ++next;
+        const KernelCfiRow &at = *std::prev(next); // table[0] starts at 0
+        const uint64_t until = next == table.end() ? end : std::min(next->start, end);
+        if (at.ask_libdw) {
+            address = append_rows_by_libdw(image, address, until, rows);
+            continue;
+        }
+        append(rows, at.row, address);
+        address = until;
+    }
+    rows.push_back(row_of_kind(DTRACE_UNWIND_ROW_NONE));
+    rows.back().start = static_cast<uint32_t>(end);
+    return rows;
+}
+
+std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows_by_libdw(ElfImage &image, uint64_t start, uint64_t end) {
+    std::vector<dtrace_fastpath_unwind_row> rows;
+    append_rows_by_libdw(image, start, end, rows);
     rows.push_back(row_of_kind(DTRACE_UNWIND_ROW_NONE));
     rows.back().start = static_cast<uint32_t>(end);
     return rows;

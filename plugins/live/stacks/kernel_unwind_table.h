@@ -25,8 +25,15 @@ namespace dtrace::live::stacks {
 dtrace_fastpath_unwind_row kernel_row(const UnwindRow &row);
 
 // The rows of `image`'s code at link-time addresses [start, end), sorted:
-// each holds up to the next one's start, the last is NONE.
+// each holds up to the next one's start, the last is NONE. From the file's
+// rows, computed once per image in one pass over its CFI
+// (cfi_section_rows.h).
 std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows(ElfImage &image, uint64_t start, uint64_t end);
+
+// The same rows asked of libdw address by address (dwarf_cfi_addrframe at
+// each row's start, and at each byte without CFI): what kernel_unwind_rows()
+// does for an FDE cfi_section_rows.h does not follow, and its test's reference.
+std::vector<dtrace_fastpath_unwind_row> kernel_unwind_rows_by_libdw(ElfImage &image, uint64_t start, uint64_t end);
 
 struct KernelUnwindTable {
     std::vector<dtrace_fastpath_unwind_row> rows;       // at most DTRACE_UNWIND_ROWS_MAX

@@ -45,7 +45,29 @@ struct UnwindRow {
     int cfa_register = kDwarfSp; // CFA = the register's value + cfa_offset (modulo 2^64)
     uint64_t cfa_offset = 0;
     std::array<SavedRegister, kPreservedRegisters.size()> saved{}; // in kPreservedRegisters' order
+    bool operator==(const UnwindRow &) const = default;
 };
+
+// A row's rules as the compact form reads them: the CFA as a register
+// (libdw's number) plus an offset, nullopt when the CFA is not of that
+// form; each preserved register's rule, nullopt when it is of none of
+// SavedRegister's forms.
+struct RowRules {
+    struct Cfa {
+        uint64_t register_number = 0, offset = 0;
+        bool operator==(const Cfa &) const = default;
+    };
+    std::optional<Cfa> cfa;
+    std::array<std::optional<SavedRegister>, kPreservedRegisters.size()> saved{}; // in kPreservedRegisters' order
+    bool operator==(const RowRules &) const = default;
+};
+
+// The rules of `frame` (libdw's at one address).
+RowRules row_rules(Dwarf_Frame *frame);
+
+// The compact row of `rules` for [start, end); nullopt when one of its
+// rules is not of the compact form.
+std::optional<UnwindRow> compact_row(const RowRules &rules, uint64_t start, uint64_t end);
 
 // The row of `frame` (libdw's rules at one address); nullopt when one of
 // its rules is not of the compact form.

@@ -4,6 +4,14 @@
 // process's libc and this test program (-O2). Either way gives the same
 // caller registers, with the memory the rules read in the stack copy and
 // without it; and nearly every row is compact.
+//
+// And the rows read in one pass over a file's CFI (cfi_section_rows.h)
+// against libdw's, asked address by address (dwarf_cfi_addrframe), for
+// this process's libc and libstdc++ and this test program: each span's row
+// at its first and last address and in its middle, no row where no span
+// is, and the in-kernel walk's rows of the whole code (kernel_unwind_rows)
+// the same bytes as when every address is asked of libdw
+// (kernel_unwind_rows_by_libdw, the way they were computed before).
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
@@ -12,12 +20,15 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "cfi_section_rows.h"
 #include "cfi_unwinder.h"
 #include "elf_image.h"
+#include "kernel_unwind_table.h"
 #include "unwind_rows.h"
 
 namespace dtrace::live::stacks {
@@ -50,16 +61,18 @@ std::vector<CodeRange> code_ranges(const std::string &path) {
     return ranges;
 }
 
-std::string libc_path() {
-    std::string found;
+// The path of the library of this process whose name holds `name`.
+std::string mapped_path(const char *name) {
+    std::pair<const char *, std::string> wanted{name, ""};
     dl_iterate_phdr(
         [](dl_phdr_info *info, size_t, void *out) {
-            if (info->dlpi_name != nullptr && std::strstr(info->dlpi_name, "libc.so.6") != nullptr)
-                *static_cast<std::string *>(out) = info->dlpi_name;
+            auto *w = static_cast<std::pair<const char *, std::string> *>(out);
+            if (info->dlpi_name != nullptr && std::strstr(info->dlpi_name, w->first) != nullptr)
+                w->second = info->dlpi_name;
             return 0;
         },
-        &found);
-    return found;
+        &wanted);
+    return wanted.second;
 }
 
 // A callee's registers, all known, and a stack copy from its rsp whose
@@ -82,6 +95,14 @@ struct Callee {
     }
 };
 
+// `path`'s image; nullptr, failing the test, when it cannot be opened.
+std::shared_ptr<ElfImage> open_image(const std::string &path) {
+    std::string error;
+    std::shared_ptr<ElfImage> image = ElfImage::open(path, error);
+    EXPECT_NE(image, nullptr) << path << ": " << error;
+    return image;
+}
+
 struct RowCounts {
     size_t rows = 0, compact = 0;
 };
@@ -89,9 +110,7 @@ struct RowCounts {
 // Every row of `path`'s code: the compact step and libdw's agree.
 RowCounts compare_every_row(const std::string &path) {
     RowCounts counts;
-    std::string error;
-    std::shared_ptr<ElfImage> image = ElfImage::open(path, error);
-    EXPECT_NE(image, nullptr) << path << ": " << error;
+    std::shared_ptr<ElfImage> image = open_image(path);
     if (image == nullptr)
         return counts;
     const Callee callee;
@@ -129,7 +148,7 @@ RowCounts compare_every_row(const std::string &path) {
 }
 
 TEST(UnwindRows, LibcRowsStepAsLibdwEvaluatesThem) {
-    const std::string path = libc_path();
+    const std::string path = mapped_path("libc.so.6");
     if (path.empty())
         GTEST_SKIP() << "no libc.so.6 mapped in this process";
     const RowCounts counts = compare_every_row(path);
@@ -163,8 +182,127 @@ TEST(UnwindRows, CachedRowCoversItsRange) {
         EXPECT_EQ(again->start, row->start);
     }
     std::optional<UnwindRow> next = image->unwind_row(row->end);
-    if (next)
+    if (next) {
         EXPECT_GE(next->start, row->end);
+    }
+}
+
+// libdw's row at `address`: nullopt where it has none; else its end and compact form.
+struct LibdwRow {
+    uint64_t end;
+    std::optional<UnwindRow> row;
+};
+std::optional<LibdwRow> libdw_row(ElfImage &image, uint64_t address) {
+    std::unique_ptr<Dwarf_Frame, FrameFree> frame(image.frame_at(address));
+    Dwarf_Addr start = 0, end = 0;
+    bool signal = false;
+    if (frame == nullptr || dwarf_frame_info(frame.get(), &start, &end, &signal) < 0 || end <= address)
+        return std::nullopt;
+    std::optional<UnwindRow> row = compact_row(frame.get());
+    if (row) // the start libdw reports after DW_CFA_restore_state is the remembered row's
+        row->start = 0;
+    return LibdwRow{end, row};
+}
+
+struct SpanCounts {
+    size_t spans = 0, asked = 0;
+};
+
+// Every span of `path`'s CFI against libdw's row at three of its addresses,
+// and the addresses between spans against libdw's having none.
+SpanCounts compare_spans(const std::string &path) {
+    SpanCounts counts;
+    std::shared_ptr<ElfImage> image = open_image(path);
+    if (image == nullptr)
+        return counts;
+    const std::optional<CfiSection> section = image->cfi_section();
+    EXPECT_TRUE(section && section->data != nullptr) << path << ": no CFI section read";
+    if (!section)
+        return counts;
+    uint64_t covered = 0;
+    auto rules_at = [&](uint64_t address) -> std::optional<RowRules> {
+        std::unique_ptr<Dwarf_Frame, FrameFree> frame(image->frame_at(address));
+        return frame ? std::optional(row_rules(frame.get())) : std::nullopt;
+    };
+    const bool read = for_each_cfi_span(*section, rules_at, [&](const CfiSpan &span) {
+        EXPECT_LT(span.start, span.end);
+        EXPECT_GE(span.start, covered) << path << std::hex << ": spans overlap at 0x" << span.start;
+        for (uint64_t gap : {covered, span.start - 1})
+            if (covered != 0 && gap >= covered && gap < span.start) {
+                EXPECT_FALSE(libdw_row(*image, gap)) << path << std::hex << ": libdw has a row at 0x" << gap;
+            }
+        covered = span.end;
+        counts.spans++;
+        if (span.ask_libdw) {
+            counts.asked++;
+            return;
+        }
+        for (uint64_t address : {span.start, span.start + (span.end - span.start) / 2, span.end - 1}) {
+            const std::optional<LibdwRow> libdw = libdw_row(*image, address);
+            ASSERT_TRUE(libdw) << path << std::hex << ": libdw has no row at 0x" << address;
+            EXPECT_EQ(libdw->end, span.end) << path << std::hex << " at 0x" << address;
+            std::optional<UnwindRow> ours = span.row;
+            if (ours)
+                ours->start = 0;
+            EXPECT_EQ(libdw->row.has_value(), ours.has_value()) << path << std::hex << " at 0x" << address;
+            if (libdw->row && ours) {
+                EXPECT_EQ(*libdw->row, *ours) << path << std::hex << " at 0x" << address;
+            }
+        }
+    });
+    EXPECT_TRUE(read) << path << ": the reader left the whole section to libdw";
+    return counts;
+}
+
+// The walk's rows of all of `path`'s code: one pass against libdw at every address.
+void compare_kernel_rows(const std::string &path) {
+    std::string error;
+    std::shared_ptr<ElfImage> fast = ElfImage::open(path, error), reference = ElfImage::open(path, error);
+    ASSERT_TRUE(fast && reference) << error;
+    for (const CodeRange &range : code_ranges(path)) {
+        const std::vector<dtrace_fastpath_unwind_row> ours = kernel_unwind_rows(*fast, range.start, range.end);
+        const std::vector<dtrace_fastpath_unwind_row> libdw =
+            kernel_unwind_rows_by_libdw(*reference, range.start, range.end);
+        ASSERT_GT(libdw.size(), 10u) << path;
+        ASSERT_EQ(ours.size(), libdw.size()) << path;
+        for (size_t i = 0; i < ours.size(); i++)
+            ASSERT_EQ(std::memcmp(&ours[i], &libdw[i], sizeof ours[i]), 0)
+                << path << std::hex << ": row " << std::dec << i << " from 0x" << std::hex << libdw[i].start;
+        // Part of the code (a mapping from inside it) gives the same rows too.
+        const uint64_t middle = range.start + (range.end - range.start) / 3 + 1;
+        const std::vector<dtrace_fastpath_unwind_row> part = kernel_unwind_rows(*fast, middle, range.end);
+        const std::vector<dtrace_fastpath_unwind_row> part_libdw =
+            kernel_unwind_rows_by_libdw(*reference, middle, range.end);
+        ASSERT_EQ(part.size(), part_libdw.size()) << path;
+        EXPECT_EQ(std::memcmp(part.data(), part_libdw.data(), part.size() * sizeof part[0]), 0) << path;
+    }
+}
+
+void compare_file(const std::string &path) {
+    const SpanCounts counts = compare_spans(path);
+    EXPECT_GT(counts.spans, 100u) << path;
+    // The FDEs left to libdw (an expression, set_loc...): a few.
+    EXPECT_LE(counts.asked * 100, counts.spans) << path << ": " << counts.asked << " of " << counts.spans;
+    std::cout << path << ": " << counts.spans << " spans, " << counts.asked << " left to libdw\n";
+    compare_kernel_rows(path);
+}
+
+TEST(CfiSectionRows, LibcAsLibdw) {
+    const std::string path = mapped_path("libc.so.6");
+    if (path.empty())
+        GTEST_SKIP() << "no libc.so.6 mapped in this process";
+    compare_file(path);
+}
+
+TEST(CfiSectionRows, LibstdcxxAsLibdw) {
+    const std::string path = mapped_path("libstdc++.so");
+    if (path.empty())
+        GTEST_SKIP() << "no libstdc++.so mapped in this process";
+    compare_file(path);
+}
+
+TEST(CfiSectionRows, ProgramAsLibdw) {
+    compare_file("/proc/self/exe");
 }
 
 } // namespace
