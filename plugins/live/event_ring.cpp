@@ -66,6 +66,8 @@ EventRing::~EventRing() {
 void EventRing::start() {
     if (running_.exchange(true))
         return;
+    if (callbacks_.misses != nullptr)
+        callbacks_.misses->take(); // firings skipped before tracing began would have been ignored
     thread_ = std::thread([this] { run(); });
 }
 
@@ -108,7 +110,12 @@ void EventRing::drain(bool all) {
 }
 
 void EventRing::report_drops() {
-    if (drops_fd_ < 0 || !callbacks_.report_drops)
+    if (!callbacks_.report_drops)
+        return;
+    if (callbacks_.misses != nullptr)
+        if (const uint64_t skipped = callbacks_.misses->take())
+            callbacks_.report_drops(0, skipped);
+    if (drops_fd_ < 0)
         return;
     std::vector<uint64_t> counts(drops_seen_.size(), 0);
     uint32_t zero = 0;
