@@ -61,7 +61,10 @@ class EventRing {
     // Copies what the ring holds and hands on the records stamped before
     // the hold-back horizon (`all`: every record), a batch at a time.
     void drain(bool all);
-    void report_drops();
+    // `last`: stop()'s report.
+    void report_drops(bool last);
+    // The firings the kernel skipped: read once a second, and at the last report.
+    void report_skipped(bool last);
 
     ring_buffer *ring_ = nullptr;
     int epoll_fd_ = -1; // the ring's map, edge-triggered: woken by the watermark only
@@ -71,6 +74,7 @@ class EventRing {
     EventOrder order_;
     size_t batch_bytes_ = 0;           // copied by the current ring_buffer__consume()
     std::vector<uint64_t> drops_seen_; // per CPU
+    uint64_t next_skipped_read_ = 0;   // monotonic ns
     std::atomic<bool> running_{false};
     std::thread thread_;
 };
