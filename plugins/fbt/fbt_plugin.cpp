@@ -52,7 +52,7 @@ bool matches(const char *pattern, const std::string &name) {
 } // namespace
 
 FbtPlugin::FbtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
-    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), fastpath_(host, ops),
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), fastpath_(host, ops, &misses_),
       record_(std::make_unique<fbt_record>()) {
     // dtrace's programs run on kprobes (fbt_fastpath.cpp).
     fastpath_.set_program_kind(BPF_PROG_TYPE_KPROBE, 0);
@@ -200,6 +200,7 @@ bool FbtPlugin::ensure_loaded(uint64_t cookie) {
     live::BpfLoadSettings settings;
     settings.ring_bytes = live::ring_size_for(options_.ring_bytes);
     settings.settings.wakeup_watermark = settings.ring_bytes / live::kWakeupFraction;
+    settings.misses = &misses_;
     live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(
         std::span<const uint8_t>(fbt_events_bpf_object, fbt_events_bpf_object_size), kProvider, settings);
     if (!set) {
@@ -255,6 +256,7 @@ int FbtPlugin::enable(dtrace_probe_id probe, uint64_t cookie) {
 
 live::Result<std::unique_ptr<live::BpfProgramSet>> FbtPlugin::load_trampoline(const KernelFunction &f, bool is_return) {
     live::BpfLoadSettings settings; // the ring and maps are the kprobe object's
+    settings.misses = &misses_;
     const char *program = is_return ? "fbt_fexit" : "fbt_fentry";
     settings.before_load = [&](bpf_object *object) {
         bpf_program *wanted = bpf_object__find_program_by_name(object, program);
@@ -383,6 +385,7 @@ int FbtPlugin::open_ring() {
     callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
         ops_->report_drops(host_, cpu, count, DTRACE_DROP_PRINCIPAL);
     };
+    callbacks.misses = &misses_;
     live::Result<std::unique_ptr<live::EventRing>> ring = live::EventRing::open(
         bpf_->map_fd("live_events"), bpf_->map_fd("live_drops"), live::kPollMilliseconds, std::move(callbacks));
     if (!ring)

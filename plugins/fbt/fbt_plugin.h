@@ -152,6 +152,7 @@ class FbtPlugin {
     std::atomic<uint32_t> slot_count_{0};
     std::unordered_map<uint64_t, uint32_t> slot_of_cookie_;
     live::LiveOptions options_;
+    live::RecursionMisses misses_; // of every program below, read by ring_
     std::unique_ptr<live::BpfProgramSet> bpf_;
     // Declared after bpf_ on purpose (members are destroyed in reverse
     // order): the generated programs and their links close before the

@@ -111,6 +111,15 @@ Result<std::unique_ptr<BpfProgramSet>> BpfProgramSet::load(std::span<const uint8
         return Error{"cannot load the " + name + " BPF programs: " + std::strerror(e) + log_tail()};
     }
     set->probes_fd_ = set->map_fd("live_probes");
+    if (load_settings.misses != nullptr) {
+        std::vector<int> programs;
+        bpf_program *program = nullptr;
+        bpf_object__for_each_program(program, set->object_) {
+            if (bpf_program__fd(program) >= 0)
+                programs.push_back(bpf_program__fd(program));
+        }
+        load_settings.misses->watch(programs);
+    }
     return set;
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "bpf/live_record.h"
+#include "recursion_misses.h"
 #include "result.h"
 
 struct bpf_object;
@@ -35,6 +36,8 @@ struct BpfLoadSettings {
     // Run on the opened object before it is loaded (set a program's BTF
     // attach target, leave programs out); false fails the load.
     std::function<bool(bpf_object *)> before_load;
+    // Counts the skipped firings of the object's programs (nullptr: nobody reads them).
+    RecursionMisses *misses = nullptr;
 };
 
 class BpfProgramSet {

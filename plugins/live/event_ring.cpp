@@ -28,6 +28,10 @@ constexpr uint64_t kHoldBackNs = 2'000'000;
 constexpr size_t kBatchBytes = 1u << 20;
 constexpr int kBatchFull = -1;
 
+// The programs' skipped firings are read this often while tracing (a system
+// call per program, and fbt may have thousands), and once more at stop().
+constexpr uint64_t kSkippedReadNs = 1'000'000'000;
+
 uint64_t monotonic_now() {
     timespec ts{};
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -66,6 +70,8 @@ EventRing::~EventRing() {
 void EventRing::start() {
     if (running_.exchange(true))
         return;
+    if (callbacks_.misses != nullptr)
+        callbacks_.misses->take(); // firings skipped before tracing began would have been ignored
     thread_ = std::thread([this] { run(); });
 }
 
@@ -104,11 +110,14 @@ void EventRing::drain(bool all) {
         consumed = ring_buffer__consume(ring_);
         order_.release_until(horizon, callbacks_.deliver);
     } while (consumed == kBatchFull);
-    report_drops();
+    report_drops(all);
 }
 
-void EventRing::report_drops() {
-    if (drops_fd_ < 0 || !callbacks_.report_drops)
+void EventRing::report_drops(bool last) {
+    if (!callbacks_.report_drops)
+        return;
+    report_skipped(last);
+    if (drops_fd_ < 0)
         return;
     std::vector<uint64_t> counts(drops_seen_.size(), 0);
     uint32_t zero = 0;
@@ -120,6 +129,15 @@ void EventRing::report_drops() {
             drops_seen_[cpu] = counts[cpu];
         }
     }
+}
+
+void EventRing::report_skipped(bool last) {
+    const uint64_t now = monotonic_now();
+    if (callbacks_.misses == nullptr || (!last && now < next_skipped_read_))
+        return;
+    next_skipped_read_ = now + kSkippedReadNs;
+    if (const uint64_t skipped = callbacks_.misses->take())
+        callbacks_.report_drops(0, skipped);
 }
 
 } // namespace dtrace::live

@@ -238,6 +238,8 @@ int32_t FastpathLoader::load_program(const dtrace_bpf_program &program) {
         }
     }
     programs_.push_back(fd);
+    if (misses_ != nullptr)
+        misses_->watch(std::span<const int>(&fd, 1));
     return static_cast<int32_t>(programs_.size() - 1);
 }
 

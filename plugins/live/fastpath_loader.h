@@ -18,6 +18,8 @@
 
 #include <dtrace/provider.h>
 
+#include "recursion_misses.h"
+
 struct ring_buffer;
 
 namespace dtrace::live {
@@ -25,8 +27,10 @@ namespace dtrace::live {
 class FastpathLoader {
   public:
     FastpathLoader() = default;
-    // Reporting its errors to dtrace through `ops` (the SDK entries below).
-    FastpathLoader(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops) {}
+    // Reporting its errors to dtrace through `ops` (the SDK entries below),
+    // and the firings the kernel skips in its programs to `misses`.
+    FastpathLoader(dtrace_host *host, const dtrace_host_ops *ops, RecursionMisses *misses)
+        : host_(host), ops_(ops), misses_(misses) {}
     ~FastpathLoader();
     FastpathLoader(const FastpathLoader &) = delete;
     FastpathLoader &operator=(const FastpathLoader &) = delete;
@@ -90,6 +94,7 @@ class FastpathLoader {
 
     dtrace_host *host_ = nullptr;
     const dtrace_host_ops *ops_ = nullptr;
+    RecursionMisses *misses_ = nullptr;
     // Where a ring's records go during one read_ring().
     struct RingReader {
         dtrace_bpf_ring_record_fn fn = nullptr;

@@ -26,15 +26,18 @@ struct LoadedObject {
 };
 
 // Reads the live options and loads `image` (named `name` in errors) with a
-// ring of -x livebufsize and its wake-up watermark; `before_load` as
-// BpfLoadSettings's (say, leave programs out).
+// ring of -x livebufsize and its wake-up watermark, its programs' skipped
+// firings counted by `misses`; `before_load` as BpfLoadSettings's (say,
+// leave programs out).
 Result<LoadedObject> load_live_object(dtrace_host *host, const dtrace_host_ops *ops, std::span<const uint8_t> image,
-                                      const std::string &name, std::function<bool(bpf_object *)> before_load = nullptr);
+                                      const std::string &name, RecursionMisses *misses,
+                                      std::function<bool(bpf_object *)> before_load = nullptr);
 
 // Opens `programs`' ring and starts draining it: each record to deliver, in
-// timestamp order; lost records reported to the host as principal drops.
+// timestamp order; lost records, and the firings `misses` counts, reported
+// to the host as principal drops.
 Result<std::unique_ptr<EventRing>> start_event_ring(const BpfProgramSet &programs, dtrace_host *host,
-                                                    const dtrace_host_ops *ops,
+                                                    const dtrace_host_ops *ops, RecursionMisses *misses,
                                                     std::function<void(std::span<const uint8_t>)> deliver);
 
 } // namespace dtrace::live

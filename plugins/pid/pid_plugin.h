@@ -49,7 +49,7 @@ namespace dtrace::pid {
 
 class PidPlugin {
   public:
-    PidPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops), fastpath_(host, ops) {}
+    PidPlugin(dtrace_host *host, const dtrace_host_ops *ops) : host_(host), ops_(ops), fastpath_(host, ops, &misses_) {}
     ~PidPlugin();
 
     int init();
@@ -142,6 +142,7 @@ class PidPlugin {
     ProbeSlots slots_;
     std::vector<uint32_t> pending_; // enabled, not attached yet
     live::LiveOptions options_;
+    live::RecursionMisses misses_; // of every program below, read by ring_
     std::unique_ptr<live::UprobeAttacher> uprobes_;
     std::unique_ptr<ptrace_backend::PtraceTracer> ptrace_; // instead of uprobes_
     // Declared after uprobes_ on purpose (members are destroyed in reverse

@@ -81,7 +81,7 @@ std::string psargs_of(std::span<const uint8_t> captured) {
 
 SdtPlugin::SdtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
     : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), row_slots_(stable_rows().size()),
-      fastpath_(host, ops) {}
+      fastpath_(host, ops, &misses_) {}
 
 SdtPlugin::~SdtPlugin() {
     stop();
@@ -268,8 +268,9 @@ bool SdtPlugin::resolve(ProbeSlot &slot) {
 bool SdtPlugin::ensure_loaded() {
     if (bpf_)
         return true;
-    live::Result<live::LoadedObject> loaded = live::load_live_object(
-        host_, ops_, std::span<const uint8_t>(sdt_events_bpf_object, sdt_events_bpf_object_size), kSdtProvider);
+    live::Result<live::LoadedObject> loaded =
+        live::load_live_object(host_, ops_, std::span<const uint8_t>(sdt_events_bpf_object, sdt_events_bpf_object_size),
+                               kSdtProvider, &misses_);
     if (!loaded) {
         fail(loaded.error());
         return false;
@@ -482,8 +483,8 @@ int SdtPlugin::set_filters(dtrace_probe_id id, uint64_t cookie, uint32_t nfilter
 int SdtPlugin::start() {
     if (!bpf_ || started_)
         return 0;
-    live::Result<std::unique_ptr<live::EventRing>> ring =
-        live::start_event_ring(*bpf_, host_, ops_, [this](std::span<const uint8_t> record) { deliver(record); });
+    live::Result<std::unique_ptr<live::EventRing>> ring = live::start_event_ring(
+        *bpf_, host_, ops_, &misses_, [this](std::span<const uint8_t> record) { deliver(record); });
     if (!ring)
         return fail(ring.error());
     ring_ = std::move(ring.value());

@@ -145,6 +145,7 @@ class SdtPlugin {
     std::vector<std::optional<uint32_t>> row_slots_; // per stable row (stable_rows() order)
     std::map<std::string, uint32_t> sdt_slots_;      // "group:event" of the sdt probes registered
     live::LiveOptions options_;
+    live::RecursionMisses misses_; // of every program below, read by ring_
     std::unique_ptr<live::BpfProgramSet> bpf_;
     live::BpfLoadSettings load_settings_; // bpf_'s, for the objects sharing its maps
     PacketPrograms packets_;

@@ -58,7 +58,7 @@ bool matches(const char *pattern, const char *name) {
 } // namespace
 
 SyscallPlugin::SyscallPlugin(dtrace_host *host, const dtrace_host_ops *ops)
-    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), fastpath_(host, ops) {}
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), fastpath_(host, ops, &misses_) {}
 
 SyscallPlugin::~SyscallPlugin() {
     stop();
@@ -182,7 +182,7 @@ bool SyscallPlugin::ensure_loaded(Direction direction) {
     const char *program = direction == kReturn ? kReturnProgram : kEntryProgram;
     if (!bpf_) {
         live::Result<live::LoadedObject> loaded =
-            live::load_live_object(host_, ops_, image, kProvider, load_only(program));
+            live::load_live_object(host_, ops_, image, kProvider, &misses_, load_only(program));
         if (!loaded) {
             fail(loaded.error());
             return false;
@@ -429,8 +429,8 @@ int SyscallPlugin::start() {
 bool SyscallPlugin::ensure_ring() {
     if (ring_ || !started_ || !bpf_)
         return true;
-    live::Result<std::unique_ptr<live::EventRing>> ring =
-        live::start_event_ring(*bpf_, host_, ops_, [this](std::span<const uint8_t> record) { deliver(record); });
+    live::Result<std::unique_ptr<live::EventRing>> ring = live::start_event_ring(
+        *bpf_, host_, ops_, &misses_, [this](std::span<const uint8_t> record) { deliver(record); });
     if (!ring) {
         fail(ring.error());
         return false;

@@ -114,6 +114,7 @@ class SyscallPlugin {
     std::unique_ptr<ProbeSlot[]> slots_;
     std::atomic<uint32_t> slot_count_{0};
     live::LiveOptions options_;
+    live::RecursionMisses misses_; // of every program below, read by ring_
     // Per Direction: the per-call object and the raw_syscalls one, each with
     // that direction's program only; every one shares bpf_'s maps.
     std::unique_ptr<live::BpfProgramSet> call_bpf_[2];

@@ -287,6 +287,7 @@ bool UsdtPlugin::ensure_loaded() {
     live::BpfLoadSettings settings;
     settings.ring_bytes = live::ring_size_for(options_.ring_bytes);
     settings.settings.wakeup_watermark = settings.ring_bytes / live::kWakeupFraction;
+    settings.misses = &misses_;
     live::Result<std::unique_ptr<live::UprobeAttacher>> uprobes = live::UprobeAttacher::load("usdt", settings);
     if (!uprobes) {
         fail(uprobes.error());
@@ -403,6 +404,7 @@ int UsdtPlugin::start() {
     callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
         ops_->report_drops(host_, cpu, count, DTRACE_DROP_PRINCIPAL);
     };
+    callbacks.misses = &misses_;
     live::Result<std::unique_ptr<live::EventRing>> ring =
         live::EventRing::open(uprobes_->programs().map_fd("live_events"), uprobes_->programs().map_fd("live_drops"),
                               live::kPollMilliseconds, std::move(callbacks));

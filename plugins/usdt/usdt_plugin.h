@@ -143,6 +143,7 @@ class UsdtPlugin {
     std::unique_ptr<Site[]> sites_;
     std::atomic<uint32_t> site_count_{0};
     live::LiveOptions options_;
+    live::RecursionMisses misses_; // of every program below, read by ring_
     std::unique_ptr<live::UprobeAttacher> uprobes_;
     std::unique_ptr<live::EventRing> ring_;
     live::LiveFiring firing_;

@@ -168,14 +168,19 @@ sched_rusage)
         fail "wall time on CPU $wall ns exceeds the CPU time $cpu ns by more than the $steal ns stolen and 5%"
     ;;
 io_direct)
-    # 40 direct writes of 4096 bytes: at least 40 io:::start of 4096 bytes
-    # written to the file's device (fsync may add the file system's own), and
-    # a matching io:::done for at least the 40 the workload waited for.
+    # 40 direct writes of 4096 bytes: each seen at io:::start, 4096 bytes
+    # written to the file's device, and matched at io:::done. The workload's
+    # requests are known by their sectors: block_bio_queue fires in the
+    # context that submits the bio (the workload's), while io:::start fires
+    # in whichever task dispatches the request (under blk-mq and other disk
+    # load, often another one's) and io:::done in an interrupt. (fsync adds
+    # the file system's own writes of the workload.)
     disk_dir=$(dirname "$workload") # (on a block device, unlike a tmpfs /tmp)
     device=$(findmnt -n -o SOURCE --target "$disk_dir" | sed 's|^/dev/||')
-    run -qn 'io:::start /pid == $target && args[0]->b_bcount == 4096/ {
+    run -qn 'sdt:block::block_bio_queue /pid == $target && args[2] == 8/ { queued[args[0], args[1]] = 1; }
+             io:::start /queued[args[0]->b_edev, args[0]->b_blkno] && args[0]->b_bcount == 4096/ {
                  @[args[1]->dev_statname, args[0]->b_flags & B_READ ? "R" : "W"] = count();
-                 started[args[0]->b_edev, args[0]->b_blkno] = 1; }
+                 queued[args[0]->b_edev, args[0]->b_blkno] = 0; started[args[0]->b_edev, args[0]->b_blkno] = 1; }
              io:::done /started[args[0]->b_edev, args[0]->b_blkno]/ {
                  @done = count(); started[args[0]->b_edev, args[0]->b_blkno] = 0; }
              END { printa("%s %s %@d\n", @); printa("done %@d\n", @done); }' \
@@ -184,12 +189,20 @@ io_direct)
     line=$(grep " W " "$out")
     [ -n "$line" ] || fail "no writes"
     set -- $line
-    [ "$3" -ge 40 ] || fail "fewer than 40 direct writes"
+    written=$3
+    [ "$written" -ge 40 ] || fail "fewer than 40 direct writes"
     [ -z "$device" ] || [ "$1" = "$device" ] || [ "${device#"$1"}" != "$device" ] || fail "device $1 is not $device"
-    [ "$(value_of done)" -ge 40 ] || fail "fewer than 40 starts are done"
-    # The workload's own 4 KB reads (its program pages) start and complete too.
+    # Every start (the workload's 4 KB reads of its program's pages too) is
+    # done, but for the firings the kernel skipped (an interrupt's io:::done
+    # while another tracing program, maybe another tracer's, runs on its
+    # CPU), which dtrace reports as drops.
     started=$(awk '$1 != "done" { n += $3 } END { print n + 0 }' "$out")
-    [ "$(value_of done)" -le "$started" ] || fail "more done than started"
+    completed=$(value_of done)
+    completed=${completed:-0}
+    drops=$(sed -n 's/^dtrace: \([0-9]*\) drops\{0,1\} on CPU [0-9]*$/\1/p' "$err" | awk '{ n += $1 } END { print n + 0 }')
+    [ "$drops" = 0 ] || echo "note: $drops drops reported (firings lost); $completed of $started requests done"
+    [ "$completed" -le "$started" ] || fail "more done than started"
+    [ $((completed + drops)) -ge "$started" ] || fail "$((started - completed)) requests not done, $drops drops reported"
     ;;
 tcp)
     # A loopback connection of the workload's own: connect, the state

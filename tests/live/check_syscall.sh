@@ -147,6 +147,21 @@ drops)
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     grep -Eq "[0-9]+ drops? on CPU" "$err" || fail "no drops reported"
     ;;
+skipped)
+    # Firings the kernel skipped are drops: a timer interrupt's
+    # hrtimer_expire_entry on the CPU where the workload's getppid program
+    # runs finds a tracing program running there and is skipped, counted
+    # only in its program's recursion_misses. The workload's own calls
+    # (entered from user space, where no program runs) are all counted.
+    need_dtrace "the sdt plugin cannot list the kernel's tracepoints here" -l -n sdt:timer::hrtimer_expire_entry
+    run -qn 'syscall::getppid:entry /pid == $target/ { @calls = count(); }
+             sdt:timer::hrtimer_expire_entry { @timers = count(); }
+             END { printa("calls %@d\n", @calls); printa("timers %@d\n", @timers); }' -c "$workload 1000000"
+    expect_status_0
+    [ "$(value_of calls)" = 1000000 ] || fail "not the workload's 1000000 calls"
+    [ "$(value_of timers)" -gt 0 ] || fail "no timer expired"
+    grep -Eq "^dtrace: [0-9]+ drops? on CPU 0\$" "$err" || fail "no skipped firings reported as drops"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2
