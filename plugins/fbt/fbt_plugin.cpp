@@ -14,6 +14,7 @@
 
 #include "bpf/fbt_record.h"
 #include "kernel_symbol_table.h"
+#include "live_plugin_setup.h"
 #include "probe_usage.h"
 #include "process_library.h"
 #include "sdk_filter.h"
@@ -380,18 +381,11 @@ int FbtPlugin::start() {
 }
 
 int FbtPlugin::open_ring() {
-    live::RingCallbacks callbacks;
-    callbacks.deliver = [this](std::span<const uint8_t> record) { deliver(record); };
-    callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
-        ops_->report_drops(host_, cpu, count, DTRACE_DROP_PRINCIPAL);
-    };
-    callbacks.misses = &misses_;
-    live::Result<std::unique_ptr<live::EventRing>> ring = live::EventRing::open(
-        bpf_->map_fd("live_events"), bpf_->map_fd("live_drops"), live::kPollMilliseconds, std::move(callbacks));
+    live::Result<std::unique_ptr<live::EventRing>> ring = live::start_event_ring(
+        *bpf_, host_, ops_, &misses_, [this](std::span<const uint8_t> record) { deliver(record); });
     if (!ring)
         return fail(ring.error());
     ring_ = std::move(ring.value());
-    ring_->start();
     return 0;
 }
 

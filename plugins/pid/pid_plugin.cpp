@@ -12,6 +12,7 @@
 
 #include "demangle.h"
 #include "function_code.h"
+#include "live_plugin_setup.h"
 #include "probe_fields.h"
 #include "process_library.h"
 #include "process_modules.h"
@@ -527,19 +528,11 @@ int PidPlugin::start() {
         started_ = true;
         return start_ptrace();
     }
-    live::RingCallbacks callbacks;
-    callbacks.deliver = [this](std::span<const uint8_t> record) { deliver(record); };
-    callbacks.report_drops = [this](uint32_t cpu, uint64_t count) {
-        ops_->report_drops(host_, cpu, count, DTRACE_DROP_PRINCIPAL);
-    };
-    callbacks.misses = &misses_;
-    live::Result<std::unique_ptr<live::EventRing>> ring =
-        live::EventRing::open(uprobes_->programs().map_fd("live_events"), uprobes_->programs().map_fd("live_drops"),
-                              live::kPollMilliseconds, std::move(callbacks));
+    live::Result<std::unique_ptr<live::EventRing>> ring = live::start_event_ring(
+        uprobes_->programs(), host_, ops_, &misses_, [this](std::span<const uint8_t> record) { deliver(record); });
     if (!ring)
         return fail(ring.error());
     ring_ = std::move(ring.value());
-    ring_->start();
     started_ = true;
     return 0;
 }
