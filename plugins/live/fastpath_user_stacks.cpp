@@ -167,7 +167,11 @@ bool UserStackTable::refresh(FastpathLoader &loader, int64_t pid, stacks::ImageC
 }
 
 bool UserStackTable::follow_marks(FastpathLoader &loader, stacks::ImageCache &images, std::string &error) {
-    return !bound_ || bound_->marks->marks() == bound_->marks_seen || write(loader, *bound_, images, error);
+    return !marked() || write(loader, *bound_, images, error);
+}
+
+bool UserStackTable::marked() const {
+    return bound_ && bound_->marks->marks() != bound_->marks_seen;
 }
 
 bool UserStackTable::write(FastpathLoader &loader, Binding &binding, stacks::ImageCache &images, std::string &error) {

@@ -68,6 +68,8 @@ class UserStackTable {
     // Writes the table again if the marks disabled it since it was last
     // written; false with `error` as refresh().
     bool follow_marks(FastpathLoader &loader, stacks::ImageCache &images, std::string &error);
+    // Whether the marks disabled the table since it was last written.
+    bool marked() const;
 
     // What the last write put in the maps (benchmarks, tests).
     struct WriteCounts {

@@ -42,6 +42,8 @@ constexpr const char *kRawGroup = "raw_syscalls";
 // takes over: a few per-call tracepoints detach quickly and cost nothing to
 // other calls; hundreds take seconds to detach.
 constexpr uint32_t kRawThreshold = 16;
+// How often the ustack() walk's table is checked against the marks (a map read).
+constexpr std::chrono::milliseconds kTableFollowPeriod{5};
 
 // DTrace's syscall provider attributes.
 constexpr dtrace_provider_attributes kAttributes = {
@@ -436,8 +438,13 @@ int SyscallPlugin::start() {
         if (slot.enabled && !slot.armed && slot.fastpath_link < 0 && !arm(slot, i))
             return -1;
     }
-    // Events dtrace's programs decline come by the ring.
-    return declined_bpf_ && !ensure_ring() ? -1 : 0;
+    if (!declined_bpf_)
+        return 0;
+    // Events dtrace's programs decline come by the ring; the table they
+    // walk follows the process's mapping calls, off the ring's thread (a
+    // table written again computes the rows of the files new to it).
+    table_follower_ = std::make_unique<live::PeriodicTask>(kTableFollowPeriod, [this] { follow_user_stack_marks(); });
+    return ensure_ring() ? 0 : -1;
 }
 
 // The ring's reader, once tracing has started and the plugin's program is loaded.
@@ -457,6 +464,7 @@ bool SyscallPlugin::ensure_ring() {
 // Detaches first, so that the last drain sees every event there will be.
 void SyscallPlugin::stop() {
     fastpath_.detach_all();
+    table_follower_.reset();
     for (const auto *sets : {&raw_bpf_, &call_bpf_})
         for (const std::unique_ptr<live::BpfProgramSet> &set : *sets)
             if (set)
@@ -478,8 +486,6 @@ void SyscallPlugin::deliver(std::span<const uint8_t> record) {
     dtrace_event_ctx ctx;
     if (id == 0 || !firing_.prepare(record, nargs, ctx))
         return;
-    if (slot.way_back && (slot.stacks & LIVE_STACK_USER))
-        follow_user_stack_marks(static_cast<int64_t>(header.pid));
     record_stacks_.add_to(firing_.stack_tail(), header.pid, header.timestamp, stacks_, ctx);
     ops_->fire(host_, id, &ctx);
 }

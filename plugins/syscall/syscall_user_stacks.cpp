@@ -6,7 +6,9 @@
 // goes back to syscall_declined_event, the plugin's program without its
 // tail call, which delivers it to the ring with its user stack as the
 // slot's clauses ask (the pre-filter dropping what their predicates
-// reject). The walk starts from the user registers of the current task
+// reject). A mapping call of the process disables the table (the marks);
+// a thread of the plugin writes it again within milliseconds, the events
+// in between declined. The walk starts from the user registers of the current task
 // (bpf_task_pt_regs), as the user-space path's copy does.
 #include "syscall_plugin.h"
 
@@ -38,7 +40,11 @@ int SyscallPlugin::fastpath_fill_user_stacks(dtrace_probe_id, uint64_t cookie, i
         return -1;
     std::lock_guard guard(user_stacks_mutex_);
     std::string error;
-    return user_stack_table_.fill(fastpath_, {rows, blocks, mappings}, *pid, stacks_.images(), error) ? 0 : -1;
+    if (!user_stack_table_.fill(fastpath_, {rows, blocks, mappings}, *pid, stacks_.images(), error))
+        return -1;
+    stacks_.maps().keep(*pid);
+    stacks_.maps().refresh(*pid);
+    return 0;
 }
 
 int SyscallPlugin::fastpath_fill_way_back(dtrace_probe_id, uint64_t cookie, int32_t program_array) {
@@ -55,12 +61,18 @@ int SyscallPlugin::fastpath_fill_way_back(dtrace_probe_id, uint64_t cookie, int3
     return bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)) ? 0 : -1;
 }
 
-void SyscallPlugin::follow_user_stack_marks(int64_t pid) {
-    if (live::table_process(host_, ops_) != pid)
-        return; // another process's event: the table is not its
+// Each table written names what the kernel's walks may take from then on:
+// the stacks' names learn the same mappings (no event of the user-space
+// path brings them, RecordStacks::add_to), and keep them after the process
+// exits, when its keys are printed.
+void SyscallPlugin::follow_user_stack_marks() {
     std::lock_guard guard(user_stacks_mutex_);
+    const std::optional<int64_t> pid = live::table_process(host_, ops_);
+    if (!pid || !user_stack_table_.marked())
+        return;
     std::string ignored; // a table that cannot be written again stays disabled: events come here, exact
     (void)user_stack_table_.follow_marks(fastpath_, stacks_.images(), ignored);
+    stacks_.maps().refresh(*pid);
 }
 
 } // namespace dtrace::syscall
