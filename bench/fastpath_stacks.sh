@@ -8,9 +8,13 @@
 # and the ratios:
 #   1. syscall::getppid:entry { @[stack()] = count(); }: in the kernel
 #      (fastpath=on), in user space (off), bpftrace's @[kstack];
-#   2. syscall::getppid:entry { @[ustack()] = count(); }: user space either
-#      way (the kernel path keeps ustack() keys there: frame pointers against
-#      the CFI), bpftrace's @[ustack] (frame pointers: fewer frames);
+#   2. syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }:
+#      in the kernel (fastpath=on: the walk by the CFI rows the syscall
+#      plugin writes for $target), in user space (off), bpftrace's
+#      @[ustack] (frame pointers: fewer frames); and the kernel's run time
+#      per event of the program that ran most (BPF statistics,
+#      bench/bpf_prog_stats.c: the walk and the aggregation on, the copy of
+#      the stack to the ring off, bpftrace's frame-pointer walk);
 #   3. pid$target:libc.so.6:syscall:entry { @[ustack()] = count(); } (the
 #      workload's getppid goes through libc's syscall()): in the kernel
 #      (fastpath=on: the walk by the CFI rows pid writes), in user space
@@ -101,9 +105,32 @@ compare() {
 echo "== syscall::getppid:entry /pid == \$target/ { @[stack()] = count(); } (in the kernel when on)"
 compare 'syscall::getppid:entry /pid == $target/ { @[stack()] = count(); }' \
     'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[kstack] = count(); }'
-echo "== syscall::getppid:entry /pid == \$target/ { @[ustack()] = count(); } (user space either way)"
-compare 'syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }' \
-    'tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[ustack] = count(); }'
+echo "== syscall::getppid:entry /pid == \$target/ { @[ustack()] = count(); } (in the kernel when on)"
+syscall_ustack='syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }'
+bpftrace_ustack='tracepoint:syscalls:sys_enter_getppid /pid == cpid/ { @[ustack] = count(); }'
+compare "$syscall_ustack" "$bpftrace_ustack"
+# ns per run of the program that ran most, median of $runs runs of "$@" (a tracer with -c).
+kernel_ns() {
+    : >"$tmp/kernel"
+    for i in $(seq "$runs"); do
+        "$stats" "$calls" "$@" "$workload $calls" 2>/dev/null | sort -k4 -n | tail -1 | awk '{print $5}' >>"$tmp/kernel"
+    done
+    median <"$tmp/kernel"
+}
+stats=$build/bench/bpf_prog_stats
+if [ -x "$stats" ]; then
+    k_on=$(kernel_ns "$dtrace" -x fastpath=on -qn "$syscall_ustack" -c)
+    k_off=$(kernel_ns "$dtrace" -x fastpath=off -qn "$syscall_ustack" -c)
+    printf "  the kernel's run time per event: dtrace on %.0f ns, off %.0f ns" "$k_on" "$k_off"
+    if [ -n "$bpftrace" ]; then
+        k_bt=$(kernel_ns "$bpftrace" -e "$bpftrace_ustack" -c)
+        printf ", bpftrace %.0f ns; dtrace on / bpftrace %.2f\n" "$k_bt" "$(ratio "$k_on" "$k_bt")"
+    else
+        echo
+    fi
+else
+    echo "  the kernel's run time per event: skipped ($stats is not built)"
+fi
 echo "== pid\$target:libc.so.6:syscall:entry { @[ustack()] = count(); } (in the kernel when on)"
 compare 'pid$target:libc.so.6:syscall:entry { @[ustack()] = count(); }' \
     "uprobe:$libc:syscall /pid == cpid/ { @[ustack] = count(); }"

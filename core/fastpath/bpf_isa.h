@@ -49,7 +49,9 @@ enum class Helper : int32_t {
     RingbufOutput = 130,
     RingbufReserve = 131,
     RingbufSubmit = 132,
+    GetCurrentTaskBtf = 158,
     GetAttachCookie = 174,
+    TaskPtRegs = 175,
     ProbeReadUser = 112,
 };
 

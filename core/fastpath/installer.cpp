@@ -111,9 +111,11 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
     if (can_walk_user_stacks(ops, layout)) {
         shape.user_stacks = true;
         shape.main_stack = {layout.task_mm, layout.mm_start_stack};
-        shape.user_registers = {static_cast<int16_t>(layout.user_ip_offset),
-                                static_cast<int16_t>(layout.user_sp_offset),
-                                static_cast<int16_t>(layout.user_bp_offset)};
+        shape.user_registers = {
+            static_cast<int16_t>(layout.user_ip_offset), static_cast<int16_t>(layout.user_sp_offset),
+            static_cast<int16_t>(layout.user_bp_offset), (layout.flags & DTRACE_FASTPATH_TASK_USER_REGISTERS) != 0};
+    } else if (layout.user_stacks_unavailable != nullptr) {
+        shape.user_stacks_unavailable = layout.user_stacks_unavailable;
     }
     if (can_update_maps(ops) && (layout.probe_word_size == 4 || layout.probe_word_size == 8)) {
         shape.probe_word_offset = layout.probe_word_offset;

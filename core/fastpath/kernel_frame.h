@@ -65,9 +65,11 @@ inline constexpr uint32_t kStringKeyBytes = 16; // a string key in the kernel: e
 inline constexpr uint32_t kMaxStringBytes = 1024;
 
 // Where a probe's context holds the user registers a walk of the user
-// stack starts from: byte offsets of 8-byte words (dtrace_fastpath_probe).
+// stack starts from: byte offsets of 8-byte words (dtrace_fastpath_probe),
+// in the context, or (`in_task`) in the current task's struct pt_regs.
 struct UserRegisterPlace {
     int16_t ip = 0, sp = 0, bp = 0;
+    bool in_task = false;
 
     friend auto operator<=>(const UserRegisterPlace &, const UserRegisterPlace &) = default;
 };
@@ -101,6 +103,7 @@ struct ProbeShape {
     // `user_registers` (DTRACE_FASTPATH_USER_REGISTERS): ustack() keys can
     // run in the kernel.
     bool user_stacks = false;
+    std::string user_stacks_unavailable; // without user_stacks, why (the plugin's words; empty: not said)
     UserRegisterPlace user_registers;
     MainStackStart main_stack; // known: a walk copies a main thread's stack to its start only
 

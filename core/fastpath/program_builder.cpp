@@ -390,6 +390,8 @@ void emit_user_stack_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &
     const uint32_t frames = user_stack_walk_frames(clauses);
     if (frames == 0)
         return;
+    if (!shape.user_stacks && !shape.user_stacks_unavailable.empty())
+        throw Refusal("ustack() keys are not available in the kernel path: " + shape.user_stacks_unavailable);
     if (!shape.user_stacks)
         throw Refusal("ustack() keys are not available in the kernel path of this provider (its plugin does not "
                       "give the walk by the CFI its process's rows, the user registers and a way back to user "

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstddef>
 #include <iterator>
+#include <utility>
 #include <vector>
 
 namespace dtrace::fastpath {
@@ -272,6 +273,53 @@ void emit_step(BpfEmitter &out, const UserStackWalk &walk, uint32_t index, BpfEm
     out.store(kDw, R9, static_cast<int16_t>(state::kFrames + 8 * index), R1);
 }
 
+// Declines the event (`fallback`) unless it is of the table's process
+// (DTRACE_UNWIND_PROCESS_ENTRY): a probe of every process (a system
+// call's) walks one process's stacks, by that process's rows.
+void emit_process_gate(BpfEmitter &out, const UserStackWalk &walk, BpfEmitter::Label fallback) {
+    out.call(Helper::GetCurrentPidTgid);
+    out.alu_imm(kRsh, R0, 32);
+    out.mov(R7, R0);
+    out.store_imm(kW, R10, frame::kIndex, static_cast<int32_t>(DTRACE_UNWIND_PROCESS_ENTRY));
+    emit_map_lookup(out, walk.mappings_map, frame::kIndex);
+    out.jump_imm(kJeq, R0, 0, fallback);
+    out.load(kDw, R1, R0, static_cast<int16_t>(offsetof(dtrace_fastpath_user_mapping, start)));
+    out.jump_reg(kJne, R1, R7, fallback);
+}
+
+// The first frame's registers into the state: from the context, or from
+// the current task's struct pt_regs (a tracepoint's program: the
+// registers of the thread in user space), copied with one read into the
+// copy's room (filled later).
+void emit_load_registers(BpfEmitter &out, const UserRegisterPlace &place, BpfEmitter::Label fallback) {
+    const std::pair<int16_t, int16_t> words[] = {
+        {place.ip, state::kIp}, {place.sp, state::kSp}, {place.bp, state::kBp}};
+    Reg base = R6;
+    int16_t displacement = 0;
+    if (place.in_task) {
+        const int16_t bytes = static_cast<int16_t>(std::max({place.ip, place.sp, place.bp}) + 8);
+        if (place.ip < 0 || place.sp < 0 || place.bp < 0 || static_cast<uint32_t>(bytes) > kUserStackCopyBytes)
+            throw Refusal("the user registers are not in the task's registers"); // not reached: a plugin's offsets
+        out.call(Helper::GetCurrentTaskBtf);
+        out.mov(R1, R0);
+        out.call(Helper::TaskPtRegs);
+        out.mov(R3, R0);
+        out.mov(R1, R9);
+        out.alu_imm(kAdd, R1, state::kCopy);
+        out.mov_imm(R2, bytes);
+        out.call(Helper::ProbeReadKernel);
+        out.jump_imm(kJne, R0, 0, fallback);
+        base = R9;
+        displacement = state::kCopy;
+    }
+    for (const auto &[place_offset, at] : words) {
+        out.load(kDw, R1, base, static_cast<int16_t>(displacement + place_offset));
+        out.store(kDw, R9, at, R1);
+    }
+    out.load(kDw, R1, R9, state::kIp);
+    out.store(kDw, R9, state::kFrames, R1);
+}
+
 } // namespace
 
 UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames) {
@@ -287,7 +335,7 @@ UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames) {
                                                     DTRACE_UNWIND_ROWS_MAX, "dt_urows"});
     walk.mappings_map =
         plan.add("ustack_mappings", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, sizeof(dtrace_fastpath_user_mapping),
-                                            DTRACE_UNWIND_MAPPINGS_MAX, "dt_umaps"});
+                                            DTRACE_UNWIND_MAPPINGS_MAX + 1, "dt_umaps"});
     walk.blocks_map =
         plan.add("ustack_blocks", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, 4, DTRACE_UNWIND_BLOCKS_MAX, "dt_ublocks"});
     walk.way_back_map = plan.add("ustack_way_back", MapSpec{DTRACE_BPF_MAP_PROG_ARRAY, 4, 4, 1, "dt_way_back"});
@@ -318,6 +366,7 @@ void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const User
     }
     stops.push_back(stop);
     fallbacks.push_back(fallback);
+    emit_process_gate(out, walk, fallbacks.front());
     out.store_imm(kW, R10, frame::kIndex, 0);
     emit_map_lookup(out, walk.state_map, frame::kIndex);
     out.jump_imm(kJeq, R0, 0, fallbacks.front());
@@ -325,13 +374,7 @@ void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const User
     out.store_imm(kDw, R9, state::kZero, 0);
     for (uint32_t i = 1; i < frames; i++)
         out.store_imm(kDw, R9, static_cast<int16_t>(state::kFrames + 8 * i), 0);
-    out.load(kDw, R1, R6, place.ip);
-    out.store(kDw, R9, state::kIp, R1);
-    out.store(kDw, R9, state::kFrames, R1);
-    out.load(kDw, R1, R6, place.sp);
-    out.store(kDw, R9, state::kSp, R1);
-    out.load(kDw, R1, R6, place.bp);
-    out.store(kDw, R9, state::kBp, R1);
+    emit_load_registers(out, place, fallbacks.front());
     out.store_imm(kDw, R9, state::kBpKnown, 1);
     emit_copy_stack(out, stack_bytes, main_stack);
     for (uint32_t i = 1; i < frames; i++) {

@@ -62,7 +62,8 @@ inline constexpr uint32_t kUserStackCopyBytes = 8192;
 // Walks `frames` frames (at most kMaxUserStackFrames) from the registers
 // at `place` into the state map's frames (zero past the last), leaving the
 // state's address in r9; jumps to `fallback` when the event must go to the
-// user-space path. The copy of the stack takes up to `stack_bytes`, and
+// user-space path: an event of another process than the table's
+// (DTRACE_UNWIND_PROCESS_ENTRY) at once, before anything is read. The copy of the stack takes up to `stack_bytes`, and
 // (`main_stack` known) for a main thread only what lies below its start,
 // as the user-space path's copy (live_user_stack_wanted()). Clobbers
 // r0-r5, r7-r9 and frame::kIndex.

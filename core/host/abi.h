@@ -65,6 +65,8 @@ inline constexpr uint32_t kFastpathOpsFillWayBackSize =
     offsetof(dtrace_fastpath_ops, fill_way_back) + sizeof(dtrace_fastpath_ops::fill_way_back);
 inline constexpr uint32_t kFastpathProbeUserRegistersSize =
     offsetof(dtrace_fastpath_probe, user_bp_offset) + sizeof(dtrace_fastpath_probe::user_bp_offset);
+inline constexpr uint32_t kFastpathProbeUserStacksUnavailableSize =
+    offsetof(dtrace_fastpath_probe, user_stacks_unavailable) + sizeof(dtrace_fastpath_probe::user_stacks_unavailable);
 inline constexpr uint32_t kFastpathProbeWordSize =
     offsetof(dtrace_fastpath_probe, probe_word) + sizeof(dtrace_fastpath_probe::probe_word);
 inline constexpr uint32_t kProviderInfoV1Size =

@@ -72,7 +72,7 @@ int32_t FastpathLoader::link_to_event(int32_t program, int event_fd, uint64_t co
 }
 
 int32_t FastpathLoader::attach_tracepoint(int32_t program, const std::string &group, const std::string &event,
-                                          std::string &error) {
+                                          uint64_t cookie, std::string &error) {
     Result<std::string> root = tracefs_root();
     if (program_fd(program) < 0 || !root) {
         error =
@@ -87,7 +87,7 @@ int32_t FastpathLoader::attach_tracepoint(int32_t program, const std::string &gr
     perf_event_attr attr{};
     attr.type = PERF_TYPE_TRACEPOINT;
     attr.config = std::strtoull(id.value().c_str(), nullptr, 10);
-    return link_to_event(program, open_perf_event(attr), 0, "tracepoint " + group + ":" + event, error);
+    return link_to_event(program, open_perf_event(attr), cookie, "tracepoint " + group + ":" + event, error);
 }
 
 int32_t FastpathLoader::attach_kprobe(int32_t program, const std::string &function, bool retprobe, uint64_t cookie,

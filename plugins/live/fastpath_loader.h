@@ -60,8 +60,9 @@ class FastpathLoader {
     int program_fd(int32_t program) const;
     // Attaches `program` to tracepoint group:event itself (it then runs for
     // each event without the plugin's program and its tail call): a link
-    // handle (>= 0), or -1 with `error` set.
-    int32_t attach_tracepoint(int32_t program, const std::string &group, const std::string &event, std::string &error);
+    // handle (>= 0), or -1 with `error` set. Its bpf_get_attach_cookie() is `cookie`.
+    int32_t attach_tracepoint(int32_t program, const std::string &group, const std::string &event, uint64_t cookie,
+                              std::string &error);
     // The same on a kprobe at `function`'s entry, or a kretprobe at its
     // returns: a kprobe program, whose bpf_get_attach_cookie() is `cookie`.
     int32_t attach_kprobe(int32_t program, const std::string &function, bool retprobe, uint64_t cookie,

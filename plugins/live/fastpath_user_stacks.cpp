@@ -28,6 +28,7 @@
 #include <algorithm>
 #include <bitset>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 #include <fstream>
 #include <numeric>
@@ -96,6 +97,18 @@ bool write_disabled(FastpathLoader &loader, int32_t map,
     return true;
 }
 
+// The mappings map's entry naming the process whose table it holds: the
+// walk declines the other processes' events.
+bool write_process_entry(FastpathLoader &loader, int32_t map, int64_t pid, std::string &error) {
+    const uint32_t key = DTRACE_UNWIND_PROCESS_ENTRY;
+    const dtrace_fastpath_user_mapping entry{static_cast<uint64_t>(pid), static_cast<uint64_t>(pid), 0, 0, 0, 0, 0};
+    if (bpf_map_update_elem(loader.map_fd(map), &key, &entry, BPF_ANY) != 0) {
+        error = "cannot write the ustack table's process: " + std::string(std::strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 bool same_place(const dtrace_fastpath_user_mapping &a, const dtrace_fastpath_user_mapping &b) {
     return a.start == b.start && a.end == b.end && a.bias == b.bias && a.first_row == b.first_row &&
            a.first_block == b.first_block;
@@ -112,7 +125,17 @@ bool write_user_stack_table(FastpathLoader &loader, const UserStackMaps &maps, i
         stacks::kernel_unwind_table(*mappings, [&](const std::string &path) { return images.image_for(path, pid); });
     return table && write_run(loader, maps.rows, 0, table->rows.data(), table->rows.size(), error) &&
            write_run(loader, maps.blocks, 0, table->blocks.data(), table->blocks.size(), error) &&
-           write_run(loader, maps.mappings, 0, table->mappings.data(), table->mappings.size(), error);
+           write_run(loader, maps.mappings, 0, table->mappings.data(), table->mappings.size(), error) &&
+           write_process_entry(loader, maps.mappings, pid, error);
+}
+
+std::optional<int64_t> table_process(dtrace_host *host, const dtrace_host_ops *ops) {
+    dtrace_target_info target{};
+    target.struct_size = sizeof target;
+    if (ops->struct_size < offsetof(dtrace_host_ops, get_target) + sizeof ops->get_target ||
+        ops->get_target == nullptr || ops->get_target(host, 0, &target) != 0 || target.state == DTRACE_TARGET_EXITED)
+        return std::nullopt;
+    return target.pid;
 }
 
 UserStackTable::UserStackTable() = default;
@@ -132,7 +155,8 @@ bool UserStackTable::fill(FastpathLoader &loader, const UserStackMaps &maps, int
     binding.entries.fill(dtrace_fastpath_user_mapping{});
     // Attached before the first read of /proc/PID/maps, so that no mapping call after it goes unseen.
     binding.marks = UserStackMarks::attach(loader.map_fd(maps.mappings), pid, error);
-    if (binding.marks == nullptr || !write(loader, binding, images, error))
+    if (binding.marks == nullptr || !write_process_entry(loader, maps.mappings, pid, error) ||
+        !write(loader, binding, images, error))
         return false;
     bound_ = std::move(binding);
     return true;
@@ -143,7 +167,11 @@ bool UserStackTable::refresh(FastpathLoader &loader, int64_t pid, stacks::ImageC
 }
 
 bool UserStackTable::follow_marks(FastpathLoader &loader, stacks::ImageCache &images, std::string &error) {
-    return !bound_ || bound_->marks->marks() == bound_->marks_seen || write(loader, *bound_, images, error);
+    return !marked() || write(loader, *bound_, images, error);
+}
+
+bool UserStackTable::marked() const {
+    return bound_ && bound_->marks->marks() != bound_->marks_seen;
 }
 
 bool UserStackTable::write(FastpathLoader &loader, Binding &binding, stacks::ImageCache &images, std::string &error) {

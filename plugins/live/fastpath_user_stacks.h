@@ -35,6 +35,11 @@ struct UserStackMaps {
 bool write_user_stack_table(FastpathLoader &loader, const UserStackMaps &maps, int64_t pid, stacks::ImageCache &images,
                             std::string &error);
 
+// $target, the process whose table a plugin of every process's probes
+// (syscall, sdt) writes: nullopt when the session has none (no -c or -p)
+// or it has exited.
+std::optional<int64_t> table_process(dtrace_host *host, const dtrace_host_ops *ops);
+
 // The one process whose table a plugin keeps in the walk's maps
 // (dtrace_fastpath_ops.fill_user_stack_maps) while walks read them on
 // other CPUs. Written when dtrace's programs are loaded, written again
@@ -63,6 +68,8 @@ class UserStackTable {
     // Writes the table again if the marks disabled it since it was last
     // written; false with `error` as refresh().
     bool follow_marks(FastpathLoader &loader, stacks::ImageCache &images, std::string &error);
+    // Whether the marks disabled the table since it was last written.
+    bool marked() const;
 
     // What the last write put in the maps (benchmarks, tests).
     struct WriteCounts {

@@ -33,6 +33,8 @@ constexpr const char *kEntryName = "entry";
 constexpr const char *kReturnName = "return";
 constexpr const char *kEntryProgram = "syscall_entry";
 constexpr const char *kReturnProgram = "syscall_return";
+// The raw_syscalls programs' attach cookie (syscall_emit.bpf.h's SYSCALL_RAW_COOKIE), with the direction.
+constexpr uint64_t kRawCookie = uint64_t{1} << 32;
 constexpr const char *kRawPrograms[] = {"raw_syscall_entry", "raw_syscall_return"};
 constexpr const char *kRawEvents[] = {"sys_enter", "sys_exit"};
 constexpr const char *kRawGroup = "raw_syscalls";
@@ -40,6 +42,8 @@ constexpr const char *kRawGroup = "raw_syscalls";
 // takes over: a few per-call tracepoints detach quickly and cost nothing to
 // other calls; hundreds take seconds to detach.
 constexpr uint32_t kRawThreshold = 16;
+// How often the ustack() walk's table is checked against the marks (a map read).
+constexpr std::chrono::milliseconds kTableFollowPeriod{5};
 
 // DTrace's syscall provider attributes.
 constexpr dtrace_provider_attributes kAttributes = {
@@ -176,10 +180,18 @@ std::function<bool(bpf_object *)> load_only(const char *keep) {
 } // namespace
 
 bool SyscallPlugin::ensure_loaded(Direction direction) {
-    if (call_bpf_[direction])
-        return true;
+    return call_bpf_[direction] ||
+           load_events_object(direction == kReturn ? kReturnProgram : kEntryProgram, call_bpf_[direction]);
+}
+
+bool SyscallPlugin::ensure_way_back() {
+    return declined_bpf_ || load_events_object(kDeclinedProgram, declined_bpf_);
+}
+
+// The per-call object with `program` only, into `into`: the maps' owner
+// (bpf_) if it is the first object, else sharing bpf_'s maps.
+bool SyscallPlugin::load_events_object(const char *program, std::unique_ptr<live::BpfProgramSet> &into) {
     const std::span<const uint8_t> image(syscall_events_bpf_object, syscall_events_bpf_object_size);
-    const char *program = direction == kReturn ? kReturnProgram : kEntryProgram;
     if (!bpf_) {
         live::Result<live::LoadedObject> loaded =
             live::load_live_object(host_, ops_, image, kProvider, &misses_, load_only(program));
@@ -187,10 +199,10 @@ bool SyscallPlugin::ensure_loaded(Direction direction) {
             fail(loaded.error());
             return false;
         }
-        call_bpf_[direction] = std::move(loaded.value().programs);
+        into = std::move(loaded.value().programs);
         options_ = loaded.value().options;
         settings_ = std::move(loaded.value().settings);
-        bpf_ = call_bpf_[direction].get();
+        bpf_ = into.get();
         return true;
     }
     live::BpfLoadSettings settings = settings_; // the ring is bpf_'s
@@ -201,7 +213,7 @@ bool SyscallPlugin::ensure_loaded(Direction direction) {
         fail(set.error());
         return false;
     }
-    call_bpf_[direction] = std::move(set.value());
+    into = std::move(set.value());
     return true;
 }
 
@@ -246,8 +258,8 @@ bool SyscallPlugin::use_raw(Direction direction) {
         }
         raw_bpf_[direction] = std::move(set.value());
     }
-    live::Result<size_t> attached =
-        raw_bpf_[direction]->attach_tracepoint(kRawPrograms[direction], kRawGroup, kRawEvents[direction], 0);
+    live::Result<size_t> attached = raw_bpf_[direction]->attach_tracepoint(
+        kRawPrograms[direction], kRawGroup, kRawEvents[direction], kRawCookie | static_cast<uint64_t>(direction));
     if (!attached) {
         fail(attached.error());
         return false;
@@ -326,6 +338,7 @@ void SyscallPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     slot.fastpath_link = -1;
     slot.raw = false;
     slot.armed = false;
+    slot.way_back = false;
     slot.enabled = false;
     enabled_count_[direction]--;
     if (!bpf_)
@@ -344,7 +357,7 @@ int SyscallPlugin::set_filters(dtrace_probe_id id, uint64_t cookie, uint32_t nfi
     slot.stacks = live::stacks_for_usage(host_, ops_, id);
     if (!live::prepare_stacks(host_, ops_, slot.stacks, stacks_))
         return -1;
-    if (!slot.armed)
+    if (!slot.armed && !slot.way_back)
         return 0; // applied when the probe is armed
     if (live::Status configured = bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot)); !configured)
         return fail(configured.error());
@@ -361,6 +374,7 @@ int SyscallPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fast
     out.nargs = static_cast<uint32_t>(slot.is_return ? 2 : slot.shape->entry_types.size());
     out.arg_offset = 16;
     live::FastpathLoader::describe_task(out);
+    describe_user_stacks(out);
     const std::optional<int> number = syscall_number(slot.function);
     if (number && out.struct_size >= offsetof(dtrace_fastpath_probe, probe_word) + sizeof out.probe_word) {
         // Both records hold the system call's number at offset 8 (an int in
@@ -376,13 +390,14 @@ int SyscallPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fast
 // place of the plugin's (no attach cookie, no tail call: the cheapest event
 // the kernel has). A slot already armed (a probe enabled late) is disarmed
 // first, so that no event runs both; the few events in between are not
-// traced. False: the tail call then.
+// traced. False: the tail call then. Its cookie is the slot, as the
+// plugin's link's: the way back reads it (syscall_declined_event).
 bool SyscallPlugin::attach_fastpath_directly(int32_t program, ProbeSlot &slot, uint32_t index) {
     if (slot.raw || goes_raw(slot) || (slot.armed && !bpf_->configure(index, live_probe_config{})))
         return false; // found by number by the raw_syscalls program
     std::string error;
     const std::string event = (slot.is_return ? kExitPrefix : kEntryPrefix) + slot.function;
-    const int32_t link = fastpath_.attach_tracepoint(program, kSyscallGroup, event, error);
+    const int32_t link = fastpath_.attach_tracepoint(program, kSyscallGroup, event, index, error);
     if (link < 0) {
         if (slot.armed)
             (void)bpf_->configure(index, config_of(slot));
@@ -393,7 +408,8 @@ bool SyscallPlugin::attach_fastpath_directly(int32_t program, ProbeSlot &slot, u
     slot.attachment.reset();
     slot.armed = false;
     slot.fastpath_link = link;
-    return true;
+    // The way back delivers by the slot's configuration (the plugin's program is gone).
+    return !slot.way_back || bpf_->configure(index, config_of(slot));
 }
 
 int SyscallPlugin::attach_fastpath_program(int32_t program, dtrace_probe_id, uint64_t cookie) {
@@ -422,7 +438,13 @@ int SyscallPlugin::start() {
         if (slot.enabled && !slot.armed && slot.fastpath_link < 0 && !arm(slot, i))
             return -1;
     }
-    return 0;
+    if (!declined_bpf_)
+        return 0;
+    // Events dtrace's programs decline come by the ring; the table they
+    // walk follows the process's mapping calls, off the ring's thread (a
+    // table written again computes the rows of the files new to it).
+    table_follower_ = std::make_unique<live::PeriodicTask>(kTableFollowPeriod, [this] { follow_user_stack_marks(); });
+    return ensure_ring() ? 0 : -1;
 }
 
 // The ring's reader, once tracing has started and the plugin's program is loaded.
@@ -442,6 +464,7 @@ bool SyscallPlugin::ensure_ring() {
 // Detaches first, so that the last drain sees every event there will be.
 void SyscallPlugin::stop() {
     fastpath_.detach_all();
+    table_follower_.reset();
     for (const auto *sets : {&raw_bpf_, &call_bpf_})
         for (const std::unique_ptr<live::BpfProgramSet> &set : *sets)
             if (set)

@@ -25,6 +25,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -34,9 +35,11 @@
 #include "bpf_program_set.h"
 #include "event_ring.h"
 #include "fastpath_loader.h"
+#include "fastpath_user_stacks.h"
 #include "kernel_filter.h"
 #include "live_firing.h"
 #include "live_options.h"
+#include "periodic_task.h"
 #include "record_stacks.h"
 #include "stack_symbols.h"
 #include "syscall_catalog.h"
@@ -68,6 +71,14 @@ class SyscallPlugin {
         return static_cast<uint32_t>(stacks_.tracing_frames(frames));
     }
 
+    // ustack() keys in the kernel (docs/fastpath.md, "Stacks";
+    // syscall_user_stacks.cpp): $target's table in the walk's maps
+    // (fill_user_stack_maps), and the way back of an event the walk
+    // declined (fill_way_back).
+    int fastpath_fill_user_stacks(dtrace_probe_id probe, uint64_t cookie, int32_t rows, int32_t blocks,
+                                  int32_t mappings);
+    int fastpath_fill_way_back(dtrace_probe_id probe, uint64_t cookie, int32_t program_array);
+
     // Names the addresses of stack() and ustack() (the live stack helper).
     int lookup_symbol(uint32_t space, int64_t pid, uint64_t address, dtrace_symbol *out) {
         return stacks_.lookup(space, pid, address, out) ? 0 : -1;
@@ -89,14 +100,18 @@ class SyscallPlugin {
         bool raw = false;                 // found by number by the raw_syscalls program
         bool wide = false;                // named by a description that names many calls
         live::ProbeFilter filter;
-        uint32_t stacks = 0; // LIVE_STACK_*: what the clauses read
+        uint32_t stacks = 0;   // LIVE_STACK_*: what the clauses read
+        bool way_back = false; // dtrace's program may decline its events (fastpath_fill_way_back)
     };
     enum Direction { kEntry = 0, kReturn = 1 };
+    // The way back of an event dtrace's program declined (syscall_events.bpf.c).
+    static constexpr const char *kDeclinedProgram = "syscall_declined_event";
 
     int fail(const std::string &message);
     bool register_call(const std::string &name, const char *name_pattern, bool wide);
     std::optional<uint32_t> slot_for(const std::string &function, bool is_return);
     bool ensure_loaded(Direction direction);
+    bool load_events_object(const char *program, std::unique_ptr<live::BpfProgramSet> &into);
     bool use_raw(Direction direction);
     bool set_raw_slot(const ProbeSlot &slot, Direction direction, uint32_t value);
     live_probe_config config_of(const ProbeSlot &slot) const;
@@ -105,6 +120,13 @@ class SyscallPlugin {
     bool arm(ProbeSlot &slot, uint32_t index);
     bool ensure_ring();
     void deliver(std::span<const uint8_t> record);
+    // Where fastpath_layout says a walk of the user stack starts (or why it cannot).
+    void describe_user_stacks(dtrace_fastpath_probe &out) const;
+    // Loads the way back's program (syscall_declined_event) once.
+    bool ensure_way_back();
+    // Writes the walk's table again if the marks disabled it since
+    // (fastpath_user_stacks.h): every few milliseconds while tracing.
+    void follow_user_stack_marks();
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
@@ -128,6 +150,10 @@ class SyscallPlugin {
     live::stacks::StackSymbols stacks_;
     live::RecordStacks record_stacks_;
     live::FastpathLoader fastpath_;
+    std::unique_ptr<live::BpfProgramSet> declined_bpf_;  // the way back (syscall_declined_event)
+    std::mutex user_stacks_mutex_;                       // the table: the control thread, the ring's
+    live::UserStackTable user_stack_table_;              // $target's, in the walk's maps
+    std::unique_ptr<live::PeriodicTask> table_follower_; // follow_user_stack_marks(), while tracing
     bool started_ = false;
 };
 

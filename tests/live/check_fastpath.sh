@@ -1,5 +1,5 @@
 #!/bin/sh
-# check_fastpath.sh DTRACE WORKLOAD CASE: the in-kernel fast path
+# check_fastpath.sh DTRACE WORKLOAD CASE [LIBRARY]: the in-kernel fast path
 # (docs/fastpath.md) on the syscall provider, with a workload of our own
 # whose calls and arguments are known (syscall_workload.c), and on the sdt
 # plugin's probes (the sdt_* cases, with sdt_workload.c). Every clause
@@ -13,8 +13,10 @@
 #   fallback      what the kernel path cannot do stays in user space, with
 #                 the reason, and still prints the right output
 #   stacks        stack() keys and records in the kernel, named as the
-#                 user-space path names them; ustack() keys stay in user
-#                 space, saying why
+#                 user-space path names them
+#   ustack        ustack() keys in the kernel for $target (LIBRARY: what
+#                 the workload loads with dlopen), another process's calls
+#                 not counted, the reason without $target
 #   sdt_explain, sdt_differential, sdt_fallback
 #                 the same for sdt:<group>::<event>, sched, proc and io
 #   sdt_with_syscall
@@ -110,18 +112,58 @@ stacks)
     # The stack() action: the frames in the clause's record.
     same_both_ways 'syscall::getppid:entry /pid == $target/ { printf("%d", arg0); stack(3); trace(tid > 0); }' \
         "5 write:hi" "$in_kernel"
-    # ustack() keys stay in user space at syscall probes (the syscall plugin
-    # gives the kernel's walk by the CFI no rows: docs/fastpath.md; pid
-    # does, check_pid.sh fastpath_ustack), and print the same stacks (few calls: each event
-    # brings its user stack's bytes, which a burst would drop).
-    user_space="stays in user space: ustack() keys are not available in the kernel path"
-    same_both_ways 'syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }' "100 write:hi" "$user_space"
+    ;;
+ustack)
+    # ustack() keys at syscall probes run in the kernel for $target (the
+    # walk by the CFI over its rows, the other processes' events declined)
+    # and print the same stacks as in user space (few calls where the
+    # fast path is off: each event brings its user stack's bytes, which a
+    # burst would drop).
+    library=$4
+    [ -f "$library" ] || fail "no library for the dlopen step: $library"
+    same_both_ways 'syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }' "100 write:hi" "$in_kernel"
     grep -q 'syscall_workload`main+0x' "$out" || fail "no frame of the workload's main in ustack()"
+    grep -Eq '^ +100$' "$out" || fail "not 100 getppid calls under one stack"
+    # The calls after the table was written again for the libraries the
+    # dynamic linker mapped: every one walked in the kernel, none brought
+    # the mappings to user space, and the frames are named all the same.
+    same_both_ways 'syscall::getppid:entry /pid == $target/ { @[ustack()] = count(); }' "sleep:300 100" "$in_kernel"
+    grep -q 'libc.so.6`syscall+0x' "$out" && grep -q 'syscall_workload`main+0x' "$out" ||
+        fail "unnamed frames where the kernel walked every stack"
     same_both_ways 'syscall::write:entry /pid == $target/ { @[ustack(3), execname] = count(); }' \
-        "5 write:hello write:hi" "$user_space"
-    same_both_ways 'syscall::getppid:entry,syscall::write:entry /pid == $target/ { @[ustack(), probefunc] = count(); }' \
-        "20 write:hello" "$user_space"
+        "5 write:hello write:hi" "$in_kernel"
+    # A wide description (raw_syscalls, the way back by call number), the
+    # return too (the dynamic linker's calls left out: some of their frames
+    # are unnamed addresses, which differ from run to run).
+    same_both_ways 'syscall:::entry /pid == $target && (probefunc == "getppid" || probefunc == "write")/ {
+                        @[ustack(5), probefunc] = count(); }
+                    syscall::getppid:return /pid == $target/ { @r[ustack(2), arg0 > 0] = count(); }' \
+        "20 write:hello" "$in_kernel"
     grep -q '^ *getppid  *20$' "$out" && grep -q '^ *write  *1$' "$out" || fail "no getppid and write keys beside ustack()"
+    # Another process's calls at the same time: not walked by $target's
+    # rows, not counted.
+    "$workload" 20000000 &
+    other=$!
+    run -x fastpath=explain -qn 'syscall::getppid:entry /pid == $target/ { @[ustack(1)] = count(); }' \
+        -c "$workload sleep:200 100 sleep:200"
+    kill "$other" 2>/dev/null
+    wait "$other" 2>/dev/null
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "$in_kernel" "$err" || fail "ustack(1) beside another process does not run in the kernel"
+    [ "$(grep -c '[^[:space:]]' "$out")" = 2 ] && grep -Eq '^ +100$' "$out" ||
+        { cat "$out"; fail "another process's calls counted with \$target's"; }
+    # A library mapped after the table was written (dlopen): the events
+    # after it are declined, the table written again, and the library's
+    # frames named either way.
+    same_both_ways 'syscall::getppid:entry /pid == $target/ { @[ustack(3)] = count(); }' \
+        "10 dlopen:50:$library 10 dlopen:30:$library" "$in_kernel"
+    grep -q 'ustack_dlopen_lib.so`workload_calls+0x' "$out" || fail "no frame of the library loaded by dlopen()"
+    grep -Eq '^ +80$' "$out" || fail "not 80 calls from the library"
+    # Without $target the walk has no process's rows: user space, saying why.
+    run -x fastpath=explain -qn 'syscall::getppid:entry { @[ustack()] = count(); } tick-1ms { exit(0); }'
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "stays in user space: ustack() keys are not available in the kernel path: at syscall probes.*-c or -p" "$err" ||
+        fail "ustack() without \$target is not explained"
     ;;
 strings)
     # copyinstr() (keys, predicates against constants, records), string

@@ -112,14 +112,15 @@ struct Session {
 };
 
 const Session kSessions[] = {
-    // openat:entry's count runs in the kernel (dtrace's program on its own
-    // tracepoint); getppid's stack and openat:return's strjoin() keep their
-    // clauses in user space (the plugin's programs).
+    // getppid's count and stack and openat:entry's count run in the kernel
+    // (dtrace's programs on their own tracepoints; the ustack() walk's way
+    // back and its table's marks on the mapping calls); openat:return's
+    // strjoin() keeps its clause in user space (the plugin's program).
     {"syscall",
      "syscall::getppid:entry /pid == $target/ { @ = count(); @u[ustack()] = count(); } "
      "syscall::openat:entry /pid == $target/ { @o = count(); } "
      "syscall::openat:return /pid == $target/ { @r[strjoin(execname, \"!\")] = count(); }",
-     {"syscall_entry", "syscall_return", "dtrace_clauses"}},
+     {"syscall_decline", "ustack_mmap", "syscall_return", "dtrace_clauses"}},
     {"sdt",
      "sched:::on-cpu /pid == $target/ { @ = count(); } proc:::exit /pid == $target/ { @e = count(); } "
      "sdt:sched::sched_process_exit /pid == $target/ { @x = count(); } "

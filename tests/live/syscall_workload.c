@@ -7,12 +7,15 @@
  *   opens:N:PATH  the same N times
  *   write:TEXT    write(fd of /dev/null, TEXT, strlen(TEXT))
  *   sleep:MS      sleep MS milliseconds
+ *   dlopen:N:PATH dlopen(PATH) now, then its workload_calls(N): N getppid()
+ *                 calls from the library's code (ustack_dlopen_lib.c)
  *
  * Exits 0, or 2 for a step it does not understand. With SYSCALL_WORKLOAD_REPORT
  * set in its environment it prints, to stderr, its own elapsed and CPU seconds
  * ("workload elapsed 0.25 cpu 0.24"), for the benchmarks.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +47,19 @@ static int step(const char *arg, int null_fd) {
     if (strncmp(arg, "write:", 6) == 0) {
         const char *text = arg + 6;
         return write(null_fd, text, strlen(text)) < 0;
+    }
+    if (strncmp(arg, "dlopen:", 7) == 0) {
+        long n = strtol(arg + 7, &end, 10);
+        if (end == arg + 7 || *end != ':' || n < 0)
+            return 2;
+        void *library = dlopen(end + 1, RTLD_NOW);
+        void (*calls)(long) = library ? (void (*)(long))dlsym(library, "workload_calls") : NULL;
+        if (calls == NULL) {
+            fprintf(stderr, "syscall_workload: %s\n", dlerror());
+            return 1;
+        }
+        calls(n);
+        return 0;
     }
     if (strncmp(arg, "sleep:", 6) == 0) {
         long ms = strtol(arg + 6, &end, 10);

@@ -42,10 +42,11 @@ struct {
     __type(value, struct user_stack_gate);
 } ustack_gate SEC(".maps");
 
-/* The walk's mappings map (the loader's, shared by file descriptor). */
+/* The walk's mappings map (the loader's, shared by file descriptor); its
+ * last entry names the table's process (DTRACE_UNWIND_PROCESS_ENTRY). */
 struct {
     __uint(type, BPF_MAP_TYPE_ARRAY);
-    __uint(max_entries, USER_STACK_MAPPINGS_MAX);
+    __uint(max_entries, USER_STACK_MAPPINGS_MAX + 1);
     __type(key, __u32);
     __type(value, struct user_stack_mapping);
 } ustack_mappings SEC(".maps");

@@ -123,6 +123,11 @@ void ProcessMaps::exit(int64_t pid) {
         processes_.erase(known);
 }
 
+void ProcessMaps::keep(int64_t pid) {
+    std::lock_guard lock(mutex_);
+    processes_[pid].looked_up = true;
+}
+
 std::optional<Mapping> ProcessMaps::find(int64_t pid, uint64_t address) {
     std::lock_guard lock(mutex_);
     ensure_locked(pid);

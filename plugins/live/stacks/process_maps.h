@@ -49,8 +49,12 @@ class ProcessMaps {
     // Process `child` was forked from `parent`: it has the same mappings
     // (when the parent is known).
     void fork(int64_t parent, int64_t child);
-    // The process ended: forgotten unless an address of it was looked up.
+    // The process ended: forgotten unless an address of it was looked up
+    // or it is kept.
     void exit(int64_t pid);
+    // Keeps the process's mappings after it exits: a kernel program took
+    // addresses of it that are named later (the ustack() walk's table).
+    void keep(int64_t pid);
     // The mapping containing `address`, learning the process first if needed.
     std::optional<Mapping> find(int64_t pid, uint64_t address);
 

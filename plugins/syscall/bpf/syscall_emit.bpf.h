@@ -14,6 +14,30 @@
 
 #define MAX_ERRNO 4095
 
+/* The raw_syscalls programs' attach cookie: this bit, and the direction
+ * (0 entry, 1 return) in bit 0; a per-call program's is its probe slot. */
+#define SYSCALL_RAW_COOKIE (1ull << 32)
+
+/* Index: number * 2 + (0 entry, 1 return); value: slot + 1 (0: none). The
+ * raw_syscalls programs find a call's probe slot here. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(max_entries, LIVE_MAX_SYSCALLS * 2);
+    __type(key, __u32);
+    __type(value, __u32);
+} live_syscall_slots SEC(".maps");
+
+static __always_inline int slot_of(__s64 nr, __u32 direction, __u32 *slot) {
+    if (nr < 0 || nr >= LIVE_MAX_SYSCALLS)
+        return 0;
+    __u32 key = (__u32)nr * 2 + direction;
+    __u32 *value = bpf_map_lookup_elem(&live_syscall_slots, &key);
+    if (!value || *value == 0)
+        return 0;
+    *slot = *value - 1;
+    return 1;
+}
+
 struct live_scratch {
     struct live_record record;
     char data[LIVE_MAX_CAPTURES * LIVE_CAPTURE_MAX + LIVE_STACK_TAIL_MAX];

@@ -5,20 +5,14 @@
  * wide enabling such as syscall:::entry attaches and, above all, detaches
  * in milliseconds rather than the seconds hundreds of tracepoints take).
  * live_syscall_slots maps a call's number and direction to its probe
- * slot; calls without one return at once. The maps of live_context.bpf.h
- * are shared with the per-call object (the loader reuses their fds).
+ * slot (syscall_emit.bpf.h); calls without one return at once. The maps
+ * of live_context.bpf.h are shared with the per-call object (the loader
+ * reuses their fds). The attach cookie is SYSCALL_RAW_COOKIE and the
+ * direction (syscall_declined_event reads it).
  */
 #include "syscall_emit.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-/* Index: number * 2 + (0 entry, 1 return); value: slot + 1 (0: none). */
-struct {
-    __uint(type, BPF_MAP_TYPE_ARRAY);
-    __uint(max_entries, LIVE_MAX_SYSCALLS * 2);
-    __type(key, __u32);
-    __type(value, __u32);
-} live_syscall_slots SEC(".maps");
 
 /* raw_syscalls:sys_enter's and sys_exit's records. */
 struct raw_enter {
@@ -31,17 +25,6 @@ struct raw_exit {
     __s64 id;
     __s64 ret;
 };
-
-static __always_inline int slot_of(__s64 nr, __u32 direction, __u32 *slot) {
-    if (nr < 0 || nr >= LIVE_MAX_SYSCALLS)
-        return 0;
-    __u32 key = (__u32)nr * 2 + direction;
-    __u32 *value = bpf_map_lookup_elem(&live_syscall_slots, &key);
-    if (!value || *value == 0)
-        return 0;
-    *slot = *value - 1;
-    return 1;
-}
 
 SEC("tracepoint")
 int raw_syscall_entry(struct raw_enter *ctx) {

@@ -542,6 +542,11 @@ typedef struct dtrace_fastpath_probe {
      * copies it, rather than a fixed size. */
     uint32_t task_mm;
     uint32_t mm_start_stack;
+    /* Appended: without DTRACE_FASTPATH_USER_REGISTERS, why a walk of the
+     * user stack cannot run at the probe (a static string -x
+     * fastpath=explain prints after "ustack() keys are not available in
+     * the kernel path: "; NULL: not said). */
+    const char *user_stacks_unavailable;
 } dtrace_fastpath_probe;
 
 /* A system call return: the word at arg_offset is the kernel's return value;
@@ -575,6 +580,11 @@ typedef struct dtrace_fastpath_probe {
 /* The context holds the user registers of the thread at the probe, where
  * user_ip_offset, user_sp_offset and user_bp_offset say. */
 #define DTRACE_FASTPATH_USER_REGISTERS 0x80u
+/* Appended: with DTRACE_FASTPATH_USER_REGISTERS, user_ip_offset,
+ * user_sp_offset and user_bp_offset are offsets in the current task's
+ * struct pt_regs (bpf_task_pt_regs(bpf_get_current_task_btf()): the user
+ * registers at a tracepoint of a system call), not in the context. */
+#define DTRACE_FASTPATH_TASK_USER_REGISTERS 0x100u
 
 typedef enum dtrace_bpf_map_type {
     DTRACE_BPF_MAP_HASH = 1,
@@ -735,6 +745,13 @@ typedef struct dtrace_fastpath_user_mapping {
     uint32_t first_block; /* its block entries in the blocks map */
     uint32_t reserved;
 } dtrace_fastpath_user_mapping;
+
+/* Appended: the mappings map holds one entry more, at this index, which
+ * is not a mapping: its start is the process (tgid) whose table the maps
+ * hold (0: none yet). dtrace's programs walk only that process's stacks
+ * and send every other event back to user space (fill_way_back), so that
+ * a probe of every process (a system call's) can walk one process's. */
+#define DTRACE_UNWIND_PROCESS_ENTRY DTRACE_UNWIND_MAPPINGS_MAX
 
 /* core -> plugin: the host's services. */
 typedef struct dtrace_host_ops {

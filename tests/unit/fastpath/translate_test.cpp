@@ -248,6 +248,15 @@ TEST(FastpathTranslate, StackKeys) {
     EXPECT_EQ(stack_refusal("a:::b { @[ustack(5)] = count(); }", walks), std::nullopt);
     EXPECT_EQ(stack_refusal("a:::b { @[ustack(), execname] = sum(arg0); @m[ustack(64)] = max(arg1); }", walks),
               std::nullopt);
+    // At a tracepoint (syscall): the registers are the task's; without a process, the plugin's reason.
+    fastpath::ProbeShape tracepoint{6, 16, false};
+    tracepoint.user_stacks = true;
+    tracepoint.user_registers = {128, 152, 32, true};
+    EXPECT_EQ(stack_refusal("a:::b { @[ustack(5), execname] = count(); }", tracepoint), std::nullopt);
+    fastpath::ProbeShape no_target{6, 16, false};
+    no_target.user_stacks_unavailable = "at these probes the walk needs -c or -p";
+    EXPECT_EQ(stack_refusal("a:::b { @[ustack()] = count(); }", no_target),
+              "ustack() keys are not available in the kernel path: at these probes the walk needs -c or -p");
     EXPECT_EQ(stack_refusal("a:::b { @[ustack(65)] = count(); }", walks),
               "ustack() of more than 64 frames is not available in the kernel path");
     EXPECT_EQ(stack_refusal("a:::b { @[ustack()] = count(); self->n++; }", walks),

@@ -60,9 +60,10 @@ class UserStackWalkProgram {
     };
 
     // Builds and loads the walk of `frames` frames with a copy of up to
-    // `stack_bytes`, its maps filled with this process's table; "" or why not.
+    // `stack_bytes` from the registers at `place` (the context's, by
+    // default), its maps filled with this process's table; "" or why not.
     std::string load(live::FastpathLoader &loader, live::stacks::ImageCache &images, uint32_t frames,
-                     uint32_t stack_bytes) {
+                     uint32_t stack_bytes, const fastpath::UserRegisterPlace &place = {0, 8, 16}) {
         using namespace fastpath::bpf;
         fastpath::MapPlan plan;
         const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, frames);
@@ -70,7 +71,7 @@ class UserStackWalkProgram {
         fastpath::BpfEmitter out;
         fastpath::BpfEmitter::Label fallback = out.new_label(), done = out.new_label();
         out.mov(R6, R1);
-        fastpath::emit_user_stack_walk(out, walk, {0, 8, 16}, frames, stack_bytes, fallback);
+        fastpath::emit_user_stack_walk(out, walk, place, frames, stack_bytes, fallback);
         lookup_result(out, result, done);
         out.store_imm(kDw, R0, 0, kWalked);
         fastpath::emit_copy_user_stack(out, R0, 8, frames);

@@ -6,7 +6,9 @@
 // the same frames, through this program's functions and libc (qsort's
 // comparator, -O2, no frame pointers); the same stop at a shallow copy and
 // at a frame limit; the fallback to user space at a signal frame (libc's
-// __restore_rt has a DWARF expression) and in a file without rows.
+// __restore_rt has a DWARF expression), in a file without rows and at an
+// event of another process than the table's; the walk from the current
+// task's registers (a tracepoint's).
 //
 // The walk runs as a raw tracepoint program by BPF_PROG_TEST_RUN
 // (user_stack_walk_program.h).
@@ -16,10 +18,13 @@
 
 #include <gtest/gtest.h>
 
+#include <asm/ptrace.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <cstddef>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -46,6 +51,12 @@ std::vector<stacks::Mapping> own_mappings() {
     return stacks::parse_maps(text.str());
 }
 
+std::string own_executable() {
+    char path[4096];
+    const ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    return n > 0 ? std::string(path, static_cast<size_t>(n)) : std::string("?");
+}
+
 class UserStackWalk : public ::testing::Test {
   protected:
     void SetUp() override {
@@ -57,8 +68,9 @@ class UserStackWalk : public ::testing::Test {
     std::shared_ptr<stacks::ElfImage> image_of(const std::string &path) { return images.image_for(path, getpid()); }
 
     // The walk of `frames` frames (user_stack_walk_program.h). False with the reason.
-    ::testing::AssertionResult load(uint32_t frames, uint32_t stack_bytes) {
-        if (std::string error = program.load(loader, images, frames, stack_bytes); !error.empty())
+    ::testing::AssertionResult load(uint32_t frames, uint32_t stack_bytes,
+                                    const fastpath::UserRegisterPlace &place = {0, 8, 16}) {
+        if (std::string error = program.load(loader, images, frames, stack_bytes, place); !error.empty())
             return ::testing::AssertionFailure() << error;
         walk_frames = frames;
         walk_stack_bytes = stack_bytes;
@@ -186,6 +198,54 @@ TEST_F(UserStackWalk, GoesToUserSpaceInAFileWithoutRows) {
     current = this;
     test::call_from_qsort(1, capture_and_walk);
     EXPECT_EQ(outcome.status, kFellBack);
+}
+
+// The table names its process; another process's event is declined
+// before anything is read (a system call's probe fires in every process).
+TEST_F(UserStackWalk, DeclinesAnEventOfAnotherProcess) {
+    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes));
+    current = this;
+    test::call_from_qsort(1, capture_and_walk);
+    EXPECT_EQ(outcome.status, kWalked);
+    const uint32_t key = DTRACE_UNWIND_PROCESS_ENTRY;
+    std::string error;
+    for (const int64_t process : {int64_t{getppid()}, int64_t{0}}) {
+        SCOPED_TRACE("the table's process " + std::to_string(process));
+        const dtrace_fastpath_user_mapping other{uint64_t(process), uint64_t(process), 0, 0, 0, 0, 0};
+        ASSERT_TRUE(loader.update_map(program.mappings_map, &key, &other, error)) << error;
+        test::call_from_qsort(1, capture_and_walk);
+        EXPECT_EQ(outcome.status, kFellBack);
+    }
+    const dtrace_fastpath_user_mapping own{uint64_t(getpid()), uint64_t(getpid()), 0, 0, 0, 0, 0};
+    ASSERT_TRUE(loader.update_map(program.mappings_map, &key, &own, error)) << error;
+    test::call_from_qsort(1, capture_and_walk);
+    EXPECT_EQ(outcome.status, kWalked);
+}
+
+// At a tracepoint the user registers are the current task's struct
+// pt_regs: here, this thread's at its bpf() system call (the test run's),
+// from libc's wrapper up through this program.
+TEST_F(UserStackWalk, StartsFromTheCurrentTasksRegisters) {
+    ASSERT_TRUE(load(
+        20, fastpath::kUserStackCopyBytes,
+        {int16_t(offsetof(pt_regs, rip)), int16_t(offsetof(pt_regs, rsp)), int16_t(offsetof(pt_regs, rbp)), true}));
+    const uint64_t ignored[3] = {0, 0, 0}; // the context: not read
+    std::string error;
+    std::optional<test::UserStackWalkProgram::Result> result = program.run(ignored, error);
+    ASSERT_TRUE(result) << error;
+    EXPECT_EQ(result->status, kWalked);
+    auto mapped_from = [&](uint64_t pc, const std::string &name) {
+        for (const stacks::Mapping &m : mappings)
+            if (pc >= m.start && pc < m.end && m.path.find(name) != std::string::npos)
+                return true;
+        return false;
+    };
+    ASSERT_FALSE(result->frames.empty());
+    EXPECT_TRUE(mapped_from(result->frames[0], "libc.so.6")) << std::hex << result->frames[0];
+    const std::string self = own_executable();
+    EXPECT_TRUE(std::any_of(result->frames.begin(), result->frames.end(),
+                            [&](uint64_t pc) { return pc != 0 && mapped_from(pc, self); }))
+        << "no frame of " << self;
 }
 
 TEST_F(UserStackWalk, AVerifiedWalkTakesAtMost64Frames) {
