@@ -3,6 +3,8 @@
 #include "file_library.h"
 
 #include <array>
+#include <cstdio>
+#include <fcntl.h>
 #include <iterator>
 #include <string_view>
 #include <unistd.h>
@@ -84,6 +86,28 @@ void append_translator(std::string &d) {
     d += "};\n";
 }
 
+// open(2)'s flags as fi_oflags holds them: Linux's, as the build host's
+// <fcntl.h> gives them (the names Oracle's io.d defines).
+struct OpenFlag {
+    const char *name;
+    int value;
+};
+constexpr OpenFlag kOpenFlags[] = {
+    {"O_ACCMODE", O_ACCMODE}, {"O_RDONLY", O_RDONLY},     {"O_WRONLY", O_WRONLY},       {"O_RDWR", O_RDWR},
+    {"O_CREAT", O_CREAT},     {"O_EXCL", O_EXCL},         {"O_NOCTTY", O_NOCTTY},       {"O_TRUNC", O_TRUNC},
+    {"O_APPEND", O_APPEND},   {"O_NONBLOCK", O_NONBLOCK}, {"O_NDELAY", O_NDELAY},       {"O_SYNC", O_SYNC},
+    {"O_FSYNC", O_FSYNC},     {"O_ASYNC", O_ASYNC},       {"O_DIRECTORY", O_DIRECTORY}, {"O_NOFOLLOW", O_NOFOLLOW},
+    {"O_CLOEXEC", O_CLOEXEC}, {"O_DSYNC", O_DSYNC},       {"O_RSYNC", O_RSYNC},
+};
+
+void append_open_flags(std::string &d) {
+    for (const OpenFlag &flag : kOpenFlags) {
+        char octal[16];
+        std::snprintf(octal, sizeof octal, "0%o", static_cast<unsigned>(flag.value));
+        d += "inline int " + std::string(flag.name) + " = " + octal + ";\n";
+    }
+}
+
 } // namespace
 
 const std::string &file_d_library() {
@@ -91,6 +115,7 @@ const std::string &file_d_library() {
         std::string d = "typedef long long offset_t;\n";
         plugin_common::append_twin_structs(d, "fileinfo", "live_", kFileinfo);
         append_translator(d);
+        append_open_flags(d);
         d += "inline fileinfo_t fds[int fd] = xlate<fileinfo_t>((live_fileinfo_t *)(" + d_hex(kFileRecordsAddress) +
              " + (uint64_t)(uint32_t)fd * " + std::to_string(kFileRecordStride) + "));\n";
         return d;

@@ -43,7 +43,8 @@ inline constexpr uint64_t file_text_address(size_t member) {
     return kFileTextBase + member * kFileTextSlot;
 }
 
-// The D source: offset_t, fileinfo_t, its twin, the translator and fds[].
+// The D source: offset_t, fileinfo_t, its twin, the translator, fds[] and
+// the O_* flags fi_oflags holds (Linux's).
 const std::string &file_d_library();
 
 } // namespace dtrace::live
