@@ -83,6 +83,16 @@ std::string pseudo_fs_of(std::string_view link) {
     return std::string(kUnknownFile);
 }
 
+// Whether the process is gone or has exited (a zombie has closed its files).
+bool process_exited(const std::string &process_dir) {
+    Result<std::string> stat = read_text_file(process_dir + "/stat");
+    if (!stat)
+        return true;
+    const size_t close = stat.value().rfind(") ");
+    const char state = close == std::string::npos || close + 2 >= stat.value().size() ? 'X' : stat.value()[close + 2];
+    return state == 'Z' || state == 'X';
+}
+
 } // namespace
 
 std::optional<FdInfo> parse_fdinfo(std::string_view text) {
@@ -166,7 +176,7 @@ FileFacts read_file_facts(const std::string &process_dir, int32_t fd, Mounts &mo
     Result<std::string> fdinfo = read_text_file(process_dir + "/fdinfo/" + number);
     std::optional<FdInfo> info = fdinfo ? parse_fdinfo(fdinfo.value()) : std::nullopt;
     if (n < 0 || !info)
-        return access(process_dir.c_str(), F_OK) == 0 ? no_file() : unknown_file();
+        return process_exited(process_dir) ? unknown_file() : no_file();
     const std::string_view path(link, static_cast<size_t>(n));
     auto mount = mounts.find(info->mnt_id);
     if (mount == mounts.end() && !path.empty() && path.front() == '/') {

@@ -45,7 +45,7 @@ struct FileFacts {
 };
 // A descriptor that is not open: DTrace's values for a NULL file.
 FileFacts no_file();
-// A process no longer there (its files cannot be known any more).
+// A process that has exited (its files cannot be known any more).
 FileFacts unknown_file();
 // A descriptor whose link reads `link` ("/etc/passwd", "socket:[123]"),
 // with its fdinfo, on mount `mount` (nullptr: not in mountinfo). A link

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <string>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "file_facts.h"
@@ -106,6 +107,23 @@ TEST(ReadFileFacts, DescribesOurOwnFiles) {
     const FileFacts gone = read_file_facts("/proc/no-such-process", 0, mounts);
     EXPECT_EQ(gone.pathname, "<unknown>");
     EXPECT_EQ(gone.offset, -1);
+}
+
+TEST(ReadFileFacts, AZombiesFilesAreUnknown) {
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0)
+        _exit(0);
+    const std::string dir = "/proc/" + std::to_string(child);
+    for (int i = 0; i < 1000; ++i) { // until it has exited (not reaped: a zombie)
+        Mounts mounts;
+        if (read_file_facts(dir, 0, mounts).pathname == "<unknown>")
+            break;
+        usleep(1000);
+    }
+    Mounts mounts;
+    EXPECT_EQ(read_file_facts(dir, 0, mounts).fs, "<unknown>");
+    waitpid(child, nullptr, 0);
 }
 
 TEST(FileRecords, ServesTheTwinAndItsTexts) {
