@@ -175,10 +175,11 @@ io_direct)
     device=$(findmnt -n -o SOURCE --target "$disk_dir" | sed 's|^/dev/||')
     run -qn 'io:::start /pid == $target && args[0]->b_bcount == 4096/ {
                  @[args[1]->dev_statname, args[0]->b_flags & B_READ ? "R" : "W"] = count();
-                 started[args[0]->b_edev, args[0]->b_blkno] = 1; }
+                 started[args[0]->b_edev, args[0]->b_blkno] = 1;
+                 @fi[args[2]->fi_pathname, args[2]->fi_fs, args[2]->fi_offset] = count(); }
              io:::done /started[args[0]->b_edev, args[0]->b_blkno]/ {
                  @done = count(); started[args[0]->b_edev, args[0]->b_blkno] = 0; }
-             END { printa("%s %s %@d\n", @); printa("done %@d\n", @done); }' \
+             END { printa("%s %s %@d\n", @); printa("done %@d\n", @done); printa("fileinfo %s %s %d %@d\n", @fi); }' \
         -c "$workload direct $disk_dir/sdt_direct.$$ 40"
     expect_status_0
     line=$(grep " W " "$out")
@@ -187,8 +188,11 @@ io_direct)
     [ "$3" -ge 40 ] || fail "fewer than 40 direct writes"
     [ -z "$device" ] || [ "$1" = "$device" ] || [ "${device#"$1"}" != "$device" ] || fail "device $1 is not $device"
     [ "$(value_of done)" -ge 40 ] || fail "fewer than 40 starts are done"
+    # The block layer does not know the file (fileinfo_t, shared with fds[]).
+    [ "$(grep -c '^fileinfo ' "$out")" = 1 ] && grep -Eq '^fileinfo <none> <unknown> -1 [0-9]+$' "$out" ||
+        fail "io:::start's fileinfo_t is not <none>, <unknown>, -1"
     # The workload's own 4 KB reads (its program pages) start and complete too.
-    started=$(awk '$1 != "done" { n += $3 } END { print n + 0 }' "$out")
+    started=$(awk '$1 != "done" && $1 != "fileinfo" { n += $3 } END { print n + 0 }' "$out")
     [ "$(value_of done)" -le "$started" ] || fail "more done than started"
     ;;
 tcp)
