@@ -36,7 +36,7 @@ static_assert(std::size(kFileinfo) == fi::kSize && fi::kSize * 8 <= kFileRecordS
 constexpr int kOwnDescriptors = 3;
 
 // Member `m` of `f` as a D expression. dtrace's own offsets are not
-// written in: they change as dtrace writes, and every live plugin must
+// written in (0): they change as dtrace writes, and every live plugin must
 // register the same text.
 std::string own_member(size_t m, const FileFacts &f) {
     switch (m) {
@@ -76,7 +76,7 @@ void append_translator(std::string &d) {
         const Member &member = kFileinfo[m];
         const std::string type(member.d_type);
         std::string mine = own_member(m, none);
-        for (int fd = kOwnDescriptors; fd-- > 0;)
+        for (int fd = kOwnDescriptors; m != fi::fi_offset && fd-- > 0;)
             mine = "(uintptr_t)P == " + d_hex(file_record_address(fd)) + " ? " + own_member(m, own[fd]) + " : " + mine;
         if (type != "string")
             mine = "(" + type + ")(" + mine + ")";
