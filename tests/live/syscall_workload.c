@@ -61,7 +61,7 @@ static int step(const char *arg, int null_fd) {
         long offset = strtol(colon + 1, &end, 10);
         if (*end != '\0' || offset < 0)
             return 2;
-        char file[4096];
+        static char file[4096]; // not on the stack: the kernel path's ustack() walk copies 8 KB of it
         snprintf(file, sizeof file, "%.*s", (int)(colon - path), path);
         int fd = writing ? open(file, O_WRONLY | O_CREAT | O_APPEND, 0600) : open(file, O_RDONLY);
         char bytes[10] = "0123456789";
