@@ -318,7 +318,7 @@ void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const
         for (const auto &key : d.steps.front().array_key_types)
             in.params.push_back({key->declarator.name, type_of(*key), 0});
         NodePtr value = cook_inline(in, line, {}); // checked with the parameters standing for themselves
-        if (!arg_compatible(type, *value))
+        if (!translates_to(*value, type) && !arg_compatible(type, *value))
             raise_error(Tag::D_OP_INCOMPAT, line,
                         "inline " + d.name + " definition uses incompatible types: \"" + type_name(type) + "\" = \"" +
                             node_type_name(*value) + "\"");
@@ -326,10 +326,7 @@ void Sema::declare_inline(const DeclSpecifiers &spec, const Declarator &d, const
         return;
     }
     NodePtr value = cook(*init, kRef);
-    // A translated value (xlate<psinfo_t *>(...)) may define an inline of
-    // the translator's output type, as DTrace's curpsinfo is defined.
-    const bool translated = value->kind == NodeKind::Xlated && translates_to(*value, type);
-    if (!translated && !arg_compatible(type, *value))
+    if (!translates_to(*value, type) && !arg_compatible(type, *value))
         raise_error(Tag::D_OP_INCOMPAT, line,
                     "inline " + d.name + " definition uses incompatible types: \"" + type_name(type) + "\" = \"" +
                         node_type_name(*value) + "\"");

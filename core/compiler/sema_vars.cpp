@@ -167,18 +167,24 @@ NodePtr Sema::cook_inline(const Inline &in, int line, std::vector<NodePtr> args)
         n->kids.push_back(std::move(kid));
         return n;
     };
-    NodePtr n = converted(std::move(value), in.type);
+    // A translated element (fds[fd].fi_name) stays translated: the
+    // parameters are bound around the translator's input, which uses them.
+    const bool translated = value->kind == NodeKind::Xlated;
+    NodePtr n = translated ? std::move(value->kids[0]) : converted(std::move(value), in.type);
     for (size_t i = in.params.size(); i-- > 0;) {
         auto bound = std::make_unique<Node>();
         bound->kind = NodeKind::Translate;
-        bound->type = in.type;
+        bound->type = n->type;
         bound->line = line;
         bound->id = ids[i];
         bound->kids.push_back(converted(std::move(args[i]), in.params[i].type));
         bound->kids.push_back(std::move(n));
         n = std::move(bound);
     }
-    return n;
+    if (!translated)
+        return n;
+    value->kids[0] = std::move(n);
+    return value;
 }
 
 NodePtr Sema::inline_elem(const Expr &e, const Inline &in) {

@@ -121,9 +121,12 @@ NodePtr Sema::translated(const TranslatorDef &x, NodePtr input, bool pointer, in
     return n;
 }
 
-// Whether a translated value is of type `to`: the translator's output, or a
-// pointer to it when the value was translated to a pointer.
+// Whether a value is translated to type `to`: the translator's output, or a
+// pointer to it when the value was translated to a pointer. Such a value
+// may define an inline of that type, as DTrace's curpsinfo and fds[] are.
 bool Sema::translates_to(const Node &xlated, const Type *to) const {
+    if (xlated.kind != NodeKind::Xlated)
+        return false;
     const TranslatorDef &x = translators_[size_t(xlated.value)];
     const Type *t = resolve(to);
     if (xlated.op == Op::Arrow)

@@ -91,7 +91,9 @@ struct DifoTranslator::State {
         for (size_t r = 0; r < regs.size(); r++)
             if (!(it->second[r] == regs[r])) {
                 const bool integers = it->second[r].tag == Kind::Integer && regs[r].tag == Kind::Integer;
+                const bool above_user = it->second[r].above_user || regs[r].above_user;
                 it->second[r] = Kind{integers ? Kind::Integer : Kind::Mixed};
+                it->second[r].above_user = integers && above_user;
             }
     }
 };
@@ -221,10 +223,14 @@ void DifoTranslator::emit_instruction(const dif::Difo &difo, size_t pc, State &s
         const Kind &left = integer(in.r1);
         const Kind &right = integer(in.r2);
         // A sum or difference of constants stays known (a provider's record
-        // address plus a member's offset: refuse_provider_address()).
+        // address plus a member's offset: refuse_provider_address()); one
+        // with a constant above the user half, or a sum already above it,
+        // stays above it (fds[fd]: the record of `fd`).
         Kind result{Kind::Integer};
         if (left.known && right.known && (op == kAdd || op == kSub))
             result = Kind{Kind::Integer, true, op == kAdd ? left.value + right.value : left.value - right.value};
+        else if (op == kAdd || op == kSub)
+            result.above_user = above_user_half(left) || (op == kAdd && above_user_half(right));
         load_dif_register(out_, R1, in.r1);
         load_dif_register(out_, R2, in.r2);
         out_.alu(op, R1, R2);
@@ -621,13 +627,19 @@ KernelString DifoTranslator::string_of(const Kind &k) const {
     }
 }
 
-// A constant address above x86-64's user half is no process's memory: it is
-// a provider's own record (curpsinfo's and curlwpsinfo's twins), which only
-// the plugin answers, in user space.
-void DifoTranslator::refuse_provider_address(const Kind &address, const char *what) {
+// Whether an integer is known to lie above x86-64's user half: a constant
+// there, or such a constant plus an unknown.
+bool DifoTranslator::above_user_half(const Kind &k) {
     constexpr uint64_t kUserSpaceEnd = 0x0000800000000000ull;
-    if (address.known && address.value >= kUserSpaceEnd)
-        throw Refusal(std::string(what) + " of a provider's record (as curpsinfo's), which only user space reads");
+    return (k.known && k.value >= kUserSpaceEnd) || k.above_user;
+}
+
+// An address above x86-64's user half is no process's memory: it is a
+// provider's own record (curpsinfo's and curlwpsinfo's twins, fds[]'s),
+// which only the plugin answers, in user space.
+void DifoTranslator::refuse_provider_address(const Kind &address, const char *what) {
+    if (above_user_half(address))
+        throw Refusal(std::string(what) + " of a provider's record (as curpsinfo's and fds[]'s), which only user space reads");
 }
 
 // copyinstr(addr [, maxlen]): the string at the user address, at most

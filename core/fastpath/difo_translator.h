@@ -91,6 +91,7 @@ class DifoTranslator {
         KernelString memory;       // Memory
         int16_t buffer = 0;        // Buffer: copyin()'s bytes at this scratch offset,
         uint32_t buffer_bytes = 0; // that many
+        bool above_user = false;   // Integer: a constant above the user half plus an unknown (fds[fd]'s twin)
         friend bool operator==(const Kind &, const Kind &) = default;
     };
     struct State;
@@ -108,6 +109,7 @@ class DifoTranslator {
     void emit_thread_key(int16_t offset);
     void emit_copyinstr(uint8_t rd, size_t pc, State &state);
     void emit_copyin(uint8_t rd, size_t pc, State &state);
+    static bool above_user_half(const Kind &k);
     static void refuse_provider_address(const Kind &address, const char *what);
     void emit_buffer_load(const dif::Instr &in, const Kind &address, State &state);
     void emit_clause_local(const dif::Instr &in, size_t pc, const dif::Difo &difo, State &state);

@@ -70,7 +70,7 @@ int FbtPlugin::fail(const std::string &message) {
 
 int FbtPlugin::init() {
     // curpsinfo and curlwpsinfo at fbt probes, as at every live probe.
-    if (live::register_process_library(host_, ops_) != 0)
+    if (live::register_live_libraries(host_, ops_) != 0)
         return -1;
     dtrace_provider_info info{};
     info.struct_size = sizeof info;

@@ -229,7 +229,7 @@ void FpidPlugin::record_what_is_read(Provider &provider) {
 }
 
 int FpidPlugin::init() {
-    return live::register_process_library(host_, ops_);
+    return live::register_live_libraries(host_, ops_);
 }
 
 int FpidPlugin::start() {

@@ -175,6 +175,8 @@ const std::string *ProcessInfo::text(uint64_t slot_address) const {
 int64_t ProcessInfo::read(uint64_t address, void *buffer, size_t length) {
     if (record_ == nullptr || !owns(address))
         return -1;
+    if (FileRecords::owns(address))
+        return files_.read(address, buffer, length);
     const uint8_t *base = nullptr;
     size_t size = 0;
     if (address >= kPsinfoAddress && address < kPsinfoAddress + sizeof psinfo_) {

@@ -1,4 +1,4 @@
-// process_info.h: the records behind curpsinfo and curlwpsinfo.
+// process_info.h: the records behind curpsinfo, curlwpsinfo and fds[].
 //
 // Built only when a clause reads them (the reader asks for their
 // addresses): the ids the BPF program recorded at the event, the rest from
@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "bpf/live_record.h"
+#include "file_records.h"
 #include "process_library.h"
 
 namespace dtrace::live {
@@ -42,13 +43,16 @@ class ProcessInfo {
         record_ = &record;
         psinfo_built_ = false;
         lwpsinfo_built_ = false;
+        files_.begin_firing(record.pid);
     }
 
-    // Reads [address, address + length) of the records and their strings;
-    // -1 when the range is not theirs.
+    // Reads [address, address + length) of the records and their strings
+    // (fds[]'s too: file_records.h); -1 when the range is not theirs.
     int64_t read(uint64_t address, void *buffer, size_t length);
 
-    static bool owns(uint64_t address) { return address >= kPsinfoAddress && address < kProcessRecordsEnd; }
+    static bool owns(uint64_t address) {
+        return (address >= kPsinfoAddress && address < kProcessRecordsEnd) || FileRecords::owns(address);
+    }
 
   private:
     const ProcessFacts &facts_of(uint32_t pid);
@@ -63,6 +67,7 @@ class ProcessInfo {
     std::array<uint64_t, lwp::kSize> lwpsinfo_{};
     std::string fname_, psargs_, clname_, name_;
     std::unordered_map<uint32_t, ProcessFacts> processes_;
+    FileRecords files_;
 };
 
 } // namespace dtrace::live

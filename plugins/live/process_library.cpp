@@ -9,7 +9,9 @@
 #include <string_view>
 #include <unistd.h>
 
+#include "d_text.h"
 #include "d_twin_types.h"
+#include "file_library.h"
 #include "process_info.h"
 
 namespace dtrace::live {
@@ -78,32 +80,8 @@ constexpr std::string_view kPrelude = "typedef unsigned long dev_t;\n"
                                       "inline char SIDL = 5;\n"
                                       "inline char SONPROC = 6;\n";
 
-std::string hex(uint64_t value) {
-    char text[24];
-    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-    return text;
-}
-
 std::string number(int64_t value) {
     return std::to_string(value);
-}
-
-// `text` as a D string literal.
-std::string d_string(std::string_view text) {
-    std::string literal = "\"";
-    for (unsigned char c : text) {
-        if (c == '"' || c == '\\') {
-            literal += '\\';
-            literal += static_cast<char>(c);
-        } else if (c < 0x20 || c >= 0x7f) {
-            char octal[8];
-            std::snprintf(octal, sizeof octal, "\\%03o", c);
-            literal += octal;
-        } else {
-            literal += static_cast<char>(c);
-        }
-    }
-    return literal + "\"";
 }
 
 // What psinfo_t's members are for dtrace's own process (member index ->
@@ -127,8 +105,8 @@ std::array<std::string, ps::kSize> own_psinfo(const ProcessFacts &f) {
     own[ps::Fname] = "execname";
     own[ps::Psargs] = d_string(f.psargs);
     own[ps::Argc] = number(f.argc);
-    own[ps::Argv] = hex(f.arg_start);
-    own[ps::Envp] = hex(f.env_start);
+    own[ps::Argv] = d_hex(f.arg_start);
+    own[ps::Envp] = d_hex(f.env_start);
     own[ps::Dmodel] = "PR_MODEL_LP64";
     own[ps::Taskid] = own[ps::Projid] = own[ps::Poolid] = own[ps::Zoneid] = "0";
     return own;
@@ -182,20 +160,22 @@ const std::string &process_d_library() {
         std::string d(kPrelude);
         append_process_type(d, "psinfo", kPsinfo, own_psinfo(read_process_facts("/proc/self")));
         append_process_type(d, "lwpsinfo", kLwpsinfo, own_lwpsinfo(read_thread_facts("/proc/thread-self/stat")));
-        d += "inline psinfo_t *curpsinfo = xlate<psinfo_t *>((live_psinfo_t *)" + hex(kPsinfoAddress) + ");\n";
-        d +=
-            "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>((live_lwpsinfo_t *)" + hex(kLwpsinfoAddress) + ");\n";
+        d += "inline psinfo_t *curpsinfo = xlate<psinfo_t *>((live_psinfo_t *)" + d_hex(kPsinfoAddress) + ");\n";
+        d += "inline lwpsinfo_t *curlwpsinfo = xlate<lwpsinfo_t *>((live_lwpsinfo_t *)" + d_hex(kLwpsinfoAddress) +
+             ");\n";
         return d;
     }();
     return library;
 }
 
-int register_process_library(dtrace_host *host, const dtrace_host_ops *ops) {
+int register_live_libraries(dtrace_host *host, const dtrace_host_ops *ops) {
     if (ops->struct_size < offsetof(dtrace_host_ops, register_library) + sizeof ops->register_library) {
         ops->report_error(host, "this dtrace is too old for the live plugins (no shared D libraries)");
         return -1;
     }
-    return ops->register_library(host, "linux/process.d", process_d_library().c_str());
+    if (ops->register_library(host, "linux/process.d", process_d_library().c_str()) != 0)
+        return -1;
+    return ops->register_library(host, "linux/file.d", file_d_library().c_str());
 }
 
 } // namespace dtrace::live

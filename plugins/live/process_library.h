@@ -92,9 +92,11 @@ inline constexpr uint64_t text_address(ProcessText t) {
 // The D source: types, twins, translators, curpsinfo and curlwpsinfo.
 const std::string &process_d_library();
 
-// Registers process_d_library() as the shared D library every live plugin
-// uses (the first plugin to load registers it, the others find it there).
-// Returns 0, or -1 after the host has said why.
-int register_process_library(dtrace_host *host, const dtrace_host_ops *ops);
+// Registers the shared D libraries every live plugin uses:
+// process_d_library() as linux/process.d and file_d_library()
+// (file_library.h: fileinfo_t, fds[]) as linux/file.d (the first plugin to
+// load registers them, the others find them there). Returns 0, or -1 after
+// the host has said why.
+int register_live_libraries(dtrace_host *host, const dtrace_host_ops *ops);
 
 } // namespace dtrace::live

@@ -82,7 +82,7 @@ int PidPlugin::fail(const std::string &message) {
 // A provider per process is made when a description names it; the live
 // process types (curpsinfo, curlwpsinfo) are every live plugin's.
 int PidPlugin::init() {
-    if (live::register_process_library(host_, ops_) != 0)
+    if (live::register_live_libraries(host_, ops_) != 0)
         return -1;
     return live::register_user_registers_library(host_, ops_);
 }

@@ -176,7 +176,7 @@ int PmcPlugin::init() {
     provider_ = ops_->register_provider(host_, &info);
     if (provider_ == 0)
         return -1;
-    if (live::register_process_library(host_, ops_) != 0) // psinfo_t, curpsinfo ... of the sampled thread
+    if (live::register_live_libraries(host_, ops_) != 0) // psinfo_t, curpsinfo ... of the sampled thread
         return -1;
     return live::register_user_registers_library(host_, ops_); // R_PC and its kin for uregs[] at profile-N
 }

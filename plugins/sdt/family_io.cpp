@@ -68,7 +68,7 @@ constexpr std::string_view kCompleteFields[] = {"dev", "sector", "nr_sector", "r
 
 constexpr dtrace_arg_desc kIoArgs[] = {probe_arg("sdt_bufinfo_t *", 0, "bufinfo_t *"),
                                        probe_arg("sdt_devinfo_t *", 1, "devinfo_t *"),
-                                       probe_arg("sdt_fileinfo_t *", 2, "fileinfo_t *")};
+                                       probe_arg("live_fileinfo_t *", 2, "fileinfo_t *")};
 
 size_t io_args(const ArgContext &c, ProbeArgs &a, bool done) {
     RecordMemory &memory = c.memory;

@@ -40,15 +40,6 @@ constexpr Member kDevinfo[] = {
     {"dev_statname", "string", "name of device + instance/minor (e.g. vda1)"},
     {"dev_pathname", "string", "pathname of device (/dev/...)"},
 };
-constexpr Member kFileinfo[] = {
-    {"fi_name", "string", "name (basename of fi_pathname)"},
-    {"fi_dirname", "string", "directory (dirname of fi_pathname)"},
-    {"fi_pathname", "string", "full pathname"},
-    {"fi_offset", "offset_t", "offset within file"},
-    {"fi_fs", "string", "filesystem"},
-    {"fi_mount", "string", "mount point of file system"},
-    {"fi_oflags", "int", "open(2) flags for file descriptor"},
-};
 constexpr Member kPktinfo[] = {
     {"pkt_addr", "uintptr_t", "currently always NULL"},
 };
@@ -120,21 +111,21 @@ constexpr Member kUdpsinfo[] = {
 };
 
 static_assert(std::size(kBufinfo) == buf::kSize && std::size(kDevinfo) == dev::kSize &&
-              std::size(kFileinfo) == fi::kSize && std::size(kPktinfo) == pkt::kSize &&
-              std::size(kCsinfo) == cs::kSize && std::size(kIpinfo) == ip::kSize && std::size(kTcpinfo) == tcp::kSize &&
-              std::size(kTcpsinfo) == tcps::kSize && std::size(kTcplsinfo) == tcpls::kSize &&
-              std::size(kUdpinfo) == udp::kSize && std::size(kUdpsinfo) == udps::kSize);
+              std::size(kPktinfo) == pkt::kSize && std::size(kCsinfo) == cs::kSize && std::size(kIpinfo) == ip::kSize &&
+              std::size(kTcpinfo) == tcp::kSize && std::size(kTcpsinfo) == tcps::kSize &&
+              std::size(kTcplsinfo) == tcpls::kSize && std::size(kUdpinfo) == udp::kSize &&
+              std::size(kUdpsinfo) == udps::kSize);
 
 constexpr TranslatedType kTypes[] = {
-    {"bufinfo", kBufinfo},     {"devinfo", kDevinfo}, {"fileinfo", kFileinfo}, {"pktinfo", kPktinfo},
-    {"csinfo", kCsinfo},       {"ipinfo", kIpinfo},   {"tcpinfo", kTcpinfo},   {"tcpsinfo", kTcpsinfo},
-    {"tcplsinfo", kTcplsinfo}, {"udpinfo", kUdpinfo}, {"udpsinfo", kUdpsinfo},
+    {"bufinfo", kBufinfo}, {"devinfo", kDevinfo},   {"pktinfo", kPktinfo},   {"csinfo", kCsinfo},
+    {"ipinfo", kIpinfo},   {"tcpinfo", kTcpinfo},   {"tcpsinfo", kTcpsinfo}, {"tcplsinfo", kTcplsinfo},
+    {"udpinfo", kUdpinfo}, {"udpsinfo", kUdpsinfo},
 };
 
-// caddr_t, offset_t and struct tcphdr as DTrace declares them; the flag,
+// caddr_t and struct tcphdr as DTrace declares them (offset_t and
+// fileinfo_t are the live library's, file_library.h); the flag,
 // state and TCP header flag (TH_*) constants with DTrace's names and values.
 constexpr std::string_view kPrelude = "typedef char *caddr_t;\n"
-                                      "typedef long long offset_t;\n"
                                       "struct tcphdr {\n"
                                       "\tuint16_t th_sport;\n"
                                       "\tuint16_t th_dport;\n"

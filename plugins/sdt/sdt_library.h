@@ -7,8 +7,9 @@
 // type T has a native twin sdt_T_t, every member a 64-bit slot (a string
 // member is the address of its text); a family's builder fills a twin in
 // RecordMemory (record_memory.h), passes its address as the native
-// argument, and the translator copies it in. psinfo_t and lwpsinfo_t are
-// the live library's (shared by every live plugin), not declared here.
+// argument, and the translator copies it in. psinfo_t, lwpsinfo_t and
+// fileinfo_t (twin live_fileinfo_t) are the live library's (shared by
+// every live plugin), not declared here.
 //
 // The D text is generated from the member tables in sdt_library.cpp, so
 // the twins and the member indices below cannot drift apart.
@@ -16,6 +17,8 @@
 
 #include <cstdint>
 #include <string>
+
+#include "file_library.h"
 
 namespace dtrace::sdt {
 
@@ -25,9 +28,7 @@ enum : uint8_t { b_flags, b_bcount, b_addr, b_blkno, b_lblkno, b_resid, b_bufsiz
 namespace dev {
 enum : uint8_t { dev_major, dev_minor, dev_instance, dev_name, dev_statname, dev_pathname, kSize };
 }
-namespace fi {
-enum : uint8_t { fi_name, fi_dirname, fi_pathname, fi_offset, fi_fs, fi_mount, fi_oflags, kSize };
-}
+namespace fi = live::fi; // fileinfo_t is the live library's (file_library.h), shared with fds[]
 namespace pkt {
 enum : uint8_t { pkt_addr, kSize };
 }

@@ -103,7 +103,7 @@ dtrace_provider_id SdtPlugin::register_provider(const char *name, const dtrace_p
 }
 
 int SdtPlugin::init() {
-    if (live::register_process_library(host_, ops_) != 0) // psinfo_t, lwpsinfo_t, curpsinfo
+    if (live::register_live_libraries(host_, ops_) != 0) // psinfo_t, lwpsinfo_t, curpsinfo
         return -1;
     sdt_provider_ = register_provider(kSdtProvider, kSdtAttributes, sdt_d_library().c_str());
     if (sdt_provider_ == 0)

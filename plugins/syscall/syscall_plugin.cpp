@@ -74,7 +74,7 @@ int SyscallPlugin::fail(const std::string &message) {
 }
 
 int SyscallPlugin::init() {
-    if (live::register_process_library(host_, ops_) != 0)
+    if (live::register_live_libraries(host_, ops_) != 0)
         return -1;
     dtrace_provider_info info{};
     info.struct_size = sizeof info;

@@ -180,10 +180,11 @@ io_direct)
     run -qn 'sdt:block::block_bio_queue /pid == $target && args[2] == 8/ { queued[args[0], args[1]] = 1; }
              io:::start /queued[args[0]->b_edev, args[0]->b_blkno] && args[0]->b_bcount == 4096/ {
                  @[args[1]->dev_statname, args[0]->b_flags & B_READ ? "R" : "W"] = count();
-                 queued[args[0]->b_edev, args[0]->b_blkno] = 0; started[args[0]->b_edev, args[0]->b_blkno] = 1; }
+                 queued[args[0]->b_edev, args[0]->b_blkno] = 0; started[args[0]->b_edev, args[0]->b_blkno] = 1;
+                 @fi[args[2]->fi_pathname, args[2]->fi_fs, args[2]->fi_offset] = count(); }
              io:::done /started[args[0]->b_edev, args[0]->b_blkno]/ {
                  @done = count(); started[args[0]->b_edev, args[0]->b_blkno] = 0; }
-             END { printa("%s %s %@d\n", @); printa("done %@d\n", @done); }' \
+             END { printa("%s %s %@d\n", @); printa("done %@d\n", @done); printa("fileinfo %s %s %d %@d\n", @fi); }' \
         -c "$workload direct $disk_dir/sdt_direct.$$ 40"
     expect_status_0
     line=$(grep " W " "$out")
@@ -192,11 +193,14 @@ io_direct)
     written=$3
     [ "$written" -ge 40 ] || fail "fewer than 40 direct writes"
     [ -z "$device" ] || [ "$1" = "$device" ] || [ "${device#"$1"}" != "$device" ] || fail "device $1 is not $device"
+    # The block layer does not know the file (fileinfo_t, shared with fds[]).
+    [ "$(grep -c '^fileinfo ' "$out")" = 1 ] && grep -Eq '^fileinfo <none> <unknown> -1 [0-9]+$' "$out" ||
+        fail "io:::start's fileinfo_t is not <none>, <unknown>, -1"
     # Every start (the workload's 4 KB reads of its program's pages too) is
     # done, but for the firings the kernel skipped (an interrupt's io:::done
     # while another tracing program, maybe another tracer's, runs on its
     # CPU), which dtrace reports as drops.
-    started=$(awk '$1 != "done" { n += $3 } END { print n + 0 }' "$out")
+    started=$(awk '$1 != "done" && $1 != "fileinfo" { n += $3 } END { print n + 0 }' "$out")
     completed=$(value_of done)
     completed=${completed:-0}
     drops=$(sed -n 's/^dtrace: \([0-9]*\) drops\{0,1\} on CPU [0-9]*$/\1/p' "$err" | awk '{ n += $1 } END { print n + 0 }')

@@ -71,6 +71,60 @@ context)
 1 1 1 1
 1 1"
     ;;
+fds)
+    # fds[] of the workload's descriptors: a file it writes and seeks in, one
+    # it reads, bad descriptors, and one closed before dtrace reads /proc
+    # (fds[] is read from /proc when the clause runs: the workload waits).
+    file=$dir/fds_file
+    exec 4>>"$file" # the workload's open: what /proc says of it, computed here
+    mnt=$(awk '$1 == "mnt_id:" { print $2 }' /proc/$$/fdinfo/4)
+    flags=$(awk '$1 == "flags:" { print $2 }' /proc/$$/fdinfo/4)
+    exec 4>&-
+    fs=$(awk -v id="$mnt" '$1 == id { for (i = 7; i < NF; i++) if ($i == "-") { print $(i + 1); exit } }' \
+        /proc/self/mountinfo)
+    mount=$(awk -v id="$mnt" '$1 == id { print $5 }' /proc/self/mountinfo)
+    path=$(readlink -f "$file")
+    run -qn 'syscall::fsync:entry /pid == $target/ {
+                 printf("fsync %d %s|%s|%s|%d|%s|%s|0%o\n", (int)arg0, fds[arg0].fi_pathname, fds[arg0].fi_name,
+                        fds[arg0].fi_dirname, fds[arg0].fi_offset, fds[arg0].fi_fs, fds[arg0].fi_mount,
+                        fds[arg0].fi_oflags);
+             }
+             syscall::read:entry /pid == $target && fds[arg0].fi_name == "fds_file"/ { self->fd = arg0; }
+             syscall::read:return /self->fd/ {
+                 printf("read %s %d %d\n", fds[self->fd].fi_pathname, fds[self->fd].fi_offset,
+                        fds[self->fd].fi_oflags & O_ACCMODE);
+                 self->fd = 0;
+             }' -c "$workload fdwrite:$file:4096 fdread:$file:6 fsync:-1 fsync:999 fdclose:$file sleep:1000"
+    expect_status_0
+    [ -n "$fs" ] && [ -n "$mount" ] || fail "no mount $mnt in /proc/self/mountinfo"
+    lines=$(grep -c '^fsync ' "$out")
+    [ "$lines" = 4 ] || fail "$lines fsync lines, not 4"
+    grep -qx "fsync [0-9]* $path|fds_file|$(dirname "$path")|4096|$fs|$mount|$flags" "$out" ||
+        fail "fds[] of the file written is not $path|fds_file|$(dirname "$path")|4096|$fs|$mount|$flags"
+    grep -qx "read $path 10 0" "$out" || fail "fds[] of the file read is not at offset 10 (6 + 4), O_RDONLY"
+    for bad in -1 999; do
+        grep -qx "fsync $bad <none>|<none>|<none>|0|<none>|<none>|00" "$out" ||
+            fail "fds[$bad] does not read as DTrace's values for no file"
+    done
+    # Closed by the time /proc is read (or, rarely, still open then).
+    grep -Eqx "fsync [0-9]+ (<none>\|<none>\|<none>\|0\|<none>\|<none>\|00|$path\|.*)" "$out" ||
+        fail "no fsync line for the file closed since"
+    ;;
+fds_begin)
+    # At BEGIN (dtrace's own process) fds[] describes dtrace's own
+    # descriptors: stdin is the file given, stdout the output file.
+    file=$dir/fds_begin
+    echo data >"$file"
+    path=$(readlink -f "$file")
+    run -qn 'BEGIN {
+                 printf("%s|%s|%s|%d\n", fds[0].fi_pathname, fds[0].fi_name, fds[0].fi_dirname,
+                        fds[0].fi_oflags & O_ACCMODE);
+                 printf("%s|%s\n", fds[1].fi_pathname, fds[-1].fi_pathname);
+                 exit(0);
+             }' <"$file"
+    expect_output "$path|fds_begin|$(dirname "$path")|0
+$(readlink -f "$out")|<none>"
+    ;;
 stacks)
     # stack() and ustack() at a system call: the kernel's path from the
     # system call entry, the workload's path to its syscall(2) (the

@@ -6,6 +6,13 @@
  *   open:PATH     openat(AT_FDCWD, PATH, O_RDONLY), then close() if it opened
  *   opens:N:PATH  the same N times
  *   write:TEXT    write(fd of /dev/null, TEXT, strlen(TEXT))
+ *   fdwrite:PATH:OFFSET
+ *                 open PATH (write, create, append), write 10 bytes, seek to
+ *                 OFFSET, fsync(); the file stays open
+ *   fdread:PATH:OFFSET
+ *                 open PATH (read), seek to OFFSET, read 4 bytes; it stays open
+ *   fdclose:PATH  open PATH (read), fsync(), close()
+ *   fsync:FD      fsync(FD) (a bad descriptor: -1, 999)
  *   sleep:MS      sleep MS milliseconds
  *   dlopen:N:PATH dlopen(PATH) now, then its workload_calls(N): N getppid()
  *                 calls from the library's code (ustack_dlopen_lib.c)
@@ -59,6 +66,35 @@ static int step(const char *arg, int null_fd) {
             return 1;
         }
         calls(n);
+        return 0;
+    }
+    if (strncmp(arg, "fdwrite:", 8) == 0 || strncmp(arg, "fdread:", 7) == 0) {
+        const int writing = arg[2] == 'w';
+        const char *path = strchr(arg, ':') + 1;
+        const char *colon = strrchr(path, ':');
+        if (colon == NULL || colon == path)
+            return 2;
+        long offset = strtol(colon + 1, &end, 10);
+        if (*end != '\0' || offset < 0)
+            return 2;
+        static char file[4096]; // not on the stack: the kernel path's ustack() walk copies 8 KB of it
+        snprintf(file, sizeof file, "%.*s", (int)(colon - path), path);
+        int fd = writing ? open(file, O_WRONLY | O_CREAT | O_APPEND, 0600) : open(file, O_RDONLY);
+        char bytes[10] = "0123456789";
+        if (fd < 0 || (writing && write(fd, bytes, sizeof bytes) != sizeof bytes) ||
+            lseek(fd, offset, SEEK_SET) != offset)
+            return 1;
+        return writing ? fsync(fd) != 0 : read(fd, bytes, 4) < 0;
+    }
+    if (strncmp(arg, "fdclose:", 8) == 0) {
+        int fd = open(arg + 8, O_RDONLY);
+        if (fd < 0)
+            return 1;
+        fsync(fd);
+        return close(fd) != 0;
+    }
+    if (strncmp(arg, "fsync:", 6) == 0) {
+        fsync((int)strtol(arg + 6, NULL, 10));
         return 0;
     }
     if (strncmp(arg, "sleep:", 6) == 0) {

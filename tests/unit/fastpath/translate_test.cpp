@@ -94,9 +94,15 @@ TEST(FastpathTranslate, NamesWhatStaysInUserSpace) {
               "copyin() of 0 bytes, or of more than 1024 in a clause");
     // A record of the plugin's own at a kernel-half address (curpsinfo's), base plus a member's offset.
     EXPECT_EQ(refusal_of("a:::b { @[*(int *)copyin(0xffffff0000000000 + 8, 4)] = count(); }"),
-              "copyin() of a provider's record (as curpsinfo's), which only user space reads");
+              "copyin() of a provider's record (as curpsinfo's and fds[]'s), which only user space reads");
     EXPECT_EQ(refusal_of("a:::b { @[copyinstr(0xffffff0000010000)] = count(); }"),
-              "copyinstr() of a provider's record (as curpsinfo's), which only user space reads");
+              "copyinstr() of a provider's record (as curpsinfo's and fds[]'s), which only user space reads");
+    // fds[fd]'s: a kernel-half base plus an offset known only at the event.
+    EXPECT_EQ(refusal_of("a:::b { @[*(int *)copyin(0xffffff0001000000 + (uint32_t)arg0 * 64, 8)] = count(); }"),
+              "copyin() of a provider's record (as curpsinfo's and fds[]'s), which only user space reads");
+    EXPECT_EQ(refusal_of("a:::b { @[*(int *)copyin(arg1 + 0xffffff0001000000 - 8, 8)] = count(); }"),
+              "copyin() of a provider's record (as curpsinfo's and fds[]'s), which only user space reads");
+    EXPECT_EQ(refusal_of("a:::b { @[*(int *)copyin(arg0 + 16, 8)] = count(); }"), std::nullopt);
     EXPECT_EQ(refusal_of("a:::b { @[*(int *)(arg0 ? copyin(arg0, 8) : copyin(arg1, 8))] = count(); }"),
               "memory loads and stores are not available in the kernel path");
     EXPECT_EQ(refusal_of("a:::b { trace(vtimestamp); }"),

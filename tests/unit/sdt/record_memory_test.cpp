@@ -47,12 +47,15 @@ TEST(RecordMemory, RefusesWhatIsNotItsOwn) {
 
 TEST(SdtLibrary, DeclaresTheTypesTheFamiliesName) {
     const std::string &d = sdt_d_library();
-    for (const char *name : {"bufinfo_t", "devinfo_t", "fileinfo_t", "csinfo_t", "ipinfo_t", "tcpinfo_t", "tcpsinfo_t",
-                             "tcplsinfo_t", "udpinfo_t", "udpsinfo_t", "pktinfo_t"}) {
+    for (const char *name : {"bufinfo_t", "devinfo_t", "csinfo_t", "ipinfo_t", "tcpinfo_t", "tcpsinfo_t", "tcplsinfo_t",
+                             "udpinfo_t", "udpsinfo_t", "pktinfo_t"}) {
         EXPECT_NE(d.find(std::string("} ") + name + ";"), std::string::npos) << name;
         EXPECT_NE(d.find(std::string("translator ") + name + " < sdt_"), std::string::npos) << name;
     }
     EXPECT_NE(d.find("inline int B_READ = 0x0040;"), std::string::npos);
+    // io's fileinfo_t is the live library's, which fds[] shares.
+    EXPECT_EQ(d.find("fileinfo_t"), std::string::npos);
+    EXPECT_NE(live::file_d_library().find("translator fileinfo_t < live_fileinfo_t *P >"), std::string::npos);
 }
 
 } // namespace
