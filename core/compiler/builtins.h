@@ -5,10 +5,9 @@
 // string in C syntax: "string(const char *, int, [int])" where "@" stands for
 // an argument of any type, "[T]" for an optional argument and "..." for
 // varargs. Prototypes are parsed into Signatures on first use against the
-// program's TypeTable. Identifiers DTrace defines that this implementation
-// cannot run yet are in the table too (supported == false), so that using
-// them fails with "not supported yet" rather than "unknown identifier";
-// those that only have a meaning inside a kernel are marked kernel_only.
+// program's TypeTable. Identifiers DTrace defines that only have a meaning
+// inside a kernel are in the table too, marked kernel_only, so that using
+// them fails with "not available" rather than "unknown identifier".
 #pragma once
 
 #include "compiler/types.h"
@@ -69,8 +68,7 @@ struct BuiltinIdent {
     std::string_view name;
     IdentKind kind;
     uint32_t id;
-    std::string_view proto; // Scalar: its type; functions: the prototype
-    bool supported = true;
+    std::string_view proto;            // Scalar: its type; functions: the prototype
     bool kernel_only = false;          // reads or acts on the kernel: never available here
     bool reads_process_memory = false; // copyin() and kin: refused where the events carry no process memory
 };

@@ -66,8 +66,6 @@ const BuiltinIdent &Sema::lookup_function(const Expr &call) {
                               : "it reads kernel state, which a user-space dtrace does not have";
         raise_error(Tag::D_UNKNOWN, call.line, call.text + "( ) is not available: " + why);
     }
-    if (!b->supported)
-        raise_unsupported(call.line, call.text + "( )");
     // A translator's own reads (curpsinfo's records: the plugin serves their
     // addresses) are the translator's business; at a memoryless probe any
     // other address it reads faults when the clause runs.

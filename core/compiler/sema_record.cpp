@@ -16,12 +16,24 @@
 
 #include "dif/isa.h"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace dtrace::compiler {
 
 namespace {
 
 using Shown = dif::TypeDesc::Shown;
 constexpr uint32_t kWord = sizeof(uint64_t);
+
+// The record size of `words` 64-bit words. DTrace keeps a record's size in
+// 32 bits and refuses an enabling whose records overflow it; a size that does
+// not fit is saturated here so that it fails when tracing starts, as a record
+// larger than the buffer, instead of wrapping to a small (or zero) size.
+uint32_t words_record_size(uint64_t words) {
+    constexpr uint64_t kMaxWords = UINT32_MAX / kWord;
+    return uint32_t(std::min(words, kMaxWords) * kWord);
+}
 
 bool is_posconst(const Node &n) {
     return n.kind == NodeKind::Const && n.value != 0 && (!is_signed(n.type) || int64_t(n.value) > 0);
@@ -117,7 +129,7 @@ NodePtr Sema::recorded(NodePtr value) {
         std::vector<NodePtr> count;
         count.push_back(constant(frames, u64, line));
         NodePtr n = subroutine(dif::Subr::Stack, std::move(count), u64, *value);
-        n->record = dif::TypeDesc{dif::TypeDesc::Kind::ByRef, uint32_t(frames * kWord), false, Shown::Stack};
+        n->record = dif::TypeDesc{dif::TypeDesc::Kind::ByRef, words_record_size(frames), false, Shown::Stack};
         return n;
     }
     case ActionFn::Ustack:
@@ -127,7 +139,10 @@ NodePtr Sema::recorded(NodePtr value) {
             if (!is_posconst(*args[0]))
                 raise_error(Tag::D_USTACK_FRAMES, line_of(*args[0], line),
                             "ustack( ) argument #1 must be a non-zero positive integer constant");
-            frames = args[0]->value;
+            // DTrace packs the count into 32 bits; a count that truncates to
+            // 0 there means the default.
+            if (const auto packed = uint32_t(args[0]->value); packed != 0)
+                frames = packed;
         }
         if (args.size() > 1) {
             const Node &strsize = *args[1];
@@ -141,7 +156,7 @@ NodePtr Sema::recorded(NodePtr value) {
         std::vector<NodePtr> count;
         count.push_back(constant(frames, u64, line));
         NodePtr n = subroutine(dif::Subr::Ustack, std::move(count), u64, *value);
-        n->record = dif::TypeDesc{dif::TypeDesc::Kind::ByRef, uint32_t((frames + 1) * kWord), false, Shown::UserStack};
+        n->record = dif::TypeDesc{dif::TypeDesc::Kind::ByRef, words_record_size(frames + 1), false, Shown::UserStack};
         return n;
     }
     case ActionFn::Sym:

@@ -95,8 +95,6 @@ NodePtr Sema::resolve_global(const Expr &e, unsigned flags, bool create) {
         if (b->kind != IdentKind::Scalar)
             raise_error(Tag::D_IDENT_BADREF, e.line,
                         std::string(ident_kind_name(b->kind)) + " '" + e.text + "' may not be referenced as scalar");
-        if (!b->supported)
-            raise_unsupported(e.line, "builtin variable " + e.text);
         auto n = std::make_unique<Node>();
         n->kind = NodeKind::Builtin;
         n->id = b->id;

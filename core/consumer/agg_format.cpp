@@ -75,13 +75,6 @@ void append_key_column(std::string &out, const Value &key, const AggPrintOptions
         return;
     }
     const int width = packed ? kPackedOtherWidth : kAggKeyStringWidth;
-    // A D string known to be empty (execname of a replayed trace that names
-    // no process) prints as one; DTrace, which sees only bytes, dumps the
-    // NULs in hex.
-    if (key.kind == Value::Kind::String && key.bytes.empty() && !print.rawbytes) {
-        out += format_string("", width, false);
-        return;
-    }
     out += format_bytes(key.record(), width, false, print.rawbytes);
 }
 

@@ -248,6 +248,8 @@ enum class Subr : uint32_t {
     Usymaddr,
     Copyout,    // destructive: writes to the traced process
     Copyoutstr, // destructive
+    Memref,
+    Memstr,
     Count
 };
 

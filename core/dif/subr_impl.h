@@ -29,6 +29,8 @@ uint64_t tolower(SubrContext &ctx, Args args);
 uint64_t basename(SubrContext &ctx, Args args);
 uint64_t dirname(SubrContext &ctx, Args args);
 uint64_t cleanpath(SubrContext &ctx, Args args);
+uint64_t memref(SubrContext &ctx, Args args);
+uint64_t memstr(SubrContext &ctx, Args args);
 
 // subr_convert.cpp
 uint64_t lltostr(SubrContext &ctx, Args args);

@@ -1,5 +1,5 @@
 // subr_memory.cpp: scratch and traced-process memory — alloca(), bcopy(),
-// copyin(), copyinstr(), copyinto().
+// copyin(), copyinstr(), copyinto(), and FreeBSD's memref() and memstr().
 //
 // Reads of the traced process go through Environment::read_target and fault
 // BadAddr (or UPriv when the firing cannot read the process at all); writes
@@ -16,6 +16,9 @@ constexpr size_t kScratchAlignment = 8;
 // copyinstr() reads a page at a time so that a string ending just before an
 // unmapped page is still read whole.
 constexpr uint64_t kPageSize = 4096;
+// memstr() refuses (illegal operation) a block larger than FreeBSD's default
+// kern.dtrace.memstr_max.
+constexpr uint64_t kMemstrMax = 4096;
 
 } // namespace
 
@@ -90,6 +93,36 @@ uint64_t copyinstr(SubrContext &ctx, Args args) {
     dest[n] = 0;
     ctx.trim(dest, n + 1);
     return reinterpret_cast<uint64_t>(dest);
+}
+
+// memref(ptr, len): a two-word block in scratch, the address then the length
+// (FreeBSD's; its printm() action prints the memory such a block names).
+uint64_t memref(SubrContext &ctx, Args args) {
+    auto *p = reinterpret_cast<uint64_t *>(ctx.scratch(2 * sizeof(uint64_t), kScratchAlignment));
+    if (!p)
+        return 0;
+    p[0] = args[0];
+    p[1] = args[1];
+    return reinterpret_cast<uint64_t>(p);
+}
+
+// memstr(ptr, sep, len): the first len - 1 bytes at ptr as one string, each
+// NUL replaced by sep (FreeBSD's, for NUL-separated blocks such as a
+// process's arguments). A length of 0 gives the null string.
+uint64_t memstr(SubrContext &ctx, Args args) {
+    const uint64_t size = args[2];
+    if (size == 0)
+        return 0;
+    const uint8_t *src = ctx.bytes(args[0], size - 1);
+    if (!src)
+        return 0;
+    if (size > kMemstrMax)
+        return ctx.fail(FaultKind::IllOp);
+    const char separator = static_cast<char>(args[1]);
+    StringBuilder out(ctx);
+    for (uint64_t i = 0; i + 1 < size; ++i)
+        out.push(src[i] == 0 ? separator : static_cast<char>(src[i]));
+    return out.finish();
 }
 
 } // namespace dtrace::dif::subr

@@ -57,7 +57,12 @@ uint64_t dirname(SubrContext &ctx, Args args) {
 }
 
 // Copies the path, collapsing "//" and "/./", and resolving "/.." by
-// dropping the output back to its previous slash.
+// dropping the output back to its previous slash. As in DTrace the output is
+// written into a buffer in place, and a final "/.." with no slash before it
+// leaves the buffer's first byte as the whole result: "a/../.." gives "a",
+// the byte "a/" wrote there. Where this call never wrote that byte ("/..")
+// DTrace shows what its scratch held; we give the fresh, zeroed buffer's
+// empty string.
 uint64_t cleanpath(SubrContext &ctx, Args args) {
     auto path = ctx.string(args[0]);
     if (!path)
@@ -66,11 +71,13 @@ uint64_t cleanpath(SubrContext &ctx, Args args) {
     size_t next = 0;
     auto read = [&] { return next < s.size() ? s[next++] : (next++, '\0'); };
 
-    StringBuilder out(ctx);
+    std::string dest(ctx.strsize(), '\0');
+    size_t j = 0;
+    auto put = [&](char c) { dest[j++] = c; };
     char c = read();
-    while (out.size() + kCleanpathReserve < ctx.strsize() && c != '\0') {
+    while (j + kCleanpathReserve < dest.size() && c != '\0') {
         if (c != '/') {
-            out.push(c);
+            put(c);
             c = read();
             continue;
         }
@@ -78,8 +85,8 @@ uint64_t cleanpath(SubrContext &ctx, Args args) {
         if (c1 == '/')
             continue; // "//": handle the second slash afresh
         if (c1 != '.') {
-            out.push('/');
-            out.push(c1);
+            put('/');
+            put(c1);
             c = c1 == '\0' ? c1 : read();
             continue;
         }
@@ -87,36 +94,32 @@ uint64_t cleanpath(SubrContext &ctx, Args args) {
         if (c2 == '/')
             continue; // "/./": drop it, c is still '/'
         if (c2 != '.') {
-            out.push('/');
-            out.push('.');
-            out.push(c2);
+            put('/');
+            put('.');
+            put(c2);
             c = c2 == '\0' ? c2 : read();
             continue;
         }
         char c3 = read();
         if (c3 != '/' && c3 != '\0') {
-            out.push('/');
-            out.push('.');
-            out.push('.');
-            out.push(c3);
+            put('/');
+            put('.');
+            put('.');
+            put(c3);
             c = read();
             continue;
         }
         // "/../" or a final "/..": back up to the previous slash (or the start).
-        size_t keep = out.size();
-        while (keep > 0 && out.at(--keep) != '/') {
+        while (j != 0 && dest[--j] != '/') {
         }
         if (c3 == '\0') {
-            // A final "/.." keeps that slash (or the first character).
-            out.resize(keep + 1);
-            if (out.size() == 0)
-                out.push('/');
+            ++j; // a final "/.." keeps the byte it backed up to
             break;
         }
-        out.resize(keep);
         c = '/'; // the slash after ".." starts the next component
     }
-    return out.finish();
+    dest.resize(j);
+    return result(ctx, dest.c_str());
 }
 
 } // namespace dtrace::dif::subr

@@ -62,6 +62,8 @@ constexpr std::array kSubroutines{
     SubrInfo{Subr::Usymaddr, "usymaddr", 1, 1, subr::usymaddr},
     SubrInfo{Subr::Copyout, "copyout", 3, 3, subr::write_target},
     SubrInfo{Subr::Copyoutstr, "copyoutstr", 3, 3, subr::write_target},
+    SubrInfo{Subr::Memref, "memref", 2, 2, subr::memref},
+    SubrInfo{Subr::Memstr, "memstr", 3, 3, subr::memstr},
 };
 static_assert(kSubroutines.size() == size_t(Subr::Count), "one entry per Subr");
 

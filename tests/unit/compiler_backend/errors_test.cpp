@@ -154,11 +154,6 @@ TEST(Errors, AssociativeArrays) {
     EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_DEREF_NONPTR);
 }
 
-TEST(Errors, UnsupportedFeaturesSaySo) {
-    auto d = error_of(stmts(call("trace", list(call("memref", list(num(1)))))));
-    EXPECT_EQ(d.message, "memref( ) is not supported yet");
-}
-
 TEST(Errors, KernelOnlySubroutinesAreUnavailable) {
     auto d = error_of(stmts(call("trace", list(call("getmajor", list(num(1)))))));
     EXPECT_EQ(d.tag, dtrace::compiler::Tag::D_UNKNOWN);
