@@ -16,10 +16,10 @@ packages=(build-essential cmake ninja-build ccache pkg-config python3
           libzydis-dev  # fpid: the x86-64 decoder and encoder that relocates hooked prologues
           bpftrace)  # the USDT tests: bpftrace's usdt: reads the probes our dtrace -h makes
 fuzzers=false
-tests=OFF
+tests=() # without --tests, a build configured with them keeps them (demo.sh after test.sh)
 for arg in "$@"; do
   case $arg in
-    --tests) tests=ON ;;
+    --tests) tests=(-DDTRACE_BUILD_TESTS=ON -DDTRACE_BUILD_BENCH=ON) ;;
     --fuzzers) fuzzers=true; packages+=(clang) ;;
     *) echo "setup: unknown argument $arg (expected --tests, --fuzzers)" >&2; exit 2 ;;
   esac
@@ -45,7 +45,7 @@ if [ -d "$tracefs" ] && ! mountpoint -q "$tracefs"; then
 fi
 
 build_type=${BUILD_TYPE:-RelWithDebInfo}
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DDTRACE_BUILD_TESTS=$tests -DDTRACE_BUILD_BENCH=$tests >/dev/null
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$build_type" "${tests[@]}" >/dev/null
 cmake --build build -j "$(nproc)"
 
 if $fuzzers; then

@@ -41,6 +41,7 @@ constexpr std::pair<const char *, const char *> kAttachments[] = {
     {"ustack_pkey_mprotect_exit", "syscalls/sys_exit_pkey_mprotect"},
     {"ustack_mremap_exit", "syscalls/sys_exit_mremap"},
     {"ustack_exec", "sched/sched_process_exec"},
+    {"ustack_exit", "sched/sched_process_exit"},
 };
 
 std::string errno_text() {

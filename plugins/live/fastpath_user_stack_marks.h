@@ -57,7 +57,7 @@ class UserStackMarks {
     bool gate_field(size_t offset, uint64_t &out) const;
 
     bpf_object *object_ = nullptr;
-    std::array<bpf_link *, 11> links_{};
+    std::array<bpf_link *, 12> links_{};
     int gate_fd_ = -1, staged_fd_ = -1, grace_fd_ = -1, in_flight_fd_ = -1, publish_fd_ = -1;
 };
 

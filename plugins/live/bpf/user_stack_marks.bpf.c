@@ -9,7 +9,8 @@
  * gate's sequence and, when the call can touch code the table holds (its
  * range overlaps a mapping of the table, or it maps a file's code), zero the
  * `nrows` of every mapping: each walk from then on sends its event to
- * user space, and user space writes the table again.
+ * user space, and user space writes the table again. The process's end
+ * zeroes them too.
  *
  * User space enables a table (sets the mappings' nrows) only through
  * ustack_publish, and only if no such call began or ended since it read
@@ -196,6 +197,20 @@ SEC("tracepoint/sched/sched_process_exec")
 int ustack_exec(void *ctx) {
     struct user_stack_gate *gate = gate_of_current();
     if (gate == 0)
+        return 0;
+    __sync_fetch_and_add(&gate->sequence, MARK_STEP);
+    zero_table(gate);
+    return 0;
+}
+
+/* The process's end (its leader's exit): a process given its pid later has
+ * other mappings, which no mark of this one announces (a fork() copies its
+ * parent's without a mapping call), so the table must not stay enabled. */
+SEC("tracepoint/sched/sched_process_exit")
+int ustack_exit(void *ctx) {
+    struct user_stack_gate *gate = gate_of_current();
+    const __u64 id = bpf_get_current_pid_tgid();
+    if (gate == 0 || (__u32)id != (__u32)(id >> 32))
         return 0;
     __sync_fetch_and_add(&gate->sequence, MARK_STEP);
     zero_table(gate);

@@ -27,6 +27,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 using namespace dtrace;
 namespace stacks = dtrace::live::stacks;
@@ -198,19 +199,34 @@ TEST_F(UserStackTableTest, RefreshFollowsAFileMappedAndUnmapped) {
     EXPECT_EQ(table_mappings(), expected(getpid()));
 }
 
+// The process's end disables its table at once (a process given the pid
+// later has other mappings, announced by no mark), and the table cannot be
+// written again.
 TEST_F(UserStackTableTest, AProcessGoneLeavesNoMapping) {
     const pid_t child = idle_child();
     ASSERT_GT(child, 0);
     std::string error;
     const bool filled = table.fill(loader, maps, child, images, error);
+    const size_t enabled = enabled_entries();
     kill(child, SIGKILL);
     waitpid(child, nullptr, 0);
     ASSERT_TRUE(filled) << error;
     EXPECT_FALSE(table_mappings().empty());
-    EXPECT_GT(enabled_entries(), 0u);
+    EXPECT_GT(enabled, 0u);
+    EXPECT_EQ(enabled_entries(), 0u) << "the child's end, with no write since";
     EXPECT_FALSE(table.refresh(loader, child, images, error));
     EXPECT_NE(error.find("is gone"), std::string::npos) << error;
     EXPECT_EQ(enabled_entries(), 0u) << "a table not written again must send every walk to user space";
+}
+
+// A thread's end (not the leader's) leaves the table as it is.
+TEST_F(UserStackTableTest, AThreadEndLeavesTheTable) {
+    std::string error;
+    ASSERT_TRUE(table.fill(loader, maps, getpid(), images, error)) << error;
+    const size_t enabled = enabled_entries();
+    ASSERT_GT(enabled, 0u);
+    std::thread([] {}).join();
+    EXPECT_EQ(enabled_entries(), enabled);
 }
 
 TEST_F(UserStackTableTest, NewMapsReplaceTheBinding) {
