@@ -142,8 +142,11 @@ void emit_wanted_bytes(BpfEmitter &out, uint32_t stack_bytes, const MainStackSta
 
 // The user-space path's copy of the stack (live_stacks.bpf.h's
 // live_copy_user_stack()): the largest of its sizes, up to the wanted
-// bytes, readable from rsp; none when none is.
-void emit_copy_stack(BpfEmitter &out, uint32_t stack_bytes, const MainStackStart &main_stack) {
+// bytes, readable from rsp. None readable (a thread past its exit_mm(),
+// at sched:::off-cpu): `fallback`, where the user-space path shows no
+// frame at all rather than the pc's.
+void emit_copy_stack(BpfEmitter &out, uint32_t stack_bytes, const MainStackStart &main_stack,
+                     BpfEmitter::Label fallback) {
     BpfEmitter::Label copied = out.new_label();
     emit_wanted_bytes(out, stack_bytes, main_stack);
     out.load(kDw, R1, R9, state::kSp);
@@ -165,6 +168,7 @@ void emit_copy_stack(BpfEmitter &out, uint32_t stack_bytes, const MainStackStart
         out.jump(copied);
         out.bind(unreadable);
     }
+    out.jump(fallback);
     out.bind(copied);
 }
 
@@ -376,7 +380,7 @@ void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const User
         out.store_imm(kDw, R9, static_cast<int16_t>(state::kFrames + 8 * i), 0);
     emit_load_registers(out, place, fallbacks.front());
     out.store_imm(kDw, R9, state::kBpKnown, 1);
-    emit_copy_stack(out, stack_bytes, main_stack);
+    emit_copy_stack(out, stack_bytes, main_stack, fallbacks.front());
     for (uint32_t i = 1; i < frames; i++) {
         BpfEmitter::Label next = out.new_label();
         emit_step(out, walk, i, stops[i - 1], fallbacks[i - 1]);

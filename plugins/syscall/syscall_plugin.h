@@ -25,7 +25,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -35,14 +34,13 @@
 #include "bpf_program_set.h"
 #include "event_ring.h"
 #include "fastpath_loader.h"
-#include "fastpath_user_stacks.h"
 #include "kernel_filter.h"
 #include "live_firing.h"
 #include "live_options.h"
-#include "periodic_task.h"
 #include "record_stacks.h"
 #include "stack_symbols.h"
 #include "syscall_catalog.h"
+#include "target_user_stacks.h"
 
 namespace dtrace::syscall {
 
@@ -124,9 +122,6 @@ class SyscallPlugin {
     void describe_user_stacks(dtrace_fastpath_probe &out) const;
     // Loads the way back's program (syscall_declined_event) once.
     bool ensure_way_back();
-    // Writes the walk's table again if the marks disabled it since
-    // (fastpath_user_stacks.h): every few milliseconds while tracing.
-    void follow_user_stack_marks();
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
@@ -150,10 +145,8 @@ class SyscallPlugin {
     live::stacks::StackSymbols stacks_;
     live::RecordStacks record_stacks_;
     live::FastpathLoader fastpath_;
-    std::unique_ptr<live::BpfProgramSet> declined_bpf_;  // the way back (syscall_declined_event)
-    std::mutex user_stacks_mutex_;                       // the table: the control thread, the ring's
-    live::UserStackTable user_stack_table_;              // $target's, in the walk's maps
-    std::unique_ptr<live::PeriodicTask> table_follower_; // follow_user_stack_marks(), while tracing
+    std::unique_ptr<live::BpfProgramSet> declined_bpf_; // the way back (syscall_declined_event)
+    live::TargetUserStacks user_stacks_;                // $target's table in the walk's maps
     bool started_ = false;
 };
 
