@@ -135,6 +135,8 @@ class SdtPlugin {
     const char *fastpath_unavailable(const ProbeSlot &slot) const;
     void fill_tracepoint_layout(const ProbeSlot &slot, dtrace_fastpath_probe &out) const;
     bool attach_switch_program(uint32_t index, ProbeSlot &slot, int program_fd);
+    // Why ustack() keys cannot be walked from the current task at the probe; nullptr: they can.
+    const char *user_stacks_elsewhere(const ProbeSlot &slot) const;
     // Where fastpath_layout says a walk of the user stack starts (or why it cannot).
     void describe_user_stacks(const ProbeSlot &slot, dtrace_fastpath_probe &out) const;
     // Loads the ways back's programs (sdt_declined_event, sdt_declined_off_cpu) once.

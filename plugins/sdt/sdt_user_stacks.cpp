@@ -1,10 +1,11 @@
 // sdt_user_stacks.cpp: ustack() keys in the kernel at sdt probes
 // (docs/fastpath.md, "Stacks"; $target's table: live/target_user_stacks.h).
 // The walk reads the current task's user registers: at a tracepoint, the
-// thread the event arose in (or the one an interrupt landed in, whose user
-// stack the user-space path copies as well); at sched:::off-cpu, the thread
-// leaving. At sched:::on-cpu the probe's thread is the one coming on, not
-// the current task: ustack() keys stay in user space there.
+// thread the event arose in; at sched:::off-cpu, the thread leaving. Where
+// the current task is not the event's, ustack() keys stay in user space:
+// sched:::on-cpu (its thread is the one coming on), and the tracepoints
+// that fire in interrupts (io:::done's block_rq_complete ...: the current
+// task is whichever the interrupt landed in).
 //
 // An event dtrace's program declined goes back to the plugin's program
 // without its tail call (sdt_events.bpf.c): sdt_declined_event for a
@@ -13,6 +14,11 @@
 // user stack as the clauses ask (the pre-filter dropping what their
 // predicates reject).
 #include "sdt_plugin.h"
+
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+#include <utility>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -31,14 +37,49 @@ namespace {
 constexpr const char *kDeclinedEvent = "sdt_declined_event";
 constexpr const char *kDeclinedOffCpu = "sdt_declined_off_cpu";
 
+// Tracepoints that fire in interrupts (hard or soft): a block request's
+// completion, the interrupts' own, the timers' expiries, a packet's
+// receipt. An empty event: the whole group.
+constexpr std::pair<std::string_view, std::string_view> kInterruptTracepoints[] = {
+    {"block", "block_rq_complete"},
+    {"block", "block_bio_complete"},
+    {"block", "block_rq_error"},
+    {"irq", ""},
+    {"irq_vectors", ""},
+    {"napi", ""},
+    {"timer", "hrtimer_expire_entry"},
+    {"timer", "hrtimer_expire_exit"},
+    {"timer", "timer_expire_entry"},
+    {"timer", "timer_expire_exit"},
+    {"net", "netif_receive_skb"},
+    {"net", "netif_receive_skb_entry"},
+    {"net", "netif_rx"},
+    {"net", "napi_gro_receive_entry"},
+};
+
+bool fires_in_interrupts(std::string_view group, std::string_view event) {
+    return std::any_of(std::begin(kInterruptTracepoints), std::end(kInterruptTracepoints),
+                       [&](const auto &t) { return t.first == group && (t.second.empty() || t.second == event); });
+}
+
 } // namespace
 
+// Why ustack() keys cannot be walked from the current task at the probe; nullptr: they can.
+const char *SdtPlugin::user_stacks_elsewhere(const ProbeSlot &slot) const {
+    if (slot.row != nullptr && slot.row->source == EventSource::OnCpu)
+        return "at sched:::on-cpu the probe's thread is the one coming on, not the current task whose user "
+               "registers the walk reads";
+    if (fires_in_interrupts(slot.group, slot.event))
+        return "the probe's tracepoint fires in interrupts, where the current task is whichever the interrupt "
+               "landed in";
+    return nullptr;
+}
+
 void SdtPlugin::describe_user_stacks(const ProbeSlot &slot, dtrace_fastpath_probe &out) const {
-    if (slot.row != nullptr && slot.row->source == EventSource::OnCpu) {
+    if (const char *why = user_stacks_elsewhere(slot)) {
         if (out.struct_size >=
             offsetof(dtrace_fastpath_probe, user_stacks_unavailable) + sizeof out.user_stacks_unavailable)
-            out.user_stacks_unavailable = "at sched:::on-cpu the probe's thread is the one coming on, not the "
-                                          "current task whose user registers the walk reads";
+            out.user_stacks_unavailable = why;
         return;
     }
     user_stacks_.describe(out, "at sdt probes the walk by the CFI reads one process's rows: $target's "

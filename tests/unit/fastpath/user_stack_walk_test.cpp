@@ -267,7 +267,7 @@ TEST_F(UserStackWalk, AVerifiedWalkTakesAtMost64Frames) {
     EXPECT_TRUE(load(fastpath::kMaxUserStackFrames, fastpath::kUserStackCopyBytes));
     fastpath::MapPlan plan;
     fastpath::BpfEmitter out;
-    EXPECT_THROW(fastpath::emit_user_stack_walk(out, fastpath::plan_user_stack_walk(plan, 65), {0, 8, 16}, 65,
+    EXPECT_THROW(fastpath::emit_user_stack_walk(out, fastpath::plan_user_stack_walk(plan, 65, true), {0, 8, 16}, 65,
                                                 fastpath::kUserStackCopyBytes, out.new_label()),
                  fastpath::Refusal);
 }
