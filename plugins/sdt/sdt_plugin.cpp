@@ -266,12 +266,15 @@ bool SdtPlugin::resolve(ProbeSlot &slot) {
     return true;
 }
 
+std::span<const uint8_t> SdtPlugin::events_image() {
+    return {sdt_events_bpf_object, sdt_events_bpf_object_size};
+}
+
 bool SdtPlugin::ensure_loaded() {
     if (bpf_)
         return true;
-    live::Result<live::LoadedObject> loaded =
-        live::load_live_object(host_, ops_, std::span<const uint8_t>(sdt_events_bpf_object, sdt_events_bpf_object_size),
-                               kSdtProvider, &misses_, live::load_only({kTracepointProgram, kSwitchProgram}));
+    live::Result<live::LoadedObject> loaded = live::load_live_object(
+        host_, ops_, events_image(), kSdtProvider, &misses_, live::load_only({kTracepointProgram, kSwitchProgram}));
     if (!loaded) {
         fail(loaded.error());
         return false;

@@ -80,8 +80,9 @@ class SdtPlugin {
     // ustack() keys in the kernel (docs/fastpath.md, "Stacks";
     // sdt_user_stacks.cpp): $target's table in the walk's maps, and the way
     // back of an event the walk declined.
-    int fastpath_fill_user_stacks(dtrace_probe_id probe, uint64_t cookie, int32_t rows, int32_t blocks,
-                                  int32_t mappings);
+    int fastpath_fill_user_stacks(dtrace_probe_id, uint64_t, int32_t rows, int32_t blocks, int32_t mappings) {
+        return user_stacks_.fill({rows, blocks, mappings});
+    }
     int fastpath_fill_way_back(dtrace_probe_id probe, uint64_t cookie, int32_t program_array);
 
     dtrace_host *host() const { return host_; }
@@ -120,6 +121,8 @@ class SdtPlugin {
     const live::TracepointField *field_for(const std::string &probe, const live::TracepointFormat &format,
                                            std::string_view name);
     bool resolve(ProbeSlot &slot);
+    // bpf/sdt_events.bpf.c's object: its programs are loaded as they are needed.
+    static std::span<const uint8_t> events_image();
     bool ensure_loaded();
     bool enable_tracepoint(uint32_t index, ProbeSlot &slot);
     bool enable_wait_begin(uint32_t index, ProbeSlot &slot);

@@ -25,11 +25,6 @@
 
 #include "live_plugin_setup.h"
 
-extern "C" {
-extern const unsigned char sdt_events_bpf_object[];
-extern const size_t sdt_events_bpf_object_size;
-}
-
 namespace dtrace::sdt {
 
 namespace {
@@ -91,21 +86,14 @@ bool SdtPlugin::ensure_way_back() {
         return true;
     live::BpfLoadSettings settings = load_settings_; // the ring and maps are bpf_'s
     settings.before_load = live::load_only({kDeclinedEvent, kDeclinedOffCpu});
-    live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(
-        std::span<const uint8_t>(sdt_events_bpf_object, sdt_events_bpf_object_size), "sdt", settings, bpf_.get());
+    live::Result<std::unique_ptr<live::BpfProgramSet>> set =
+        live::BpfProgramSet::load(events_image(), "sdt", settings, bpf_.get());
     if (!set) {
         fail(set.error());
         return false;
     }
     declined_bpf_ = std::move(set.value());
     return true;
-}
-
-int SdtPlugin::fastpath_fill_user_stacks(dtrace_probe_id, uint64_t cookie, int32_t rows, int32_t blocks,
-                                         int32_t mappings) {
-    if (cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled)
-        return -1;
-    return user_stacks_.fill({rows, blocks, mappings});
 }
 
 int SdtPlugin::fastpath_fill_way_back(dtrace_probe_id, uint64_t cookie, int32_t program_array) {

@@ -73,8 +73,9 @@ class SyscallPlugin {
     // syscall_user_stacks.cpp): $target's table in the walk's maps
     // (fill_user_stack_maps), and the way back of an event the walk
     // declined (fill_way_back).
-    int fastpath_fill_user_stacks(dtrace_probe_id probe, uint64_t cookie, int32_t rows, int32_t blocks,
-                                  int32_t mappings);
+    int fastpath_fill_user_stacks(dtrace_probe_id, uint64_t, int32_t rows, int32_t blocks, int32_t mappings) {
+        return user_stacks_.fill({rows, blocks, mappings});
+    }
     int fastpath_fill_way_back(dtrace_probe_id probe, uint64_t cookie, int32_t program_array);
 
     // Names the addresses of stack() and ustack() (the live stack helper).

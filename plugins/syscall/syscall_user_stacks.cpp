@@ -15,13 +15,6 @@ void SyscallPlugin::describe_user_stacks(dtrace_fastpath_probe &out) const {
                                "(run dtrace with -c or -p)");
 }
 
-int SyscallPlugin::fastpath_fill_user_stacks(dtrace_probe_id, uint64_t cookie, int32_t rows, int32_t blocks,
-                                             int32_t mappings) {
-    if (cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled)
-        return -1;
-    return user_stacks_.fill({rows, blocks, mappings});
-}
-
 int SyscallPlugin::fastpath_fill_way_back(dtrace_probe_id, uint64_t cookie, int32_t program_array) {
     if (cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled || !ensure_way_back())
         return -1;
