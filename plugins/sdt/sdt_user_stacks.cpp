@@ -77,8 +77,9 @@ void SdtPlugin::describe_user_stacks(const ProbeSlot &slot, dtrace_fastpath_prob
             out.user_stacks_unavailable = why;
         return;
     }
-    user_stacks_.describe(out, "at sdt probes the walk by the CFI reads one process's rows: $target's "
-                               "(run dtrace with -c or -p)");
+    user_stacks_.describe(
+        out, "at tracepoint probes (sdt, proc, sched, io ...) the walk by the CFI reads one process's rows: $target's "
+             "(run dtrace with -c or -p)");
 }
 
 bool SdtPlugin::ensure_way_back() {

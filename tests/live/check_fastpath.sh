@@ -217,7 +217,7 @@ sdt_ustack)
     # Without $target the walk has no process's rows: user space, saying why.
     run -x fastpath=explain -qn 'sched:::off-cpu { @[ustack()] = count(); } tick-1ms { exit(0); }'
     [ "$status" = 0 ] || fail "dtrace exited with $status"
-    grep -q "stays in user space: ustack() keys are not available in the kernel path: at sdt probes.*-c or -p" "$err" ||
+    grep -q "stays in user space: ustack() keys are not available in the kernel path: at tracepoint probes (sdt, proc, sched, io ...) the walk.*-c or -p" "$err" ||
         fail "ustack() without \$target is not explained"
     ;;
 strings)
