@@ -48,7 +48,7 @@ double median(std::vector<double> v) {
 
 live::UserStackMaps fresh_maps(live::FastpathLoader &loader) {
     fastpath::MapPlan plan;
-    const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, 4);
+    const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, 4, false);
     std::vector<int32_t> handles;
     if (std::string error = test::create_maps(loader, plan, handles); !error.empty()) {
         std::fprintf(stderr, "ustack_table_bench: %s\n", error.c_str());

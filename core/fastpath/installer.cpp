@@ -129,8 +129,9 @@ std::optional<ProbeShape> shape_of(const dtrace_fastpath_ops &ops, void *state, 
 // The walk of user stacks' maps filled for `probe` by its plugin (its
 // process's table, its way back: user_stacks.h); why not, if it cannot.
 std::optional<std::string> fill_user_stack_walk(const dtrace_fastpath_ops &ops, void *state, const MapPlan &plan,
-                                                const std::vector<int32_t> &maps, const engine::Probe &probe) {
-    const std::optional<UserStackWalk> walk = planned_user_stack_walk(plan);
+                                                const std::vector<int32_t> &maps, const engine::Probe &probe,
+                                                const ProbeShape &shape) {
+    const std::optional<UserStackWalk> walk = planned_user_stack_walk(plan, shape.context.raw_tracepoint());
     if (!walk)
         return "no walk of user stacks is planned"; // not reached: a program that walks plans it
     if (ops.fill_user_stack_maps(state, probe.id, probe.cookie, maps[walk->rows_map], maps[walk->blocks_map],
@@ -249,7 +250,7 @@ Status Installation::attach_late(const engine::Probe &probe) {
         // A program that walks user stacks needs the probe's process's
         // table and way back; without them its events come to user space.
         if (walks_user_stacks(clauses) &&
-            fill_user_stack_walk(*port.ops, port.state, port.plan, port.map_handles, probe))
+            fill_user_stack_walk(*port.ops, port.state, port.plan, port.map_handles, probe, *shape))
             return {};
         if (port.ops->attach_program(port.state, program->second, probe.id, probe.cookie) != 0)
             return Failure{"failed to enable " + probe_name(probe) +
@@ -442,8 +443,8 @@ class Installer {
                 continue;
             const Installation::Port &port = inst.ports_[key.port];
             for (const PlannedProbe *p : group_probes) {
-                const std::optional<std::string> why =
-                    fill_user_stack_walk(*port.ops, port.state, port.plan, port.map_handles, probe_of(engine_, *p));
+                const std::optional<std::string> why = fill_user_stack_walk(
+                    *port.ops, port.state, port.plan, port.map_handles, probe_of(engine_, *p), key.shape);
                 if (!why)
                     continue;
                 for (const ClauseRef &c : key.clauses)

@@ -52,6 +52,7 @@ struct ProbeContext {
 
     bool arg_fields() const { return flags & DTRACE_FASTPATH_ARG_FIELDS; }
     bool thread_task() const { return flags & DTRACE_FASTPATH_THREAD_TASK; }
+    bool raw_tracepoint() const { return flags & DTRACE_FASTPATH_RAW_TRACEPOINT; }
 
     friend auto operator<=>(const ProbeContext &, const ProbeContext &) = default;
 };

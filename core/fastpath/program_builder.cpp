@@ -251,7 +251,7 @@ class ClauseEmitter {
     // walk found (user_stacks.h), as the engine records ustack(n).
     void emit_user_stack_key_part(const KernelAggregation &agg, const dif::TypeDesc &type, int16_t offset,
                                   BpfEmitter::Label skip) {
-        const std::optional<UserStackWalk> walk = planned_user_stack_walk(plan_);
+        const std::optional<UserStackWalk> walk = planned_user_stack_walk(plan_, shape_.context.raw_tracepoint());
         if (!walk)
             throw Refusal("a ustack() key without the walk of the user stack"); // not reached: build() walks
         emit_user_stack_state(out_, *walk, skip);
@@ -397,7 +397,7 @@ void emit_user_stack_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &
                       "give the walk by the CFI its process's rows, the user registers and a way back to user "
                       "space)");
     require_declinable(clauses);
-    const UserStackWalk walk = plan_user_stack_walk(plan, frames);
+    const UserStackWalk walk = plan_user_stack_walk(plan, frames, shape.context.raw_tracepoint());
     BpfEmitter::Label declined = out.new_label(), walked = out.new_label();
     emit_user_stack_walk(out, walk, shape.user_registers, frames, kUserStackCopyBytes, declined, shape.main_stack);
     out.jump(walked);

@@ -142,8 +142,11 @@ void emit_wanted_bytes(BpfEmitter &out, uint32_t stack_bytes, const MainStackSta
 
 // The user-space path's copy of the stack (live_stacks.bpf.h's
 // live_copy_user_stack()): the largest of its sizes, up to the wanted
-// bytes, readable from rsp; none when none is.
-void emit_copy_stack(BpfEmitter &out, uint32_t stack_bytes, const MainStackStart &main_stack) {
+// bytes, readable from rsp. None readable (a thread past its exit_mm(),
+// at sched:::off-cpu): `fallback`, where the user-space path shows no
+// frame at all rather than the pc's.
+void emit_copy_stack(BpfEmitter &out, uint32_t stack_bytes, const MainStackStart &main_stack,
+                     BpfEmitter::Label fallback) {
     BpfEmitter::Label copied = out.new_label();
     emit_wanted_bytes(out, stack_bytes, main_stack);
     out.load(kDw, R1, R9, state::kSp);
@@ -165,6 +168,7 @@ void emit_copy_stack(BpfEmitter &out, uint32_t stack_bytes, const MainStackStart
         out.jump(copied);
         out.bind(unreadable);
     }
+    out.jump(fallback);
     out.bind(copied);
 }
 
@@ -320,34 +324,39 @@ void emit_load_registers(BpfEmitter &out, const UserRegisterPlace &place, BpfEmi
     out.store(kDw, R9, state::kFrames, R1);
 }
 
-} // namespace
-
-UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames) {
-    const uint32_t state_bytes = static_cast<uint32_t>(state::kFrames) + 8 * std::max(frames, 1u);
-    if (std::optional<UserStackWalk> planned = planned_user_stack_walk(plan)) {
-        MapSpec &state = plan.maps[planned->state_map];
-        state.value_size = std::max(state.value_size, state_bytes);
-        return *planned;
-    }
-    UserStackWalk walk;
-    walk.state_map = plan.add("ustack_state", MapSpec{DTRACE_BPF_MAP_PERCPU_ARRAY, 4, state_bytes, 1, "dt_ustack"});
-    walk.rows_map = plan.add("ustack_rows", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, sizeof(dtrace_fastpath_unwind_row),
-                                                    DTRACE_UNWIND_ROWS_MAX, "dt_urows"});
-    walk.mappings_map =
-        plan.add("ustack_mappings", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, sizeof(dtrace_fastpath_user_mapping),
-                                            DTRACE_UNWIND_MAPPINGS_MAX + 1, "dt_umaps"});
-    walk.blocks_map =
-        plan.add("ustack_blocks", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, 4, DTRACE_UNWIND_BLOCKS_MAX, "dt_ublocks"});
-    walk.way_back_map = plan.add("ustack_way_back", MapSpec{DTRACE_BPF_MAP_PROG_ARRAY, 4, 4, 1, "dt_way_back"});
-    return walk;
+// The plan's name of the way back's program array for programs of raw tracepoints or of the others.
+const char *way_back_of(bool raw_tracepoint) {
+    return raw_tracepoint ? "ustack_way_back_raw" : "ustack_way_back";
 }
 
-std::optional<UserStackWalk> planned_user_stack_walk(const MapPlan &plan) {
+} // namespace
+
+UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames, bool raw_tracepoint) {
+    const uint32_t state_bytes = static_cast<uint32_t>(state::kFrames) + 8 * std::max(frames, 1u);
+    if (!plan.by_name.contains("ustack_state")) {
+        plan.add("ustack_state", MapSpec{DTRACE_BPF_MAP_PERCPU_ARRAY, 4, state_bytes, 1, "dt_ustack"});
+        plan.add("ustack_rows", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, sizeof(dtrace_fastpath_unwind_row),
+                                        DTRACE_UNWIND_ROWS_MAX, "dt_urows"});
+        plan.add("ustack_mappings", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, sizeof(dtrace_fastpath_user_mapping),
+                                            DTRACE_UNWIND_MAPPINGS_MAX + 1, "dt_umaps"});
+        plan.add("ustack_blocks", MapSpec{DTRACE_BPF_MAP_ARRAY, 4, 4, DTRACE_UNWIND_BLOCKS_MAX, "dt_ublocks"});
+    }
+    MapSpec &state = plan.maps[plan.by_name.at("ustack_state")];
+    state.value_size = std::max(state.value_size, state_bytes);
+    const char *way_back = way_back_of(raw_tracepoint);
+    if (!plan.by_name.contains(way_back))
+        plan.add(way_back,
+                 MapSpec{DTRACE_BPF_MAP_PROG_ARRAY, 4, 4, 1, raw_tracepoint ? "dt_way_back_raw" : "dt_way_back"});
+    return *planned_user_stack_walk(plan, raw_tracepoint);
+}
+
+std::optional<UserStackWalk> planned_user_stack_walk(const MapPlan &plan, bool raw_tracepoint) {
     auto state = plan.by_name.find("ustack_state");
-    if (state == plan.by_name.end())
+    auto way_back = plan.by_name.find(way_back_of(raw_tracepoint));
+    if (state == plan.by_name.end() || way_back == plan.by_name.end())
         return std::nullopt;
     return UserStackWalk{state->second, plan.by_name.at("ustack_rows"), plan.by_name.at("ustack_mappings"),
-                         plan.by_name.at("ustack_blocks"), plan.by_name.at("ustack_way_back")};
+                         plan.by_name.at("ustack_blocks"), way_back->second};
 }
 
 void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const UserRegisterPlace &place, uint32_t frames,
@@ -376,7 +385,7 @@ void emit_user_stack_walk(BpfEmitter &out, const UserStackWalk &walk, const User
         out.store_imm(kDw, R9, static_cast<int16_t>(state::kFrames + 8 * i), 0);
     emit_load_registers(out, place, fallbacks.front());
     out.store_imm(kDw, R9, state::kBpKnown, 1);
-    emit_copy_stack(out, stack_bytes, main_stack);
+    emit_copy_stack(out, stack_bytes, main_stack, fallbacks.front());
     for (uint32_t i = 1; i < frames; i++) {
         BpfEmitter::Label next = out.new_label();
         emit_step(out, walk, i, stops[i - 1], fallbacks[i - 1]);

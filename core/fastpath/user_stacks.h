@@ -39,13 +39,17 @@ struct UserStackWalk {
     uint32_t blocks_map = 0;   // DTRACE_UNWIND_BLOCKS_MAX block entries (u32 row indices)
     // A program array of one entry: the plugin's program that delivers an
     // event the walk declines to user space (dtrace_fastpath_ops.fill_way_back).
+    // One per type of program (a raw tracepoint's, another's): a tail call
+    // goes only to a program of the caller's type, and a plugin's probes
+    // may have both (sdt's tracepoints, sched:::off-cpu).
     uint32_t way_back_map = 0;
 };
 
-// Adds the walker's maps to `plan` (once), with room for `frames` frames.
-UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames);
-// The walker's maps, if `plan` has them (its programs walk user stacks).
-std::optional<UserStackWalk> planned_user_stack_walk(const MapPlan &plan);
+// Adds the walker's maps to `plan` (once), with room for `frames` frames,
+// and the way back of programs of raw tracepoints or of the others.
+UserStackWalk plan_user_stack_walk(MapPlan &plan, uint32_t frames, bool raw_tracepoint);
+// The walker's maps with that way back, if `plan` has them (its programs walk user stacks).
+std::optional<UserStackWalk> planned_user_stack_walk(const MapPlan &plan, bool raw_tracepoint);
 
 inline bool is_user_stack(const dif::TypeDesc &type) {
     return type.shown == dif::TypeDesc::Shown::UserStack;

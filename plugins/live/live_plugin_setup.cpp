@@ -1,6 +1,10 @@
 // live_plugin_setup.cpp: loading a live plugin's BPF object, starting its ring.
 #include "live_plugin_setup.h"
 
+#include <algorithm>
+
+#include <bpf/libbpf.h>
+
 namespace dtrace::live {
 
 Result<LoadedObject> load_live_object(dtrace_host *host, const dtrace_host_ops *ops, std::span<const uint8_t> image,
@@ -19,6 +23,18 @@ Result<LoadedObject> load_live_object(dtrace_host *host, const dtrace_host_ops *
     if (!set)
         return Error{set.error()};
     return LoadedObject{std::move(set.value()), options.value(), std::move(settings)};
+}
+
+std::function<bool(bpf_object *)> load_only(std::vector<std::string> keep) {
+    return [keep = std::move(keep)](bpf_object *object) {
+        bpf_program *program;
+        bpf_object__for_each_program(program, object) {
+            if (std::find(keep.begin(), keep.end(), bpf_program__name(program)) == keep.end() &&
+                bpf_program__set_autoload(program, false) != 0)
+                return false;
+        }
+        return true;
+    };
 }
 
 Result<std::unique_ptr<EventRing>> start_event_ring(const BpfProgramSet &programs, dtrace_host *host,

@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include <dtrace/provider.h>
 
@@ -32,6 +33,10 @@ struct LoadedObject {
 Result<LoadedObject> load_live_object(dtrace_host *host, const dtrace_host_ops *ops, std::span<const uint8_t> image,
                                       const std::string &name, RecursionMisses *misses,
                                       std::function<bool(bpf_object *)> before_load = nullptr);
+
+// A before_load that leaves out every program of the object but `keep`
+// (each program is verified when loaded: a plugin loads what it uses).
+std::function<bool(bpf_object *)> load_only(std::vector<std::string> keep);
 
 // Opens `programs`' ring and starts draining it: each record to deliver, in
 // timestamp order; lost records, and the firings `misses` counts, reported

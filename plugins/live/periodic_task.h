@@ -1,6 +1,6 @@
 // periodic_task.h: a thread that runs a task at a fixed period until it is
-// destroyed (the syscall plugin's ustack() table follows its process's
-// mapping calls so, off the ring's thread: docs/fastpath.md, "Stacks").
+// destroyed ($target's ustack() table follows its mapping calls so, off
+// the ring's thread: target_user_stacks.h).
 #pragma once
 
 #include <chrono>

@@ -95,9 +95,10 @@ int SdtPlugin::fastpath_layout(dtrace_probe_id, uint64_t cookie, dtrace_fastpath
         return -1;
     }
     live::FastpathLoader::describe_task(out);
+    describe_user_stacks(slot, out);
     if (slot.row != nullptr && slot.row->source != EventSource::Tracepoint) {
         // on-cpu, off-cpu: arguments are built in user space.
-        out.flags = DTRACE_FASTPATH_RAW_TRACEPOINT | DTRACE_FASTPATH_ARG_FIELDS;
+        out.flags |= DTRACE_FASTPATH_RAW_TRACEPOINT | DTRACE_FASTPATH_ARG_FIELDS;
         out.nargs = DTRACE_FASTPATH_MAX_ARG_FIELDS;
         if (slot.row->source == EventSource::OnCpu) {
             out.flags |= DTRACE_FASTPATH_THREAD_TASK;
@@ -124,7 +125,8 @@ bool SdtPlugin::attach_switch_program(uint32_t index, ProbeSlot &slot, int progr
         bpf_->detach(*switch_attachment_);
         switch_attachment_.reset();
     }
-    (void)bpf_->configure(index, live_probe_config{});
+    // The way back delivers by the slot's configuration (the switch program no longer does).
+    (void)bpf_->configure(index, slot.way_back ? config_of(slot, false) : live_probe_config{});
     return true;
 }
 

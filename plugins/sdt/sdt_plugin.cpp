@@ -24,6 +24,7 @@ namespace {
 
 constexpr const char *kSdtProvider = "sdt";
 constexpr const char *kStableModule = "vmlinux"; // the stable providers' probes are the kernel's
+constexpr const char *kTracepointProgram = "sdt_tracepoint";
 constexpr const char *kSwitchProgram = "sdt_switch";
 
 // The stable providers' attributes (DTrace's for proc, sched, io ...).
@@ -81,7 +82,7 @@ std::string psargs_of(std::span<const uint8_t> captured) {
 
 SdtPlugin::SdtPlugin(dtrace_host *host, const dtrace_host_ops *ops)
     : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), row_slots_(stable_rows().size()),
-      fastpath_(host, ops, &misses_) {}
+      fastpath_(host, ops, &misses_), user_stacks_(host, ops, fastpath_, stacks_) {}
 
 SdtPlugin::~SdtPlugin() {
     stop();
@@ -265,12 +266,15 @@ bool SdtPlugin::resolve(ProbeSlot &slot) {
     return true;
 }
 
+std::span<const uint8_t> SdtPlugin::events_image() {
+    return {sdt_events_bpf_object, sdt_events_bpf_object_size};
+}
+
 bool SdtPlugin::ensure_loaded() {
     if (bpf_)
         return true;
-    live::Result<live::LoadedObject> loaded =
-        live::load_live_object(host_, ops_, std::span<const uint8_t>(sdt_events_bpf_object, sdt_events_bpf_object_size),
-                               kSdtProvider, &misses_);
+    live::Result<live::LoadedObject> loaded = live::load_live_object(
+        host_, ops_, events_image(), kSdtProvider, &misses_, live::load_only({kTracepointProgram, kSwitchProgram}));
     if (!loaded) {
         fail(loaded.error());
         return false;
@@ -439,6 +443,7 @@ void SdtPlugin::disable(dtrace_probe_id, uint64_t cookie) {
     const uint32_t index = static_cast<uint32_t>(cookie);
     const bool in_kernel = slot.in_kernel; // a sched probe's then no longer counts among the switch program's users
     detach_fastpath(slot);
+    slot.way_back = false;
     if (slot.link) {
         for (std::optional<uint32_t> *link : {&slot.link, &slot.begin_link}) {
             if (*link) {
@@ -489,11 +494,14 @@ int SdtPlugin::start() {
         return fail(ring.error());
     ring_ = std::move(ring.value());
     started_ = true;
+    if (declined_bpf_) // events dtrace's programs decline come by the ring
+        user_stacks_.start_following();
     return 0;
 }
 
 // Detaches first, so that the last drain sees every event there will be.
 void SdtPlugin::stop() {
+    user_stacks_.stop_following();
     for (uint32_t i = 0; i < slot_count_.load(std::memory_order_acquire); i++)
         if (slots_[i].switch_link >= 0) { // a sched probe's generated program
             close(slots_[i].switch_link);

@@ -41,6 +41,7 @@
 #include "record_memory.h"
 #include "record_stacks.h"
 #include "stack_symbols.h"
+#include "target_user_stacks.h"
 #include "tracepoint_catalog.h"
 #include "tracepoint_links.h"
 
@@ -76,6 +77,13 @@ class SdtPlugin {
     uint32_t fastpath_kernel_stack_skip(std::span<const uint64_t> frames) {
         return static_cast<uint32_t>(stacks_.tracing_frames(frames));
     }
+    // ustack() keys in the kernel (docs/fastpath.md, "Stacks";
+    // sdt_user_stacks.cpp): $target's table in the walk's maps, and the way
+    // back of an event the walk declined.
+    int fastpath_fill_user_stacks(dtrace_probe_id, uint64_t, int32_t rows, int32_t blocks, int32_t mappings) {
+        return user_stacks_.fill({rows, blocks, mappings});
+    }
+    int fastpath_fill_way_back(dtrace_probe_id probe, uint64_t cookie, int32_t program_array);
 
     dtrace_host *host() const { return host_; }
     const dtrace_host_ops *ops() const { return ops_; }
@@ -97,6 +105,7 @@ class SdtPlugin {
         uint32_t stacks = 0;    // LIVE_STACK_*: what the clauses read
         bool in_kernel = false; // runs a program of dtrace's (sdt_fastpath.cpp)
         int switch_link = -1;   // a sched probe's: that program attached to sched_switch
+        bool way_back = false;  // dtrace's program may decline its events (fastpath_fill_way_back)
     };
 
     int fail(const std::string &message);
@@ -112,6 +121,8 @@ class SdtPlugin {
     const live::TracepointField *field_for(const std::string &probe, const live::TracepointFormat &format,
                                            std::string_view name);
     bool resolve(ProbeSlot &slot);
+    // bpf/sdt_events.bpf.c's object: its programs are loaded as they are needed.
+    static std::span<const uint8_t> events_image();
     bool ensure_loaded();
     bool enable_tracepoint(uint32_t index, ProbeSlot &slot);
     bool enable_wait_begin(uint32_t index, ProbeSlot &slot);
@@ -127,6 +138,12 @@ class SdtPlugin {
     const char *fastpath_unavailable(const ProbeSlot &slot) const;
     void fill_tracepoint_layout(const ProbeSlot &slot, dtrace_fastpath_probe &out) const;
     bool attach_switch_program(uint32_t index, ProbeSlot &slot, int program_fd);
+    // Why ustack() keys cannot be walked from the current task at the probe; nullptr: they can.
+    const char *user_stacks_elsewhere(const ProbeSlot &slot) const;
+    // Where fastpath_layout says a walk of the user stack starts (or why it cannot).
+    void describe_user_stacks(const ProbeSlot &slot, dtrace_fastpath_probe &out) const;
+    // Loads the ways back's programs (sdt_declined_event, sdt_declined_off_cpu) once.
+    bool ensure_way_back();
     // Takes the probe's program away (disable(), stop()).
     void detach_fastpath(ProbeSlot &slot);
     void deliver(std::span<const uint8_t> record);
@@ -160,7 +177,9 @@ class SdtPlugin {
     OtherThread other_;
     std::string psargs_; // the firing's process arguments, when captured at the event
     bool started_ = false;
-    live::FastpathLoader fastpath_; // the maps and programs dtrace generated (sdt_fastpath.cpp)
+    live::FastpathLoader fastpath_;                     // the maps and programs dtrace generated (sdt_fastpath.cpp)
+    std::unique_ptr<live::BpfProgramSet> declined_bpf_; // the ways back (sdt_user_stacks.cpp)
+    live::TargetUserStacks user_stacks_;                // $target's table in the walk's maps
 };
 
 } // namespace dtrace::sdt

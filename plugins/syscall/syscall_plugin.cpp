@@ -42,8 +42,6 @@ constexpr const char *kRawGroup = "raw_syscalls";
 // takes over: a few per-call tracepoints detach quickly and cost nothing to
 // other calls; hundreds take seconds to detach.
 constexpr uint32_t kRawThreshold = 16;
-// How often the ustack() walk's table is checked against the marks (a map read).
-constexpr std::chrono::milliseconds kTableFollowPeriod{5};
 
 // DTrace's syscall provider attributes.
 constexpr dtrace_provider_attributes kAttributes = {
@@ -62,7 +60,8 @@ bool matches(const char *pattern, const char *name) {
 } // namespace
 
 SyscallPlugin::SyscallPlugin(dtrace_host *host, const dtrace_host_ops *ops)
-    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), fastpath_(host, ops, &misses_) {}
+    : host_(host), ops_(ops), slots_(std::make_unique<ProbeSlot[]>(LIVE_MAX_PROBES)), fastpath_(host, ops, &misses_),
+      user_stacks_(host, ops, fastpath_, stacks_) {}
 
 SyscallPlugin::~SyscallPlugin() {
     stop();
@@ -163,22 +162,6 @@ bool SyscallPlugin::register_call(const std::string &name, const char *name_patt
     return true;
 }
 
-namespace {
-
-// Before an object is loaded: leaves out the programs not in `keep`.
-std::function<bool(bpf_object *)> load_only(const char *keep) {
-    return [keep](bpf_object *object) {
-        bpf_program *program;
-        bpf_object__for_each_program(program, object) {
-            if (std::strcmp(bpf_program__name(program), keep) != 0 && bpf_program__set_autoload(program, false) != 0)
-                return false;
-        }
-        return true;
-    };
-}
-
-} // namespace
-
 bool SyscallPlugin::ensure_loaded(Direction direction) {
     return call_bpf_[direction] ||
            load_events_object(direction == kReturn ? kReturnProgram : kEntryProgram, call_bpf_[direction]);
@@ -194,7 +177,7 @@ bool SyscallPlugin::load_events_object(const char *program, std::unique_ptr<live
     const std::span<const uint8_t> image(syscall_events_bpf_object, syscall_events_bpf_object_size);
     if (!bpf_) {
         live::Result<live::LoadedObject> loaded =
-            live::load_live_object(host_, ops_, image, kProvider, &misses_, load_only(program));
+            live::load_live_object(host_, ops_, image, kProvider, &misses_, live::load_only({program}));
         if (!loaded) {
             fail(loaded.error());
             return false;
@@ -206,7 +189,7 @@ bool SyscallPlugin::load_events_object(const char *program, std::unique_ptr<live
         return true;
     }
     live::BpfLoadSettings settings = settings_; // the ring is bpf_'s
-    settings.before_load = load_only(program);
+    settings.before_load = live::load_only({program});
     live::Result<std::unique_ptr<live::BpfProgramSet>> set =
         live::BpfProgramSet::load(image, kProvider, settings, bpf_);
     if (!set) {
@@ -247,7 +230,7 @@ bool SyscallPlugin::use_raw(Direction direction) {
         return true;
     if (!raw_bpf_[direction]) {
         live::BpfLoadSettings settings = settings_; // the ring is bpf_'s, the slots map the other direction's
-        settings.before_load = load_only(kRawPrograms[direction]);
+        settings.before_load = live::load_only({kRawPrograms[direction]});
         const live::BpfProgramSet *other = raw_bpf_[1 - direction].get();
         live::Result<std::unique_ptr<live::BpfProgramSet>> set = live::BpfProgramSet::load(
             std::span<const uint8_t>(syscall_raw_events_bpf_object, syscall_raw_events_bpf_object_size),
@@ -441,9 +424,8 @@ int SyscallPlugin::start() {
     if (!declined_bpf_)
         return 0;
     // Events dtrace's programs decline come by the ring; the table they
-    // walk follows the process's mapping calls, off the ring's thread (a
-    // table written again computes the rows of the files new to it).
-    table_follower_ = std::make_unique<live::PeriodicTask>(kTableFollowPeriod, [this] { follow_user_stack_marks(); });
+    // walk follows the process's mapping calls.
+    user_stacks_.start_following();
     return ensure_ring() ? 0 : -1;
 }
 
@@ -464,7 +446,7 @@ bool SyscallPlugin::ensure_ring() {
 // Detaches first, so that the last drain sees every event there will be.
 void SyscallPlugin::stop() {
     fastpath_.detach_all();
-    table_follower_.reset();
+    user_stacks_.stop_following();
     for (const auto *sets : {&raw_bpf_, &call_bpf_})
         for (const std::unique_ptr<live::BpfProgramSet> &set : *sets)
             if (set)

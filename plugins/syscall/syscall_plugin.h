@@ -25,7 +25,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -35,14 +34,13 @@
 #include "bpf_program_set.h"
 #include "event_ring.h"
 #include "fastpath_loader.h"
-#include "fastpath_user_stacks.h"
 #include "kernel_filter.h"
 #include "live_firing.h"
 #include "live_options.h"
-#include "periodic_task.h"
 #include "record_stacks.h"
 #include "stack_symbols.h"
 #include "syscall_catalog.h"
+#include "target_user_stacks.h"
 
 namespace dtrace::syscall {
 
@@ -75,8 +73,9 @@ class SyscallPlugin {
     // syscall_user_stacks.cpp): $target's table in the walk's maps
     // (fill_user_stack_maps), and the way back of an event the walk
     // declined (fill_way_back).
-    int fastpath_fill_user_stacks(dtrace_probe_id probe, uint64_t cookie, int32_t rows, int32_t blocks,
-                                  int32_t mappings);
+    int fastpath_fill_user_stacks(dtrace_probe_id, uint64_t, int32_t rows, int32_t blocks, int32_t mappings) {
+        return user_stacks_.fill({rows, blocks, mappings});
+    }
     int fastpath_fill_way_back(dtrace_probe_id probe, uint64_t cookie, int32_t program_array);
 
     // Names the addresses of stack() and ustack() (the live stack helper).
@@ -124,9 +123,6 @@ class SyscallPlugin {
     void describe_user_stacks(dtrace_fastpath_probe &out) const;
     // Loads the way back's program (syscall_declined_event) once.
     bool ensure_way_back();
-    // Writes the walk's table again if the marks disabled it since
-    // (fastpath_user_stacks.h): every few milliseconds while tracing.
-    void follow_user_stack_marks();
 
     dtrace_host *host_;
     const dtrace_host_ops *ops_;
@@ -150,10 +146,8 @@ class SyscallPlugin {
     live::stacks::StackSymbols stacks_;
     live::RecordStacks record_stacks_;
     live::FastpathLoader fastpath_;
-    std::unique_ptr<live::BpfProgramSet> declined_bpf_;  // the way back (syscall_declined_event)
-    std::mutex user_stacks_mutex_;                       // the table: the control thread, the ring's
-    live::UserStackTable user_stack_table_;              // $target's, in the walk's maps
-    std::unique_ptr<live::PeriodicTask> table_follower_; // follow_user_stack_marks(), while tracing
+    std::unique_ptr<live::BpfProgramSet> declined_bpf_; // the way back (syscall_declined_event)
+    live::TargetUserStacks user_stacks_;                // $target's table in the walk's maps
     bool started_ = false;
 };
 

@@ -21,6 +21,9 @@
 #                 the same for sdt:<group>::<event>, sched, proc and io
 #   sdt_with_syscall
 #                 syscall and sdt clauses in one session, both in the kernel
+#   sdt_ustack    ustack() keys at sdt probes in the kernel for $target
+#                 (with syscall_workload), in user space where the probe's
+#                 thread is not the current task
 dtrace=$1
 workload=$2
 case_name=$3
@@ -163,6 +166,58 @@ ustack)
     run -x fastpath=explain -qn 'syscall::getppid:entry { @[ustack()] = count(); } tick-1ms { exit(0); }'
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     grep -q "stays in user space: ustack() keys are not available in the kernel path: at syscall probes.*-c or -p" "$err" ||
+        fail "ustack() without \$target is not explained"
+    ;;
+sdt_ustack)
+    # ustack() keys at sdt probes run in the kernel for $target where the
+    # probe's thread is the current task: a tracepoint of the thread's own
+    # (hrtimer_start, at each nanosleep()) and sched:::off-cpu, the same
+    # stacks as in user space. Only the sleeps' stacks are compared: what
+    # else arms a timer or is preempted differs from run to run.
+    sleeps_of() { awk 'BEGIN { RS = "" } /nanosleep/' "$1"; }
+    for script in 'sdt:timer::hrtimer_start /pid == $target/ { @[ustack()] = count(); }' \
+        'sched:::off-cpu /pid == $target/ { @[ustack(4)] = count(); }'; do
+        run -x fastpath=explain -qn "$script" -c "$workload sleep:20 sleep:20 sleep:20 100"
+        [ "$status" = 0 ] || fail "dtrace -x fastpath=on exited with $status"
+        grep -q "$in_kernel" "$err" || { cat "$err"; fail "not in the kernel: $script"; }
+        sleeps_of "$out" >"$dir/on"
+        run -x fastpath=off -qn "$script" -c "$workload sleep:20 sleep:20 sleep:20 100"
+        [ "$status" = 0 ] || fail "dtrace -x fastpath=off exited with $status"
+        sleeps_of "$out" | diff "$dir/on" - >"$dir/diff" || { cat "$dir/diff"; fail "fastpath=on and off differ for: $script"; }
+        grep -q 'syscall_workload`main+0x' "$dir/on" || fail "no frame of the workload's main in: $script"
+        grep -Eq '^ +3$' "$dir/on" || { cat "$dir/on"; fail "not 3 sleeps under one stack: $script"; }
+    done
+    # Another process sleeping at the same time (the same program, the
+    # same stacks): declined by the walk, dropped by the pre-filter.
+    others=""
+    i=0
+    while [ $i -lt 200 ]; do others="$others sleep:1"; i=$((i + 1)); done
+    "$workload" $others $others &
+    other=$!
+    run -x fastpath=explain -qn 'sched:::off-cpu /pid == $target/ { @[ustack(1)] = count(); }
+                                 sdt:timer::hrtimer_start /pid == $target/ { @t[ustack(1)] = count(); }' \
+        -c "$workload sleep:100 sleep:20 sleep:20 sleep:20 sleep:100"
+    kill "$other" 2>/dev/null
+    wait "$other" 2>/dev/null
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    [ "$(grep -c "$in_kernel" "$err")" = 2 ] || { cat "$err"; fail "ustack(1) beside another process does not run in the kernel"; }
+    [ "$(grep -c 'clock_nanosleep' "$out")" = 2 ] && [ "$(awk 'BEGIN { RS = "" } /nanosleep/' "$out" | grep -Ec '^ +5$')" = 2 ] ||
+        { cat "$out"; fail "another process's sleeps counted with \$target's"; }
+    # Where the probe's thread is not the current task, ustack() keys stay
+    # in user space, saying why: on-cpu's thread is the one coming on;
+    # io:::done's tracepoint fires in interrupts.
+    run -x fastpath=explain -qn 'sched:::on-cpu /pid == $target/ { @[ustack()] = count(); }
+                                 io:::done { @d[ustack()] = count(); }' -c "$workload sleep:20"
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "(sched:::on-cpu) stays in user space: ustack() keys are not available in the kernel path: at sched:::on-cpu the probe's thread is the one coming on" "$err" ||
+        { cat "$err"; fail "ustack() at on-cpu is not kept in user space"; }
+    grep -q "(io:::done) stays in user space: ustack() keys are not available in the kernel path: the probe's tracepoint fires in interrupts" "$err" ||
+        { cat "$err"; fail "ustack() at io:::done is not kept in user space"; }
+    grep -Eq '^ +[1-9][0-9]*$' "$out" || fail "no on-cpu of the workload"
+    # Without $target the walk has no process's rows: user space, saying why.
+    run -x fastpath=explain -qn 'sched:::off-cpu { @[ustack()] = count(); } tick-1ms { exit(0); }'
+    [ "$status" = 0 ] || fail "dtrace exited with $status"
+    grep -q "stays in user space: ustack() keys are not available in the kernel path: at tracepoint probes (sdt, proc, sched, io ...) the walk.*-c or -p" "$err" ||
         fail "ustack() without \$target is not explained"
     ;;
 strings)
@@ -309,16 +364,16 @@ sdt_fallback)
     grep -q "(sdt:sched::sched_process_exit) stays in user space: .*another enabled probe shares its tracepoint" "$err" ||
         fail "a shared tracepoint is not explained"
     printf '1 1\n\n' | diff - "$out" >/dev/null || fail "not one exit each"
-    # ustack() keys at a sched probe stay in user space and print the same
-    # stacks (sdt_workload is built without frame pointers). Only the sleeps'
-    # stacks are compared: where a busy machine preempts the workload (in
-    # ld.so's start, say) differs from run to run.
+    # ustack() keys at sched:::off-cpu (in the kernel for $target: the
+    # sdt_ustack case) print the same stacks (sdt_workload is built without
+    # frame pointers). Only the sleeps' stacks are compared: where a busy
+    # machine preempts the workload (in ld.so's start, say) differs from
+    # run to run.
     ustack_script='sched:::off-cpu /pid == $target/ { @[ustack(), probefunc] = max(1); @t[ustack(3), execname] = max(1); }'
     sleeps_of() { awk 'BEGIN { RS = "" } /nanosleep/' "$1"; }
     run -x fastpath=explain -qn "$ustack_script" -c "$fastpath_target sleep 5"
     [ "$status" = 0 ] || fail "dtrace -x fastpath=on exited with $status"
-    grep -q "stays in user space: ustack() keys are not available in the kernel path" "$err" ||
-        fail "ustack() keys at off-cpu are not explained"
+    grep -q "$in_kernel" "$err" || fail "ustack() keys at off-cpu do not run in the kernel"
     sleeps_of "$out" >"$dir/on"
     run -x fastpath=off -qn "$ustack_script" -c "$fastpath_target sleep 5"
     [ "$status" = 0 ] || fail "dtrace -x fastpath=off exited with $status"

@@ -133,6 +133,14 @@ const Session kSessions[] = {
      "}",
      {"sdt_tracepoint", "dtrace_clauses"},
      "sdt_fastpath"},
+    // ustack() keys in the kernel at sdt probes: off-cpu's program on
+    // sched_switch and hrtimer_start's by the tail call, each with its way
+    // back, and the table's marks on the mapping calls.
+    {"sdt",
+     "sched:::off-cpu /pid == $target/ { @[ustack(4)] = count(); } "
+     "sdt:timer::hrtimer_start /pid == $target/ { @t[ustack()] = count(); }",
+     {"sdt_tracepoint", "sdt_declined_ev", "sdt_declined_of", "ustack_mmap", "dtrace_clauses"},
+     "sdt_ustack"},
     // main's count runs in the kernel (the fast path's program, tail-called
     // by the uprobe program); getppid's stack keeps its clause in user space.
     {"pid",

@@ -19,6 +19,14 @@
  * and sched:::on-cpu in the context of the thread coming on: ids, comm and
  * on-CPU time of `next` are read from its task_struct. Its two slots are in
  * sdt_switch_slots (libbpf 1.1 gives BTF tracepoints no cookie).
+ *
+ * The ways back of an event dtrace's program declined (a walk of the user
+ * stack its rows cannot finish, another process's event: docs/fastpath.md,
+ * "Stacks"), tail-called with the context dtrace's program was given:
+ * sdt_declined_event, sdt_tracepoint without its tail call;
+ * sdt_declined_off_cpu, sched:::off-cpu's record from sched_switch as a raw
+ * tracepoint (dtrace's program there is one), its slot in
+ * sdt_off_cpu_way_back.
  */
 #include "live_context.bpf.h"
 #include "live_stacks.bpf.h"
@@ -120,10 +128,8 @@ static __always_inline void no_captures(struct live_record *r) {
     }
 }
 
-SEC("tracepoint")
-int sdt_tracepoint(void *ctx) {
-    __u32 slot = bpf_get_attach_cookie(ctx);
-    live_run_fastpath(ctx, slot); /* dtrace's program for the tracepoint's probe, if it runs one */
+/* The record of a tracepoint's event for the probes of config slot `slot`. */
+static __always_inline int emit_tracepoint(void *ctx, __u32 slot) {
     const struct live_probe_config *cfg = bpf_map_lookup_elem(&live_probes, &slot);
     if (!cfg || !cfg->armed)
         return 0;
@@ -187,6 +193,19 @@ int sdt_tracepoint(void *ctx) {
     return 0;
 }
 
+SEC("tracepoint")
+int sdt_tracepoint(void *ctx) {
+    __u32 slot = bpf_get_attach_cookie(ctx);
+    live_run_fastpath(ctx, slot); /* dtrace's program for the tracepoint's probe, if it runs one */
+    return emit_tracepoint(ctx, slot);
+}
+
+/* The attach cookie is the tracepoint program's, which tail-called dtrace's. */
+SEC("tracepoint")
+int sdt_declined_event(void *ctx) {
+    return emit_tracepoint(ctx, bpf_get_attach_cookie(ctx));
+}
+
 /* The filter with the ids and comm of `task` rather than the current one. */
 /* Bounded loops (not unrolled): the verifier accepts them. */
 static __always_inline int passes_for(const struct live_filter *f, __u64 pid_tgid, __u64 uid_gid, const char *comm) {
@@ -230,7 +249,7 @@ struct task_struct___sdt {
 
 /* The fields of a switch record (its stacks aside) for thread `task`. */
 static __always_inline void fill_switch(struct live_record *r, __u32 slot, struct task_struct *t,
-                                        struct task_struct___sdt *task, struct task_struct___sdt *peer, __u64 pid_tgid,
+                                        struct task_struct___sdt *task, __u32 peer_tid, __u32 peer_pid, __u64 pid_tgid,
                                         __u64 uid_gid, const char *comm, __u64 prev_state) {
     r->timestamp = bpf_ktime_get_ns();
     r->pid = pid_tgid >> 32;
@@ -243,8 +262,8 @@ static __always_inline void fill_switch(struct live_record *r, __u32 slot, struc
     r->cpu = bpf_get_smp_processor_id();
     r->slot = slot;
     __builtin_memcpy(r->comm, comm, LIVE_COMM_LEN);
-    r->args[0] = (__u32)peer->pid;
-    r->args[1] = (__u32)peer->tgid;
+    r->args[0] = peer_tid;
+    r->args[1] = peer_pid;
     r->args[2] = prev_state;
     r->args[3] = 0;
     r->args[4] = 0;
@@ -260,18 +279,13 @@ static __always_inline void fill_switch(struct live_record *r, __u32 slot, struc
  * thread's tid and pid, args[2] the state the previous one left in. With
  * stacks, the record is built in the scratch: `t`'s kernel stack, and its
  * user stack when `t` is the current (leaving) thread. */
-static __always_inline void emit_switch(void *ctx, __u32 which, struct task_struct *t, struct task_struct *other,
-                                        __u64 prev_state, int current) {
-    __u32 *value = bpf_map_lookup_elem(&sdt_switch_slots, &which);
-    if (!value || *value == 0)
-        return;
-    __u32 slot = *value - 1;
+static __always_inline void emit_switch_slot(void *ctx, __u32 slot, struct task_struct *t, __u32 peer_tid,
+                                             __u32 peer_pid, __u64 prev_state, int current) {
     const struct live_probe_config *cfg = bpf_map_lookup_elem(&live_probes, &slot);
     if (!cfg || !cfg->armed)
         return;
-    /* BTF-typed tasks: plain loads the verifier checks, no probe reads. */
+    /* A BTF-typed task: plain loads the verifier checks, no probe reads. */
     struct task_struct___sdt *task = (struct task_struct___sdt *)t;
-    struct task_struct___sdt *peer = (struct task_struct___sdt *)other;
     __u64 pid_tgid = ((__u64)task->tgid << 32) | (__u32)task->pid;
     __u64 uid_gid = ((__u64)task->cred->gid.val << 32) | task->cred->uid.val;
     char comm[LIVE_COMM_LEN];
@@ -284,7 +298,7 @@ static __always_inline void emit_switch(void *ctx, __u32 which, struct task_stru
             live_count_drop();
             return;
         }
-        fill_switch(r, slot, t, task, peer, pid_tgid, uid_gid, comm, prev_state);
+        fill_switch(r, slot, t, task, peer_tid, peer_pid, pid_tgid, uid_gid, comm, prev_state);
         bpf_ringbuf_submit(r, live_submit_flags());
         return;
     }
@@ -292,13 +306,22 @@ static __always_inline void emit_switch(void *ctx, __u32 which, struct task_stru
     struct sdt_scratch *s = bpf_map_lookup_elem(&sdt_scratch, &zero);
     if (!s)
         return;
-    fill_switch(&s->record, slot, t, task, peer, pid_tgid, uid_gid, comm, prev_state);
+    fill_switch(&s->record, slot, t, task, peer_tid, peer_pid, pid_tgid, uid_gid, comm, prev_state);
     __u64 size = sizeof s->record + live_append_stacks(ctx, s->raw, cfg->stacks, cfg->user_stack_bytes, t, current);
     s->record.size = size;
     if (size > sizeof *s)
         return;
     if (bpf_ringbuf_output(&live_events, s, size, live_submit_flags()) != 0)
         live_count_drop();
+}
+
+static __always_inline void emit_switch(void *ctx, __u32 which, struct task_struct *t, struct task_struct *other,
+                                        __u64 prev_state, int current) {
+    __u32 *value = bpf_map_lookup_elem(&sdt_switch_slots, &which);
+    if (!value || *value == 0)
+        return;
+    struct task_struct___sdt *peer = (struct task_struct___sdt *)other;
+    emit_switch_slot(ctx, *value - 1, t, (__u32)peer->pid, (__u32)peer->tgid, prev_state, current);
 }
 
 SEC("tp_btf/sched_switch")
@@ -310,5 +333,27 @@ int sdt_switch(__u64 *ctx) {
     emit_switch(ctx, preempted ? SDT_SWITCH_PREEMPT : SDT_SWITCH_SLEEP, prev, next, ctx[3], 1);
     emit_switch(ctx, SDT_SWITCH_OFF_CPU, prev, next, ctx[3], 1);
     emit_switch(ctx, SDT_SWITCH_ON_CPU, next, prev, ctx[3], 0);
+    return 0;
+}
+
+/* sched:::off-cpu's slot + 1 (0: none) for sdt_declined_off_cpu. */
+struct {
+    __uint(type, BPF_MAP_TYPE_ARRAY);
+    __uint(max_entries, 1);
+    __type(key, __u32);
+    __type(value, __u32);
+} sdt_off_cpu_way_back SEC(".maps");
+
+/* A raw tracepoint's context: the arguments are words, `next` read by
+ * probe reads; the thread leaving is the current one (BTF-typed). */
+SEC("raw_tp/sched_switch")
+int sdt_declined_off_cpu(__u64 *ctx) {
+    __u32 zero = 0;
+    __u32 *value = bpf_map_lookup_elem(&sdt_off_cpu_way_back, &zero);
+    if (!value || *value == 0)
+        return 0;
+    struct task_struct___sdt *next = (struct task_struct___sdt *)ctx[2];
+    emit_switch_slot(ctx, *value - 1, bpf_get_current_task_btf(), (__u32)BPF_CORE_READ(next, pid),
+                     (__u32)BPF_CORE_READ(next, tgid), ctx[3], 1);
     return 0;
 }

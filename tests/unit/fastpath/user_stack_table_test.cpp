@@ -47,7 +47,7 @@ class UserStackTableTest : public ::testing::Test {
         if (geteuid() != 0)
             GTEST_SKIP() << "creating BPF maps needs root";
         fastpath::MapPlan plan;
-        const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, 4);
+        const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, 4, false);
         std::vector<int32_t> handles;
         ASSERT_EQ(test::create_maps(loader, plan, handles), "");
         maps = {handles[walk.rows_map], handles[walk.blocks_map], handles[walk.mappings_map]};
@@ -117,7 +117,7 @@ class UserStackTableTest : public ::testing::Test {
     // Fresh maps, written in full with this process's table.
     std::vector<ReadMapping> full_write() {
         fastpath::MapPlan plan;
-        const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, 4);
+        const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, 4, false);
         std::vector<int32_t> handles;
         EXPECT_EQ(test::create_maps(loader, plan, handles), "");
         const live::UserStackMaps full{handles[walk.rows_map], handles[walk.blocks_map], handles[walk.mappings_map]};
@@ -233,7 +233,7 @@ TEST_F(UserStackTableTest, NewMapsReplaceTheBinding) {
     std::string error;
     ASSERT_TRUE(table.fill(loader, maps, getpid(), images, error)) << error;
     fastpath::MapPlan plan;
-    const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, 4);
+    const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, 4, false);
     std::vector<int32_t> handles;
     ASSERT_EQ(test::create_maps(loader, plan, handles), "");
     const live::UserStackMaps next{handles[walk.rows_map], handles[walk.blocks_map], handles[walk.mappings_map]};

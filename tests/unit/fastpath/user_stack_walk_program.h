@@ -66,7 +66,7 @@ class UserStackWalkProgram {
                      uint32_t stack_bytes, const fastpath::UserRegisterPlace &place = {0, 8, 16}) {
         using namespace fastpath::bpf;
         fastpath::MapPlan plan;
-        const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, frames);
+        const fastpath::UserStackWalk walk = fastpath::plan_user_stack_walk(plan, frames, true);
         const uint32_t result = plan.add("result", {DTRACE_BPF_MAP_ARRAY, 4, 8 + 8 * frames, 1, "t_result"});
         fastpath::BpfEmitter out;
         fastpath::BpfEmitter::Label fallback = out.new_label(), done = out.new_label();

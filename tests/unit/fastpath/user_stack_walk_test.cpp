@@ -200,6 +200,21 @@ TEST_F(UserStackWalk, GoesToUserSpaceInAFileWithoutRows) {
     EXPECT_EQ(outcome.status, kFellBack);
 }
 
+// A stack none of whose bytes can be read (a thread past its exit_mm() at
+// sched:::off-cpu) is declined: the user-space path shows no frame there,
+// where the walk alone would show the pc's.
+TEST_F(UserStackWalk, GoesToUserSpaceWhenNoStackCanBeRead) {
+    ASSERT_TRUE(load(20, fastpath::kUserStackCopyBytes));
+    current = this;
+    test::call_from_qsort(1, capture_and_walk);
+    ASSERT_EQ(outcome.status, kWalked);
+    const uint64_t regs[3] = {reinterpret_cast<uint64_t>(&capture_and_walk), 8, 0}; // rsp in page 0
+    std::string error;
+    std::optional<test::UserStackWalkProgram::Result> result = program.run(regs, error);
+    ASSERT_TRUE(result) << error;
+    EXPECT_EQ(result->status, kFellBack);
+}
+
 // The table names its process; another process's event is declined
 // before anything is read (a system call's probe fires in every process).
 TEST_F(UserStackWalk, DeclinesAnEventOfAnotherProcess) {
@@ -252,7 +267,7 @@ TEST_F(UserStackWalk, AVerifiedWalkTakesAtMost64Frames) {
     EXPECT_TRUE(load(fastpath::kMaxUserStackFrames, fastpath::kUserStackCopyBytes));
     fastpath::MapPlan plan;
     fastpath::BpfEmitter out;
-    EXPECT_THROW(fastpath::emit_user_stack_walk(out, fastpath::plan_user_stack_walk(plan, 65), {0, 8, 16}, 65,
+    EXPECT_THROW(fastpath::emit_user_stack_walk(out, fastpath::plan_user_stack_walk(plan, 65, true), {0, 8, 16}, 65,
                                                 fastpath::kUserStackCopyBytes, out.new_label()),
                  fastpath::Refusal);
 }
