@@ -84,7 +84,8 @@ size_t io_args(const ArgContext &c, ProbeArgs &a, bool done) {
     b[buf::b_bufsize] = bytes;
     b[buf::b_blkno] = c.u(Sector);
     b[buf::b_lblkno] = c.u(Sector);
-    b[buf::b_error] = done ? static_cast<uint64_t>(-c.i(Error)) : 0; // the kernel's is -errno
+    // The kernel's is -errno; negated as unsigned (a malformed record's INT64_MIN has no signed negation).
+    b[buf::b_error] = done ? 0 - static_cast<uint64_t>(c.i(Error)) : 0;
     b[buf::b_edev] = dev;
     const BlockDevice &device = block_device(major, minor);
     Record &d = memory.record(a[1]);
