@@ -421,8 +421,10 @@ void PmcPlugin::on_comm(const perf::CommRecord &comm) {
 }
 
 void PmcPlugin::target_changed(int64_t pid, uint32_t state) {
-    if (state == DTRACE_TARGET_STOPPED)
-        stacks_.maps().ensure(pid);
+    if (state != DTRACE_TARGET_STOPPED)
+        return;
+    stacks_.maps().ensure(pid);
+    processes_.remember(pid);
 }
 
 void PmcPlugin::on_mmap(const perf::MmapRecord &mmap) {

@@ -44,13 +44,21 @@ ProcessInfo parse_status(std::string_view text) {
 }
 
 ProcessInfo &ProcessInfoTable::load(int64_t pid) {
-    auto it = known_.find(pid);
-    if (it != known_.end())
-        return it->second;
+    {
+        std::lock_guard guard(lock_);
+        auto it = known_.find(pid);
+        if (it != known_.end())
+            return it->second;
+    }
     std::ifstream in("/proc/" + std::to_string(pid) + "/status");
     std::stringstream text;
     text << in.rdbuf();
+    std::lock_guard guard(lock_);
     return known_.emplace(pid, parse_status(text.str())).first->second;
+}
+
+void ProcessInfoTable::remember(int64_t pid) {
+    load(pid);
 }
 
 const ProcessInfo &ProcessInfoTable::of(int64_t pid, uint32_t cpu) {

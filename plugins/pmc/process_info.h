@@ -1,8 +1,9 @@
 // process_info.h: execname, ppid, uid and gid of the processes samples hit.
 //
 // Read from /proc/PID/status the first time a pid is sampled or renamed
-// (the kernel's comm records report an exec), then kept, also after the
-// process exits. pid 0 is the idle task of each CPU.
+// (the kernel's comm records report an exec), or when dtrace is about to
+// release a target it holds (remember), then kept, also after the process
+// exits. pid 0 is the idle task of each CPU.
 #pragma once
 
 #include <cstdint>
@@ -23,10 +24,14 @@ class ProcessInfoTable {
     // The pid's information; valid until the next call (one thread).
     const ProcessInfo &of(int64_t pid, uint32_t cpu);
     void rename(int64_t pid, std::string_view name);
+    // Reads the pid's /proc now, from any thread: a short-lived target is
+    // gone by the time the samples of its run are read.
+    void remember(int64_t pid);
 
   private:
     ProcessInfo &load(int64_t pid); // /proc/PID/status at the first sight of a pid
 
+    std::mutex lock_; // remember() inserts from another thread; elements never move
     std::unordered_map<int64_t, ProcessInfo> known_;
     ProcessInfo idle_;
 };

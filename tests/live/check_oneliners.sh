@@ -74,6 +74,23 @@ user_address)
     # (the shell's own code calls libc's write: a module of the target names it)
     value_of at | grep -Eq '^[^0][^`]*`' || fail "ucaller is not named by a module of the target: $(value_of at)"
     ;;
+profile_execname)
+    # profile-997's @[execname] of a -c target that exits before the
+    # sampler reads its samples (a run under the ring's 50 ms poll): the
+    # name is the target's, not an empty key read from a /proc entry gone.
+    need_dtrace "the profile provider is not available here" -l -n profile:::profile-997
+    head -c 4000000 /dev/zero >"$dir/data"
+    sampled=0
+    for attempt in 1 2 3; do
+        run -qn 'profile-997 /pid == $target/ { @[execname] = count(); }' -c "sha256sum $dir/data"
+        expect_status_0
+        keys=$(grep -v -e '^$' -e '^[0-9a-f]\{64\}  ' "$out" | awk '{ print $1 }' | sort -u)
+        [ -z "$keys" ] && continue
+        sampled=1
+        [ "$keys" = sha256sum ] || fail "the keys are not the target's execname: $keys"
+    done
+    [ "$sampled" = 1 ] || skip "no profile-997 sample of a 4 MB sha256sum in three runs"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2
