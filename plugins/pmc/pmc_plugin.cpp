@@ -420,6 +420,11 @@ void PmcPlugin::on_comm(const perf::CommRecord &comm) {
         processes_.rename(comm.pid, comm.comm);
 }
 
+void PmcPlugin::on_task(const perf::TaskRecord &task) {
+    if (!task.exit && task.pid != task.ppid)
+        processes_.inherit(task.pid, task.ppid);
+}
+
 void PmcPlugin::target_changed(int64_t pid, uint32_t state) {
     if (state != DTRACE_TARGET_STOPPED)
         return;

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace dtrace::pmc {
@@ -43,6 +44,15 @@ ProcessInfo parse_status(std::string_view text) {
     return info;
 }
 
+std::optional<ProcessInfo> ProcessInfoTable::status_of(int64_t pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    if (!in)
+        return std::nullopt;
+    std::stringstream text;
+    text << in.rdbuf();
+    return parse_status(text.str());
+}
+
 ProcessInfo &ProcessInfoTable::load(int64_t pid) {
     {
         std::lock_guard guard(lock_);
@@ -50,11 +60,16 @@ ProcessInfo &ProcessInfoTable::load(int64_t pid) {
         if (it != known_.end())
             return it->second;
     }
-    std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-    std::stringstream text;
-    text << in.rdbuf();
+    ProcessInfo info = status_of(pid).value_or(ProcessInfo{});
     std::lock_guard guard(lock_);
-    return known_.emplace(pid, parse_status(text.str())).first->second;
+    return known_.emplace(pid, std::move(info)).first->second;
+}
+
+void ProcessInfoTable::inherit(int64_t pid, int64_t parent) {
+    ProcessInfo child = load(parent);
+    child.ppid = parent;
+    std::lock_guard guard(lock_);
+    known_.insert_or_assign(pid, std::move(child)); // a pid used again is a new process
 }
 
 void ProcessInfoTable::remember(int64_t pid) {
@@ -70,7 +85,11 @@ const ProcessInfo &ProcessInfoTable::of(int64_t pid, uint32_t cpu) {
 }
 
 void ProcessInfoTable::rename(int64_t pid, std::string_view name) {
-    load(pid).execname = name;
+    // An exec may change the ids (set-user-ID) a fork record gave: /proc's when still there.
+    std::optional<ProcessInfo> now = status_of(pid);
+    std::lock_guard guard(lock_);
+    ProcessInfo &info = now ? known_.insert_or_assign(pid, std::move(*now)).first->second : known_[pid];
+    info.execname = name;
 }
 
 } // namespace dtrace::pmc

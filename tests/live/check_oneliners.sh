@@ -91,6 +91,20 @@ profile_execname)
     done
     [ "$sampled" = 1 ] || skip "no profile-997 sample of a 4 MB sha256sum in three runs"
     ;;
+profile_fork)
+    # profile-997 in a child the target forks without an exec (a subshell
+    # busy for ~30 ms), gone when the sampler reads its samples: it is known
+    # from the kernel's fork record, by its parent's name, with ppid $target.
+    need_dtrace "the profile provider is not available here" -l -n profile:::profile-997
+    workload '(i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done)' 'exit 0'
+    for attempt in 1 2 3; do
+        run -qn 'profile-997 /pid == $target || ppid == $target/ {
+                     @[pid == $target ? "target" : "child", execname] = count(); }' -c "$script"
+        expect_status_0
+        [ "$(awk '$1 == "child" { print $2 }' "$out")" = script ] ||
+            fail "the subshell's samples are not those of a child of \$target named script"
+    done
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2
