@@ -286,7 +286,9 @@ int PmcPlugin::start() {
     const size_t pages = ring_option != nullptr ? ring_pages(ring_option) : default_ring_pages(enabled_);
     sampler_ = std::make_unique<perf::Sampler>(*this, perf::SamplerOptions{pages, kPollTimeoutMs});
     std::string error;
+    bool every_process = false;
     for (const auto &[probe, sampling] : enabled_) {
+        every_process = every_process || sampling.only_pids.empty();
         const dtrace_probe_usage usage = usage_of(host_, ops_, probe);
         const uint64_t tag =
             probe | (sampling.arg0_is_ip ? kArg0IsIpTag : 0) | (usage.flags & DTRACE_USAGE_USER_STACK ? kUnwindTag : 0);
@@ -308,6 +310,9 @@ int PmcPlugin::start() {
         ops_->report_error(host_, error.c_str());
         return -1;
     }
+    // Those running now: the records of the sampling, enabled, tell of the later ones.
+    if (every_process)
+        processes_.remember_running();
     return 0;
 }
 

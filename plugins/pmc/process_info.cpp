@@ -2,6 +2,7 @@
 #include "process_info.h"
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -74,6 +75,17 @@ void ProcessInfoTable::inherit(int64_t pid, int64_t parent) {
 
 void ProcessInfoTable::remember(int64_t pid) {
     load(pid);
+}
+
+void ProcessInfoTable::remember_running() {
+    std::error_code error;
+    for (const auto &entry : std::filesystem::directory_iterator("/proc", error)) {
+        const std::string name = entry.path().filename().string();
+        int64_t pid = 0;
+        auto [end, parsed] = std::from_chars(name.data(), name.data() + name.size(), pid);
+        if (parsed == std::errc() && end == name.data() + name.size())
+            remember(pid);
+    }
 }
 
 const ProcessInfo &ProcessInfoTable::of(int64_t pid, uint32_t cpu) {

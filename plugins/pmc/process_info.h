@@ -1,10 +1,11 @@
 // process_info.h: execname, ppid, uid and gid of the processes samples hit.
 //
 // Read from /proc/PID/status the first time a pid is sampled or renamed
-// (the kernel's comm records report an exec), or when dtrace is about to
-// release a target it holds (remember); a process forked while sampling
-// starts as a copy of its parent (the kernel's fork records). Kept, also
-// after the process exits. pid 0 is the idle task of each CPU.
+// (the kernel's comm records report an exec), when dtrace is about to
+// release a target it holds (remember), or, sampling every process, of all
+// running when it starts (remember_running); a process forked while
+// sampling starts as a copy of its parent (the kernel's fork records). Kept,
+// also after the process exits. pid 0 is the idle task of each CPU.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +33,8 @@ class ProcessInfoTable {
     // Reads the pid's /proc now, from any thread: a short-lived target is
     // gone by the time the samples of its run are read.
     void remember(int64_t pid);
+    // remember() of every process /proc lists.
+    void remember_running();
 
   private:
     ProcessInfo &load(int64_t pid);                           // /proc/PID/status at the first sight of a pid

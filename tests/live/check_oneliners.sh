@@ -105,6 +105,27 @@ profile_fork)
             fail "the subshell's samples are not those of a child of \$target named script"
     done
     ;;
+profile_running)
+    # profile-997 of a process that ran before dtrace and is killed as
+    # tracing starts (-c kill), gone when the sampler reads its samples: it
+    # is known from /proc as sampling starts, not an empty execname.
+    need_dtrace "the profile provider is not available here" -l -n profile:::profile-997
+    sampled=0
+    for attempt in 1 2 3; do
+        sha256sum /dev/zero &
+        busy=$!
+        sleep 0.2
+        run -qn "profile-997 /pid == $busy/ { @[execname] = count(); }" -c "kill $busy"
+        kill "$busy" 2>/dev/null
+        wait "$busy"
+        expect_status_0
+        keys=$(grep -v '^$' "$out" | awk '{ print $1 }' | sort -u)
+        [ -z "$keys" ] && continue
+        sampled=1
+        [ "$keys" = sha256sum ] || fail "the keys are not the busy process's execname: $keys"
+    done
+    [ "$sampled" = 1 ] || skip "no profile-997 sample of a busy sha256sum in three runs"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2
