@@ -3,6 +3,7 @@
 
 #include "cli/probe_args.h"
 #include "consumer/printf_format.h"
+#include "engine/unmatched_hint.h"
 
 namespace dtrace::cli {
 
@@ -123,7 +124,7 @@ void for_each_provided(host::PluginHost &host, const std::vector<std::string> &p
 } // namespace
 
 void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host,
-                           bool has_target) {
+                           bool has_target, bool zero_matches_ok) {
     options.library_sources = provider_libraries(engine);
     options.dependency_present = [&engine](const std::string &kind, const std::string &name) {
         return dependency_present(engine, kind, name);
@@ -164,12 +165,13 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
             return std::nullopt;
         return compiler::PluginActionInfo{id, host.action(id)->prototype};
     };
-    options.probe_arg_types = [&engine, &host](const std::vector<std::string> &probes, int line) {
+    options.probe_arg_types = [&engine, &host, zero_matches_ok](const std::vector<std::string> &probes, int line) {
         compiler::ProbeArgTypes result;
         bool first = true;
         for_each_provided(host, probes, [&](const engine::ProbeDescription &desc) {
-            bool unstable = false;
+            bool unstable = false, matched = false;
             engine.probes().for_each_match(desc, [&](engine::Probe &probe) {
+                matched = true;
                 ensure_arg_types(probe, host);
                 auto [types, natives] = arg_types_of(probe);
                 if (first) {
@@ -180,6 +182,14 @@ void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &en
                     unstable = true;
                 }
             });
+            // As DTrace's, before typing args[]: the enabling would say it too.
+            if (!matched && !zero_matches_ok) {
+                result.error =
+                    compiler::Diagnostic{compiler::Tag::D_PDESC_ZERO, line, "", "",
+                                         "probe description " + desc.to_string() + " does not match any probes" +
+                                             engine::unmatched_hint(engine.probes(), desc)};
+                return false;
+            }
             if (unstable) {
                 result.error = compiler::Diagnostic{compiler::Tag::D_ARGS_MULTI, line, "", "",
                                                     "args[ ] may not be referenced because probe description " +

@@ -14,8 +14,9 @@
 namespace dtrace::cli {
 
 // `has_target`: a -c or -p process exists ($target), so that printf's %A
-// takes any pointer or integer, as DTrace's does.
+// takes any pointer or integer, as DTrace's does. `zero_matches_ok` (-Z):
+// args[] of a description that matches nothing is not refused as unmatched.
 void install_compile_hooks(compiler::CompileOptions &options, engine::Engine &engine, host::PluginHost &host,
-                           bool has_target);
+                           bool has_target, bool zero_matches_ok);
 
 } // namespace dtrace::cli

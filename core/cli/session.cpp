@@ -254,7 +254,7 @@ bool Session::start_targets() {
 
 bool Session::compile_all() {
     compiler::CompileOptions options = compile_options();
-    install_compile_hooks(options, *engine_, *host_, !targets_.empty());
+    install_compile_hooks(options, *engine_, *host_, !targets_.empty(), zero_matches_allowed());
     install_plugin_type_hooks(options, *host_);
     counters_ = std::make_unique<PluginCounters>(*host_);
     counters_->install(options);
@@ -341,6 +341,8 @@ bool Session::compile_one(const ProgramSource &source, Compiled &out) {
             d.line = 0;
         error(failure_prefix + compiler::format_diagnostic(d, errtags));
         explain_undefined(d);
+        if (d.tag == compiler::Tag::D_PDESC_ZERO && out.ast) // found typing args[]
+            explain_missing_providers(*out.ast);
         return false;
     };
     compiler::ParseResult parsed = compiler::parse_program(text, parse_options);
@@ -498,7 +500,7 @@ int Session::execute() {
             error("failed to enable '" + c.name + "': DIF program content is invalid");
             return kExitError;
         }
-        auto enabled = engine_->enable(*c.program, cl_.zero_matches_ok || options_.is_set("zdefs"));
+        auto enabled = engine_->enable(*c.program, zero_matches_allowed());
         if (!enabled) {
             std::string why = enabled.error().reason;
             // In a script, a description that matches nothing is a compile
@@ -553,12 +555,23 @@ int Session::execute() {
     return tracing.run();
 }
 
+bool Session::zero_matches_allowed() const {
+    return cl_.zero_matches_ok || options_.is_set("zdefs");
+}
+
 // After "does not match any probes": which plugin supplies a provider that
 // is not there, and why it is not loaded.
 void Session::explain_missing_providers(const compiler::Program &program) const {
     for (const compiler::Clause &clause : program.clauses)
         for (const std::string &text : clause.probes)
             explain_missing_provider(text);
+}
+
+void Session::explain_missing_providers(const compiler::ProgramAst &ast) const {
+    for (const compiler::TopLevel &item : ast.items)
+        if (item.clause)
+            for (const compiler::ProbeSpecifier &probe : item.clause->probes)
+                explain_missing_provider(probe.text);
 }
 
 void Session::explain_missing_provider(const std::string &description) const {

@@ -52,6 +52,7 @@ class Session {
     bool apply_options();
     bool set_plugin_options();
     bool listing_plugins() const;
+    bool zero_matches_allowed() const; // -Z or -x zdefs
     bool load_plugins();
     bool start_targets();
     bool compile_all();
@@ -64,6 +65,7 @@ class Session {
     int execute();
     bool open_output();
     void explain_missing_providers(const compiler::Program &program) const;
+    void explain_missing_providers(const compiler::ProgramAst &ast) const;
     void explain_missing_provider(const std::string &description) const;
     void explain_undefined(const compiler::Diagnostic &d) const;
 

@@ -64,12 +64,13 @@ inline constexpr const char *kNullName = "NULL";
 inline constexpr const char *kRegionActions = "action list";
 inline constexpr const char *kRegionPredicate = "predicate";
 
-// Runs f(), giving an error it raises without a region this one.
+// Runs f(), giving an error it raises without a region this one (but for a
+// description that matches nothing, which DTrace finds before cooking).
 template <typename F> void in_region(const char *region, F &&f) {
     try {
         f();
     } catch (CompileError &err) {
-        if (err.diag.region.empty())
+        if (err.diag.region.empty() && err.diag.tag != Tag::D_PDESC_ZERO)
             err.diag.region = region;
         throw;
     }

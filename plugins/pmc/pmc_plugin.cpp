@@ -286,7 +286,9 @@ int PmcPlugin::start() {
     const size_t pages = ring_option != nullptr ? ring_pages(ring_option) : default_ring_pages(enabled_);
     sampler_ = std::make_unique<perf::Sampler>(*this, perf::SamplerOptions{pages, kPollTimeoutMs});
     std::string error;
+    bool every_process = false;
     for (const auto &[probe, sampling] : enabled_) {
+        every_process = every_process || sampling.only_pids.empty();
         const dtrace_probe_usage usage = usage_of(host_, ops_, probe);
         const uint64_t tag =
             probe | (sampling.arg0_is_ip ? kArg0IsIpTag : 0) | (usage.flags & DTRACE_USAGE_USER_STACK ? kUnwindTag : 0);
@@ -308,6 +310,9 @@ int PmcPlugin::start() {
         ops_->report_error(host_, error.c_str());
         return -1;
     }
+    // Those running now: the records of the sampling, enabled, tell of the later ones.
+    if (every_process)
+        processes_.remember_running();
     return 0;
 }
 
@@ -420,9 +425,16 @@ void PmcPlugin::on_comm(const perf::CommRecord &comm) {
         processes_.rename(comm.pid, comm.comm);
 }
 
+void PmcPlugin::on_task(const perf::TaskRecord &task) {
+    if (!task.exit && task.pid != task.ppid)
+        processes_.inherit(task.pid, task.ppid);
+}
+
 void PmcPlugin::target_changed(int64_t pid, uint32_t state) {
-    if (state == DTRACE_TARGET_STOPPED)
-        stacks_.maps().ensure(pid);
+    if (state != DTRACE_TARGET_STOPPED)
+        return;
+    stacks_.maps().ensure(pid);
+    processes_.remember(pid);
 }
 
 void PmcPlugin::on_mmap(const perf::MmapRecord &mmap) {

@@ -76,6 +76,7 @@ class PmcPlugin final : public live::perf::RecordSink {
 
     void on_sample(uint64_t tag, const live::perf::Sample &sample) override;
     void on_comm(const live::perf::CommRecord &comm) override;
+    void on_task(const live::perf::TaskRecord &task) override;
     void on_mmap(const live::perf::MmapRecord &mmap) override;
     void on_lost(uint32_t cpu, uint64_t count) override;
     // read_memory of a firing: curpsinfo's and curlwpsinfo's records (no

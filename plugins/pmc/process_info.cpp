@@ -2,7 +2,9 @@
 #include "process_info.h"
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace dtrace::pmc {
@@ -43,14 +45,47 @@ ProcessInfo parse_status(std::string_view text) {
     return info;
 }
 
-ProcessInfo &ProcessInfoTable::load(int64_t pid) {
-    auto it = known_.find(pid);
-    if (it != known_.end())
-        return it->second;
+std::optional<ProcessInfo> ProcessInfoTable::status_of(int64_t pid) {
     std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+    if (!in)
+        return std::nullopt;
     std::stringstream text;
     text << in.rdbuf();
-    return known_.emplace(pid, parse_status(text.str())).first->second;
+    return parse_status(text.str());
+}
+
+ProcessInfo &ProcessInfoTable::load(int64_t pid) {
+    {
+        std::lock_guard guard(lock_);
+        auto it = known_.find(pid);
+        if (it != known_.end())
+            return it->second;
+    }
+    ProcessInfo info = status_of(pid).value_or(ProcessInfo{});
+    std::lock_guard guard(lock_);
+    return known_.emplace(pid, std::move(info)).first->second;
+}
+
+void ProcessInfoTable::inherit(int64_t pid, int64_t parent) {
+    ProcessInfo child = load(parent);
+    child.ppid = parent;
+    std::lock_guard guard(lock_);
+    known_.insert_or_assign(pid, std::move(child)); // a pid used again is a new process
+}
+
+void ProcessInfoTable::remember(int64_t pid) {
+    load(pid);
+}
+
+void ProcessInfoTable::remember_running() {
+    std::error_code error;
+    for (const auto &entry : std::filesystem::directory_iterator("/proc", error)) {
+        const std::string name = entry.path().filename().string();
+        int64_t pid = 0;
+        auto [end, parsed] = std::from_chars(name.data(), name.data() + name.size(), pid);
+        if (parsed == std::errc() && end == name.data() + name.size())
+            remember(pid);
+    }
 }
 
 const ProcessInfo &ProcessInfoTable::of(int64_t pid, uint32_t cpu) {
@@ -62,7 +97,11 @@ const ProcessInfo &ProcessInfoTable::of(int64_t pid, uint32_t cpu) {
 }
 
 void ProcessInfoTable::rename(int64_t pid, std::string_view name) {
-    load(pid).execname = name;
+    // An exec may change the ids (set-user-ID) a fork record gave: /proc's when still there.
+    std::optional<ProcessInfo> now = status_of(pid);
+    std::lock_guard guard(lock_);
+    ProcessInfo &info = now ? known_.insert_or_assign(pid, std::move(*now)).first->second : known_[pid];
+    info.execname = name;
 }
 
 } // namespace dtrace::pmc

@@ -74,6 +74,58 @@ user_address)
     # (the shell's own code calls libc's write: a module of the target names it)
     value_of at | grep -Eq '^[^0][^`]*`' || fail "ucaller is not named by a module of the target: $(value_of at)"
     ;;
+profile_execname)
+    # profile-997's @[execname] of a -c target that exits before the
+    # sampler reads its samples (a run under the ring's 50 ms poll): the
+    # name is the target's, not an empty key read from a /proc entry gone.
+    need_dtrace "the profile provider is not available here" -l -n profile:::profile-997
+    head -c 4000000 /dev/zero >"$dir/data"
+    sampled=0
+    for attempt in 1 2 3; do
+        run -qn 'profile-997 /pid == $target/ { @[execname] = count(); }' -c "sha256sum $dir/data"
+        expect_status_0
+        keys=$(grep -v -e '^$' -e '^[0-9a-f]\{64\}  ' "$out" | awk '{ print $1 }' | sort -u)
+        [ -z "$keys" ] && continue
+        sampled=1
+        [ "$keys" = sha256sum ] || fail "the keys are not the target's execname: $keys"
+    done
+    [ "$sampled" = 1 ] || skip "no profile-997 sample of a 4 MB sha256sum in three runs"
+    ;;
+profile_fork)
+    # profile-997 in a child the target forks without an exec (a subshell
+    # busy for ~30 ms), gone when the sampler reads its samples: it is known
+    # from the kernel's fork record, by its parent's name, with ppid $target.
+    need_dtrace "the profile provider is not available here" -l -n profile:::profile-997
+    workload '(i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done)' 'exit 0'
+    for attempt in 1 2 3; do
+        run -qn 'profile-997 /pid == $target || ppid == $target/ {
+                     @[pid == $target ? "target" : "child", execname] = count(); }' -c "$script"
+        expect_status_0
+        [ "$(awk '$1 == "child" { print $2 }' "$out")" = script ] ||
+            fail "the subshell's samples are not those of a child of \$target named script"
+    done
+    ;;
+profile_running)
+    # profile-997 of a process that ran before dtrace and is killed as
+    # tracing starts (-c kill), gone when the sampler reads its samples: it
+    # is known from /proc as sampling starts, not an empty execname.
+    need_dtrace "the profile provider is not available here" -l -n profile:::profile-997
+    sampled=0
+    for attempt in 1 2 3; do
+        sha256sum /dev/zero &
+        busy=$!
+        sleep 0.2
+        run -qn "profile-997 /pid == $busy/ { @[execname] = count(); }" -c "kill $busy"
+        kill "$busy" 2>/dev/null
+        wait "$busy"
+        expect_status_0
+        keys=$(grep -v '^$' "$out" | awk '{ print $1 }' | sort -u)
+        [ -z "$keys" ] && continue
+        sampled=1
+        [ "$keys" = sha256sum ] || fail "the keys are not the busy process's execname: $keys"
+    done
+    [ "$sampled" = 1 ] || skip "no profile-997 sample of a busy sha256sum in three runs"
+    ;;
 *)
     echo "unknown case $case_name"
     exit 2

@@ -34,7 +34,7 @@ bool Sampler::add_process(perf_event_attr attr, const RecordLayout &layout, uint
                           const std::vector<int> &cpus, std::string &error) {
     attr = sampling(attr, layout);
     attr.inherit = 1;
-    attr.comm = attr.comm_exec = attr.mmap = attr.mmap2 = 1;
+    attr.comm = attr.comm_exec = attr.mmap = attr.mmap2 = attr.task = 1;
     for (int cpu : cpus) {
         Event event = Event::open(attr, pid, cpu, options_.ring_pages, error);
         if (!event.valid())
@@ -50,7 +50,7 @@ bool Sampler::add(perf_event_attr attr, const RecordLayout &layout, uint64_t tag
     for (int cpu : cpus) {
         perf_event_attr on_cpu = attr;
         const bool tracks = std::find(tracked_cpus_.begin(), tracked_cpus_.end(), cpu) == tracked_cpus_.end();
-        on_cpu.comm = on_cpu.comm_exec = on_cpu.mmap = on_cpu.mmap2 = tracks ? 1 : 0;
+        on_cpu.comm = on_cpu.comm_exec = on_cpu.mmap = on_cpu.mmap2 = on_cpu.task = tracks ? 1 : 0;
         Event event = Event::open(on_cpu, -1, cpu, options_.ring_pages, error);
         if (!event.valid())
             return false;
@@ -149,6 +149,11 @@ void Sampler::dispatch(const Source &source, std::span<const uint8_t> record) {
     case PERF_RECORD_MMAP2:
         if (auto mmap = parse_mmap2(record))
             sink_.on_mmap(*mmap);
+        break;
+    case PERF_RECORD_FORK:
+    case PERF_RECORD_EXIT:
+        if (auto task = parse_task(record))
+            sink_.on_task(*task);
         break;
     case PERF_RECORD_LOST:
         if (auto lost = parse_lost(record))

@@ -29,6 +29,7 @@ class RecordSink {
     virtual void on_sample(uint64_t tag, const Sample &sample) = 0;
     virtual void on_comm(const CommRecord &) {}
     virtual void on_mmap(const MmapRecord &) {}
+    virtual void on_task(const TaskRecord &) {}
     virtual void on_lost(uint32_t cpu, uint64_t count) = 0;
 };
 

@@ -1,0 +1,1 @@
+dtrace -n 'nosuch:::probe /args[1] == 0/ { trace(args[0]); }'

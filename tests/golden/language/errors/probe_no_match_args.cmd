@@ -1,0 +1,1 @@
+dtrace -xerrtags -s probe_no_match_args.d
