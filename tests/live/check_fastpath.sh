@@ -173,19 +173,26 @@ sdt_ustack)
     # probe's thread is the current task: a tracepoint of the thread's own
     # (hrtimer_start, at each nanosleep()) and sched:::off-cpu, the same
     # stacks as in user space. Only the sleeps' stacks are compared: what
-    # else arms a timer or is preempted differs from run to run.
-    sleeps_of() { awk 'BEGIN { RS = "" } /nanosleep/' "$1"; }
+    # else arms a timer or is preempted differs from run to run, and a
+    # sleep may arm its timer more than once (the counts are compared apart).
+    sleeps_of() { awk 'BEGIN { RS = "" } /nanosleep/' "$1" | grep -Ev '^ +[0-9]+$'; }
+    # The counts of the sleeps' stacks, one a line.
+    sleep_counts() { awk 'BEGIN { RS = "" } /nanosleep/ { print $NF }' "$1"; }
     for script in 'sdt:timer::hrtimer_start /pid == $target/ { @[ustack()] = count(); }' \
         'sched:::off-cpu /pid == $target/ { @[ustack(4)] = count(); }'; do
         run -x fastpath=explain -qn "$script" -c "$workload sleep:20 sleep:20 sleep:20 100"
         [ "$status" = 0 ] || fail "dtrace -x fastpath=on exited with $status"
         grep -q "$in_kernel" "$err" || { cat "$err"; fail "not in the kernel: $script"; }
         sleeps_of "$out" >"$dir/on"
+        sleep_counts "$out" >"$dir/on_counts"
         run -x fastpath=off -qn "$script" -c "$workload sleep:20 sleep:20 sleep:20 100"
         [ "$status" = 0 ] || fail "dtrace -x fastpath=off exited with $status"
         sleeps_of "$out" | diff "$dir/on" - >"$dir/diff" || { cat "$dir/diff"; fail "fastpath=on and off differ for: $script"; }
         grep -q 'syscall_workload`main+0x' "$dir/on" || fail "no frame of the workload's main in: $script"
-        grep -Eq '^ +3$' "$dir/on" || { cat "$dir/on"; fail "not 3 sleeps under one stack: $script"; }
+        for counts in "$(cat "$dir/on_counts")" "$(sleep_counts "$out")"; do
+            [ "$(echo "$counts" | awk '$1 >= 3 && $1 < 10' | wc -l)" = 1 ] ||
+                fail "not 3 sleeps (a few more timers at most) under one stack: $script: $counts"
+        done
     done
     # Another process sleeping at the same time (the same program, the
     # same stacks): declined by the walk, dropped by the pre-filter.
@@ -201,7 +208,8 @@ sdt_ustack)
     wait "$other" 2>/dev/null
     [ "$status" = 0 ] || fail "dtrace exited with $status"
     [ "$(grep -c "$in_kernel" "$err")" = 2 ] || { cat "$err"; fail "ustack(1) beside another process does not run in the kernel"; }
-    [ "$(grep -c 'clock_nanosleep' "$out")" = 2 ] && [ "$(awk 'BEGIN { RS = "" } /nanosleep/' "$out" | grep -Ec '^ +5$')" = 2 ] ||
+    # (the other process's 400 sleeps would show as hundreds)
+    [ "$(grep -c 'clock_nanosleep' "$out")" = 2 ] && [ "$(sleep_counts "$out" | awk '$1 >= 5 && $1 < 20' | wc -l)" = 2 ] ||
         { cat "$out"; fail "another process's sleeps counted with \$target's"; }
     # Where the probe's thread is not the current task, ustack() keys stay
     # in user space, saying why: on-cpu's thread is the one coming on;
