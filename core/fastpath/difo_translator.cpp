@@ -639,7 +639,8 @@ bool DifoTranslator::above_user_half(const Kind &k) {
 // which only the plugin answers, in user space.
 void DifoTranslator::refuse_provider_address(const Kind &address, const char *what) {
     if (above_user_half(address))
-        throw Refusal(std::string(what) + " of a provider's record (as curpsinfo's and fds[]'s), which only user space reads");
+        throw Refusal(std::string(what) +
+                      " of a provider's record (as curpsinfo's and fds[]'s), which only user space reads");
 }
 
 // copyinstr(addr [, maxlen]): the string at the user address, at most
