@@ -109,17 +109,22 @@ void emit_prologue(BpfEmitter &out, MapPlan &plan, const ProbeShape &shape, cons
     }
 }
 
-// Writes a key DIFO's value into `agg`'s key tuple at `offset` (from the
-// frame's key, or the scratch map's for a key larger than the frame's room).
-void store_key_part(BpfEmitter &out, const KernelAggregation &agg, const DifoValue &value, const dif::TypeDesc &type,
-                    int16_t offset, uint32_t string_bytes) {
-    Reg base = R10;
+// The register a part of `agg`'s key tuple is written through, with
+// `offset` made relative to it: the frame's key (r10), or the scratch map's
+// (r4) for a key larger than the frame's room.
+Reg key_part_base(BpfEmitter &out, const KernelAggregation &agg, int16_t &offset) {
     if (agg.key_in_scratch) {
         emit_load_base(out, R4, StringBase::Scratch);
-        base = R4;
-    } else {
-        offset = static_cast<int16_t>(frame::kKey + offset);
+        return R4;
     }
+    offset = static_cast<int16_t>(frame::kKey + offset);
+    return R10;
+}
+
+// Writes a key DIFO's value into `agg`'s key tuple at `offset`.
+void store_key_part(BpfEmitter &out, const KernelAggregation &agg, const DifoValue &value, const dif::TypeDesc &type,
+                    int16_t offset, uint32_t string_bytes) {
+    const Reg base = key_part_base(out, agg, offset);
     if (type.kind == dif::TypeDesc::Kind::Integer) {
         value.expect_integer("a string where the aggregation key is an integer");
         out.load(kDw, R1, R10, frame::kResult);
@@ -255,13 +260,7 @@ class ClauseEmitter {
         if (!walk)
             throw Refusal("a ustack() key without the walk of the user stack"); // not reached: build() walks
         emit_user_stack_state(out_, *walk, skip);
-        Reg base = R10;
-        if (agg.key_in_scratch) {
-            emit_load_base(out_, R4, StringBase::Scratch);
-            base = R4;
-        } else {
-            offset = static_cast<int16_t>(frame::kKey + offset);
-        }
+        const Reg base = key_part_base(out_, agg, offset);
         out_.load(kDw, R1, R10, frame::kPidTgid);
         out_.alu_imm(kRsh, R1, 32);
         out_.store(kDw, base, offset, R1);
