@@ -247,6 +247,12 @@ int FastpathLoader::program_fd(int32_t program) const {
     return program >= 0 && static_cast<size_t>(program) < programs_.size() ? programs_[program] : -1;
 }
 
+bool FastpathLoader::set_way_back(int32_t program_array, int program_fd) {
+    const uint32_t index = 0;
+    std::string ignored; // the installer keeps the probe's clauses in user space, saying why
+    return program_fd >= 0 && update_map(program_array, &index, &program_fd, ignored);
+}
+
 bool FastpathLoader::update_map(int32_t map, const void *key, const void *value, std::string &error) {
     if (map < 0 || static_cast<size_t>(map) >= maps_.size()) {
         error = "updating an unknown map (" + std::to_string(map) + ")";

@@ -74,6 +74,10 @@ class FastpathLoader {
     bool read_map(int32_t map, dtrace_bpf_map_entry_fn fn, void *arg, std::string &error) const;
     // Sets one entry of a map; false with `error` set.
     bool update_map(int32_t map, const void *key, const void *value, std::string &error);
+    // fill_way_back's write: `program_fd` (the plugin's program without its
+    // tail call; -1: not loaded) as the one entry of the walk's way-back
+    // program array. False when it cannot be written.
+    bool set_way_back(int32_t program_array, int program_fd);
     // A map's file descriptor (batched writes, sharing with another object); -1 for an unknown handle.
     int map_fd(int32_t map) const;
     // Calls fn for each record waiting in a ring map, and frees it; false with `error` set.

@@ -14,6 +14,12 @@ namespace {
 // How often the table is checked against the marks (a map read).
 constexpr std::chrono::milliseconds kFollowPeriod{5};
 
+// Whether the host's layout is one with user_stacks_unavailable (and the task's registers).
+bool holds_user_stacks_reason(const dtrace_fastpath_probe &out) {
+    return out.struct_size >=
+           offsetof(dtrace_fastpath_probe, user_stacks_unavailable) + sizeof out.user_stacks_unavailable;
+}
+
 } // namespace
 
 TargetUserStacks::TargetUserStacks(dtrace_host *host, const dtrace_host_ops *ops, FastpathLoader &loader,
@@ -24,8 +30,13 @@ TargetUserStacks::~TargetUserStacks() {
     stop_following();
 }
 
+void refuse_user_stacks(dtrace_fastpath_probe &out, const char *why) {
+    if (holds_user_stacks_reason(out))
+        out.user_stacks_unavailable = why;
+}
+
 void TargetUserStacks::describe(dtrace_fastpath_probe &out, const char *without_target) const {
-    if (out.struct_size < offsetof(dtrace_fastpath_probe, user_stacks_unavailable) + sizeof out.user_stacks_unavailable)
+    if (!holds_user_stacks_reason(out))
         return;
     if (!table_process(host_, ops_)) {
         out.user_stacks_unavailable = without_target;

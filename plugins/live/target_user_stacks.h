@@ -23,6 +23,10 @@
 
 namespace dtrace::live {
 
+// A probe layout's reason why ustack() keys stay in user space (`why`: a
+// static string), where the layout has room for it.
+void refuse_user_stacks(dtrace_fastpath_probe &out, const char *why);
+
 class TargetUserStacks {
   public:
     TargetUserStacks(dtrace_host *host, const dtrace_host_ops *ops, FastpathLoader &loader,

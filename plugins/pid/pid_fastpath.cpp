@@ -100,10 +100,7 @@ int PidPlugin::fastpath_fill_way_back(dtrace_probe_id, uint64_t cookie, int32_t 
     const ProbeSlot *slot = slots_.get(static_cast<uint32_t>(cookie));
     if (slot == nullptr || !slot->enabled || slot->internal || !uprobes_)
         return -1;
-    const uint32_t index = 0;
-    const int fd = uprobes_->declined_program_fd();
-    std::string error;
-    return fd >= 0 && fastpath_.update_map(program_array, &index, &fd, error) ? 0 : -1;
+    return fastpath_.set_way_back(program_array, uprobes_->declined_program_fd()) ? 0 : -1;
 }
 
 void PidPlugin::detach_fastpath_program(uint32_t slot) {

@@ -72,9 +72,7 @@ const char *SdtPlugin::user_stacks_elsewhere(const ProbeSlot &slot) const {
 
 void SdtPlugin::describe_user_stacks(const ProbeSlot &slot, dtrace_fastpath_probe &out) const {
     if (const char *why = user_stacks_elsewhere(slot)) {
-        if (out.struct_size >=
-            offsetof(dtrace_fastpath_probe, user_stacks_unavailable) + sizeof out.user_stacks_unavailable)
-            out.user_stacks_unavailable = why;
+        live::refuse_user_stacks(out, why);
         return;
     }
     user_stacks_.describe(
@@ -104,15 +102,13 @@ int SdtPlugin::fastpath_fill_way_back(dtrace_probe_id, uint64_t cookie, int32_t 
     const bool off_cpu = slot.row != nullptr && slot.row->source == EventSource::OffCpu;
     if (!off_cpu && !slot.link)
         return -1; // neither a tracepoint's probe nor off-cpu: no way back (fastpath_unavailable refuses it)
-    const uint32_t zero = 0;
-    const int fd = bpf_program__fd(declined_bpf_->program(off_cpu ? kDeclinedOffCpu : kDeclinedEvent));
-    std::string error;
-    if (fd < 0 || !fastpath_.update_map(program_array, &zero, &fd, error))
+    if (!fastpath_.set_way_back(program_array,
+                                bpf_program__fd(declined_bpf_->program(off_cpu ? kDeclinedOffCpu : kDeclinedEvent))))
         return -1;
     slot.way_back = true;
     if (!off_cpu)
         return 0; // the way back delivers by the link's configuration, which stays armed
-    const uint32_t value = static_cast<uint32_t>(cookie) + 1;
+    const uint32_t zero = 0, value = static_cast<uint32_t>(cookie) + 1;
     if (bpf_map_update_elem(declined_bpf_->map_fd("sdt_off_cpu_way_back"), &zero, &value, BPF_ANY) != 0)
         return -1;
     return bpf_->configure(static_cast<uint32_t>(cookie), config_of(slot, false)) ? 0 : -1;

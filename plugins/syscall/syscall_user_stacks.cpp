@@ -19,10 +19,7 @@ int SyscallPlugin::fastpath_fill_way_back(dtrace_probe_id, uint64_t cookie, int3
     if (cookie >= slot_count_.load(std::memory_order_acquire) || !slots_[cookie].enabled || !ensure_way_back())
         return -1;
     ProbeSlot &slot = slots_[cookie];
-    const uint32_t index = 0;
-    const int fd = bpf_program__fd(declined_bpf_->program(kDeclinedProgram));
-    std::string error;
-    if (fd < 0 || !fastpath_.update_map(program_array, &index, &fd, error))
+    if (!fastpath_.set_way_back(program_array, bpf_program__fd(declined_bpf_->program(kDeclinedProgram))))
         return -1;
     // The way back delivers by the slot's configuration, armed or not.
     slot.way_back = true;
