@@ -37,28 +37,14 @@ void ModuleWatcher::poll() {
 }
 
 void ModuleWatcher::start() {
-    if (thread_.joinable())
+    if (poller_)
         return;
-    stopping_ = false;
     poll(); // the baseline, before tracing starts
-    thread_ = std::thread([this] {
-        std::unique_lock lock(mutex_);
-        while (!wake_.wait_for(lock, std::chrono::milliseconds(kPollMilliseconds), [this] { return stopping_; })) {
-            lock.unlock();
-            poll();
-            lock.lock();
-        }
-    });
+    poller_ = std::make_unique<live::PeriodicTask>(std::chrono::milliseconds(kPollMilliseconds), [this] { poll(); });
 }
 
 void ModuleWatcher::stop() {
-    {
-        std::lock_guard lock(mutex_);
-        stopping_ = true;
-    }
-    wake_.notify_all();
-    if (thread_.joinable())
-        thread_.join();
+    poller_.reset();
 }
 
 } // namespace dtrace::fbt

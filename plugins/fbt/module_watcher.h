@@ -9,13 +9,13 @@
 // initialises is therefore missed; those called afterwards are probed.
 #pragma once
 
-#include <condition_variable>
 #include <functional>
-#include <mutex>
+#include <memory>
 #include <set>
 #include <string>
 #include <string_view>
-#include <thread>
+
+#include "periodic_task.h"
 
 namespace dtrace::fbt {
 
@@ -45,10 +45,7 @@ class ModuleWatcher {
     std::string path_;
     std::set<std::string> known_;
     bool baseline_ = false;
-    std::thread thread_;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    bool stopping_ = false;
+    std::unique_ptr<live::PeriodicTask> poller_;
 };
 
 } // namespace dtrace::fbt

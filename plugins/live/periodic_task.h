@@ -1,6 +1,7 @@
 // periodic_task.h: a thread that runs a task at a fixed period until it is
-// destroyed ($target's ustack() table follows its mapping calls so, off
-// the ring's thread: target_user_stacks.h).
+// destroyed (fbt's module watcher polls /proc/modules so; $target's ustack()
+// table follows its mapping calls so, off the ring's thread:
+// target_user_stacks.h).
 #pragma once
 
 #include <chrono>
